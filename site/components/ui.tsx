@@ -1,0 +1,62 @@
+import type { ReactNode } from 'react';
+import { ArrowIcon } from './icons.tsx';
+
+export function PageHeader({ eyebrow, title, intro }: { eyebrow?: string; title: string; intro?: ReactNode }) {
+  return (
+    <header className="page-header">
+      <div className="container">
+        {eyebrow && <p className="eyebrow">{eyebrow}</p>}
+        <h1>{title}</h1>
+        {intro && <p className="lead">{intro}</p>}
+      </div>
+    </header>
+  );
+}
+
+export function Section({
+  id,
+  title,
+  intro,
+  children,
+  tone,
+}: {
+  id?: string;
+  title?: string;
+  intro?: ReactNode;
+  children: ReactNode;
+  tone?: 'muted';
+}) {
+  const headingId = id ? `${id}-title` : undefined;
+  return (
+    <section id={id} className={`section${tone ? ` section-${tone}` : ''}`} aria-labelledby={title ? headingId : undefined}>
+      <div className="container">
+        {title && (
+          <div className="section-heading">
+            <h2 id={headingId}>{title}</h2>
+            {intro && <p className="lead">{intro}</p>}
+          </div>
+        )}
+        {children}
+      </div>
+    </section>
+  );
+}
+
+export function ArrowLink({ href, children }: { href: string; children: ReactNode }) {
+  return (
+    <a className="arrow-link" href={href}>
+      {children}
+      <ArrowIcon />
+    </a>
+  );
+}
+
+export function Card({ title, children, icon }: { title: string; children: ReactNode; icon?: ReactNode }) {
+  return (
+    <article className="card">
+      {icon && <div className="card-icon">{icon}</div>}
+      <h3>{title}</h3>
+      {children}
+    </article>
+  );
+}

@@ -1,0 +1,87 @@
+import { defineSite, type PageProps } from 'ssg';
+import { exampleFields, schemas, type SiteData } from './content.ts';
+import { Layout } from './components/layout.tsx';
+import { About } from './pages/about.tsx';
+import { Contact } from './pages/contact.tsx';
+import { Home } from './pages/home.tsx';
+import { Legal } from './pages/legal.tsx';
+import { Networks } from './pages/networks.tsx';
+import { ArticlePage, findArticle, NewsList, NotFound } from './pages/news.tsx';
+import { Services } from './pages/services.tsx';
+
+const titled = (title: string) => (props: PageProps<SiteData>) => ({
+  title: `${title} | ${props.data.site.brand}`,
+  description: props.data.site.description,
+});
+
+// The route table: one entry per route of the spec, plus the pages a static host shows for
+// unknown paths.
+export default defineSite<SiteData>({
+  layout: Layout,
+  schemas,
+  check(data, warn) {
+    const fields = exampleFields(data);
+    if (fields.length > 0) {
+      warn(`${fields.length} fields still hold example values; replace them before going live:\n  ${fields.join('\n  ')}`);
+    }
+  },
+  routes: [
+    {
+      path: '/',
+      page: Home,
+      head: ({ data }) => ({ title: `${data.site.brand}: non-custodial staking from Vienna`, description: data.site.description }),
+    },
+    {
+      path: '/about',
+      page: About,
+      head: ({ data }) => ({
+        title: `About | ${data.site.brand}`,
+        description: `Our mission and the team behind ${data.site.brand}, validating Proof-of-Stake networks since 2022.`,
+      }),
+    },
+    {
+      path: '/services',
+      page: Services,
+      head: ({ data }) => ({
+        title: `Services | ${data.site.brand}`,
+        description: 'Validator operations, non-custodial staking, monitoring and reporting, and infrastructure advisory.',
+      }),
+    },
+    {
+      path: '/networks',
+      page: Networks,
+      head: ({ data }) => ({
+        title: `Networks | ${data.site.brand}`,
+        description: `The Proof-of-Stake networks we validate: ${data.networks.map((n) => n.name).join(', ')}.`,
+      }),
+    },
+    {
+      path: '/contact',
+      page: Contact,
+      head: ({ data }) => ({
+        title: `Contact | ${data.site.brand}`,
+        description: `Send ${data.site.brand} a message about staking or node infrastructure.`,
+      }),
+    },
+    {
+      path: '/news',
+      page: NewsList,
+      head: ({ data }) => ({ title: `News | ${data.site.brand}`, description: `Updates from ${data.site.brand}.` }),
+    },
+    {
+      path: '/news/:slug',
+      page: ArticlePage,
+      entries: ({ articles }) => articles.map((article) => ({ slug: article.slug })),
+      head: ({ articles, params, data }) => {
+        const article = findArticle(articles, params.slug);
+        return {
+          title: `${article?.title ?? 'Not found'} | ${data.site.brand}`,
+          description: article?.excerpt || data.site.description,
+        };
+      },
+    },
+    { path: '/legal', page: Legal, head: titled('Legal notice') },
+    { path: '/news/404', page: () => <NotFound text="The article does not exist." />, head: titled('Not found') },
+    { path: '/404', page: () => <NotFound text="The page does not exist." />, head: titled('Not found') },
+  ],
+});

@@ -1,0 +1,27 @@
+import { useEffect, useState } from 'react';
+import { island } from 'ssg';
+
+interface LocalDateProps {
+  date: string;
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The date in a given locale. A plain `2025-01-01` is a calendar day, not an instant: it is
+ * formatted in UTC so that readers west of Greenwich do not see the day before.
+ */
+export function formatDate(date: string, locale?: string): string {
+  const time = new Date(date);
+  if (Number.isNaN(time.getTime())) return date;
+  return time.toLocaleDateString(locale, { dateStyle: 'long', ...(DATE_ONLY.test(date) ? { timeZone: 'UTC' } : {}) });
+}
+
+/** Prerendered in a neutral format, then shown in the reader's own locale once hydrated. */
+function LocalDate({ date }: LocalDateProps) {
+  const [text, setText] = useState(() => formatDate(date, 'en-GB'));
+  useEffect(() => setText(formatDate(date)), [date]);
+  return <time dateTime={date}>{text}</time>;
+}
+
+export default island('local-date', LocalDate, { hydrate: 'visible' });

@@ -1,0 +1,133 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { SsgError, SsgErrorList } from './errors.ts';
+import { splitFrontMatter } from './frontmatter.ts';
+
+/** A news article as the spec defines it, plus where it came from and its converted body. */
+export interface Article {
+  slug: string;
+  title: string;
+  date: string;
+  excerpt: string;
+  tags?: string[];
+  markdown: string;
+  /** The body converted to HTML; filled in by the Markdown stage. */
+  html: string;
+  draft: boolean;
+  /** The source file, relative to the project root. */
+  file: string;
+}
+
+export interface ArticleSource {
+  /** Path relative to the project root, used in messages and as the identity of the source. */
+  file: string;
+  text: string;
+}
+
+export interface ParseOptions {
+  /** The build time: the date of an article whose front matter gives none. */
+  now: Date;
+  warn: (message: string) => void;
+}
+
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+export function isValidSlug(slug: string): boolean {
+  return SLUG.test(slug);
+}
+
+export function slugOf(file: string): string {
+  return path.basename(file).replace(/\.md$/i, '');
+}
+
+/** One article from one file, with every default of the spec applied; html is left empty. */
+export function parseArticle(source: ArticleSource, options: ParseOptions): Article {
+  const slug = slugOf(source.file);
+  if (!isValidSlug(slug)) {
+    throw new SsgError('ArticleSlugInvalid', `"${slug}" is not a safe URL slug.`, { file: source.file });
+  }
+  const { data, body } = splitFrontMatter(source.text, source.file);
+
+  let date: string;
+  if (typeof data.date === 'string') {
+    date = data.date;
+    if (Number.isNaN(Date.parse(date))) {
+      options.warn(`${source.file}: date "${date}" is not a date a browser can read; it is shown as written.`);
+    }
+  } else {
+    date = options.now.toISOString();
+    options.warn(
+      `${source.file}: no date in front matter${data.date === undefined ? '' : ' (it is not a string)'}; using the build time ${date}.`,
+    );
+  }
+
+  const article: Article = {
+    slug,
+    title: typeof data.title === 'string' && data.title !== '' ? data.title : slug,
+    date,
+    excerpt: typeof data.excerpt === 'string' ? data.excerpt : '',
+    markdown: body,
+    html: '',
+    draft: data.draft === true,
+    file: source.file,
+  };
+  if (Array.isArray(data.tags)) article.tags = data.tags.map(String);
+  return article;
+}
+
+/** Newest first; articles with the same date (or unreadable dates) keep a stable order by slug. */
+export function sortNewestFirst(articles: readonly Article[]): Article[] {
+  const time = (a: Article) => {
+    const t = Date.parse(a.date);
+    return Number.isNaN(t) ? -Infinity : t;
+  };
+  return [...articles].sort((a, b) => time(b) - time(a) || a.slug.localeCompare(b.slug));
+}
+
+/** Parses every source, reporting all bad files at once, and rejects two files with one slug. */
+export function parseArticles(sources: readonly ArticleSource[], options: ParseOptions): Article[] {
+  const errors: SsgError[] = [];
+  const bySlug = new Map<string, Article>();
+  for (const source of sources) {
+    try {
+      const article = parseArticle(source, options);
+      const existing = bySlug.get(article.slug);
+      if (existing) {
+        errors.push(
+          new SsgError(
+            'ArticleSlugDuplicate',
+            `The slug "${article.slug}" is already used by ${existing.file}.`,
+            { file: source.file },
+          ),
+        );
+        continue;
+      }
+      bySlug.set(article.slug, article);
+    } catch (error) {
+      if (error instanceof SsgError) errors.push(error);
+      else throw error;
+    }
+  }
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new SsgErrorList(errors);
+  return sortNewestFirst([...bySlug.values()]);
+}
+
+/** Every `*.md` file below `dir` (sub-folders included), relative to `root`, in a stable order. */
+export async function readArticleSources(root: string, dir: string): Promise<ArticleSource[]> {
+  const absolute = path.resolve(root, dir);
+  let entries: string[];
+  try {
+    entries = await readdir(absolute, { recursive: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const files = entries.filter((entry) => entry.toLowerCase().endsWith('.md')).sort();
+  return Promise.all(
+    files.map(async (entry) => ({
+      file: path.relative(root, path.join(absolute, entry)),
+      text: await readFile(path.join(absolute, entry), 'utf8'),
+    })),
+  );
+}

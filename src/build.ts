@@ -1,0 +1,125 @@
+import path from 'node:path';
+import { Buffer } from 'node:buffer';
+import { parseArticles, readArticleSources, type Article } from './articles.ts';
+import { ASSETS_DIR, bundleClient } from './bundle-client.ts';
+import { bundleServer } from './bundle-server.ts';
+import { parseDataFiles, readDataFiles } from './data.ts';
+import { SsgError } from './errors.ts';
+import { markdownToHtml } from './markdown.ts';
+import { writeOutputAtomically, type OutputFile } from './output.ts';
+import { projectAt, relativeToRoot, type Project } from './project.ts';
+import { renderDocument } from './render.ts';
+import { expandRoutes } from './routes.ts';
+import type { PageSizes } from './summary.ts';
+import { loadTemplate } from './template.ts';
+
+export interface BuildOptions {
+  root: string;
+  /** The output folder, absolute or relative to root. */
+  outDir: string;
+  /** Overrides `baseUrl` of content/site.yaml. */
+  baseUrl?: string;
+  drafts?: boolean;
+  /** The build time; articles without a date get it. */
+  now?: Date;
+  warn?: (message: string) => void;
+}
+
+export interface BuildResult {
+  outDir: string;
+  pages: PageSizes[];
+  articles: number;
+  timings: Record<string, number>;
+  durationMs: number;
+}
+
+/** `https://example.com/` → `https://example.com`; anything but an absolute http(s) origin is refused. */
+export function normalizeBaseUrl(value: unknown, source: string): string {
+  const fail = (why: string) => new SsgError('BaseUrlInvalid', `The base URL ${why}.`, { file: source });
+  if (typeof value !== 'string' || value === '') throw fail('is not set');
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw fail(`"${value}" is not an absolute URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw fail(`"${value}" is not http or https`);
+  if (url.pathname !== '/' || url.search || url.hash) throw fail(`"${value}" has a path; give the origin only`);
+  return url.origin;
+}
+
+function timer() {
+  const timings: Record<string, number> = {};
+  let last = performance.now();
+  return {
+    timings,
+    lap(stage: string) {
+      const now = performance.now();
+      timings[stage] = (timings[stage] ?? 0) + now - last;
+      last = now;
+    },
+  };
+}
+
+export async function loadArticles(project: Project, options: { drafts: boolean; now: Date; warn: (m: string) => void }): Promise<Article[]> {
+  const sources = await readArticleSources(project.root, project.articlesDir);
+  const articles = parseArticles(sources, { now: options.now, warn: options.warn });
+  return articles.filter((article) => options.drafts || !article.draft);
+}
+
+export async function build(options: BuildOptions): Promise<BuildResult> {
+  const started = performance.now();
+  const clock = timer();
+  const project = projectAt(path.resolve(options.root));
+  const outDir = path.resolve(project.root, options.outDir);
+  const now = options.now ?? new Date();
+  const warn = options.warn ?? (() => {});
+
+  const [shell, dataSources, articles, server, client] = await Promise.all([
+    loadTemplate(project.template, relativeToRoot(project, project.template)),
+    readDataFiles(project.root, project.contentDir),
+    loadArticles(project, { drafts: options.drafts ?? false, now, warn }),
+    bundleServer(project),
+    bundleClient(project, path.join(outDir, ASSETS_DIR)),
+  ]);
+  clock.lap('load & bundle');
+
+  const site = server.module.site;
+  const data = parseDataFiles(dataSources, (site.schemas ?? {}) as Record<string, never>);
+  const siteConfig = data[project.siteConfigName] as { baseUrl?: unknown } | undefined;
+  const configFile = `content/${project.siteConfigName}.yaml`;
+  if (!options.baseUrl && !siteConfig) {
+    throw new SsgError('SiteConfigMissing', `${configFile} is missing, and no --base-url was given.`);
+  }
+  const baseUrl = normalizeBaseUrl(options.baseUrl ?? siteConfig?.baseUrl, options.baseUrl ? '--base-url' : configFile);
+  site.check?.(data, warn);
+  clock.lap('data');
+
+  for (const article of articles) article.html = markdownToHtml(article.markdown);
+  clock.lap('markdown');
+
+  const jobs = expandRoutes(site, { articles, data });
+  const context = { server: server.module, client, shell, articles, data, baseUrl, now, root: project.root };
+  const files: OutputFile[] = client.assets.map((asset) => ({ path: asset.path, contents: asset.contents }));
+  const pages: PageSizes[] = [];
+  for (const job of jobs) {
+    const document = renderDocument(job, context);
+    const contents = Buffer.from(document.html);
+    files.push({ path: job.outputPath, contents });
+    const assets = client.assetsFor(document.islands);
+    const sum = (urls: string[]) => urls.reduce((total, url) => total + client.gzipSize(url), 0);
+    pages.push({
+      route: job.path,
+      pattern: job.route.path,
+      htmlBytes: contents.length,
+      jsGzip: sum(assets.js),
+      cssGzip: sum(assets.css),
+    });
+  }
+  clock.lap('render');
+
+  await writeOutputAtomically(outDir, files, project.publicDir);
+  clock.lap('write');
+
+  return { outDir, pages, articles: articles.length, timings: clock.timings, durationMs: performance.now() - started };
+}

@@ -1,0 +1,189 @@
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import * as esbuild from 'esbuild';
+import { fromEsbuildFailure, generatorNodeModules, ssgAlias } from './esbuild-plugins.ts';
+import { generatorRoot, type Project } from './project.ts';
+
+export const ASSETS_DIR = 'assets';
+
+export interface OutputAsset {
+  /** Path inside the output folder, with forward slashes: `assets/loader-AB12.js`. */
+  path: string;
+  contents: Uint8Array;
+}
+
+export interface ClientBundle {
+  assets: OutputAsset[];
+  /** URL of the style sheet every page links, if the site has one. */
+  styleUrl?: string;
+  /** URL of the island loader; only pages with islands load it. */
+  loaderUrl?: string;
+  /** Island names that have code. */
+  islands: Set<string>;
+  /** The assets a page with these islands loads up front or on hydration, by URL. */
+  assetsFor(islands: readonly string[]): { js: string[]; css: string[] };
+  /** Gzip size of an asset by URL, measured once. */
+  gzipSize(url: string): number;
+}
+
+export interface IslandSource {
+  name: string;
+  file: string;
+}
+
+export async function findIslands(project: Project): Promise<IslandSource[]> {
+  let entries: string[];
+  try {
+    entries = await readdir(project.islandsDir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  return entries
+    .filter((entry) => /\.(tsx|ts|jsx|js)$/.test(entry))
+    .sort()
+    .map((entry) => ({ name: entry.replace(/\.\w+$/, ''), file: path.join(project.islandsDir, entry) }));
+}
+
+function loaderSource(islands: readonly IslandSource[]): string {
+  const runtime = path.join(generatorRoot, 'src', 'runtime', 'loader.ts');
+  const entries = islands.map(({ name, file }) => `  ${JSON.stringify(name)}: () => import(${JSON.stringify(file)}),`);
+  return `import { start } from ${JSON.stringify(runtime)};\nstart({\n${entries.join('\n')}\n});\n`;
+}
+
+/** Scripts: a tiny loader entry, one chunk per island, React shared between them. */
+export function scriptBuildOptions(project: Project, islands: readonly IslandSource[], outdir: string): esbuild.BuildOptions {
+  return {
+    entryPoints: ['ssg:loader'],
+    absWorkingDir: project.root,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['es2020'],
+    jsx: 'automatic',
+    minify: true,
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    outdir,
+    entryNames: '[name]-[hash]',
+    chunkNames: 'chunk-[hash]',
+    nodePaths: [generatorNodeModules],
+    define: { 'process.env.NODE_ENV': '"production"' },
+    plugins: [
+      ssgAlias('client'),
+      {
+        name: 'island-loader',
+        setup(build) {
+          build.onResolve({ filter: /^ssg:loader$/ }, () => ({ path: 'loader', namespace: 'ssg' }));
+          build.onLoad({ filter: /.*/, namespace: 'ssg' }, () => ({
+            contents: loaderSource(islands),
+            resolveDir: project.root,
+            loader: 'ts',
+          }));
+        },
+      },
+    ],
+  };
+}
+
+export function styleBuildOptions(project: Project, outdir: string): esbuild.BuildOptions {
+  return {
+    entryPoints: [project.stylesEntry],
+    absWorkingDir: project.root,
+    bundle: true,
+    minify: true,
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    outdir,
+    entryNames: '[name]-[hash]',
+    assetNames: '[name]-[hash]',
+    publicPath: `/${ASSETS_DIR}/`,
+    loader: { '.svg': 'file', '.png': 'file', '.jpg': 'file', '.webp': 'file', '.woff2': 'file', '.woff': 'file' },
+    target: ['chrome100', 'firefox100', 'safari15'],
+  };
+}
+
+/** Turns esbuild's results into assets and the per-page dependency lookup. */
+export function collectClientBundle(
+  project: Project,
+  islands: readonly IslandSource[],
+  outdir: string,
+  scripts: esbuild.BuildResult | undefined,
+  styles: esbuild.BuildResult | undefined,
+): ClientBundle {
+  const urlOf = (file: string) => `/${path.relative(path.dirname(outdir), path.resolve(project.root, file)).split(path.sep).join('/')}`;
+  const assets: OutputAsset[] = [];
+  for (const result of [scripts, styles]) {
+    for (const file of result?.outputFiles ?? []) {
+      if (file.path.endsWith('.map')) continue;
+      assets.push({ path: urlOf(file.path).slice(1), contents: file.contents });
+    }
+  }
+  const byUrl = new Map(assets.map((asset) => [`/${asset.path}`, asset]));
+
+  const outputs = scripts?.metafile?.outputs ?? {};
+  const staticImports = new Map<string, string[]>();
+  const entryOf = new Map<string, string>();
+  for (const [file, output] of Object.entries(outputs)) {
+    const url = urlOf(file);
+    staticImports.set(url, output.imports.filter((i) => i.kind === 'import-statement').map((i) => urlOf(i.path)));
+    if (output.entryPoint) entryOf.set(path.resolve(project.root, output.entryPoint.replace(/^ssg:/, '')), url);
+  }
+  const closure = (url: string | undefined, into: Set<string>) => {
+    if (!url || into.has(url)) return;
+    into.add(url);
+    for (const next of staticImports.get(url) ?? []) closure(next, into);
+  };
+
+  const loaderUrl = [...entryOf.entries()].find(([entry]) => entry.endsWith(`${path.sep}loader`))?.[1];
+  const hydrateUrl = entryOf.get(path.join(generatorRoot, 'src', 'runtime', 'hydrate.tsx'));
+  const islandUrl = new Map(islands.map((island) => [island.name, entryOf.get(island.file)]));
+  const styleUrl = Object.keys(styles?.metafile?.outputs ?? {})
+    .filter((file) => file.endsWith('.css'))
+    .map(urlOf)[0];
+
+  const gzipCache = new Map<string, number>();
+  return {
+    assets,
+    styleUrl,
+    loaderUrl,
+    islands: new Set(islands.map((island) => island.name)),
+    assetsFor(pageIslands) {
+      const js = new Set<string>();
+      if (pageIslands.length > 0) {
+        closure(loaderUrl, js);
+        closure(hydrateUrl, js);
+        for (const name of pageIslands) closure(islandUrl.get(name), js);
+      }
+      return { js: [...js], css: styleUrl ? [styleUrl] : [] };
+    },
+    gzipSize(url) {
+      let size = gzipCache.get(url);
+      if (size === undefined) {
+        const asset = byUrl.get(url);
+        size = asset ? gzipSync(asset.contents).length : 0;
+        gzipCache.set(url, size);
+      }
+      return size;
+    },
+  };
+}
+
+export async function bundleClient(project: Project, outdir: string): Promise<ClientBundle> {
+  const islands = await findIslands(project);
+  const hasStyles = existsSync(project.stylesEntry);
+  try {
+    const [scripts, styles] = await Promise.all([
+      islands.length > 0 ? esbuild.build(scriptBuildOptions(project, islands, outdir)) : undefined,
+      hasStyles ? esbuild.build(styleBuildOptions(project, outdir)) : undefined,
+    ]);
+    return collectClientBundle(project, islands, outdir, scripts, styles);
+  } catch (error) {
+    throw fromEsbuildFailure(error, 'ClientCompileFailed', project.root);
+  }
+}

@@ -1,0 +1,83 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as esbuild from 'esbuild';
+import { SsgError } from './errors.ts';
+import { externalPackagesByPath, fromEsbuildFailure, generatorNodeModules, ssgAlias } from './esbuild-plugins.ts';
+import { generatorRoot, relativeToRoot, type Project } from './project.ts';
+import type { RenderedPage } from './runtime/render-page.tsx';
+import type { SiteDefinition } from './site-definition.ts';
+
+/** The site's code, compiled for Node, together with the renderer that shares its React. */
+export interface ServerModule {
+  site: SiteDefinition<Record<string, unknown>>;
+  renderPage: (element: import('react').ReactElement) => RenderedPage;
+  createElement: typeof import('react').createElement;
+}
+
+export interface ServerBundle {
+  module: ServerModule;
+  /** Every source file of the site the bundle was made from, relative to the project root. */
+  inputs: string[];
+}
+
+function serverEntry(project: Project): string {
+  const runtime = path.join(generatorRoot, 'src', 'runtime', 'render-page.tsx');
+  return [
+    `export { default as site } from ${JSON.stringify(project.siteEntry)};`,
+    `export { renderPage } from ${JSON.stringify(runtime)};`,
+    `export { createElement } from 'react';`,
+  ].join('\n');
+}
+
+export function serverBuildOptions(project: Project): esbuild.BuildOptions {
+  return {
+    stdin: { contents: serverEntry(project), resolveDir: project.root, loader: 'ts', sourcefile: 'ssg-server-entry.ts' },
+    absWorkingDir: project.root,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    jsx: 'automatic',
+    write: false,
+    metafile: true,
+    sourcemap: 'inline',
+    logLevel: 'silent',
+    nodePaths: [generatorNodeModules],
+    outfile: path.join(project.cacheDir, 'server.mjs'),
+    plugins: [ssgAlias('server'), externalPackagesByPath()],
+  };
+}
+
+let generation = 0;
+
+/** Writes compiled server code to the cache under a new name and imports it. */
+export async function loadServerModule(project: Project, result: esbuild.BuildResult): Promise<ServerBundle> {
+  const output = result.outputFiles?.[0];
+  if (!output) throw new Error('esbuild produced no server bundle');
+  await mkdir(project.cacheDir, { recursive: true });
+  // A fresh name each time: Node caches modules by URL, and dev mode reloads changed code.
+  const file = path.join(project.cacheDir, `server-${process.pid}-${++generation}.mjs`);
+  await writeFile(file, output.contents);
+  const module = (await import(pathToFileURL(file).href)) as ServerModule;
+  const site = module.site as unknown;
+  if (!site || typeof site !== 'object' || !Array.isArray((site as { routes?: unknown }).routes)) {
+    throw new SsgError('SiteDefinitionInvalid', 'The site definition has no route table.', {
+      file: relativeToRoot(project, project.siteEntry),
+    });
+  }
+  const inputs = Object.keys(result.metafile?.inputs ?? {})
+    .filter((input) => !input.includes('node_modules') && !input.startsWith('<stdin>'))
+    .map((input) => relativeToRoot(project, path.resolve(project.root, input)));
+  return { module, inputs };
+}
+
+export async function bundleServer(project: Project): Promise<ServerBundle> {
+  let result: esbuild.BuildResult;
+  try {
+    result = await esbuild.build(serverBuildOptions(project));
+  } catch (error) {
+    throw fromEsbuildFailure(error, 'SiteCompileFailed', project.root);
+  }
+  return loadServerModule(project, result);
+}

@@ -1,0 +1,103 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import path from 'node:path';
+import { formatAnyError, isExpectedError } from './errors.ts';
+import { formatSummary, formatTimings, summaryRows } from './summary.ts';
+import { formatMs, paint, useColor } from './terminal.ts';
+
+const USAGE_EXIT = 2;
+const FAILURE_EXIT = 1;
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('Give a port from 0 to 65535.');
+  return port;
+}
+
+interface GlobalOptions {
+  root: string;
+  verbose?: boolean;
+}
+
+function reportFailure(error: unknown, verbose: boolean): void {
+  const colors = paint(useColor(process.stderr));
+  const text = formatAnyError(error, { verbose });
+  process.stderr.write(`${colors.red(isExpectedError(error) ? 'Build failed' : 'Failed')}\n${text}\n`);
+  process.exitCode = FAILURE_EXIT;
+}
+
+export function createProgram(): Command {
+  const program = new Command('ssg')
+    .description('Prerender a React site to static HTML.')
+    .option('-C, --root <dir>', 'the site folder', '.')
+    .option('--verbose', 'show stack traces and causes of errors')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+
+  program
+    .command('build')
+    .description('build the site into a folder ready to upload to any web server')
+    .option('--out <dir>', 'output folder', 'dist')
+    .option('--base-url <url>', 'absolute origin for canonical links, feeds and the sitemap (default: baseUrl in content/site.yaml)')
+    .option('--drafts', 'include articles marked "draft: true"')
+    .action(async (options: { out: string; baseUrl?: string; drafts?: boolean }, command: Command) => {
+      const global = command.optsWithGlobals<GlobalOptions>();
+      const colors = paint(useColor());
+      try {
+        // Loaded on use: `--help` and `preview` should not wait for the Markdown and bundling stack.
+        const { build } = await import('./build.ts');
+        const result = await build({
+          root: global.root,
+          outDir: options.out,
+          baseUrl: options.baseUrl,
+          drafts: options.drafts,
+          warn: (message) => process.stderr.write(`${colors.yellow('warning')} ${message}\n`),
+        });
+        process.stdout.write(`${formatSummary(summaryRows(result.pages), colors)}\n`);
+        process.stdout.write(`${formatTimings(result.timings, colors)}\n`);
+        process.stdout.write(
+          `${colors.green('Built')} ${result.pages.length} pages (${result.articles} articles) into ${options.out} in ${formatMs(result.durationMs)}\n`,
+        );
+      } catch (error) {
+        reportFailure(error, Boolean(global.verbose));
+      }
+    });
+
+  program
+    .command('preview')
+    .description('serve the built site on 127.0.0.1 as a static host would')
+    .option('--dir <dir>', 'the built site', 'dist')
+    .addOption(new Option('--port <port>', 'port to listen on').default(4173).argParser(parsePort))
+    .action(async (options: { dir: string; port: number }, command: Command) => {
+      const global = command.optsWithGlobals<GlobalOptions>();
+      try {
+        const { preview } = await import('./preview.ts');
+        const running = await preview({ dir: path.resolve(global.root, options.dir), port: options.port });
+        process.stdout.write(`Serving ${options.dir} at ${running.url}/ (Ctrl-C to stop)\n`);
+        const stop = () => {
+          running.close().then(() => process.exit(0));
+        };
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      } catch (error) {
+        reportFailure(error, Boolean(global.verbose));
+      }
+    });
+
+  return program;
+}
+
+export async function main(argv: readonly string[]): Promise<void> {
+  // Stack traces of page components then point at their .tsx source, not the compiled bundle.
+  process.setSourceMapsEnabled(true);
+  process.env.NODE_ENV ??= 'production';
+  const program = createProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      process.exitCode = error.exitCode === 0 ? 0 : USAGE_EXIT;
+      return;
+    }
+    reportFailure(error, argv.includes('--verbose'));
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * The catalogue of expected errors. Each has a permanent code, a message saying what happened
+ * and a hint saying what to do. Anything else that escapes is a bug and is shown with its stack.
+ */
+export const errorCatalogue = {
+  FrontMatterUnclosed: 'Add a line with three dashes (---) after the front matter.',
+  FrontMatterInvalidYaml: 'Fix the YAML between the two --- lines.',
+  FrontMatterNotMapping: 'Front matter must be key: value pairs, for example "title: Hello".',
+  ArticleSlugInvalid:
+    'Rename the file to lowercase letters, digits and single hyphens, for example "my-first-post.md".',
+  ArticleSlugDuplicate: 'Rename one of the files: each article needs its own file name.',
+  DataInvalidYaml: 'Fix the YAML syntax in this file.',
+  DataSchemaMismatch: 'Correct the fields listed above.',
+  SiteConfigMissing: 'Create content/site.yaml with at least "baseUrl: https://example.com".',
+  BaseUrlInvalid: 'Use an absolute origin such as https://example.com (in content/site.yaml or --base-url).',
+  TemplateMissing: 'Create templates/document.html with <!--ssg:head--> and <!--ssg:body--> markers.',
+  TemplateMarkerMissing: 'Add the missing marker to the document shell.',
+  SiteDefinitionInvalid: 'site/index.tsx must default-export defineSite({ routes: [...] }).',
+  SiteCompileFailed: 'Fix the syntax error shown above.',
+  ClientCompileFailed: 'Fix the syntax error shown above.',
+  RouteInvalid: 'Check the route table in site/index.tsx.',
+  RouteDuplicate: 'Each output path may be produced by one route only.',
+  PageRenderFailed: 'Fix the component so it renders; run with --verbose for the stack trace.',
+  IslandUnknown: 'Create site/islands/<name>.tsx, or use the name of an existing island.',
+  OutputFailed: 'Check that the output folder is writable and not in use.',
+  LinkBroken: 'Fix the link, or add the page or file it points to.',
+} as const;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+export interface ErrorLocation {
+  file?: string;
+  line?: number;
+  column?: number;
+}
+
+export class SsgError extends Error {
+  readonly code: ErrorCode;
+  readonly file?: string;
+  readonly line?: number;
+  readonly column?: number;
+  readonly hint: string;
+
+  constructor(code: ErrorCode, message: string, location: ErrorLocation = {}, options?: { cause?: unknown; hint?: string }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'SsgError';
+    this.code = code;
+    this.file = location.file;
+    this.line = location.line;
+    this.column = location.column;
+    this.hint = options?.hint ?? errorCatalogue[code];
+  }
+
+  /** `path/to/file:3:7` or just the path, relative paths as given. */
+  get where(): string | undefined {
+    if (!this.file) return undefined;
+    if (this.line === undefined) return this.file;
+    return this.column === undefined ? `${this.file}:${this.line}` : `${this.file}:${this.line}:${this.column}`;
+  }
+}
+
+/** Several problems found in one pass (all bad fields of a file, all broken links) reported at once. */
+export class SsgErrorList extends Error {
+  readonly errors: SsgError[];
+  constructor(errors: SsgError[]) {
+    super(errors.map((e) => e.message).join('\n'));
+    this.name = 'SsgErrorList';
+    this.errors = errors;
+  }
+}
+
+export function isExpectedError(error: unknown): error is SsgError | SsgErrorList {
+  return error instanceof SsgError || error instanceof SsgErrorList;
+}
+
+/** Formats an expected error for the terminal: where, what, and what to do. */
+export function formatError(error: SsgError, options: { verbose?: boolean } = {}): string {
+  const lines = [`[${error.code}] ${error.where ? `${error.where}: ` : ''}${error.message}`, `  hint: ${error.hint}`];
+  if (options.verbose) {
+    let cause: unknown = error.cause;
+    while (cause) {
+      lines.push(`  caused by: ${cause instanceof Error ? (cause.stack ?? cause.message) : String(cause)}`);
+      cause = cause instanceof Error ? cause.cause : undefined;
+    }
+  }
+  return lines.join('\n');
+}
+
+export function formatAnyError(error: unknown, options: { verbose?: boolean } = {}): string {
+  if (error instanceof SsgErrorList) return error.errors.map((e) => formatError(e, options)).join('\n');
+  if (error instanceof SsgError) return formatError(error, options);
+  return `Unexpected internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+}

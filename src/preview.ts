@@ -1,0 +1,52 @@
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { SsgError } from './errors.ts';
+import { createStaticHandler } from './static-server.ts';
+
+export interface PreviewOptions {
+  dir: string;
+  port: number;
+  host?: string;
+}
+
+export interface RunningServer {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function listen(server: Server, port: number, host: string): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  return `http://${host}:${address.port}`;
+}
+
+/** Serves a built site on loopback as a static host would. */
+export async function preview(options: PreviewOptions): Promise<RunningServer> {
+  const dir = path.resolve(options.dir);
+  if (!existsSync(dir)) {
+    throw new SsgError('OutputFailed', `There is no built site in ${options.dir}.`, {}, { hint: 'Run "npm run build" first.' });
+  }
+  const handler = createStaticHandler(dir);
+  const server = createServer((request, response) => {
+    handler(request, response).catch((error: unknown) => {
+      console.error(error);
+      if (!response.headersSent) response.writeHead(500);
+      response.end();
+    });
+  });
+  const url = await listen(server, options.port, options.host ?? '127.0.0.1');
+  return {
+    server,
+    url,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

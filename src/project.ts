@@ -1,0 +1,40 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Where a site keeps each kind of input, relative to its root. One place for the conventions. */
+export interface Project {
+  root: string;
+  siteEntry: string;
+  islandsDir: string;
+  stylesEntry: string;
+  publicDir: string;
+  template: string;
+  contentDir: string;
+  articlesDir: string;
+  /** The YAML file in contentDir that holds `baseUrl` for the generator. */
+  siteConfigName: string;
+  cacheDir: string;
+}
+
+export function projectAt(root: string): Project {
+  const at = (...parts: string[]) => path.join(root, ...parts);
+  return {
+    root,
+    siteEntry: at('site', 'index.tsx'),
+    islandsDir: at('site', 'islands'),
+    stylesEntry: at('site', 'styles', 'index.css'),
+    publicDir: at('site', 'public'),
+    template: at('templates', 'document.html'),
+    contentDir: at('content'),
+    articlesDir: at('content', 'news'),
+    siteConfigName: 'site',
+    cacheDir: at('.cache', 'ssg'),
+  };
+}
+
+/** The generator's own folder, for its runtime files and its node_modules. */
+export const generatorRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export function relativeToRoot(project: Project, file: string): string {
+  return path.relative(project.root, file) || '.';
+}

@@ -1,0 +1,79 @@
+import path from 'node:path';
+import type { Article } from './articles.ts';
+import type { ServerModule } from './bundle-server.ts';
+import type { ClientBundle } from './bundle-client.ts';
+import { SsgError } from './errors.ts';
+import { renderHead } from './head.ts';
+import type { PageJob } from './routes.ts';
+import type { PageProps } from './site-definition.ts';
+import { fillTemplate, type DocumentShell } from './template.ts';
+
+export interface RenderContext {
+  server: ServerModule;
+  client: ClientBundle;
+  shell: DocumentShell;
+  articles: readonly Article[];
+  data: Record<string, unknown>;
+  baseUrl: string;
+  now: Date;
+  root: string;
+}
+
+export interface RenderedDocument {
+  job: PageJob;
+  html: string;
+  islands: string[];
+}
+
+/** The first frame of a stack that points into the site's own source, as `file:line`. */
+function siteFrame(error: unknown, root: string): { file: string; line: number } | undefined {
+  const stack = error instanceof Error ? (error.stack ?? '') : '';
+  for (const match of stack.matchAll(/\(?(?:file:\/\/)?(\/[^():\s]+):(\d+):\d+\)?/g)) {
+    const file = match[1]!;
+    if (file.startsWith(root) && !file.includes('node_modules') && !file.includes(`${path.sep}.cache${path.sep}`)) {
+      return { file: path.relative(root, file), line: Number(match[2]) };
+    }
+  }
+  return undefined;
+}
+
+export function renderDocument(job: PageJob, context: RenderContext): RenderedDocument {
+  const { server, client, shell } = context;
+  const props: PageProps = {
+    path: job.path,
+    params: job.params,
+    articles: context.articles,
+    data: context.data,
+    baseUrl: context.baseUrl,
+    now: context.now,
+  };
+  let body: string;
+  let islands: string[];
+  let head;
+  try {
+    const Layout = server.site.layout;
+    const page = server.createElement(job.route.page, props);
+    ({ html: body, islands } = server.renderPage(Layout ? server.createElement(Layout, { ...props, children: page }) : page));
+    head = job.route.head(props);
+  } catch (error) {
+    const where = siteFrame(error, context.root);
+    throw new SsgError(
+      'PageRenderFailed',
+      `The page ${job.path} failed to render: ${error instanceof Error ? error.message : String(error)}`,
+      where ?? {},
+      { cause: error },
+    );
+  }
+  const unknown = islands.filter((name) => !client.islands.has(name));
+  if (unknown.length > 0) {
+    throw new SsgError('IslandUnknown', `The page ${job.path} uses the island "${unknown[0]}", which has no file.`);
+  }
+  const assets = client.assetsFor(islands);
+  const headHtml = renderHead({
+    head,
+    canonicalUrl: job.notFound ? undefined : context.baseUrl + job.path,
+    styles: assets.css,
+    script: islands.length > 0 ? client.loaderUrl : undefined,
+  });
+  return { job, html: fillTemplate(shell, headHtml, body), islands };
+}

@@ -1,0 +1,71 @@
+import { SsgError } from './errors.ts';
+import type { Article } from './articles.ts';
+import type { Route, SiteDefinition } from './site-definition.ts';
+
+/** One page to write: a route with its parameters filled in. */
+export interface PageJob {
+  route: Route<any>;
+  /** The URL path, `/news/hello-world`. */
+  path: string;
+  params: Record<string, string>;
+  /** Where the page goes inside the output folder, `news/hello-world/index.html`. */
+  outputPath: string;
+  /** A not-found page: written as `404.html` and never indexed. */
+  notFound: boolean;
+}
+
+const PARAM = /:([A-Za-z_][A-Za-z0-9_]*)/g;
+const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._~-]*$/;
+
+/** `/` → `index.html`, `/about` → `about/index.html`, `/news/404` → `news/404.html`. */
+export function outputPathFor(urlPath: string): string {
+  const segments = urlPath.split('/').filter(Boolean);
+  if (segments.at(-1) === '404') return [...segments.slice(0, -1), '404.html'].join('/');
+  return [...segments, 'index.html'].join('/');
+}
+
+function fillParams(route: Route<any>, params: Record<string, string>): string {
+  return route.path.replace(PARAM, (_, name: string) => {
+    const value = params[name];
+    if (typeof value !== 'string' || !SAFE_SEGMENT.test(value)) {
+      throw new SsgError(
+        'RouteInvalid',
+        `Route ${route.path}: parameter "${name}" is ${value === undefined ? 'missing' : `"${value}", not a safe URL segment`}.`,
+      );
+    }
+    return value;
+  });
+}
+
+/** Every page of the site, in route-table order; dynamic routes expanded by their entries. */
+export function expandRoutes<Data>(
+  site: SiteDefinition<Data>,
+  context: { articles: readonly Article[]; data: Data },
+): PageJob[] {
+  const jobs: PageJob[] = [];
+  const seen = new Map<string, string>();
+  for (const route of site.routes) {
+    if (typeof route.path !== 'string' || !route.path.startsWith('/')) {
+      throw new SsgError('RouteInvalid', `Route path ${JSON.stringify(route.path)} must start with "/".`);
+    }
+    if (typeof route.page !== 'function' || typeof route.head !== 'function') {
+      throw new SsgError('RouteInvalid', `Route ${route.path} needs a page component and a head function.`);
+    }
+    const hasParams = route.path.includes(':');
+    if (hasParams && !route.entries) {
+      throw new SsgError('RouteInvalid', `Route ${route.path} has parameters but no entries() to list its pages.`);
+    }
+    const paramSets = hasParams ? route.entries!(context) : [{}];
+    for (const params of paramSets) {
+      const path = fillParams(route, params);
+      const outputPath = outputPathFor(path);
+      const previous = seen.get(outputPath);
+      if (previous) {
+        throw new SsgError('RouteDuplicate', `Routes ${previous} and ${route.path} both write ${outputPath}.`);
+      }
+      seen.set(outputPath, route.path);
+      jobs.push({ route, path, params, outputPath, notFound: outputPath.endsWith('404.html') });
+    }
+  }
+  return jobs;
+}

@@ -1,0 +1,48 @@
+import { Component, useEffect, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+
+export const ISLAND_ERROR_TEXT = 'Unexpected Application Error!';
+
+/** A widget that throws shows a message in its place instead of taking the page down. */
+class IslandErrorBoundary extends Component<{ children: ReactNode }, { error: Error | null }> {
+  state = { error: null as Error | null };
+
+  static getDerivedStateFromError(error: Error) {
+    return { error };
+  }
+
+  componentDidCatch(error: Error, info: ErrorInfo) {
+    console.error(error, info.componentStack);
+  }
+
+  render() {
+    if (!this.state.error) return this.props.children;
+    return (
+      <div className="island-error" role="alert">
+        <h2>{ISLAND_ERROR_TEXT}</h2>
+        <p>{this.state.error.message}</p>
+      </div>
+    );
+  }
+}
+
+function MarkHydrated({ element }: { element: HTMLElement }) {
+  useEffect(() => {
+    element.dataset.hydrated = 'true';
+  }, [element]);
+  return null;
+}
+
+/** Hydrates the server-rendered HTML of one island in place. */
+export function hydrateIsland(element: HTMLElement | null, Island: ComponentType<any>): void {
+  if (!element) throw new Error('Root element not found');
+  const props: object = JSON.parse(element.dataset.props ?? '{}');
+  hydrateRoot(
+    element,
+    <IslandErrorBoundary>
+      <Island {...props} />
+      <MarkHydrated element={element} />
+    </IslandErrorBoundary>,
+    { identifierPrefix: `i${element.dataset.uid}-` },
+  );
+}

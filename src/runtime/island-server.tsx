@@ -1,0 +1,49 @@
+import { createContext, createElement, useContext, type ComponentType } from 'react';
+
+/**
+ * The element around each island: a custom element is valid both in phrasing content (inside a
+ * paragraph) and in flow content, and the site styles it `display: contents`.
+ */
+export const ISLAND_TAG = 'ssg-island';
+
+export type Hydrate = 'load' | 'idle' | 'visible';
+
+export interface IslandOptions {
+  /** When the browser hydrates the island: at once, when idle (default), or when scrolled into view. */
+  hydrate?: Hydrate;
+}
+
+export interface CollectedIsland {
+  name: string;
+  Component: ComponentType<any>;
+  props: object;
+}
+
+/** Filled while a page renders: the islands it contains, in document order. */
+export const IslandCollector = createContext<CollectedIsland[] | null>(null);
+
+/**
+ * Marks a component as an interactive island. The page renders a placeholder that the renderer
+ * fills with the island rendered as its own root, so that the ids React generates on the server
+ * are the ones it generates when it hydrates that root in the browser.
+ */
+export function island<Props extends object>(
+  name: string,
+  Component: ComponentType<Props>,
+  options: IslandOptions = {},
+): ComponentType<Props> {
+  function Island(props: Props) {
+    const collected = useContext(IslandCollector);
+    if (!collected) return <Component {...props} />;
+    const uid = collected.length;
+    collected.push({ name, Component, props });
+    return createElement(ISLAND_TAG, {
+      'data-island': name,
+      'data-hydrate': options.hydrate ?? 'idle',
+      'data-props': JSON.stringify(props),
+      'data-uid': uid,
+    });
+  }
+  Island.displayName = `Island(${name})`;
+  return Island;
+}

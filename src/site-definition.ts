@@ -1,0 +1,53 @@
+import type { ComponentType, ReactNode } from 'react';
+import type { Article } from './articles.ts';
+
+/** What every page and the layout receive. */
+export interface PageProps<Data = Record<string, unknown>> {
+  /** The URL path of this page, for example `/news/hello-world`. */
+  path: string;
+  /** Route parameters, for example `{ slug: 'hello-world' }` for `/news/:slug`. */
+  params: Record<string, string>;
+  /** Every published article, newest first. */
+  articles: readonly Article[];
+  /** The YAML files of `content/`, by file name without extension, checked by the site's schemas. */
+  data: Data;
+  /** The absolute origin of the site, without a trailing slash. */
+  baseUrl: string;
+  /** The build time. */
+  now: Date;
+}
+
+export interface Head {
+  title: string;
+  description?: string;
+}
+
+export interface Route<Data = Record<string, unknown>> {
+  /** `/about`, or with parameters `/news/:slug`; a last segment `404` is written as `404.html`. */
+  path: string;
+  page: ComponentType<PageProps<Data>>;
+  head: (props: PageProps<Data>) => Head;
+  /** For a path with parameters: one entry per page to write. */
+  entries?: (context: { articles: readonly Article[]; data: Data }) => Array<Record<string, string>>;
+}
+
+/** A schema check for a YAML file: anything with zod's `safeParse` contract. */
+export interface DataSchema<T = unknown> {
+  safeParse(input: unknown):
+    | { success: true; data: T }
+    | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
+}
+
+export interface SiteDefinition<Data = Record<string, unknown>> {
+  routes: Route<Data>[];
+  /** Wraps every page; receives the page as children. */
+  layout?: ComponentType<PageProps<Data> & { children: ReactNode }>;
+  /** Schema checks for `content/<name>.yaml`, by name. */
+  schemas?: { [Name in keyof Data]?: DataSchema<Data[Name]> };
+  /** Runs once after the data is loaded, for warnings such as placeholder values still in use. */
+  check?: (data: Data, warn: (message: string) => void) => void;
+}
+
+export function defineSite<Data = Record<string, unknown>>(site: SiteDefinition<Data>): SiteDefinition<Data> {
+  return site;
+}

@@ -1,0 +1,58 @@
+import { formatBytes, formatMs, type Paint } from './terminal.ts';
+
+export interface SummaryRow {
+  /** The URL path, or a route pattern with a count when pages are grouped. */
+  route: string;
+  htmlBytes: number;
+  jsGzip: number;
+  cssGzip: number;
+}
+
+export interface PageSizes extends SummaryRow {
+  /** The route-table pattern the page came from. */
+  pattern: string;
+}
+
+/** Routes with more pages than this are shown as one row with the largest sizes. */
+const GROUP_ABOVE = 8;
+
+export function summaryRows(pages: readonly PageSizes[]): SummaryRow[] {
+  const byPattern = new Map<string, PageSizes[]>();
+  for (const page of pages) byPattern.set(page.pattern, [...(byPattern.get(page.pattern) ?? []), page]);
+  const rows: SummaryRow[] = [];
+  for (const [pattern, group] of byPattern) {
+    if (group.length <= GROUP_ABOVE) {
+      rows.push(...group.map(({ route, htmlBytes, jsGzip, cssGzip }) => ({ route, htmlBytes, jsGzip, cssGzip })));
+      continue;
+    }
+    rows.push({
+      route: `${pattern} (${group.length} pages, largest)`,
+      htmlBytes: Math.max(...group.map((page) => page.htmlBytes)),
+      jsGzip: Math.max(...group.map((page) => page.jsGzip)),
+      cssGzip: Math.max(...group.map((page) => page.cssGzip)),
+    });
+  }
+  return rows;
+}
+
+export function formatSummary(rows: readonly SummaryRow[], paint: Paint): string {
+  const header = ['Route', 'HTML', 'JS (gzip)', 'CSS (gzip)'];
+  const cells = rows.map((row) => [
+    row.route,
+    formatBytes(row.htmlBytes),
+    row.jsGzip ? formatBytes(row.jsGzip) : '-',
+    row.cssGzip ? formatBytes(row.cssGzip) : '-',
+  ]);
+  const widths = header.map((title, column) => Math.max(title.length, ...cells.map((cell) => cell[column]!.length)));
+  const line = (cell: string[]) =>
+    cell.map((text, column) => (column === 0 ? text.padEnd(widths[column]!) : text.padStart(widths[column]!))).join('  ');
+  return [paint.bold(line(header)), ...cells.map(line)].join('\n');
+}
+
+export function formatTimings(timings: Record<string, number>, paint: Paint): string {
+  return paint.dim(
+    Object.entries(timings)
+      .map(([stage, ms]) => `${stage} ${formatMs(ms)}`)
+      .join(' · '),
+  );
+}

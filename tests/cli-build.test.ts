@@ -1,0 +1,204 @@
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
+
+const fixture = path.join(repoRoot, 'tests', 'fixtures', 'basic');
+
+describe('ssg build on a fixture site', () => {
+  let site: TempSite;
+  let result: Awaited<ReturnType<TempSite['run']>>;
+
+  beforeAll(async () => {
+    site = await copySite(fixture);
+    result = await site.run(['build']);
+  });
+  afterAll(() => site.dispose());
+
+  it('exits 0 and prints a summary row per page and the total time', () => {
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    for (const route of ['/', '/about', '/news/first-post', '/news/second-post', '/404']) {
+      expect(result.stdout).toMatch(new RegExp(`^${route.replace(/\//g, '\\/')}\\s+\\d+(\\.\\d)? (B|KB)`, 'm'));
+    }
+    expect(result.stdout).toMatch(/Built 5 pages \(2 articles\) into dist in \d+/);
+    expect(result.stdout).not.toContain('\x1b[');
+  });
+
+  it('writes clean URLs: one index.html per route and per article', async () => {
+    for (const file of ['index.html', 'about/index.html', 'news/first-post/index.html', 'news/second-post/index.html', '404.html']) {
+      expect(existsSync(site.file(`dist/${file}`)), file).toBe(true);
+    }
+  });
+
+  it('finds articles in sub-folders and leaves drafts out by default', () => {
+    expect(existsSync(site.file('dist/news/second-post/index.html'))).toBe(true);
+    expect(existsSync(site.file('dist/news/draft-post/index.html'))).toBe(false);
+  });
+
+  it('renders pages inside the document shell with title, description and canonical URL', async () => {
+    const html = await site.read('dist/index.html');
+    expect(html).toMatch(/^<!doctype html>\n<html lang="en">/);
+    expect(html).toContain('<title>Home</title>');
+    expect(html).toContain('<meta name="description" content="The fixture home page">');
+    expect(html).toContain('<link rel="canonical" href="https://fixture.example/">');
+    expect(html).toContain('<h1>Home</h1>');
+    // Newest first.
+    expect(html.indexOf('Second post')).toBeLessThan(html.indexOf('First post'));
+  });
+
+  it('converts article Markdown without letting scripts or javascript: links through', async () => {
+    const html = await site.read('dist/news/first-post/index.html');
+    expect(html).toContain('<h1>Hello</h1>');
+    expect(html).toContain('<em>text</em>');
+    expect(html).not.toMatch(/<script(?! type="module" src="\/assets\/)/);
+    expect(html).not.toContain('javascript:');
+  });
+
+  it('prerenders islands and loads scripts only on pages that have them', async () => {
+    const home = await site.read('dist/index.html');
+    expect(home).toMatch(/<ssg-island data-island="counter" data-hydrate="load" data-props="\{&quot;start&quot;:2\}" data-uid="0"><div><span id="[^"]+">2<\/span>/);
+    expect(home).toMatch(/<script type="module" src="\/assets\/[\w-]+\.js"><\/script>/);
+    expect(await site.read('dist/about/index.html')).not.toContain('<script');
+  });
+
+  it('emits minified, content-hashed scripts and styles, and copies public files as they are', async () => {
+    const assets = await readdir(site.file('dist/assets'));
+    expect(assets.some((name) => /^index-[A-Z0-9]{8}\.css$/.test(name))).toBe(true);
+    expect(assets.filter((name) => /-[A-Z0-9]{8}\.js$/.test(name)).length).toBeGreaterThanOrEqual(3);
+    const css = await site.read(`dist/assets/${assets.find((name) => name.endsWith('.css'))}`);
+    expect(css).not.toContain('\n  ');
+    expect(await site.read('dist/robots.txt')).toBe('User-agent: *\n');
+  });
+
+  it('leaves no temporary folders behind', async () => {
+    const entries = await readdir(site.dir);
+    expect(entries.filter((name) => name.startsWith('dist.'))).toEqual([]);
+  });
+});
+
+describe('ssg build options', () => {
+  let site: TempSite;
+  beforeAll(async () => {
+    site = await copySite(fixture);
+  });
+  afterAll(() => site.dispose());
+
+  it('--out, --base-url and --drafts', async () => {
+    const result = await site.run(['build', '--out', 'public-out', '--base-url', 'https://other.example/', '--drafts']);
+    expect(result.code).toBe(0);
+    expect(await site.read('public-out/about/index.html')).toContain('href="https://other.example/about"');
+    expect(existsSync(site.file('public-out/news/draft-post/index.html'))).toBe(true);
+  });
+
+  it('warns, naming the file, when an article has no date', async () => {
+    await site.write('content/news/undated.md', 'No front matter at all.');
+    const result = await site.run(['build']);
+    await site.remove('content/news/undated.md');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/warning .*content\/news\/undated\.md: no date in front matter; using the build time \d{4}-\d\d-\d\dT/);
+  });
+
+  it('exits 2 on a usage error', async () => {
+    const result = await site.run(['build', '--no-such-flag']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("unknown option '--no-such-flag'");
+  });
+
+  it('prints help with the options', async () => {
+    const result = await site.run(['build', '--help']);
+    expect(result.code).toBe(0);
+    for (const option of ['--out <dir>', '--base-url <url>', '--drafts']) expect(result.stdout).toContain(option);
+  });
+});
+
+describe('ssg build with bad input', () => {
+  let site: TempSite;
+  let previousIndex: string;
+
+  beforeAll(async () => {
+    site = await copySite(fixture);
+    expect((await site.run(['build'])).code).toBe(0);
+    previousIndex = await site.read('dist/index.html');
+  });
+  afterAll(() => site.dispose());
+
+  async function expectFailure(change: () => Promise<void>, undo: () => Promise<void>, expected: RegExp[]) {
+    await change();
+    const result = await site.run(['build']).finally(undo);
+    expect(result.code).toBe(1);
+    for (const pattern of expected) expect(result.stderr).toMatch(pattern);
+    // Expected errors are explained, not dumped.
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+    // The previous output is whole.
+    expect(await site.read('dist/index.html')).toBe(previousIndex);
+    expect(existsSync(site.file('dist/news/first-post/index.html'))).toBe(true);
+    expect((await readdir(site.dir)).filter((name) => name.startsWith('dist.'))).toEqual([]);
+    return result;
+  }
+
+  it('malformed YAML front matter: file and line', async () => {
+    await expectFailure(
+      () => site.write('content/news/broken.md', '---\ntitle: Fine\ntags: [one, two\n---\nBody'),
+      () => site.remove('content/news/broken.md'),
+      [/content\/news\/broken\.md:\d+(:\d+)?: Invalid YAML in front matter/, /hint: Fix the YAML/],
+    );
+  });
+
+  it('an unclosed front matter block', async () => {
+    await expectFailure(
+      () => site.write('content/news/open.md', '---\ntitle: Never closed\n\nBody'),
+      () => site.remove('content/news/open.md'),
+      [/content\/news\/open\.md:1: The front matter block opened on line 1 is never closed/, /hint: Add a line with three dashes/],
+    );
+  });
+
+  it('two articles with one slug', async () => {
+    await expectFailure(
+      () => site.write('content/news/2024/first-post.md', '---\ndate: "2024-01-01"\n---\nAgain'),
+      () => site.remove('content/news/2024/first-post.md'),
+      [/content\/news\/first-post\.md: The slug "first-post" is already used by content\/news\/2024\/first-post\.md/],
+    );
+  });
+
+  it('a file name that is not a safe URL slug', async () => {
+    await expectFailure(
+      () => site.write('content/news/My Post.md', 'Body'),
+      () => site.remove('content/news/My Post.md'),
+      [/content\/news\/My Post\.md: "My Post" is not a safe URL slug/, /hint: Rename the file/],
+    );
+  });
+
+  it('a page component that throws while rendering: page, source line, message', async () => {
+    const original = await site.read('site/index.tsx');
+    const result = await expectFailure(
+      () => site.write('site/index.tsx', original.replace('return <h1>About us</h1>;', "throw new Error('boom in about');")),
+      () => site.write('site/index.tsx', original),
+      [/site\/index\.tsx:\d+: The page \/about failed to render: boom in about/, /--verbose/],
+    );
+    expect(result.stderr).toContain('[PageRenderFailed]');
+  });
+
+  it('a syntax error in a component names the file and line', async () => {
+    const original = await site.read('site/index.tsx');
+    await expectFailure(
+      () => site.write('site/index.tsx', original.replace('return <h1>About us</h1>;', 'return <h1>About us</h2>;')),
+      () => site.write('site/index.tsx', original),
+      [/site\/index\.tsx:\d+:\d+: Unexpected closing "h2" tag/],
+    );
+  });
+
+  it('--verbose adds the stack trace', async () => {
+    const original = await site.read('site/index.tsx');
+    await site.write('site/index.tsx', original.replace('return <h1>About us</h1>;', "throw new Error('boom');"));
+    const result = await site.run(['build', '--verbose']).finally(() => site.write('site/index.tsx', original));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/caused by: Error: boom\n\s+at /);
+  });
+
+  it('the previous output survives all of the above and a good build replaces it', async () => {
+    const result = await site.run(['build']);
+    expect(result.code).toBe(0);
+  });
+});

@@ -1,0 +1,28 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { listen } from '../../src/preview.ts';
+import { createStaticHandler } from '../../src/static-server.ts';
+
+export type Route = (request: IncomingMessage, response: ServerResponse) => boolean | Promise<boolean>;
+
+export interface TestServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serves a built site on 127.0.0.1 the way `preview` does, with extra routes tried first. */
+export async function serveSite(dir: string, routes: Route[] = []): Promise<TestServer> {
+  const serveStatic = createStaticHandler(dir);
+  const server = createServer(async (request, response) => {
+    for (const route of routes) if (await route(request, response)) return;
+    await serveStatic(request, response);
+  });
+  const url = await listen(server, 0, '127.0.0.1');
+  return {
+    url,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,88 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliPath, copySite, repoRoot, type TempSite } from './helpers/project.ts';
+
+/** Starts `ssg preview` as a process and resolves with the address it prints. */
+function startPreview(cwd: string, port: number): Promise<{ child: ChildProcess; url: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cliPath, 'preview', '--port', String(port)], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    let output = '';
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+      const match = /at (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
+      if (match) resolve({ child, url: match[1]! });
+    });
+    child.stderr!.on('data', (chunk) => (output += chunk));
+    child.on('exit', (code) => reject(new Error(`preview exited ${code}: ${output}`)));
+  });
+}
+
+describe('ssg preview', () => {
+  let site: TempSite;
+  let child: ChildProcess;
+  let url: string;
+
+  beforeAll(async () => {
+    site = await copySite(path.join(repoRoot, 'tests', 'fixtures', 'basic'));
+    await site.write('site/public/news/404.html', '<!doctype html><title>x</title><p>No such article</p>');
+    expect((await site.run(['build'])).code).toBe(0);
+    ({ child, url } = await startPreview(site.dir, 0));
+  });
+  afterAll(async () => {
+    child?.kill('SIGTERM');
+    await site?.dispose();
+  });
+
+  it('serves clean URLs with and without a trailing slash', async () => {
+    for (const pathname of ['/about', '/about/', '/about/index.html']) {
+      const response = await fetch(url + pathname);
+      expect(response.status, pathname).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await response.text()).toContain('<h1>About us</h1>');
+    }
+  });
+
+  it('serves assets with their content types', async () => {
+    const html = await (await fetch(`${url}/`)).text();
+    const css = /href="(\/assets\/[^"]+\.css)"/.exec(html)![1]!;
+    const js = /src="(\/assets\/[^"]+\.js)"/.exec(html)![1]!;
+    expect((await fetch(url + css)).headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect((await fetch(url + js)).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect((await fetch(`${url}/robots.txt`)).headers.get('content-type')).toBe('text/plain; charset=utf-8');
+  });
+
+  it('answers a missing path with the nearest 404.html up the path, status 404', async () => {
+    const nested = await fetch(`${url}/news/does-not-exist`);
+    expect(nested.status).toBe(404);
+    expect(await nested.text()).toContain('No such article');
+    const root = await fetch(`${url}/nope/deeper/still`);
+    expect(root.status).toBe(404);
+    expect(await root.text()).toContain('<h1>Nothing here</h1>');
+  });
+
+  it('never serves files outside the site', async () => {
+    const response = await fetch(`${url}/..%2f..%2fpackage.json`);
+    expect(response.status).toBe(404);
+  });
+
+  it('refuses methods a static host does not take', async () => {
+    expect((await fetch(`${url}/`, { method: 'POST' })).status).toBe(405);
+  });
+
+  it('stops cleanly on SIGTERM', async () => {
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+});
+
+describe('ssg preview without a build', () => {
+  it('says to build first and exits 1', async () => {
+    const site = await copySite(path.join(repoRoot, 'tests', 'fixtures', 'basic'));
+    const result = await site.run(['preview', '--port', '0']);
+    await site.dispose();
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Run "npm run build" first.');
+  });
+});

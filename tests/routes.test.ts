@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { expandRoutes, outputPathFor } from '../src/routes.ts';
+import type { SiteDefinition } from '../src/site-definition.ts';
+
+const page = () => null;
+const head = () => ({ title: 't' });
+
+describe('outputPathFor', () => {
+  it.each([
+    ['/', 'index.html'],
+    ['/about', 'about/index.html'],
+    ['/news/hello', 'news/hello/index.html'],
+    ['/404', '404.html'],
+    ['/news/404', 'news/404.html'],
+  ])('%s → %s', (url, file) => expect(outputPathFor(url)).toBe(file));
+});
+
+describe('expandRoutes', () => {
+  const context = { articles: [], data: {} };
+
+  it('expands a route with parameters into one page per entry', () => {
+    const site: SiteDefinition = {
+      routes: [
+        { path: '/', page, head },
+        { path: '/news/:slug', page, head, entries: () => [{ slug: 'a' }, { slug: 'b' }] },
+      ],
+    };
+    expect(expandRoutes(site, context).map((job) => [job.path, job.outputPath])).toEqual([
+      ['/', 'index.html'],
+      ['/news/a', 'news/a/index.html'],
+      ['/news/b', 'news/b/index.html'],
+    ]);
+  });
+
+  it('rejects a parameter that is not a safe URL segment', () => {
+    const site: SiteDefinition = { routes: [{ path: '/n/:slug', page, head, entries: () => [{ slug: '../x' }] }] };
+    expect(() => expandRoutes(site, context)).toThrow(/parameter "slug" is "..\/x", not a safe URL segment/);
+  });
+
+  it('rejects two routes writing one file', () => {
+    const site: SiteDefinition = { routes: [{ path: '/a', page, head }, { path: '/a/', page, head }] };
+    expect(() => expandRoutes(site, context)).toThrow(/both write a\/index.html/);
+  });
+
+  it('rejects parameters without entries and paths without a leading slash', () => {
+    expect(() => expandRoutes({ routes: [{ path: '/n/:slug', page, head }] }, context)).toThrow(/no entries/);
+    expect(() => expandRoutes({ routes: [{ path: 'about', page, head }] }, context)).toThrow(/must start with "\/"/);
+  });
+
+  it('marks 404 pages', () => {
+    const jobs = expandRoutes({ routes: [{ path: '/404', page, head }, { path: '/x', page, head }] }, context);
+    expect(jobs.map((job) => job.notFound)).toEqual([true, false]);
+  });
+});
