@@ -5,6 +5,7 @@ import { ASSETS_DIR, bundleClient } from './bundle-client.ts';
 import { bundleServer } from './bundle-server.ts';
 import { parseDataFiles, readDataFiles } from './data.ts';
 import { SsgError } from './errors.ts';
+import { notFoundRules } from './host-rules.ts';
 import { markdownToHtml } from './markdown.ts';
 import { writeOutputAtomically, type OutputFile } from './output.ts';
 import { projectAt, relativeToRoot, type Project } from './project.ts';
@@ -116,6 +117,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       cssGzip: sum(assets.css),
     });
   }
+  const rules = notFoundRules(jobs);
+  if (rules) files.push({ path: '_redirects', contents: rules });
   clock.lap('render');
 
   await writeOutputAtomically(outDir, files, project.publicDir);

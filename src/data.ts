@@ -96,8 +96,9 @@ export function parseDataFiles(
       else throw error;
     }
   }
+  const present = new Set(sources.map((source) => source.name));
   for (const name of Object.keys(schemas)) {
-    if (!(name in data) && schemas[name]) {
+    if (!present.has(name) && schemas[name]) {
       const result = schemas[name]!.safeParse(undefined);
       if (!result.success) {
         errors.push(

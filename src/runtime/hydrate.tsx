@@ -33,9 +33,12 @@ function MarkHydrated({ element }: { element: HTMLElement }) {
   return null;
 }
 
-/** Hydrates the server-rendered HTML of one island in place. */
+/**
+ * Hydrates the server-rendered HTML of one island in place. The element must still be in the
+ * document: a script may have removed it between the page load and the island's turn.
+ */
 export function hydrateIsland(element: HTMLElement | null, Island: ComponentType<any>): void {
-  if (!element) throw new Error('Root element not found');
+  if (!element?.isConnected) throw new Error('Root element not found');
   const props: object = JSON.parse(element.dataset.props ?? '{}');
   hydrateRoot(
     element,

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
+
+describe('content checked against the site schema', () => {
+  let site: TempSite;
+  const originals = new Map<string, string>();
+
+  beforeAll(async () => {
+    site = await copySite(repoRoot, ['dist', 'node_modules', '.cache', '.git', 'tests', 'screenshots']);
+    for (const file of ['content/networks.yaml', 'content/team.yaml', 'content/site.yaml']) originals.set(file, await site.read(file));
+    expect((await site.run(['build'])).code).toBe(0);
+  });
+  afterAll(() => site?.dispose());
+
+  async function buildWith(file: string, edit: (text: string) => string) {
+    await site.write(file, edit(originals.get(file)!));
+    const result = await site.run(['build']);
+    await site.write(file, originals.get(file)!);
+    return result;
+  }
+
+  it('a missing and a mistyped field fail the build naming the file, line, entry and field, all at once', async () => {
+    let edited = '';
+    const result = await buildWith('content/networks.yaml', (text) => {
+      edited = text
+        .replace('- name: Ethereum\n  status: Active\n', '- name: Ethereum\n')
+        .replace('tags: [Mainnet, Solo Staking, Staking as a service]', 'tags: Mainnet');
+      return edited;
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/content\/networks\.yaml:\d+: entry 2 \("Ethereum"\) → status: /);
+    expect(result.stderr).toMatch(/content\/networks\.yaml:\d+: entry 3 \("Gnosis"\) → tags: .*array/i);
+    expect(result.stderr).toContain('hint: Correct the fields listed above.');
+    // The line is the one of the field, or of its entry when the field is missing.
+    const line = Number(/networks\.yaml:(\d+): entry 3/.exec(result.stderr)![1]);
+    const lines = edited.split('\n');
+    expect(lines[line - 1]).toContain('tags:');
+  });
+
+  it('a wrong status value is named with the allowed ones', async () => {
+    const result = await buildWith('content/networks.yaml', (text) => text.replace('status: Exploring', 'status: Maybe'));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/entry 4 \("Optimism"\) → status: .*"Active".*"Exploring"/);
+  });
+
+  it('a team member without a photo', async () => {
+    const result = await buildWith('content/team.yaml', (text) => text.replace('  photo: /team/advisor.svg\n', ''));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/content\/team\.yaml:\d+: entry 2 \("Sam Example"\) → photo: /);
+  });
+
+  it('a bad e-mail address and an unknown field in the site config', async () => {
+    const result = await buildWith('content/site.yaml', (text) => text.replace(/^email: .*$/m, 'email: not-an-address\ncolour: blue'));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/content\/site\.yaml:\d+: email: must be an e-mail address/);
+    expect(result.stderr).toMatch(/content\/site\.yaml:\d+: .*colour/);
+  });
+
+  it('broken YAML syntax names the file and line', async () => {
+    const result = await buildWith('content/team.yaml', (text) => text.replace('  role: Advisor', '  role: [Advisor'));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/\[DataInvalidYaml\] content\/team\.yaml:\d+:\d+: Invalid YAML/);
+  });
+
+  it('warns once, listing every field that still holds an example value', async () => {
+    const result = await site.run(['build']);
+    expect(result.code).toBe(0);
+    const warnings = result.stderr.match(/^warning /gm) ?? [];
+    expect(warnings).toHaveLength(1);
+    expect(result.stderr).toMatch(/fields still hold example values/);
+    for (const field of ['content/site.yaml → email', 'content/site.yaml → challenge.siteKey', 'content/site.yaml → legal.vatId', 'content/networks.yaml → [0].address', 'content/team.yaml → [0].name']) {
+      expect(result.stderr).toContain(field);
+    }
+  });
+
+  it('says nothing once the example values are replaced', async () => {
+    const real = (text: string) =>
+      text
+        .replace(/[\w.-]*example[\w.-]*/gi, 'acme')
+        .replace(/1x00000000000000000000AA/, '0x4AAAAAAAreal')
+        .replace(/0x0{40}/g, '0x1234567890abcdef1234567890abcdef12345678');
+    for (const file of ['content/networks.yaml', 'content/team.yaml', 'content/site.yaml']) {
+      await site.write(file, real(originals.get(file)!).replace(/^email: .*$/m, 'email: hello@acme.at').replace(/^baseUrl: .*$/m, 'baseUrl: https://acme.at'));
+    }
+    const result = await site.run(['build']);
+    for (const [file, text] of originals) await site.write(file, text);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+});
