@@ -52,6 +52,13 @@ describe('every route of the spec is a page', () => {
   });
 });
 
+describe('every page can be reached', () => {
+  it.each(Object.keys(files).filter((route) => !route.endsWith('404')))('%s is linked from another page', (route) => {
+    const linkedFrom = [...pages.entries()].filter(([from, html]) => from !== route && html.includes(`href="${route}"`));
+    expect(linkedFrom.length).toBeGreaterThan(0);
+  });
+});
+
 describe('shared layout', () => {
   it.each(Object.keys(files))('%s has the header links, the Stake button and the footer', (route) => {
     const html = read(route);

@@ -86,6 +86,7 @@ export function Home({ data }: PageProps<SiteData>) {
             </Card>
           ))}
         </div>
+        <ArrowLink href="/services">Explore our services</ArrowLink>
       </Section>
 
       <Section id="networks" title="Active networks" tone="muted">
