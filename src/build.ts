@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Buffer } from 'node:buffer';
 import { parseArticles, readArticleSources, type Article } from './articles.ts';
-import { ASSETS_DIR, bundleClient } from './bundle-client.ts';
+import { ASSETS_DIR, bundleClient, type ClientBundle } from './bundle-client.ts';
 import { bundleServer } from './bundle-server.ts';
 import { parseDataFiles, readDataFiles } from './data.ts';
 import { SsgError } from './errors.ts';
@@ -10,7 +10,7 @@ import { markdownToHtml } from './markdown.ts';
 import { writeOutputAtomically, type OutputFile } from './output.ts';
 import { projectAt, relativeToRoot, type Project } from './project.ts';
 import { renderDocument } from './render.ts';
-import { expandRoutes } from './routes.ts';
+import { expandRoutes, type PageJob } from './routes.ts';
 import type { PageSizes } from './summary.ts';
 import { loadTemplate } from './template.ts';
 
@@ -62,6 +62,30 @@ function timer() {
   };
 }
 
+/** The base URL: the command line's, else `baseUrl` of the site config. */
+export function resolveBaseUrl(project: Project, data: Record<string, unknown>, override: string | undefined): string {
+  const siteConfig = data[project.siteConfigName] as { baseUrl?: unknown } | undefined;
+  const configFile = `content/${project.siteConfigName}.yaml`;
+  if (!override && !siteConfig) {
+    throw new SsgError('SiteConfigMissing', `${configFile} is missing, and no --base-url was given.`);
+  }
+  return normalizeBaseUrl(override ?? siteConfig?.baseUrl, override ? '--base-url' : configFile);
+}
+
+export function convertMarkdown(articles: readonly Article[]): void {
+  for (const article of articles) article.html = markdownToHtml(article.markdown);
+}
+
+export function assetFiles(client: ClientBundle): OutputFile[] {
+  return client.assets.map((asset) => ({ path: asset.path, contents: asset.contents }));
+}
+
+/** Files for static hosts beside the pages (the not-found rules). */
+export function hostFiles(jobs: readonly PageJob[]): OutputFile[] {
+  const rules = notFoundRules(jobs);
+  return rules ? [{ path: '_redirects', contents: rules }] : [];
+}
+
 export async function loadArticles(project: Project, options: { drafts: boolean; now: Date; warn: (m: string) => void }): Promise<Article[]> {
   const sources = await readArticleSources(project.root, project.articlesDir);
   const articles = parseArticles(sources, { now: options.now, warn: options.warn });
@@ -87,21 +111,16 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 
   const site = server.module.site;
   const data = parseDataFiles(dataSources, (site.schemas ?? {}) as Record<string, never>);
-  const siteConfig = data[project.siteConfigName] as { baseUrl?: unknown } | undefined;
-  const configFile = `content/${project.siteConfigName}.yaml`;
-  if (!options.baseUrl && !siteConfig) {
-    throw new SsgError('SiteConfigMissing', `${configFile} is missing, and no --base-url was given.`);
-  }
-  const baseUrl = normalizeBaseUrl(options.baseUrl ?? siteConfig?.baseUrl, options.baseUrl ? '--base-url' : configFile);
+  const baseUrl = resolveBaseUrl(project, data, options.baseUrl);
   site.check?.(data, warn);
   clock.lap('data');
 
-  for (const article of articles) article.html = markdownToHtml(article.markdown);
+  convertMarkdown(articles);
   clock.lap('markdown');
 
   const jobs = expandRoutes(site, { articles, data });
   const context = { server: server.module, client, shell, articles, data, baseUrl, now, root: project.root };
-  const files: OutputFile[] = client.assets.map((asset) => ({ path: asset.path, contents: asset.contents }));
+  const files: OutputFile[] = [...assetFiles(client)];
   const pages: PageSizes[] = [];
   for (const job of jobs) {
     const document = renderDocument(job, context);
@@ -117,8 +136,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       cssGzip: sum(assets.css),
     });
   }
-  const rules = notFoundRules(jobs);
-  if (rules) files.push({ path: '_redirects', contents: rules });
+  files.push(...hostFiles(jobs));
   clock.lap('render');
 
   await writeOutputAtomically(outDir, files, project.publicDir);

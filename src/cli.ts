@@ -63,6 +63,41 @@ export function createProgram(): Command {
     });
 
   program
+    .command('dev')
+    .description('build, serve on 127.0.0.1 and rebuild what changes on every save; open pages reload')
+    .option('--port <port>', 'port to listen on (default: 4321, or the next free one)', parsePort)
+    .option('--base-url <url>', 'absolute origin for canonical links (default: baseUrl in content/site.yaml)')
+    .option('--drafts', 'include articles marked "draft: true"')
+    .action(async (options: { port?: number; baseUrl?: string; drafts?: boolean }, command: Command) => {
+      const global = command.optsWithGlobals<GlobalOptions>();
+      const colors = paint(useColor());
+      const time = () => colors.dim(new Date().toTimeString().slice(0, 8));
+      try {
+        const { dev } = await import('./dev.ts');
+        const server = await dev({
+          root: global.root,
+          port: options.port ?? 4321,
+          strictPort: options.port !== undefined,
+          drafts: options.drafts,
+          baseUrl: options.baseUrl,
+          log: (line) => process.stdout.write(`${time()} ${line}\n`),
+          warn: (message) => process.stderr.write(`${colors.yellow('warning')} ${message}\n`),
+          fail: (error) => {
+            process.stderr.write(`${time()} ${formatAnyError(error, { verbose: Boolean(global.verbose) })}\n`);
+          },
+        });
+        process.stdout.write(`Dev server at ${server.url}/ (Ctrl-C to stop)\n`);
+        const stop = () => {
+          server.close().then(() => process.exit(0));
+        };
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      } catch (error) {
+        reportFailure(error, Boolean(global.verbose));
+      }
+    });
+
+  program
     .command('preview')
     .description('serve the built site on 127.0.0.1 as a static host would')
     .option('--dir <dir>', 'the built site', 'dist')

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Article } from './articles.ts';
 import type { ServerModule } from './bundle-server.ts';
 import type { ClientBundle } from './bundle-client.ts';
+import { trackReads, type PageReads } from './dependencies.ts';
 import { SsgError } from './errors.ts';
 import { renderHead } from './head.ts';
 import type { PageJob } from './routes.ts';
@@ -37,13 +38,15 @@ function siteFrame(error: unknown, root: string): { file: string; line: number }
   return undefined;
 }
 
-export function renderDocument(job: PageJob, context: RenderContext): RenderedDocument {
+/** Renders one page into the shell. With `reads`, records what the page used (dev mode). */
+export function renderDocument(job: PageJob, context: RenderContext, reads?: PageReads): RenderedDocument {
   const { server, client, shell } = context;
+  const inputs = reads ? trackReads(context.articles, context.data, reads) : context;
   const props: PageProps = {
     path: job.path,
     params: job.params,
-    articles: context.articles,
-    data: context.data,
+    articles: inputs.articles,
+    data: inputs.data,
     baseUrl: context.baseUrl,
     now: context.now,
   };

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 
@@ -78,8 +78,14 @@ async function nearestNotFound(root: string, folder: string): Promise<Resolved |
 
 export type HeadersFor = (urlPath: string, file: string) => Record<string, string>;
 
+export interface StaticHandlerOptions {
+  headers?: HeadersFor;
+  /** Rewrites HTML as it is served (dev mode injects its client); the file stays as built. */
+  transformHtml?: (html: string, file: string) => string;
+}
+
 /** A request handler serving a built site from `root`. */
-export function createStaticHandler(root: string, options: { headers?: HeadersFor } = {}) {
+export function createStaticHandler(root: string, options: StaticHandlerOptions = {}) {
   const absoluteRoot = path.resolve(root);
   return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -92,11 +98,22 @@ export function createStaticHandler(root: string, options: { headers?: HeadersFo
       response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not Found');
       return;
     }
+    const extraHeaders = options.headers?.(urlPath, resolved.file);
+    if (options.transformHtml && resolved.file.endsWith('.html')) {
+      const html = Buffer.from(options.transformHtml(await readFile(resolved.file, 'utf8'), resolved.file));
+      response.writeHead(resolved.status, {
+        'Content-Type': contentTypeOf(resolved.file),
+        'Content-Length': html.length,
+        ...extraHeaders,
+      });
+      response.end(request.method === 'HEAD' ? undefined : html);
+      return;
+    }
     const { size } = await stat(resolved.file);
     response.writeHead(resolved.status, {
       'Content-Type': contentTypeOf(resolved.file),
       'Content-Length': size,
-      ...options.headers?.(urlPath, resolved.file),
+      ...extraHeaders,
     });
     if (request.method === 'HEAD') {
       response.end();

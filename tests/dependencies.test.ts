@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import type { Article } from '../src/articles.ts';
+import { changedFields, dependsOnArticles, emptyReads, trackReads } from '../src/dependencies.ts';
+import { classify } from '../src/incremental.ts';
+import { projectAt } from '../src/project.ts';
+
+const article = (slug: string, extra: Partial<Article> = {}): Article => ({
+  slug,
+  title: slug,
+  date: '2025-01-01',
+  excerpt: '',
+  markdown: '',
+  html: '',
+  draft: false,
+  file: `content/news/${slug}.md`,
+  ...extra,
+});
+
+describe('trackReads', () => {
+  it('records the fields a page read of each article, and whether it used the list', () => {
+    const articles = [article('a'), article('b'), article('c')];
+    const reads = emptyReads();
+    const tracked = trackReads(articles, { site: {}, networks: [] }, reads);
+    const found = tracked.articles.find((item) => item.slug === 'b')!;
+    void found.html;
+    void tracked.data.site;
+    expect(reads.articleList).toBe(true);
+    expect(reads.articleFields.get('b')).toEqual(new Set(['slug', 'html']));
+    expect(reads.articleFields.get('a')).toEqual(new Set(['slug']));
+    expect(reads.articleFields.has('c')).toBe(false);
+    expect(reads.dataKeys).toEqual(new Set(['site']));
+  });
+
+  it('a page that never touches articles depends on none', () => {
+    const reads = emptyReads();
+    trackReads([article('a')], {}, reads);
+    expect(dependsOnArticles(reads, { listChanged: true, fields: new Map([['a', new Set(['title'])]]) })).toBe(false);
+  });
+});
+
+describe('dependsOnArticles', () => {
+  const reads = emptyReads();
+  reads.articleList = true;
+  reads.articleFields.set('a', new Set(['slug', 'title']));
+
+  it('matches a changed field the page read', () => {
+    expect(dependsOnArticles(reads, { listChanged: false, fields: new Map([['a', new Set(['title'])]]) })).toBe(true);
+  });
+  it('ignores a changed field the page did not read', () => {
+    expect(dependsOnArticles(reads, { listChanged: false, fields: new Map([['a', new Set(['html', 'markdown'])]]) })).toBe(false);
+  });
+  it('matches any list change for a page that used the list', () => {
+    expect(dependsOnArticles(reads, { listChanged: true, fields: new Map() })).toBe(true);
+  });
+});
+
+describe('changedFields', () => {
+  it('names the fields that differ', () => {
+    expect(changedFields(article('a', { tags: ['x'] }), article('a', { title: 'New', tags: ['x', 'y'] }))).toEqual(new Set(['title', 'tags']));
+  });
+});
+
+describe('classify', () => {
+  const project = projectAt('/site');
+  it.each([
+    ['content/news/a.md', 'article'],
+    ['content/news/2024/a.md', 'article'],
+    ['content/site.yaml', 'data'],
+    ['content/networks.yml', 'data'],
+    ['templates/document.html', 'template'],
+    ['site/styles/index.css', 'style'],
+    ['site/public/logo.svg', 'public'],
+    ['site/pages/home.tsx', 'code'],
+    ['site/islands/faq.tsx', 'code'],
+    ['content/news/notes.txt', undefined],
+    ['README.md', undefined],
+  ])('%s is %s', (file, kind) => expect(classify(project, file)).toBe(kind));
+});

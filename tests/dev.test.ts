@@ -1,0 +1,205 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DevProcess } from './helpers/dev-process.ts';
+import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
+
+const fixture = path.join(repoRoot, 'tests', 'fixtures', 'basic');
+const text = async (url: string) => (await fetch(url)).text();
+
+describe('ssg dev', () => {
+  let site: TempSite;
+  let dev: DevProcess;
+
+  beforeAll(async () => {
+    site = await copySite(fixture);
+    dev = await DevProcess.start(site.dir);
+  });
+  afterAll(async () => {
+    await dev?.stop();
+    await site?.dispose();
+  });
+
+  it('builds once and serves the site on 127.0.0.1, printing the address', async () => {
+    expect(dev.stdout).toMatch(/Built 5 pages in \d+ ms/);
+    expect(dev.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const html = await text(`${dev.url}/about`);
+    expect(html).toContain('<h1>About us</h1>');
+    expect(html).toMatch(/<script type="module" src="\/__ssg\/client\.js" data-ssg-dev data-page="\/about"><\/script>\n<\/body>/);
+  });
+
+  it('an article edit shows in the served page; only that page is written', async () => {
+    const events = await dev.events();
+    const from = dev.stdout.length;
+    const original = await site.read('content/news/first-post.md');
+    await site.write('content/news/first-post.md', original.replace('Some *text*', 'Some *edited text*'));
+    const reload = await events.next('reload');
+    expect(reload.data).toEqual({ all: false, pages: ['/news/first-post'] });
+    expect(await text(`${dev.url}/news/first-post`)).toContain('<em>edited text</em>');
+    expect(await dev.waitForOutput(/content\/news\/first-post\.md changed · 1 page written · \d+ ms/, from)).toBeTruthy();
+    events.close();
+  });
+
+  it('a title edit also re-renders the pages that list it, and nothing else', async () => {
+    const events = await dev.events();
+    const original = await site.read('content/news/first-post.md');
+    await site.write('content/news/first-post.md', original.replace('title: First post', 'title: First post, renamed'));
+    const reload = await events.next('reload');
+    expect((reload.data as { pages: string[] }).pages.sort()).toEqual(['/', '/news/first-post']);
+    expect(await text(`${dev.url}/`)).toContain('First post, renamed');
+    events.close();
+  });
+
+  it('a new article gets its page and appears in the list; deleting it removes both', async () => {
+    const events = await dev.events();
+    await site.write('content/news/brand-new.md', '---\ntitle: Brand new\ndate: "2030-01-01"\n---\nFresh.');
+    await events.next('reload');
+    expect(await text(`${dev.url}/news/brand-new`)).toContain('<h1>Brand new</h1>');
+    const home = await text(`${dev.url}/`);
+    expect(home.indexOf('Brand new')).toBeGreaterThan(-1);
+    expect(home.indexOf('Brand new')).toBeLessThan(home.indexOf('Second post'));
+
+    await site.remove('content/news/brand-new.md');
+    const removal = await events.next('reload');
+    expect(removal.data).toMatchObject({ all: true });
+    expect(await text(`${dev.url}/`)).not.toContain('Brand new');
+    const gone = await fetch(`${dev.url}/news/brand-new`);
+    expect(gone.status).toBe(404);
+    events.close();
+  });
+
+  it('a broken front matter block: the error in the terminal and the overlay, the server keeps running, a fix recovers', async () => {
+    const events = await dev.events();
+    const original = await site.read('content/news/2024/second-post.md');
+    const fromErr = dev.stderr.length;
+    await site.write('content/news/2024/second-post.md', original.replace(/\n---\n/, '\n'));
+    const error = await events.next('build-error');
+    expect(error.data).toEqual([
+      expect.objectContaining({ code: 'FrontMatterUnclosed', where: 'content/news/2024/second-post.md:1' }),
+    ]);
+    await expect.poll(() => dev.stderr.slice(fromErr)).toMatch(/\[FrontMatterUnclosed\] content\/news\/2024\/second-post\.md:1: /);
+    // The last good page is still served, and a page opened now learns of the error at once.
+    expect(await text(`${dev.url}/news/second-post`)).toContain('Second post');
+    const late = await dev.events();
+    expect((await late.next('build-error')).data).toEqual(error.data);
+    late.close();
+
+    await site.write('content/news/2024/second-post.md', original.replace('Body of the second post.', 'Fixed body.'));
+    await events.next('reload');
+    expect(await text(`${dev.url}/news/second-post`)).toContain('Fixed body.');
+    events.close();
+  });
+
+  it('a broken file stays reported when another file is saved, until it is fixed', async () => {
+    const events = await dev.events();
+    await site.write('content/news/bad.md', '---\ntitle: [unclosed\n---\n');
+    await events.next('build-error');
+    const original = await site.read('content/news/first-post.md');
+    await site.write('content/news/first-post.md', `${original}\nAnother line.`);
+    const again = await events.next('build-error');
+    expect(JSON.stringify(again.data)).toContain('content/news/bad.md');
+    await site.remove('content/news/bad.md');
+    await events.next('reload');
+    expect(await text(`${dev.url}/news/first-post`)).toContain('Another line.');
+    events.close();
+  });
+
+  it('a JSX syntax error and a component that throws are shown with file and line, then recover', async () => {
+    const events = await dev.events();
+    const original = await site.read('site/index.tsx');
+    await site.write('site/index.tsx', original.replace('return <h1>About us</h1>;', 'return <h1>About us</h2>;'));
+    const syntax = (await events.next('build-error')).data as Array<{ code: string; where: string; message: string }>;
+    expect(syntax[0]).toMatchObject({ code: 'SiteCompileFailed', where: expect.stringMatching(/^site\/index\.tsx:\d+:\d+$/) });
+    expect(syntax[0]!.message).toContain('Unexpected closing "h2" tag');
+
+    await site.write('site/index.tsx', original.replace('return <h1>About us</h1>;', "throw new Error('about exploded');"));
+    const thrown = (await events.next('build-error')).data as Array<{ code: string; where: string; message: string }>;
+    expect(thrown[0]).toMatchObject({ code: 'PageRenderFailed', where: expect.stringMatching(/^site\/index\.tsx:\d+$/) });
+    expect(thrown[0]!.message).toContain('about exploded');
+
+    await site.write('site/index.tsx', original.replace('About us', 'About the team'));
+    const reload = await events.next('reload');
+    expect(reload.data).toMatchObject({ all: true });
+    expect(await text(`${dev.url}/about`)).toContain('<h1>About the team</h1>');
+    events.close();
+  });
+
+  it('a YAML data error is reported and recovers', async () => {
+    const events = await dev.events();
+    await site.write('content/extra.yaml', 'key: [oops');
+    const error = (await events.next('build-error')).data as Array<{ code: string; where: string }>;
+    expect(error[0]).toMatchObject({ code: 'DataInvalidYaml', where: expect.stringMatching(/^content\/extra\.yaml:1:\d+$/) });
+    await site.write('content/extra.yaml', 'key: fine');
+    await events.next('reload');
+    events.close();
+  });
+
+  it('a style change swaps the style sheet without a reload, and pages point at the new one', async () => {
+    const events = await dev.events();
+    const original = await site.read('site/styles/index.css');
+    await site.write('site/styles/index.css', `${original}\nh1 { color: rebeccapurple; }\n`);
+    const swap = (await events.next('style')).data as { from: string; to: string };
+    expect(swap.from).not.toBe(swap.to);
+    expect(await text(dev.url + swap.to)).toContain('#639');
+    expect(await text(`${dev.url}/about`)).toContain(`href="${swap.to}"`);
+    expect((await fetch(dev.url + swap.from)).status).toBe(404);
+    events.close();
+  });
+
+  it('rapid saves coalesce into one rebuild', async () => {
+    const events = await dev.events();
+    const from = dev.stdout.length;
+    const original = await site.read('content/news/first-post.md');
+    for (let index = 0; index < 5; index++) await site.write('content/news/first-post.md', `${original}\nSave ${index}.`);
+    await events.next('reload');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(dev.stdout.slice(from).match(/changed ·/g)).toHaveLength(1);
+    expect(await text(`${dev.url}/news/first-post`)).toContain('Save 4.');
+    events.close();
+  });
+
+  it('a second save soon after the first is not lost (chokidar drops its event)', async () => {
+    const original = await site.read('content/news/first-post.md');
+    await site.write('content/news/first-post.md', `${original}\nFirst save.`);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await site.write('content/news/first-post.md', `${original}\nSecond save.`);
+    await expect.poll(() => text(`${dev.url}/news/first-post`), { timeout: 3000 }).toContain('Second save.');
+  });
+
+  it('never writes the reload code into a build', async () => {
+    const result = await site.run(['build']);
+    expect(result.code).toBe(0);
+    expect(await site.read('dist/about/index.html')).not.toContain('__ssg');
+    expect(existsSync(site.file('.cache/ssg/dev/about/index.html'))).toBe(true);
+    expect(await site.read('.cache/ssg/dev/about/index.html')).not.toContain('__ssg');
+  });
+
+  it('Ctrl-C stops the watcher and the server cleanly with exit code 0', async () => {
+    const url = dev.url;
+    expect(await dev.stop('SIGINT')).toBe(0);
+    await expect(fetch(url)).rejects.toThrow();
+  });
+});
+
+describe('ssg dev with a broken site at start', () => {
+  it('starts anyway, shows the error, and serves the site once it is fixed', async () => {
+    const site = await copySite(fixture);
+    const original = await site.read('content/news/first-post.md');
+    await site.write('content/news/first-post.md', original.replace('tags: [one, two]', 'tags: [one, two'));
+    const dev = await DevProcess.start(site.dir);
+    try {
+      expect(dev.stderr).toMatch(/\[FrontMatterInvalidYaml\] content\/news\/first-post\.md:\d+/);
+      const waiting = await fetch(`${dev.url}/`);
+      expect(waiting.status).toBe(503);
+      const events = await dev.events();
+      expect((await events.next('build-error')).data).toEqual([expect.objectContaining({ code: 'FrontMatterInvalidYaml' })]);
+      await site.write('content/news/first-post.md', original);
+      await events.next('reload');
+      expect(await text(`${dev.url}/`)).toContain('<h1>Home</h1>');
+      events.close();
+    } finally {
+      await dev.stop();
+      await site.dispose();
+    }
+  });
+});

@@ -1,0 +1,103 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cliPath } from './project.ts';
+
+export interface DevEvent {
+  event: string;
+  data: unknown;
+}
+
+/** `ssg dev` as a process, with its output collected and its address known. */
+export class DevProcess {
+  stdout = '';
+  stderr = '';
+  readonly exited: Promise<number | null>;
+  private constructor(
+    readonly child: ChildProcess,
+    public url = '',
+  ) {
+    this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  }
+
+  static start(cwd: string, args: string[] = []): Promise<DevProcess> {
+    const child = spawn(process.execPath, [cliPath, 'dev', '--port', '0', ...args], {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const dev = new DevProcess(child);
+    child.stdout!.on('data', (chunk) => (dev.stdout += chunk));
+    child.stderr!.on('data', (chunk) => (dev.stderr += chunk));
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const match = /Dev server at (http:\/\/127\.0\.0\.1:\d+)\//.exec(dev.stdout);
+        if (match) {
+          dev.url = match[1]!;
+          resolve(dev);
+        }
+      };
+      child.stdout!.on('data', check);
+      child.once('exit', (code) => reject(new Error(`dev exited with ${code}:\n${dev.stdout}\n${dev.stderr}`)));
+    });
+  }
+
+  /** Resolves once stdout has a line matching `pattern` after the current end of output. */
+  async waitForOutput(pattern: RegExp, from = 0, timeoutMs = 10_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const match = pattern.exec(this.stdout.slice(from) + this.stderr.slice(0));
+      if (match) return match[0];
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`timed out waiting for ${pattern}\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`);
+  }
+
+  /** Listens to the server-sent events the browser client receives. */
+  async events(): Promise<{ received: DevEvent[]; next(name: string, timeoutMs?: number): Promise<DevEvent>; close(): void }> {
+    const controller = new AbortController();
+    const response = await fetch(`${this.url}/__ssg/events`, { signal: controller.signal });
+    const received: DevEvent[] = [];
+    let seen = 0;
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    (async () => {
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return;
+          buffer += value;
+          let end: number;
+          while ((end = buffer.indexOf('\n\n')) !== -1) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const event = /^event: (.+)$/m.exec(block)?.[1];
+            const data = /^data: (.+)$/m.exec(block)?.[1];
+            if (event && data) received.push({ event, data: JSON.parse(data) });
+          }
+        }
+      } catch {
+        // closed
+      }
+    })();
+    return {
+      received,
+      async next(name, timeoutMs = 10_000) {
+        const deadline = Date.now() + timeoutMs;
+        while (Date.now() < deadline) {
+          const index = received.findIndex((event, at) => at >= seen && event.event === name);
+          if (index !== -1) {
+            seen = index + 1;
+            return received[index]!;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        throw new Error(`no "${name}" event; received ${JSON.stringify(received)}`);
+      },
+      close: () => controller.abort(),
+    };
+  }
+
+  async stop(signal: NodeJS.Signals = 'SIGINT'): Promise<number | null> {
+    if (this.child.exitCode === null) this.child.kill(signal);
+    return this.exited;
+  }
+}
