@@ -6,7 +6,7 @@ import { Contact } from './pages/contact.tsx';
 import { Home } from './pages/home.tsx';
 import { Legal } from './pages/legal.tsx';
 import { Networks } from './pages/networks.tsx';
-import { ArticlePage, findArticle, NewsList, NotFound } from './pages/news.tsx';
+import { ArticlePage, articleOf, NewsList, NotFound } from './pages/news.tsx';
 import { Services } from './pages/services.tsx';
 
 const titled = (title: string) => (props: PageProps<SiteData>) => ({
@@ -71,9 +71,9 @@ export default defineSite<SiteData>({
     {
       path: '/news/:slug',
       page: ArticlePage,
-      entries: ({ articles }) => articles.map((article) => ({ slug: article.slug })),
-      head: ({ articles, params, data }) => {
-        const article = findArticle(articles, params.slug);
+      entries: ({ articles }) => articles.map((article) => ({ params: { slug: article.slug }, props: { article } })),
+      head: ({ entry, data }) => {
+        const article = articleOf(entry);
         return {
           title: `${article?.title ?? 'Not found'} | ${data.site.brand}`,
           description: article?.excerpt || data.site.description,

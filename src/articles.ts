@@ -77,11 +77,13 @@ export function parseArticle(source: ArticleSource, options: ParseOptions): Arti
 
 /** Newest first; articles with the same date (or unreadable dates) keep a stable order by slug. */
 export function sortNewestFirst(articles: readonly Article[]): Article[] {
-  const time = (a: Article) => {
-    const t = Date.parse(a.date);
-    return Number.isNaN(t) ? -Infinity : t;
-  };
-  return [...articles].sort((a, b) => time(b) - time(a) || a.slug.localeCompare(b.slug));
+  // Each date is parsed once, not once per comparison.
+  const keyed = articles.map((article) => {
+    const time = Date.parse(article.date);
+    return { article, time: Number.isNaN(time) ? -Infinity : time };
+  });
+  keyed.sort((a, b) => b.time - a.time || (a.article.slug < b.article.slug ? -1 : a.article.slug > b.article.slug ? 1 : 0));
+  return keyed.map((entry) => entry.article);
 }
 
 /** Parses every source, reporting all bad files at once, and rejects two files with one slug. */

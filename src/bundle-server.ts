@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -59,7 +59,7 @@ export async function loadServerModule(project: Project, result: esbuild.BuildRe
   // A fresh name each time: Node caches modules by URL, and dev mode reloads changed code.
   const file = path.join(project.cacheDir, `server-${process.pid}-${++generation}.mjs`);
   await writeFile(file, output.contents);
-  const module = (await import(pathToFileURL(file).href)) as ServerModule;
+  const module = await import(pathToFileURL(file).href).finally(() => rm(file, { force: true })) as ServerModule;
   const site = module.site as unknown;
   if (!site || typeof site !== 'object' || !Array.isArray((site as { routes?: unknown }).routes)) {
     throw new SsgError('SiteDefinitionInvalid', 'The site definition has no route table.', {

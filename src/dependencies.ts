@@ -35,8 +35,14 @@ export function trackReads(
   articles: readonly Article[],
   data: Record<string, unknown>,
   reads: PageReads,
-): { articles: readonly Article[]; data: Record<string, unknown> } {
+  entry: Record<string, unknown> = {},
+): { articles: readonly Article[]; data: Record<string, unknown>; entry: Record<string, unknown> } {
   const items = new Map<number, Article>();
+  // An article handed to the page through its route entry is tracked like one read from the list.
+  const known = new Set<unknown>(articles);
+  const trackedEntry = Object.fromEntries(
+    Object.entries(entry).map(([key, value]) => [key, known.has(value) ? trackArticle(value as Article, reads) : value]),
+  );
   const trackedArticles = new Proxy(articles as Article[], {
     get(target, key, receiver) {
       if (typeof key === 'string' && /^\d+$/.test(key)) {
@@ -60,7 +66,7 @@ export function trackReads(
       return Reflect.get(target, key, receiver);
     },
   });
-  return { articles: trackedArticles, data: trackedData };
+  return { articles: trackedArticles, data: trackedData, entry: trackedEntry };
 }
 
 /** The fields that differ between two versions of one article. */

@@ -14,7 +14,7 @@ export const DEV_OUT_DIR = path.join('.cache', 'ssg', 'dev');
 const EVENTS_PATH = '/__ssg/events';
 const CLIENT_PATH = '/__ssg/client.js';
 /** Long enough to fold an editor's burst of writes into one rebuild, short enough not to notice. */
-const DEBOUNCE_MS = 10;
+const DEBOUNCE_MS = 5;
 
 export interface DevOptions {
   root: string;

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { copyFile, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { isValidSlug, parseArticle, readArticleSources, slugOf, sortNewestFirst, type Article } from './articles.ts';
@@ -19,7 +19,7 @@ import { parseDataFiles, readDataFiles, type DataFile } from './data.ts';
 import { SsgError, SsgErrorList } from './errors.ts';
 import { fromEsbuildFailure } from './esbuild-plugins.ts';
 import { markdownToHtml } from './markdown.ts';
-import { writeFiles, type OutputFile } from './output.ts';
+import { writeFiles, writeFilesSync, type OutputFile } from './output.ts';
 import { projectAt, type Project } from './project.ts';
 import { renderDocument, type RenderContext } from './render.ts';
 import { expandRoutes, type PageJob } from './routes.ts';
@@ -69,6 +69,21 @@ export interface IncrementalOptions {
   baseUrl?: string;
   warn: (message: string) => void;
   now?: () => Date;
+}
+
+/**
+ * Route entries may carry article objects; after an edit that kept the list as it was, hand each
+ * page the new object in place of the old one instead of expanding every route again.
+ */
+function withReplacedArticles(jobs: PageJob[], before: readonly Article[], after: readonly Article[]): PageJob[] {
+  const replaced = new Map<unknown, Article>();
+  before.forEach((article, index) => article !== after[index] && replaced.set(article, after[index]!));
+  if (replaced.size === 0) return jobs;
+  return jobs.map((job) => {
+    if (!Object.values(job.entry).some((value) => replaced.has(value))) return job;
+    const entry = Object.fromEntries(Object.entries(job.entry).map(([key, value]) => [key, replaced.get(value) ?? value]));
+    return { ...job, entry };
+  });
 }
 
 const relative = (project: Project, file: string) => path.relative(project.root, file).split(path.sep).join('/');
@@ -261,7 +276,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
       dataSources = new Map(dataSources);
       for (const file of kinds.get('data') ?? []) {
         const name = path.basename(file).replace(/\.ya?ml$/i, '');
-        if (existsSync(file)) dataSources.set(name, { name, file: relative(project, file), text: await readFile(file, 'utf8') });
+        if (existsSync(file)) dataSources.set(name, { name, file: relative(project, file), text: readFileSync(file, 'utf8') });
         else dataSources.delete(name);
       }
       data = parseData(dataSources, server);
@@ -290,7 +305,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
         if (!isValidSlug(slugOf(name))) {
           throw new SsgError('ArticleSlugInvalid', `"${slugOf(name)}" is not a safe URL slug.`, { file: name });
         }
-        parsed.set(name, parseOne(name, await readFile(file, 'utf8'), previous.parsed.get(name)));
+        parsed.set(name, parseOne(name, readFileSync(file, 'utf8'), previous.parsed.get(name)));
       }
       articles = publishedArticles(parsed);
       const before = new Map(previous.articles.map((article) => [article.slug, article]));
@@ -309,7 +324,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     const routesMayChange = renderAll || listChanged || changedData.size > 0;
     const jobs = routesMayChange
       ? expandRoutes(server.module.site, { articles, data })
-      : [...previous.pages.values()].map((page) => page.job);
+      : withReplacedArticles([...previous.pages.values()].map((page) => page.job), previous.articles, articles);
 
     const toRender = jobs.filter((job) => {
       const page = previous.pages.get(job.outputPath);
@@ -325,7 +340,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     const styleSwap = styleChanged ? { from: previous.client.styleUrl, to: client.styleUrl } : undefined;
     for (const job of jobs) {
       const fresh = rendered.get(job.outputPath);
-      let page = fresh ?? previous.pages.get(job.outputPath)!;
+      let page = fresh ?? { ...previous.pages.get(job.outputPath)!, job };
       // A new style sheet has a new name: pages not rendered again point at it all the same.
       if (!fresh && styleSwap?.from && styleSwap.to && styleSwap.from !== styleSwap.to) {
         page = { ...page, html: page.html.replaceAll(`href="${styleSwap.from}"`, `href="${styleSwap.to}"`) };
@@ -343,7 +358,8 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     const newAssets = client.assets.filter((asset) => !oldAssets.has(asset.path)).map((asset) => ({ path: asset.path, contents: asset.contents }));
     const keptAssets = new Set(client.assets.map((asset) => asset.path));
     if (routesMayChange) writes.push(...hostFiles(jobs));
-    await writeFiles(outDir, [...newAssets, ...writes]);
+    // Synchronously: a handful of files, and the thread pool may be busy with the watcher's stats.
+    writeFilesSync(outDir, [...newAssets, ...writes]);
     await Promise.all([
       ...removed.map((page) => rm(path.join(outDir, page.job.outputPath), { force: true })),
       ...[...oldAssets].filter((asset) => !keptAssets.has(asset)).map((asset) => rm(path.join(outDir, asset), { force: true })),

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cp, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SsgError } from './errors.ts';
@@ -30,6 +30,12 @@ export async function writeFiles(dir: string, files: readonly OutputFile[], conc
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
+}
+
+/** The same, synchronously: for the few files of an incremental rebuild. */
+export function writeFilesSync(dir: string, files: readonly OutputFile[]): void {
+  for (const folder of new Set(files.map((file) => path.dirname(path.join(dir, file.path))))) mkdirSync(folder, { recursive: true });
+  for (const file of files) writeFileSync(path.join(dir, file.path), file.contents);
 }
 
 /**

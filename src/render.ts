@@ -41,10 +41,11 @@ function siteFrame(error: unknown, root: string): { file: string; line: number }
 /** Renders one page into the shell. With `reads`, records what the page used (dev mode). */
 export function renderDocument(job: PageJob, context: RenderContext, reads?: PageReads): RenderedDocument {
   const { server, client, shell } = context;
-  const inputs = reads ? trackReads(context.articles, context.data, reads) : context;
+  const inputs = reads ? trackReads(context.articles, context.data, reads, job.entry) : { ...context, entry: job.entry };
   const props: PageProps = {
     path: job.path,
     params: job.params,
+    entry: inputs.entry,
     articles: inputs.articles,
     data: inputs.data,
     baseUrl: context.baseUrl,

@@ -8,6 +8,8 @@ export interface PageJob {
   /** The URL path, `/news/hello-world`. */
   path: string;
   params: Record<string, string>;
+  /** The props the route's entries() gave this page. */
+  entry: Record<string, unknown>;
   /** Where the page goes inside the output folder, `news/hello-world/index.html`. */
   outputPath: string;
   /** A not-found page: written as `404.html` and never indexed. */
@@ -55,8 +57,11 @@ export function expandRoutes<Data>(
     if (hasParams && !route.entries) {
       throw new SsgError('RouteInvalid', `Route ${route.path} has parameters but no entries() to list its pages.`);
     }
-    const paramSets = hasParams ? route.entries!(context) : [{}];
-    for (const params of paramSets) {
+    const entries = hasParams ? route.entries!(context) : [{ params: {} }];
+    for (const { params, props } of entries) {
+      if (!params || typeof params !== 'object') {
+        throw new SsgError('RouteInvalid', `Route ${route.path}: each entry needs params, for example { params: { slug: 'a' } }.`);
+      }
       const path = fillParams(route, params);
       const outputPath = outputPathFor(path);
       const previous = seen.get(outputPath);
@@ -64,7 +69,7 @@ export function expandRoutes<Data>(
         throw new SsgError('RouteDuplicate', `Routes ${previous} and ${route.path} both write ${outputPath}.`);
       }
       seen.set(outputPath, route.path);
-      jobs.push({ route, path, params, outputPath, notFound: outputPath.endsWith('404.html') });
+      jobs.push({ route, path, params, entry: props ?? {}, outputPath, notFound: outputPath.endsWith('404.html') });
     }
   }
   return jobs;

@@ -7,6 +7,8 @@ export interface PageProps<Data = Record<string, unknown>> {
   path: string;
   /** Route parameters, for example `{ slug: 'hello-world' }` for `/news/:slug`. */
   params: Record<string, string>;
+  /** What the route's `entries()` gave this page besides its parameters (its article, say). */
+  entry: Record<string, unknown>;
   /** Every published article, newest first. */
   articles: readonly Article[];
   /** The YAML files of `content/`, by file name without extension, checked by the site's schemas. */
@@ -28,7 +30,13 @@ export interface Route<Data = Record<string, unknown>> {
   page: ComponentType<PageProps<Data>>;
   head: (props: PageProps<Data>) => Head;
   /** For a path with parameters: one entry per page to write. */
-  entries?: (context: { articles: readonly Article[]; data: Data }) => Array<Record<string, string>>;
+  entries?: (context: { articles: readonly Article[]; data: Data }) => RouteEntry[];
+}
+
+/** One page of a route with parameters: the values of its parameters, and data for the page. */
+export interface RouteEntry {
+  params: Record<string, string>;
+  props?: Record<string, unknown>;
 }
 
 /** A schema check for a YAML file: anything with zod's `safeParse` contract. */

@@ -22,18 +22,18 @@ describe('expandRoutes', () => {
     const site: SiteDefinition = {
       routes: [
         { path: '/', page, head },
-        { path: '/news/:slug', page, head, entries: () => [{ slug: 'a' }, { slug: 'b' }] },
+        { path: '/news/:slug', page, head, entries: () => [{ params: { slug: 'a' } }, { params: { slug: 'b' }, props: { n: 2 } }] },
       ],
     };
-    expect(expandRoutes(site, context).map((job) => [job.path, job.outputPath])).toEqual([
-      ['/', 'index.html'],
-      ['/news/a', 'news/a/index.html'],
-      ['/news/b', 'news/b/index.html'],
+    expect(expandRoutes(site, context).map((job) => [job.path, job.outputPath, job.entry])).toEqual([
+      ['/', 'index.html', {}],
+      ['/news/a', 'news/a/index.html', {}],
+      ['/news/b', 'news/b/index.html', { n: 2 }],
     ]);
   });
 
   it('rejects a parameter that is not a safe URL segment', () => {
-    const site: SiteDefinition = { routes: [{ path: '/n/:slug', page, head, entries: () => [{ slug: '../x' }] }] };
+    const site: SiteDefinition = { routes: [{ path: '/n/:slug', page, head, entries: () => [{ params: { slug: '../x' } }] }] };
     expect(() => expandRoutes(site, context)).toThrow(/parameter "slug" is "..\/x", not a safe URL segment/);
   });
 

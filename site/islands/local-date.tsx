@@ -14,7 +14,19 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 export function formatDate(date: string, locale?: string): string {
   const time = new Date(date);
   if (Number.isNaN(time.getTime())) return date;
-  return time.toLocaleDateString(locale, { dateStyle: 'long', ...(DATE_ONLY.test(date) ? { timeZone: 'UTC' } : {}) });
+  return formatter(locale, DATE_ONLY.test(date)).format(time);
+}
+
+// Building a formatter is the slow part of formatting a date; a page or a build formats many.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(locale: string | undefined, utc: boolean): Intl.DateTimeFormat {
+  const key = `${locale ?? ''}|${utc}`;
+  let cached = formatters.get(key);
+  if (!cached) {
+    cached = new Intl.DateTimeFormat(locale, { dateStyle: 'long', ...(utc ? { timeZone: 'UTC' } : {}) });
+    formatters.set(key, cached);
+  }
+  return cached;
 }
 
 /** Prerendered in a neutral format, then shown in the reader's own locale once hydrated. */

@@ -28,12 +28,13 @@ export function NewsList({ articles, data }: PageProps<SiteData>) {
   );
 }
 
-export function findArticle(articles: readonly ArticleData[], slug: string | undefined): ArticleData | undefined {
-  return articles.find((article) => article.slug === slug);
+/** The article the route table hands each /news/:slug page. */
+export function articleOf(entry: PageProps['entry']): ArticleData | undefined {
+  return entry.article as ArticleData | undefined;
 }
 
-export function ArticlePage({ articles, params }: PageProps<SiteData>) {
-  const article = findArticle(articles, params.slug);
+export function ArticlePage({ entry }: PageProps<SiteData>) {
+  const article = articleOf(entry);
   if (!article) return <NotFound text="The article does not exist." />;
   return (
     <article className="article">
