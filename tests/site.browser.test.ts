@@ -240,6 +240,7 @@ describe('the company site in a real browser', () => {
 
   describe('contact form', () => {
     beforeEach(() => {
+      releaseHeld = undefined;
       contactMode = 'ok';
       contactRequests = [];
       challengeScriptRequests = [];
@@ -359,6 +360,7 @@ describe('the company site in a real browser', () => {
       await submit(page).click();
       await expect.poll(() => submit(page).textContent()).toBe('Sending…');
       expect(await page.getByRole('alert').count()).toBe(0);
+      await expect.poll(() => contactRequests.length).toBe(1);
       releaseHeld!();
       await page.getByText('Thanks! We received your message.').waitFor();
     });

@@ -51,8 +51,16 @@ export class DevProcess {
     throw new Error(`timed out waiting for ${pattern}\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`);
   }
 
-  /** Listens to the server-sent events the browser client receives. */
-  async events(): Promise<{ received: DevEvent[]; next(name: string, timeoutMs?: number): Promise<DevEvent>; close(): void }> {
+  /**
+   * Listens to the server-sent events the browser client receives. `next` waits for the next
+   * event of a name (and matching `accept`): under load a save may be rebuilt twice, so a test
+   * names what it expects rather than taking whatever comes next.
+   */
+  async events(): Promise<{
+    received: DevEvent[];
+    next(name: string, accept?: (data: any) => boolean, timeoutMs?: number): Promise<DevEvent>;
+    close(): void;
+  }> {
     const controller = new AbortController();
     const response = await fetch(`${this.url}/__ssg/events`, { signal: controller.signal });
     const received: DevEvent[] = [];
@@ -80,10 +88,10 @@ export class DevProcess {
     })();
     return {
       received,
-      async next(name, timeoutMs = 10_000) {
+      async next(name, accept = () => true, timeoutMs = 10_000) {
         const deadline = Date.now() + timeoutMs;
         while (Date.now() < deadline) {
-          const index = received.findIndex((event, at) => at >= seen && event.event === name);
+          const index = received.findIndex((event, at) => at >= seen && event.event === name && accept(event.data));
           if (index !== -1) {
             seen = index + 1;
             return received[index]!;
