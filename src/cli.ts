@@ -118,6 +118,76 @@ export function createProgram(): Command {
       }
     });
 
+  program
+    .command('serve')
+    .description('production server: the built site and the contact endpoint, configured by environment variables')
+    .option('--dir <dir>', 'the built site (default: SITE_DIR or dist)')
+    .option('--port <port>', 'port to listen on (default: PORT or 8080)', parsePort)
+    .action(async (options: { dir?: string; port?: number }, command: Command) => {
+      const global = command.optsWithGlobals<GlobalOptions>();
+      try {
+        const [{ readServeConfig }, { serve }] = await Promise.all([import('./serve-config.ts'), import('./serve.ts')]);
+        const config = readServeConfig(process.env, path.resolve(global.root), options);
+        const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+        const running = await serve(config, log);
+        const mail = config.smtp ? `mail via ${config.smtp.host}:${config.smtp.port}` : 'no SMTP_HOST: messages wait in the inbox';
+        log(`Serving ${config.siteDir} at ${running.url}/ · inbox ${config.dataDir} · ${mail}`);
+        let stopping = false;
+        const stop = (signal: string) => {
+          if (stopping) return;
+          stopping = true;
+          log(`${signal}: finishing requests in flight, then stopping`);
+          running.close().then(
+            () => process.exit(0),
+            (error: unknown) => {
+              reportFailure(error, Boolean(global.verbose));
+              process.exit(1);
+            },
+          );
+        };
+        process.once('SIGTERM', () => stop('SIGTERM'));
+        process.once('SIGINT', () => stop('SIGINT'));
+      } catch (error) {
+        reportFailure(error, Boolean(global.verbose));
+      }
+    });
+
+  const inbox = program.command('inbox').description('read the messages the contact form stored (DATA_DIR, default ./data)');
+  const openInbox = async (command: Command) => {
+    const global = command.optsWithGlobals<GlobalOptions & { dataDir?: string }>();
+    const { openSqliteInbox } = await import('./contact/inbox-sqlite.ts');
+    return openSqliteInbox(path.resolve(global.root, global.dataDir ?? process.env.DATA_DIR ?? 'data'));
+  };
+  inbox
+    .command('list')
+    .description('list stored messages, newest last')
+    .option('--data-dir <dir>', 'where the inbox is (default: DATA_DIR or data)')
+    .option('--undelivered', 'only messages not yet delivered by mail')
+    .action(async (options: { undelivered?: boolean }, command: Command) => {
+      const store = await openInbox(command);
+      const messages = store.list(options);
+      store.close();
+      if (messages.length === 0) {
+        process.stdout.write('No messages.\n');
+        return;
+      }
+      for (const message of messages) {
+        const state = message.deliveredAt ? `delivered ${message.deliveredAt}` : `not delivered (${message.attempts} attempts)`;
+        process.stdout.write(`#${message.id}  ${message.receivedAt}  ${message.name} <${message.email}>  "${message.subject}"  ${state}\n`);
+      }
+    });
+  inbox
+    .command('export')
+    .description('print stored messages as JSON')
+    .option('--data-dir <dir>', 'where the inbox is (default: DATA_DIR or data)')
+    .option('--json', 'JSON, one array (the only format)', true)
+    .option('--undelivered', 'only messages not yet delivered by mail')
+    .action(async (options: { undelivered?: boolean }, command: Command) => {
+      const store = await openInbox(command);
+      process.stdout.write(`${JSON.stringify(store.list(options), null, 2)}\n`);
+      store.close();
+    });
+
   return program;
 }
 

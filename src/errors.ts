@@ -24,6 +24,7 @@ export const errorCatalogue = {
   IslandUnknown: 'Create site/islands/<name>.tsx, or use the name of an existing island.',
   OutputFailed: 'Check that the output folder is writable and not in use.',
   LinkBroken: 'Fix the link, or add the page or file it points to.',
+  ServeConfigInvalid: 'Set the variable in the environment; the README lists every one.',
 } as const;
 
 export type ErrorCode = keyof typeof errorCatalogue;

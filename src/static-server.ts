@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 
 export const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -76,10 +77,66 @@ async function nearestNotFound(root: string, folder: string): Promise<Resolved |
   }
 }
 
+const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/;
+
+export function isCompressible(contentType: string): boolean {
+  return COMPRESSIBLE.test(contentType);
+}
+
+type Encoding = 'br' | 'gzip';
+
+/** brotli if the client takes it, else gzip, else nothing; `q=0` means refused. */
+export function preferredEncoding(header: string | string[] | undefined): Encoding | undefined {
+  const accepted = new Map<string, number>();
+  for (const part of String(header ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const q = params.map((param) => /^\s*q=([\d.]+)/.exec(param)?.[1]).find(Boolean);
+    accepted.set(name, q === undefined ? 1 : Number(q));
+  }
+  const takes = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
+  if (takes('br')) return 'br';
+  if (takes('gzip')) return 'gzip';
+  return undefined;
+}
+
+// Compressed bodies, by file, modification time and encoding; bounded so it cannot grow unchecked.
+const compressedCache = new Map<string, Buffer>();
+const COMPRESSED_CACHE_BYTES = 64 * 1024 * 1024;
+let compressedCacheSize = 0;
+
+async function compressed(file: string, mtimeMs: number, encoding: Encoding): Promise<Buffer> {
+  const key = `${encoding}:${mtimeMs}:${file}`;
+  const cached = compressedCache.get(key);
+  if (cached) return cached;
+  let body: Buffer;
+  try {
+    // The build writes precompressed siblings at the highest level; use them when they are current.
+    const sibling = `${file}.${encoding === 'br' ? 'br' : 'gz'}`;
+    if ((await stat(sibling)).mtimeMs < mtimeMs) throw new Error('stale');
+    body = await readFile(sibling);
+  } catch {
+    const source = await readFile(file);
+    body =
+      encoding === 'br'
+        ? brotliCompressSync(source, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } })
+        : gzipSync(source, { level: 6 });
+  }
+  if (compressedCacheSize + body.length > COMPRESSED_CACHE_BYTES) {
+    compressedCache.clear();
+    compressedCacheSize = 0;
+  }
+  compressedCache.set(key, body);
+  compressedCacheSize += body.length;
+  return body;
+}
+
 export type HeadersFor = (urlPath: string, file: string) => Record<string, string>;
 
 export interface StaticHandlerOptions {
   headers?: HeadersFor;
+  /** Send text as brotli or gzip when the client accepts it: a `.br`/`.gz` file beside it, else compressed once and kept. */
+  compress?: boolean;
   /** Rewrites HTML as it is served (dev mode injects its client); the file stays as built. */
   transformHtml?: (html: string, file: string) => string;
 }
@@ -109,12 +166,25 @@ export function createStaticHandler(root: string, options: StaticHandlerOptions 
       response.end(request.method === 'HEAD' ? undefined : html);
       return;
     }
-    const { size } = await stat(resolved.file);
-    response.writeHead(resolved.status, {
-      'Content-Type': contentTypeOf(resolved.file),
-      'Content-Length': size,
-      ...extraHeaders,
-    });
+    const stats = await stat(resolved.file);
+    const type = contentTypeOf(resolved.file);
+    const etag = `W/"${stats.size.toString(36)}-${Math.floor(stats.mtimeMs).toString(36)}"`;
+    const headers: Record<string, string | number> = { 'Content-Type': type, ETag: etag, ...extraHeaders };
+    if (resolved.status === 200 && request.headers['if-none-match'] === etag) {
+      response.writeHead(304, headers).end();
+      return;
+    }
+    if (options.compress && isCompressible(type)) {
+      headers.Vary = 'Accept-Encoding';
+      const encoding = preferredEncoding(request.headers['accept-encoding']);
+      if (encoding) {
+        const body = await compressed(resolved.file, stats.mtimeMs, encoding);
+        response.writeHead(resolved.status, { ...headers, 'Content-Encoding': encoding, 'Content-Length': body.length });
+        response.end(request.method === 'HEAD' ? undefined : body);
+        return;
+      }
+    }
+    response.writeHead(resolved.status, { ...headers, 'Content-Length': stats.size });
     if (request.method === 'HEAD') {
       response.end();
       return;

@@ -4,29 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, openPage, waitForIsland, waitForIslands } from './helpers/browser.ts';
 import type { TempSite } from './helpers/project.ts';
 import { serveSite, type TestServer } from './helpers/server.ts';
-import { buildRealSite, CHALLENGE_STAND_IN_PATH } from './helpers/site.ts';
-
-/**
- * Stands in for the bot-challenge provider: `turnstile.render` draws a button that calls the
- * callback with a token, `reset` is recorded. It is served after a delay, so the form has to
- * poll for it as it would for the real, slower script.
- */
-const challengeStandIn = `
-window.__challenge = { renders: [], resets: [] };
-window.turnstile = {
-  render(container, options) {
-    window.__challenge.renders.push({ sitekey: options.sitekey });
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.textContent = 'I am human';
-    button.onclick = () => options.callback('stand-in-token-' + window.__challenge.renders.length);
-    container.append(button);
-    return 'widget-1';
-  },
-  reset(id) {
-    window.__challenge.resets.push(id);
-  },
-};`;
+import { buildRealSite, CHALLENGE_STAND_IN_PATH, challengeStandIn } from './helpers/site.ts';
 
 type ContactMode = 'ok' | 'error' | 'network' | 'hold';
 

@@ -5,6 +5,28 @@ import { copySite, repoRoot, type TempSite } from './project.ts';
 export const CHALLENGE_STAND_IN_PATH = '/__stand-in/challenge/api.js';
 
 /**
+ * Stands in for the bot-challenge provider: `turnstile.render` draws a button that calls the
+ * callback with a token, `reset` is recorded. It is served after a delay, so the form has to
+ * poll for it as it would for the real, slower script.
+ */
+export const challengeStandIn = `
+window.__challenge = { renders: [], resets: [] };
+window.turnstile = {
+  render(container, options) {
+    window.__challenge.renders.push({ sitekey: options.sitekey });
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = 'I am human';
+    button.onclick = () => options.callback('stand-in-token-' + window.__challenge.renders.length);
+    container.append(button);
+    return 'widget-1';
+  },
+  reset(id) {
+    window.__challenge.resets.push(id);
+  },
+};`;
+
+/**
  * A copy of the real site in a temporary folder, built. The challenge script points at a local
  * stand-in so no test ever reaches the provider; `prepare` may add articles or edit content first.
  */

@@ -1,0 +1,173 @@
+// The contact endpoint on web standards: a Request in, a Response out. It runs unchanged on Node
+// (ssg serve) and on Cloudflare Pages Functions; what it talks to is passed in.
+
+import type { RateLimiter } from './rate-limit.ts';
+import { VerifierUnavailableError, type ChallengeVerifier } from './verifier.ts';
+
+export const MAX_BODY_BYTES = 32 * 1024;
+export const LIMITS = { name: 200, subject: 200, email: 254, message: 5000, turnstileToken: 2048 } as const;
+
+export interface ContactMessage {
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+}
+
+export interface StoredMessage extends ContactMessage {
+  id: number;
+  receivedAt: string;
+  clientAddress: string;
+  deliveredAt: string | null;
+  attempts: number;
+  lastError: string | null;
+}
+
+/** Where accepted messages go before the handler answers: they must survive a crash from then on. */
+export interface Inbox {
+  add(message: ContactMessage & { receivedAt: string; clientAddress: string }): Promise<number> | number;
+}
+
+export interface ContactHandlerOptions {
+  verifier: ChallengeVerifier;
+  inbox: Inbox;
+  rateLimiter: RateLimiter;
+  /** Origins allowed to post, for example `https://validators.example`. */
+  allowedOrigins: readonly string[];
+  /** The hostname the challenge must have been solved on; undefined skips the check. */
+  expectedHostname?: string;
+  /** Called after a message is stored, for example to start delivery. */
+  onAccepted?: (id: number) => void;
+  now?: () => Date;
+}
+
+export type ContactErrorCode =
+  | 'method_not_allowed'
+  | 'origin_not_allowed'
+  | 'unsupported_media_type'
+  | 'payload_too_large'
+  | 'invalid_json'
+  | 'invalid_field'
+  | 'rate_limited'
+  | 'verification_failed'
+  | 'verifier_unavailable'
+  | 'storage_failed';
+
+function json(status: number, body: object, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers },
+  });
+}
+
+function fail(status: number, error: ContactErrorCode, extra: object = {}, headers: Record<string, string> = {}): Response {
+  return json(status, { ok: false, error, ...extra }, headers);
+}
+
+/** Reads at most `limit` bytes of the body; undefined when it is longer. */
+async function readLimited(request: Request, limit: number): Promise<string | undefined> {
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+// Practical, not RFC 5322 in full: one @, no spaces, a dot in the domain, no leading or trailing dot.
+const EMAIL = /^[^\s@"<>()[\],;:]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
+
+/** The first field that is missing, not a string, empty or too long; undefined when all are fine. */
+export function invalidField(body: unknown): { field: string; reason: string } | undefined {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return { field: '(body)', reason: 'must be a JSON object' };
+  const record = body as Record<string, unknown>;
+  for (const [field, max] of Object.entries(LIMITS)) {
+    const value = record[field];
+    if (typeof value !== 'string') return { field, reason: 'must be a string' };
+    if (value.trim() === '') return { field, reason: 'must not be empty' };
+    if ([...value].length > max) return { field, reason: `must be at most ${max} characters` };
+  }
+  if (!EMAIL.test(record.email as string)) return { field: 'email', reason: 'must be an e-mail address' };
+  return undefined;
+}
+
+export function createContactHandler(options: ContactHandlerOptions) {
+  const now = options.now ?? (() => new Date());
+  const allowed = new Set(options.allowedOrigins.map((origin) => origin.replace(/\/$/, '')));
+
+  return async function handleContact(request: Request, clientAddress: string): Promise<Response> {
+    if (request.method !== 'POST') return fail(405, 'method_not_allowed', {}, { Allow: 'POST' });
+
+    // Browsers send Origin with every POST; anything else, or another site, is refused.
+    const origin = request.headers.get('origin');
+    if (!origin || !allowed.has(origin)) return fail(403, 'origin_not_allowed');
+
+    const contentType = request.headers.get('content-type') ?? '';
+    if (!/^application\/json\s*(;|$)/i.test(contentType)) return fail(415, 'unsupported_media_type');
+
+    const declared = Number(request.headers.get('content-length') ?? '0');
+    if (declared > MAX_BODY_BYTES) return fail(413, 'payload_too_large');
+
+    const limit = options.rateLimiter.take(clientAddress, now().getTime());
+    if (!limit.allowed) {
+      return fail(429, 'rate_limited', {}, { 'Retry-After': String(Math.max(1, Math.ceil(limit.retryAfterMs / 1000))) });
+    }
+
+    const text = await readLimited(request, MAX_BODY_BYTES);
+    if (text === undefined) return fail(413, 'payload_too_large');
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return fail(400, 'invalid_json');
+    }
+    const problem = invalidField(body);
+    if (problem) return fail(400, 'invalid_field', problem);
+    const fields = body as ContactMessage & { turnstileToken: string };
+
+    try {
+      const result = await options.verifier.verify(fields.turnstileToken, clientAddress);
+      if (!result.success) return fail(403, 'verification_failed', { codes: result.errorCodes });
+      if (options.expectedHostname && result.hostname !== options.expectedHostname) {
+        return fail(403, 'verification_failed', { codes: ['hostname-mismatch'] });
+      }
+    } catch (error) {
+      if (error instanceof VerifierUnavailableError) return fail(503, 'verifier_unavailable', {}, { 'Retry-After': '30' });
+      throw error;
+    }
+
+    let id: number;
+    try {
+      id = await options.inbox.add({
+        name: fields.name.trim(),
+        email: fields.email.trim(),
+        subject: fields.subject.trim(),
+        message: fields.message,
+        receivedAt: now().toISOString(),
+        clientAddress,
+      });
+    } catch (error) {
+      console.error('contact: the message could not be stored', error);
+      return fail(503, 'storage_failed', {}, { 'Retry-After': '30' });
+    }
+    options.onAccepted?.(id);
+    return json(200, { ok: true });
+  };
+}
+
+export type ContactHandler = ReturnType<typeof createContactHandler>;

@@ -1,0 +1,125 @@
+import { existsSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { createContactHandler, type ContactHandler } from './contact/handler.ts';
+import { startDeliveryLoop } from './contact/delivery.ts';
+import { openSqliteInbox } from './contact/inbox-sqlite.ts';
+import { createSmtpSender } from './contact/mail.ts';
+import { createRateLimiter } from './contact/rate-limit.ts';
+import { createTurnstileVerifier } from './contact/verifier.ts';
+import { SsgError } from './errors.ts';
+import { listen } from './preview.ts';
+import type { ServeConfig } from './serve-config.ts';
+import { createStaticHandler } from './static-server.ts';
+
+export const CONTACT_PATH = '/api/contact';
+const HASHED_ASSET = /^\/assets\/.+-[A-Z0-9]{8}\.[a-z0-9]+$/;
+
+/** Long caching for files whose name changes with their content, short for everything else. */
+export function cacheControlFor(urlPath: string, file: string): string {
+  if (HASHED_ASSET.test(urlPath)) return 'public, max-age=31536000, immutable';
+  if (file.endsWith('.html')) return 'public, max-age=60, must-revalidate';
+  return 'public, max-age=3600';
+}
+
+/** The visitor's address: the socket's, or the proxy's report of it when the proxy is trusted. */
+export function clientAddressOf(request: IncomingMessage, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = request.headers['cf-connecting-ip'] ?? String(request.headers['x-forwarded-for'] ?? '').split(',')[0];
+    if (typeof forwarded === 'string' && forwarded.trim()) return forwarded.trim();
+  }
+  return (request.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+}
+
+/** Node's request as a web-standard Request, and a web Response written back. */
+export async function runWebHandler(
+  handler: (request: Request) => Promise<Response>,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const url = new URL(request.url ?? '/', `http://${request.headers.host ?? 'localhost'}`);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+  const webRequest = new Request(url, {
+    method: request.method,
+    headers,
+    body: hasBody ? (Readable.toWeb(request) as ReadableStream<Uint8Array>) : undefined,
+    duplex: 'half',
+  } as RequestInit);
+  const webResponse = await handler(webRequest);
+  const body = Buffer.from(await webResponse.arrayBuffer());
+  response.writeHead(webResponse.status, Object.fromEntries(webResponse.headers.entries()));
+  response.end(body);
+}
+
+export interface RunningServe {
+  url: string;
+  /** Stops taking connections, lets requests in flight finish, then closes the inbox. */
+  close(): Promise<void>;
+}
+
+export async function serve(config: ServeConfig, log: (line: string) => void): Promise<RunningServe> {
+  if (!existsSync(config.siteDir)) {
+    throw new SsgError('OutputFailed', `There is no built site in ${config.siteDir}.`, {}, { hint: 'Run "npm run build" first, or set SITE_DIR.' });
+  }
+  const inbox = openSqliteInbox(config.dataDir);
+  const sender = config.smtp ? createSmtpSender({ ...config.smtp, domain: new URL(config.allowedOrigins[0]!).hostname }) : undefined;
+  const delivery = sender
+    ? startDeliveryLoop({ inbox, sender, ...config.delivery, log })
+    : undefined;
+
+  const contact: ContactHandler = createContactHandler({
+    verifier: createTurnstileVerifier({ secret: config.turnstile.secret, url: config.turnstile.verifyUrl }),
+    inbox,
+    rateLimiter: createRateLimiter({ limit: config.rateLimit.max, windowMs: config.rateLimit.windowMs }),
+    allowedOrigins: config.allowedOrigins,
+    expectedHostname: config.turnstile.expectedHostname,
+    onAccepted: () => delivery?.kick(),
+  });
+
+  const serveStatic = createStaticHandler(config.siteDir, {
+    compress: true,
+    headers: (urlPath, file) => ({ 'Cache-Control': cacheControlFor(urlPath, file) }),
+  });
+
+  const server = createServer((request, response) => {
+    const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const work =
+      pathname === CONTACT_PATH
+        ? runWebHandler((webRequest) => contact(webRequest, clientAddressOf(request, config.trustProxy)), request, response)
+        : serveStatic(request, response);
+    work.catch((error: unknown) => {
+      log(`error: ${request.method} ${pathname}: ${(error as Error).stack ?? error}`);
+      if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+      response.end('Internal Server Error');
+    });
+  });
+  server.keepAliveTimeout = 5000;
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+
+  const url = await listen(server, config.port, config.host);
+  return {
+    url,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Keep-alive connections become idle once their last response is sent: close them then,
+      // rather than waiting for their keep-alive time-out.
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
+      server.closeIdleConnections();
+      closed.finally(() => clearInterval(sweep));
+      const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), config.shutdownTimeoutMs).unref());
+      if ((await Promise.race([closed, timeout])) === 'timeout') {
+        log('shutdown: requests still open after the time-out; closing them');
+        server.closeAllConnections();
+        await closed;
+      }
+      await delivery?.stop();
+      sender?.close?.();
+      inbox.close();
+    },
+  };
+}

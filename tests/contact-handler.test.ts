@@ -1,0 +1,190 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createContactHandler, MAX_BODY_BYTES, type ContactHandler } from '../src/contact/handler.ts';
+import { openSqliteInbox, type SqliteInbox } from '../src/contact/inbox-sqlite.ts';
+import { createRateLimiter } from '../src/contact/rate-limit.ts';
+import { createTurnstileVerifier } from '../src/contact/verifier.ts';
+import { startSiteverify } from './helpers/stand-ins.ts';
+
+const ORIGIN = 'https://validators.example';
+const valid = { name: 'Ada', email: 'ada@example.org', subject: 'Staking', message: 'Hello there', turnstileToken: 'pass-1' };
+
+describe('the contact handler (real SQLite inbox, siteverify stand-in on loopback)', () => {
+  let dir: string;
+  let inbox: SqliteInbox;
+  let siteverify: Awaited<ReturnType<typeof startSiteverify>>;
+  let handle: ContactHandler;
+  let accepted: number[];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'ssg-inbox-'));
+    siteverify = await startSiteverify('validators.example');
+  });
+  afterAll(async () => {
+    inbox?.close();
+    await siteverify?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    inbox?.close();
+    inbox = openSqliteInbox(path.join(dir, String(Math.random())));
+    siteverify.state.mode = 'up';
+    siteverify.requests.length = 0;
+    accepted = [];
+    handle = createContactHandler({
+      verifier: createTurnstileVerifier({ secret: 'test-secret', url: siteverify.url, timeoutMs: 2000 }),
+      inbox,
+      rateLimiter: createRateLimiter({ limit: 5, windowMs: 600_000 }),
+      allowedOrigins: [ORIGIN],
+      expectedHostname: 'validators.example',
+      onAccepted: (id) => accepted.push(id),
+    });
+  });
+
+  function post(body: unknown, init: { headers?: Record<string, string>; method?: string; raw?: string } = {}) {
+    return new Request('https://validators.example/api/contact', {
+      method: init.method ?? 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: ORIGIN, ...init.headers },
+      body: init.method === 'GET' ? undefined : (init.raw ?? JSON.stringify(body)),
+    });
+  }
+
+  async function expectRejected(response: Response, status: number, error: string) {
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.json()).toMatchObject({ ok: false, error });
+    expect(inbox.list()).toEqual([]);
+  }
+
+  it('stores a valid message durably, then answers { ok: true }', async () => {
+    const response = await handle(post(valid), '203.0.113.7');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: true });
+    const [stored] = inbox.list();
+    expect(stored).toMatchObject({ name: 'Ada', email: 'ada@example.org', subject: 'Staking', message: 'Hello there', clientAddress: '203.0.113.7', deliveredAt: null });
+    expect(accepted).toEqual([stored!.id]);
+    // The token was checked with the secret and the visitor's address.
+    expect(siteverify.requests).toEqual([{ secret: 'test-secret', response: 'pass-1', remoteip: '203.0.113.7' }]);
+  });
+
+  it('accepts only POST', async () => {
+    const response = await handle(post(undefined, { method: 'GET' }), '1.1.1.1');
+    await expectRejected(response, 405, 'method_not_allowed');
+    expect(response.headers.get('allow')).toBe('POST');
+  });
+
+  it('refuses other origins and requests without one', async () => {
+    await expectRejected(await handle(post(valid, { headers: { Origin: 'https://evil.example' } }), '1.1.1.1'), 403, 'origin_not_allowed');
+    const noOrigin = new Request('https://validators.example/api/contact', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(valid) });
+    await expectRejected(await handle(noOrigin, '1.1.1.1'), 403, 'origin_not_allowed');
+  });
+
+  it('accepts only Content-Type: application/json', async () => {
+    await expectRejected(await handle(post(valid, { headers: { 'Content-Type': 'text/plain' } }), '1.1.1.1'), 415, 'unsupported_media_type');
+    await expectRejected(await handle(post(valid, { headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }), '1.1.1.1'), 415, 'unsupported_media_type');
+    const withCharset = await handle(post(valid, { headers: { 'Content-Type': 'application/json; charset=utf-8' } }), '1.1.1.1');
+    expect(withCharset.status).toBe(200);
+  });
+
+  it('refuses a body over 32 KiB, declared or not', async () => {
+    const big = { ...valid, message: 'x'.repeat(MAX_BODY_BYTES) };
+    await expectRejected(await handle(post(big), '1.1.1.1'), 413, 'payload_too_large');
+    const streamed = new Request('https://validators.example/api/contact', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: ORIGIN },
+      body: new ReadableStream({
+        start(controller) {
+          for (let i = 0; i < 40; i++) controller.enqueue(new TextEncoder().encode('x'.repeat(1024)));
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    await expectRejected(await handle(streamed, '1.1.1.1'), 413, 'payload_too_large');
+  });
+
+  it('refuses malformed JSON and a body that is not an object', async () => {
+    await expectRejected(await handle(post(undefined, { raw: '{"name": ' }), '1.1.1.1'), 400, 'invalid_json');
+    await expectRejected(await handle(post([valid]), '1.1.1.1'), 400, 'invalid_field');
+  });
+
+  it.each([
+    ['name', undefined, 'must be a string'],
+    ['name', 42, 'must be a string'],
+    ['name', '   ', 'must not be empty'],
+    ['name', 'n'.repeat(201), 'must be at most 200 characters'],
+    ['subject', '', 'must not be empty'],
+    ['subject', 's'.repeat(201), 'must be at most 200 characters'],
+    ['message', 'm'.repeat(5001), 'must be at most 5000 characters'],
+    ['email', 'not-an-address', 'must be an e-mail address'],
+    ['email', 'a@b', 'must be an e-mail address'],
+    ['email', 'two@@example.org', 'must be an e-mail address'],
+    ['email', `${'a'.repeat(250)}@example.org`, 'must be at most 254 characters'],
+    ['turnstileToken', '', 'must not be empty'],
+  ])('refuses %s = %j (%s)', async (field, value, reason) => {
+    const body: Record<string, unknown> = { ...valid, [field]: value };
+    if (value === undefined) delete body[field];
+    const response = await handle(post(body), '1.1.1.1');
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ ok: false, error: 'invalid_field', field, reason });
+    expect(inbox.list()).toEqual([]);
+    expect(siteverify.requests).toEqual([]);
+  });
+
+  it('accepts the longest allowed values', async () => {
+    const body = { ...valid, name: 'n'.repeat(200), subject: 's'.repeat(200), message: 'm'.repeat(5000) };
+    expect((await handle(post(body), '1.1.1.1')).status).toBe(200);
+  });
+
+  it('a failed or expired token gets 403', async () => {
+    await expectRejected(await handle(post({ ...valid, turnstileToken: 'expired' }), '1.1.1.1'), 403, 'verification_failed');
+  });
+
+  it('a token solved on another hostname gets 403', async () => {
+    const response = await handle(post({ ...valid, turnstileToken: 'wrong-host' }), '1.1.1.1');
+    expect(await response.clone().json()).toMatchObject({ codes: ['hostname-mismatch'] });
+    await expectRejected(response, 403, 'verification_failed');
+  });
+
+  it('a verifier in trouble (500) gets 503 and the message is not accepted', async () => {
+    siteverify.state.mode = 'down';
+    const response = await handle(post(valid), '1.1.1.1');
+    expect(response.headers.get('retry-after')).toBe('30');
+    await expectRejected(response, 503, 'verifier_unavailable');
+  });
+
+  it('a verifier that cannot be reached gets 503', async () => {
+    const unreachable = createContactHandler({
+      verifier: createTurnstileVerifier({ secret: 's', url: 'http://127.0.0.1:9/siteverify', timeoutMs: 1000 }),
+      inbox,
+      rateLimiter: createRateLimiter({ limit: 5, windowMs: 1000 }),
+      allowedOrigins: [ORIGIN],
+    });
+    await expectRejected(await unreachable(post(valid), '1.1.1.1'), 503, 'verifier_unavailable');
+  });
+
+  it('limits each client to 5 messages in 10 minutes, with Retry-After', async () => {
+    for (let i = 0; i < 5; i++) expect((await handle(post(valid), '198.51.100.1')).status).toBe(200);
+    const limited = await handle(post(valid), '198.51.100.1');
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toEqual({ ok: false, error: 'rate_limited' });
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(590);
+    expect(retryAfter).toBeLessThanOrEqual(600);
+    expect(inbox.list()).toHaveLength(5);
+    // Another client is not affected.
+    expect((await handle(post(valid), '198.51.100.2')).status).toBe(200);
+  });
+});
+
+describe('createRateLimiter', () => {
+  it('lets a client in again once the window has moved on', () => {
+    const limiter = createRateLimiter({ limit: 2, windowMs: 1000 });
+    expect(limiter.take('a', 0).allowed).toBe(true);
+    expect(limiter.take('a', 100).allowed).toBe(true);
+    expect(limiter.take('a', 200)).toEqual({ allowed: false, retryAfterMs: 800 });
+    expect(limiter.take('a', 1000).allowed).toBe(true);
+  });
+});

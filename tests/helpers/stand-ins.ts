@@ -1,0 +1,107 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+/**
+ * Stands in for Cloudflare's siteverify on 127.0.0.1. The token decides the answer: `expired…`,
+ * `refused…` and `bad…` fail, `wrong-host…` succeeds for another host, any other succeeds for `hostname`.
+ * `mode` 'down' answers 500 (the provider in trouble).
+ */
+export async function startSiteverify(hostname: string) {
+  const requests: Array<Record<string, string>> = [];
+  const state = { mode: 'up' as 'up' | 'down', delayMs: 0 };
+  const server = createServer(async (request, response) => {
+    let raw = '';
+    for await (const chunk of request) raw += chunk;
+    const form = Object.fromEntries(new URLSearchParams(raw));
+    requests.push(form);
+    if (state.delayMs) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
+    if (state.mode === 'down') {
+      response.writeHead(500).end('upstream trouble');
+      return;
+    }
+    const token = form.response ?? '';
+    const success = !/^(expired|refused|bad)/.test(token);
+    const body = success
+      ? { success: true, hostname: token.startsWith('wrong-host') ? 'evil.example' : hostname, 'error-codes': [] }
+      : { success: false, 'error-codes': ['timeout-or-duplicate'] };
+    response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+  });
+  const url = await listenOn(server);
+  return { url: `${url}/siteverify`, requests, state, close: () => closeServer(server) };
+}
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+/** A real SMTP server on 127.0.0.1 that keeps what it receives; it can be stopped and started again on its port. */
+export async function startSmtp(port = 0) {
+  const received: ReceivedMail[] = [];
+  let server: SMTPServer | undefined;
+  const start = async (on: number) => {
+    server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData(stream, session, callback) {
+        let raw = '';
+        stream.on('data', (chunk) => (raw += chunk));
+        stream.on('end', () => {
+          received.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+            raw,
+          });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve, reject) => {
+      server!.once('error', reject);
+      server!.listen(on, '127.0.0.1', () => resolve());
+    });
+    return (server!.server.address() as AddressInfo).port;
+  };
+  const boundPort = await start(port);
+  return {
+    port: boundPort,
+    received,
+    stop: () => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())),
+    restart: () => start(boundPort),
+  };
+}
+
+/** A server that records POSTed JSON (a webhook receiver), answering with `status`. */
+export async function startWebhook() {
+  const received: Array<{ headers: Record<string, unknown>; body: unknown }> = [];
+  const state = { status: 200 };
+  const server = createServer(async (request, response) => {
+    let raw = '';
+    for await (const chunk of request) raw += chunk;
+    received.push({ headers: request.headers, body: JSON.parse(raw || 'null') });
+    response.writeHead(state.status, { 'Content-Type': 'application/json' }).end('{}');
+  });
+  const url = await listenOn(server);
+  return { url: `${url}/hook`, received, state, close: () => closeServer(server) };
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await listenOn(server);
+  const { port } = server.address() as AddressInfo;
+  await closeServer(server);
+  return port;
+}
+
+async function listenOn(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}
