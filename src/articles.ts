@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SsgError, SsgErrorList } from './errors.ts';
-import { splitFrontMatter } from './frontmatter.ts';
+import { bodyOf, splitFrontMatter } from './frontmatter.ts';
 
 /** A news article as the spec defines it, plus where it came from and its converted body. */
 export interface Article {
@@ -13,6 +13,8 @@ export interface Article {
   markdown: string;
   /** The body converted to HTML; filled in by the Markdown stage. */
   html: string;
+  /** The whole front matter, for fields beyond the ones above. */
+  data: Record<string, unknown>;
   draft: boolean;
   /** The source file, relative to the project root. */
   file: string;
@@ -42,22 +44,37 @@ export function slugOf(file: string): string {
 
 /** One article from one file, with every default of the spec applied; html is left empty. */
 export function parseArticle(source: ArticleSource, options: ParseOptions): Article {
-  const slug = slugOf(source.file);
-  if (!isValidSlug(slug)) {
-    throw new SsgError('ArticleSlugInvalid', `"${slug}" is not a safe URL slug.`, { file: source.file });
-  }
+  checkSlug(source.file);
   const { data, body } = splitFrontMatter(source.text, source.file);
+  return articleFromParts(source.file, data, body, options);
+}
+
+function checkSlug(file: string): string {
+  const slug = slugOf(file);
+  if (!isValidSlug(slug)) throw new SsgError('ArticleSlugInvalid', `"${slug}" is not a safe URL slug.`, { file });
+  return slug;
+}
+
+/** What a parsed file is remembered as between builds: its front matter and converted body. */
+export interface ParsedParts {
+  data: Record<string, unknown>;
+  html: string;
+}
+
+/** An article from front matter already parsed and its body: the spec's defaults applied. */
+export function articleFromParts(file: string, data: Record<string, unknown>, body: string, options: ParseOptions): Article {
+  const slug = slugOf(file);
 
   let date: string;
   if (typeof data.date === 'string') {
     date = data.date;
     if (Number.isNaN(Date.parse(date))) {
-      options.warn(`${source.file}: date "${date}" is not a date a browser can read; it is shown as written.`);
+      options.warn(`${file}: date "${date}" is not a date a browser can read; it is shown as written.`);
     }
   } else {
     date = options.now.toISOString();
     options.warn(
-      `${source.file}: no date in front matter${data.date === undefined ? '' : ' (it is not a string)'}; using the build time ${date}.`,
+      `${file}: no date in front matter${data.date === undefined ? '' : ' (it is not a string)'}; using the build time ${date}.`,
     );
   }
 
@@ -68,8 +85,9 @@ export function parseArticle(source: ArticleSource, options: ParseOptions): Arti
     excerpt: typeof data.excerpt === 'string' ? data.excerpt : '',
     markdown: body,
     html: '',
+    data,
     draft: data.draft === true,
-    file: source.file,
+    file,
   };
   if (Array.isArray(data.tags)) article.tags = data.tags.map(String);
   return article;
@@ -86,13 +104,28 @@ export function sortNewestFirst(articles: readonly Article[]): Article[] {
   return keyed.map((entry) => entry.article);
 }
 
-/** Parses every source, reporting all bad files at once, and rejects two files with one slug. */
-export function parseArticles(sources: readonly ArticleSource[], options: ParseOptions): Article[] {
+/**
+ * Parses every source, reporting all bad files at once, and rejects two files with one slug.
+ * `remembered` may give a file's front matter and HTML from an earlier build, skipping the YAML.
+ */
+export function parseArticles(
+  sources: readonly ArticleSource[],
+  options: ParseOptions,
+  remembered?: (source: ArticleSource) => ParsedParts | undefined,
+): Article[] {
   const errors: SsgError[] = [];
   const bySlug = new Map<string, Article>();
   for (const source of sources) {
     try {
-      const article = parseArticle(source, options);
+      const parts = remembered?.(source);
+      let article: Article;
+      if (parts) {
+        checkSlug(source.file);
+        article = articleFromParts(source.file, parts.data, bodyOf(source.text), options);
+        article.html = parts.html;
+      } else {
+        article = parseArticle(source, options);
+      }
       const existing = bySlug.get(article.slug);
       if (existing) {
         errors.push(

@@ -6,10 +6,11 @@ import { bundleServer } from './bundle-server.ts';
 import { parseDataFiles, readDataFiles } from './data.ts';
 import { SsgError } from './errors.ts';
 import { notFoundRules } from './host-rules.ts';
-import { markdownToHtml } from './markdown.ts';
-import { writeOutputAtomically, type OutputFile } from './output.ts';
-import { projectAt, relativeToRoot, type Project } from './project.ts';
-import { renderDocument } from './render.ts';
+import { contentKey, openMarkdownCache } from './markdown-cache.ts';
+import { createMarkdownPool } from './markdown-pool.ts';
+import { createStagedOutput, type OutputFile } from './output.ts';
+import { projectAt, type Project } from './project.ts';
+import { renderDocument, type RenderContext } from './render.ts';
 import { expandRoutes, type PageJob } from './routes.ts';
 import type { PageSizes } from './summary.ts';
 import { loadTemplate } from './template.ts';
@@ -30,6 +31,8 @@ export interface BuildResult {
   outDir: string;
   pages: PageSizes[];
   articles: number;
+  /** Markdown conversions taken from the cache, and done. */
+  markdown: { cached: number; converted: number };
   timings: Record<string, number>;
   durationMs: number;
 }
@@ -49,6 +52,26 @@ export function normalizeBaseUrl(value: unknown, source: string): string {
   return url.origin;
 }
 
+/** The base URL: the command line's, else `baseUrl` of the site config. */
+export function resolveBaseUrl(project: Project, data: Record<string, unknown>, override: string | undefined): string {
+  const siteConfig = data[project.siteConfigName] as { baseUrl?: unknown } | undefined;
+  const configFile = `content/${project.siteConfigName}.yaml`;
+  if (!override && !siteConfig) {
+    throw new SsgError('SiteConfigMissing', `${configFile} is missing, and no --base-url was given.`);
+  }
+  return normalizeBaseUrl(override ?? siteConfig?.baseUrl, override ? '--base-url' : configFile);
+}
+
+export function assetFiles(client: ClientBundle): OutputFile[] {
+  return client.assets.map((asset) => ({ path: asset.path, contents: asset.contents }));
+}
+
+/** Files for static hosts beside the pages (the not-found rules). */
+export function hostFiles(jobs: readonly PageJob[]): OutputFile[] {
+  const rules = notFoundRules(jobs);
+  return rules ? [{ path: '_redirects', contents: rules }] : [];
+}
+
 function timer() {
   const timings: Record<string, number> = {};
   let last = performance.now();
@@ -62,34 +85,15 @@ function timer() {
   };
 }
 
-/** The base URL: the command line's, else `baseUrl` of the site config. */
-export function resolveBaseUrl(project: Project, data: Record<string, unknown>, override: string | undefined): string {
-  const siteConfig = data[project.siteConfigName] as { baseUrl?: unknown } | undefined;
-  const configFile = `content/${project.siteConfigName}.yaml`;
-  if (!override && !siteConfig) {
-    throw new SsgError('SiteConfigMissing', `${configFile} is missing, and no --base-url was given.`);
-  }
-  return normalizeBaseUrl(override ?? siteConfig?.baseUrl, override ? '--base-url' : configFile);
-}
-
-export function convertMarkdown(articles: readonly Article[]): void {
-  for (const article of articles) article.html = markdownToHtml(article.markdown);
-}
-
-export function assetFiles(client: ClientBundle): OutputFile[] {
-  return client.assets.map((asset) => ({ path: asset.path, contents: asset.contents }));
-}
-
-/** Files for static hosts beside the pages (the not-found rules). */
-export function hostFiles(jobs: readonly PageJob[]): OutputFile[] {
-  const rules = notFoundRules(jobs);
-  return rules ? [{ path: '_redirects', contents: rules }] : [];
-}
-
 export async function loadArticles(project: Project, options: { drafts: boolean; now: Date; warn: (m: string) => void }): Promise<Article[]> {
   const sources = await readArticleSources(project.root, project.articlesDir);
   const articles = parseArticles(sources, { now: options.now, warn: options.warn });
   return articles.filter((article) => options.drafts || !article.draft);
+}
+
+/** The articles a page was handed through its route entry: it can be rendered once they are converted. */
+function entryArticles(job: PageJob, known: ReadonlySet<Article>): Article[] {
+  return Object.values(job.entry).filter((value): value is Article => known.has(value as Article));
 }
 
 export async function build(options: BuildOptions): Promise<BuildResult> {
@@ -100,47 +104,125 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const now = options.now ?? new Date();
   const warn = options.warn ?? (() => {});
 
-  const [shell, dataSources, articles, server, client] = await Promise.all([
-    loadTemplate(project.template, relativeToRoot(project, project.template)),
+  // Bundling runs in esbuild's own process while this thread reads and converts the articles.
+  const inputs = Promise.all([
+    loadTemplate(project.template, path.relative(project.root, project.template)),
     readDataFiles(project.root, project.contentDir),
-    loadArticles(project, { drafts: options.drafts ?? false, now, warn }),
     bundleServer(project),
     bundleClient(project, path.join(outDir, ASSETS_DIR)),
   ]);
-  clock.lap('load & bundle');
+  inputs.catch(() => {}); // reported where it is awaited
 
-  const site = server.module.site;
-  const data = parseDataFiles(dataSources, (site.schemas ?? {}) as Record<string, never>);
-  const baseUrl = resolveBaseUrl(project, data, options.baseUrl);
-  site.check?.(data, warn);
-  clock.lap('data');
+  const [sources, cache] = await Promise.all([readArticleSources(project.root, project.articlesDir), openMarkdownCache(project.cacheDir)]);
+  // Files seen in an earlier build skip their YAML and Markdown: both come from the cache.
+  const keys = new Map<string, string>();
+  const remembered = new Set<string>();
+  const parsed = parseArticles(sources, { now, warn }, (source) => {
+    const key = contentKey(source.text);
+    keys.set(source.file, key);
+    const parts = cache.get(key);
+    if (parts) remembered.add(source.file);
+    return parts;
+  });
+  const articles = parsed.filter((article) => options.drafts || !article.draft);
+  const pending = articles
+    .filter((article) => !remembered.has(article.file))
+    .map((article) => ({ article, key: keys.get(article.file)! }));
+  clock.lap('articles');
 
-  convertMarkdown(articles);
-  clock.lap('markdown');
+  const waiting = new Set(pending.map((item) => item.article));
+  const ready = new Set<Article>(articles.filter((article) => !waiting.has(article)));
+  const pool = pending.length > 0 ? createMarkdownPool({ cacheDir: project.cacheDir }) : undefined;
+  let onConverted: (articles: Article[]) => void = () => {};
+  const converting = pool
+    ? pool.convert(
+        pending.map((item) => item.article.markdown),
+        (indexes, html) => {
+          const done = indexes.map((index, position) => {
+            const item = pending[index]!;
+            item.article.html = html[position]!;
+            cache.set(item.key, { data: item.article.data, html: item.article.html });
+            ready.add(item.article);
+            return item.article;
+          });
+          onConverted(done);
+        },
+      )
+    : Promise.resolve([]);
+  converting.catch(() => {});
 
-  const jobs = expandRoutes(site, { articles, data });
-  const context = { server: server.module, client, shell, articles, data, baseUrl, now, root: project.root };
-  const files: OutputFile[] = [...assetFiles(client)];
-  const pages: PageSizes[] = [];
-  for (const job of jobs) {
-    const document = renderDocument(job, context);
-    const contents = Buffer.from(document.html);
-    files.push({ path: job.outputPath, contents });
-    const assets = client.assetsFor(document.islands);
-    const sum = (urls: string[]) => urls.reduce((total, url) => total + client.gzipSize(url), 0);
-    pages.push({
-      route: job.path,
-      pattern: job.route.path,
-      htmlBytes: contents.length,
-      jsGzip: sum(assets.js),
-      cssGzip: sum(assets.css),
-    });
+  let output: Awaited<ReturnType<typeof createStagedOutput>> | undefined;
+  try {
+    const [shell, dataSources, server, client] = await inputs;
+    clock.lap('bundle');
+
+    const site = server.module.site;
+    const data = parseDataFiles(dataSources, (site.schemas ?? {}) as Record<string, never>);
+    const baseUrl = resolveBaseUrl(project, data, options.baseUrl);
+    site.check?.(data, warn);
+    const jobs = expandRoutes(site, { articles, data });
+    output = await createStagedOutput(outDir, project.publicDir);
+    for (const file of [...assetFiles(client), ...hostFiles(jobs)]) output.write(file);
+
+    // Pages that were handed their articles render as soon as those are converted; every other
+    // page (a list may read any article) once all are.
+    const context: RenderContext = { server: server.module, client, shell, articles, data, baseUrl, now, root: project.root };
+    const known = new Set(articles);
+    const waitingOn = new Map<Article, PageJob[]>();
+    const later: PageJob[] = [];
+    const pages = new Map<PageJob, PageSizes>();
+    const stage = output;
+    const render = (job: PageJob) => {
+      const document = renderDocument(job, context);
+      const contents = Buffer.from(document.html);
+      stage.write({ path: job.outputPath, contents });
+      const assets = client.assetsFor(document.islands);
+      const sum = (urls: string[]) => urls.reduce((total, url) => total + client.gzipSize(url), 0);
+      pages.set(job, { route: job.path, pattern: job.route.path, htmlBytes: contents.length, jsGzip: sum(assets.js), cssGzip: sum(assets.css) });
+    };
+    const renderReady = (job: PageJob) => entryArticles(job, known).every((article) => ready.has(article));
+    for (const job of jobs) {
+      const needs = entryArticles(job, known);
+      if (needs.length === 0) later.push(job);
+      else if (renderReady(job)) render(job);
+      else for (const article of needs) waitingOn.set(article, [...(waitingOn.get(article) ?? []), job]);
+    }
+    let renderError: unknown;
+    onConverted = (done) => {
+      for (const article of done) {
+        for (const job of waitingOn.get(article) ?? []) {
+          if (!pages.has(job) && renderReady(job)) {
+            try {
+              render(job);
+            } catch (error) {
+              renderError ??= error;
+            }
+          }
+        }
+        waitingOn.delete(article);
+      }
+    };
+    await converting;
+    await pool?.close();
+    if (renderError) throw renderError;
+    clock.lap('markdown & render');
+    for (const job of later) render(job);
+    clock.lap('render');
+
+    await Promise.all([output.commit(), pending.length > 0 || remembered.size !== sources.length ? cache.save() : undefined]);
+    output = undefined;
+    clock.lap('write');
+
+    return {
+      outDir,
+      pages: jobs.map((job) => pages.get(job)!),
+      articles: articles.length,
+      markdown: { cached: articles.length - pending.length, converted: pending.length },
+      timings: clock.timings,
+      durationMs: performance.now() - started,
+    };
+  } finally {
+    await pool?.close();
+    await output?.abort();
   }
-  files.push(...hostFiles(jobs));
-  clock.lap('render');
-
-  await writeOutputAtomically(outDir, files, project.publicDir);
-  clock.lap('write');
-
-  return { outDir, pages, articles: articles.length, timings: clock.timings, durationMs: performance.now() - started };
 }

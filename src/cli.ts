@@ -54,8 +54,12 @@ export function createProgram(): Command {
         });
         process.stdout.write(`${formatSummary(summaryRows(result.pages), colors)}\n`);
         process.stdout.write(`${formatTimings(result.timings, colors)}\n`);
+        const peakMb = Math.round(process.resourceUsage().maxRSS / 1024);
+        const markdown = result.markdown.converted > 0 || result.markdown.cached > 0
+          ? ` · Markdown: ${result.markdown.converted} converted, ${result.markdown.cached} from cache`
+          : '';
         process.stdout.write(
-          `${colors.green('Built')} ${result.pages.length} pages (${result.articles} articles) into ${options.out} in ${formatMs(result.durationMs)}\n`,
+          `${colors.green('Built')} ${result.pages.length} pages (${result.articles} articles) into ${options.out} in ${formatMs(result.durationMs)}${markdown} · peak memory ${peakMb} MB\n`,
         );
       } catch (error) {
         reportFailure(error, Boolean(global.verbose));

@@ -16,6 +16,15 @@ const FENCE = /^---[ \t]*$/;
  * leading line of three dashes and a closing line of three dashes; without the leading line the
  * whole file is the body. `file` is only used in error messages.
  */
+/** The body of a file whose front matter is known to be well formed (see splitFrontMatter). */
+export function bodyOf(source: string): string {
+  const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
+  const lines = text.split(/\r?\n/);
+  if (!FENCE.test(lines[0] ?? '')) return text;
+  const closing = lines.findIndex((line, index) => index > 0 && FENCE.test(line));
+  return lines.slice(closing + 1).join('\n');
+}
+
 export function splitFrontMatter(source: string, file: string): SplitFile {
   const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   const lines = text.split(/\r?\n/);

@@ -22,7 +22,7 @@ describe('ssg build on a fixture site', () => {
     for (const route of ['/', '/about', '/news/first-post', '/news/second-post', '/404']) {
       expect(result.stdout).toMatch(new RegExp(`^${route.replace(/\//g, '\\/')}\\s+\\d+(\\.\\d)? (B|KB)`, 'm'));
     }
-    expect(result.stdout).toMatch(/Built 5 pages \(2 articles\) into dist in \d+/);
+    expect(result.stdout).toMatch(/Built 5 pages \(2 articles\) into dist in \d+ ms · Markdown: 2 converted, 0 from cache · peak memory \d+ MB/);
     expect(result.stdout).not.toContain('\x1b[');
   });
 
@@ -110,6 +110,56 @@ describe('ssg build options', () => {
     const result = await site.run(['build', '--help']);
     expect(result.code).toBe(0);
     for (const option of ['--out <dir>', '--base-url <url>', '--drafts']) expect(result.stdout).toContain(option);
+  });
+});
+
+describe('the Markdown cache', () => {
+  it('converts only new or changed articles, and is safe to delete', async () => {
+    const site = await copySite(fixture);
+    try {
+      const first = await site.run(['build']);
+      expect(first.stdout).toContain('Markdown: 2 converted, 0 from cache');
+      const page = await site.read('dist/news/first-post/index.html');
+
+      const second = await site.run(['build']);
+      expect(second.stdout).toContain('Markdown: 0 converted, 2 from cache');
+      expect(await site.read('dist/news/first-post/index.html')).toBe(page);
+
+      const original = await site.read('content/news/first-post.md');
+      await site.write('content/news/first-post.md', original.replace('# Hello', '# Hello again'));
+      const third = await site.run(['build']);
+      expect(third.stdout).toContain('Markdown: 1 converted, 1 from cache');
+      expect(await site.read('dist/news/first-post/index.html')).toContain('<h1>Hello again</h1>');
+
+      await site.write('content/news/first-post.md', original);
+      await site.remove('.cache');
+      const fresh = await site.run(['build']);
+      expect(fresh.stdout).toContain('Markdown: 2 converted, 0 from cache');
+      expect(await site.read('dist/news/first-post/index.html')).toBe(page);
+      expect(existsSync(site.file('dist/.cache'))).toBe(false);
+    } finally {
+      await site.dispose();
+    }
+  });
+
+  it('converts many articles in helper processes with the same result as the main thread', async () => {
+    const site = await copySite(fixture);
+    try {
+      const body = (n: number) => `---\ntitle: Post ${n}\ndate: "2024-01-${String((n % 28) + 1).padStart(2, '0')}"\n---\n# Heading ${n}\n\n| a | b |\n|---|---|\n| ${n} | ~~x~~ |\n\n[bad](javascript:alert(${n})) <script>x</script>\n`;
+      for (let n = 0; n < 80; n++) await site.write(`content/news/many-${n}.md`, body(n));
+      const result = await site.run(['build']);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('Markdown: 82 converted');
+      const html = await site.read('dist/news/many-42/index.html');
+      expect(html).toContain('<h1>Heading 42</h1>');
+      expect(html).toContain('<td>42</td>');
+      expect(html).toContain('<del>x</del>');
+      expect(html).not.toContain('javascript:');
+      expect(html).not.toMatch(/<script>x/);
+      expect((await readdir(site.file('.cache/ssg'))).filter((name) => name.startsWith('markdown-helper'))).toEqual([]);
+    } finally {
+      await site.dispose();
+    }
   });
 });
 

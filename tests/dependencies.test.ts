@@ -13,6 +13,7 @@ const article = (slug: string, extra: Partial<Article> = {}): Article => ({
   html: '',
   draft: false,
   file: `content/news/${slug}.md`,
+  data: {},
   ...extra,
 });
 

@@ -13,7 +13,12 @@ export function Layout({ path, data, now, children }: PageProps<SiteData> & { ch
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <Header brand={site.brand} path={path} links={mainNavigation} stake={stakeLink} />
+      <Header
+        brand={site.brand}
+        current={mainNavigation.some((link) => link.href === path) ? path : null}
+        links={mainNavigation}
+        stake={stakeLink}
+      />
       <main id="main" tabIndex={-1}>
         {children}
       </main>

@@ -12,12 +12,13 @@ interface Link {
 
 interface HeaderProps {
   brand: string;
-  path: string;
+  /** The link of the page being shown, if it is one of the header's. */
+  current: string | null;
   links: Link[];
   stake: Link;
 }
 
-function Header({ brand, path, links, stake }: HeaderProps) {
+function Header({ brand, current, links, stake }: HeaderProps) {
   const [scrolled, setScrolled] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
   const [enhanced, setEnhanced] = useState(false);
@@ -49,7 +50,7 @@ function Header({ brand, path, links, stake }: HeaderProps) {
   return (
     <header className={`site-header${scrolled ? ' is-scrolled' : ''}`} data-enhanced={enhanced || undefined}>
       <div className="container header-inner">
-        <a className="brand" href="/" aria-current={path === '/' ? 'page' : undefined}>
+        <a className="brand" href="/" aria-current={current === '/' ? 'page' : undefined}>
           <LogoMark />
           <span>{brand}</span>
         </a>
@@ -67,7 +68,7 @@ function Header({ brand, path, links, stake }: HeaderProps) {
           <ul>
             {links.map((link) => (
               <li key={link.href}>
-                <a href={link.href} aria-current={link.href === path ? 'page' : undefined} onClick={() => setMenuOpen(false)}>
+                <a href={link.href} aria-current={link.href === current ? 'page' : undefined} onClick={() => setMenuOpen(false)}>
                   {link.label}
                 </a>
               </li>

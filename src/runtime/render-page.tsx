@@ -8,18 +8,33 @@ export interface RenderedPage {
   islands: string[];
 }
 
+// An island renders the same for the same props at the same place: the header and footer islands
+// of a thousand article pages render once. Islands render from their props alone.
+const rendered = new Map<string, string>();
+
 /** Renders a page, then each island on it as a root of its own into its placeholder. */
 export function renderPage(element: ReactElement): RenderedPage {
   const collected: CollectedIsland[] = [];
-  let html = renderToString(<IslandCollector.Provider value={collected}>{element}</IslandCollector.Provider>);
+  const page = renderToString(<IslandCollector.Provider value={collected}>{element}</IslandCollector.Provider>);
+  // Placeholders appear in document order: fill them in one pass, not one copy of the page each.
+  const parts: string[] = [];
+  let from = 0;
   collected.forEach(({ name, Component, props }, uid) => {
     assertPlainData(props, `Island "${name}" props`);
-    const inner = renderToString(<Component {...props} />, { identifierPrefix: islandIdPrefix(uid) });
     const placeholder = ` data-uid="${uid}"></${ISLAND_TAG}>`;
-    const at = html.indexOf(placeholder);
-    html = `${html.slice(0, at)} data-uid="${uid}">${inner}</${ISLAND_TAG}>${html.slice(at + placeholder.length)}`;
+    const at = page.indexOf(placeholder, from);
+    const key = `${name}\0${uid}\0${JSON.stringify(props)}`;
+    let inner = rendered.get(key);
+    if (inner === undefined) {
+      inner = renderToString(<Component {...props} />, { identifierPrefix: islandIdPrefix(uid) });
+      if (rendered.size > 5000) rendered.clear();
+      rendered.set(key, inner);
+    }
+    parts.push(page.slice(from, at), ` data-uid="${uid}">`, inner, `</${ISLAND_TAG}>`);
+    from = at + placeholder.length;
   });
-  return { html, islands: [...new Set(collected.map((island) => island.name))] };
+  parts.push(page.slice(from));
+  return { html: parts.join(''), islands: [...new Set(collected.map((island) => island.name))] };
 }
 
 export function islandIdPrefix(uid: number | string): string {
