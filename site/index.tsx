@@ -8,6 +8,7 @@ import { Legal } from './pages/legal.tsx';
 import { Networks } from './pages/networks.tsx';
 import { ArticlePage, articleOf, NewsList, NotFound } from './pages/news.tsx';
 import { Services } from './pages/services.tsx';
+import { newsArticle, organization, securityHeaders, siteMeta } from './seo.ts';
 
 const titled = (title: string) => (props: PageProps<SiteData>) => ({
   title: `${title} | ${props.data.site.brand}`,
@@ -19,6 +20,14 @@ const titled = (title: string) => (props: PageProps<SiteData>) => ({
 export default defineSite<SiteData>({
   layout: Layout,
   schemas,
+  meta: siteMeta,
+  headers: securityHeaders,
+  feed: ({ site }) => ({
+    path: '/news/feed.xml',
+    title: `News from ${site.brand}`,
+    description: `Updates from ${site.brand}.`,
+    link: (article) => `/news/${article.slug}`,
+  }),
   check(data, warn) {
     const fields = exampleFields(data);
     if (fields.length > 0) {
@@ -29,7 +38,11 @@ export default defineSite<SiteData>({
     {
       path: '/',
       page: Home,
-      head: ({ data }) => ({ title: `${data.site.brand}: non-custodial staking from Vienna`, description: data.site.description }),
+      head: ({ data, baseUrl }) => ({
+        title: `${data.site.brand}: non-custodial staking from Vienna`,
+        description: data.site.description,
+        jsonLd: organization(data.site, baseUrl),
+      }),
     },
     {
       path: '/about',
@@ -72,15 +85,24 @@ export default defineSite<SiteData>({
       path: '/news/:slug',
       page: ArticlePage,
       entries: ({ articles }) => articles.map((article) => ({ params: { slug: article.slug }, props: { article } })),
-      head: ({ entry, data }) => {
+      head: ({ entry, data, baseUrl }) => {
         const article = articleOf(entry);
         return {
           title: `${article?.title ?? 'Not found'} | ${data.site.brand}`,
           description: article?.excerpt || data.site.description,
+          type: 'article',
+          jsonLd: article && newsArticle(article, data.site, baseUrl),
         };
       },
     },
-    { path: '/legal', page: Legal, head: titled('Legal notice') },
+    {
+      path: '/legal',
+      page: Legal,
+      head: ({ data }) => ({
+        title: `Legal notice | ${data.site.brand}`,
+        description: `Company details, terms, liability, copyright and privacy information of ${data.site.legal.companyName}.`,
+      }),
+    },
     { path: '/news/404', page: () => <NotFound text="The article does not exist." />, head: titled('Not found') },
     { path: '/404', page: () => <NotFound text="The page does not exist." />, head: titled('Not found') },
   ],

@@ -6,6 +6,9 @@ import { bundleServer } from './bundle-server.ts';
 import { parseDataFiles, readDataFiles } from './data.ts';
 import { SsgError } from './errors.ts';
 import { notFoundRules } from './host-rules.ts';
+import { checkLinks } from './links.ts';
+import { precompress } from './precompress.ts';
+import { siteFiles } from './site-files.ts';
 import { contentKey, openMarkdownCache } from './markdown-cache.ts';
 import { createMarkdownPool } from './markdown-pool.ts';
 import { createStagedOutput, type OutputFile } from './output.ts';
@@ -161,12 +164,29 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const baseUrl = resolveBaseUrl(project, data, options.baseUrl);
     site.check?.(data, warn);
     const jobs = expandRoutes(site, { articles, data });
+    const meta = site.meta?.(data);
+    const feed = site.feed?.(data);
     output = await createStagedOutput(outDir, project.publicDir);
-    for (const file of [...assetFiles(client), ...hostFiles(jobs)]) output.write(file);
+    const assets = assetFiles(client);
+    for (const file of [...assets, ...hostFiles(jobs)]) output.write(file);
+    const compressing = precompress(assets, project.cacheDir);
+    compressing.catch(() => {});
 
     // Pages that were handed their articles render as soon as those are converted; every other
     // page (a list may read any article) once all are.
-    const context: RenderContext = { server: server.module, client, shell, articles, data, baseUrl, now, root: project.root };
+    const context: RenderContext = {
+      server: server.module,
+      client,
+      shell,
+      articles,
+      data,
+      baseUrl,
+      now,
+      root: project.root,
+      meta,
+      feed: feed && { path: feed.path, title: feed.title },
+    };
+    const documents: Array<{ path: string; html: string }> = [];
     const known = new Set(articles);
     const waitingOn = new Map<Article, PageJob[]>();
     const later: PageJob[] = [];
@@ -174,6 +194,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const stage = output;
     const render = (job: PageJob) => {
       const document = renderDocument(job, context);
+      documents.push({ path: job.path, html: document.html });
       const contents = Buffer.from(document.html);
       stage.write({ path: job.outputPath, contents });
       const assets = client.assetsFor(document.islands);
@@ -207,6 +228,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     if (renderError) throw renderError;
     clock.lap('markdown & render');
     for (const job of later) render(job);
+    const extra = siteFiles({ jobs, articles, baseUrl, now, meta, feed, headers: site.headers?.(data), publicFiles: new Set(output.publicFiles) });
+    for (const file of [...extra, ...(await precompress(extra, project.cacheDir)), ...(await compressing)]) output.write(file);
+    checkLinks(documents, output.paths());
     clock.lap('render');
 
     await Promise.all([output.commit(), pending.length > 0 || remembered.size !== sources.length ? cache.save() : undefined]);

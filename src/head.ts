@@ -1,22 +1,53 @@
-import type { Head } from './site-definition.ts';
+import type { Head, SiteMeta } from './site-definition.ts';
 import { escapeHtml } from './template.ts';
 
 export interface HeadInput {
   head: Head;
   /** Absolute URL of the page, or undefined for pages that must not be indexed (404). */
   canonicalUrl?: string;
+  baseUrl: string;
+  meta?: SiteMeta;
+  /** The site's feed, linked from every page. */
+  feed?: { path: string; title: string };
   styles: readonly string[];
   /** The island loader, for pages that have islands. */
   script?: string;
 }
 
+/** JSON inside <script>: `<` escaped, so no `</script>` can end the block early. */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
 /** The tags the generator puts where the shell says <!--ssg:head-->. */
-export function renderHead({ head, canonicalUrl, styles, script }: HeadInput): string {
+export function renderHead({ head, canonicalUrl, baseUrl, meta, feed, styles, script }: HeadInput): string {
+  const attr = escapeHtml;
   const tags = [`<title>${escapeHtml(head.title)}</title>`];
-  if (head.description) tags.push(`<meta name="description" content="${escapeHtml(head.description)}">`);
-  if (canonicalUrl) tags.push(`<link rel="canonical" href="${escapeHtml(canonicalUrl)}">`);
+  const description = head.description ?? meta?.description;
+  if (description) tags.push(`<meta name="description" content="${attr(description)}">`);
+  if (canonicalUrl) tags.push(`<link rel="canonical" href="${attr(canonicalUrl)}">`);
   else tags.push('<meta name="robots" content="noindex">');
-  for (const href of styles) tags.push(`<link rel="stylesheet" href="${escapeHtml(href)}">`);
-  if (script) tags.push(`<script type="module" src="${escapeHtml(script)}"></script>`);
+
+  if (meta) {
+    const image = head.image ?? meta.image;
+    const og: Array<[string, string | undefined]> = [
+      ['og:type', head.type ?? 'website'],
+      ['og:site_name', meta.name],
+      ['og:title', head.title],
+      ['og:description', description],
+      ['og:url', canonicalUrl],
+      ['og:locale', meta.language.replace('-', '_')],
+      ['og:image', image && baseUrl + image],
+    ];
+    for (const [property, content] of og) if (content) tags.push(`<meta property="${property}" content="${attr(content)}">`);
+    tags.push(`<meta name="twitter:card" content="${image ? 'summary_large_image' : 'summary'}">`);
+    if (meta.twitterSite) tags.push(`<meta name="twitter:site" content="${attr(meta.twitterSite)}">`);
+    tags.push(`<link rel="manifest" href="/manifest.webmanifest">`);
+  }
+  if (feed) tags.push(`<link rel="alternate" type="application/rss+xml" title="${attr(feed.title)}" href="${attr(feed.path)}">`);
+  for (const href of styles) tags.push(`<link rel="stylesheet" href="${attr(href)}">`);
+  if (script) tags.push(`<script type="module" src="${attr(script)}"></script>`);
+  // Structured data is a data block, never executed: it needs no script permission in the CSP.
+  if (head.jsonLd) tags.push(`<script type="application/ld+json">${jsonForScript(head.jsonLd)}</script>`);
   return tags.join('\n');
 }

@@ -45,7 +45,7 @@ export function createMarkdownPool(options: { cacheDir: string; size?: number })
       absWorkingDir: generatorRoot,
     });
     helpers = Array.from({ length: size }, () =>
-      fork(helperFile, [], {
+      fork(helperFile!, [], {
         // Parsing Markdown allocates a great deal: a larger young generation, fewer collections.
         execArgv: ['--max-semi-space-size=64'],
         cwd: generatorRoot,

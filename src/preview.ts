@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { SsgError } from './errors.ts';
+import { headersFor, loadHeadersFile } from './headers-file.ts';
 import { createStaticHandler } from './static-server.ts';
 
 export interface PreviewOptions {
@@ -35,7 +36,9 @@ export async function preview(options: PreviewOptions): Promise<RunningServer> {
   if (!existsSync(dir)) {
     throw new SsgError('OutputFailed', `There is no built site in ${options.dir}.`, {}, { hint: 'Run "npm run build" first.' });
   }
-  const handler = createStaticHandler(dir);
+  // The same headers a host reads from _headers (security headers, asset caching).
+  const rules = loadHeadersFile(dir);
+  const handler = createStaticHandler(dir, { compress: true, headers: (urlPath) => headersFor(rules, urlPath) });
   const server = createServer((request, response) => {
     handler(request, response).catch((error: unknown) => {
       console.error(error);

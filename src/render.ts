@@ -6,7 +6,7 @@ import { trackReads, type PageReads } from './dependencies.ts';
 import { SsgError } from './errors.ts';
 import { renderHead } from './head.ts';
 import type { PageJob } from './routes.ts';
-import type { PageProps } from './site-definition.ts';
+import type { PageProps, SiteMeta } from './site-definition.ts';
 import { fillTemplate, type DocumentShell } from './template.ts';
 
 export interface RenderContext {
@@ -18,6 +18,8 @@ export interface RenderContext {
   baseUrl: string;
   now: Date;
   root: string;
+  meta?: SiteMeta;
+  feed?: { path: string; title: string };
 }
 
 export interface RenderedDocument {
@@ -76,6 +78,9 @@ export function renderDocument(job: PageJob, context: RenderContext, reads?: Pag
   const headHtml = renderHead({
     head,
     canonicalUrl: job.notFound ? undefined : context.baseUrl + job.path,
+    baseUrl: context.baseUrl,
+    meta: context.meta,
+    feed: context.feed,
     styles: assets.css,
     script: islands.length > 0 ? client.loaderUrl : undefined,
   });

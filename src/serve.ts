@@ -10,6 +10,7 @@ import { createTurnstileVerifier } from './contact/verifier.ts';
 import { SsgError } from './errors.ts';
 import { listen } from './preview.ts';
 import type { ServeConfig } from './serve-config.ts';
+import { headersFor, loadHeadersFile } from './headers-file.ts';
 import { createStaticHandler } from './static-server.ts';
 
 export const CONTACT_PATH = '/api/contact';
@@ -80,9 +81,10 @@ export async function serve(config: ServeConfig, log: (line: string) => void): P
     onAccepted: () => delivery?.kick(),
   });
 
+  const rules = loadHeadersFile(config.siteDir);
   const serveStatic = createStaticHandler(config.siteDir, {
     compress: true,
-    headers: (urlPath, file) => ({ 'Cache-Control': cacheControlFor(urlPath, file) }),
+    headers: (urlPath, file) => ({ ...headersFor(rules, urlPath), 'Cache-Control': cacheControlFor(urlPath, file) }),
   });
 
   const server = createServer((request, response) => {

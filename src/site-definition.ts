@@ -22,6 +22,38 @@ export interface PageProps<Data = Record<string, unknown>> {
 export interface Head {
   title: string;
   description?: string;
+  /** Open Graph type: `article` for articles, `website` (default) otherwise. */
+  type?: 'website' | 'article';
+  /** A share image for this page (a path on the site); the site's default otherwise. */
+  image?: string;
+  /** Structured data (schema.org), written as JSON-LD. */
+  jsonLd?: object | object[];
+}
+
+/** What the generator needs to describe the site to search engines, feed readers and phones. */
+export interface SiteMeta {
+  name: string;
+  shortName?: string;
+  description: string;
+  /** Language of the pages, for the feed and the manifest (`en`). */
+  language: string;
+  /** Default share image, a path on the site (1200×630 PNG). */
+  image?: string;
+  /** Icon for the web manifest, a path on the site. */
+  icon?: string;
+  themeColor?: string;
+  backgroundColor?: string;
+  /** `@handle` on X for Twitter cards. */
+  twitterSite?: string;
+}
+
+export interface FeedDefinition {
+  /** Where the feed is written, for example `/news/feed.xml`. */
+  path: string;
+  title: string;
+  description: string;
+  /** The page of an article. */
+  link: (article: Article) => string;
 }
 
 export interface Route<Data = Record<string, unknown>> {
@@ -54,6 +86,12 @@ export interface SiteDefinition<Data = Record<string, unknown>> {
   schemas?: { [Name in keyof Data]?: DataSchema<Data[Name]> };
   /** Runs once after the data is loaded, for warnings such as placeholder values still in use. */
   check?: (data: Data, warn: (message: string) => void) => void;
+  /** Name, description and images for meta tags, the manifest and the feed. */
+  meta?: (data: Data) => SiteMeta;
+  /** An RSS feed of the articles. */
+  feed?: (data: Data) => FeedDefinition;
+  /** Response headers for every page (security headers), written to `_headers` and sent by preview and serve. */
+  headers?: (data: Data) => Record<string, string>;
 }
 
 export function defineSite<Data = Record<string, unknown>>(site: SiteDefinition<Data>): SiteDefinition<Data> {

@@ -67,7 +67,7 @@ export async function resolveStaticPath(root: string, urlPath: string): Promise<
   return nearestNotFound(root, path.dirname(relative));
 }
 
-async function nearestNotFound(root: string, folder: string): Promise<Resolved | undefined> {
+export async function nearestNotFound(root: string, folder: string): Promise<Resolved | undefined> {
   let current = folder === '.' ? '' : folder;
   for (;;) {
     const candidate = path.join(root, current, '404.html');
@@ -111,10 +111,8 @@ async function compressed(file: string, mtimeMs: number, encoding: Encoding): Pr
   if (cached) return cached;
   let body: Buffer;
   try {
-    // The build writes precompressed siblings at the highest level; use them when they are current.
-    const sibling = `${file}.${encoding === 'br' ? 'br' : 'gz'}`;
-    if ((await stat(sibling)).mtimeMs < mtimeMs) throw new Error('stale');
-    body = await readFile(sibling);
+    // The build writes precompressed siblings of its text assets, at the highest level.
+    body = await readFile(`${file}.${encoding === 'br' ? 'br' : 'gz'}`);
   } catch {
     const source = await readFile(file);
     body =
@@ -150,7 +148,9 @@ export function createStaticHandler(root: string, options: StaticHandlerOptions 
       return;
     }
     const urlPath = new URL(request.url ?? '/', 'http://localhost').pathname;
-    const resolved = await resolveStaticPath(absoluteRoot, urlPath);
+    // Host configuration files are read by the server, never served.
+    const hidden = /^\/_(headers|redirects)(\.|$)/.test(urlPath);
+    const resolved = hidden ? await nearestNotFound(absoluteRoot, '') : await resolveStaticPath(absoluteRoot, urlPath);
     if (!resolved) {
       response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not Found');
       return;

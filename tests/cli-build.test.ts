@@ -22,7 +22,7 @@ describe('ssg build on a fixture site', () => {
     for (const route of ['/', '/about', '/news/first-post', '/news/second-post', '/404']) {
       expect(result.stdout).toMatch(new RegExp(`^${route.replace(/\//g, '\\/')}\\s+\\d+(\\.\\d)? (B|KB)`, 'm'));
     }
-    expect(result.stdout).toMatch(/Built 5 pages \(2 articles\) into dist in \d+ ms · Markdown: 2 converted, 0 from cache · peak memory \d+ MB/);
+    expect(result.stdout).toMatch(/Built 5 pages \(2 articles\) into dist in \d+(\.\d+)? m?s · Markdown: 2 converted, 0 from cache · peak memory \d+ MB/);
     expect(result.stdout).not.toContain('\x1b[');
   });
 

@@ -98,7 +98,7 @@ describe('home', () => {
     const values = read('/').slice(read('/').indexOf('id="values"'), read('/').indexOf('id="networks"'));
     expect(count(values, /<article class="card">/)).toBe(3);
     for (const title of ['Highly available infrastructure', 'Non-custodial staking', 'Secure and transparent']) {
-      expect(values).toContain(`<h3>${title}</h3>`);
+      expect(values).toContain(`<h3 class="card-title">${title}</h3>`);
     }
   });
 
@@ -161,7 +161,7 @@ describe('services', () => {
     const html = read('/services');
     expect(count(html, /<article class="card">/)).toBe(4);
     for (const title of ['Validator Operations', 'Non-Custodial Staking', 'Monitoring &amp; Reporting', 'Infrastructure Advisory']) {
-      expect(html).toContain(`<h3>${title}</h3>`);
+      expect(html).toContain(`<h2 class="card-title">${title}</h2>`);
     }
   });
 });

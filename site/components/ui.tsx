@@ -51,11 +51,12 @@ export function ArrowLink({ href, children }: { href: string; children: ReactNod
   );
 }
 
-export function Card({ title, children, icon }: { title: string; children: ReactNode; icon?: ReactNode }) {
+export function Card({ title, children, icon, level = 3 }: { title: string; children: ReactNode; icon?: ReactNode; level?: 2 | 3 }) {
+  const Heading = level === 2 ? 'h2' : 'h3';
   return (
     <article className="card">
       {icon && <div className="card-icon">{icon}</div>}
-      <h3>{title}</h3>
+      <Heading className="card-title">{title}</Heading>
       {children}
     </article>
   );

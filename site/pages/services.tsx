@@ -37,7 +37,7 @@ export function Services(_: PageProps<SiteData>) {
       <Section>
         <div className="grid grid-2">
           {services.map(({ title, text, Icon }) => (
-            <Card key={title} title={title} icon={<Icon />}>
+            <Card key={title} title={title} icon={<Icon />} level={2}>
               <p>{text}</p>
             </Card>
           ))}

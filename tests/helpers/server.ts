@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { listen } from '../../src/preview.ts';
+import { headersFor, loadHeadersFile } from '../../src/headers-file.ts';
 import { createStaticHandler } from '../../src/static-server.ts';
 
 export type Route = (request: IncomingMessage, response: ServerResponse) => boolean | Promise<boolean>;
@@ -9,9 +10,10 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Serves a built site on 127.0.0.1 the way `preview` does, with extra routes tried first. */
+/** Serves a built site on 127.0.0.1 the way `preview` does (its `_headers` included), with extra routes tried first. */
 export async function serveSite(dir: string, routes: Route[] = []): Promise<TestServer> {
-  const serveStatic = createStaticHandler(dir);
+  const rules = loadHeadersFile(dir);
+  const serveStatic = createStaticHandler(dir, { compress: true, headers: (urlPath) => headersFor(rules, urlPath) });
   const server = createServer(async (request, response) => {
     for (const route of routes) if (await route(request, response)) return;
     await serveStatic(request, response);

@@ -1,0 +1,127 @@
+// The files beside the pages that search engines, feed readers and phones read.
+import type { Article } from './articles.ts';
+import type { OutputFile } from './output.ts';
+import type { PageJob } from './routes.ts';
+import type { FeedDefinition, SiteMeta } from './site-definition.ts';
+
+const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+export const escapeXml = (text: string) => text.replace(/[&<>"']/g, (char) => XML_ESCAPES[char]!);
+
+/** An ISO date (`2025-01-01`) of an article's date, when it has a readable one. */
+function isoDay(date: string): string | undefined {
+  const time = Date.parse(date);
+  return Number.isNaN(time) ? undefined : new Date(time).toISOString().slice(0, 10);
+}
+
+/** The article a page was handed through its route entry, if any. */
+function entryArticle(job: PageJob, articles: ReadonlySet<Article>): Article | undefined {
+  return Object.values(job.entry).find((value): value is Article => articles.has(value as Article));
+}
+
+/** Every indexable page, articles with the date they were last changed. */
+export function sitemap(jobs: readonly PageJob[], articles: readonly Article[], baseUrl: string): string {
+  const known = new Set(articles);
+  const urls = jobs
+    .filter((job) => !job.notFound)
+    .map((job) => {
+      const article = entryArticle(job, known);
+      const updated = article && isoDay(typeof article.data.updated === 'string' ? article.data.updated : article.date);
+      return `  <url><loc>${escapeXml(baseUrl + job.path)}</loc>${updated ? `<lastmod>${updated}</lastmod>` : ''}</url>`;
+    });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
+}
+
+export function robots(baseUrl: string): string {
+  return `User-agent: *\nAllow: /\n\nSitemap: ${baseUrl}/sitemap.xml\n`;
+}
+
+const rfc822 = (date: Date) => date.toUTCString().replace('GMT', '+0000');
+
+/** RSS 2.0 of the articles, newest first, with their full text. */
+export function rssFeed(feed: FeedDefinition, meta: SiteMeta | undefined, articles: readonly Article[], baseUrl: string, now: Date): string {
+  const items = articles.map((article) => {
+    const link = baseUrl + feed.link(article);
+    const time = Date.parse(article.date);
+    return [
+      '    <item>',
+      `      <title>${escapeXml(article.title)}</title>`,
+      `      <link>${escapeXml(link)}</link>`,
+      `      <guid isPermaLink="true">${escapeXml(link)}</guid>`,
+      Number.isNaN(time) ? '' : `      <pubDate>${rfc822(new Date(time))}</pubDate>`,
+      article.excerpt ? `      <description>${escapeXml(article.excerpt)}</description>` : '',
+      ...(article.tags ?? []).map((tag) => `      <category>${escapeXml(tag)}</category>`),
+      `      <content:encoded><![CDATA[${article.html.replaceAll(']]>', ']]]]><![CDATA[>')}]]></content:encoded>`,
+      '    </item>',
+    ]
+      .filter(Boolean)
+      .join('\n');
+  });
+  const newest = articles.map((article) => Date.parse(article.date)).filter((time) => !Number.isNaN(time));
+  const updated = newest.length ? new Date(Math.max(...newest)) : now;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:content="http://purl.org/rss/1.0/modules/content/">',
+    '  <channel>',
+    `    <title>${escapeXml(feed.title)}</title>`,
+    `    <link>${escapeXml(baseUrl + '/')}</link>`,
+    `    <description>${escapeXml(feed.description)}</description>`,
+    meta ? `    <language>${escapeXml(meta.language)}</language>` : '',
+    `    <lastBuildDate>${rfc822(updated)}</lastBuildDate>`,
+    `    <atom:link href="${escapeXml(baseUrl + feed.path)}" rel="self" type="application/rss+xml"/>`,
+    ...items,
+    '  </channel>',
+    '</rss>',
+    '',
+  ]
+    .filter((line) => line !== '')
+    .join('\n');
+}
+
+export function webManifest(meta: SiteMeta): string {
+  return `${JSON.stringify(
+    {
+      name: meta.name,
+      short_name: meta.shortName ?? meta.name,
+      description: meta.description,
+      lang: meta.language,
+      start_url: '/',
+      display: 'browser',
+      theme_color: meta.themeColor,
+      background_color: meta.backgroundColor,
+      icons: meta.icon ? [{ src: meta.icon, sizes: 'any', type: meta.icon.endsWith('.svg') ? 'image/svg+xml' : 'image/png' }] : [],
+    },
+    null,
+    2,
+  )}\n`;
+}
+
+/** `_headers` (Netlify, Cloudflare Pages): the site's headers on every path, long caching for hashed assets. */
+export function headersFile(headers: Record<string, string> | undefined): string {
+  const lines = ['/*'];
+  for (const [name, value] of Object.entries(headers ?? {})) lines.push(`  ${name}: ${value}`);
+  lines.push('/assets/*', '  Cache-Control: public, max-age=31536000, immutable');
+  return `${lines.join('\n')}\n`;
+}
+
+export interface SiteFilesInput {
+  jobs: readonly PageJob[];
+  articles: readonly Article[];
+  baseUrl: string;
+  now: Date;
+  meta?: SiteMeta;
+  feed?: FeedDefinition;
+  headers?: Record<string, string>;
+  /** Files the site ships itself (site/public) take precedence over generated ones. */
+  publicFiles: ReadonlySet<string>;
+}
+
+export function siteFiles(input: SiteFilesInput): OutputFile[] {
+  const files: OutputFile[] = [
+    { path: 'sitemap.xml', contents: sitemap(input.jobs, input.articles, input.baseUrl) },
+    { path: 'robots.txt', contents: robots(input.baseUrl) },
+    { path: '_headers', contents: headersFile(input.headers) },
+  ];
+  if (input.meta) files.push({ path: 'manifest.webmanifest', contents: webManifest(input.meta) });
+  if (input.feed) files.push({ path: input.feed.path.replace(/^\//, ''), contents: rssFeed(input.feed, input.meta, input.articles, input.baseUrl, input.now) });
+  return files.filter((file) => !input.publicFiles.has(file.path));
+}

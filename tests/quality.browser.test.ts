@@ -1,0 +1,186 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hydrateEverything, launchBrowser, openPage, waitForIslands } from './helpers/browser.ts';
+import type { TempSite } from './helpers/project.ts';
+import { serveSite, type TestServer } from './helpers/server.ts';
+import { buildRealSite, CHALLENGE_STAND_IN_PATH, challengeStandIn } from './helpers/site.ts';
+
+const routes = ['/', '/about', '/services', '/networks', '/contact', '/news', '/news/hello-world', '/legal', '/news/unknown', '/no-such-page'];
+const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+describe('quality in a real browser: security policy and accessibility', () => {
+  let site: TempSite;
+  let server: TestServer;
+  let browser: Browser;
+  let contactStatus = 200;
+
+  beforeAll(async () => {
+    // The challenge stand-in is a file of the site, as the provider's script is a file of its own origin.
+    site = await buildRealSite((copy) => copy.write(`site/public${CHALLENGE_STAND_IN_PATH}`, challengeStandIn));
+    server = await serveSite(site.file('dist'), [
+      (request: IncomingMessage, response: ServerResponse) => {
+        if (request.url !== '/api/contact') return false;
+        response.writeHead(contactStatus, { 'Content-Type': 'application/json' }).end('{}');
+        return true;
+      },
+    ]);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await site?.dispose();
+  });
+
+  describe('Content-Security-Policy', () => {
+    async function pageWithViolations() {
+      const opened = await openPage(browser, { viewport: { width: 390, height: 844 }, permissions: ['clipboard-read', 'clipboard-write'] });
+      await opened.page.addInitScript(() => {
+        (window as unknown as { violations: string[] }).violations = [];
+        document.addEventListener('securitypolicyviolation', (event) => {
+          (window as unknown as { violations: string[] }).violations.push(`${event.violatedDirective} ${event.blockedURI}`);
+        });
+      });
+      return opened;
+    }
+    const violations = (page: Page) => page.evaluate(() => (window as unknown as { violations: string[] }).violations);
+
+    it.each(routes)('%s loads, hydrates and works with the policy on and nothing blocked', async (route) => {
+      const { page, errors } = await pageWithViolations();
+      const response = await page.goto(server.url + route);
+      expect(response!.headers()['content-security-policy']).toMatch(/script-src 'self'/);
+      expect(response!.headers()['x-content-type-options']).toBe('nosniff');
+      await waitForIslands(page);
+      await hydrateEverything(page);
+      await page.getByRole('button', { name: 'Menu' }).click();
+      if (route === '/networks') await page.locator('.copy-button').first().click();
+      if (route === '/contact') {
+        await page.getByRole('button', { name: 'I am human' }).click();
+        await page.getByLabel('Name').fill('A');
+        await page.getByLabel('E-mail').fill('a@example.org');
+        await page.getByLabel('Subject').fill('S');
+        await page.getByLabel('Message').fill('M');
+        await page.getByRole('button', { name: 'Send message' }).click();
+        await page.getByText('Thanks! We received your message.').waitFor();
+      }
+      expect(await violations(page)).toEqual([]);
+      expect(errors.filter((error) => /Content Security Policy|Refused to/.test(error))).toEqual([]);
+    });
+  });
+
+  describe('axe-core finds no accessibility violations', () => {
+    async function axe(page: Page) {
+      await page.addScriptTag({ content: axeSource });
+      const results = await page.evaluate(async () => {
+        const { violations } = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+        return violations.map((v: any) => `${v.id} (${v.impact}): ${v.help} → ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+      });
+      return results as string[];
+    }
+
+    for (const width of [390, 1280]) {
+      it.each(routes)(`%s at ${width} px`, async (route) => {
+        const { page } = await openPage(browser, { viewport: { width, height: 900 }, bypassCSP: true });
+        await page.goto(server.url + route);
+        await waitForIslands(page);
+        await hydrateEverything(page);
+        expect(await axe(page)).toEqual([]);
+      });
+    }
+
+    it('with the mobile menu open, and closed again', async () => {
+      const { page } = await openPage(browser, { viewport: { width: 390, height: 844 }, bypassCSP: true });
+      await page.goto(`${server.url}/about`);
+      await waitForIslands(page);
+      await page.getByRole('button', { name: 'Menu' }).click();
+      expect(await page.locator('#site-menu').isVisible()).toBe(true);
+      expect(await axe(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Menu' }).click();
+      expect(await axe(page)).toEqual([]);
+    });
+
+    it('with every FAQ answer open', async () => {
+      const { page } = await openPage(browser, { viewport: { width: 390, height: 844 }, bypassCSP: true });
+      await page.goto(`${server.url}/`);
+      await waitForIslands(page);
+      for (const summary of await page.locator('.faq-item summary').all()) await summary.click();
+      expect(await page.locator('.faq-item[open]').count()).toBe(5);
+      expect(await axe(page)).toEqual([]);
+    });
+
+    it('with each contact-form message shown', async () => {
+      for (const width of [390, 1280]) {
+        const { page } = await openPage(browser, { viewport: { width, height: 900 }, bypassCSP: true });
+        await page.goto(`${server.url}/contact`);
+        await waitForIslands(page);
+        const fill = async () => {
+          await page.getByLabel('Name').fill('A');
+          await page.getByLabel('E-mail').fill('a@example.org');
+          await page.getByLabel('Subject').fill('S');
+          await page.getByLabel('Message').fill('M');
+        };
+        const send = () => page.getByRole('button', { name: 'Send message' }).click();
+        await fill();
+        await send();
+        await page.getByText('Verification failed. Please complete the check.').waitFor();
+        expect(await axe(page)).toEqual([]);
+
+        contactStatus = 500;
+        await page.getByRole('button', { name: 'I am human' }).click();
+        await send();
+        await page.getByText('Something went wrong. Please try again later.').waitFor();
+        expect(await axe(page)).toEqual([]);
+
+        contactStatus = 200;
+        await send();
+        await page.getByText('Thanks! We received your message.').waitFor();
+        expect(await axe(page)).toEqual([]);
+      }
+    });
+  });
+
+  describe('keyboard alone', () => {
+    it('the skip link comes first and moves focus to the main content, with a visible focus ring', async () => {
+      const { page } = await openPage(browser, { viewport: { width: 1280, height: 900 } });
+      await page.goto(`${server.url}/about`);
+      await waitForIslands(page);
+      await page.keyboard.press('Tab');
+      const skip = page.getByRole('link', { name: 'Skip to content' });
+      expect(await skip.evaluate((element) => element === document.activeElement)).toBe(true);
+      expect(await skip.isVisible()).toBe(true);
+      await page.keyboard.press('Tab');
+      const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
+      expect(outline).toBe('solid');
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Enter');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+    });
+
+    it('the mobile menu opens, is walked through and closes (Escape) by keyboard', async () => {
+      const { page } = await openPage(browser, { viewport: { width: 390, height: 844 } });
+      await page.goto(`${server.url}/`);
+      await waitForIslands(page);
+      const toggle = page.getByRole('button', { name: 'Menu' });
+      await toggle.focus();
+      await page.keyboard.press('Enter');
+      expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Home');
+      await page.keyboard.press('Escape');
+      expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    });
+
+    it('a copy button works by keyboard', async () => {
+      const { page } = await openPage(browser, { permissions: ['clipboard-read', 'clipboard-write'] });
+      await page.goto(`${server.url}/contact`);
+      const button = page.getByRole('button', { name: 'Copy e-mail address' });
+      await button.focus();
+      await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-island="copy-button"]')?.dataset.hydrated === 'true');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('hello@example.com');
+    });
+  });
+});
