@@ -140,7 +140,9 @@ export function Home({ data }: PageProps<SiteData>) {
             </div>
           ))}
         </dl>
-        <ArrowLink href="/about">Learn more</ArrowLink>
+        <ArrowLink href="/about">
+          Learn more<span className="visually-hidden"> about us</span>
+        </ArrowLink>
       </Section>
     </>
   );
