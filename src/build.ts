@@ -9,8 +9,7 @@ import { notFoundRules } from './host-rules.ts';
 import { checkLinks } from './links.ts';
 import { precompress } from './precompress.ts';
 import { siteFiles } from './site-files.ts';
-import { contentKey, openMarkdownCache } from './markdown-cache.ts';
-import { createMarkdownPool } from './markdown-pool.ts';
+import { convertPending, parseWithCache } from './article-store.ts';
 import { createStagedOutput, type OutputFile } from './output.ts';
 import { projectAt, type Project } from './project.ts';
 import { renderDocument, type RenderContext } from './render.ts';
@@ -116,43 +115,26 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   ]);
   inputs.catch(() => {}); // reported where it is awaited
 
-  const [sources, cache] = await Promise.all([readArticleSources(project.root, project.articlesDir), openMarkdownCache(project.cacheDir)]);
   // Files seen in an earlier build skip their YAML and Markdown: both come from the cache.
-  const keys = new Map<string, string>();
-  const remembered = new Set<string>();
-  const parsed = parseArticles(sources, { now, warn }, (source) => {
-    const key = contentKey(source.text);
-    keys.set(source.file, key);
-    const parts = cache.get(key);
-    if (parts) remembered.add(source.file);
-    return parts;
-  });
-  const articles = parsed.filter((article) => options.drafts || !article.draft);
-  const pending = articles
-    .filter((article) => !remembered.has(article.file))
-    .map((article) => ({ article, key: keys.get(article.file)! }));
+  const sources = await readArticleSources(project.root, project.articlesDir);
+  const parsed = await parseWithCache(sources, { now, warn, cacheDir: project.cacheDir });
+  const articles = parsed.all.filter((article) => options.drafts || !article.draft);
+  // Drafts left out are not converted.
+  parsed.pending = parsed.pending.filter((item) => options.drafts || !item.article.draft);
+  const { pending, cache } = parsed;
   clock.lap('articles');
 
   const waiting = new Set(pending.map((item) => item.article));
   const ready = new Set<Article>(articles.filter((article) => !waiting.has(article)));
-  const pool = pending.length > 0 ? createMarkdownPool({ cacheDir: project.cacheDir }) : undefined;
   let onConverted: (articles: Article[]) => void = () => {};
-  const converting = pool
-    ? pool.convert(
-        pending.map((item) => item.article.markdown),
-        (indexes, html) => {
-          const done = indexes.map((index, position) => {
-            const item = pending[index]!;
-            item.article.html = html[position]!;
-            cache.set(item.key, { data: item.article.data, html: item.article.html });
-            ready.add(item.article);
-            return item.article;
-          });
-          onConverted(done);
-        },
-      )
-    : Promise.resolve([]);
-  converting.catch(() => {});
+  const conversion = convertPending(parsed, {
+    cacheDir: project.cacheDir,
+    onConverted: (done) => {
+      for (const article of done) ready.add(article);
+      onConverted(done);
+    },
+  });
+  const converting = conversion.done;
 
   let output: Awaited<ReturnType<typeof createStagedOutput>> | undefined;
   try {
@@ -224,7 +206,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       }
     };
     await converting;
-    await pool?.close();
+    await conversion.close();
     if (renderError) throw renderError;
     clock.lap('markdown & render');
     for (const job of later) render(job);
@@ -233,7 +215,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     checkLinks(documents, output.paths());
     clock.lap('render');
 
-    await Promise.all([output.commit(), pending.length > 0 || remembered.size !== sources.length ? cache.save() : undefined]);
+    await Promise.all([output.commit(), parsed.stale ? cache.save() : undefined]);
     output = undefined;
     clock.lap('write');
 
@@ -246,7 +228,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       durationMs: performance.now() - started,
     };
   } finally {
-    await pool?.close();
+    await conversion.close();
     await output?.abort();
   }
 }

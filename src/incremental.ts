@@ -19,7 +19,10 @@ import { parseDataFiles, readDataFiles, type DataFile } from './data.ts';
 import { SsgError, SsgErrorList } from './errors.ts';
 import { fromEsbuildFailure } from './esbuild-plugins.ts';
 import { markdownToHtml } from './markdown.ts';
-import { writeFiles, writeFilesSync, type OutputFile } from './output.ts';
+import { listFiles, writeFiles, writeFilesSync, type OutputFile } from './output.ts';
+import { checkLinks } from './links.ts';
+import { FEED_LIMIT, siteFiles } from './site-files.ts';
+import { convertPending, parseWithCache } from './article-store.ts';
 import { projectAt, type Project } from './project.ts';
 import { renderDocument, type RenderContext } from './render.ts';
 import { expandRoutes, type PageJob } from './routes.ts';
@@ -121,6 +124,9 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
   let scriptResult: esbuild.BuildResult | undefined;
   let styleResult: esbuild.BuildResult | undefined;
   let state: State | undefined;
+  let publicFiles: string[] = [];
+  let generatedPaths: string[] = [];
+  let generatedContents = new Map<string, string>();
 
   async function buildServer(): Promise<ServerBundle> {
     const result = await serverContext.rebuild().catch((error) => failEsbuild(error, 'SiteCompileFailed'));
@@ -177,7 +183,43 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
       baseUrl: next.baseUrl,
       now: now(),
       root: project.root,
+      meta: next.server.module.site.meta?.(next.data),
+      feed: feedOf(next),
     };
+  }
+
+  function feedOf(next: Omit<State, 'pages'>) {
+    const feed = next.server.module.site.feed?.(next.data);
+    return feed && { path: feed.path, title: feed.title };
+  }
+
+  /** sitemap, robots, feed, manifest and _headers, as the build writes them. */
+  function generatedFiles(next: Omit<State, 'pages'>, jobs: readonly PageJob[]): OutputFile[] {
+    const site = next.server.module.site;
+    return [
+      ...hostFiles(jobs),
+      ...siteFiles({
+        jobs,
+        articles: next.articles,
+        baseUrl: next.baseUrl,
+        now: now(),
+        meta: site.meta?.(next.data),
+        feed: site.feed?.(next.data),
+        headers: site.headers?.(next.data),
+        publicFiles: new Set(publicFiles),
+      }),
+    ];
+  }
+
+  /** Links on the pages just rendered must lead somewhere, as in a build. */
+  function checkRenderedLinks(rendered: Iterable<RenderedPage>, jobs: readonly PageJob[], client: ClientBundle) {
+    const paths = new Set([
+      ...jobs.map((job) => job.outputPath),
+      ...client.assets.map((asset) => asset.path),
+      ...generatedPaths,
+      ...publicFiles,
+    ]);
+    checkLinks([...rendered].map((page) => ({ path: page.job.path, html: page.html })), paths);
   }
 
   function renderPages(jobs: readonly PageJob[], context: RenderContext): Map<string, RenderedPage> {
@@ -207,22 +249,26 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     const baseUrl = resolveBaseUrl(project, data, options.baseUrl);
     server.module.site.check?.(data, options.warn);
 
-    const parsed = new Map<string, Article>();
-    const errors: SsgError[] = [];
-    for (const source of sources) {
-      try {
-        parsed.set(source.file, parseOne(source.file, source.text, undefined));
-      } catch (error) {
-        if (error instanceof SsgError) errors.push(error);
-        else throw error;
-      }
+    // As a build does: the cache first, the rest converted in helper processes.
+    const store = await parseWithCache(sources, { now: now(), warn: options.warn, cacheDir: project.cacheDir });
+    const conversion = convertPending(store, { cacheDir: project.cacheDir });
+    try {
+      await conversion.done;
+    } finally {
+      await conversion.close();
     }
-    if (errors.length > 0) throw errors.length === 1 ? errors[0] : new SsgErrorList(errors);
+    if (store.stale) await store.cache.save();
+    const parsed = new Map(store.all.map((article) => [article.file, article]));
     const articles = publishedArticles(parsed);
     const client = clientBundle(islands);
     const base = { shell, dataSources, data, baseUrl, parsed, articles, server, client, islands };
     const jobs = expandRoutes(server.module.site, { articles, data });
     const pages = renderPages(jobs, renderContext(base));
+    publicFiles = await listFiles(project.publicDir);
+    const generated = generatedFiles(base, jobs);
+    generatedPaths = generated.map((file) => file.path);
+    generatedContents = new Map(generated.map((file) => [file.path, String(file.contents)]));
+    checkRenderedLinks(pages.values(), jobs, client);
 
     await rm(outDir, { recursive: true, force: true });
     await mkdir(outDir, { recursive: true });
@@ -232,7 +278,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     }
     await writeFiles(outDir, [
       ...assetFiles(client),
-      ...hostFiles(jobs),
+      ...generated,
       ...[...pages.values()].map((page) => ({ path: page.job.outputPath, contents: page.html })),
     ]);
     state = { ...base, pages };
@@ -333,6 +379,18 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
       return dependsOnArticles(page.reads, { listChanged, fields: fieldChanges });
     });
     const rendered = renderPages(toRender, renderContext(base));
+    if (kinds.has('public')) publicFiles = await listFiles(project.publicDir);
+    // The sitemap reads the list and the dates; the feed the newest articles: an edit elsewhere
+    // changes neither.
+    const feedLimit = server.module.site.feed?.(data).limit ?? FEED_LIMIT;
+    const inFeed = new Set(articles.slice(0, feedLimit).map((article) => article.slug));
+    const regenerate =
+      routesMayChange ||
+      kinds.has('public') ||
+      [...fieldChanges].some(([slug, fields]) => inFeed.has(slug) || fields.has('date') || fields.has('data'));
+    const generated = regenerate ? generatedFiles(base, jobs) : [];
+    if (regenerate) generatedPaths = generated.map((file) => file.path);
+    checkRenderedLinks(rendered.values(), jobs, client);
 
     const pages = new Map<string, RenderedPage>();
     const writes: OutputFile[] = [];
@@ -357,7 +415,14 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     const oldAssets = new Set(previous.client.assets.map((asset) => asset.path));
     const newAssets = client.assets.filter((asset) => !oldAssets.has(asset.path)).map((asset) => ({ path: asset.path, contents: asset.contents }));
     const keptAssets = new Set(client.assets.map((asset) => asset.path));
-    if (routesMayChange) writes.push(...hostFiles(jobs));
+    // Only generated files whose content changed (the feed rarely does for an old article).
+    for (const file of generated) {
+      const text = String(file.contents);
+      if (generatedContents.get(file.path) !== text) {
+        generatedContents.set(file.path, text);
+        writes.push(file);
+      }
+    }
     // Synchronously: a handful of files, and the thread pool may be busy with the watcher's stats.
     writeFilesSync(outDir, [...newAssets, ...writes]);
     await Promise.all([

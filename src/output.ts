@@ -11,7 +11,7 @@ export interface OutputFile {
 }
 
 /** Lists every file below `dir`, as paths relative to it with forward slashes. */
-async function listFiles(dir: string): Promise<string[]> {
+export async function listFiles(dir: string): Promise<string[]> {
   if (!existsSync(dir)) return [];
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries

@@ -54,6 +54,8 @@ export interface FeedDefinition {
   description: string;
   /** The page of an article. */
   link: (article: Article) => string;
+  /** How many of the newest articles the feed carries (default 50): readers poll it often. */
+  limit?: number;
 }
 
 export interface Route<Data = Record<string, unknown>> {

@@ -37,9 +37,11 @@ export function robots(baseUrl: string): string {
 
 const rfc822 = (date: Date) => date.toUTCString().replace('GMT', '+0000');
 
-/** RSS 2.0 of the articles, newest first, with their full text. */
+export const FEED_LIMIT = 50;
+
+/** RSS 2.0 of the newest articles, newest first, with their full text. */
 export function rssFeed(feed: FeedDefinition, meta: SiteMeta | undefined, articles: readonly Article[], baseUrl: string, now: Date): string {
-  const items = articles.map((article) => {
+  const items = articles.slice(0, feed.limit ?? FEED_LIMIT).map((article) => {
     const link = baseUrl + feed.link(article);
     const time = Date.parse(article.date);
     return [

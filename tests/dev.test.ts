@@ -50,6 +50,17 @@ describe('ssg dev', () => {
     events.close();
   });
 
+  it('a broken internal link is reported as the build reports it, and the fix recovers', async () => {
+    const events = await dev.events();
+    const original = await site.read('site/index.tsx');
+    await site.write('site/index.tsx', original.replace('return <h1>About us</h1>;', 'return <><h1>About us</h1><a href="/nowhere">x</a></>;'));
+    const error = await events.next('build-error', (data) => data[0].code === 'LinkBroken');
+    expect(error.data).toEqual([expect.objectContaining({ message: 'The page /about links to /nowhere, which no route or public file provides.' })]);
+    await site.write('site/index.tsx', original);
+    await events.next('reload', (data) => data.all === true);
+    events.close();
+  });
+
   it('a new article gets its page and appears in the list; deleting it removes both', async () => {
     const events = await dev.events();
     await site.write('content/news/brand-new.md', '---\ntitle: Brand new\ndate: "2030-01-01"\n---\nFresh.');

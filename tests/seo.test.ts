@@ -163,6 +163,25 @@ describe('what the build ships for search engines, readers and browsers', () => 
   });
 });
 
+describe('the feed', () => {
+  it('carries the 50 newest articles', async () => {
+    const site = await buildRealSite(async (copy) => {
+      for (let n = 0; n < 60; n++) {
+        await copy.write(`content/news/story-${n}.md`, `---\ntitle: Story ${n}\ndate: "2024-${String((n % 12) + 1).padStart(2, '0')}-${String((n % 28) + 1).padStart(2, '0')}"\n---\nBody ${n}`);
+      }
+    });
+    try {
+      const channel = xml.parse(await site.read('dist/news/feed.xml')).rss.channel;
+      expect(channel.item).toHaveLength(50);
+      const dates = (channel.item as Array<{ pubDate: string }>).map((item) => Date.parse(item.pubDate));
+      expect(dates).toEqual([...dates].sort((a, b) => b - a));
+      expect(channel.item[0].title).toBe('Hello world');
+    } finally {
+      await site.dispose();
+    }
+  });
+});
+
 describe('internal links', () => {
   it('a link to a path no route or public file provides fails the build, naming the page and the link', async () => {
     const site = await copySite(path.join(repoRoot, 'tests', 'fixtures', 'basic'));
