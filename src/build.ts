@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Buffer } from 'node:buffer';
-import { parseArticles, readArticleSources, type Article } from './articles.ts';
+import { readArticleSources, type Article } from './articles.ts';
 import { ASSETS_DIR, bundleClient, type ClientBundle } from './bundle-client.ts';
 import { bundleServer } from './bundle-server.ts';
 import { parseDataFiles, readDataFiles } from './data.ts';
@@ -85,12 +85,6 @@ function timer() {
       last = now;
     },
   };
-}
-
-export async function loadArticles(project: Project, options: { drafts: boolean; now: Date; warn: (m: string) => void }): Promise<Article[]> {
-  const sources = await readArticleSources(project.root, project.articlesDir);
-  const articles = parseArticles(sources, { now: options.now, warn: options.warn });
-  return articles.filter((article) => options.drafts || !article.draft);
 }
 
 /** The articles a page was handed through its route entry: it can be rendered once they are converted. */

@@ -30,7 +30,7 @@ export async function readDataFiles(root: string, contentDir: string): Promise<D
   );
 }
 
-/** `0 ("Ethereum") → links.1.href`: the entry by its index and name, then the field. */
+/** `entry 2 ("Alice") → links.1.href`: the entry by its index and name, then the field. */
 function describePath(doc: Document, issuePath: ReadonlyArray<PropertyKey>): string {
   if (issuePath.length === 0) return '(the whole file)';
   const [first, ...rest] = issuePath;

@@ -16,7 +16,7 @@ import {
 import { loadServerModule, serverBuildOptions, type ServerBundle } from './bundle-server.ts';
 import { changedFields, dependsOnArticles, emptyReads, type PageReads } from './dependencies.ts';
 import { parseDataFiles, readDataFiles, type DataFile } from './data.ts';
-import { SsgError, SsgErrorList } from './errors.ts';
+import { SsgError } from './errors.ts';
 import { fromEsbuildFailure } from './esbuild-plugins.ts';
 import { markdownToHtml } from './markdown.ts';
 import { listFiles, writeFiles, writeFilesSync, type OutputFile } from './output.ts';

@@ -32,7 +32,7 @@ export interface ContactHandlerOptions {
   verifier: ChallengeVerifier;
   inbox: Inbox;
   rateLimiter: RateLimiter;
-  /** Origins allowed to post, for example `https://validators.example`. */
+  /** Origins allowed to post, for example `https://example.com`. */
   allowedOrigins: readonly string[];
   /** The hostname the challenge must have been solved on; undefined skips the check. */
   expectedHostname?: string;
