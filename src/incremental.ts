@@ -75,6 +75,17 @@ export interface IncrementalOptions {
 }
 
 /**
+ * Reads a file that just changed. An editor that truncates and then writes is seen in between as
+ * an empty file: an empty read is given a moment and read again before it is believed.
+ */
+async function readSettled(file: string): Promise<string> {
+  const text = readFileSync(file, 'utf8');
+  if (text !== '') return text;
+  await new Promise((resolve) => setTimeout(resolve, 25));
+  return readFileSync(file, 'utf8');
+}
+
+/**
  * Route entries may carry article objects; after an edit that kept the list as it was, hand each
  * page the new object in place of the old one instead of expanding every route again.
  */
@@ -351,7 +362,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
         if (!isValidSlug(slugOf(name))) {
           throw new SsgError('ArticleSlugInvalid', `"${slugOf(name)}" is not a safe URL slug.`, { file: name });
         }
-        parsed.set(name, parseOne(name, readFileSync(file, 'utf8'), previous.parsed.get(name)));
+        parsed.set(name, parseOne(name, await readSettled(file), previous.parsed.get(name)));
       }
       articles = publishedArticles(parsed);
       const before = new Map(previous.articles.map((article) => [article.slug, article]));

@@ -28,8 +28,8 @@ describe('ssg dev on the real site', () => {
     const original = await site.read('content/news/hello-world.md');
     await site.write('content/news/hello-world.md', original.replace('title: Hello world', 'title: Hello, renamed world'));
     await events.next('reload', (data) => data.pages.includes('/news'));
-    expect(await (await fetch(`${dev.url}/news`)).text()).toContain('Hello, renamed world');
-    expect(await (await fetch(`${dev.url}/news/feed.xml`)).text()).toContain('<title>Hello, renamed world</title>');
+    await expect.poll(async () => (await fetch(`${dev.url}/news`)).text()).toContain('Hello, renamed world');
+    await expect.poll(async () => (await fetch(`${dev.url}/news/feed.xml`)).text()).toContain('<title>Hello, renamed world</title>');
     events.close();
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DevProcess } from './helpers/dev-process.ts';
@@ -35,7 +35,7 @@ describe('ssg dev', () => {
     await site.write('content/news/first-post.md', original.replace('Some *text*', 'Some *edited text*'));
     const reload = await events.next('reload', (data) => data.pages.length > 0);
     expect(reload.data).toEqual({ all: false, pages: ['/news/first-post'] });
-    expect(await text(`${dev.url}/news/first-post`)).toContain('<em>edited text</em>');
+    await expect.poll(() => text(`${dev.url}/news/first-post`)).toContain('<em>edited text</em>');
     expect(await dev.waitForOutput(/content\/news\/first-post\.md changed · 1 page written · \d+ ms/, from)).toBeTruthy();
     events.close();
   });
@@ -46,7 +46,7 @@ describe('ssg dev', () => {
     await site.write('content/news/first-post.md', original.replace('title: First post', 'title: First post, renamed'));
     const reload = await events.next('reload', (data) => data.pages.length > 0);
     expect((reload.data as { pages: string[] }).pages.sort()).toEqual(['/', '/news/first-post']);
-    expect(await text(`${dev.url}/`)).toContain('First post, renamed');
+    await expect.poll(() => text(`${dev.url}/`)).toContain('First post, renamed');
     events.close();
   });
 
@@ -65,7 +65,7 @@ describe('ssg dev', () => {
     const events = await dev.events();
     await site.write('content/news/brand-new.md', '---\ntitle: Brand new\ndate: "2030-01-01"\n---\nFresh.');
     await events.next('reload', (data) => data.pages.length > 0);
-    expect(await text(`${dev.url}/news/brand-new`)).toContain('<h1>Brand new</h1>');
+    await expect.poll(() => text(`${dev.url}/news/brand-new`)).toContain('<h1>Brand new</h1>');
     const home = await text(`${dev.url}/`);
     expect(home.indexOf('Brand new')).toBeGreaterThan(-1);
     expect(home.indexOf('Brand new')).toBeLessThan(home.indexOf('Second post'));
@@ -73,7 +73,7 @@ describe('ssg dev', () => {
     await site.remove('content/news/brand-new.md');
     const removal = await events.next('reload', (data) => data.all === true);
     expect(removal.data).toMatchObject({ all: true });
-    expect(await text(`${dev.url}/`)).not.toContain('Brand new');
+    await expect.poll(() => text(`${dev.url}/`)).not.toContain('Brand new');
     const gone = await fetch(`${dev.url}/news/brand-new`);
     expect(gone.status).toBe(404);
     events.close();
@@ -90,14 +90,14 @@ describe('ssg dev', () => {
     ]);
     await expect.poll(() => dev.stderr.slice(fromErr)).toMatch(/\[FrontMatterUnclosed\] content\/news\/2024\/second-post\.md:1: /);
     // The last good page is still served, and a page opened now learns of the error at once.
-    expect(await text(`${dev.url}/news/second-post`)).toContain('Second post');
+    await expect.poll(() => text(`${dev.url}/news/second-post`)).toContain('Second post');
     const late = await dev.events();
     expect((await late.next('build-error')).data).toEqual(error.data);
     late.close();
 
     await site.write('content/news/2024/second-post.md', original.replace('Body of the second post.', 'Fixed body.'));
     await events.next('reload');
-    expect(await text(`${dev.url}/news/second-post`)).toContain('Fixed body.');
+    await expect.poll(() => text(`${dev.url}/news/second-post`)).toContain('Fixed body.');
     events.close();
   });
 
@@ -113,7 +113,7 @@ describe('ssg dev', () => {
     await expect.poll(() => dev.stdout).toMatch(/first-post\.md|2 files changed/);
     await site.remove('content/news/bad.md');
     await events.next('reload');
-    expect(await text(`${dev.url}/news/first-post`)).toContain('Another line.');
+    await expect.poll(() => text(`${dev.url}/news/first-post`)).toContain('Another line.');
     events.close();
   });
 
@@ -132,7 +132,7 @@ describe('ssg dev', () => {
 
     await site.write('site/index.tsx', original.replace('About us', 'About the team'));
     await events.next('reload', (data) => data.all === true);
-    expect(await text(`${dev.url}/about`)).toContain('<h1>About the team</h1>');
+    await expect.poll(() => text(`${dev.url}/about`)).toContain('<h1>About the team</h1>');
     events.close();
   });
 
@@ -153,7 +153,7 @@ describe('ssg dev', () => {
     const swap = (await events.next('style')).data as { from: string; to: string };
     expect(swap.from).not.toBe(swap.to);
     expect(await text(dev.url + swap.to)).toContain('#639');
-    expect(await text(`${dev.url}/about`)).toContain(`href="${swap.to}"`);
+    await expect.poll(() => text(`${dev.url}/about`)).toContain(`href="${swap.to}"`);
     expect((await fetch(dev.url + swap.from)).status).toBe(404);
     events.close();
   });
@@ -169,7 +169,7 @@ describe('ssg dev', () => {
     await events.next('reload');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(dev.stdout.slice(from).match(/changed ·/g)!.length).toBeLessThanOrEqual(2);
-    expect(await text(`${dev.url}/news/first-post`)).toContain('Save 4.');
+    await expect.poll(() => text(`${dev.url}/news/first-post`)).toContain('Save 4.');
     events.close();
   });
 
@@ -179,6 +179,17 @@ describe('ssg dev', () => {
     await new Promise((resolve) => setTimeout(resolve, 30));
     await site.write('content/news/first-post.md', `${original}\nSecond save.`);
     await expect.poll(() => text(`${dev.url}/news/first-post`), { timeout: 3000 }).toContain('Second save.');
+  });
+
+  it('an editor that empties the file before writing it is not mistaken for an empty article', async () => {
+    const fromErr = dev.stderr.length;
+    const original = await site.read('content/news/first-post.md');
+    truncateSync(site.file('content/news/first-post.md'));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    writeFileSync(site.file('content/news/first-post.md'), `${original}\nAfter truncation.`);
+    await expect.poll(() => text(`${dev.url}/news/first-post`), { timeout: 3000 }).toContain('After truncation.');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(dev.stderr.slice(fromErr)).not.toContain('first-post.md: no date');
   });
 
   it('never writes the reload code into a build', async () => {
@@ -210,7 +221,7 @@ describe('ssg dev with a broken site at start', () => {
       expect((await events.next('build-error')).data).toEqual([expect.objectContaining({ code: 'FrontMatterInvalidYaml' })]);
       await site.write('content/news/first-post.md', original);
       await events.next('reload');
-      expect(await text(`${dev.url}/`)).toContain('<h1>Home</h1>');
+      await expect.poll(() => text(`${dev.url}/`)).toContain('<h1>Home</h1>');
       events.close();
     } finally {
       await dev.stop();
