@@ -25,6 +25,25 @@ function reportFailure(error: unknown, verbose: boolean): void {
   process.exitCode = FAILURE_EXIT;
 }
 
+/** On Ctrl-C or SIGTERM: close cleanly once, then exit 0 (1 if closing failed). */
+function stopOnSignal(close: () => Promise<void>, verbose: boolean, announce?: (signal: string) => void): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    announce?.(signal);
+    close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        reportFailure(error, verbose);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
 export function createProgram(): Command {
   const program = new Command('ssg')
     .description('Prerender a React site to static HTML.')
@@ -91,11 +110,7 @@ export function createProgram(): Command {
           },
         });
         process.stdout.write(`Dev server at ${server.url}/ (Ctrl-C to stop)\n`);
-        const stop = () => {
-          server.close().then(() => process.exit(0));
-        };
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
+        stopOnSignal(() => server.close(), Boolean(global.verbose));
       } catch (error) {
         reportFailure(error, Boolean(global.verbose));
       }
@@ -112,11 +127,7 @@ export function createProgram(): Command {
         const { preview } = await import('./preview.ts');
         const running = await preview({ dir: path.resolve(global.root, options.dir), port: options.port });
         process.stdout.write(`Serving ${options.dir} at ${running.url}/ (Ctrl-C to stop)\n`);
-        const stop = () => {
-          running.close().then(() => process.exit(0));
-        };
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
+        stopOnSignal(() => running.close(), Boolean(global.verbose));
       } catch (error) {
         reportFailure(error, Boolean(global.verbose));
       }
@@ -136,21 +147,7 @@ export function createProgram(): Command {
         const running = await serve(config, log);
         const mail = config.smtp ? `mail via ${config.smtp.host}:${config.smtp.port}` : 'no SMTP_HOST: messages wait in the inbox';
         log(`Serving ${config.siteDir} at ${running.url}/ · inbox ${config.dataDir} · ${mail}`);
-        let stopping = false;
-        const stop = (signal: string) => {
-          if (stopping) return;
-          stopping = true;
-          log(`${signal}: finishing requests in flight, then stopping`);
-          running.close().then(
-            () => process.exit(0),
-            (error: unknown) => {
-              reportFailure(error, Boolean(global.verbose));
-              process.exit(1);
-            },
-          );
-        };
-        process.once('SIGTERM', () => stop('SIGTERM'));
-        process.once('SIGINT', () => stop('SIGINT'));
+        stopOnSignal(() => running.close(), Boolean(global.verbose), (signal) => log(`${signal}: finishing requests in flight, then stopping`));
       } catch (error) {
         reportFailure(error, Boolean(global.verbose));
       }
