@@ -93,6 +93,11 @@ export function articleFromParts(file: string, data: Record<string, unknown>, bo
   return article;
 }
 
+/** Two files with one slug: the error names the later file and the one it collides with. */
+export function duplicateSlug(existing: Article, article: Article): SsgError {
+  return new SsgError('ArticleSlugDuplicate', `The slug "${article.slug}" is already used by ${existing.file}.`, { file: article.file });
+}
+
 /** Newest first; articles with the same date (or unreadable dates) keep a stable order by slug. */
 export function sortNewestFirst(articles: readonly Article[]): Article[] {
   // Each date is parsed once, not once per comparison.
@@ -128,13 +133,7 @@ export function parseArticles(
       }
       const existing = bySlug.get(article.slug);
       if (existing) {
-        errors.push(
-          new SsgError(
-            'ArticleSlugDuplicate',
-            `The slug "${article.slug}" is already used by ${existing.file}.`,
-            { file: source.file },
-          ),
-        );
+        errors.push(duplicateSlug(existing, article));
         continue;
       }
       bySlug.set(article.slug, article);

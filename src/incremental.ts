@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import { isValidSlug, parseArticle, readArticleSources, slugOf, sortNewestFirst, type Article } from './articles.ts';
+import { duplicateSlug, parseArticle, readArticleSources, sortNewestFirst, type Article } from './articles.ts';
 import { assetFiles, hostFiles, resolveBaseUrl } from './build.ts';
 import {
   ASSETS_DIR,
@@ -170,8 +170,9 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     for (const article of parsed.values()) {
       const existing = bySlug.get(article.slug);
       if (existing) {
-        const [first, second] = [existing.file, article.file].sort();
-        throw new SsgError('ArticleSlugDuplicate', `The slug "${article.slug}" is already used by ${first}.`, { file: second });
+        // Name them in file order, as a build does, whatever order they were seen in.
+        const [first, second] = [existing, article].sort((a, b) => (a.file < b.file ? -1 : 1));
+        throw duplicateSlug(first!, second!);
       }
       bySlug.set(article.slug, article);
     }
@@ -358,9 +359,6 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
         if (!existsSync(file)) {
           parsed.delete(name);
           continue;
-        }
-        if (!isValidSlug(slugOf(name))) {
-          throw new SsgError('ArticleSlugInvalid', `"${slugOf(name)}" is not a safe URL slug.`, { file: name });
         }
         parsed.set(name, parseOne(name, await readSettled(file), previous.parsed.get(name)));
       }

@@ -136,6 +136,26 @@ describe('ssg dev', () => {
     events.close();
   });
 
+  it('two articles with one slug, and a file name that is no slug, are reported as the build reports them', async () => {
+    const events = await dev.events();
+    await site.write('content/news/2024/first-post.md', '---\ndate: "2024-01-01"\n---\nAgain');
+    const duplicate = await events.next('build-error', (data) => data[0].code === 'ArticleSlugDuplicate');
+    expect(duplicate.data).toEqual([
+      expect.objectContaining({
+        where: 'content/news/first-post.md',
+        message: 'The slug "first-post" is already used by content/news/2024/first-post.md.',
+      }),
+    ]);
+    await site.remove('content/news/2024/first-post.md');
+    await events.next('reload');
+    await site.write('content/news/Bad Name.md', 'x');
+    const invalid = await events.next('build-error', (data) => data[0].code === 'ArticleSlugInvalid');
+    expect(invalid.data).toEqual([expect.objectContaining({ where: 'content/news/Bad Name.md' })]);
+    await site.remove('content/news/Bad Name.md');
+    await events.next('reload');
+    events.close();
+  });
+
   it('a YAML data error is reported and recovers', async () => {
     const events = await dev.events();
     await site.write('content/extra.yaml', 'key: [oops');
