@@ -5,7 +5,6 @@ import { ASSETS_DIR, bundleClient, type ClientBundle } from './bundle-client.ts'
 import { bundleServer } from './bundle-server.ts';
 import { parseDataFiles, readDataFiles } from './data.ts';
 import { SsgError } from './errors.ts';
-import { notFoundRules } from './host-rules.ts';
 import { checkLinks } from './links.ts';
 import { precompress } from './precompress.ts';
 import { siteFiles } from './site-files.ts';
@@ -66,12 +65,6 @@ export function resolveBaseUrl(project: Project, data: Record<string, unknown>, 
 
 export function assetFiles(client: ClientBundle): OutputFile[] {
   return client.assets.map((asset) => ({ path: asset.path, contents: asset.contents }));
-}
-
-/** Files for static hosts beside the pages (the not-found rules). */
-export function hostFiles(jobs: readonly PageJob[]): OutputFile[] {
-  const rules = notFoundRules(jobs);
-  return rules ? [{ path: '_redirects', contents: rules }] : [];
 }
 
 function timer() {
@@ -144,7 +137,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const feed = site.feed?.(data);
     output = await createStagedOutput(outDir, project.publicDir);
     const assets = assetFiles(client);
-    for (const file of [...assets, ...hostFiles(jobs)]) output.write(file);
+    for (const file of assets) output.write(file);
     const compressing = precompress(assets, project.cacheDir);
     compressing.catch(() => {});
 

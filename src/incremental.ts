@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { copyFile, cp, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { duplicateSlug, parseArticle, readArticleSources, sortNewestFirst, type Article } from './articles.ts';
-import { assetFiles, hostFiles, resolveBaseUrl } from './build.ts';
+import { assetFiles, resolveBaseUrl } from './build.ts';
 import {
   ASSETS_DIR,
   collectClientBundle,
@@ -205,22 +205,19 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     return feed && { path: feed.path, title: feed.title };
   }
 
-  /** sitemap, robots, feed, manifest and _headers, as the build writes them. */
+  /** _redirects, sitemap, robots, feed, manifest and _headers, as the build writes them. */
   function generatedFiles(next: Omit<State, 'pages'>, jobs: readonly PageJob[]): OutputFile[] {
     const site = next.server.module.site;
-    return [
-      ...hostFiles(jobs),
-      ...siteFiles({
-        jobs,
-        articles: next.articles,
-        baseUrl: next.baseUrl,
-        now: now(),
-        meta: site.meta?.(next.data),
-        feed: site.feed?.(next.data),
-        headers: site.headers?.(next.data),
-        publicFiles: new Set(publicFiles),
-      }),
-    ];
+    return siteFiles({
+      jobs,
+      articles: next.articles,
+      baseUrl: next.baseUrl,
+      now: now(),
+      meta: site.meta?.(next.data),
+      feed: site.feed?.(next.data),
+      headers: site.headers?.(next.data),
+      publicFiles: new Set(publicFiles),
+    });
   }
 
   /** Links on the pages just rendered must lead somewhere, as in a build. */
@@ -284,10 +281,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
 
     await rm(outDir, { recursive: true, force: true });
     await mkdir(outDir, { recursive: true });
-    if (existsSync(project.publicDir)) {
-      const { cp } = await import('node:fs/promises');
-      await cp(project.publicDir, outDir, { recursive: true });
-    }
+    if (existsSync(project.publicDir)) await cp(project.publicDir, outDir, { recursive: true });
     await writeFiles(outDir, [
       ...assetFiles(client),
       ...generated,

@@ -1,5 +1,6 @@
 // The files beside the pages that search engines, feed readers and phones read.
 import type { Article } from './articles.ts';
+import { notFoundRules } from './host-rules.ts';
 import type { OutputFile } from './output.ts';
 import type { PageJob } from './routes.ts';
 import type { FeedDefinition, SiteMeta } from './site-definition.ts';
@@ -118,7 +119,9 @@ export interface SiteFilesInput {
 }
 
 export function siteFiles(input: SiteFilesInput): OutputFile[] {
+  const rules = notFoundRules(input.jobs);
   const files: OutputFile[] = [
+    ...(rules ? [{ path: '_redirects', contents: rules }] : []),
     { path: 'sitemap.xml', contents: sitemap(input.jobs, input.articles, input.baseUrl) },
     { path: 'robots.txt', contents: robots(input.baseUrl) },
     { path: '_headers', contents: headersFile(input.headers) },
