@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { generatorRoot } from './project.ts';
 import type { ParsedParts } from './articles.ts';
 
 /**
@@ -12,7 +12,7 @@ import type { ParsedParts } from './articles.ts';
  * one slower build.
  */
 const PIPELINE = createHash('sha256')
-  .update(readFileSync(fileURLToPath(new URL('./markdown.ts', import.meta.url))))
+  .update(readFileSync(path.join(generatorRoot, 'src', 'markdown.ts')))
   .digest('hex')
   .slice(0, 16);
 

@@ -1,11 +1,9 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import * as esbuild from 'esbuild';
 import { generatorNodeModules } from './esbuild-plugins.ts';
 import { generatorRoot } from './project.ts';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import type { MarkdownBatchResult } from './markdown-worker.ts';
 
 /** Below this many conversions the main thread does them: a helper costs more to start. */
@@ -27,14 +25,15 @@ export function createMarkdownPool(options: { cacheDir: string; size?: number })
   const size = Math.max(1, options.size ?? availableParallelism());
   let helpers: ChildProcess[] | undefined;
   let helperFile: string | undefined;
-  const start = () => {
+  const start = async () => {
     if (helpers) return helpers;
     // The helper runs as plain JavaScript, compiled here in milliseconds: loaded through the
     // TypeScript loader, the same conversions cost 60 % more CPU.
     mkdirSync(options.cacheDir, { recursive: true });
     helperFile = path.join(options.cacheDir, `markdown-helper-${process.pid}.mjs`);
-    esbuild.buildSync({
-      entryPoints: [fileURLToPath(new URL('./markdown-worker.ts', import.meta.url))],
+    const esbuild = await import('esbuild');
+    await esbuild.build({
+      entryPoints: [path.join(generatorRoot, 'src', 'markdown-worker.ts')],
       bundle: true,
       platform: 'node',
       format: 'esm',
@@ -65,7 +64,7 @@ export function createMarkdownPool(options: { cacheDir: string; size?: number })
         onBatch?.(sources.map((_, index) => index), results);
         return results;
       }
-      const pool = start();
+      const pool = await start();
       const batches: number[][] = [];
       for (let first = 0; first < sources.length; first += BATCH) {
         batches.push(Array.from({ length: Math.min(BATCH, sources.length - first) }, (_, offset) => first + offset));

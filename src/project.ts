@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,8 +34,19 @@ export function projectAt(root: string): Project {
 }
 
 /** The generator's own folder, for its runtime files and its node_modules. */
-export const generatorRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const generatorRoot = findGeneratorRoot(path.dirname(fileURLToPath(import.meta.url)));
 
 export function relativeToRoot(project: Project, file: string): string {
   return path.relative(project.root, file) || '.';
+}
+
+/**
+ * The generator's own folder: the one holding `src/cli.ts`, looked for upwards, since the CLI
+ * runs either from its TypeScript sources or from a compiled copy below `.cache/`.
+ */
+function findGeneratorRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'src', 'cli.ts'))) return dir;
+    if (path.dirname(dir) === dir) return path.resolve(from, '..');
+  }
 }
