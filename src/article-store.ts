@@ -6,6 +6,8 @@ export interface ParsedWithCache {
   /** Every article, drafts included, newest first; those in `pending` have no HTML yet. */
   all: Article[];
   pending: Array<{ article: Article; key: string }>;
+  /** The content hash of each source, by file. */
+  keys: ReadonlyMap<string, string>;
   cache: MarkdownCache;
   /** Whether the cache file no longer matches what this build uses. */
   stale: boolean;
@@ -27,7 +29,7 @@ export async function parseWithCache(
     return parts;
   });
   const pending = all.filter((article) => !remembered.has(article.file)).map((article) => ({ article, key: keys.get(article.file)! }));
-  return { all, pending, cache, stale: pending.length > 0 || remembered.size !== sources.length };
+  return { all, pending, keys, cache, stale: pending.length > 0 || remembered.size !== sources.length };
 }
 
 /**

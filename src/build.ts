@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Buffer } from 'node:buffer';
 import { readArticleSources, type Article } from './articles.ts';
@@ -11,6 +12,8 @@ import { siteFiles } from './site-files.ts';
 import { convertPending, parseWithCache } from './article-store.ts';
 import { createStagedOutput, type OutputFile } from './output.ts';
 import { projectAt, type Project } from './project.ts';
+import { emptyReads } from './dependencies.ts';
+import { openPageCache } from './page-cache.ts';
 import { renderDocument, type RenderContext } from './render.ts';
 import { expandRoutes, type PageJob } from './routes.ts';
 import type { PageSizes } from './summary.ts';
@@ -36,6 +39,8 @@ export interface BuildResult {
   markdown: { cached: number; converted: number };
   timings: Record<string, number>;
   durationMs: number;
+  /** The output folder already held exactly this site; nothing was written. */
+  unchanged: boolean;
 }
 
 /** `https://example.com/` → `https://example.com`; anything but an absolute http(s) origin is refused. */
@@ -65,6 +70,12 @@ export function resolveBaseUrl(project: Project, data: Record<string, unknown>, 
 
 export function assetFiles(client: ClientBundle): OutputFile[] {
   return client.assets.map((asset) => ({ path: asset.path, contents: asset.contents }));
+}
+
+/** Where the build records what it left in an output folder (one record per folder). */
+function outputManifestFile(project: Project, outDir: string): string {
+  const id = createHash('sha1').update(outDir).digest('hex').slice(0, 12);
+  return path.join(project.cacheDir, `output-${id}.json`);
 }
 
 function timer() {
@@ -108,7 +119,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const articles = parsed.all.filter((article) => options.drafts || !article.draft);
   // Drafts left out are not converted.
   parsed.pending = parsed.pending.filter((item) => options.drafts || !item.article.draft);
-  const { pending, cache } = parsed;
+  const { pending, cache, keys } = parsed;
   clock.lap('articles');
 
   const waiting = new Set(pending.map((item) => item.article));
@@ -135,7 +146,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const jobs = expandRoutes(site, { articles, data });
     const meta = site.meta?.(data);
     const feed = site.feed?.(data);
-    output = await createStagedOutput(outDir, project.publicDir);
+    output = await createStagedOutput(outDir, project.publicDir, { manifestFile: outputManifestFile(project, outDir) });
     const assets = assetFiles(client);
     for (const file of assets) output.write(file);
     const compressing = precompress(assets, project.cacheDir);
@@ -155,14 +166,34 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       meta,
       feed: feed && { path: feed.path, title: feed.title },
     };
+    // Pages whose every input is as in the last build come from the page cache, unrendered.
+    const pageCache = openPageCache({
+      cacheDir: project.cacheDir,
+      shared: [
+        server.code,
+        JSON.stringify([shell, client.assets.map((asset) => asset.path), client.loaderUrl, client.styleUrl, baseUrl, meta, feed, Boolean(options.drafts)]),
+      ],
+      now,
+      articles,
+      keys,
+      data,
+    });
     const documents: Array<{ path: string; html: string }> = [];
     const known = new Set(articles);
+    const entryKey = (job: PageJob) =>
+      JSON.stringify([job.path, job.params, job.entry], (_, value) => (known.has(value) ? `article:${(value as Article).file}` : value));
     const waitingOn = new Map<Article, PageJob[]>();
     const later: PageJob[] = [];
     const pages = new Map<PageJob, PageSizes>();
     const stage = output;
     const render = (job: PageJob) => {
-      const document = renderDocument(job, context);
+      const key = entryKey(job);
+      let document = pageCache.get(job.outputPath, key);
+      if (!document) {
+        const reads = emptyReads();
+        document = renderDocument(job, context, reads);
+        pageCache.set(job.outputPath, key, document, reads);
+      }
       documents.push({ path: job.path, html: document.html });
       const contents = Buffer.from(document.html);
       stage.write({ path: job.outputPath, contents });
@@ -202,7 +233,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     checkLinks(documents, output.paths());
     clock.lap('render');
 
-    await Promise.all([output.commit(), parsed.stale ? cache.save() : undefined]);
+    const [written] = await Promise.all([output.commit(), parsed.stale ? cache.save() : undefined]);
+    try {
+      pageCache.save();
+    } catch {
+      // Not kept: the next build renders every page.
+    }
     output = undefined;
     clock.lap('write');
 
@@ -213,6 +249,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       markdown: { cached: articles.length - pending.length, converted: pending.length },
       timings: clock.timings,
       durationMs: performance.now() - started,
+      unchanged: !written,
     };
   } finally {
     await conversion.close();

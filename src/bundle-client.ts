@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import * as esbuild from 'esbuild';
+import type * as esbuild from 'esbuild';
+import { cachedBuild, type BundleResult } from './bundle-cache.ts';
 import { fromEsbuildFailure, generatorNodeModules, ssgAlias } from './esbuild-plugins.ts';
 import { generatorRoot, type Project } from './project.ts';
 
@@ -113,8 +114,8 @@ export function collectClientBundle(
   project: Project,
   islands: readonly IslandSource[],
   outdir: string,
-  scripts: esbuild.BuildResult | undefined,
-  styles: esbuild.BuildResult | undefined,
+  scripts: Pick<esbuild.BuildResult, 'outputFiles' | 'metafile'> | BundleResult | undefined,
+  styles: Pick<esbuild.BuildResult, 'outputFiles' | 'metafile'> | BundleResult | undefined,
 ): ClientBundle {
   const urlOf = (file: string) => `/${path.relative(path.dirname(outdir), path.resolve(project.root, file)).split(path.sep).join('/')}`;
   const assets: OutputAsset[] = [];
@@ -179,8 +180,9 @@ export async function bundleClient(project: Project, outdir: string): Promise<Cl
   const hasStyles = existsSync(project.stylesEntry);
   try {
     const [scripts, styles] = await Promise.all([
-      islands.length > 0 ? esbuild.build(scriptBuildOptions(project, islands, outdir)) : undefined,
-      hasStyles ? esbuild.build(styleBuildOptions(project, outdir)) : undefined,
+      // The island loader is generated from the list of islands: that list is part of the key.
+      islands.length > 0 ? cachedBuild(project.cacheDir, 'scripts', scriptBuildOptions(project, islands, outdir), loaderSource(islands)) : undefined,
+      hasStyles ? cachedBuild(project.cacheDir, 'styles', styleBuildOptions(project, outdir), '') : undefined,
     ]);
     return collectClientBundle(project, islands, outdir, scripts, styles);
   } catch (error) {

@@ -1,7 +1,8 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import * as esbuild from 'esbuild';
+import type * as esbuild from 'esbuild';
+import { cachedBuild, type BundleResult } from './bundle-cache.ts';
 import { SsgError } from './errors.ts';
 import { externalPackagesByPath, fromEsbuildFailure, generatorNodeModules, ssgAlias } from './esbuild-plugins.ts';
 import { generatorRoot, relativeToRoot, type Project } from './project.ts';
@@ -19,6 +20,8 @@ export interface ServerBundle {
   module: ServerModule;
   /** Every source file of the site the bundle was made from, relative to the project root. */
   inputs: string[];
+  /** The compiled code itself, for telling whether it changed. */
+  code: Uint8Array;
 }
 
 function serverEntry(project: Project): string {
@@ -52,7 +55,7 @@ export function serverBuildOptions(project: Project): esbuild.BuildOptions {
 let generation = 0;
 
 /** Writes compiled server code to the cache under a new name and imports it. */
-export async function loadServerModule(project: Project, result: esbuild.BuildResult): Promise<ServerBundle> {
+export async function loadServerModule(project: Project, result: Pick<esbuild.BuildResult, 'outputFiles' | 'metafile'> | BundleResult): Promise<ServerBundle> {
   const output = result.outputFiles?.[0];
   if (!output) throw new Error('esbuild produced no server bundle');
   await mkdir(project.cacheDir, { recursive: true });
@@ -69,13 +72,13 @@ export async function loadServerModule(project: Project, result: esbuild.BuildRe
   const inputs = Object.keys(result.metafile?.inputs ?? {})
     .filter((input) => !input.includes('node_modules') && !input.startsWith('<stdin>'))
     .map((input) => relativeToRoot(project, path.resolve(project.root, input)));
-  return { module, inputs };
+  return { module, inputs, code: output.contents };
 }
 
 export async function bundleServer(project: Project): Promise<ServerBundle> {
-  let result: esbuild.BuildResult;
+  let result: BundleResult;
   try {
-    result = await esbuild.build(serverBuildOptions(project));
+    result = await cachedBuild(project.cacheDir, 'server', serverBuildOptions(project), '');
   } catch (error) {
     throw fromEsbuildFailure(error, 'SiteCompileFailed', project.root);
   }

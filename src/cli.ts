@@ -78,7 +78,7 @@ export function createProgram(): Command {
           ? ` · Markdown: ${result.markdown.converted} converted, ${result.markdown.cached} from cache`
           : '';
         process.stdout.write(
-          `${colors.green('Built')} ${result.pages.length} pages (${result.articles} articles) into ${options.out} in ${formatMs(result.durationMs)}${markdown} · peak memory ${peakMb} MB\n`,
+          `${colors.green('Built')} ${result.pages.length} pages (${result.articles} articles) into ${options.out} in ${formatMs(result.durationMs)}${markdown}${result.unchanged ? ' · output unchanged, nothing written' : ''} · peak memory ${peakMb} MB\n`,
         );
       } catch (error) {
         reportFailure(error, Boolean(global.verbose));

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cp, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SsgError } from './errors.ts';
@@ -51,22 +52,79 @@ function removeInBackground(folder: string): void {
   }
 }
 
+/** What the last build left in an output folder: each file's content hash, size and time. */
+interface OutputManifest {
+  version: 1;
+  outDir: string;
+  /** Generated files: path → [sha1, size, mtimeMs in the output folder]. */
+  files: Record<string, [string, number, number]>;
+  /** Public files: path → [size, mtimeMs of the source in public/]. */
+  publicSources: Record<string, [number, number]>;
+}
+
+const hashOf = (contents: string | Uint8Array) => createHash('sha1').update(contents).digest('base64');
+
+function readManifest(file: string, outDir: string): OutputManifest | undefined {
+  try {
+    const manifest = JSON.parse(readFileSync(file, 'utf8')) as OutputManifest;
+    return manifest.version === 1 && manifest.outDir === outDir ? manifest : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const sameStat = (file: string, size: number, mtimeMs: number) => {
+  try {
+    const stat = statSync(file);
+    return stat.isFile() && stat.size === size && stat.mtimeMs === mtimeMs;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Whether the output folder still holds exactly what the manifest recorded (no file added,
+ * removed or touched since) and the public files are the ones it was built from. Only then can a
+ * build that makes the same bytes leave the folder alone.
+ */
+async function outputIntact(manifest: OutputManifest, outDir: string, publicDir: string, publicFiles: string[]): Promise<boolean> {
+  if (publicFiles.length !== Object.keys(manifest.publicSources).length) return false;
+  for (const file of publicFiles) {
+    const recorded = manifest.publicSources[file];
+    if (!recorded || !sameStat(path.join(publicDir, file), recorded[0], recorded[1])) return false;
+  }
+  const present = await listFiles(outDir);
+  if (present.length !== Object.keys(manifest.files).length + publicFiles.length) return false;
+  for (const [file, [, size, mtimeMs]] of Object.entries(manifest.files)) {
+    if (!sameStat(path.join(outDir, file), size, mtimeMs)) return false;
+  }
+  return true;
+}
+
 /**
  * A complete site written beside `outDir` and swapped in only when everything is written, so a
  * failure at any point leaves the previous output as it was. Files may be written as they are
  * made; `commit` waits for them, then swaps.
+ *
+ * With a `manifestFile`, a build whose every file comes out byte for byte as the output folder
+ * already holds them writes nothing at all: files are compared as they are made, and writing
+ * starts (with what was held so far) at the first one that differs.
  */
-export async function createStagedOutput(outDir: string, publicDir: string) {
+export async function createStagedOutput(outDir: string, publicDir: string, options: { manifestFile?: string } = {}) {
   const stamp = `${process.pid}-${Date.now()}`;
   const staging = `${outDir}.tmp-${stamp}`;
   const previous = `${outDir}.old-${stamp}`;
   const publicFiles = await listFiles(publicDir);
-  await mkdir(staging, { recursive: true });
-  if (publicFiles.length > 0) await cp(publicDir, staging, { recursive: true });
   const folders = new Set<string>();
   const writes: Promise<void>[] = [];
-  const generated = new Set<string>();
+  const generated = new Map<string, string>();
   const publicSet = new Set(publicFiles);
+
+  const { manifestFile } = options;
+  const manifest = manifestFile && existsSync(outDir) ? readManifest(manifestFile, outDir) : undefined;
+  /** While set, files are only compared with the manifest and held; nothing is on disk yet. */
+  let held: Map<string, string | Uint8Array> | undefined =
+    manifest && (await outputIntact(manifest, outDir, publicDir, publicFiles)) ? new Map() : undefined;
 
   const ensureFolder = (folder: string) => {
     if (folders.has(folder)) return;
@@ -74,7 +132,55 @@ export async function createStagedOutput(outDir: string, publicDir: string) {
     folders.add(folder);
   };
 
+  const writeToStaging = (file: string, contents: string | Uint8Array) => {
+    const target = path.join(staging, file);
+    // Synchronously, as pages are made: a thousand small files go faster this way than queued
+    // behind each other in the thread pool, and the build has nothing else to do meanwhile.
+    try {
+      ensureFolder(path.dirname(target));
+      writeFileSync(target, contents);
+    } catch (error) {
+      writes.push(Promise.reject(error));
+    }
+  };
+
+  const startStaging = async () => {
+    await mkdir(staging, { recursive: true });
+    if (publicFiles.length > 0) await cp(publicDir, staging, { recursive: true });
+  };
+
+  /** Leaves comparing for writing: everything held so far goes to the staging folder. */
+  const startWriting = () => {
+    if (!held) return;
+    const pending = held;
+    held = undefined;
+    mkdirSync(staging, { recursive: true });
+    if (publicFiles.length > 0) cpSync(publicDir, staging, { recursive: true });
+    for (const [file, contents] of pending) writeToStaging(file, contents);
+  };
+
+  if (!held) await startStaging();
+
   const abort = () => rm(staging, { recursive: true, force: true });
+
+  const saveManifest = async () => {
+    if (!manifestFile) return;
+    const files: OutputManifest['files'] = {};
+    for (const [file, hash] of generated) {
+      const stat = statSync(path.join(outDir, file));
+      files[file] = [hash, stat.size, stat.mtimeMs];
+    }
+    const publicSources: OutputManifest['publicSources'] = {};
+    for (const file of publicFiles) {
+      const stat = statSync(path.join(publicDir, file));
+      publicSources[file] = [stat.size, stat.mtimeMs];
+    }
+    const next: OutputManifest = { version: 1, outDir, files, publicSources };
+    await mkdir(path.dirname(manifestFile), { recursive: true });
+    const temporary = `${manifestFile}.${stamp}`;
+    await writeFile(temporary, JSON.stringify(next));
+    await rename(temporary, manifestFile);
+  };
 
   return {
     staging,
@@ -85,20 +191,23 @@ export async function createStagedOutput(outDir: string, publicDir: string) {
           file: path.join(path.basename(path.dirname(publicDir)), path.basename(publicDir), file.path),
         }, { hint: 'Rename or remove the public file; the page or asset of that path is made by the build.' });
       }
-      generated.add(file.path);
-      const target = path.join(staging, file.path);
-      // Synchronously, as pages are made: a thousand small files go faster this way than queued
-      // behind each other in the thread pool, and the build has nothing else to do meanwhile.
-      try {
-        ensureFolder(path.dirname(target));
-        writeFileSync(target, file.contents);
-      } catch (error) {
-        writes.push(Promise.reject(error));
+      const hash = hashOf(file.contents);
+      generated.set(file.path, hash);
+      if (held) {
+        if (manifest!.files[file.path]?.[0] === hash) {
+          held.set(file.path, file.contents);
+          return;
+        }
+        startWriting();
       }
+      writeToStaging(file.path, file.contents);
     },
     /** Every path the site will have: generated and public files. */
-    paths: () => new Set([...generated, ...publicFiles]),
-    async commit(): Promise<void> {
+    paths: () => new Set([...generated.keys(), ...publicFiles]),
+    /** Swaps the new output in; false when the output folder already held exactly this site. */
+    async commit(): Promise<boolean> {
+      if (held && generated.size === Object.keys(manifest!.files).length) return false;
+      startWriting();
       try {
         await Promise.all(writes);
         const hadPrevious = existsSync(outDir);
@@ -114,10 +223,13 @@ export async function createStagedOutput(outDir: string, publicDir: string) {
         await abort();
         throw new SsgError('OutputFailed', `Could not write ${outDir}: ${(error as Error).message}`, {}, { cause: error });
       }
+      // Without a manifest the next build writes everything again: not worth failing this one for.
+      await saveManifest().catch(() => {});
+      return true;
     },
     async abort(): Promise<void> {
       await Promise.allSettled(writes);
-      await abort();
+      if (!held) await abort();
     },
   };
 }

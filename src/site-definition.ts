@@ -15,7 +15,10 @@ export interface PageProps<Data = Record<string, unknown>> {
   data: Data;
   /** The absolute origin of the site, without a trailing slash. */
   baseUrl: string;
-  /** The build time. */
+  /**
+   * The build time. For dates (the year in a footer, say), not times of day: a page rendered
+   * earlier the same day (UTC) with the same inputs is taken from the page cache as it was.
+   */
   now: Date;
 }
 
