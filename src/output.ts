@@ -60,6 +60,8 @@ interface OutputManifest {
   files: Record<string, [string, number, number]>;
   /** Public files: path → [size, mtimeMs of the source in public/]. */
   publicSources: Record<string, [number, number]>;
+  /** Every folder of the output ('' for itself) → mtimeMs: a file added or removed changes it. */
+  folders: Record<string, number>;
 }
 
 const hashOf = (contents: string | Uint8Array) => createHash('sha1').update(contents).digest('base64');
@@ -87,14 +89,22 @@ const sameStat = (file: string, size: number, mtimeMs: number) => {
  * removed or touched since) and the public files are the ones it was built from. Only then can a
  * build that makes the same bytes leave the folder alone.
  */
-async function outputIntact(manifest: OutputManifest, outDir: string, publicDir: string, publicFiles: string[]): Promise<boolean> {
+function outputIntact(manifest: OutputManifest, outDir: string, publicDir: string, publicFiles: string[]): boolean {
   if (publicFiles.length !== Object.keys(manifest.publicSources).length) return false;
   for (const file of publicFiles) {
     const recorded = manifest.publicSources[file];
     if (!recorded || !sameStat(path.join(publicDir, file), recorded[0], recorded[1])) return false;
   }
-  const present = await listFiles(outDir);
-  if (present.length !== Object.keys(manifest.files).length + publicFiles.length) return false;
+  // Folder times instead of listing every folder: a stat each, where reading a thousand folders
+  // took 70-140 ms here.
+  for (const [folder, mtimeMs] of Object.entries(manifest.folders ?? {})) {
+    try {
+      if (statSync(path.join(outDir, folder)).mtimeMs !== mtimeMs) return false;
+    } catch {
+      return false;
+    }
+  }
+  if (!manifest.folders) return false;
   for (const [file, [, size, mtimeMs]] of Object.entries(manifest.files)) {
     if (!sameStat(path.join(outDir, file), size, mtimeMs)) return false;
   }
@@ -124,7 +134,7 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
   const manifest = manifestFile && existsSync(outDir) ? readManifest(manifestFile, outDir) : undefined;
   /** While set, files are only compared with the manifest and held; nothing is on disk yet. */
   let held: Map<string, string | Uint8Array> | undefined =
-    manifest && (await outputIntact(manifest, outDir, publicDir, publicFiles)) ? new Map() : undefined;
+    manifest && outputIntact(manifest, outDir, publicDir, publicFiles) ? new Map() : undefined;
 
   const ensureFolder = (folder: string) => {
     if (folders.has(folder)) return;
@@ -175,7 +185,17 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
       const stat = statSync(path.join(publicDir, file));
       publicSources[file] = [stat.size, stat.mtimeMs];
     }
-    const next: OutputManifest = { version: 1, outDir, files, publicSources };
+    const folders: OutputManifest['folders'] = {};
+    for (const file of [...generated.keys(), ...publicFiles]) {
+      // The file's folder and each above it, up to the output folder itself ('').
+      for (let folder = path.posix.dirname(file); ; folder = path.posix.dirname(folder)) {
+        const key = folder === '.' ? '' : folder;
+        if (key in folders) break;
+        folders[key] = statSync(path.join(outDir, key)).mtimeMs;
+        if (key === '') break;
+      }
+    }
+    const next: OutputManifest = { version: 1, outDir, files, publicSources, folders };
     await mkdir(path.dirname(manifestFile), { recursive: true });
     const temporary = `${manifestFile}.${stamp}`;
     await writeFile(temporary, JSON.stringify(next));
