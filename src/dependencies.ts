@@ -27,6 +27,15 @@ function trackArticle(article: Article, reads: PageReads): Article {
   });
 }
 
+const articleSets = new WeakMap<readonly Article[], ReadonlySet<unknown>>();
+
+/** The articles as a set, made once per list: every page of a build asks, and lists are long. */
+function articleSet(articles: readonly Article[]): ReadonlySet<unknown> {
+  let set = articleSets.get(articles);
+  if (!set) articleSets.set(articles, (set = new Set(articles)));
+  return set;
+}
+
 /**
  * Wraps the articles and data a page receives so that rendering records what it used. Reading
  * `articles.length` or iterating marks the list; reading `article.title` marks that field.
@@ -39,7 +48,7 @@ export function trackReads(
 ): { articles: readonly Article[]; data: Record<string, unknown>; entry: Record<string, unknown> } {
   const items = new Map<number, Article>();
   // An article handed to the page through its route entry is tracked like one read from the list.
-  const known = new Set<unknown>(articles);
+  const known = articleSet(articles);
   const trackedEntry = Object.fromEntries(
     Object.entries(entry).map(([key, value]) => [key, known.has(value) ? trackArticle(value as Article, reads) : value]),
   );
