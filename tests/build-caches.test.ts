@@ -61,7 +61,7 @@ describe('rebuilds: output, bundle and page caches', () => {
   it('shows each kind of edit in the next build: code, template, article body and title, data', async () => {
     await site.write('site/index.tsx', (await site.read('site/index.tsx')).replace('<h1>About us</h1>', '<h1>About the team</h1>'));
     await site.write('templates/document.html', (await site.read('templates/document.html')).replace('<body>', '<body data-edited="yes">'));
-    await site.write('content/news/first-post.md', (await site.read('content/news/first-post.md')).replace(/^title: .*$/m, 'title: Renamed post'));
+    await site.write('content/news/first-post.md', (await site.read('content/news/first-post.md')).replace(/^title: .*$/m, 'title: Renamed post').replace('Some *text*', 'Some *new words*'));
     await site.write('content/site.yaml', 'baseUrl: https://edited.example\n');
     const result = await site.run(['build']);
     expect(result.code, result.stderr).toBe(0);
@@ -72,6 +72,7 @@ describe('rebuilds: output, bundle and page caches', () => {
     expect(await site.read('dist/index.html')).toContain('Renamed post');
     const post = await site.read('dist/news/first-post/index.html');
     expect(post).toContain('<title>Renamed post</title>');
+    expect(post).toContain('<em>new words</em>');
     expect(post).toContain('https://edited.example/news/first-post');
 
     // An edit in a component file the site imports, and a new island file: both rebundled.
