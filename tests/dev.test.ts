@@ -168,6 +168,8 @@ describe('ssg dev', () => {
 
   it('a style change swaps the style sheet without a reload, and pages point at the new one', async () => {
     const events = await dev.events();
+    // A rebuild left over from the test before would fold this change into a page reload.
+    await events.settle();
     const original = await site.read('site/styles/index.css');
     await site.write('site/styles/index.css', `${original}\nh1 { color: rebeccapurple; }\n`);
     const swap = (await events.next('style')).data as { from: string; to: string };

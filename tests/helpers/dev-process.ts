@@ -59,6 +59,8 @@ export class DevProcess {
   async events(): Promise<{
     received: DevEvent[];
     next(name: string, accept?: (data: any) => boolean, timeoutMs?: number): Promise<DevEvent>;
+    /** Waits until no event has come for a moment, and forgets those that came before. */
+    settle(quietMs?: number): Promise<void>;
     close(): void;
   }> {
     const controller = new AbortController();
@@ -99,6 +101,16 @@ export class DevProcess {
           await new Promise((resolve) => setTimeout(resolve, 10));
         }
         throw new Error(`no "${name}" event; received ${JSON.stringify(received)}`);
+      },
+      async settle(quietMs = 400) {
+        // Lets a rebuild still running from an earlier change finish, so that the next `next`
+        // sees only what the caller's own change causes.
+        let count = -1;
+        while (count !== received.length) {
+          count = received.length;
+          await new Promise((resolve) => setTimeout(resolve, quietMs));
+        }
+        seen = received.length;
       },
       close: () => controller.abort(),
     };
