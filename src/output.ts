@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { cp, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SsgError } from './errors.ts';
 
@@ -97,14 +97,14 @@ function outputIntact(manifest: OutputManifest, outDir: string, publicDir: strin
   }
   // Folder times instead of listing every folder: a stat each, where reading a thousand folders
   // took 70-140 ms here.
-  for (const [folder, mtimeMs] of Object.entries(manifest.folders ?? {})) {
+  if (!manifest.folders) return false;
+  for (const [folder, mtimeMs] of Object.entries(manifest.folders)) {
     try {
       if (statSync(path.join(outDir, folder)).mtimeMs !== mtimeMs) return false;
     } catch {
       return false;
     }
   }
-  if (!manifest.folders) return false;
   for (const [file, [, size, mtimeMs]] of Object.entries(manifest.files)) {
     if (!sameStat(path.join(outDir, file), size, mtimeMs)) return false;
   }
@@ -154,9 +154,10 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
     }
   };
 
-  const startStaging = async () => {
-    await mkdir(staging, { recursive: true });
-    if (publicFiles.length > 0) await cp(publicDir, staging, { recursive: true });
+  /** The staging folder, with the public files in it. */
+  const startStaging = () => {
+    mkdirSync(staging, { recursive: true });
+    if (publicFiles.length > 0) cpSync(publicDir, staging, { recursive: true });
   };
 
   /** Leaves comparing for writing: everything held so far goes to the staging folder. */
@@ -164,12 +165,11 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
     if (!held) return;
     const pending = held;
     held = undefined;
-    mkdirSync(staging, { recursive: true });
-    if (publicFiles.length > 0) cpSync(publicDir, staging, { recursive: true });
+    startStaging();
     for (const [file, contents] of pending) writeToStaging(file, contents);
   };
 
-  if (!held) await startStaging();
+  if (!held) startStaging();
 
   const abort = () => rm(staging, { recursive: true, force: true });
 

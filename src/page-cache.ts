@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
+import { sourceFingerprint } from '../bin/fingerprint.js';
 import type { Article } from './articles.ts';
 import type { PageReads } from './dependencies.ts';
 import { generatorRoot } from './project.ts';
@@ -40,25 +41,18 @@ const sha1 = (...parts: Array<string | Uint8Array>) => {
 };
 
 /**
- * The generator's own sources (their sizes and times) and its installed packages: rendering
- * with a changed renderer or React must not reuse pages.
+ * The generator's own sources and its installed packages: rendering with a changed renderer or
+ * React must not reuse pages.
  */
 function generatorStamp(): string {
-  const parts: string[] = [process.version];
-  const sources = path.join(generatorRoot, 'src');
-  for (const entry of readdirSync(sources, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    const stat = statSync(file);
-    parts.push(`${file}:${stat.size}:${stat.mtimeMs}`);
-  }
+  let packages = 'unknown';
   try {
     const stat = statSync(path.join(generatorRoot, 'node_modules', '.package-lock.json'));
-    parts.push(`packages:${stat.size}:${stat.mtimeMs}`);
+    packages = `${stat.size}:${stat.mtimeMs}`;
   } catch {
-    parts.push('packages:unknown');
+    // No npm install record: the sources alone.
   }
-  return sha1(...parts.sort());
+  return sha1(sourceFingerprint(generatorRoot), packages);
 }
 
 export interface PageCacheInputs {

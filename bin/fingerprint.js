@@ -1,0 +1,19 @@
+// The generator's sources as one short hash: Node's version and every file in src/ by path, size
+// and modification time. Cheap (a stat a file) and changed by any edit. The CLI names its compiled
+// copy by it; the page cache keeps pages only while it is unchanged.
+import { createHash } from 'node:crypto';
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+export function sourceFingerprint(root) {
+  const hash = createHash('sha1').update(process.version);
+  const files = readdirSync(path.join(root, 'src'), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath ?? entry.path, entry.name))
+    .sort();
+  for (const file of files) {
+    const stat = statSync(file);
+    hash.update(`${file}\0${stat.size}\0${stat.mtimeMs}\0`);
+  }
+  return hash.digest('hex').slice(0, 16);
+}
