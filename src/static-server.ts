@@ -61,7 +61,8 @@ export async function resolveStaticPath(root: string, urlPath: string): Promise<
   const target = path.join(root, relative);
   if (!target.startsWith(root) || decoded.includes('\0')) return nearestNotFound(root, '');
 
-  const candidates = decoded.endsWith('/')
+  // `/.` normalises to the root itself: its `.html` sibling would lie outside the root.
+  const candidates = decoded.endsWith('/') || relative === ''
     ? [path.join(target, 'index.html')]
     : [target, `${target}.html`, path.join(target, 'index.html')];
   for (const candidate of candidates) {
