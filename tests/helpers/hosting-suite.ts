@@ -30,7 +30,7 @@ export function hostingSuite(start: (site: TempSite) => Promise<Host>): { contex
   });
   afterAll(async () => {
     await context?.host.close();
-    await context?.site.remove('.');
+    await context?.site.dispose();
   });
   const ctx = () => context!;
 
