@@ -44,7 +44,7 @@ export function describeProblems(error: unknown): Array<{ code?: string; where?:
   );
 }
 
-/** `/about` for about/index.html, `/news/404` for news/404.html: the page a file is. */
+/** `/about` for about.html (or about/index.html), `/news/404` for news/404.html: the page a file is. */
 function pageOf(outDir: string, file: string): string {
   const relative = path.relative(outDir, file).split(path.sep).join('/');
   return `/${relative.replace(/(^|\/)index\.html$/, '').replace(/\.html$/, '')}`.replace(/(.)\/$/, '$1');

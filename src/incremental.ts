@@ -205,7 +205,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     return feed && { path: feed.path, title: feed.title };
   }
 
-  /** _redirects, sitemap, robots, feed, manifest and _headers, as the build writes them. */
+  /** sitemap, robots, feed, manifest and _headers, as the build writes them. */
   function generatedFiles(next: Omit<State, 'pages'>, jobs: readonly PageJob[]): OutputFile[] {
     const site = next.server.module.site;
     return siteFiles({

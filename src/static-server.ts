@@ -45,8 +45,9 @@ export interface Resolved {
 }
 
 /**
- * Maps a URL path to a file the way common static hosts do: `/about` and `/about/` serve
- * `about/index.html`; anything missing gets the nearest `404.html` up the path, with status 404.
+ * Maps a URL path to a file the way common static hosts do: `/about` serves `about`, else
+ * `about.html`, else `about/index.html`; `/about/` only `about/index.html`; anything missing gets
+ * the nearest `404.html` up the path, with status 404.
  * Returns undefined when there is not even a root 404 page.
  */
 export async function resolveStaticPath(root: string, urlPath: string): Promise<Resolved | undefined> {
@@ -60,7 +61,10 @@ export async function resolveStaticPath(root: string, urlPath: string): Promise<
   const target = path.join(root, relative);
   if (!target.startsWith(root) || decoded.includes('\0')) return nearestNotFound(root, '');
 
-  const candidates = decoded.endsWith('/') ? [path.join(target, 'index.html')] : [target, path.join(target, 'index.html')];
+  // `/.` normalises to the root itself: its `.html` sibling would lie outside the root.
+  const candidates = decoded.endsWith('/') || relative === ''
+    ? [path.join(target, 'index.html')]
+    : [target, `${target}.html`, path.join(target, 'index.html')];
   for (const candidate of candidates) {
     if (await isFile(candidate)) return { file: candidate, status: 200 };
   }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -26,13 +27,13 @@ const count = (html: string, pattern: RegExp) => (html.match(new RegExp(pattern,
 
 const files: Record<string, string> = {
   '/': 'index.html',
-  '/about': 'about/index.html',
-  '/services': 'services/index.html',
-  '/networks': 'networks/index.html',
-  '/contact': 'contact/index.html',
-  '/news': 'news/index.html',
-  '/news/hello-world': 'news/hello-world/index.html',
-  '/legal': 'legal/index.html',
+  '/about': 'about.html',
+  '/services': 'services.html',
+  '/networks': 'networks.html',
+  '/contact': 'contact.html',
+  '/news': 'news.html',
+  '/news/hello-world': 'news/hello-world.html',
+  '/legal': 'legal.html',
   '/news/404': 'news/404.html',
   '/404': '404.html',
 };
@@ -287,7 +288,8 @@ describe('assets stay on this origin', () => {
 });
 
 describe('server rules for unknown articles', () => {
-  it('writes a _redirects rule so hosts that only know the root 404 page use news/404.html', async () => {
-    expect(await site.read('dist/_redirects')).toContain('/news/*  /news/404.html  404');
+  it('writes news/404.html and no _redirects (Cloudflare Pages rejects 404 rules; Netlify has netlify.toml)', async () => {
+    expect(await site.read('dist/news/404.html')).toContain('The article does not exist.');
+    expect(existsSync(site.file('dist/_redirects'))).toBe(false);
   });
 });
