@@ -70,7 +70,13 @@ async function openInbox(dataDir: string, claim: DataDirClaim): Promise<AsyncInb
   } catch (error) {
     claim.release();
     const code = (error as { code?: string }).code ?? (error as Error).message;
-    throw new SsgError('DataDirUnwritable', `The inbox in this folder cannot be opened for writing (${code}).`, { file: dataDir }, { cause: error });
+    const damaged = code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT';
+    throw new SsgError(
+      'DataDirUnwritable',
+      damaged ? `inbox.sqlite in this folder is not a SQLite database or is damaged (${code}).` : `The inbox in this folder cannot be opened for writing (${code}).`,
+      { file: dataDir },
+      { cause: error, hint: damaged ? 'Move the file aside (keep it: it may hold messages) and start again to create a new inbox.' : undefined },
+    );
   }
 }
 
