@@ -149,3 +149,21 @@ describe('claiming the data folder', () => {
     expect(() => claimDataDir(mountPoint)).toThrow(/cannot be written to \(EROFS\)/);
   });
 });
+
+describe('inbox list and export on the command line', () => {
+  it('print a hostile stored message without a single raw control character', async () => {
+    const { runCli } = await import('./helpers/project.ts');
+    const dir = tempDir();
+    const store = openSqliteInbox(dir);
+    store.add({ ...message(1), name: 'Eve\x1b[2J\x1b]0;owned\x07\n#2  forged', subject: 'S\u202eevil\u2028x\u009b1m', email: 'e@x.org\r\nBcc: x' });
+    store.close();
+    const list = await runCli(['inbox', 'list', '--data-dir', dir], dir);
+    expect(list.code).toBe(0);
+    expect(list.stdout.split('\n')).toHaveLength(2); // one line and the final newline
+    expect(list.stdout.slice(0, -1)).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2028\u2029]/u);
+    expect(list.stdout).toContain('Eve\\u001B[2J');
+    const exported = await runCli(['inbox', 'export', '--json', '--data-dir', dir], dir);
+    expect(exported.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2028\u2029]/u);
+    expect(JSON.parse(exported.stdout)[0].subject).toBe('S\u202eevil\u2028x\u009b1m');
+  }, 30_000);
+});

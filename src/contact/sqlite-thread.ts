@@ -108,7 +108,9 @@ export async function openSqliteThread(file: string, options: { readonly?: boole
       if (ended) return;
       const timer = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), timeoutMs).unref());
       await Promise.race([call('close').catch(() => undefined), timer]);
-      await worker.terminate();
+      // A thread inside a native SQLite call (waiting on a lock) ends only when that call returns:
+      // shutdown does not wait for it past the time-out.
+      await Promise.race([worker.terminate(), timer]);
     },
   };
 }
