@@ -154,10 +154,11 @@ export function createProgram(): Command {
     });
 
   const inbox = program.command('inbox').description('read the messages the contact form stored (DATA_DIR, default ./data)');
-  const openInbox = async (command: Command) => {
+  // Read-only and without creating anything: the inbox may belong to a running server.
+  const readMessages = async (command: Command, options: { undelivered?: boolean }) => {
     const global = command.optsWithGlobals<GlobalOptions & { dataDir?: string }>();
-    const { openSqliteInbox } = await import('./contact/inbox-sqlite.ts');
-    return openSqliteInbox(path.resolve(global.root, global.dataDir ?? process.env.DATA_DIR ?? 'data'));
+    const { readInbox } = await import('./contact/inbox-sqlite.ts');
+    return readInbox(path.resolve(global.root, global.dataDir ?? process.env.DATA_DIR ?? 'data'), options);
   };
   inbox
     .command('list')
@@ -165,16 +166,17 @@ export function createProgram(): Command {
     .option('--data-dir <dir>', 'where the inbox is (default: DATA_DIR or data)')
     .option('--undelivered', 'only messages not yet delivered by mail')
     .action(async (options: { undelivered?: boolean }, command: Command) => {
-      const store = await openInbox(command);
-      const messages = store.list(options);
-      store.close();
-      if (messages.length === 0) {
-        process.stdout.write('No messages.\n');
-        return;
-      }
-      for (const message of messages) {
-        const state = message.deliveredAt ? `delivered ${message.deliveredAt}` : `not delivered (${message.attempts} attempts)`;
-        process.stdout.write(`#${message.id}  ${message.receivedAt}  ${message.name} <${message.email}>  "${message.subject}"  ${state}\n`);
+      const global = command.optsWithGlobals<GlobalOptions>();
+      try {
+        const messages = await readMessages(command, options);
+        if (messages.length === 0) {
+          process.stdout.write('No messages.\n');
+          return;
+        }
+        const { formatInboxLine } = await import('./contact/inbox-listing.ts');
+        process.stdout.write(messages.map((message) => `${formatInboxLine(message)}\n`).join(''));
+      } catch (error) {
+        reportFailure(error, Boolean(global.verbose));
       }
     });
   inbox
@@ -184,9 +186,16 @@ export function createProgram(): Command {
     .option('--json', 'JSON, one array (the only format)', true)
     .option('--undelivered', 'only messages not yet delivered by mail')
     .action(async (options: { undelivered?: boolean }, command: Command) => {
-      const store = await openInbox(command);
-      process.stdout.write(`${JSON.stringify(store.list(options), null, 2)}\n`);
-      store.close();
+      const global = command.optsWithGlobals<GlobalOptions>();
+      try {
+        const { escapeControlCharactersKeepingLines } = await import('./contact/control-characters.ts');
+        // JSON.stringify escapes C0 controls only; the others (DEL, C1, bidi, U+2028) become \uXXXX
+        // too, which is still the same JSON. Raw line feeds in its output are its own indentation.
+        const json = JSON.stringify(await readMessages(command, options), null, 2);
+        process.stdout.write(`${escapeControlCharactersKeepingLines(json)}\n`);
+      } catch (error) {
+        reportFailure(error, Boolean(global.verbose));
+      }
     });
 
   return program;

@@ -25,6 +25,8 @@ export const errorCatalogue = {
   OutputFailed: 'Check that the output folder is writable and not in use.',
   LinkBroken: 'Fix the link, or add the page or file it points to.',
   ServeConfigInvalid: 'Set the variable in the environment; the README lists every one.',
+  DataDirUnwritable: 'Point DATA_DIR at a folder the server may write to, or fix its owner and permissions.',
+  DataDirInUse: 'Stop the other server first, or give this one its own DATA_DIR.',
 } as const;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { Readable } from 'node:stream';
 import { createContactHandler, type ContactHandler } from './contact/handler.ts';
 import { startDeliveryLoop } from './contact/delivery.ts';
-import { openSqliteInbox } from './contact/inbox-sqlite.ts';
+import { claimDataDir, type DataDirClaim } from './contact/data-dir.ts';
+import { openInboxThread, type AsyncInbox } from './contact/inbox-sqlite.ts';
 import { createSmtpSender } from './contact/mail.ts';
 import { createRateLimiter } from './contact/rate-limit.ts';
 import { createTurnstileVerifier } from './contact/verifier.ts';
@@ -62,11 +63,29 @@ export interface RunningServe {
   close(): Promise<void>;
 }
 
+/** The inbox on its worker thread; a folder it cannot write to is the operator's to fix, not a bug. */
+async function openInbox(dataDir: string, claim: DataDirClaim): Promise<AsyncInbox> {
+  try {
+    return await openInboxThread(dataDir);
+  } catch (error) {
+    claim.release();
+    const code = (error as { code?: string }).code ?? (error as Error).message;
+    const damaged = code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT';
+    throw new SsgError(
+      'DataDirUnwritable',
+      damaged ? `inbox.sqlite in this folder is not a SQLite database or is damaged (${code}).` : `The inbox in this folder cannot be opened for writing (${code}).`,
+      { file: dataDir },
+      { cause: error, hint: damaged ? 'Move the file aside (keep it: it may hold messages) and start again to create a new inbox.' : undefined },
+    );
+  }
+}
+
 export async function serve(config: ServeConfig, log: (line: string) => void): Promise<RunningServe> {
   if (!existsSync(config.siteDir)) {
     throw new SsgError('OutputFailed', `There is no built site in ${config.siteDir}.`, {}, { hint: 'Run "npm run build" first, or set SITE_DIR.' });
   }
-  const inbox = openSqliteInbox(config.dataDir);
+  const claim = claimDataDir(config.dataDir);
+  const inbox = await openInbox(config.dataDir, claim);
   const sender = config.smtp ? createSmtpSender({ ...config.smtp, domain: new URL(config.allowedOrigins[0]!).hostname }) : undefined;
   const delivery = sender
     ? startDeliveryLoop({ inbox, sender, ...config.delivery, log })
@@ -103,10 +122,22 @@ export async function serve(config: ServeConfig, log: (line: string) => void): P
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
 
-  const url = await listen(server, config.port, config.host);
+  let url: string;
+  try {
+    url = await listen(server, config.port, config.host);
+  } catch (error) {
+    await delivery?.stop(0);
+    sender?.close?.();
+    await inbox.close();
+    claim.release();
+    throw error;
+  }
   return {
     url,
+    // One deadline for the whole shutdown: requests in flight, then the send under way, each get
+    // what is left of SHUTDOWN_TIMEOUT_SECONDS. A send cut off is retried after the next start.
     async close() {
+      const deadline = Date.now() + config.shutdownTimeoutMs;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive connections become idle once their last response is sent: close them then,
       // rather than waiting for their keep-alive time-out.
@@ -119,9 +150,12 @@ export async function serve(config: ServeConfig, log: (line: string) => void): P
         server.closeAllConnections();
         await closed;
       }
-      await delivery?.stop();
+      if ((await delivery?.stop(deadline - Date.now())) === 'abandoned') {
+        log('shutdown: a mail send was still under way; it is abandoned and the message is sent again after the next start');
+      }
       sender?.close?.();
-      inbox.close();
+      await inbox.close(Math.max(100, deadline - Date.now()));
+      claim.release();
     },
   };
 }

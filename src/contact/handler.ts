@@ -1,6 +1,7 @@
 // The contact endpoint on web standards: a Request in, a Response out. It runs unchanged on Node
 // (ssg serve) and on Cloudflare Pages Functions; what it talks to is passed in.
 
+import { hasControlCharacters } from './control-characters.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { VerifierUnavailableError, type ChallengeVerifier } from './verifier.ts';
 
@@ -92,6 +93,9 @@ async function readLimited(request: Request, limit: number): Promise<string | un
 // Practical, not RFC 5322 in full: one @, no spaces, a dot in the domain, no leading or trailing dot.
 const EMAIL = /^[^\s@"<>()[\],;:]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
 
+// Shown on one line in the mail and in `inbox list`: a line break there could forge another line.
+const ONE_LINE_FIELDS = new Set(['name', 'subject', 'email']);
+
 /** The first field that is missing, not a string, empty or too long; undefined when all are fine. */
 export function invalidField(body: unknown): { field: string; reason: string } | undefined {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return { field: '(body)', reason: 'must be a JSON object' };
@@ -101,6 +105,7 @@ export function invalidField(body: unknown): { field: string; reason: string } |
     if (typeof value !== 'string') return { field, reason: 'must be a string' };
     if (value.trim() === '') return { field, reason: 'must not be empty' };
     if ([...value].length > max) return { field, reason: `must be at most ${max} characters` };
+    if (ONE_LINE_FIELDS.has(field) && hasControlCharacters(value)) return { field, reason: 'must not contain control characters or line breaks' };
   }
   if (!EMAIL.test(record.email as string)) return { field: 'email', reason: 'must be an e-mail address' };
   return undefined;
