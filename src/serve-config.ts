@@ -61,6 +61,12 @@ function number(env: Env, name: string, fallback: number, { min = 0 } = {}): num
   return value;
 }
 
+function wholeNumber(env: Env, name: string, fallback: number, { min = 0 } = {}): number {
+  const value = number(env, name, fallback, { min });
+  if (!Number.isInteger(value)) throw invalid(name, `is "${env[name]}", not a whole number`);
+  return value;
+}
+
 function flag(env: Env, name: string): boolean {
   const raw = (env[name] ?? '').toLowerCase();
   if (['', '0', 'false', 'no'].includes(raw)) return false;
@@ -137,7 +143,7 @@ export function readServeConfig(env: Env, root: string, overrides: { port?: numb
       // Empty turns the hostname check off; unset checks the site's own hostname.
       expectedHostname: expected === undefined ? (site ? new URL(site).hostname : undefined) : expected || undefined,
     },
-    rateLimit: { max: number(env, 'RATE_LIMIT_MAX', 5, { min: 1 }), windowMs: number(env, 'RATE_LIMIT_WINDOW_SECONDS', 600) * 1000 },
+    rateLimit: { max: wholeNumber(env, 'RATE_LIMIT_MAX', 5, { min: 1 }), windowMs: number(env, 'RATE_LIMIT_WINDOW_SECONDS', 600) * 1000 },
     trustProxy: proxyTrust(env),
     smtp,
     delivery: {
