@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onRequest } from '../functions/api/contact.ts';
 import { parseProxyTrust, resolveClientAddress, type ProxyTrust } from '../src/client-address.ts';
 import { createRateLimiter, MAX_OTHER_KEY_LENGTH, rateLimitKey } from '../src/contact/rate-limit.ts';
 import { SsgError } from '../src/errors.ts';
@@ -336,6 +337,14 @@ describe('createRateLimiter', () => {
     limiter.take('198.51.100.1', 5000);
     expect(limiter.size).toBe(1);
     expect(limiter.stored).toBe(1);
+  });
+});
+
+describe('the Pages Function settings', () => {
+  it.each([['RATE_LIMIT_MAX', 'lots'], ['RATE_LIMIT_MAX', '2.5'], ['RATE_LIMIT_MAX', '0'], ['RATE_LIMIT_WINDOW_SECONDS', '-5']])('refuses %s=%j with the variable named', async (name, value) => {
+    const env = { SITE_ORIGIN: 'https://site.example', TURNSTILE_SECRET_KEY: 's', CONTACT_WEBHOOK_URL: 'http://127.0.0.1:9/hook', [name]: value };
+    const request = new Request('https://site.example/api/contact', { method: 'POST' });
+    await expect(onRequest({ request, env })).rejects.toThrow(`${name} is "${value}"; set it to`);
   });
 });
 
