@@ -8,6 +8,7 @@ import { openInboxThread, type AsyncInbox } from './contact/inbox-sqlite.ts';
 import { createSmtpSender } from './contact/mail.ts';
 import { createRateLimiter } from './contact/rate-limit.ts';
 import { createTurnstileVerifier } from './contact/verifier.ts';
+import { resolveClientAddress, type ProxyTrust } from './client-address.ts';
 import { SsgError } from './errors.ts';
 import { listen } from './preview.ts';
 import type { ServeConfig } from './serve-config.ts';
@@ -24,13 +25,9 @@ export function cacheControlFor(urlPath: string, file: string): string {
   return 'public, max-age=3600';
 }
 
-/** The visitor's address: the socket's, or the proxy's report of it when the proxy is trusted. */
-export function clientAddressOf(request: IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = request.headers['cf-connecting-ip'] ?? String(request.headers['x-forwarded-for'] ?? '').split(',')[0];
-    if (typeof forwarded === 'string' && forwarded.trim()) return forwarded.trim();
-  }
-  return (request.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+/** The visitor's address: the socket's, or what the trusted proxies in front report (see client-address.ts). */
+export function clientAddressOf(request: IncomingMessage, trustProxy: ProxyTrust): string {
+  return resolveClientAddress(request, trustProxy);
 }
 
 /** Node's request as a web-standard Request, and a web Response written back. */
