@@ -171,8 +171,9 @@ export function preferredEncoding(header: string | string[] | undefined): Encodi
   for (const part of String(header ?? '').split(',').slice(0, 64)) {
     const [name, ...params] = part.trim().toLowerCase().split(';');
     if (!name) continue;
-    const q = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find(Boolean);
-    accepted.set(name, q === undefined ? 1 : Number(q));
+    const q = params.map((param) => /^\s*q=(.*)$/.exec(param)?.[1]?.trim()).find((value) => value !== undefined);
+    // A weight that is no weight (RFC 9110 12.4.2: 0 to 1, three decimals at most) refuses the coding.
+    accepted.set(name, q === undefined ? 1 : /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(q) ? Number(q) : 0);
   }
   const takes = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
   if (takes('br')) return 'br';
