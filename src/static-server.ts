@@ -96,6 +96,8 @@ export async function nearestNotFound(root: string, folder: string): Promise<Ope
 export interface Found {
   opened: OpenFile;
   status: 200 | 404;
+  /** The real path of the site folder it was found in (its siblings are looked for there too). */
+  siteRoot: string;
 }
 
 /**
@@ -119,11 +121,11 @@ export async function findStaticFile(root: string, sitePath: string): Promise<Fo
     const candidates = sitePath.endsWith('/') ? [path.join(target, 'index.html')] : [target, path.join(target, 'index.html')];
     for (const candidate of candidates) {
       const opened = await openInside(rootReal, candidate);
-      if (opened) return { opened, status: 200 };
+      if (opened) return { opened, status: 200, siteRoot: rootReal };
     }
   }
   const notFound = await nearestNotFound(rootReal, HIDDEN.test(relative) ? '' : path.posix.dirname(relative));
-  return notFound && { opened: notFound, status: 404 };
+  return notFound && { opened: notFound, status: 404, siteRoot: rootReal };
 }
 
 /** The identity (inode) of the site folder, or undefined while it is missing. */
@@ -236,11 +238,11 @@ function remember(key: string, body: Buffer): Buffer {
  * else the file compressed once here; held in memory when small, streamed when large; undefined
  * when a large file has no sibling (it goes uncompressed rather than compressed on every request).
  */
-async function compressedBody(root: string, opened: OpenFile, encoding: Encoding): Promise<Buffer | OpenFile | undefined> {
+async function compressedBody(siteRoot: string, opened: OpenFile, encoding: Encoding): Promise<Buffer | OpenFile | undefined> {
   const key = `${encoding}:${opened.stats.mtimeMs}:${opened.stats.size}:${opened.file}`;
   const cached = compressedCache.get(key);
   if (cached) return cached;
-  const sibling = await openInside(await realpath(root), `${opened.file}.${encoding === 'br' ? 'br' : 'gz'}`);
+  const sibling = await openInside(siteRoot, `${opened.file}.${encoding === 'br' ? 'br' : 'gz'}`);
   if (sibling && sibling.stats.size > IN_MEMORY_MAX_BYTES) return sibling;
   if (sibling) {
     try {
@@ -290,7 +292,6 @@ export interface StaticHandlerOptions {
 }
 
 interface Exchange {
-  root: string;
   request: IncomingMessage;
   response: ServerResponse;
   sitePath: string;
@@ -329,14 +330,14 @@ export function createStaticHandler(root: string, options: StaticHandlerOptions 
       return;
     }
     try {
-      await sendFound({ root: absoluteRoot, request, response, sitePath, options }, found);
+      await sendFound({ request, response, sitePath, options }, found);
     } finally {
       await found.opened.handle.close().catch(() => {});
     }
   };
 }
 
-async function sendFound(exchange: Exchange, { opened, status }: Found): Promise<void> {
+async function sendFound(exchange: Exchange, { opened, status, siteRoot }: Found): Promise<void> {
   const { request, response, options } = exchange;
   const extraHeaders = options.headers?.(exchange.sitePath, opened.file);
   const type = contentTypeOf(opened.file);
@@ -355,7 +356,7 @@ async function sendFound(exchange: Exchange, { opened, status }: Found): Promise
   if (options.compress && isCompressible(type)) {
     headers.Vary = 'Accept-Encoding';
     const encoding = preferredEncoding(request.headers['accept-encoding']);
-    const body = encoding && (await compressedBody(exchange.root, opened, encoding));
+    const body = encoding && (await compressedBody(siteRoot, opened, encoding));
     if (body) {
       await sendCompressed(exchange, status, { ...headers, 'Content-Encoding': encoding! }, body);
       return;
