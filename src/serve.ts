@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { createContactHandler, type ContactHandler } from './contact/handler.ts';
 import { startDeliveryLoop } from './contact/delivery.ts';
@@ -13,6 +13,8 @@ import { SsgError } from './errors.ts';
 import { listen } from './preview.ts';
 import type { ServeConfig } from './serve-config.ts';
 import { headersFor, loadHeadersFile } from './headers-file.ts';
+import { createHttpServer, sendPlain } from './http-server.ts';
+import { isValidHost, parseRequestTarget } from './request-target.ts';
 import { createStaticHandler } from './static-server.ts';
 
 export const CONTACT_PATH = '/api/contact';
@@ -30,28 +32,48 @@ export function clientAddressOf(request: IncomingMessage, trustProxy: ProxyTrust
   return resolveClientAddress(request, trustProxy);
 }
 
-/** Node's request as a web-standard Request, and a web Response written back. */
+/**
+ * Node's request as a web-standard Request, or undefined when it cannot be one (a Host or target
+ * no URL can be built from; the server refuses those before, this is the last guard).
+ */
+export function toWebRequest(request: IncomingMessage): Request | undefined {
+  const target = parseRequestTarget(request.url);
+  if (!target || !isValidHost(request.headers.host)) return undefined;
+  try {
+    const url = new URL(`http://${request.headers.host || 'localhost'}${target.pathname}${target.search}`);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    }
+    const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+    return new Request(url, {
+      method: request.method,
+      headers,
+      body: hasBody ? (Readable.toWeb(request) as ReadableStream<Uint8Array>) : undefined,
+      duplex: 'half',
+    } as RequestInit);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs a web handler (a Request in, a Response out) on Node's request and writes its answer back. */
 export async function runWebHandler(
   handler: (request: Request) => Promise<Response>,
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
-  const url = new URL(request.url ?? '/', `http://${request.headers.host ?? 'localhost'}`);
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  const webRequest = toWebRequest(request);
+  if (!webRequest) {
+    sendPlain(response, 400, 'Bad Request');
+    return;
   }
-  const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-  const webRequest = new Request(url, {
-    method: request.method,
-    headers,
-    body: hasBody ? (Readable.toWeb(request) as ReadableStream<Uint8Array>) : undefined,
-    duplex: 'half',
-  } as RequestInit);
   const webResponse = await handler(webRequest);
   const body = Buffer.from(await webResponse.arrayBuffer());
+  // The client may have gone while the handler worked: nothing is left to answer.
+  if (response.destroyed) return;
   response.writeHead(webResponse.status, Object.fromEntries(webResponse.headers.entries()));
-  response.end(body);
+  response.end(request.method === 'HEAD' ? undefined : body);
 }
 
 export interface RunningServe {
@@ -100,24 +122,16 @@ export async function serve(config: ServeConfig, log: (line: string) => void): P
   const rules = loadHeadersFile(config.siteDir);
   const serveStatic = createStaticHandler(config.siteDir, {
     compress: true,
-    headers: (urlPath, file) => ({ ...headersFor(rules, urlPath), 'Cache-Control': cacheControlFor(urlPath, file) }),
+    headers: (sitePath, file) => ({ ...headersFor(rules, sitePath), 'Cache-Control': cacheControlFor(sitePath, file) }),
   });
 
-  const server = createServer((request, response) => {
-    const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
-    const work =
-      pathname === CONTACT_PATH
+  const server = createHttpServer(
+    (request, response) =>
+      parseRequestTarget(request.url)?.pathname === CONTACT_PATH
         ? runWebHandler((webRequest) => contact(webRequest, clientAddressOf(request, config.trustProxy)), request, response)
-        : serveStatic(request, response);
-    work.catch((error: unknown) => {
-      log(`error: ${request.method} ${pathname}: ${(error as Error).stack ?? error}`);
-      if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-      response.end('Internal Server Error');
-    });
-  });
-  server.keepAliveTimeout = 5000;
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
+        : serveStatic(request, response),
+    { log },
+  );
 
   let url: string;
   try {

@@ -5,8 +5,19 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvesTo } from '../src/links.ts';
 import { isNotFoundPath, outputPathFor } from '../src/routes.ts';
-import { resolveStaticPath } from '../src/static-server.ts';
+import { sitePathOf } from '../src/request-target.ts';
+import { findStaticFile } from '../src/static-server.ts';
 import { repoRoot } from './helpers/project.ts';
+
+/** What the static handler finds for a request path: its file and status; 400 when it names no file. */
+async function resolveStaticPath(root: string, url: string): Promise<{ file: string; status: number } | undefined> {
+  const sitePath = sitePathOf(url);
+  if (sitePath === undefined) return { file: path.join(root, '(bad request)'), status: 400 };
+  const found = await findStaticFile(root, sitePath);
+  if (!found || found === 'no-site') return undefined;
+  await found.opened.handle.close();
+  return { file: found.opened.file, status: found.status };
+}
 
 const segment = fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,12}$/);
 const urlPath = fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => `/${parts.join('/')}`);
