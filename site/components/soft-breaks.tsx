@@ -6,7 +6,7 @@ import { Fragment } from 'react';
 // anywhere once they overflow, mid-word.
 const BREAK_AFTER = new Set([':', '/']);
 const BREAK_BEFORE = new Set(['.', '-', '_', '~', '?', '#', '%', '&', '=', '@', ',']);
-/** Parts longer than this are cut into pieces of CHUNK characters. */
+/** Parts longer than this (in characters) are cut into pieces of CHUNK characters. */
 export const MAX_PART = 16;
 const CHUNK = 8;
 
@@ -32,10 +32,12 @@ export function softBreakParts(value: string): string[] {
   return parts.flatMap(chunked);
 }
 
+/** Cuts a long part by code points, so a character outside the BMP (an emoji) is never halved. */
 function chunked(part: string): string[] {
-  if (part.length <= MAX_PART) return [part];
+  const chars = Array.from(part);
+  if (chars.length <= MAX_PART) return [part];
   const pieces: string[] = [];
-  for (let start = 0; start < part.length; start += CHUNK) pieces.push(part.slice(start, start + CHUNK));
+  for (let start = 0; start < chars.length; start += CHUNK) pieces.push(chars.slice(start, start + CHUNK).join(''));
   return pieces;
 }
 
