@@ -10,6 +10,7 @@ import { buildRealSite } from './helpers/site.ts';
 let site: TempSite;
 const pages = new Map<string, string>();
 const read = (path: string) => pages.get(path)!;
+const withoutWbr = (html: string) => html.replaceAll('<wbr/>', '');
 /** The page's visible text, tags removed and whitespace folded. */
 const text = (path: string) =>
   read(path)
@@ -187,7 +188,8 @@ describe('networks', () => {
 
   it('Celo: address with copy button, tags, four links, five copyable RPC endpoints and the note', () => {
     const celo = card('Celo');
-    expect(celo).toMatch(/Validator group address[\s\S]*<code>0x[0-9a-fA-F]{40}<\/code><ssg-island data-island="copy-button"/);
+    // Long values carry <wbr> break opportunities (site/components/soft-breaks.tsx).
+    expect(withoutWbr(celo)).toMatch(/Validator group address[\s\S]*<code>0x[0-9a-fA-F]{40}<\/code><ssg-island data-island="copy-button"/);
     expect([...celo.matchAll(/<ul class="tags"[^>]*>([\s\S]*?)<\/ul>/g)][0]![1]!.match(/<li>[^<]+/g)).toEqual([
       '<li>Mainnet',
       '<li>Non-custodial',
@@ -213,7 +215,7 @@ describe('networks', () => {
 
 describe('contact', () => {
   it('has the e-mail shortcut with a copy button', () => {
-    expect(read('/contact')).toMatch(
+    expect(withoutWbr(read('/contact'))).toMatch(
       new RegExp(`<a href="mailto:${config.email}">${config.email}</a><ssg-island data-island="copy-button"`),
     );
   });
