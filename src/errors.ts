@@ -25,6 +25,7 @@ export const errorCatalogue = {
   OutputFailed: 'Check that the output folder is writable and not in use.',
   ProjectRootMissing: 'Give -C the folder that holds content/, site/ and templates/, or run from inside it.',
   OutDirEmpty: 'Give --out a folder name such as "dist"; if a script passes a variable, check that it is set.',
+  OutDirInvalid: 'Give --out a plain folder path, such as "dist" or "../site-output".',
   OutDirContainsProject: 'Give --out a folder of its own, such as "dist"; the build replaces the whole folder.',
   OutDirInSources: 'Give --out a folder outside the sources, such as "dist".',
   OutDirIsFile: 'Give --out a folder, not a file, or move the file away.',
@@ -46,6 +47,7 @@ export type ErrorCode = keyof typeof errorCatalogue;
 export const usageErrorCodes: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'ProjectRootMissing',
   'OutDirEmpty',
+  'OutDirInvalid',
   'OutDirContainsProject',
   'OutDirInSources',
   'OutDirIsFile',

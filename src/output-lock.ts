@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SsgError } from './errors.ts';
@@ -46,6 +46,11 @@ export interface LockOptions {
  */
 export async function lockOutput(outDir: string, options: LockOptions = {}): Promise<() => void> {
   const file = `${outDir}.lock`;
+  try {
+    mkdirSync(path.dirname(outDir), { recursive: true });
+  } catch (error) {
+    throw new SsgError('OutDirNotWritable', `Could not create ${path.dirname(outDir)}, the folder to hold the output: ${(error as Error).message}`, {}, { cause: error });
+  }
   const deadline = Date.now() + (options.timeoutMs ?? 120_000);
   let announced = false;
   for (let attempt = 0; attempt < 100_000; attempt++) {

@@ -52,6 +52,7 @@ export function realLocation(target: string, shown: string, hops = 0): string {
       throw new SsgError('OutDirThroughFile', `The output folder "${shown}" leads through ${nearestExisting(target)}, which is a file.`);
     }
     if (errnoOf(error) === 'ELOOP') return realLocation(target, shown, MAX_LINKS + 1);
+    if (errnoOf(error) === 'ENAMETOOLONG') throw new SsgError('OutDirInvalid', `The output folder "${shown.slice(0, 80)}…" has too long a name.`);
     if (errnoOf(error) !== 'ENOENT') {
       throw new SsgError('OutDirNotWritable', `The output folder "${shown}" cannot be reached: ${(error as Error).message}`, {}, { cause: error });
     }
@@ -134,6 +135,7 @@ export function resolveOutDir(project: Project, value: string): string {
   if (value.trim() === '') {
     throw new SsgError('OutDirEmpty', `The output folder is empty ("${value}"): the build would replace the project folder.`);
   }
+  if (value.includes('\0')) throw new SsgError('OutDirInvalid', `The output folder "${value.replaceAll('\0', '\\0')}" holds a NUL character.`);
   const outDir = realLocation(path.resolve(project.root, value), value);
   checkNotSources(outDir, project, value);
   return outDir;
