@@ -58,7 +58,7 @@ describe('two builds into one folder', () => {
       expect(result.stderr).not.toMatch(/ENOTEMPTY|Unexpected internal error/);
     }
     expect(leftovers(site.dir)).toEqual([]);
-    expect(existsSync(site.file('dist/news/first-post/index.html'))).toBe(true);
+    expect(existsSync(site.file('dist/news/first-post.html'))).toBe(true);
   });
 
   it('a lock held by a running build makes the next one wait, then give up with a message', async () => {
@@ -126,7 +126,7 @@ describe('a build stopped mid-way', () => {
       const next = await site.run(['build']);
       expect(next.code, next.stderr).toBe(0);
       expect(leftovers(site.dir)).toEqual([]);
-      expect(existsSync(site.file('dist/news/post-7/index.html'))).toBe(true);
+      expect(existsSync(site.file('dist/news/post-7.html'))).toBe(true);
     }, 120_000); // two builds and a conversion of 200 articles on a shared, loaded machine
   }
 });
