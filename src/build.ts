@@ -1,3 +1,4 @@
+import { addCspSources } from './csp.ts';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Buffer } from 'node:buffer';
@@ -199,7 +200,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       stage.write({ path: job.outputPath, contents });
       const assets = client.assetsFor(document.islands);
       const sum = (urls: string[]) => urls.reduce((total, url) => total + client.gzipSize(url), 0);
-      pages.set(job, { route: job.path, pattern: job.route.path, htmlBytes: contents.length, jsGzip: sum(assets.js), cssGzip: sum(assets.css) });
+      const firstPaintJsGzip = sum(client.firstPaintScripts(document.html));
+      pages.set(job, { route: job.path, pattern: job.route.path, htmlBytes: contents.length, firstPaintJsGzip, jsGzip: sum(assets.js), cssGzip: sum(assets.css) });
     };
     const renderReady = (job: PageJob) => entryArticles(job, known).every((article) => ready.has(article));
     for (const job of jobs) {
@@ -228,7 +230,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     if (renderError) throw renderError;
     clock.lap('markdown & render');
     for (const job of later) render(job);
-    const extra = siteFiles({ jobs, articles, baseUrl, now, meta, feed, headers: site.headers?.(data), publicFiles: new Set(output.publicFiles) });
+    const extra = siteFiles({ jobs, articles, baseUrl, now, meta, feed, headers: addCspSources(site.headers?.(data), client.inlineHashes), publicFiles: new Set(output.publicFiles) });
     for (const file of [...extra, ...(await precompress(extra, project.cacheDir)), ...(await compressing)]) output.write(file);
     checkLinks(documents, output.paths());
     clock.lap('render');

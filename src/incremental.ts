@@ -1,3 +1,4 @@
+import { addCspSources } from './csp.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { copyFile, cp, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -215,7 +216,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
       now: now(),
       meta: site.meta?.(next.data),
       feed: site.feed?.(next.data),
-      headers: site.headers?.(next.data),
+      headers: addCspSources(site.headers?.(next.data), next.client.inlineHashes),
       publicFiles: new Set(publicFiles),
     });
   }
