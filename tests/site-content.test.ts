@@ -67,7 +67,8 @@ describe('shared layout', () => {
       expect(header).toMatch(new RegExp(`<a href="${href}"[^>]*>${label}</a>`));
     }
     expect(header).toMatch(/<a class="button button-small" href="\/networks">Stake<\/a>/);
-    expect(header).toMatch(/<button type="button" class="menu-toggle" aria-expanded="false" aria-controls="site-menu">/);
+    expect(header).toMatch(/<button type="button" class="menu-toggle" popoverTarget="site-menu" aria-controls="site-menu">/);
+    expect(header).toMatch(/<nav id="site-menu" class="site-nav" aria-label="Main" popover="auto">/);
 
     const footer = html.slice(html.indexOf('<footer'));
     for (const network of ['linkedin', 'telegram', 'x', 'github'] as const) {

@@ -50,9 +50,12 @@ function prepareIsland(element: HTMLElement, load: () => Promise<IslandModule>) 
   const hydrate = () => {
     if (started) return;
     started = true;
-    element.removeEventListener('click', keepClick, true);
     Promise.all([load(), import('./hydrate.tsx')])
-      .then(([module, { hydrateIsland }]) => hydrateIsland(element, module.default))
+      .then(([module, { hydrateIsland }]) => {
+        // From here React sees the clicks itself: keep none twice.
+        element.removeEventListener('click', keepClick, true);
+        return hydrateIsland(element, module.default);
+      })
       .then(() => {
         if (missedClick?.isConnected) (missedClick as HTMLElement).click();
         missedClick = undefined;
@@ -60,7 +63,7 @@ function prepareIsland(element: HTMLElement, load: () => Promise<IslandModule>) 
       .catch((error: unknown) => console.error(`Island "${name}" failed to load.`, error));
   };
   function keepClick(event: Event) {
-    if (event.target instanceof Element) missedClick = event.target;
+    if (event.isTrusted && event.target instanceof Element) missedClick = event.target;
     hydrate();
   }
   element.addEventListener('click', keepClick, true);

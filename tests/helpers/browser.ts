@@ -41,12 +41,12 @@ export async function openPage(browser: Browser, options: BrowserContextOptions 
 }
 
 /**
- * Clicks sent before hydration are lost: wait until the islands that hydrate by themselves (at
- * load or when idle) are live. Islands that wait to be visible: see waitForIsland.
+ * Wait until the islands that hydrate by themselves (at load or when idle) are live. Islands that
+ * wait to be visible: see waitForIsland; those that wait for interaction hydrate on the first one.
  */
 export async function waitForIslands(page: Page): Promise<void> {
   await page.waitForFunction(() =>
-    [...document.querySelectorAll<HTMLElement>('[data-island]:not([data-hydrate="visible"])')].every(
+    [...document.querySelectorAll<HTMLElement>('[data-island]:not([data-hydrate="visible"]):not([data-hydrate="interaction"])')].every(
       (element) => element.dataset.hydrated === 'true',
     ),
   );
