@@ -1,8 +1,8 @@
-import { addCspSources } from './csp.ts';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Buffer } from 'node:buffer';
 import { readArticleSources, type Article } from './articles.ts';
+import { addCspSources } from './csp.ts';
 import { ASSETS_DIR, bundleClient, type ClientBundle } from './bundle-client.ts';
 import { bundleServer } from './bundle-server.ts';
 import { parseDataFiles, readDataFiles } from './data.ts';

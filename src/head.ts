@@ -69,3 +69,16 @@ function assetTags({ styles, inlineStyle, script, scriptOnInteraction }: HeadInp
   else if (script) tags.push(`<script type="module" src="${attr(script)}"></script>`);
   return tags;
 }
+
+/**
+ * Points a page rendered before a style change at the new sheet (dev mode, pages not rendered
+ * again): a link gets the new URL, an inline sheet the new text, as `renderHead` would write it.
+ */
+export function swapStyleSheet(html: string, from: string, to: string, inline: { before?: HeadInput['inlineStyle']; after?: HeadInput['inlineStyle'] }): string {
+  const next = assetTags({ head: { title: '' }, baseUrl: '', styles: [to], inlineStyle: inline.after })[0]!;
+  const linked = `<link rel="stylesheet" href="${escapeHtml(from)}">`;
+  const inlined = inline.before?.url === from ? `<style data-ssg-style="${escapeHtml(from)}">${inline.before.text}</style>` : undefined;
+  let swapped = html.replaceAll(linked, next);
+  if (inlined) swapped = swapped.replaceAll(inlined, next);
+  return swapped;
+}

@@ -108,3 +108,20 @@ describe('the README nginx CSP', () => {
     expect(line).toMatch(/style-src 'self' 'sha256-/);
   });
 });
+
+describe('dev mode style swap in pages not rendered again', () => {
+  it('replaces the inline sheet with the new text, or the link with the new URL', async () => {
+    const { swapStyleSheet } = await import('../src/head.ts');
+    const before = { url: '/assets/a.css', text: 'h1{color:red}' };
+    const after = { url: '/assets/b.css', text: 'h1{color:blue}' };
+    const page = `<head><style data-ssg-style="/assets/a.css">h1{color:red}</style></head><body>h1{color:red}</body>`;
+    expect(swapStyleSheet(page, before.url, after.url, { before, after })).toBe(
+      `<head><style data-ssg-style="/assets/b.css">h1{color:blue}</style></head><body>h1{color:red}</body>`,
+    );
+    // Grown past the inline limit: the page links the new sheet.
+    expect(swapStyleSheet(page, before.url, after.url, { before })).toContain('<link rel="stylesheet" href="/assets/b.css">');
+    expect(swapStyleSheet('<link rel="stylesheet" href="/assets/a.css">', before.url, after.url, { after })).toBe(
+      '<style data-ssg-style="/assets/b.css">h1{color:blue}</style>',
+    );
+  });
+});
