@@ -2,7 +2,7 @@ import { defineSite, type PageProps } from 'ssg';
 import { exampleFields, schemas, type SiteData } from './content.ts';
 import { Layout } from './components/layout.tsx';
 import { About } from './pages/about.tsx';
-import { Contact } from './pages/contact.tsx';
+import { Contact, ContactWithoutScript } from './pages/contact.tsx';
 import { Home } from './pages/home.tsx';
 import { Legal } from './pages/legal.tsx';
 import { Networks } from './pages/networks.tsx';
@@ -74,6 +74,15 @@ export default defineSite<SiteData>({
       head: ({ data }) => ({
         title: `Contact | ${data.site.brand}`,
         description: `Send ${data.site.brand} a message about staking or node infrastructure.`,
+      }),
+    },
+    {
+      // The contact endpoint's answer to a form posted without JavaScript.
+      path: '/contact/no-script',
+      page: ContactWithoutScript,
+      head: ({ data }) => ({
+        title: `Message not sent | ${data.site.brand}`,
+        description: `The contact form needs JavaScript; e-mail ${data.site.brand} instead.`,
       }),
     },
     {

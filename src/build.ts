@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Buffer } from 'node:buffer';
 import { readArticleSources, type Article } from './articles.ts';
+import { addCspSources } from './csp.ts';
 import { ASSETS_DIR, bundleClient, type ClientBundle } from './bundle-client.ts';
 import { bundleServer } from './bundle-server.ts';
 import { parseDataFiles, readDataFiles } from './data.ts';
@@ -226,7 +227,8 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
       stage.write({ path: job.outputPath, contents });
       const assets = client.assetsFor(document.islands);
       const sum = (urls: string[]) => urls.reduce((total, url) => total + client.gzipSize(url), 0);
-      pages.set(job, { route: job.path, pattern: job.route.path, htmlBytes: contents.length, jsGzip: sum(assets.js), cssGzip: sum(assets.css) });
+      const firstPaintJsGzip = sum(client.firstPaintScripts(document.html));
+      pages.set(job, { route: job.path, pattern: job.route.path, htmlBytes: contents.length, firstPaintJsGzip, jsGzip: sum(assets.js), cssGzip: sum(assets.css) });
     };
     const renderReady = (job: PageJob) => entryArticles(job, known).every((article) => ready.has(article));
     for (const job of jobs) {
@@ -255,7 +257,7 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
     if (renderError) throw renderError;
     clock.lap('markdown & render');
     for (const job of later) render(job);
-    const extra = siteFiles({ jobs, articles, baseUrl, now, meta, feed, headers: site.headers?.(data), publicFiles: new Set(output.publicFiles) });
+    const extra = siteFiles({ jobs, articles, baseUrl, now, meta, feed, headers: addCspSources(site.headers?.(data), client.inlineHashes), publicFiles: new Set(output.publicFiles) });
     for (const file of [...extra, ...(await precompress(extra, project.cacheDir)), ...(await compressing)]) output.write(file);
     checkLinks(documents, output.paths());
     clock.lap('render');

@@ -3,11 +3,19 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type * as esbuild from 'esbuild';
+import { BOOTSTRAP_HASH, cspHash } from './runtime/bootstrap.ts';
 import { cachedBuild, type BundleResult } from './bundle-cache.ts';
 import { fromEsbuildFailure, generatorNodeModules, ssgAlias } from './esbuild-plugins.ts';
 import { generatorRoot, type Project } from './project.ts';
 
 export const ASSETS_DIR = 'assets';
+
+/**
+ * Style sheets up to this size go into every page instead of a render-blocking request: one
+ * round trip costs more first paint than these bytes on a slow line, and the sheet is not cached
+ * across pages (a larger one is).
+ */
+export const INLINE_STYLE_MAX_BYTES = 48 * 1024;
 
 export interface OutputAsset {
   /** Path inside the output folder, with forward slashes: `assets/loader-AB12.js`. */
@@ -19,12 +27,18 @@ export interface ClientBundle {
   assets: OutputAsset[];
   /** URL of the style sheet every page links, if the site has one. */
   styleUrl?: string;
+  /** The style sheet's text when pages carry it inline (small enough, and safe inside `<style>`). */
+  inlineStyle?: { url: string; text: string };
+  /** CSP sources that allow the inline style and the inline bootstrap script the pages may carry. */
+  inlineHashes: { style: string[]; script: string[] };
   /** URL of the island loader; only pages with islands load it. */
   loaderUrl?: string;
   /** Island names that have code. */
   islands: Set<string>;
   /** The assets a page with these islands loads up front or on hydration, by URL. */
   assetsFor(islands: readonly string[]): { js: string[]; css: string[] };
+  /** The scripts a page fetches before any interaction: its module scripts and what they import. */
+  firstPaintScripts(html: string): string[];
   /** Gzip size of an asset by URL, measured once. */
   gzipSize(url: string): number;
 }
@@ -148,10 +162,13 @@ export function collectClientBundle(
     .filter((file) => file.endsWith('.css'))
     .map(urlOf)[0];
 
+  const inlineStyle = inlineStyleOf(styleUrl, byUrl.get(styleUrl ?? ''));
   const gzipCache = new Map<string, number>();
   return {
     assets,
     styleUrl,
+    inlineStyle,
+    inlineHashes: { style: inlineStyle ? [cspHash(inlineStyle.text)] : [], script: loaderUrl ? [BOOTSTRAP_HASH] : [] },
     loaderUrl,
     islands: new Set(islands.map((island) => island.name)),
     assetsFor(pageIslands) {
@@ -163,6 +180,11 @@ export function collectClientBundle(
       }
       return { js: [...js], css: styleUrl ? [styleUrl] : [] };
     },
+    firstPaintScripts(html) {
+      const js = new Set<string>();
+      for (const match of html.matchAll(/<script type="module" src="([^"]+)"/g)) closure(match[1], js);
+      return [...js];
+    },
     gzipSize(url) {
       let size = gzipCache.get(url);
       if (size === undefined) {
@@ -173,6 +195,13 @@ export function collectClientBundle(
       return size;
     },
   };
+}
+
+function inlineStyleOf(url: string | undefined, asset: OutputAsset | undefined): ClientBundle['inlineStyle'] {
+  if (!url || !asset || asset.contents.byteLength > INLINE_STYLE_MAX_BYTES) return undefined;
+  const text = new TextDecoder().decode(asset.contents);
+  // `</style` would end the element early; such a sheet stays a file.
+  return /<\/style/i.test(text) ? undefined : { url, text };
 }
 
 export async function bundleClient(project: Project, outdir: string): Promise<ClientBundle> {

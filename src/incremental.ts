@@ -16,7 +16,9 @@ import {
 import { loadServerModule, serverBuildOptions, type ServerBundle } from './bundle-server.ts';
 import { changedFields, dependsOnArticles, emptyReads, type PageReads } from './dependencies.ts';
 import { parseDataFiles, readDataFiles, type DataFile } from './data.ts';
+import { addCspSources } from './csp.ts';
 import { SsgError } from './errors.ts';
+import { swapStyleSheet } from './head.ts';
 import { fromEsbuildFailure } from './esbuild-plugins.ts';
 import { markdownToHtml } from './markdown.ts';
 import { listFiles, writeFiles, writeFilesSync, type OutputFile } from './output.ts';
@@ -215,7 +217,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
       now: now(),
       meta: site.meta?.(next.data),
       feed: site.feed?.(next.data),
-      headers: site.headers?.(next.data),
+      headers: addCspSources(site.headers?.(next.data), next.client.inlineHashes),
       publicFiles: new Set(publicFiles),
     });
   }
@@ -404,7 +406,8 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
       let page = fresh ?? { ...previous.pages.get(job.outputPath)!, job };
       // A new style sheet has a new name: pages not rendered again point at it all the same.
       if (!fresh && styleSwap?.from && styleSwap.to && styleSwap.from !== styleSwap.to) {
-        page = { ...page, html: page.html.replaceAll(`href="${styleSwap.from}"`, `href="${styleSwap.to}"`) };
+        const inline = { before: previous.client.inlineStyle, after: client.inlineStyle };
+        page = { ...page, html: swapStyleSheet(page.html, styleSwap.from, styleSwap.to, inline) };
       }
       pages.set(job.outputPath, page);
       if (page.html !== previous.pages.get(job.outputPath)?.html) {

@@ -55,11 +55,12 @@ export function renderDocument(job: PageJob, context: RenderContext, reads?: Pag
   };
   let body: string;
   let islands: string[];
+  let eager = false;
   let head;
   try {
     const Layout = server.site.layout;
     const page = server.createElement(job.route.page, props);
-    ({ html: body, islands } = server.renderPage(Layout ? server.createElement(Layout, { ...props, children: page }) : page));
+    ({ html: body, islands, eager } = server.renderPage(Layout ? server.createElement(Layout, { ...props, children: page }) : page));
     head = job.route.head(props);
   } catch (error) {
     const where = siteFrame(error, context.root);
@@ -82,7 +83,9 @@ export function renderDocument(job: PageJob, context: RenderContext, reads?: Pag
     meta: context.meta,
     feed: context.feed,
     styles: assets.css,
+    inlineStyle: client.inlineStyle,
     script: islands.length > 0 ? client.loaderUrl : undefined,
+    scriptOnInteraction: !eager,
   });
   return { job, html: fillTemplate(shell, headHtml, body), islands };
 }

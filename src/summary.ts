@@ -4,6 +4,9 @@ export interface SummaryRow {
   /** The URL path, or a route pattern with a count when pages are grouped. */
   route: string;
   htmlBytes: number;
+  /** Gzip size of the scripts fetched before the visitor interacts (the first paint). */
+  firstPaintJsGzip: number;
+  /** Gzip size of every script the page may fetch, the islands' when they hydrate included. */
   jsGzip: number;
   cssGzip: number;
 }
@@ -22,12 +25,13 @@ export function summaryRows(pages: readonly PageSizes[]): SummaryRow[] {
   const rows: SummaryRow[] = [];
   for (const [pattern, group] of byPattern) {
     if (group.length <= GROUP_ABOVE) {
-      rows.push(...group.map(({ route, htmlBytes, jsGzip, cssGzip }) => ({ route, htmlBytes, jsGzip, cssGzip })));
+      rows.push(...group.map(({ route, htmlBytes, firstPaintJsGzip, jsGzip, cssGzip }) => ({ route, htmlBytes, firstPaintJsGzip, jsGzip, cssGzip })));
       continue;
     }
     rows.push({
       route: `${pattern} (${group.length} pages, largest)`,
       htmlBytes: Math.max(...group.map((page) => page.htmlBytes)),
+      firstPaintJsGzip: Math.max(...group.map((page) => page.firstPaintJsGzip)),
       jsGzip: Math.max(...group.map((page) => page.jsGzip)),
       cssGzip: Math.max(...group.map((page) => page.cssGzip)),
     });
@@ -36,10 +40,11 @@ export function summaryRows(pages: readonly PageSizes[]): SummaryRow[] {
 }
 
 export function formatSummary(rows: readonly SummaryRow[], paint: Paint): string {
-  const header = ['Route', 'HTML', 'JS (gzip)', 'CSS (gzip)'];
+  const header = ['Route', 'HTML', 'JS at first paint', 'JS in all (gzip)', 'CSS (gzip)'];
   const cells = rows.map((row) => [
     row.route,
     formatBytes(row.htmlBytes),
+    row.firstPaintJsGzip ? formatBytes(row.firstPaintJsGzip) : '-',
     row.jsGzip ? formatBytes(row.jsGzip) : '-',
     row.cssGzip ? formatBytes(row.cssGzip) : '-',
   ]);

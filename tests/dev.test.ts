@@ -175,7 +175,8 @@ describe('ssg dev', () => {
     const swap = (await events.next('style')).data as { from: string; to: string };
     expect(swap.from).not.toBe(swap.to);
     expect(await text(dev.url + swap.to)).toContain('#639');
-    await expect.poll(() => text(`${dev.url}/about`)).toContain(`href="${swap.to}"`);
+    // The small sheet is inline, marked with its URL for the swap.
+    await expect.poll(() => text(`${dev.url}/about`)).toContain(`data-ssg-style="${swap.to}"`);
     expect((await fetch(dev.url + swap.from)).status).toBe(404);
     events.close();
   });

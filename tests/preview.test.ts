@@ -47,7 +47,7 @@ describe('ssg preview', () => {
 
   it('serves assets with their content types', async () => {
     const html = await (await fetch(`${url}/`)).text();
-    const css = /href="(\/assets\/[^"]+\.css)"/.exec(html)![1]!;
+    const css = /(?:href|data-ssg-style)="(\/assets\/[^"]+\.css)"/.exec(html)![1]!;
     const js = /src="(\/assets\/[^"]+\.js)"/.exec(html)![1]!;
     expect((await fetch(url + css)).headers.get('content-type')).toBe('text/css; charset=utf-8');
     expect((await fetch(url + js)).headers.get('content-type')).toBe('text/javascript; charset=utf-8');

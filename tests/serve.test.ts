@@ -75,7 +75,7 @@ describe('ssg serve', () => {
 
     it('sends long cache headers for hashed assets and short ones for HTML', async () => {
       const html = await (await fetch(`${serve.url}/`)).text();
-      const css = /href="(\/assets\/[^"]+\.css)"/.exec(html)![1]!;
+      const css = /(?:href|data-ssg-style)="(\/assets\/[^"]+\.css)"/.exec(html)![1]!;
       expect((await fetch(serve.url + css)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
       expect((await fetch(`${serve.url}/`)).headers.get('cache-control')).toBe('public, max-age=60, must-revalidate');
       expect((await fetch(`${serve.url}/favicon.svg`)).headers.get('cache-control')).toBe('public, max-age=3600');

@@ -69,14 +69,17 @@ describe('shared layout', () => {
       expect(header).toMatch(new RegExp(`<a href="${href}"[^>]*>${label}</a>`));
     }
     expect(header).toMatch(/<a class="button button-small" href="\/networks">Stake<\/a>/);
-    expect(header).toMatch(/<button type="button" class="menu-toggle" aria-expanded="false" aria-controls="site-menu">/);
+    expect(header).toMatch(/<button type="button" class="menu-toggle" popoverTarget="site-menu" aria-controls="site-menu">/);
+    expect(header).toMatch(/<nav id="site-menu" class="site-nav" aria-label="Main" popover="auto">/);
 
     const footer = html.slice(html.indexOf('<footer'));
     for (const network of ['linkedin', 'telegram', 'x', 'github'] as const) {
       expect(footer).toContain(`<a href="${config.social[network]}" target="_blank" rel="noopener noreferrer">`);
     }
     for (const href of ['/about', '/networks', '/news', '/contact', '/legal']) expect(footer).toMatch(new RegExp(`<a href="${href}"`));
-    expect(footer).toMatch(new RegExp(`© <ssg-island[^>]*>${new Date().getFullYear()}</ssg-island> (<!-- -->)?${config.legal.companyName}`));
+    // The build's year, rendered at build time: no island, no script.
+    expect(footer).toMatch(new RegExp(`© (<!-- -->)?${new Date().getFullYear()}(<!-- -->)? (<!-- -->)?${config.legal.companyName}`));
+    expect(footer).not.toContain('<ssg-island');
   });
 
   it('marks the current page in the header', () => {

@@ -1,9 +1,8 @@
 import type { ReactNode } from 'react';
 import type { PageProps } from 'ssg';
 import type { SiteData } from '../content.ts';
-import CurrentYear from '../islands/current-year.tsx';
-import Header from '../islands/header.tsx';
 import { footerNavigation, mainNavigation, stakeLink } from '../navigation.ts';
+import { Header } from './header.tsx';
 import { LogoMark, socialIcons, socialLabels } from './icons.tsx';
 
 export function Layout({ path, data, now, children }: PageProps<SiteData> & { children: ReactNode }) {
@@ -58,7 +57,8 @@ export function Layout({ path, data, now, children }: PageProps<SiteData> & { ch
         </div>
         <div className="container footer-bottom">
           <p>
-            © <CurrentYear year={now.getFullYear()} /> {site.legal.companyName}
+            {/* `now` is the build date: a build a year gives the right year, without a script. */}
+            © {now.getFullYear()} {site.legal.companyName}
           </p>
         </div>
       </footer>

@@ -3,6 +3,8 @@ import { island } from 'ssg';
 
 /** How often the form looks for the challenge provider's script until it is ready. */
 export const CHALLENGE_POLL_MS = 150;
+/** How long the form waits for a script that loaded but never offered its API. */
+export const CHALLENGE_GIVE_UP_MS = 30_000;
 
 export const messages = {
   verificationFailed: 'Verification failed. Please complete the check.',
@@ -28,28 +30,55 @@ interface ContactFormProps {
   siteKey: string;
   scriptUrl: string;
   endpoint: string;
+  /** Offered instead when the check cannot load. */
+  email: string;
 }
 
-function loadChallengeScript(src: string): void {
-  if (document.querySelector(`script[data-challenge]`)) return;
-  const script = document.createElement('script');
-  script.src = src;
-  script.async = true;
-  script.defer = true;
-  script.dataset.challenge = '';
-  document.head.append(script);
+/** Adds the provider's script once; `onFailed` runs when it cannot load (blocked, offline). */
+function loadChallengeScript(src: string, onFailed: () => void): void {
+  let script = document.querySelector<HTMLScriptElement>('script[data-challenge]');
+  if (script?.dataset.challenge === 'failed') return onFailed();
+  if (!script) {
+    script = document.createElement('script');
+    script.src = src;
+    script.async = true;
+    script.defer = true;
+    script.dataset.challenge = '';
+    document.head.append(script);
+  }
+  const loaded = script;
+  loaded.addEventListener('error', () => {
+    loaded.dataset.challenge = 'failed';
+    onFailed();
+  });
 }
 
-function ContactForm({ siteKey, scriptUrl, endpoint }: ContactFormProps) {
+/** Said in place of the widget when the check cannot load; the form cannot be sent then. */
+function ChallengeBlocked({ email }: { email: string }) {
+  return (
+    <p className="notice notice-error challenge-blocked" role="alert">
+      The spam check could not load: a privacy tool or network filter may block it, so this form cannot be sent.
+      Please write to us at <a href={`mailto:${email}`}>{email}</a> instead.
+    </p>
+  );
+}
+
+function ContactForm({ siteKey, scriptUrl, endpoint, email }: ContactFormProps) {
   const [status, setStatus] = useState<Status>('idle');
   const [error, setError] = useState<string | null>(null);
   const [token, setToken] = useState('');
+  const [blocked, setBlocked] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   const widgetRef = useRef<HTMLDivElement>(null);
   const widgetId = useRef<string | undefined>(undefined);
 
   useEffect(() => {
-    loadChallengeScript(scriptUrl);
+    let poll: ReturnType<typeof setInterval> | undefined;
+    const giveUp = () => {
+      clearInterval(poll);
+      setBlocked(true);
+    };
+    loadChallengeScript(scriptUrl, giveUp);
     const render = () => {
       if (!window.turnstile || !widgetRef.current) return false;
       widgetId.current = window.turnstile.render(widgetRef.current, {
@@ -61,12 +90,17 @@ function ContactForm({ siteKey, scriptUrl, endpoint }: ContactFormProps) {
       return true;
     };
     if (render()) return;
-    const poll = setInterval(() => render() && clearInterval(poll), CHALLENGE_POLL_MS);
+    const started = Date.now();
+    poll = setInterval(() => {
+      if (render()) clearInterval(poll);
+      else if (Date.now() - started > CHALLENGE_GIVE_UP_MS) giveUp();
+    }, CHALLENGE_POLL_MS);
     return () => clearInterval(poll);
   }, [siteKey, scriptUrl]);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (blocked) return;
     setStatus('submitting');
     setError(null);
     if (!token) {
@@ -101,7 +135,9 @@ function ContactForm({ siteKey, scriptUrl, endpoint }: ContactFormProps) {
 
   const submitting = status === 'submitting';
   return (
-    <form ref={formRef} className="contact-form" onSubmit={submit} aria-busy={submitting}>
+    // Without JavaScript the browser posts the form itself: never as GET (the message would land in
+    // the URL), and the endpoint answers such a post with a page that explains and gives the e-mail.
+    <form ref={formRef} className="contact-form" method="post" action={endpoint} onSubmit={submit} aria-busy={submitting}>
       <div className="field-row">
         <div className="field">
           <label htmlFor="contact-name">Name</label>
@@ -120,9 +156,9 @@ function ContactForm({ siteKey, scriptUrl, endpoint }: ContactFormProps) {
         <label htmlFor="contact-message">Message</label>
         <textarea id="contact-message" name="message" rows={6} required />
       </div>
-      <div className="challenge" ref={widgetRef} />
+      {blocked ? <ChallengeBlocked email={email} /> : <div className="challenge" ref={widgetRef} />}
       <div className="form-footer">
-        <button type="submit" className="button" disabled={submitting}>
+        <button type="submit" className="button" disabled={submitting || blocked}>
           {submitting ? 'Sending…' : 'Send message'}
         </button>
         <div className="form-status" aria-live="polite">
@@ -142,4 +178,5 @@ function ContactForm({ siteKey, scriptUrl, endpoint }: ContactFormProps) {
   );
 }
 
-export default island('contact-form', ContactForm, { hydrate: 'load' });
+// Hydrated when in view: a visitor who never scrolls to the form fetches none of its code.
+export default island('contact-form', ContactForm, { hydrate: 'visible' });

@@ -10,6 +10,8 @@ interface CopyButtonProps {
   label: string;
 }
 
+type CopyState = 'idle' | 'copied' | 'failed';
+
 /** Writes to the clipboard; falls back to a hidden text area where the Clipboard API is missing. */
 async function writeClipboard(value: string): Promise<void> {
   if (navigator.clipboard?.writeText) {
@@ -28,29 +30,62 @@ async function writeClipboard(value: string): Promise<void> {
   if (!copied) throw new Error('copy refused');
 }
 
+/** Whether this browser offers any way to copy at all. */
+function canCopy(): boolean {
+  return Boolean(navigator.clipboard?.writeText) || (typeof document.queryCommandSupported === 'function' && document.queryCommandSupported('copy'));
+}
+
+/**
+ * When the clipboard refuses, the value shown beside the button is selected, so that Ctrl+C or
+ * ⌘C copies it as the button then says.
+ */
+export function selectShownValue(button: HTMLElement, value: string): boolean {
+  const holder = button.closest('.copy-value') ?? button.parentElement;
+  const shown = [...(holder?.querySelectorAll('code, a, span, input') ?? [])].find(
+    (element) => !button.contains(element) && element.textContent?.trim() === value,
+  );
+  const selection = window.getSelection();
+  if (!shown || !selection) return false;
+  const range = document.createRange();
+  range.selectNodeContents(shown);
+  selection.removeAllRanges();
+  selection.addRange(range);
+  return true;
+}
+
+const shortcut = () => (/Mac|iPhone|iPad/.test(navigator.platform) ? '⌘C' : 'Ctrl+C');
+
 function CopyButton({ value, label }: CopyButtonProps) {
-  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const [state, setState] = useState<CopyState>('idle');
+  const [usable, setUsable] = useState(true);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => setUsable(canCopy()), []);
   useEffect(() => () => clearTimeout(timer.current), []);
 
   const copy = () => {
     writeClipboard(value).then(
       () => setState('copied'),
-      () => setState('failed'),
+      () => {
+        if (button.current) selectShownValue(button.current, value);
+        setState('failed');
+      },
     );
     clearTimeout(timer.current);
     timer.current = setTimeout(() => setState('idle'), CONFIRM_MS);
   };
 
+  if (!usable) return null;
   return (
-    <button type="button" className={`copy-button${state === 'copied' ? ' is-copied' : ''}`} onClick={copy}>
-      <span aria-hidden="true">{state === 'copied' ? 'Copied' : state === 'failed' ? 'Press Ctrl+C' : 'Copy'}</span>
+    <button ref={button} type="button" className={`copy-button${state === 'idle' ? '' : ` is-${state}`}`} onClick={copy}>
+      <span aria-hidden="true">{state === 'copied' ? 'Copied' : state === 'failed' ? `Press ${shortcut()}` : 'Copy'}</span>
       <span className="visually-hidden">Copy {label}</span>
       <span className="visually-hidden" role="status">
-        {state === 'copied' ? `${label} copied` : state === 'failed' ? 'Copy failed' : ''}
+        {state === 'copied' ? `${label} copied` : state === 'failed' ? `Copy failed: the text is selected, press ${shortcut()}` : ''}
       </span>
     </button>
   );
 }
 
-export default island('copy-button', CopyButton, { hydrate: 'visible' });
+// Nothing to fetch until someone reaches for a button; a click that comes first is replayed.
+export default island('copy-button', CopyButton, { hydrate: 'interaction' });

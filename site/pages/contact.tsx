@@ -34,8 +34,34 @@ export function Contact({ data }: PageProps<SiteData>) {
             <noscript>
               <p className="notice">The form needs JavaScript for its spam check. You can also e-mail us at {email}.</p>
             </noscript>
-            <ContactForm siteKey={challenge.siteKey} scriptUrl={challenge.scriptUrl} endpoint={CONTACT_ENDPOINT} />
+            <ContactForm siteKey={challenge.siteKey} scriptUrl={challenge.scriptUrl} endpoint={CONTACT_ENDPOINT} email={email} />
           </div>
+        </div>
+      </Section>
+    </>
+  );
+}
+
+/**
+ * Where the contact endpoint sends a form the browser posted without JavaScript (its path is the
+ * endpoint's FORM_POST_PAGE): nothing was sent, and the e-mail address is the way that works.
+ */
+export function ContactWithoutScript({ data }: PageProps<SiteData>) {
+  const { email } = data.site;
+  return (
+    <>
+      <PageHeader
+        eyebrow="Contact"
+        title="Your message was not sent"
+        intro="The contact form needs JavaScript for its spam check, and it was off or blocked in your browser. Nothing you typed was sent or stored."
+      />
+      <Section>
+        <div className="card contact-aside">
+          <h2>E-mail us instead</h2>
+          <p>
+            Write to us at <a href={`mailto:${email}`}>{email}</a>, or turn JavaScript on and use the{' '}
+            <a href="/contact">contact form</a> again.
+          </p>
         </div>
       </Section>
     </>

@@ -123,6 +123,27 @@ export function invalidField(body: unknown): { field: string; reason: string } |
   return undefined;
 }
 
+/**
+ * Where a form posted by the browser itself (no JavaScript, so no challenge token) is sent: a
+ * page the site builds that explains the check needs JavaScript and gives the e-mail address.
+ */
+export const FORM_POST_PAGE = '/contact/no-script';
+
+/** The encodings a browser uses to post a form without a script. */
+export function isBrowserFormPost(contentType: string): boolean {
+  return /^(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i.test(contentType.trim());
+}
+
+/**
+ * Answers a form the browser posted by itself. It cannot carry a solved challenge, so nothing of
+ * it is read or stored; a 303 sends the visitor to the explanation with a GET, keeping what they
+ * typed out of URLs, the history and logs.
+ */
+async function answerBrowserFormPost(request: Request): Promise<Response> {
+  await request.body?.cancel().catch(() => undefined);
+  return new Response(null, { status: 303, headers: { Location: FORM_POST_PAGE, 'Cache-Control': 'no-store' } });
+}
+
 export function createContactHandler(options: ContactHandlerOptions) {
   const now = options.now ?? (() => new Date());
   const allowed = new Set(options.allowedOrigins.map((origin) => origin.replace(/\/$/, '')));
@@ -133,6 +154,7 @@ export function createContactHandler(options: ContactHandlerOptions) {
 
   return async function handleContact(request: Request, clientAddress: string): Promise<Response> {
     if (request.method !== 'POST') return fail(405, 'method_not_allowed', {}, { Allow: 'POST' });
+    if (isBrowserFormPost(request.headers.get('content-type') ?? '')) return answerBrowserFormPost(request);
 
     // Browsers send Origin with every POST; anything else, or another site, is refused.
     const origin = request.headers.get('origin');

@@ -77,9 +77,19 @@ events.addEventListener('reload', (event) => {
 events.addEventListener('style', (event) => {
   const { from, to } = JSON.parse((event as MessageEvent<string>).data) as { from?: string; to?: string };
   hideOverlay();
-  const link = document.querySelector<HTMLLinkElement>(`link[rel="stylesheet"][href="${from}"]`);
-  if (link && to) link.href = to;
-  else location.reload();
+  if (!from || !to) return location.reload();
+  const link = document.querySelector<HTMLLinkElement>(`link[rel="stylesheet"][href="${CSS.escape(from)}"]`);
+  if (link) return void (link.href = to);
+  // A small sheet is inline in the page: put the new text in the same element.
+  const inline = document.querySelector<HTMLStyleElement>(`style[data-ssg-style="${CSS.escape(from)}"]`);
+  if (!inline) return location.reload();
+  fetch(to)
+    .then((response) => (response.ok ? response.text() : Promise.reject(new Error(`HTTP ${response.status}`))))
+    .then((text) => {
+      inline.textContent = text;
+      inline.dataset.ssgStyle = to;
+    })
+    .catch(() => location.reload());
 });
 events.addEventListener('build-error', (event) => {
   showOverlay(JSON.parse((event as MessageEvent<string>).data) as BuildProblem[]);

@@ -26,26 +26,30 @@ class IslandErrorBoundary extends Component<{ children: ReactNode }, { error: Er
   }
 }
 
-function MarkHydrated({ element }: { element: HTMLElement }) {
+function MarkHydrated({ element, onHydrated }: { element: HTMLElement; onHydrated: () => void }) {
   useEffect(() => {
     element.dataset.hydrated = 'true';
-  }, [element]);
+    onHydrated();
+  }, [element, onHydrated]);
   return null;
 }
 
 /**
- * Hydrates the server-rendered HTML of one island in place. The element must still be in the
- * document: a script may have removed it between the page load and the island's turn.
+ * Hydrates the server-rendered HTML of one island in place; resolves once it is live. The element
+ * must still be in the document: a script may have removed it between the page load and the
+ * island's turn.
  */
-export function hydrateIsland(element: HTMLElement | null, Island: ComponentType<any>): void {
+export function hydrateIsland(element: HTMLElement | null, Island: ComponentType<any>): Promise<void> {
   if (!element?.isConnected) throw new Error('Root element not found');
   const props: object = JSON.parse(element.dataset.props ?? '{}');
-  hydrateRoot(
-    element,
-    <IslandErrorBoundary>
-      <Island {...props} />
-      <MarkHydrated element={element} />
-    </IslandErrorBoundary>,
-    { identifierPrefix: `i${element.dataset.uid}-` },
-  );
+  return new Promise((resolve) => {
+    hydrateRoot(
+      element,
+      <IslandErrorBoundary>
+        <Island {...props} />
+        <MarkHydrated element={element} onHydrated={resolve} />
+      </IslandErrorBoundary>,
+      { identifierPrefix: `i${element.dataset.uid}-` },
+    );
+  });
 }

@@ -6,15 +6,20 @@ import { createContext, createElement, useContext, type ComponentType } from 're
  */
 export const ISLAND_TAG = 'ssg-island';
 
-export type Hydrate = 'load' | 'idle' | 'visible';
+export type Hydrate = 'load' | 'idle' | 'visible' | 'interaction';
 
 export interface IslandOptions {
-  /** When the browser hydrates the island: at once, when idle (default), or when scrolled into view. */
+  /**
+   * When the browser hydrates the island: at once, when idle (default), when scrolled into view,
+   * or on the first interaction with it (a click that arrives before is replayed). A page whose
+   * islands all wait for interaction fetches no script before the visitor interacts.
+   */
   hydrate?: Hydrate;
 }
 
 export interface CollectedIsland {
   name: string;
+  hydrate: Hydrate;
   Component: ComponentType<any>;
   props: object;
 }
@@ -36,10 +41,11 @@ export function island<Props extends object>(
     const collected = useContext(IslandCollector);
     if (!collected) return <Component {...props} />;
     const uid = collected.length;
-    collected.push({ name, Component, props });
+    const hydrate = options.hydrate ?? 'idle';
+    collected.push({ name, hydrate, Component, props });
     return createElement(ISLAND_TAG, {
       'data-island': name,
-      'data-hydrate': options.hydrate ?? 'idle',
+      'data-hydrate': hydrate,
       'data-props': JSON.stringify(props),
       'data-uid': uid,
     });

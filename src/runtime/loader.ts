@@ -1,7 +1,22 @@
-// The only script a page with islands loads up front: it finds the islands and hydrates each
-// when its strategy says so, fetching React and the island's code only then.
+// The island loader: it finds the islands and hydrates each when its strategy says so, fetching
+// React and the island's code only then. Pages whose islands all wait for interaction import it
+// from the inline bootstrap on the first interaction; other pages load it up front.
 type IslandModule = { default: import('react').ComponentType<any> };
 export type IslandLoaders = Record<string, () => Promise<IslandModule>>;
+
+interface Bootstrap {
+  events: Event[];
+  stop(): void;
+}
+
+declare global {
+  interface Window {
+    __ssgBoot?: Bootstrap;
+  }
+}
+
+/** Events that mean the visitor is reaching for a widget: hydrate it before its turn. */
+const REACHING = ['pointerover', 'pointerdown', 'focusin', 'touchstart', 'keydown'] as const;
 
 function whenIdle(run: () => void): void {
   if ('requestIdleCallback' in window) window.requestIdleCallback(run, { timeout: 2000 });
@@ -23,7 +38,42 @@ function whenVisible(element: HTMLElement, run: () => void): void {
   observer.observe(target);
 }
 
+/**
+ * Hydrates one island when asked, once. A click that lands on it before hydration has started
+ * would find no handler: it is kept and replayed on its target once the island is live (React
+ * replays the ones that arrive while it hydrates by itself).
+ */
+function prepareIsland(element: HTMLElement, load: () => Promise<IslandModule>) {
+  const name = element.dataset.island ?? '';
+  let started = false;
+  let missedClick: Element | undefined;
+  const hydrate = () => {
+    if (started) return;
+    started = true;
+    Promise.all([load(), import('./hydrate.tsx')])
+      .then(([module, { hydrateIsland }]) => {
+        // From here React sees the clicks itself: keep none twice.
+        element.removeEventListener('click', keepClick, true);
+        return hydrateIsland(element, module.default);
+      })
+      .then(() => {
+        if (missedClick?.isConnected) (missedClick as HTMLElement).click();
+        missedClick = undefined;
+      })
+      .catch((error: unknown) => console.error(`Island "${name}" failed to load.`, error));
+  };
+  function keepClick(event: Event) {
+    if (event.isTrusted && event.target instanceof Element) missedClick = event.target;
+    hydrate();
+  }
+  element.addEventListener('click', keepClick, true);
+  for (const type of REACHING) element.addEventListener(type, hydrate, { once: true, passive: true });
+  return { hydrate, keepClick };
+}
+
 export function start(loaders: IslandLoaders): void {
+  const boot = window.__ssgBoot;
+  boot?.stop();
   for (const element of document.querySelectorAll<HTMLElement>('[data-island]')) {
     const name = element.dataset.island ?? '';
     const load = loaders[name];
@@ -31,21 +81,18 @@ export function start(loaders: IslandLoaders): void {
       console.error(`No code for island "${name}".`);
       continue;
     }
-    let started = false;
-    const hydrate = () => {
-      if (started) return;
-      started = true;
-      Promise.all([load(), import('./hydrate.tsx')])
-        .then(([module, { hydrateIsland }]) => hydrateIsland(element, module.default))
-        .catch((error: unknown) => console.error(`Island "${name}" failed to load.`, error));
-    };
-    // A visitor reaching for a widget should not wait for its turn.
-    for (const type of ['pointerover', 'focusin', 'touchstart']) {
-      element.addEventListener(type, hydrate, { once: true, passive: true });
+    const { hydrate, keepClick } = prepareIsland(element, load);
+    // What the bootstrap saw before this module arrived: a click on the island is replayed,
+    // any other interaction with it hydrates it.
+    for (const event of boot?.events ?? []) {
+      if (!(event.target instanceof Node) || !element.contains(event.target)) continue;
+      if (event.type === 'click') keepClick(event);
+      else if (event.type !== 'scroll') hydrate();
     }
     const strategy = element.dataset.hydrate;
     if (strategy === 'load') hydrate();
     else if (strategy === 'visible') whenVisible(element, hydrate);
-    else whenIdle(hydrate);
+    else if (strategy !== 'interaction') whenIdle(hydrate);
   }
+  if (boot) boot.events.length = 0;
 }

@@ -6,6 +6,8 @@ export interface RenderedPage {
   html: string;
   /** Names of the islands on the page, each once, in document order. */
   islands: string[];
+  /** Whether an island hydrates without waiting for the visitor (load, idle or visible). */
+  eager: boolean;
 }
 
 // An island renders the same for the same props at the same place: the header and footer islands
@@ -34,7 +36,11 @@ export function renderPage(element: ReactElement): RenderedPage {
     from = at + placeholder.length;
   });
   parts.push(page.slice(from));
-  return { html: parts.join(''), islands: [...new Set(collected.map((island) => island.name))] };
+  return {
+    html: parts.join(''),
+    islands: [...new Set(collected.map((island) => island.name))],
+    eager: collected.some((island) => island.hydrate !== 'interaction'),
+  };
 }
 
 export function islandIdPrefix(uid: number | string): string {

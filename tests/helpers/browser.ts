@@ -41,20 +41,25 @@ export async function openPage(browser: Browser, options: BrowserContextOptions 
 }
 
 /**
- * Clicks sent before hydration are lost: wait until the islands that hydrate by themselves (at
- * load or when idle) are live. Islands that wait to be visible: see waitForIsland.
+ * Wait until the islands that hydrate by themselves (at load or when idle) are live. Islands that
+ * wait to be visible: see waitForIsland; those that wait for interaction hydrate on the first one.
  */
 export async function waitForIslands(page: Page): Promise<void> {
   await page.waitForFunction(() =>
-    [...document.querySelectorAll<HTMLElement>('[data-island]:not([data-hydrate="visible"])')].every(
+    [...document.querySelectorAll<HTMLElement>('[data-island]:not([data-hydrate="visible"]):not([data-hydrate="interaction"])')].every(
       (element) => element.dataset.hydrated === 'true',
     ),
   );
 }
 
-/** Scrolls the island that contains `locator` into view and waits until it is live. */
+/**
+ * Scrolls the island that contains `locator` into view and waits until it is live; one that waits
+ * for interaction is reached for (hovered) first.
+ */
 export async function waitForIsland(locator: Locator): Promise<void> {
   await locator.scrollIntoViewIfNeeded();
+  const strategy = await locator.evaluate((element) => element.closest<HTMLElement>('[data-island]')?.dataset.hydrate);
+  if (strategy === 'interaction') await locator.hover();
   await locator.evaluate(
     (element) =>
       new Promise<void>((resolve) => {
@@ -75,7 +80,17 @@ export async function hydrateEverything(page: Page): Promise<void> {
     }
     window.scrollTo(0, 0);
   });
-  await page.waitForFunction(() =>
-    [...document.querySelectorAll<HTMLElement>('[data-island]')].every((element) => element.dataset.hydrated === 'true'),
+  // Islands that wait for interaction are reached for until the loader (fetched on the first
+  // interaction) has taken them over and they are live.
+  await page.waitForFunction(
+    () => {
+      const islands = [...document.querySelectorAll<HTMLElement>('[data-island]')];
+      for (const island of islands.filter((element) => element.dataset.hydrate === 'interaction' && !element.dataset.hydrated)) {
+        island.firstElementChild?.dispatchEvent(new PointerEvent('pointerover', { bubbles: true }));
+      }
+      return islands.every((element) => element.dataset.hydrated === 'true');
+    },
+    undefined,
+    { polling: 100 },
   );
 }
