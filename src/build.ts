@@ -7,7 +7,8 @@ import { bundleServer } from './bundle-server.ts';
 import { parseDataFiles, readDataFiles } from './data.ts';
 import { SsgError } from './errors.ts';
 import { checkLinks } from './links.ts';
-import { precompress } from './precompress.ts';
+import { removeAbandonedTemporaries } from './cache/store.ts';
+import { openCompressedCache } from './precompress.ts';
 import { siteFiles } from './site-files.ts';
 import { convertPending, parseWithCache } from './article-store.ts';
 import { createStagedOutput, type OutputFile } from './output.ts';
@@ -149,7 +150,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     output = await createStagedOutput(outDir, project.publicDir, { manifestFile: outputManifestFile(project, outDir) });
     const assets = assetFiles(client);
     for (const file of assets) output.write(file);
-    const compressing = precompress(assets, project.cacheDir);
+    const compressed = openCompressedCache(project.cacheDir);
+    const compressing = compressed.compress(assets);
     compressing.catch(() => {});
 
     // Pages that were handed their articles render as soon as those are converted; every other
@@ -229,7 +231,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     clock.lap('markdown & render');
     for (const job of later) render(job);
     const extra = siteFiles({ jobs, articles, baseUrl, now, meta, feed, headers: site.headers?.(data), publicFiles: new Set(output.publicFiles) });
-    for (const file of [...extra, ...(await precompress(extra, project.cacheDir)), ...(await compressing)]) output.write(file);
+    for (const file of [...extra, ...(await compressed.compress(extra)), ...(await compressing)]) output.write(file);
     checkLinks(documents, output.paths());
     clock.lap('render');
 
@@ -239,6 +241,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     } catch {
       // Not kept: the next build renders every page.
     }
+    compressed.prune();
+    for (const dir of [project.cacheDir, path.join(project.cacheDir, 'bundles')]) removeAbandonedTemporaries(dir);
     output = undefined;
     clock.lap('write');
 
