@@ -26,7 +26,8 @@ export function importedPackages(source: string): string[] {
 export function packageVersions(nodeModules: string, roots: readonly string[]): Record<string, string> {
   let lock: Record<string, LockPackage> | undefined;
   try {
-    lock = (JSON.parse(readFileSync(path.join(nodeModules, '.package-lock.json'), 'utf8')) as { packages?: Record<string, LockPackage> }).packages;
+    const packages: unknown = (JSON.parse(readFileSync(path.join(nodeModules, '.package-lock.json'), 'utf8')) as { packages?: unknown } | null)?.packages;
+    lock = typeof packages === 'object' && packages !== null ? (packages as Record<string, LockPackage>) : undefined;
   } catch {
     lock = undefined;
   }
@@ -37,8 +38,9 @@ export function packageVersions(nodeModules: string, roots: readonly string[]): 
     const name = queue.pop()!;
     if (name in versions) continue;
     const entry = lock?.[`node_modules/${name}`] ?? readManifest(nodeModules, name);
-    versions[name] = entry?.version ?? 'missing';
-    if (lock) queue.push(...Object.keys(entry?.dependencies ?? {}));
+    versions[name] = typeof entry?.version === 'string' ? entry.version : 'missing';
+    const dependencies = entry?.dependencies;
+    if (lock && typeof dependencies === 'object' && dependencies !== null) queue.push(...Object.keys(dependencies));
   }
   return Object.fromEntries(Object.entries(versions).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
