@@ -10,15 +10,22 @@ import type { ParsedParts } from './articles.ts';
 /**
  * Each article file's front matter and converted body, by a hash of the file, kept in
  * `.cache/ssg/markdown.json` beside (never inside) the output. The key covers the Markdown
- * pipeline's own source, and the file records the versions of the packages that pipeline uses
- * (and theirs): changing either empties the cache. Deleting or damaging the file only costs one
- * slower build.
+ * pipeline's own source and the versions of the packages it uses (and theirs), so an upgrade of
+ * remark or micromark converts every article again and re-renders the pages showing them; the
+ * file also records those versions and is discarded when they differ. Deleting or damaging the
+ * file only costs one slower build.
  */
 const pipelineSource = readFileSync(path.join(generatorRoot, 'src', 'markdown.ts'), 'utf8');
-const PIPELINE = createHash('sha256').update(pipelineSource).digest('hex').slice(0, 16);
+
+let versions: Record<string, string> | undefined;
+/** The pipeline's package versions now (read once per process). */
+export const pipelineVersions = (): Record<string, string> => (versions ??= packageVersions(generatorNodeModules, importedPackages(pipelineSource)));
+
+let pipeline: string | undefined;
+const pipelineStamp = () => (pipeline ??= createHash('sha256').update(pipelineSource).update(JSON.stringify(pipelineVersions())).digest('hex').slice(0, 16));
 
 export function contentKey(text: string): string {
-  return createHash('sha256').update(PIPELINE).update('\0').update(text).digest('base64url');
+  return createHash('sha256').update(pipelineStamp()).update('\0').update(text).digest('base64url');
 }
 
 /** What markdown.json holds. */
@@ -27,10 +34,6 @@ export interface StoredMarkdown {
   versions: Record<string, string>;
   entries: Record<string, ParsedParts>;
 }
-
-let versions: Record<string, string> | undefined;
-/** The pipeline's package versions now (read once per process). */
-export const pipelineVersions = (): Record<string, string> => (versions ??= packageVersions(generatorNodeModules, importedPackages(pipelineSource)));
 
 export const markdownCacheFile = (dir: string) => path.join(dir, 'markdown.json');
 

@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyIntact } from '../bin/cli-copy.js';
 import { importedPackages, packageVersions } from '../src/cache/package-versions.ts';
 import { entryHeader, openEntry, pruneEntries, readEntry, readEntrySync, removeAbandonedTemporaries, writeEntrySync } from '../src/cache/store.ts';
 import { corruptions, damage } from './helpers/corrupt.ts';
@@ -218,4 +219,65 @@ describe('package versions in cache keys', () => {
       { numRuns: 30 },
     );
   });
+});
+
+describe('the compiled CLI copy', () => {
+  let scratch: string;
+  const help = () =>
+    new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [path.join(scratch, 'bin', 'ssg.js'), '--help'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let stdout = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.on('error', reject);
+      child.on('exit', (code) => resolve({ code, stdout }));
+    });
+  const copyDir = () => {
+    const names = readdirSync(path.join(scratch, '.cache')).filter((name) => /^cli-[0-9a-f]+$/.test(name));
+    expect(names).toHaveLength(1);
+    return path.join(scratch, '.cache', names[0]!);
+  };
+
+  beforeAll(async () => {
+    // The generator's own files in a folder of their own: its .cache is this test's to damage.
+    scratch = await mkdtemp(path.join(tmpdir(), 'ssg-cli-copy-'));
+    for (const part of ['bin', 'src', 'package.json']) cpSync(path.join(repoRoot, part), path.join(scratch, part), { recursive: true });
+    symlinkSync(path.join(repoRoot, 'node_modules'), path.join(scratch, 'node_modules'));
+  });
+  afterAll(() => rm(scratch, { recursive: true, force: true }));
+
+  it('is checked at start: a damaged copy is made again, and the CLI works all the same', async () => {
+    const first = await help();
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('Usage');
+    const dir = copyDir();
+    expect(copyIntact(dir)).toBe(true);
+    const list = readFileSync(path.join(dir, 'files.json'), 'utf8');
+    const names = Object.keys(JSON.parse(list) as object).filter((name) => !name.endsWith('.map'));
+
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...names, 'files.json'), corruptions(), async (name, corruption) => {
+        const file = path.join(dir, name);
+        damage(file, corruption);
+        if (corruption.kind !== 'delete') expect(copyIntact(dir)).toBe(false);
+        const result = await help();
+        expect(result.code).toBe(0);
+        expect(result.stdout).toBe(first.stdout);
+        expect(copyIntact(copyDir())).toBe(true);
+        // The same sources make the same copy.
+        expect(readFileSync(path.join(copyDir(), 'files.json'), 'utf8')).toBe(list);
+      }),
+      { numRuns: 4 },
+    );
+    // Nothing half-made or set aside is left.
+    expect(readdirSync(path.join(scratch, '.cache'))).toEqual([path.basename(dir)]);
+  }, 120_000);
+
+  it('falls back to compiling on the fly when no copy can be made', async () => {
+    await rm(path.join(scratch, '.cache'), { recursive: true, force: true });
+    writeFileSync(path.join(scratch, '.cache'), 'a file where the cache folder goes');
+    const result = await help();
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Usage');
+    expect(readFileSync(path.join(scratch, '.cache'), 'utf8')).toBe('a file where the cache folder goes');
+  }, 60_000);
 });
