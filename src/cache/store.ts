@@ -82,11 +82,6 @@ export function writeEntrySync(file: string, payload: Uint8Array): void {
   }
 }
 
-/** The same, as a promise (the work is synchronous: entries are written once per build). */
-export async function writeEntry(file: string, payload: Uint8Array): Promise<void> {
-  writeEntrySync(file, payload);
-}
-
 function writeAll(fd: number, bytes: Uint8Array): void {
   // Bounded: each pass writes at least one byte or throws.
   for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset, bytes.length - offset);
