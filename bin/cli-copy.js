@@ -70,14 +70,17 @@ export async function compiledEntry(root) {
   const staging = `${dir}.tmp-${suffix}`;
   try {
     await compile(root, staging);
-    const damaged = `${dir}.old-${suffix}`;
-    try {
-      renameSync(dir, damaged);
-      rmSync(damaged, { recursive: true, force: true });
-    } catch {
-      // No copy there (the usual case), or another CLI moved it first.
+    // Another CLI may have made a good copy meanwhile: keep it (it may be loading from it).
+    if (!copyIntact(dir)) {
+      const damaged = `${dir}.old-${suffix}`;
+      try {
+        renameSync(dir, damaged);
+        rmSync(damaged, { recursive: true, force: true });
+      } catch {
+        // No copy there (the usual case), or another CLI moved it first.
+      }
+      renameSync(staging, dir);
     }
-    renameSync(staging, dir);
   } catch {
     // Another CLI's rename won, or the copy could not be made: checked below.
   } finally {
