@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyIntact } from '../bin/cli-copy.js';
+import { sourceFingerprint } from '../bin/fingerprint.js';
 import { importedPackages, packageVersions } from '../src/cache/package-versions.ts';
 import { entryHeader, openEntry, pruneEntries, readEntry, readEntrySync, removeAbandonedTemporaries, writeEntrySync } from '../src/cache/store.ts';
 import { corruptions, damage } from './helpers/corrupt.ts';
@@ -218,6 +219,27 @@ describe('package versions in cache keys', () => {
       }),
       { numRuns: 30 },
     );
+  });
+});
+
+describe('the fingerprint naming the compiled CLI copy', () => {
+  it('changes with a source file and with the installed packages, and only then', () => {
+    const root = path.join(dir, `generator-${++counter}`);
+    mkdirSync(path.join(root, 'src', 'nested'), { recursive: true });
+    mkdirSync(path.join(root, 'node_modules'));
+    writeFileSync(path.join(root, 'src', 'nested', 'a.ts'), 'one');
+    const first = sourceFingerprint(root);
+    expect(sourceFingerprint(root)).toBe(first);
+    writeFileSync(path.join(root, 'src', 'nested', 'a.ts'), 'two!');
+    const edited = sourceFingerprint(root);
+    expect(edited).not.toBe(first);
+    // The copy bundles the packages: an npm install (which rewrites its record) makes a new one.
+    writeFileSync(path.join(root, 'node_modules', '.package-lock.json'), '{"packages":{}}');
+    const installed = sourceFingerprint(root);
+    expect(installed).not.toBe(edited);
+    const later = new Date(Date.now() + 5000);
+    utimesSync(path.join(root, 'node_modules', '.package-lock.json'), later, later);
+    expect(sourceFingerprint(root)).not.toBe(installed);
   });
 });
 
