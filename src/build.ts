@@ -7,7 +7,7 @@ import { bundleServer } from './bundle-server.ts';
 import { parseDataFiles, readDataFiles } from './data.ts';
 import { SsgError } from './errors.ts';
 import { checkLinks } from './links.ts';
-import { removeAbandonedTemporaries } from './cache/store.ts';
+import { openCacheFolder, removeAbandonedTemporaries } from './cache/store.ts';
 import { openCompressedCache } from './precompress.ts';
 import { siteFiles } from './site-files.ts';
 import { convertPending, parseWithCache } from './article-store.ts';
@@ -104,6 +104,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const outDir = path.resolve(project.root, options.outDir);
   const now = options.now ?? new Date();
   const warn = options.warn ?? (() => {});
+  openCacheFolder(project.cacheDir, path.relative(project.root, project.cacheDir));
 
   // Bundling runs in esbuild's own process while this thread reads and converts the articles.
   const inputs = Promise.all([

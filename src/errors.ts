@@ -23,6 +23,7 @@ export const errorCatalogue = {
   PageRenderFailed: 'Fix the component so it renders; run with --verbose for the stack trace.',
   IslandUnknown: 'Create site/islands/<name>.tsx, or use the name of an existing island.',
   OutputFailed: 'Check that the output folder is writable and not in use.',
+  CacheUnusable: 'Move the file out of the way (or delete .cache: it only makes the next build slower).',
   LinkBroken: 'Fix the link, or add the page or file it points to.',
   ServeConfigInvalid: 'Set the variable in the environment; the README lists every one.',
 } as const;

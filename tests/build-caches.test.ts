@@ -288,6 +288,21 @@ describe('damaged cache entries are rebuilt, never shipped', () => {
     expectRebuilt(site, 'after deletion');
   }, 60_000);
 
+  it('a file where the cache folder goes: a clear error, and nothing lost', async () => {
+    await site.remove('.cache');
+    writeFileSync(site.file('.cache'), 'not a folder');
+    const result = await site.run(['build']);
+    expect(result.code).toBe(1);
+    expect(result.stdout + result.stderr).toContain('[CacheUnusable] .cache/ssg: A file stands where the build keeps its cache folder');
+    expect(result.stdout + result.stderr).not.toContain('Unexpected internal error');
+    expect(readFileSync(site.file('.cache'), 'utf8')).toBe('not a folder');
+    await expectSameSite(site, reference, 'after the failed build');
+    await site.remove('.cache');
+    const again = await site.run(['build']);
+    expect(again.code, again.stderr).toBe(0);
+    expectRebuilt(site, 'once the file is gone');
+  }, 60_000);
+
   it('HTML made by other versions of the Markdown packages is not reused', async () => {
     const file = site.file('.cache/ssg/markdown.json');
     const rewrite = (change: (stored: StoredMarkdown) => void) => {

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { SsgError } from '../errors.ts';
 
 /**
  * The one way the generator keeps anything between runs. Every entry is a file of its own:
@@ -34,6 +35,20 @@ export function openEntry(bytes: Uint8Array): Buffer | undefined {
   const payload = buffer.subarray(match[0].length);
   if (payload.length !== Number(match[1]) || sha256(payload) !== match[2]) return undefined;
   return payload;
+}
+
+/**
+ * Makes the cache folder. Entries that cannot be written are only not kept, but a file standing
+ * where the folder (or one above it) should be stops the build helpers that run from it: say so.
+ */
+export function openCacheFolder(dir: string, shownAs: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EEXIST' && code !== 'ENOTDIR') throw error;
+    throw new SsgError('CacheUnusable', 'A file stands where the build keeps its cache folder (at this path or one above it).', { file: shownAs }, { cause: error });
+  }
 }
 
 /** An entry's payload; undefined when it is missing or damaged (never an error). */
