@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { sourceFingerprint } from '../bin/fingerprint.js';
@@ -42,19 +41,10 @@ const sha1 = (...parts: Array<string | Uint8Array>) => {
 };
 
 /**
- * The generator's own sources and its installed packages: rendering with a changed renderer or
- * React must not reuse pages.
+ * The generator's own sources and its installed packages (the fingerprint covers npm's install
+ * record): rendering with a changed renderer or React must not reuse pages.
  */
-function generatorStamp(): string {
-  let packages = 'unknown';
-  try {
-    const stat = statSync(path.join(generatorRoot, 'node_modules', '.package-lock.json'));
-    packages = `${stat.size}:${stat.mtimeMs}`;
-  } catch {
-    // No npm install record: the sources alone.
-  }
-  return sha1(sourceFingerprint(generatorRoot), packages);
-}
+const generatorStamp = (): string => sourceFingerprint(generatorRoot);
 
 export const pageCacheFile = (cacheDir: string) => path.join(cacheDir, 'pages.bin');
 
