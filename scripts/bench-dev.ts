@@ -33,7 +33,7 @@ try {
       if ((event.data as { pages: string[] }).pages.includes(`/news/${slug}`)) break;
     }
     const elapsed = performance.now() - t0;
-    const onDisk = await readFile(path.join(site.dir, '.cache/ssg/dev/news', slug, 'index.html'), 'utf8');
+    const onDisk = await readFile(path.join(site.dir, '.cache/ssg/dev/news', `${slug}.html`), 'utf8');
     if (!onDisk.includes(marker)) throw new Error(`the page of ${slug} on disk lacks the edit`);
     timings.push(elapsed);
     // Past chokidar's 50 ms throttle and our follow-up look, so edits do not overlap.

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync, type Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { SsgError, SsgErrorList } from './errors.ts';
@@ -148,21 +148,59 @@ export function parseArticles(
   return sortNewestFirst([...bySlug.values()]);
 }
 
-/** Every `*.md` file below `dir` (sub-folders included), relative to `root`, in a stable order. */
-export async function readArticleSources(root: string, dir: string): Promise<ArticleSource[]> {
+/**
+ * Whether a `.md` path below the articles folder (relative to it) is an article by its name.
+ * Not: files and folders whose name starts with a dot (editor locks `.#post.md`, macOS `._post.md`,
+ * `.DS_Store`, hidden folders) and `README.md` files, which describe a folder.
+ */
+export function isArticleName(relative: string): boolean {
+  const parts = relative.split(/[\\/]/);
+  const name = parts[parts.length - 1]!;
+  return name.toLowerCase().endsWith('.md') && name.toLowerCase() !== 'readme.md' && !parts.some((part) => part.startsWith('.'));
+}
+
+/**
+ * Every article file below `dir` (sub-folders included), relative to `root`, in a stable order.
+ * Things named like articles that are not files (a folder `x.md`, a link pointing nowhere) are
+ * left out with a warning; a file that cannot be read stops the build, naming it.
+ */
+export async function readArticleSources(root: string, dir: string, warn: (message: string) => void = () => {}): Promise<ArticleSource[]> {
   const absolute = path.resolve(root, dir);
-  let entries: string[];
+  let entries: Dirent[];
   try {
-    entries = await readdir(absolute, { recursive: true });
+    entries = await readdir(absolute, { recursive: true, withFileTypes: true });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
+    throw new SsgError('ArticleUnreadable', `The articles folder cannot be read: ${(error as Error).message}`, { file: path.relative(root, absolute) }, { cause: error });
   }
-  const files = entries.filter((entry) => entry.toLowerCase().endsWith('.md')).sort();
+  const files = entries
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .filter((file) => isArticleName(path.relative(absolute, file)))
+    .sort();
   // One after another, synchronously: for a thousand small files about ten times faster than
   // a thousand reads queued on the thread pool at once (measured: 11 ms against 150 ms).
-  return files.map((entry) => ({
-    file: path.relative(root, path.join(absolute, entry)),
-    text: readFileSync(path.join(absolute, entry), 'utf8'),
-  }));
+  const sources: ArticleSource[] = [];
+  for (const file of files) {
+    const source = readArticleSource(root, file, warn);
+    if (source) sources.push(source);
+  }
+  return sources;
+}
+
+function readArticleSource(root: string, file: string, warn: (message: string) => void): ArticleSource | undefined {
+  const relative = path.relative(root, file);
+  const stat = statSync(file, { throwIfNoEntry: false });
+  if (!stat) {
+    warn(`${relative}: a link to nothing; skipped.`);
+    return undefined;
+  }
+  if (!stat.isFile()) {
+    if (!stat.isDirectory()) warn(`${relative}: not a file; skipped.`);
+    return undefined; // a folder named x.md: the articles in it are read on their own
+  }
+  try {
+    return { file: relative, text: readFileSync(file, 'utf8') };
+  } catch (error) {
+    throw new SsgError('ArticleUnreadable', `The article cannot be read: ${(error as Error).message}`, { file: relative }, { cause: error });
+  }
 }

@@ -13,6 +13,8 @@ import { siteFiles } from './site-files.ts';
 import { convertPending, parseWithCache } from './article-store.ts';
 import { createStagedOutput, type OutputFile } from './output.ts';
 import { projectAt, type Project } from './project.ts';
+import { cleanLeftovers, lockOutput } from './output-lock.ts';
+import { checkOwnership, checkProjectRoot, resolveOutDir } from './output-target.ts';
 import { emptyReads } from './dependencies.ts';
 import { openPageCache } from './page-cache.ts';
 import { renderDocument, type RenderContext } from './render.ts';
@@ -30,6 +32,10 @@ export interface BuildOptions {
   /** The build time; articles without a date get it. */
   now?: Date;
   warn?: (message: string) => void;
+  /** Replace the contents of an output folder no build wrote (one a build wrote is always replaced). */
+  emptyOutDir?: boolean;
+  /** How long to wait for another build into the same folder (default two minutes). */
+  lockTimeoutMs?: number;
 }
 
 export interface BuildResult {
@@ -97,11 +103,32 @@ function entryArticles(job: PageJob, known: ReadonlySet<Article>): Article[] {
   return Object.values(job.entry).filter((value): value is Article => known.has(value as Article));
 }
 
+/**
+ * Builds the site into the output folder, once it is known to be a folder the build may write:
+ * refused when it is the project, a source folder or a foreign folder; waited for while another
+ * build writes there; cleared of what killed builds left beside it.
+ */
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
+  const root = path.resolve(options.root);
+  checkProjectRoot(root, options.root);
+  const project = projectAt(root);
+  const outDir = resolveOutDir(project, options.outDir);
+  const release = await lockOutput(outDir, {
+    timeoutMs: options.lockTimeoutMs,
+    onWait: (pid) => options.warn?.(`another build (process ${pid}) is writing into ${outDir}; waiting for it to finish.`),
+  });
+  try {
+    cleanLeftovers(outDir);
+    checkOwnership(outDir, options.outDir, Boolean(options.emptyOutDir));
+    return await buildInto(project, outDir, options, started);
+  } finally {
+    release();
+  }
+}
+
+async function buildInto(project: Project, outDir: string, options: BuildOptions, started: number): Promise<BuildResult> {
   const clock = timer();
-  const project = projectAt(path.resolve(options.root));
-  const outDir = path.resolve(project.root, options.outDir);
   const now = options.now ?? new Date();
   const warn = options.warn ?? (() => {});
   openCacheFolder(project.cacheDir, path.relative(project.root, project.cacheDir));
@@ -116,7 +143,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   inputs.catch(() => {}); // reported where it is awaited
 
   // Files seen in an earlier build skip their YAML and Markdown: both come from the cache.
-  const sources = await readArticleSources(project.root, project.articlesDir);
+  const sources = await readArticleSources(project.root, project.articlesDir, warn);
   const parsed = await parseWithCache(sources, { now, warn, cacheDir: project.cacheDir });
   const articles = parsed.all.filter((article) => options.drafts || !article.draft);
   // Drafts left out are not converted.

@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import path from 'node:path';
-import { formatAnyError, isExpectedError } from './errors.ts';
+import { formatAnyError, isExpectedError, isUsageError } from './errors.ts';
+import { runInterruptCleanups } from './interrupt.ts';
 import { formatSummary, formatTimings, summaryRows } from './summary.ts';
 import { formatMs, paint, useColor } from './terminal.ts';
 
@@ -22,7 +23,23 @@ function reportFailure(error: unknown, verbose: boolean): void {
   const colors = paint(useColor(process.stderr));
   const text = formatAnyError(error, { verbose });
   process.stderr.write(`${colors.red(isExpectedError(error) ? 'Build failed' : 'Failed')}\n${text}\n`);
-  process.exitCode = FAILURE_EXIT;
+  process.exitCode = isUsageError(error) ? USAGE_EXIT : FAILURE_EXIT;
+}
+
+const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+
+/**
+ * A build stopped by a signal removes what it made (staging folder, lock, helper processes)
+ * and exits as a process killed by that signal would.
+ */
+function cleanUpOnSignal(): void {
+  for (const signal of Object.keys(SIGNAL_EXIT) as NodeJS.Signals[]) {
+    process.once(signal, () => {
+      process.stderr.write(`Build stopped (${signal}); nothing was swapped in.\n`);
+      runInterruptCleanups();
+      process.exit(SIGNAL_EXIT[signal]);
+    });
+  }
 }
 
 /** On Ctrl-C or SIGTERM: close cleanly once, then exit 0 (1 if closing failed). */
@@ -58,9 +75,11 @@ export function createProgram(): Command {
     .option('--out <dir>', 'output folder', 'dist')
     .option('--base-url <url>', 'absolute origin for canonical links, feeds and the sitemap (default: baseUrl in content/site.yaml)')
     .option('--drafts', 'include articles marked "draft: true"')
-    .action(async (options: { out: string; baseUrl?: string; drafts?: boolean }, command: Command) => {
+    .option('--empty-out-dir', 'replace the contents of an output folder the build did not write (.git, CNAME and .nojekyll are kept)')
+    .action(async (options: { out: string; baseUrl?: string; drafts?: boolean; emptyOutDir?: boolean }, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       const colors = paint(useColor());
+      cleanUpOnSignal();
       try {
         // Loaded on use: `--help` and `preview` should not wait for the Markdown and bundling stack.
         const { build } = await import('./build.ts');
@@ -69,6 +88,7 @@ export function createProgram(): Command {
           outDir: options.out,
           baseUrl: options.baseUrl,
           drafts: options.drafts,
+          emptyOutDir: options.emptyOutDir,
           warn: (message) => process.stderr.write(`${colors.yellow('warning')} ${message}\n`),
         });
         process.stdout.write(`${formatSummary(summaryRows(result.pages), colors)}\n`);
@@ -154,10 +174,11 @@ export function createProgram(): Command {
     });
 
   const inbox = program.command('inbox').description('read the messages the contact form stored (DATA_DIR, default ./data)');
-  const openInbox = async (command: Command) => {
+  // Read-only and without creating anything: the inbox may belong to a running server.
+  const readMessages = async (command: Command, options: { undelivered?: boolean }) => {
     const global = command.optsWithGlobals<GlobalOptions & { dataDir?: string }>();
-    const { openSqliteInbox } = await import('./contact/inbox-sqlite.ts');
-    return openSqliteInbox(path.resolve(global.root, global.dataDir ?? process.env.DATA_DIR ?? 'data'));
+    const { readInbox } = await import('./contact/inbox-sqlite.ts');
+    return readInbox(path.resolve(global.root, global.dataDir ?? process.env.DATA_DIR ?? 'data'), options);
   };
   inbox
     .command('list')
@@ -165,16 +186,17 @@ export function createProgram(): Command {
     .option('--data-dir <dir>', 'where the inbox is (default: DATA_DIR or data)')
     .option('--undelivered', 'only messages not yet delivered by mail')
     .action(async (options: { undelivered?: boolean }, command: Command) => {
-      const store = await openInbox(command);
-      const messages = store.list(options);
-      store.close();
-      if (messages.length === 0) {
-        process.stdout.write('No messages.\n');
-        return;
-      }
-      for (const message of messages) {
-        const state = message.deliveredAt ? `delivered ${message.deliveredAt}` : `not delivered (${message.attempts} attempts)`;
-        process.stdout.write(`#${message.id}  ${message.receivedAt}  ${message.name} <${message.email}>  "${message.subject}"  ${state}\n`);
+      const global = command.optsWithGlobals<GlobalOptions>();
+      try {
+        const messages = await readMessages(command, options);
+        if (messages.length === 0) {
+          process.stdout.write('No messages.\n');
+          return;
+        }
+        const { formatInboxLine } = await import('./contact/inbox-listing.ts');
+        process.stdout.write(messages.map((message) => `${formatInboxLine(message)}\n`).join(''));
+      } catch (error) {
+        reportFailure(error, Boolean(global.verbose));
       }
     });
   inbox
@@ -184,9 +206,16 @@ export function createProgram(): Command {
     .option('--json', 'JSON, one array (the only format)', true)
     .option('--undelivered', 'only messages not yet delivered by mail')
     .action(async (options: { undelivered?: boolean }, command: Command) => {
-      const store = await openInbox(command);
-      process.stdout.write(`${JSON.stringify(store.list(options), null, 2)}\n`);
-      store.close();
+      const global = command.optsWithGlobals<GlobalOptions>();
+      try {
+        const { escapeControlCharactersKeepingLines } = await import('./contact/control-characters.ts');
+        // JSON.stringify escapes C0 controls only; the others (DEL, C1, bidi, U+2028) become \uXXXX
+        // too, which is still the same JSON. Raw line feeds in its output are its own indentation.
+        const json = JSON.stringify(await readMessages(command, options), null, 2);
+        process.stdout.write(`${escapeControlCharactersKeepingLines(json)}\n`);
+      } catch (error) {
+        reportFailure(error, Boolean(global.verbose));
+      }
     });
 
   return program;

@@ -1,12 +1,14 @@
 import { statSync } from 'node:fs';
-import { createServer, type ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { watch } from 'chokidar';
 import * as esbuild from 'esbuild';
 import { SsgError, SsgErrorList } from './errors.ts';
+import { createHttpServer } from './http-server.ts';
 import { createIncrementalBuild, type UpdateResult } from './incremental.ts';
 import { listen } from './preview.ts';
 import { generatorRoot } from './project.ts';
+import { parseRequestTarget } from './request-target.ts';
 import { createStaticHandler } from './static-server.ts';
 import { createWatchQueue } from './watch-queue.ts';
 
@@ -44,7 +46,7 @@ export function describeProblems(error: unknown): Array<{ code?: string; where?:
   );
 }
 
-/** `/about` for about/index.html, `/news/404` for news/404.html: the page a file is. */
+/** `/about` for about.html (or about/index.html), `/news/404` for news/404.html: the page a file is. */
 function pageOf(outDir: string, file: string): string {
   const relative = path.relative(outDir, file).split(path.sep).join('/');
   return `/${relative.replace(/(^|\/)index\.html$/, '').replace(/\.html$/, '')}`.replace(/(.)\/$/, '$1');
@@ -103,9 +105,9 @@ export async function dev(options: DevOptions): Promise<DevServer> {
     },
   });
 
-  const server = createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    if (url.pathname === EVENTS_PATH) {
+  const server = createHttpServer((request, response) => {
+    const pathname = parseRequestTarget(request.url)?.pathname;
+    if (pathname === EVENTS_PATH) {
       response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
       response.write(': connected\n\n');
       listeners.add(response);
@@ -113,7 +115,7 @@ export async function dev(options: DevOptions): Promise<DevServer> {
       request.on('close', () => listeners.delete(response));
       return;
     }
-    if (url.pathname === CLIENT_PATH) {
+    if (pathname === CLIENT_PATH) {
       response.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' }).end(clientCode);
       return;
     }
@@ -124,12 +126,8 @@ export async function dev(options: DevOptions): Promise<DevServer> {
         .end(`<!doctype html><title>Build failed</title><body><script type="module" src="${CLIENT_PATH}" data-ssg-dev data-page="*"></script></body>`);
       return;
     }
-    serveStatic(request, response).catch((error: unknown) => {
-      options.fail(error);
-      if (!response.headersSent) response.writeHead(500);
-      response.end();
-    });
-  });
+    return serveStatic(request, response);
+  }, { log: (line) => options.warn(line), idleTimeoutMs: 0 /* the reload event stream is quiet between saves */ });
 
   const announce = (result: UpdateResult) => {
     lastProblems = undefined;

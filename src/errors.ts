@@ -24,11 +24,43 @@ export const errorCatalogue = {
   IslandUnknown: 'Create site/islands/<name>.tsx, or use the name of an existing island.',
   OutputFailed: 'Check that the output folder is writable and not in use.',
   CacheUnusable: 'Move the file out of the way (or delete .cache: it only makes the next build slower).',
+  ProjectRootMissing: 'Give -C the folder that holds content/, site/ and templates/, or run from inside it.',
+  OutDirEmpty: 'Give --out a folder name such as "dist"; if a script passes a variable, check that it is set.',
+  OutDirInvalid: 'Give --out a plain folder path, such as "dist" or "../site-output".',
+  OutDirContainsProject: 'Give --out a folder of its own, such as "dist"; the build replaces the whole folder.',
+  OutDirInSources: 'Give --out a folder outside the sources, such as "dist".',
+  OutDirIsFile: 'Give --out a folder, not a file, or move the file away.',
+  OutDirThroughFile: 'Part of the --out path is a file, not a folder: fix the path or move the file away.',
+  OutDirNotOwned:
+    'Use a new or empty folder, or pass --empty-out-dir once to let the build replace its contents (.git, CNAME and .nojekyll are kept).',
+  OutDirLocked: 'Wait for the other build to finish, or build into another folder with --out.',
+  OutDirNotWritable: 'Check that the folder that holds the output exists and is writable, or choose another with --out.',
+  OutputSwapFailed: 'Check that nothing else (an editor, a server, a sync tool) holds files in the output folder, then build again.',
+  PublicFileClash: 'Rename or remove the public file; the page or asset of that path is made by the build.',
+  ArticleUnreadable: 'Check that the file is readable, or move it out of the content folder.',
   LinkBroken: 'Fix the link, or add the page or file it points to.',
   ServeConfigInvalid: 'Set the variable in the environment; the README lists every one.',
+  DataDirUnwritable: 'Point DATA_DIR at a folder the server may write to, or fix its owner and permissions.',
+  DataDirInUse: 'Stop the other server first, or give this one its own DATA_DIR.',
 } as const;
 
 export type ErrorCode = keyof typeof errorCatalogue;
+
+/** Failures of what the user asked for rather than of the build: the CLI exits 2 on these. */
+export const usageErrorCodes: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'ProjectRootMissing',
+  'OutDirEmpty',
+  'OutDirInvalid',
+  'OutDirContainsProject',
+  'OutDirInSources',
+  'OutDirIsFile',
+  'OutDirThroughFile',
+  'OutDirNotOwned',
+]);
+
+export function isUsageError(error: unknown): boolean {
+  return error instanceof SsgError && usageErrorCodes.has(error.code);
+}
 
 export interface ErrorLocation {
   file?: string;

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { copyFile, cp, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import { duplicateSlug, parseArticle, readArticleSources, sortNewestFirst, type Article } from './articles.ts';
+import { duplicateSlug, isArticleName, parseArticle, readArticleSources, sortNewestFirst, type Article } from './articles.ts';
 import { assetFiles, resolveBaseUrl } from './build.ts';
 import {
   ASSETS_DIR,
@@ -107,7 +107,7 @@ export function classify(project: Project, file: string): ChangeKind | undefined
   const absolute = path.resolve(project.root, file);
   const inside = (dir: string) => absolute === dir || absolute.startsWith(dir + path.sep);
   if (absolute === project.template) return 'template';
-  if (inside(project.articlesDir)) return absolute.toLowerCase().endsWith('.md') ? 'article' : undefined;
+  if (inside(project.articlesDir)) return isArticleName(path.relative(project.articlesDir, absolute)) ? 'article' : undefined;
   if (path.dirname(absolute) === project.contentDir) return /\.ya?ml$/i.test(absolute) ? 'data' : undefined;
   if (inside(project.publicDir)) return 'public';
   if (inside(path.join(project.root, 'site'))) return absolute.endsWith('.css') ? 'style' : 'code';
@@ -205,7 +205,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     return feed && { path: feed.path, title: feed.title };
   }
 
-  /** _redirects, sitemap, robots, feed, manifest and _headers, as the build writes them. */
+  /** sitemap, robots, feed, manifest and _headers, as the build writes them. */
   function generatedFiles(next: Omit<State, 'pages'>, jobs: readonly PageJob[]): OutputFile[] {
     const site = next.server.module.site;
     return siteFiles({

@@ -3,7 +3,10 @@ import { SsgError, SsgErrorList } from './errors.ts';
 /** `href` and `src` values that point into this site: a leading `/`, but not `//` (another host). */
 const INTERNAL = /\s(?:href|src)="(\/(?!\/)[^"#?]*)[^"]*"/g;
 
-/** Whether a URL path is served by one of the output files, the way clean URLs work. */
+/**
+ * Whether a URL path is served by one of the output files, the way the static hosts map clean
+ * URLs: `/about` to `about`, `about.html` or `about/index.html`; `/docs/` only to `docs/index.html`.
+ */
 export function resolvesTo(urlPath: string, files: ReadonlySet<string>): boolean {
   let decoded: string;
   try {
@@ -13,7 +16,8 @@ export function resolvesTo(urlPath: string, files: ReadonlySet<string>): boolean
   }
   const bare = decoded.replace(/^\/+/, '').replace(/\/+$/, '');
   if (bare === '') return files.has('index.html');
-  return files.has(bare) || files.has(`${bare}/index.html`);
+  if (decoded.endsWith('/')) return files.has(`${bare}/index.html`);
+  return files.has(bare) || files.has(`${bare}.html`) || files.has(`${bare}/index.html`);
 }
 
 /**

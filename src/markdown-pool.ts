@@ -1,14 +1,25 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { generatorNodeModules } from './esbuild-plugins.ts';
 import { generatorRoot } from './project.ts';
 import { availableParallelism } from 'node:os';
 import type { MarkdownBatchResult } from './markdown-worker.ts';
+import { onInterrupt } from './interrupt.ts';
+import { isRunning } from './output-lock.ts';
 
 /** Below this many conversions the main thread does them: a helper costs more to start. */
 const HELPERS_FROM = 64;
 const BATCH = 16;
+const HELPER_FILE = /^markdown-helper-(\d+)\.mjs$/;
+
+/** Helper scripts of builds that were killed before they could remove theirs. */
+function removeStaleHelperFiles(cacheDir: string): void {
+  for (const name of readdirSync(cacheDir)) {
+    const match = HELPER_FILE.exec(name);
+    if (match && Number(match[1]) !== process.pid && !isRunning(Number(match[1]))) rmSync(path.join(cacheDir, name), { force: true });
+  }
+}
 
 export interface MarkdownPool {
   /** Converts every source; `onBatch` hears of each finished batch (by index) as it lands. */
@@ -25,12 +36,22 @@ export function createMarkdownPool(options: { cacheDir: string; size?: number })
   const size = Math.max(1, options.size ?? availableParallelism());
   let helpers: ChildProcess[] | undefined;
   let helperFile: string | undefined;
+  let unregister = () => {};
+  const stop = () => {
+    for (const helper of helpers ?? []) helper.kill();
+    helpers = undefined;
+    if (helperFile) rmSync(helperFile, { force: true });
+    helperFile = undefined;
+    unregister();
+  };
   const start = async () => {
     if (helpers) return helpers;
     // The helper runs as plain JavaScript, compiled here in milliseconds: loaded through the
     // TypeScript loader, the same conversions cost 60 % more CPU.
     mkdirSync(options.cacheDir, { recursive: true });
+    removeStaleHelperFiles(options.cacheDir);
     helperFile = path.join(options.cacheDir, `markdown-helper-${process.pid}.mjs`);
+    unregister = onInterrupt(stop);
     const esbuild = await import('esbuild');
     await esbuild.build({
       entryPoints: [path.join(generatorRoot, 'src', 'markdown-worker.ts')],
@@ -101,10 +122,7 @@ export function createMarkdownPool(options: { cacheDir: string; size?: number })
       return results;
     },
     async close() {
-      for (const helper of helpers ?? []) helper.kill();
-      helpers = undefined;
-      if (helperFile) rmSync(helperFile, { force: true });
-      helperFile = undefined;
+      stop();
     },
   };
 }

@@ -11,7 +11,12 @@ export interface MarkdownBatchResult {
   html: string[];
 }
 
-process.on('message', ({ batch, sources }: MarkdownBatch) => {
-  process.send!({ batch, html: sources.map(markdownToHtml) } satisfies MarkdownBatchResult);
-});
+// The helper lives only as long as the build: when the channel to it closes (the build ended,
+// or was killed, even by SIGKILL), it exits.
 process.on('disconnect', () => process.exit(0));
+if (!process.connected) process.exit(0);
+
+process.on('message', ({ batch, sources }: MarkdownBatch) => {
+  const html = sources.map(markdownToHtml);
+  if (process.connected) process.send!({ batch, html } satisfies MarkdownBatchResult);
+});

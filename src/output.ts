@@ -1,10 +1,12 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readEntrySync, writeEntrySync } from './cache/store.ts';
 import { SsgError } from './errors.ts';
+import { onInterrupt } from './interrupt.ts';
+import { present } from './output-lock.ts';
+import { KEPT_ENTRIES, OUTPUT_MARKER, OUTPUT_MARKER_TEXT } from './output-target.ts';
 
 export interface OutputFile {
   /** Path inside the output folder, forward slashes. */
@@ -42,16 +44,29 @@ export function writeFilesSync(dir: string, files: readonly OutputFile[]): void 
 }
 
 /**
- * Deletes a folder without making the build wait: the old output is already out of the way, and
- * removing a thousand files is the slowest part of a rebuild that changed nothing.
+ * Puts the staging folder in the place of the output folder. Synchronous, so that no signal
+ * handler runs between the renames; a build killed between them leaves `previous`, which the next
+ * build renames back (see cleanLeftovers). Entries a deploy checkout keeps (`.git`, `CNAME`) move
+ * from the old folder into the new one unless the new site has its own.
  */
-function removeInBackground(folder: string): void {
+function swapIn(staging: string, outDir: string, previous: string): boolean {
+  const hadPrevious = present(outDir);
+  if (hadPrevious) renameSync(outDir, previous);
   try {
-    spawn('rm', ['-rf', folder], { detached: true, stdio: 'ignore' }).unref();
-  } catch {
-    void rm(folder, { recursive: true, force: true });
+    renameSync(staging, outDir);
+  } catch (error) {
+    if (hadPrevious) renameSync(previous, outDir);
+    throw error;
   }
+  for (const entry of hadPrevious ? KEPT_ENTRIES : []) {
+    const from = path.join(previous, entry);
+    if (present(from) && !present(path.join(outDir, entry))) renameSync(from, path.join(outDir, entry));
+  }
+  return hadPrevious;
 }
+
+const swapFailed = (outDir: string, error: unknown) =>
+  new SsgError('OutputSwapFailed', `Could not put the new site in place of ${outDir}: ${(error as Error).message}`, {}, { cause: error });
 
 /** What the last build left in an output folder: each file's content hash, size and time. */
 interface OutputManifest {
@@ -168,10 +183,17 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
     }
   };
 
-  /** The staging folder, with the public files in it. */
+  let unregisterStaging = () => {};
+  /** The staging folder, with the public files and the marker saying a build wrote it. */
   const startStaging = () => {
-    mkdirSync(staging, { recursive: true });
+    try {
+      mkdirSync(staging, { recursive: true });
+    } catch (error) {
+      throw new SsgError('OutDirNotWritable', `Could not create the staging folder ${staging}: ${(error as Error).message}`, {}, { cause: error });
+    }
+    unregisterStaging = onInterrupt(() => rmSync(staging, { recursive: true, force: true }));
     if (publicFiles.length > 0) cpSync(publicDir, staging, { recursive: true });
+    writeFileSync(path.join(staging, OUTPUT_MARKER), OUTPUT_MARKER_TEXT);
   };
 
   /** Leaves comparing for writing: everything held so far goes to the staging folder. */
@@ -185,7 +207,10 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
 
   if (!held) startStaging();
 
-  const abort = () => rm(staging, { recursive: true, force: true });
+  const abort = async () => {
+    await rm(staging, { recursive: true, force: true });
+    unregisterStaging();
+  };
 
   const saveManifest = async () => {
     if (!manifestFile) return;
@@ -218,9 +243,9 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
     publicFiles,
     write(file: OutputFile): void {
       if (publicSet.has(file.path)) {
-        throw new SsgError('OutputFailed', `The public file ${file.path} has the same path as a generated file.`, {
+        throw new SsgError('PublicFileClash', `The public file ${file.path} has the same path as a generated file.`, {
           file: path.join(path.basename(path.dirname(publicDir)), path.basename(publicDir), file.path),
-        }, { hint: 'Rename or remove the public file; the page or asset of that path is made by the build.' });
+        });
       }
       const hash = hashOf(file.contents);
       generated.set(file.path, hash);
@@ -239,21 +264,23 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
     async commit(): Promise<boolean> {
       if (held && generated.size === Object.keys(manifest!.files).length) return false;
       startWriting();
+      let hadPrevious: boolean;
       try {
         await Promise.all(writes);
-        const hadPrevious = existsSync(outDir);
-        if (hadPrevious) await rename(outDir, previous);
-        try {
-          await rename(staging, outDir);
-        } catch (error) {
-          if (hadPrevious) await rename(previous, outDir);
-          throw error;
-        }
-        if (hadPrevious) removeInBackground(previous);
       } catch (error) {
         await abort();
-        throw new SsgError('OutputFailed', `Could not write ${outDir}: ${(error as Error).message}`, {}, { cause: error });
+        throw new SsgError('OutDirNotWritable', `Could not write the site into ${staging}: ${(error as Error).message}`, {}, { cause: error });
       }
+      try {
+        hadPrevious = swapIn(staging, outDir, previous);
+      } catch (error) {
+        await abort();
+        throw swapFailed(outDir, error);
+      }
+      unregisterStaging();
+      // Removed by this process, before it ends: a build leaves no process behind. If it is
+      // stopped meanwhile, the next build removes the rest.
+      if (hadPrevious) await rm(previous, { recursive: true, force: true });
       // Without a manifest the next build writes everything again: not worth failing this one for.
       await saveManifest().catch(() => {});
       return true;

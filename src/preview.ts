@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { SsgError } from './errors.ts';
 import { headersFor, loadHeadersFile } from './headers-file.ts';
+import { createHttpServer } from './http-server.ts';
 import { createStaticHandler } from './static-server.ts';
 
 export interface PreviewOptions {
@@ -38,14 +39,8 @@ export async function preview(options: PreviewOptions): Promise<RunningServer> {
   }
   // The same headers a host reads from _headers (security headers, asset caching).
   const rules = loadHeadersFile(dir);
-  const handler = createStaticHandler(dir, { compress: true, headers: (urlPath) => headersFor(rules, urlPath) });
-  const server = createServer((request, response) => {
-    handler(request, response).catch((error: unknown) => {
-      console.error(error);
-      if (!response.headersSent) response.writeHead(500);
-      response.end();
-    });
-  });
+  const handler = createStaticHandler(dir, { compress: true, headers: (sitePath) => headersFor(rules, sitePath) });
+  const server = createHttpServer(handler, { log: (line) => process.stderr.write(`${line}\n`) });
   const url = await listen(server, options.port, options.host ?? '127.0.0.1');
   return {
     server,

@@ -10,7 +10,7 @@ export interface PageJob {
   params: Record<string, string>;
   /** The props the route's entries() gave this page. */
   entry: Record<string, unknown>;
-  /** Where the page goes inside the output folder, `news/hello-world/index.html`. */
+  /** Where the page goes inside the output folder, `news/hello-world.html`. */
   outputPath: string;
   /** A not-found page: written as `404.html` and never indexed. */
   notFound: boolean;
@@ -19,11 +19,21 @@ export interface PageJob {
 const PARAM = /:([A-Za-z_][A-Za-z0-9_]*)/g;
 const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._~-]*$/;
 
-/** `/` → `index.html`, `/about` → `about/index.html`, `/news/404` → `news/404.html`. */
+/**
+ * `/` → `index.html`, `/about` → `about.html`, `/news/404` → `news/404.html`. A file beside the
+ * folder, not `about/index.html`: static hosts (Cloudflare Pages, Netlify) serve `about.html` at
+ * `/about` as it is, but answer `/about` with a redirect to `/about/` when only the folder's
+ * index exists, and `/about` is the canonical URL the links, the sitemap and the feed use.
+ */
 export function outputPathFor(urlPath: string): string {
   const segments = urlPath.split('/').filter(Boolean);
-  if (segments.at(-1) === '404') return [...segments.slice(0, -1), '404.html'].join('/');
-  return [...segments, 'index.html'].join('/');
+  if (segments.length === 0) return 'index.html';
+  return `${segments.join('/')}.html`;
+}
+
+/** A route whose last segment is `404` is the not-found page of its folder. */
+export function isNotFoundPath(urlPath: string): boolean {
+  return urlPath.split('/').filter(Boolean).at(-1) === '404';
 }
 
 function fillParams(route: Route<any>, params: Record<string, string>): string {
@@ -69,7 +79,7 @@ export function expandRoutes<Data>(
         throw new SsgError('RouteDuplicate', `Routes ${previous} and ${route.path} both write ${outputPath}.`);
       }
       seen.set(outputPath, route.path);
-      jobs.push({ route, path, params, entry: props ?? {}, outputPath, notFound: outputPath.endsWith('404.html') });
+      jobs.push({ route, path, params, entry: props ?? {}, outputPath, notFound: isNotFoundPath(path) });
     }
   }
   return jobs;

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { parseProxyTrust, type ProxyTrust } from './client-address.ts';
 import { SsgError } from './errors.ts';
 
 /** Everything `ssg serve` reads from its environment. The README lists the same variables. */
@@ -13,7 +14,8 @@ export interface ServeConfig {
   allowedOrigins: string[];
   turnstile: { secret: string; verifyUrl?: string; expectedHostname?: string };
   rateLimit: { max: number; windowMs: number };
-  trustProxy: boolean;
+  /** Which proxies in front are believed about the client's address. */
+  trustProxy: ProxyTrust;
   smtp?: { host: string; port: number; secure: boolean; user?: string; pass?: string; from: string; to: string };
   delivery: { retryBaseMs: number; retryMaxMs: number; pollMs: number };
   shutdownTimeoutMs: number;
@@ -59,6 +61,12 @@ function number(env: Env, name: string, fallback: number, { min = 0 } = {}): num
   return value;
 }
 
+function wholeNumber(env: Env, name: string, fallback: number, { min = 0 } = {}): number {
+  const value = number(env, name, fallback, { min });
+  if (!Number.isInteger(value)) throw invalid(name, `is "${env[name]}", not a whole number`);
+  return value;
+}
+
 function flag(env: Env, name: string): boolean {
   const raw = (env[name] ?? '').toLowerCase();
   if (['', '0', 'false', 'no'].includes(raw)) return false;
@@ -73,6 +81,16 @@ function origin(name: string, value: string): string {
     return url.origin;
   } catch {
     throw invalid(name, `has "${value}", which is not an http(s) origin such as https://example.com`);
+  }
+}
+
+function proxyTrust(env: Env): ProxyTrust {
+  try {
+    return parseProxyTrust(env.TRUST_PROXY);
+  } catch (error) {
+    throw new SsgError('ServeConfigInvalid', `TRUST_PROXY ${(error as Error).message}.`, {}, {
+      hint: 'Use false, true (one proxy in front), a hop count, or a list such as "loopback" or "10.0.0.0/8,cloudflare"; the README explains each.',
+    });
   }
 }
 
@@ -125,8 +143,8 @@ export function readServeConfig(env: Env, root: string, overrides: { port?: numb
       // Empty turns the hostname check off; unset checks the site's own hostname.
       expectedHostname: expected === undefined ? (site ? new URL(site).hostname : undefined) : expected || undefined,
     },
-    rateLimit: { max: number(env, 'RATE_LIMIT_MAX', 5, { min: 1 }), windowMs: number(env, 'RATE_LIMIT_WINDOW_SECONDS', 600) * 1000 },
-    trustProxy: flag(env, 'TRUST_PROXY'),
+    rateLimit: { max: wholeNumber(env, 'RATE_LIMIT_MAX', 5, { min: 1 }), windowMs: number(env, 'RATE_LIMIT_WINDOW_SECONDS', 600) * 1000 },
+    trustProxy: proxyTrust(env),
     smtp,
     delivery: {
       retryBaseMs: number(env, 'DELIVERY_RETRY_BASE_SECONDS', 30) * 1000,

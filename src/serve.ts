@@ -1,16 +1,20 @@
 import { existsSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { createContactHandler, type ContactHandler } from './contact/handler.ts';
 import { startDeliveryLoop } from './contact/delivery.ts';
-import { openSqliteInbox } from './contact/inbox-sqlite.ts';
+import { claimDataDir, type DataDirClaim } from './contact/data-dir.ts';
+import { openInboxThread, type AsyncInbox } from './contact/inbox-sqlite.ts';
 import { createSmtpSender } from './contact/mail.ts';
 import { createRateLimiter } from './contact/rate-limit.ts';
 import { createTurnstileVerifier } from './contact/verifier.ts';
+import { resolveClientAddress, type ProxyTrust } from './client-address.ts';
 import { SsgError } from './errors.ts';
 import { listen } from './preview.ts';
 import type { ServeConfig } from './serve-config.ts';
 import { headersFor, loadHeadersFile } from './headers-file.ts';
+import { createHttpServer, sendPlain } from './http-server.ts';
+import { isValidHost, parseRequestTarget } from './request-target.ts';
 import { createStaticHandler } from './static-server.ts';
 
 export const CONTACT_PATH = '/api/contact';
@@ -23,37 +27,53 @@ export function cacheControlFor(urlPath: string, file: string): string {
   return 'public, max-age=3600';
 }
 
-/** The visitor's address: the socket's, or the proxy's report of it when the proxy is trusted. */
-export function clientAddressOf(request: IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = request.headers['cf-connecting-ip'] ?? String(request.headers['x-forwarded-for'] ?? '').split(',')[0];
-    if (typeof forwarded === 'string' && forwarded.trim()) return forwarded.trim();
-  }
-  return (request.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+/** The visitor's address: the socket's, or what the trusted proxies in front report (see client-address.ts). */
+export function clientAddressOf(request: IncomingMessage, trustProxy: ProxyTrust): string {
+  return resolveClientAddress(request, trustProxy);
 }
 
-/** Node's request as a web-standard Request, and a web Response written back. */
+/**
+ * Node's request as a web-standard Request, or undefined when it cannot be one (a Host or target
+ * no URL can be built from; the server refuses those before, this is the last guard).
+ */
+export function toWebRequest(request: IncomingMessage): Request | undefined {
+  const target = parseRequestTarget(request.url);
+  if (!target || !isValidHost(request.headers.host)) return undefined;
+  try {
+    const url = new URL(`http://${request.headers.host || 'localhost'}${target.pathname}${target.search}`);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    }
+    const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+    return new Request(url, {
+      method: request.method,
+      headers,
+      body: hasBody ? (Readable.toWeb(request) as ReadableStream<Uint8Array>) : undefined,
+      duplex: 'half',
+    } as RequestInit);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs a web handler (a Request in, a Response out) on Node's request and writes its answer back. */
 export async function runWebHandler(
   handler: (request: Request) => Promise<Response>,
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
-  const url = new URL(request.url ?? '/', `http://${request.headers.host ?? 'localhost'}`);
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  const webRequest = toWebRequest(request);
+  if (!webRequest) {
+    sendPlain(response, 400, 'Bad Request');
+    return;
   }
-  const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-  const webRequest = new Request(url, {
-    method: request.method,
-    headers,
-    body: hasBody ? (Readable.toWeb(request) as ReadableStream<Uint8Array>) : undefined,
-    duplex: 'half',
-  } as RequestInit);
   const webResponse = await handler(webRequest);
   const body = Buffer.from(await webResponse.arrayBuffer());
+  // The client may have gone while the handler worked: nothing is left to answer.
+  if (response.destroyed) return;
   response.writeHead(webResponse.status, Object.fromEntries(webResponse.headers.entries()));
-  response.end(body);
+  response.end(request.method === 'HEAD' ? undefined : body);
 }
 
 export interface RunningServe {
@@ -62,11 +82,29 @@ export interface RunningServe {
   close(): Promise<void>;
 }
 
+/** The inbox on its worker thread; a folder it cannot write to is the operator's to fix, not a bug. */
+async function openInbox(dataDir: string, claim: DataDirClaim): Promise<AsyncInbox> {
+  try {
+    return await openInboxThread(dataDir);
+  } catch (error) {
+    claim.release();
+    const code = (error as { code?: string }).code ?? (error as Error).message;
+    const damaged = code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT';
+    throw new SsgError(
+      'DataDirUnwritable',
+      damaged ? `inbox.sqlite in this folder is not a SQLite database or is damaged (${code}).` : `The inbox in this folder cannot be opened for writing (${code}).`,
+      { file: dataDir },
+      { cause: error, hint: damaged ? 'Move the file aside (keep it: it may hold messages) and start again to create a new inbox.' : undefined },
+    );
+  }
+}
+
 export async function serve(config: ServeConfig, log: (line: string) => void): Promise<RunningServe> {
   if (!existsSync(config.siteDir)) {
     throw new SsgError('OutputFailed', `There is no built site in ${config.siteDir}.`, {}, { hint: 'Run "npm run build" first, or set SITE_DIR.' });
   }
-  const inbox = openSqliteInbox(config.dataDir);
+  const claim = claimDataDir(config.dataDir);
+  const inbox = await openInbox(config.dataDir, claim);
   const sender = config.smtp ? createSmtpSender({ ...config.smtp, domain: new URL(config.allowedOrigins[0]!).hostname }) : undefined;
   const delivery = sender
     ? startDeliveryLoop({ inbox, sender, ...config.delivery, log })
@@ -84,29 +122,33 @@ export async function serve(config: ServeConfig, log: (line: string) => void): P
   const rules = loadHeadersFile(config.siteDir);
   const serveStatic = createStaticHandler(config.siteDir, {
     compress: true,
-    headers: (urlPath, file) => ({ ...headersFor(rules, urlPath), 'Cache-Control': cacheControlFor(urlPath, file) }),
+    headers: (sitePath, file) => ({ ...headersFor(rules, sitePath), 'Cache-Control': cacheControlFor(sitePath, file) }),
   });
 
-  const server = createServer((request, response) => {
-    const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
-    const work =
-      pathname === CONTACT_PATH
+  const server = createHttpServer(
+    (request, response) =>
+      parseRequestTarget(request.url)?.pathname === CONTACT_PATH
         ? runWebHandler((webRequest) => contact(webRequest, clientAddressOf(request, config.trustProxy)), request, response)
-        : serveStatic(request, response);
-    work.catch((error: unknown) => {
-      log(`error: ${request.method} ${pathname}: ${(error as Error).stack ?? error}`);
-      if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-      response.end('Internal Server Error');
-    });
-  });
-  server.keepAliveTimeout = 5000;
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
+        : serveStatic(request, response),
+    { log },
+  );
 
-  const url = await listen(server, config.port, config.host);
+  let url: string;
+  try {
+    url = await listen(server, config.port, config.host);
+  } catch (error) {
+    await delivery?.stop(0);
+    sender?.close?.();
+    await inbox.close();
+    claim.release();
+    throw error;
+  }
   return {
     url,
+    // One deadline for the whole shutdown: requests in flight, then the send under way, each get
+    // what is left of SHUTDOWN_TIMEOUT_SECONDS. A send cut off is retried after the next start.
     async close() {
+      const deadline = Date.now() + config.shutdownTimeoutMs;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive connections become idle once their last response is sent: close them then,
       // rather than waiting for their keep-alive time-out.
@@ -119,9 +161,12 @@ export async function serve(config: ServeConfig, log: (line: string) => void): P
         server.closeAllConnections();
         await closed;
       }
-      await delivery?.stop();
+      if ((await delivery?.stop(deadline - Date.now())) === 'abandoned') {
+        log('shutdown: a mail send was still under way; it is abandoned and the message is sent again after the next start');
+      }
       sender?.close?.();
-      inbox.close();
+      await inbox.close(Math.max(100, deadline - Date.now()));
+      claim.release();
     },
   };
 }

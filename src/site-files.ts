@@ -1,6 +1,5 @@
 // The files beside the pages that search engines, feed readers and phones read.
 import type { Article } from './articles.ts';
-import { notFoundRules } from './host-rules.ts';
 import type { OutputFile } from './output.ts';
 import type { PageJob } from './routes.ts';
 import type { FeedDefinition, SiteMeta } from './site-definition.ts';
@@ -119,9 +118,9 @@ export interface SiteFilesInput {
 }
 
 export function siteFiles(input: SiteFilesInput): OutputFile[] {
-  const rules = notFoundRules(input.jobs);
+  // No _redirects: Cloudflare Pages rejects the 404-status rules Netlify needs for the nested
+  // not-found pages, so those live in the project's netlify.toml (see the README, "Deploying").
   const files: OutputFile[] = [
-    ...(rules ? [{ path: '_redirects', contents: rules }] : []),
     { path: 'sitemap.xml', contents: sitemap(input.jobs, input.articles, input.baseUrl) },
     { path: 'robots.txt', contents: robots(input.baseUrl) },
     { path: '_headers', contents: headersFile(input.headers) },

@@ -53,7 +53,7 @@ describe('rebuilds: output, bundle and page caches', () => {
 
   it('puts back output files changed, removed or added by hand', async () => {
     const before = await snapshot(site);
-    writeFileSync(site.file('dist/about/index.html'), 'edited by hand');
+    writeFileSync(site.file('dist/about.html'), 'edited by hand');
     await site.remove('dist/robots.txt');
     await site.remove('dist/news/first-post');
     await site.write('dist/stray.html', 'not made by the build');
@@ -72,12 +72,12 @@ describe('rebuilds: output, bundle and page caches', () => {
     await site.write('content/site.yaml', 'baseUrl: https://edited.example\n');
     const result = await site.run(['build']);
     expect(result.code, result.stderr).toBe(0);
-    const about = await site.read('dist/about/index.html');
+    const about = await site.read('dist/about.html');
     expect(about).toContain('<h1>About the team</h1>');
     expect(about).toContain('<body data-edited="yes">');
     expect(about).toContain('<link rel="canonical" href="https://edited.example/about">');
     expect(await site.read('dist/index.html')).toContain('Renamed post');
-    const post = await site.read('dist/news/first-post/index.html');
+    const post = await site.read('dist/news/first-post.html');
     expect(post).toContain('<title>Renamed post</title>');
     expect(post).toContain('<em>new words</em>');
     expect(post).toContain('https://edited.example/news/first-post');

@@ -26,15 +26,15 @@ describe('ssg build on a fixture site', () => {
     expect(result.stdout).not.toContain('\x1b[');
   });
 
-  it('writes clean URLs: one index.html per route and per article', async () => {
-    for (const file of ['index.html', 'about/index.html', 'news/first-post/index.html', 'news/second-post/index.html', '404.html']) {
+  it('writes clean URLs: one PATH.html per route and per article', async () => {
+    for (const file of ['index.html', 'about.html', 'news/first-post.html', 'news/second-post.html', '404.html']) {
       expect(existsSync(site.file(`dist/${file}`)), file).toBe(true);
     }
   });
 
   it('finds articles in sub-folders and leaves drafts out by default', () => {
-    expect(existsSync(site.file('dist/news/second-post/index.html'))).toBe(true);
-    expect(existsSync(site.file('dist/news/draft-post/index.html'))).toBe(false);
+    expect(existsSync(site.file('dist/news/second-post.html'))).toBe(true);
+    expect(existsSync(site.file('dist/news/draft-post.html'))).toBe(false);
   });
 
   it('renders pages inside the document shell with title, description and canonical URL', async () => {
@@ -49,7 +49,7 @@ describe('ssg build on a fixture site', () => {
   });
 
   it('converts article Markdown without letting scripts or javascript: links through', async () => {
-    const html = await site.read('dist/news/first-post/index.html');
+    const html = await site.read('dist/news/first-post.html');
     expect(html).toContain('<h1>Hello</h1>');
     expect(html).toContain('<em>text</em>');
     expect(html).not.toMatch(/<script(?! type="module" src="\/assets\/)/);
@@ -60,7 +60,7 @@ describe('ssg build on a fixture site', () => {
     const home = await site.read('dist/index.html');
     expect(home).toMatch(/<ssg-island data-island="counter" data-hydrate="load" data-props="\{&quot;start&quot;:2\}" data-uid="0"><div><span id="[^"]+">2<\/span>/);
     expect(home).toMatch(/<script type="module" src="\/assets\/[\w-]+\.js"><\/script>/);
-    expect(await site.read('dist/about/index.html')).not.toContain('<script');
+    expect(await site.read('dist/about.html')).not.toContain('<script');
   });
 
   it('emits minified, content-hashed scripts and styles, and copies public files as they are', async () => {
@@ -88,8 +88,8 @@ describe('ssg build options', () => {
   it('--out, --base-url and --drafts', async () => {
     const result = await site.run(['build', '--out', 'public-out', '--base-url', 'https://other.example/', '--drafts']);
     expect(result.code).toBe(0);
-    expect(await site.read('public-out/about/index.html')).toContain('href="https://other.example/about"');
-    expect(existsSync(site.file('public-out/news/draft-post/index.html'))).toBe(true);
+    expect(await site.read('public-out/about.html')).toContain('href="https://other.example/about"');
+    expect(existsSync(site.file('public-out/news/draft-post.html'))).toBe(true);
   });
 
   it('warns, naming the file, when an article has no date', async () => {
@@ -119,23 +119,23 @@ describe('the Markdown cache', () => {
     try {
       const first = await site.run(['build']);
       expect(first.stdout).toContain('Markdown: 2 converted, 0 from cache');
-      const page = await site.read('dist/news/first-post/index.html');
+      const page = await site.read('dist/news/first-post.html');
 
       const second = await site.run(['build']);
       expect(second.stdout).toContain('Markdown: 0 converted, 2 from cache');
-      expect(await site.read('dist/news/first-post/index.html')).toBe(page);
+      expect(await site.read('dist/news/first-post.html')).toBe(page);
 
       const original = await site.read('content/news/first-post.md');
       await site.write('content/news/first-post.md', original.replace('# Hello', '# Hello again'));
       const third = await site.run(['build']);
       expect(third.stdout).toContain('Markdown: 1 converted, 1 from cache');
-      expect(await site.read('dist/news/first-post/index.html')).toContain('<h1>Hello again</h1>');
+      expect(await site.read('dist/news/first-post.html')).toContain('<h1>Hello again</h1>');
 
       await site.write('content/news/first-post.md', original);
       await site.remove('.cache');
       const fresh = await site.run(['build']);
       expect(fresh.stdout).toContain('Markdown: 2 converted, 0 from cache');
-      expect(await site.read('dist/news/first-post/index.html')).toBe(page);
+      expect(await site.read('dist/news/first-post.html')).toBe(page);
       expect(existsSync(site.file('dist/.cache'))).toBe(false);
     } finally {
       await site.dispose();
@@ -150,7 +150,7 @@ describe('the Markdown cache', () => {
       const result = await site.run(['build']);
       expect(result.code).toBe(0);
       expect(result.stdout).toContain('Markdown: 82 converted');
-      const html = await site.read('dist/news/many-42/index.html');
+      const html = await site.read('dist/news/many-42.html');
       expect(html).toContain('<h1>Heading 42</h1>');
       expect(html).toContain('<td>42</td>');
       expect(html).toContain('<del>x</del>');
@@ -183,7 +183,7 @@ describe('ssg build with bad input', () => {
     expect(result.stderr).not.toMatch(/^\s+at /m);
     // The previous output is whole.
     expect(await site.read('dist/index.html')).toBe(previousIndex);
-    expect(existsSync(site.file('dist/news/first-post/index.html'))).toBe(true);
+    expect(existsSync(site.file('dist/news/first-post.html'))).toBe(true);
     expect((await readdir(site.dir)).filter((name) => name.startsWith('dist.'))).toEqual([]);
     return result;
   }

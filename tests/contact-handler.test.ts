@@ -1,11 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createContactHandler, MAX_BODY_BYTES, type ContactHandler } from '../src/contact/handler.ts';
+import { createContactHandler, MAX_BODY_BYTES, VERIFICATIONS_PER_MESSAGE, type ContactHandler } from '../src/contact/handler.ts';
 import { openSqliteInbox, type SqliteInbox } from '../src/contact/inbox-sqlite.ts';
 import { createRateLimiter } from '../src/contact/rate-limit.ts';
-import { createTurnstileVerifier } from '../src/contact/verifier.ts';
+import { createTurnstileVerifier, VerifierUnavailableError, type ChallengeVerifier } from '../src/contact/verifier.ts';
 import { startSiteverify } from './helpers/stand-ins.ts';
 
 const ORIGIN = 'https://validators.example';
@@ -177,14 +178,108 @@ describe('the contact handler (real SQLite inbox, siteverify stand-in on loopbac
     // Another client is not affected.
     expect((await handle(post(valid), '198.51.100.2')).status).toBe(200);
   });
-});
 
-describe('createRateLimiter', () => {
-  it('lets a client in again once the window has moved on', () => {
-    const limiter = createRateLimiter({ limit: 2, windowMs: 1000 });
-    expect(limiter.take('a', 0).allowed).toBe(true);
-    expect(limiter.take('a', 100).allowed).toBe(true);
-    expect(limiter.take('a', 200)).toEqual({ allowed: false, retryAfterMs: 800 });
-    expect(limiter.take('a', 1000).allowed).toBe(true);
+  it('junk, failed challenges and verifier outages use up none of the visitor\'s message slots', async () => {
+    const visitor = '198.51.100.3';
+    for (let i = 0; i < 6; i++) await expectRejected(await handle(post(undefined, { raw: '{"junk' }), visitor), 400, 'invalid_json');
+    for (let i = 0; i < 6; i++) await expectRejected(await handle(post({ ...valid, email: 'nope' }), visitor), 400, 'invalid_field');
+    for (let i = 0; i < 3; i++) await expectRejected(await handle(post({ ...valid, turnstileToken: 'expired' }), visitor), 403, 'verification_failed');
+    siteverify.state.mode = 'down';
+    for (let i = 0; i < 3; i++) await expectRejected(await handle(post(valid), visitor), 503, 'verifier_unavailable');
+    siteverify.state.mode = 'up';
+    for (let i = 0; i < 5; i++) expect((await handle(post(valid), visitor)).status).toBe(200);
+    expect((await handle(post(valid), visitor)).status).toBe(429);
+  });
+
+  it('a limited client is refused before its body is read or the verifier is called', async () => {
+    for (let i = 0; i < 5; i++) expect((await handle(post(valid), '198.51.100.4')).status).toBe(200);
+    const calls = siteverify.requests.length;
+    const limited = await handle(post(undefined, { raw: '{"junk' }), '198.51.100.4');
+    expect(limited.status).toBe(429);
+    expect(siteverify.requests).toHaveLength(calls);
+  });
+
+  it('well-formed junk cannot make the server call the verifier without limit', async () => {
+    const attacker = '203.0.113.66';
+    const budget = 5 * VERIFICATIONS_PER_MESSAGE;
+    for (let i = 0; i < budget; i++) await expectRejected(await handle(post({ ...valid, turnstileToken: `bad-${i}` }), attacker), 403, 'verification_failed');
+    for (let i = 0; i < 10; i++) {
+      const response = await handle(post({ ...valid, turnstileToken: `bad-more-${i}` }), attacker);
+      expect(response.status).toBe(429);
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    expect(siteverify.requests).toHaveLength(budget);
+    // Someone else is still served.
+    expect((await handle(post(valid), '203.0.113.67')).status).toBe(200);
   });
 });
+
+// The handler's limits as a model: per client (IPv6 by /64, mapped IPv6 as IPv4) a message count and
+// a verifier-call count, both within one window. Fast in-process stand-ins keep hundreds of runs quick.
+describe('the contact handler under random traffic', () => {
+  const LIMIT = 3;
+  const CLIENTS = [
+    { address: '198.51.100.10', group: 'a' },
+    { address: '::ffff:198.51.100.10', group: 'a' },
+    { address: '198.51.100.11', group: 'b' },
+    { address: '2001:db8:7:7::1', group: 'c' },
+    { address: '2001:db8:7:7:ffff::2', group: 'c' },
+    { address: '2001:db8:7:8::1', group: 'd' },
+  ];
+  const KINDS = ['valid', 'invalid_json', 'invalid_field', 'bad_token', 'verifier_down'] as const;
+  type Kind = (typeof KINDS)[number];
+
+  const verifier: ChallengeVerifier = {
+    async verify(token) {
+      if (token === 'down') throw new VerifierUnavailableError('stand-in is down');
+      return token === 'bad' ? { success: false, errorCodes: ['invalid-input-response'] } : { success: true, hostname: 'validators.example', errorCodes: [] };
+    },
+  };
+  const request = (kind: Kind) => {
+    const body =
+      kind === 'invalid_json' ? '{"name":' :
+      kind === 'invalid_field' ? JSON.stringify({ ...valid, name: '' }) :
+      JSON.stringify({ ...valid, turnstileToken: kind === 'bad_token' ? 'bad' : kind === 'verifier_down' ? 'down' : 'ok' });
+    return new Request('https://validators.example/api/contact', { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: ORIGIN }, body });
+  };
+  const STATUS: Record<Kind, number> = { valid: 200, invalid_json: 400, invalid_field: 400, bad_token: 403, verifier_down: 503 };
+
+  function expectedStatus(kind: Kind, counts: { messages: number; verifications: number }): number {
+    if (counts.messages >= LIMIT) return 429;
+    if (kind === 'invalid_json' || kind === 'invalid_field') return 400;
+    if (counts.verifications >= LIMIT * VERIFICATIONS_PER_MESSAGE) return 429;
+    counts.verifications += 1;
+    if (kind === 'valid') counts.messages += 1;
+    return STATUS[kind];
+  }
+
+  it('answers as the model does, and a valid visitor is never limited by others\' requests', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(fc.nat(CLIENTS.length - 1), fc.constantFrom(...KINDS)), { maxLength: 80 }), async (steps) => {
+        const stored: string[] = [];
+        const handle = createContactHandler({
+          verifier,
+          inbox: { add: (message) => stored.push(message.clientAddress) },
+          rateLimiter: createRateLimiter({ limit: LIMIT, windowMs: 600_000 }),
+          allowedOrigins: [ORIGIN],
+          now: () => new Date(1_700_000_000_000),
+        });
+        const model = new Map<string, { messages: number; verifications: number }>();
+        for (const [index, kind] of steps) {
+          const client = CLIENTS[index]!;
+          const counts = model.get(client.group) ?? { messages: 0, verifications: 0 };
+          model.set(client.group, counts);
+          const expected = expectedStatus(kind, counts);
+          expect((await handle(request(kind), client.address)).status).toBe(expected);
+        }
+        // The visitor who has sent nothing yet gets every one of their messages through.
+        const visitor = '192.0.2.200';
+        for (let i = 0; i < LIMIT; i++) expect((await handle(request('valid'), visitor)).status).toBe(200);
+        expect((await handle(request('valid'), visitor)).status).toBe(429);
+        expect(stored.filter((address) => address === visitor)).toHaveLength(LIMIT);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+

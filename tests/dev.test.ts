@@ -217,9 +217,9 @@ describe('ssg dev', () => {
   it('never writes the reload code into a build', async () => {
     const result = await site.run(['build']);
     expect(result.code).toBe(0);
-    expect(await site.read('dist/about/index.html')).not.toContain('__ssg');
-    expect(existsSync(site.file('.cache/ssg/dev/about/index.html'))).toBe(true);
-    expect(await site.read('.cache/ssg/dev/about/index.html')).not.toContain('__ssg');
+    expect(await site.read('dist/about.html')).not.toContain('__ssg');
+    expect(existsSync(site.file('.cache/ssg/dev/about.html'))).toBe(true);
+    expect(await site.read('.cache/ssg/dev/about.html')).not.toContain('__ssg');
   });
 
   it('Ctrl-C stops the watcher and the server cleanly with exit code 0', async () => {

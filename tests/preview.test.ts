@@ -34,13 +34,15 @@ describe('ssg preview', () => {
     await site?.dispose();
   });
 
-  it('serves clean URLs with and without a trailing slash', async () => {
-    for (const pathname of ['/about', '/about/', '/about/index.html']) {
-      const response = await fetch(url + pathname);
+  it('serves each page at its canonical URL from PATH.html, without a redirect', async () => {
+    for (const pathname of ['/about', '/about.html']) {
+      const response = await fetch(url + pathname, { redirect: 'manual' });
       expect(response.status, pathname).toBe(200);
       expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(await response.text()).toContain('<h1>About us</h1>');
     }
+    // Not a page, as on nginx (Cloudflare Pages and Netlify redirect it to /about).
+    expect((await fetch(`${url}/about/`, { redirect: 'manual' })).status).toBe(404);
   });
 
   it('serves assets with their content types', async () => {

@@ -8,8 +8,8 @@ const head = () => ({ title: 't' });
 describe('outputPathFor', () => {
   it.each([
     ['/', 'index.html'],
-    ['/about', 'about/index.html'],
-    ['/news/hello', 'news/hello/index.html'],
+    ['/about', 'about.html'],
+    ['/news/hello', 'news/hello.html'],
     ['/404', '404.html'],
     ['/news/404', 'news/404.html'],
   ])('%s → %s', (url, file) => expect(outputPathFor(url)).toBe(file));
@@ -27,8 +27,8 @@ describe('expandRoutes', () => {
     };
     expect(expandRoutes(site, context).map((job) => [job.path, job.outputPath, job.entry])).toEqual([
       ['/', 'index.html', {}],
-      ['/news/a', 'news/a/index.html', {}],
-      ['/news/b', 'news/b/index.html', { n: 2 }],
+      ['/news/a', 'news/a.html', {}],
+      ['/news/b', 'news/b.html', { n: 2 }],
     ]);
   });
 
@@ -39,7 +39,7 @@ describe('expandRoutes', () => {
 
   it('rejects two routes writing one file', () => {
     const site: SiteDefinition = { routes: [{ path: '/a', page, head }, { path: '/a/', page, head }] };
-    expect(() => expandRoutes(site, context)).toThrow(/both write a\/index.html/);
+    expect(() => expandRoutes(site, context)).toThrow(/both write a.html/);
   });
 
   it('rejects parameters without entries and paths without a leading slash', () => {

@@ -9,7 +9,7 @@ import { buildRealSite } from './helpers/site.ts';
 
 const BASE = 'https://validators.example';
 const routes = ['/', '/about', '/services', '/networks', '/contact', '/news', '/news/hello-world', '/news/second-story', '/legal'];
-const fileOf = (route: string) => (route === '/' ? 'index.html' : `${route.slice(1)}/index.html`);
+const fileOf = (route: string) => (route === '/' ? 'index.html' : `${route.slice(1)}.html`);
 const xml = new XMLParser({ ignoreAttributes: false });
 
 describe('what the build ships for search engines, readers and browsers', () => {

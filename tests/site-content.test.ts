@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -9,6 +10,7 @@ import { buildRealSite } from './helpers/site.ts';
 let site: TempSite;
 const pages = new Map<string, string>();
 const read = (path: string) => pages.get(path)!;
+const withoutWbr = (html: string) => html.replaceAll('<wbr/>', '');
 /** The page's visible text, tags removed and whitespace folded. */
 const text = (path: string) =>
   read(path)
@@ -26,13 +28,13 @@ const count = (html: string, pattern: RegExp) => (html.match(new RegExp(pattern,
 
 const files: Record<string, string> = {
   '/': 'index.html',
-  '/about': 'about/index.html',
-  '/services': 'services/index.html',
-  '/networks': 'networks/index.html',
-  '/contact': 'contact/index.html',
-  '/news': 'news/index.html',
-  '/news/hello-world': 'news/hello-world/index.html',
-  '/legal': 'legal/index.html',
+  '/about': 'about.html',
+  '/services': 'services.html',
+  '/networks': 'networks.html',
+  '/contact': 'contact.html',
+  '/news': 'news.html',
+  '/news/hello-world': 'news/hello-world.html',
+  '/legal': 'legal.html',
   '/news/404': 'news/404.html',
   '/404': '404.html',
 };
@@ -186,7 +188,8 @@ describe('networks', () => {
 
   it('Celo: address with copy button, tags, four links, five copyable RPC endpoints and the note', () => {
     const celo = card('Celo');
-    expect(celo).toMatch(/Validator group address[\s\S]*<code>0x[0-9a-fA-F]{40}<\/code><ssg-island data-island="copy-button"/);
+    // Long values carry <wbr> break opportunities (site/components/soft-breaks.tsx).
+    expect(withoutWbr(celo)).toMatch(/Validator group address[\s\S]*<code>0x[0-9a-fA-F]{40}<\/code><ssg-island data-island="copy-button"/);
     expect([...celo.matchAll(/<ul class="tags"[^>]*>([\s\S]*?)<\/ul>/g)][0]![1]!.match(/<li>[^<]+/g)).toEqual([
       '<li>Mainnet',
       '<li>Non-custodial',
@@ -212,7 +215,7 @@ describe('networks', () => {
 
 describe('contact', () => {
   it('has the e-mail shortcut with a copy button', () => {
-    expect(read('/contact')).toMatch(
+    expect(withoutWbr(read('/contact'))).toMatch(
       new RegExp(`<a href="mailto:${config.email}">${config.email}</a><ssg-island data-island="copy-button"`),
     );
   });
@@ -287,7 +290,8 @@ describe('assets stay on this origin', () => {
 });
 
 describe('server rules for unknown articles', () => {
-  it('writes a _redirects rule so hosts that only know the root 404 page use news/404.html', async () => {
-    expect(await site.read('dist/_redirects')).toContain('/news/*  /news/404.html  404');
+  it('writes news/404.html and no _redirects (Cloudflare Pages rejects 404 rules; Netlify has netlify.toml)', async () => {
+    expect(await site.read('dist/news/404.html')).toContain('The article does not exist.');
+    expect(existsSync(site.file('dist/_redirects'))).toBe(false);
   });
 });

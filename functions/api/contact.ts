@@ -28,6 +28,17 @@ export interface PagesContext {
 // limiting rules can back it up.
 let cached: { key: string; handler: ContactHandler } | undefined;
 
+function numberSetting(env: Env, name: 'RATE_LIMIT_MAX' | 'RATE_LIMIT_WINDOW_SECONDS', fallback: number, rule: { min: number; whole: boolean }): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < rule.min || (rule.whole && !Number.isInteger(value))) {
+    const kind = rule.whole ? 'a whole number' : 'a number';
+    throw new Error(`${name} is "${raw}"; set it to ${kind} of at least ${rule.min} in the Pages project's environment variables.`);
+  }
+  return value;
+}
+
 function handlerFor(env: Env): ContactHandler {
   const key = JSON.stringify(env);
   if (cached?.key === key) return cached.handler;
@@ -38,8 +49,8 @@ function handlerFor(env: Env): ContactHandler {
     verifier: createTurnstileVerifier({ secret: env.TURNSTILE_SECRET_KEY, url: env.TURNSTILE_VERIFY_URL }),
     inbox: createWebhookInbox({ url: env.CONTACT_WEBHOOK_URL, token: env.CONTACT_WEBHOOK_TOKEN }),
     rateLimiter: createRateLimiter({
-      limit: Number(env.RATE_LIMIT_MAX ?? 5),
-      windowMs: Number(env.RATE_LIMIT_WINDOW_SECONDS ?? 600) * 1000,
+      limit: numberSetting(env, 'RATE_LIMIT_MAX', 5, { min: 1, whole: true }),
+      windowMs: numberSetting(env, 'RATE_LIMIT_WINDOW_SECONDS', 600, { min: 0, whole: false }) * 1000,
     }),
     allowedOrigins: origins.map((origin) => new URL(origin).origin),
     expectedHostname: env.TURNSTILE_EXPECTED_HOSTNAME ?? new URL(env.SITE_ORIGIN).hostname,
@@ -49,6 +60,8 @@ function handlerFor(env: Env): ContactHandler {
 }
 
 export async function onRequest(context: PagesContext): Promise<Response> {
+  // Cloudflare's edge sets this header and overwrites one sent by the client, so it is trusted here;
+  // the limiter keys IPv6 by /64.
   const clientAddress = context.request.headers.get('CF-Connecting-IP') ?? '';
   return handlerFor(context.env)(context.request, clientAddress);
 }

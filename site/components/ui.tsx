@@ -15,12 +15,15 @@ export function PageHeader({ eyebrow, title, intro }: { eyebrow?: string; title:
 
 export function Section({
   id,
+  eyebrow,
   title,
   intro,
   children,
   tone,
 }: {
   id?: string;
+  /** The small label above the heading, styled the same on every page. */
+  eyebrow?: string;
   title?: string;
   intro?: ReactNode;
   children: ReactNode;
@@ -32,6 +35,7 @@ export function Section({
       <div className="container">
         {title && (
           <div className="section-heading">
+            {eyebrow && <p className="eyebrow">{eyebrow}</p>}
             <h2 id={headingId}>{title}</h2>
             {intro && <p className="lead">{intro}</p>}
           </div>

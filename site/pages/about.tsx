@@ -11,7 +11,7 @@ export function About({ data }: PageProps<SiteData>) {
         title="Infrastructure people you can stake with"
         intro={`${data.site.brand} runs non-custodial validator and node infrastructure for Proof-of-Stake networks from Vienna, Austria.`}
       />
-      <Section id="mission" title="Our mission">
+      <Section id="mission" eyebrow="Mission" title="Our mission">
         <div className="prose">
           <p>
             Proof-of-Stake networks are only as strong as the people who run them. Our mission is to secure the networks we
@@ -29,7 +29,7 @@ export function About({ data }: PageProps<SiteData>) {
           </p>
         </div>
       </Section>
-      <Section id="team" title="Team" tone="muted">
+      <Section id="team" eyebrow="People" title="Team" tone="muted">
         <ul className="team grid grid-2">
           {data.team.map((member) => (
             <li key={member.name} className="card team-card">

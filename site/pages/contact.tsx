@@ -1,5 +1,6 @@
 import type { PageProps } from 'ssg';
 import type { SiteData } from '../content.ts';
+import { SoftBreaks } from '../components/soft-breaks.tsx';
 import { PageHeader, Section } from '../components/ui.tsx';
 import ContactForm from '../islands/contact-form.tsx';
 import CopyButton from '../islands/copy-button.tsx';
@@ -22,7 +23,9 @@ export function Contact({ data }: PageProps<SiteData>) {
             <h2>E-mail us</h2>
             <p>Prefer e-mail? Write to us directly.</p>
             <div className="copy-value">
-              <a href={`mailto:${email}`}>{email}</a>
+              <a href={`mailto:${email}`}>
+                <SoftBreaks value={email} />
+              </a>
               <CopyButton value={email} label="e-mail address" />
             </div>
           </aside>

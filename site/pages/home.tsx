@@ -1,6 +1,7 @@
 import type { PageProps } from 'ssg';
 import type { SiteData } from '../content.ts';
 import { KeyIcon, ServerIcon, ShieldIcon } from '../components/icons.tsx';
+import { NetworkIllustration } from '../components/network-illustration.tsx';
 import { ArrowLink, Card, Section } from '../components/ui.tsx';
 
 const valueCards = [
@@ -61,24 +62,27 @@ export function Home({ data }: PageProps<SiteData>) {
     <>
       <section className="hero">
         <div className="container hero-inner">
-          <p className="eyebrow">Validator &amp; node operator · Vienna, Austria</p>
-          <h1>Non-custodial staking on infrastructure built to stay online</h1>
-          <p className="lead">
-            We run redundant bare-metal validators with 24/7 monitoring for Proof-of-Stake networks. You keep your keys;
-            rewards are paid directly by the network.
-          </p>
-          <div className="button-row">
-            <a className="button" href="/networks">
-              Stake with us
-            </a>
-            <a className="button button-secondary" href="/contact">
-              Contact
-            </a>
+          <div className="hero-text">
+            <p className="eyebrow">Validator &amp; node operator · Vienna, Austria</p>
+            <h1>Non-custodial staking on infrastructure built to stay online</h1>
+            <p className="lead">
+              We run redundant bare-metal validators with 24/7 monitoring for Proof-of-Stake networks. You keep your keys;
+              rewards are paid directly by the network.
+            </p>
+            <div className="button-row">
+              <a className="button" href="/networks">
+                Stake with us
+              </a>
+              <a className="button button-secondary" href="/contact">
+                Contact
+              </a>
+            </div>
           </div>
+          <NetworkIllustration />
         </div>
       </section>
 
-      <Section id="values" title="Why stake with us" intro="Built for stakers, funds, DAOs and institutions that need a dependable operator.">
+      <Section id="values" eyebrow="Why us" title="Why stake with us" intro="Built for stakers, funds, DAOs and institutions that need a dependable operator.">
         <div className="grid grid-3">
           {valueCards.map(({ title, text, Icon }) => (
             <Card key={title} title={title} icon={<Icon />}>
@@ -89,7 +93,7 @@ export function Home({ data }: PageProps<SiteData>) {
         <ArrowLink href="/services">Explore our services</ArrowLink>
       </Section>
 
-      <Section id="networks" title="Active networks" tone="muted">
+      <Section id="networks" eyebrow="Networks" title="Active networks" tone="muted">
         <ul className="network-chips">
           {active.map((network) => (
             <li key={network.name}>
@@ -120,7 +124,7 @@ export function Home({ data }: PageProps<SiteData>) {
         </div>
       </Section>
 
-      <Section id="faq" title="Frequently asked questions" tone="muted">
+      <Section id="faq" eyebrow="FAQ" title="Frequently asked questions" tone="muted">
         <div className="faq">
           {faq.map(({ question, answer }) => (
             <details key={question} className="faq-item">

@@ -6,7 +6,7 @@ export function Legal({ data }: PageProps<SiteData>) {
   const { legal, email, brand } = data.site;
   return (
     <>
-      <PageHeader title="Legal notice" intro="Information according to § 5 ECG and § 25 MedienG (Austria)." />
+      <PageHeader eyebrow="Legal" title="Legal notice" intro="Information according to § 5 ECG and § 25 MedienG (Austria)." />
       <Section>
         <div className="prose legal">
           <h2>Company</h2>

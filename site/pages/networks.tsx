@@ -1,6 +1,7 @@
 import type { PageProps } from 'ssg';
 import type { Network, SiteData } from '../content.ts';
 import { ExternalIcon } from '../components/icons.tsx';
+import { SoftBreaks } from '../components/soft-breaks.tsx';
 import { PageHeader, Section } from '../components/ui.tsx';
 import CopyButton from '../islands/copy-button.tsx';
 
@@ -8,80 +9,89 @@ const isExternal = (href: string) => /^https?:\/\//.test(href);
 
 function NetworkCard({ network }: { network: Network }) {
   const headingId = `network-${network.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+  // A card with endpoints is much taller than the others: it takes a whole row and puts its
+  // endpoints in a second column, so no card leaves a hole beside it.
+  const wide = network.copyItems.length > 0;
   return (
-    <article className="card network-card" aria-labelledby={headingId}>
+    <article className={`card network-card${wide ? ' network-card-wide' : ''}`} aria-labelledby={headingId}>
       <header className="network-header">
         <img src={network.logo} alt="" width={48} height={48} />
         <h2 id={headingId}>{network.name}</h2>
         <span className={`badge ${network.status === 'Active' ? 'badge-active' : 'badge-other'}`}>{network.status}</span>
       </header>
 
-      {network.address && (
-        <div className="copy-row">
-          <span className="copy-label">Validator group address</span>
-          <div className="copy-value">
-            <code>{network.address}</code>
-            <CopyButton value={network.address} label={`${network.name} validator group address`} />
-          </div>
-        </div>
-      )}
+      <div className="network-body">
+        {network.address && <CopyValue label="Validator group address" value={network.address} copyLabel={`${network.name} validator group address`} />}
 
-      <ul className="tags" aria-label="Tags">
-        {network.tags.map((tag) => (
-          <li key={tag}>{tag}</li>
-        ))}
-      </ul>
-
-      {network.links.length > 0 && (
-        <ul className="link-list">
-          {network.links.map((link) => (
-            <li key={link.href}>
-              {isExternal(link.href) ? (
-                <a href={link.href} target="_blank" rel="noopener noreferrer">
-                  {link.label}
-                  <ExternalIcon />
-                  <span className="visually-hidden"> (opens in a new tab)</span>
-                </a>
-              ) : (
-                <a href={link.href}>{link.label}</a>
-              )}
-            </li>
+        <ul className="tags" aria-label="Tags">
+          {network.tags.map((tag) => (
+            <li key={tag}>{tag}</li>
           ))}
         </ul>
-      )}
 
-      {network.copyItems.length > 0 && (
+        {network.links.length > 0 && <NetworkLinks links={network.links} />}
+
+        <div className="note">
+          <h3>{network.noteTitle}</h3>
+          <p>{network.note}</p>
+        </div>
+
+        {network.cta && (
+          <p className="network-cta">
+            <a
+              className="button"
+              href={network.cta.href}
+              {...(network.cta.external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
+            >
+              {network.cta.label}
+            </a>
+          </p>
+        )}
+      </div>
+
+      {wide && (
         <div className="copy-items">
           <h3>RPC endpoints</h3>
           {network.copyItems.map((item) => (
-            <div key={item.label} className="copy-row">
-              <span className="copy-label">{item.label}</span>
-              <div className="copy-value">
-                <code>{item.value}</code>
-                <CopyButton value={item.value} label={`${network.name} ${item.label}`} />
-              </div>
-            </div>
+            <CopyValue key={item.label} label={item.label} value={item.value} copyLabel={`${network.name} ${item.label}`} />
           ))}
         </div>
       )}
-
-      <div className="note">
-        <h3>{network.noteTitle}</h3>
-        <p>{network.note}</p>
-      </div>
-
-      {network.cta && (
-        <p className="network-cta">
-          <a
-            className="button"
-            href={network.cta.href}
-            {...(network.cta.external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
-          >
-            {network.cta.label}
-          </a>
-        </p>
-      )}
     </article>
+  );
+}
+
+function CopyValue({ label, value, copyLabel }: { label: string; value: string; copyLabel: string }) {
+  return (
+    <div className="copy-row">
+      <span className="copy-label">{label}</span>
+      <div className="copy-value">
+        <code>
+          <SoftBreaks value={value} />
+        </code>
+        <CopyButton value={value} label={copyLabel} />
+      </div>
+    </div>
+  );
+}
+
+function NetworkLinks({ links }: { links: Network['links'] }) {
+  return (
+    <ul className="link-list">
+      {links.map((link) => (
+        <li key={link.href}>
+          {isExternal(link.href) ? (
+            <a href={link.href} target="_blank" rel="noopener noreferrer">
+              {link.label}
+              <ExternalIcon />
+              <span className="visually-hidden"> (opens in a new tab)</span>
+            </a>
+          ) : (
+            <a href={link.href}>{link.label}</a>
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }
 

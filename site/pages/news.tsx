@@ -6,7 +6,7 @@ import LocalDate from '../islands/local-date.tsx';
 export function NewsList({ articles, data }: PageProps<SiteData>) {
   return (
     <>
-      <PageHeader title="News" intro={`Updates from ${data.site.brand}.`} />
+      <PageHeader eyebrow="Newsroom" title="News" intro={`Updates from ${data.site.brand}.`} />
       <Section>
         {articles.length === 0 ? (
           <p>No news yet.</p>
@@ -58,6 +58,7 @@ export function NotFound({ text }: { text: string }) {
   return (
     <section className="not-found">
       <div className="container">
+        <p className="eyebrow">Error 404</p>
         <h1>Not found</h1>
         <p className="lead">{text}</p>
         <p className="button-row">

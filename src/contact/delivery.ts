@@ -1,8 +1,15 @@
 import type { MailSender } from './mail.ts';
-import type { SqliteInbox } from './inbox-sqlite.ts';
+import type { StoredMessage } from './handler.ts';
+
+/** What the delivery loop needs of the inbox; each call may fail (database locked, disk full). */
+export interface DeliveryInbox {
+  due(now: Date, limit?: number): Promise<StoredMessage[]> | StoredMessage[];
+  markDelivered(id: number, at: Date): Promise<boolean> | boolean;
+  markFailed(id: number, error: string, nextAttemptAt: Date): Promise<void> | void;
+}
 
 export interface DeliveryOptions {
-  inbox: SqliteInbox;
+  inbox: DeliveryInbox;
   sender: MailSender;
   /** The wait after the first failure; it doubles with each further one. */
   retryBaseMs: number;
@@ -18,32 +25,65 @@ export function backoff(attempts: number, baseMs: number, maxMs: number): number
   return Math.min(maxMs, baseMs * 2 ** Math.min(attempts, 30));
 }
 
+const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 /**
  * Sends stored messages by mail, one at a time, oldest first. A failed send leaves the message
- * undelivered with a later retry time; a sent one is marked delivered once.
+ * undelivered with a later retry time; a sent one is marked delivered once. Nothing the inbox or
+ * the mail server does stops the loop: a failing step is logged and tried again at the next poll.
+ *
+ * A message the mail server accepted but whose record failed (database locked) is remembered in
+ * memory and not sent again by this process; only a crash between the two sends a second copy.
  */
 export function startDeliveryLoop(options: DeliveryOptions) {
   const now = options.now ?? (() => new Date());
+  const log = options.log ?? (() => undefined);
+  const sentNotRecorded = new Map<number, Date>();
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
 
+  async function recordSent(): Promise<void> {
+    for (const [id, at] of sentNotRecorded) {
+      if (stopped) return;
+      await options.inbox.markDelivered(id, at);
+      sentNotRecorded.delete(id);
+      log(`contact: message ${id} delivered`);
+    }
+  }
+
+  async function sendOne(message: StoredMessage): Promise<boolean> {
+    try {
+      await options.sender.send(message);
+    } catch (error) {
+      const wait = backoff(message.attempts, options.retryBaseMs, options.retryMaxMs);
+      log(`contact: message ${message.id} not delivered (${reason(error)}); retry in ${Math.round(wait / 1000)} s`);
+      await options.inbox.markFailed(message.id, reason(error), new Date(now().getTime() + wait));
+      return false;
+    }
+    sentNotRecorded.set(message.id, now());
+    await recordSent();
+    return true;
+  }
+
+  async function drainOnce(): Promise<void> {
+    await recordSent();
+    for (const message of await options.inbox.due(now())) {
+      if (stopped) return;
+      if (sentNotRecorded.has(message.id)) continue;
+      // After a failure the mail server is likely down for the others too: wait for their own retry times.
+      if (!(await sendOne(message))) return;
+    }
+  }
+
   async function drain(): Promise<void> {
     do {
       again = false;
-      for (const message of options.inbox.due(now())) {
-        if (stopped) return;
-        try {
-          await options.sender.send(message);
-          options.inbox.markDelivered(message.id, now());
-          options.log?.(`contact: message ${message.id} delivered`);
-        } catch (error) {
-          const wait = backoff(message.attempts, options.retryBaseMs, options.retryMaxMs);
-          options.inbox.markFailed(message.id, (error as Error).message, new Date(now().getTime() + wait));
-          options.log?.(`contact: message ${message.id} not delivered (${(error as Error).message}); retry in ${Math.round(wait / 1000)} s`);
-          // The mail server is likely down for the others too: wait for their own retry times.
-          break;
-        }
+      try {
+        await drainOnce();
+      } catch (error) {
+        log(`contact: delivery paused until the next poll (${reason(error)})`);
+        return;
       }
     } while (again && !stopped);
   }
@@ -62,10 +102,21 @@ export function startDeliveryLoop(options: DeliveryOptions) {
 
   return {
     kick,
-    async stop() {
+    /**
+     * Stops the loop. A send still under way after `timeoutMs` is abandoned: the message stays
+     * undelivered in the inbox and goes out after the next start, with the same Message-ID.
+     */
+    async stop(timeoutMs = Infinity): Promise<'stopped' | 'abandoned'> {
       stopped = true;
       clearInterval(timer);
-      await running;
+      if (!running) return 'stopped';
+      let timeout: NodeJS.Timeout | undefined;
+      const expired = new Promise<'abandoned'>((resolve) => {
+        if (Number.isFinite(timeoutMs)) timeout = setTimeout(() => resolve('abandoned'), Math.max(0, timeoutMs));
+      });
+      const result = await Promise.race([running.then(() => 'stopped' as const), expired]);
+      clearTimeout(timeout);
+      return result;
     },
   };
 }

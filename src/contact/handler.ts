@@ -1,10 +1,13 @@
 // The contact endpoint on web standards: a Request in, a Response out. It runs unchanged on Node
 // (ssg serve) and on Cloudflare Pages Functions; what it talks to is passed in.
 
-import type { RateLimiter } from './rate-limit.ts';
+import { hasControlCharacters } from './control-characters.ts';
+import { createRateLimiter, type RateDecision, type RateLimiter } from './rate-limit.ts';
 import { VerifierUnavailableError, type ChallengeVerifier } from './verifier.ts';
 
 export const MAX_BODY_BYTES = 32 * 1024;
+/** Room for failed or expired challenges and verifier outages before a visitor's checks are limited. */
+export const VERIFICATIONS_PER_MESSAGE = 4;
 export const LIMITS = { name: 200, subject: 200, email: 254, message: 5000, turnstileToken: 2048 } as const;
 
 export interface ContactMessage {
@@ -31,7 +34,13 @@ export interface Inbox {
 export interface ContactHandlerOptions {
   verifier: ChallengeVerifier;
   inbox: Inbox;
+  /** Messages per client: counts only those that passed every check, so junk never uses a visitor's slots. */
   rateLimiter: RateLimiter;
+  /**
+   * Calls to the verifier per client, whatever their outcome, so well-formed junk cannot make the
+   * server call it without limit. Defaults to VERIFICATIONS_PER_MESSAGE times the message limit.
+   */
+  verificationLimiter?: RateLimiter;
   /** Origins allowed to post, for example `https://example.com`. */
   allowedOrigins: readonly string[];
   /** The hostname the challenge must have been solved on; undefined skips the check. */
@@ -64,6 +73,10 @@ function fail(status: number, error: ContactErrorCode, extra: object = {}, heade
   return json(status, { ok: false, error, ...extra }, headers);
 }
 
+function rateLimited(decision: RateDecision & { allowed: false }): Response {
+  return fail(429, 'rate_limited', {}, { 'Retry-After': String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))) });
+}
+
 /** Reads at most `limit` bytes of the body; undefined when it is longer. */
 async function readLimited(request: Request, limit: number): Promise<string | undefined> {
   if (!request.body) return '';
@@ -92,6 +105,9 @@ async function readLimited(request: Request, limit: number): Promise<string | un
 // Practical, not RFC 5322 in full: one @, no spaces, a dot in the domain, no leading or trailing dot.
 const EMAIL = /^[^\s@"<>()[\],;:]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
 
+// Shown on one line in the mail and in `inbox list`: a line break there could forge another line.
+const ONE_LINE_FIELDS = new Set(['name', 'subject', 'email']);
+
 /** The first field that is missing, not a string, empty or too long; undefined when all are fine. */
 export function invalidField(body: unknown): { field: string; reason: string } | undefined {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return { field: '(body)', reason: 'must be a JSON object' };
@@ -101,6 +117,7 @@ export function invalidField(body: unknown): { field: string; reason: string } |
     if (typeof value !== 'string') return { field, reason: 'must be a string' };
     if (value.trim() === '') return { field, reason: 'must not be empty' };
     if ([...value].length > max) return { field, reason: `must be at most ${max} characters` };
+    if (ONE_LINE_FIELDS.has(field) && hasControlCharacters(value)) return { field, reason: 'must not contain control characters or line breaks' };
   }
   if (!EMAIL.test(record.email as string)) return { field: 'email', reason: 'must be an e-mail address' };
   return undefined;
@@ -109,6 +126,10 @@ export function invalidField(body: unknown): { field: string; reason: string } |
 export function createContactHandler(options: ContactHandlerOptions) {
   const now = options.now ?? (() => new Date());
   const allowed = new Set(options.allowedOrigins.map((origin) => origin.replace(/\/$/, '')));
+  const messages = options.rateLimiter;
+  const verifications =
+    options.verificationLimiter ??
+    createRateLimiter({ limit: messages.limit * VERIFICATIONS_PER_MESSAGE, windowMs: messages.windowMs });
 
   return async function handleContact(request: Request, clientAddress: string): Promise<Response> {
     if (request.method !== 'POST') return fail(405, 'method_not_allowed', {}, { Allow: 'POST' });
@@ -123,10 +144,10 @@ export function createContactHandler(options: ContactHandlerOptions) {
     const declared = Number(request.headers.get('content-length') ?? '0');
     if (declared > MAX_BODY_BYTES) return fail(413, 'payload_too_large');
 
-    const limit = options.rateLimiter.take(clientAddress, now().getTime());
-    if (!limit.allowed) {
-      return fail(429, 'rate_limited', {}, { 'Retry-After': String(Math.max(1, Math.ceil(limit.retryAfterMs / 1000))) });
-    }
+    // A client whose slots are used up is told so before anything costs more (body, verifier);
+    // this only looks, it counts nothing.
+    const room = messages.check(clientAddress, now().getTime());
+    if (!room.allowed) return rateLimited(room);
 
     const text = await readLimited(request, MAX_BODY_BYTES);
     if (text === undefined) return fail(413, 'payload_too_large');
@@ -140,6 +161,8 @@ export function createContactHandler(options: ContactHandlerOptions) {
     if (problem) return fail(400, 'invalid_field', problem);
     const fields = body as ContactMessage & { turnstileToken: string };
 
+    const verification = verifications.take(clientAddress, now().getTime());
+    if (!verification.allowed) return rateLimited(verification);
     try {
       const result = await options.verifier.verify(fields.turnstileToken, clientAddress);
       if (!result.success) return fail(403, 'verification_failed', { codes: result.errorCodes });
@@ -150,6 +173,9 @@ export function createContactHandler(options: ContactHandlerOptions) {
       if (error instanceof VerifierUnavailableError) return fail(503, 'verifier_unavailable', {}, { 'Retry-After': '30' });
       throw error;
     }
+    // Counted only now: the message is well-formed and verified, so it could be stored.
+    const slot = messages.take(clientAddress, now().getTime());
+    if (!slot.allowed) return rateLimited(slot);
 
     let id: number;
     try {

@@ -1,7 +1,11 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { ContactMessage, Inbox, StoredMessage } from './handler.ts';
+import { openSqliteThread, type SqliteThread } from './sqlite-thread.ts';
+
+export const INBOX_FILE_NAME = 'inbox.sqlite';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS messages (
@@ -19,6 +23,20 @@ CREATE TABLE IF NOT EXISTS messages (
 );
 CREATE INDEX IF NOT EXISTS messages_undelivered ON messages (next_attempt_at) WHERE delivered_at IS NULL;
 `;
+
+// One set of statements for both ways of opening the inbox.
+const SQL = {
+  insert: `INSERT INTO messages (received_at, client_address, name, email, subject, message, next_attempt_at)
+     VALUES (@receivedAt, @clientAddress, @name, @email, @subject, @message, @receivedAt)`,
+  due: `SELECT * FROM messages WHERE delivered_at IS NULL AND next_attempt_at <= ? ORDER BY id LIMIT ?`,
+  delivered: `UPDATE messages SET delivered_at = ?, last_error = NULL WHERE id = ? AND delivered_at IS NULL`,
+  failed: `UPDATE messages SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ?`,
+  all: `SELECT * FROM messages ORDER BY id`,
+  undelivered: `SELECT * FROM messages WHERE delivered_at IS NULL ORDER BY id`,
+} as const;
+
+// WAL and synchronous=FULL: a message committed before `add` returns survives a crash or power cut.
+const PRAGMAS = ['journal_mode = WAL', 'synchronous = FULL', 'busy_timeout = 5000'];
 
 interface Row {
   id: number;
@@ -46,8 +64,12 @@ const toMessage = (row: Row): StoredMessage => ({
   lastError: row.last_error,
 });
 
+type NewMessage = ContactMessage & { receivedAt: string; clientAddress: string };
+
+/** The inbox as the CLI and tests read it: synchronous, in the calling thread. */
 export interface SqliteInbox extends Inbox {
   file: string;
+  add(message: NewMessage): number;
   /** Undelivered messages whose next attempt is due, oldest first. */
   due(now: Date, limit?: number): StoredMessage[];
   /** Marks a message delivered; false if it already was (so it is marked exactly once). */
@@ -57,50 +79,108 @@ export interface SqliteInbox extends Inbox {
   close(): void;
 }
 
-/**
- * The inbox in a SQLite file. Each message is committed before `add` returns, with WAL and
- * synchronous=FULL: once the handler has answered, a crash or power cut does not lose it.
- */
+/** The same inbox for the server: every call runs on a worker thread, so none blocks a page. */
+export interface AsyncInbox extends Inbox {
+  file: string;
+  add(message: NewMessage): Promise<number>;
+  due(now: Date, limit?: number): Promise<StoredMessage[]>;
+  markDelivered(id: number, at: Date): Promise<boolean>;
+  markFailed(id: number, error: string, nextAttemptAt: Date): Promise<void>;
+  list(options?: { undelivered?: boolean }): Promise<StoredMessage[]>;
+  close(timeoutMs?: number): Promise<void>;
+}
+
+/** The inbox file's identity; a write into a file that is no longer at its path would be lost. */
+export class InboxFileReplacedError extends Error {
+  constructor(file: string) {
+    super(`${file} was deleted or replaced while the server had it open; new messages are refused until a restart`);
+    this.name = 'InboxFileReplacedError';
+  }
+}
+
+export function inboxFile(dataDir: string): string {
+  return path.join(dataDir, INBOX_FILE_NAME);
+}
+
+/** Opens (creating when needed) the inbox in `dataDir` in this thread. */
 export function openSqliteInbox(dataDir: string): SqliteInbox {
   mkdirSync(dataDir, { recursive: true });
-  const file = path.join(dataDir, 'inbox.sqlite');
+  const file = inboxFile(dataDir);
   const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('busy_timeout = 5000');
+  for (const pragma of PRAGMAS) db.pragma(pragma);
   db.exec(SCHEMA);
-
-  const insert = db.prepare(
-    `INSERT INTO messages (received_at, client_address, name, email, subject, message, next_attempt_at)
-     VALUES (@receivedAt, @clientAddress, @name, @email, @subject, @message, @receivedAt)`,
-  );
-  const due = db.prepare(
-    `SELECT * FROM messages WHERE delivered_at IS NULL AND next_attempt_at <= ? ORDER BY id LIMIT ?`,
-  );
-  const delivered = db.prepare(`UPDATE messages SET delivered_at = ?, last_error = NULL WHERE id = ? AND delivered_at IS NULL`);
-  const failed = db.prepare(`UPDATE messages SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ?`);
-  const all = db.prepare(`SELECT * FROM messages ORDER BY id`);
-  const undelivered = db.prepare(`SELECT * FROM messages WHERE delivered_at IS NULL ORDER BY id`);
-
+  const statement = Object.fromEntries(Object.entries(SQL).map(([name, sql]) => [name, db.prepare(sql)])) as Record<
+    keyof typeof SQL,
+    Database.Statement
+  >;
   return {
     file,
-    add(message: ContactMessage & { receivedAt: string; clientAddress: string }) {
-      return Number(insert.run(message).lastInsertRowid);
+    add: (message) => Number(statement.insert.run(message).lastInsertRowid),
+    due: (now, limit = 20) => (statement.due.all(now.toISOString(), limit) as Row[]).map(toMessage),
+    markDelivered: (id, at) => statement.delivered.run(at.toISOString(), id).changes === 1,
+    markFailed: (id, error, nextAttemptAt) => void statement.failed.run(error.slice(0, 1000), nextAttemptAt.toISOString(), id),
+    list: (options = {}) => ((options.undelivered ? statement.undelivered : statement.all).all() as Row[]).map(toMessage),
+    close: () => db.close(),
+  };
+}
+
+/** Reads the inbox without creating anything: an empty list when there is none yet. */
+export function readInbox(dataDir: string, options: { undelivered?: boolean } = {}): StoredMessage[] {
+  const file = inboxFile(dataDir);
+  if (!existsSync(file)) return [];
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 5000');
+    return (db.prepare(options.undelivered ? SQL.undelivered : SQL.all).all() as Row[]).map(toMessage);
+  } finally {
+    db.close();
+  }
+}
+
+async function identityOf(file: string): Promise<string | undefined> {
+  try {
+    const info = await stat(file);
+    return `${info.dev}:${info.ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Opens the inbox on a worker thread. After each accepted message it checks that the file at the
+ * path is still the one it opened: a message written into a deleted or replaced file would be
+ * answered 200 and then lost, so `add` throws instead and the visitor is told to try again.
+ * Delivery goes on from the open file, so messages stored before the swap are still mailed.
+ */
+export async function openInboxThread(dataDir: string): Promise<AsyncInbox> {
+  mkdirSync(dataDir, { recursive: true });
+  const file = inboxFile(dataDir);
+  const thread: SqliteThread = await openSqliteThread(file);
+  try {
+    for (const pragma of PRAGMAS) await thread.pragma(pragma);
+    await thread.exec(SCHEMA);
+  } catch (error) {
+    await thread.close();
+    throw error;
+  }
+  const opened = await identityOf(file);
+  let replaced = false;
+  const checkFile = async () => {
+    if (!replaced && (await identityOf(file)) !== opened) replaced = true;
+    if (replaced) throw new InboxFileReplacedError(file);
+  };
+  return {
+    file,
+    async add(message) {
+      await checkFile();
+      const { lastInsertRowid } = await thread.run(SQL.insert, message);
+      await checkFile();
+      return lastInsertRowid;
     },
-    due(now, limit = 20) {
-      return (due.all(now.toISOString(), limit) as Row[]).map(toMessage);
-    },
-    markDelivered(id, at) {
-      return delivered.run(at.toISOString(), id).changes === 1;
-    },
-    markFailed(id, error, nextAttemptAt) {
-      failed.run(error.slice(0, 1000), nextAttemptAt.toISOString(), id);
-    },
-    list(options = {}) {
-      return ((options.undelivered ? undelivered : all).all() as Row[]).map(toMessage);
-    },
-    close() {
-      db.close();
-    },
+    due: async (now, limit = 20) => (await thread.all<Row>(SQL.due, now.toISOString(), limit)).map(toMessage),
+    markDelivered: async (id, at) => (await thread.run(SQL.delivered, at.toISOString(), id)).changes === 1,
+    markFailed: async (id, error, nextAttemptAt) => void (await thread.run(SQL.failed, error.slice(0, 1000), nextAttemptAt.toISOString(), id)),
+    list: async (options = {}) => (await thread.all<Row>(options.undelivered ? SQL.undelivered : SQL.all)).map(toMessage),
+    close: (timeoutMs) => thread.close(timeoutMs),
   };
 }

@@ -1,4 +1,5 @@
 import nodemailer from 'nodemailer';
+import { escapeControlCharacters as oneLine, escapeControlCharactersKeepingLines } from './control-characters.ts';
 import type { StoredMessage } from './handler.ts';
 
 export interface MailSender {
@@ -18,24 +19,43 @@ export interface SmtpOptions {
   domain: string;
 }
 
-/** The e-mail staff receive for one inquiry; replying answers the visitor. */
+/** The same for every attempt at one message, so a receiver can recognise a second copy. */
+export function messageIdOf(message: Pick<StoredMessage, 'id' | 'receivedAt'>, domain: string): string {
+  return `<contact-${message.id}-${Date.parse(message.receivedAt)}@${domain}>`;
+}
+
+/**
+ * The e-mail staff receive for one inquiry; replying answers the visitor. The handler already
+ * refuses control characters in the one-line fields; they are escaped here too, so no stored value
+ * can start a forged line (a fake "From:") in the body or a header.
+ */
 export function composeMail(message: StoredMessage, options: Pick<SmtpOptions, 'from' | 'to' | 'domain'>) {
+  const name = oneLine(message.name);
+  const email = oneLine(message.email);
+  const subject = oneLine(message.subject);
   return {
     from: options.from,
     to: options.to,
-    replyTo: { name: message.name, address: message.email },
-    subject: `Contact form: ${message.subject}`,
-    messageId: `<contact-${message.id}-${Date.parse(message.receivedAt)}@${options.domain}>`,
+    replyTo: { name, address: email },
+    subject: `Contact form: ${subject}`,
+    messageId: messageIdOf(message, options.domain),
     date: new Date(message.receivedAt),
     text: [
-      `From: ${message.name} <${message.email}>`,
-      `Received: ${message.receivedAt}`,
-      `Subject: ${message.subject}`,
+      `From: ${name} <${email}>`,
+      `Received: ${oneLine(message.receivedAt)}`,
+      `Subject: ${subject}`,
       '',
-      message.message,
+      escapeControlCharactersKeepingLines(message.message),
     ].join('\n'),
   };
 }
+
+/**
+ * SMTP waits. The one after the message's final dot is long (RFC 5321 §4.5.3.2.6 suggests 10
+ * minutes): a server that scans slowly may accept the message after we stopped waiting, and the
+ * retry would then send it a second time. Shutdown does not wait for them: it abandons the send.
+ */
+export const SMTP_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 600_000 } as const;
 
 export function createSmtpSender(options: SmtpOptions): MailSender {
   const transport = nodemailer.createTransport({
@@ -43,9 +63,7 @@ export function createSmtpSender(options: SmtpOptions): MailSender {
     port: options.port,
     secure: options.secure,
     auth: options.user ? { user: options.user, pass: options.pass ?? '' } : undefined,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 20_000,
+    ...SMTP_TIMEOUTS,
   });
   return {
     async send(message) {

@@ -39,17 +39,27 @@ export function createTurnstileVerifier(options: { secret: string; url?: string;
         throw new VerifierUnavailableError(`siteverify could not be reached: ${(error as Error).message}`, { cause: error });
       }
       if (response.status >= 500) throw new VerifierUnavailableError(`siteverify answered ${response.status}`);
-      let body: { success?: unknown; hostname?: unknown; 'error-codes'?: unknown };
+      let body: unknown;
       try {
         body = await response.json();
       } catch (error) {
         throw new VerifierUnavailableError('siteverify answered with something other than JSON', { cause: error });
       }
-      return {
-        success: body.success === true,
-        hostname: typeof body.hostname === 'string' ? body.hostname : undefined,
-        errorCodes: Array.isArray(body['error-codes']) ? body['error-codes'].map(String) : [],
-      };
+      return readVerifyAnswer(body, response.status);
     },
+  };
+}
+
+/** siteverify's answer, or VerifierUnavailableError when it is not one (null, an array, no `success`). */
+export function readVerifyAnswer(body: unknown, status: number): VerifyResult {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) {
+    throw new VerifierUnavailableError(`siteverify answered ${status} with JSON that is not an object`);
+  }
+  const answer = body as { success?: unknown; hostname?: unknown; 'error-codes'?: unknown };
+  if (typeof answer.success !== 'boolean') throw new VerifierUnavailableError(`siteverify answered ${status} without a true or false "success"`);
+  return {
+    success: answer.success,
+    hostname: typeof answer.hostname === 'string' ? answer.hostname : undefined,
+    errorCodes: Array.isArray(answer['error-codes']) ? answer['error-codes'].map(String) : [],
   };
 }

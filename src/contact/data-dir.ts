@@ -1,0 +1,63 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { SsgError } from '../errors.ts';
+
+export const LOCK_FILE_NAME = 'serve.lock';
+
+export interface DataDirClaim {
+  release(): void;
+}
+
+function unwritable(dataDir: string, error: unknown): SsgError {
+  const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  return new SsgError('DataDirUnwritable', `The data folder cannot be written to (${code}).`, { file: dataDir }, { cause: error });
+}
+
+/** Creates the folder if needed and writes, syncs and removes a file of our own to prove it is writable. */
+export function checkWritable(dataDir: string): void {
+  const probe = path.join(dataDir, `.write-check-${process.pid}`);
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    const fd = openSync(probe, 'wx');
+    try {
+      writeSync(fd, 'ok');
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    unlinkSync(probe);
+  } catch (error) {
+    throw unwritable(dataDir, error);
+  }
+}
+
+/**
+ * One server per data folder: an exclusive SQLite lock on `serve.lock`. The lock is the kernel's
+ * (fcntl), so it goes with the process, a SIGKILL included: nothing stale to clean up by hand.
+ */
+export function claimDataDir(dataDir: string): DataDirClaim {
+  checkWritable(dataDir);
+  const file = path.join(dataDir, LOCK_FILE_NAME);
+  let db: Database.Database;
+  try {
+    db = new Database(file, { timeout: 0 });
+    db.pragma('locking_mode = EXCLUSIVE');
+  } catch (error) {
+    throw unwritable(dataDir, error);
+  }
+  try {
+    db.exec('BEGIN EXCLUSIVE');
+  } catch (error) {
+    db.close();
+    if ((error as { code?: string }).code === 'SQLITE_BUSY') {
+      throw new SsgError('DataDirInUse', 'Another "ssg serve" is already using this data folder.', { file: dataDir }, { cause: error });
+    }
+    throw unwritable(dataDir, error);
+  }
+  return {
+    release() {
+      if (db.open) db.close();
+    },
+  };
+}

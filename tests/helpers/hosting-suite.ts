@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { TempSite } from './project.ts';
+import { buildRealSite, CHALLENGE_STAND_IN_PATH, challengeStandIn } from './site.ts';
+import { cspViolations, get, missingHeaders, securityHeaders, sitemapPaths, someAsset } from './hosting-checks.ts';
+
+export interface Host {
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface HostingContext {
+  site: TempSite;
+  dist: string;
+  host: Host;
+}
+
+/**
+ * The behaviour every host the README describes must show for the built site: each page at its
+ * canonical URL with 200 and no redirect, the two 404 pages with status 404, the security headers
+ * on pages, assets and 404s, long caching only for assets that exist, the right types, and no
+ * Content-Security-Policy violation in Chromium. `start` serves the site's dist/.
+ */
+export function hostingSuite(start: (site: TempSite) => Promise<Host>): { context: () => HostingContext } {
+  let context: HostingContext | undefined;
+  beforeAll(async () => {
+    const site = await buildRealSite();
+    // The bot-challenge stand-in as a file, so a plain static host serves it.
+    await site.write(`dist${CHALLENGE_STAND_IN_PATH}`, challengeStandIn);
+    context = { site, dist: site.file('dist'), host: await start(site) };
+  });
+  afterAll(async () => {
+    await context?.host.close();
+    await context?.site.dispose();
+  });
+  const ctx = () => context!;
+
+  it('answers every page of the sitemap at its canonical URL with 200 and no redirect', async () => {
+    const paths = await sitemapPaths(ctx().dist);
+    expect(paths).toEqual(expect.arrayContaining(['/', '/about', '/news', '/news/hello-world', '/contact', '/legal']));
+    for (const urlPath of paths) {
+      const answer = await get(ctx().host.url + urlPath);
+      expect({ urlPath, status: answer.status, location: answer.headers.get('location') }).toEqual({ urlPath, status: 200, location: null });
+      expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(answer.body).toContain(`<link rel="canonical" href="`);
+      expect(answer.body).toMatch(new RegExp(`<link rel="canonical" href="[^"]*${urlPath === '/' ? '/' : urlPath}"`));
+    }
+  });
+
+  it('answers a missing path with the nearest 404 page and status 404', async () => {
+    const root = await get(`${ctx().host.url}/nope`);
+    expect(root.status).toBe(404);
+    expect(root.body).toContain('Not found');
+    expect(root.body).not.toContain('The article does not exist.');
+    const article = await get(`${ctx().host.url}/news/nope`);
+    expect(article.status).toBe(404);
+    expect(article.body).toContain('The article does not exist.');
+  });
+
+  it('puts the security headers on pages, assets, 404s and a missing asset, and caches only existing assets for long', async () => {
+    const expected = await securityHeaders(ctx().dist);
+    const asset = await someAsset(ctx().dist);
+    for (const urlPath of ['/', '/about', '/news/hello-world', asset, '/nope', '/news/nope', '/assets/nope.js', '/manifest.webmanifest']) {
+      const answer = await get(ctx().host.url + urlPath);
+      expect({ urlPath, missing: missingHeaders(answer.headers, expected) }).toEqual({ urlPath, missing: [] });
+    }
+    expect((await get(ctx().host.url + asset)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const missingAsset = await get(`${ctx().host.url}/assets/nope.js`);
+    expect(missingAsset.status).toBe(404);
+    expect(missingAsset.headers.get('cache-control') ?? '').not.toMatch(/immutable|max-age=[1-9]/);
+  });
+
+  it('serves the manifest and the feed with their types, and never the host configuration files', async () => {
+    expect((await get(`${ctx().host.url}/manifest.webmanifest`)).headers.get('content-type')).toMatch(/^application\/manifest\+json/);
+    expect((await get(`${ctx().host.url}/news/feed.xml`)).headers.get('content-type')).toMatch(/^(application\/rss\+xml|application\/xml|text\/xml)/);
+    const headersFile = await get(`${ctx().host.url}/_headers`);
+    expect(headersFile.status).not.toBe(200);
+    expect(headersFile.body).not.toContain('Content-Security-Policy:');
+  });
+
+  it('shows every page in Chromium without a Content-Security-Policy violation', async () => {
+    const paths = [...(await sitemapPaths(ctx().dist)), '/nope', '/news/nope'];
+    expect(await cspViolations(ctx().host.url, paths)).toEqual([]);
+  });
+
+  return { context: ctx };
+}

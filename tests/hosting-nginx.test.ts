@@ -1,0 +1,82 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { get, securityHeaders, missingHeaders, someAsset } from './helpers/hosting-checks.ts';
+import { hostingSuite } from './helpers/hosting-suite.ts';
+import { nginxConfig, readmeNginxBlock, startNginx, type RunningNginx } from './helpers/nginx.ts';
+
+/** Stands in for `ssg serve` behind nginx: records the headers of what reaches it. */
+function startApiStandIn() {
+  const received: IncomingHttpHeaders[] = [];
+  const server = createServer((request, response) => {
+    received.push(request.headers);
+    request.resume();
+    response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}');
+  });
+  return new Promise<{ port: number; received: IncomingHttpHeaders[]; close(): Promise<void> }>((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        port: (server.address() as AddressInfo).port,
+        received,
+        close: () => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }),
+      }),
+    ),
+  );
+}
+
+describe('the README nginx block, run by Debian nginx', () => {
+  let api: Awaited<ReturnType<typeof startApiStandIn>>;
+  let nginx: RunningNginx;
+  beforeAll(async () => {
+    api = await startApiStandIn();
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  const { context } = hostingSuite(async (site) => {
+    const csp = (await securityHeaders(site.file('dist')))['Content-Security-Policy'];
+    nginx = await startNginx({ root: site.file('dist'), apiPort: api.port, contentSecurityPolicy: csp });
+    return nginx;
+  });
+
+  it('answers /about/ and /news/ with a 404 page, not a folder listing or 403', async () => {
+    for (const urlPath of ['/about/', '/news/', '/assets/']) {
+      const answer = await get(nginx.url + urlPath);
+      expect({ urlPath, status: answer.status }).toEqual({ urlPath, status: 404 });
+      expect(answer.body).toContain('Not found');
+    }
+  });
+
+  it('serves the precompressed assets with Vary: Accept-Encoding', async () => {
+    const asset = await someAsset(context().dist);
+    const answer = await get(nginx.url + asset, { 'Accept-Encoding': 'gzip' });
+    expect(answer.headers.get('content-encoding')).toBe('gzip');
+    expect(answer.headers.get('vary')).toMatch(/Accept-Encoding/i);
+  });
+
+  it('forwards the contact endpoint with Host, X-Forwarded-For and X-Forwarded-Proto, with the security headers', async () => {
+    const answer = await get(`${nginx.url}/api/contact`);
+    expect(answer.status).toBe(200);
+    expect(missingHeaders(answer.headers, await securityHeaders(context().dist))).toEqual([]);
+    const forwarded = api.received.at(-1)!;
+    // The visitor's host, not nginx's default (the upstream's address and port).
+    expect(forwarded.host).toBe('127.0.0.1');
+    expect(forwarded['x-forwarded-for']).toBe('127.0.0.1');
+    expect(forwarded['x-forwarded-proto']).toBe('http');
+  });
+
+  it('logs no warning or error while serving', async () => {
+    expect(await nginx.errorLog()).not.toMatch(/\[(warn|error|crit|alert|emerg)\]/);
+  });
+});
+
+describe('nginxConfig', () => {
+  it('fails loudly when the README block no longer has the lines the tests replace', async () => {
+    const block = await readmeNginxBlock();
+    const options = { root: '/tmp/x', port: 1, apiPort: 2, workDir: '/tmp/w' };
+    expect(nginxConfig(block, options)).toContain('listen 127.0.0.1:1;');
+    expect(() => nginxConfig(block.replace('listen 80;', 'listen 8080;'), options)).toThrow(/listen 80/);
+    expect(() => nginxConfig(`${block}\nroot /srv/site/dist;`, options)).toThrow(/found 2/);
+  });
+});
