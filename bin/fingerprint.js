@@ -1,6 +1,7 @@
-// The generator's sources as one short hash: Node's version and every file in src/ by path, size
-// and modification time. Cheap (a stat a file) and changed by any edit. The CLI names its compiled
-// copy by it; the page cache keeps pages only while it is unchanged.
+// The generator's sources as one short hash: Node's version, every file in src/ by path, size and
+// modification time, and npm's record of the installed packages (which the compiled CLI bundles).
+// Cheap (a stat a file) and changed by any edit or install. The CLI names its compiled copy by
+// it; the page cache keeps pages only while it is unchanged.
 import { createHash } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -14,6 +15,12 @@ export function sourceFingerprint(root) {
   for (const file of files) {
     const stat = statSync(file);
     hash.update(`${file}\0${stat.size}\0${stat.mtimeMs}\0`);
+  }
+  try {
+    const lock = statSync(path.join(root, 'node_modules', '.package-lock.json'));
+    hash.update(`packages\0${lock.size}\0${lock.mtimeMs}`);
+  } catch {
+    // No npm install record: the sources alone.
   }
   return hash.digest('hex').slice(0, 16);
 }

@@ -8,7 +8,8 @@ import { bundleServer } from './bundle-server.ts';
 import { parseDataFiles, readDataFiles } from './data.ts';
 import { SsgError } from './errors.ts';
 import { checkLinks } from './links.ts';
-import { precompress } from './precompress.ts';
+import { openCacheFolder, removeAbandonedTemporaries } from './cache/store.ts';
+import { openCompressedCache } from './precompress.ts';
 import { siteFiles } from './site-files.ts';
 import { convertPending, parseWithCache } from './article-store.ts';
 import { createStagedOutput, type OutputFile } from './output.ts';
@@ -131,6 +132,7 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
   const clock = timer();
   const now = options.now ?? new Date();
   const warn = options.warn ?? (() => {});
+  openCacheFolder(project.cacheDir, path.relative(project.root, project.cacheDir));
 
   // Bundling runs in esbuild's own process while this thread reads and converts the articles.
   const inputs = Promise.all([
@@ -177,7 +179,8 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
     output = await createStagedOutput(outDir, project.publicDir, { manifestFile: outputManifestFile(project, outDir) });
     const assets = assetFiles(client);
     for (const file of assets) output.write(file);
-    const compressing = precompress(assets, project.cacheDir);
+    const compressed = openCompressedCache(project.cacheDir);
+    const compressing = compressed.compress(assets);
     compressing.catch(() => {});
 
     // Pages that were handed their articles render as soon as those are converted; every other
@@ -258,7 +261,7 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
     clock.lap('markdown & render');
     for (const job of later) render(job);
     const extra = siteFiles({ jobs, articles, baseUrl, now, meta, feed, headers: addCspSources(site.headers?.(data), client.inlineHashes), publicFiles: new Set(output.publicFiles) });
-    for (const file of [...extra, ...(await precompress(extra, project.cacheDir)), ...(await compressing)]) output.write(file);
+    for (const file of [...extra, ...(await compressed.compress(extra)), ...(await compressing)]) output.write(file);
     checkLinks(documents, output.paths());
     clock.lap('render');
 
@@ -268,6 +271,8 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
     } catch {
       // Not kept: the next build renders every page.
     }
+    compressed.prune();
+    for (const dir of [project.cacheDir, path.join(project.cacheDir, 'bundles')]) removeAbandonedTemporaries(dir);
     output = undefined;
     clock.lap('write');
 

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type * as esbuild from 'esbuild';
+import { readEntrySync, writeEntrySync } from './cache/store.ts';
 import { generatorNodeModules } from './esbuild-plugins.ts';
 import { generatorRoot } from './project.ts';
 
@@ -57,6 +58,26 @@ const generatorStamp = () =>
     .update(readFileSync(path.join(generatorRoot, 'src', 'esbuild-plugins.ts')))
     .digest('hex'));
 
+/** A stored bundle of the expected shape, or undefined (absent, damaged, or of an older layout). */
+function readStored(file: string): Stored | undefined {
+  const payload = readEntrySync(file);
+  if (!payload) return undefined;
+  try {
+    const stored = deserialize(payload) as Partial<Stored> | null;
+    const result = stored?.result;
+    const shaped =
+      typeof stored?.key === 'string' &&
+      typeof stored.inputs === 'object' && stored.inputs !== null &&
+      typeof stored.folders === 'object' && stored.folders !== null &&
+      Array.isArray(result?.outputFiles) &&
+      result.outputFiles.every((output) => typeof output?.path === 'string' && output.contents instanceof Uint8Array) &&
+      typeof result.metafile === 'object' && result.metafile !== null;
+    return shaped ? (stored as Stored) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function fresh(stored: Stored, key: string): boolean {
   if (stored.key !== key) return false;
   for (const [file, [size, mtimeMs]] of Object.entries(stored.inputs)) {
@@ -75,12 +96,8 @@ function fresh(stored: Stored, key: string): boolean {
 export async function cachedBuild(cacheDir: string, name: string, options: esbuild.BuildOptions, key: string): Promise<BundleResult> {
   const file = path.join(cacheDir, 'bundles', `${name}.bin`);
   const fullKey = JSON.stringify([generatorStamp(), key, { ...options, plugins: options.plugins?.map((plugin) => plugin.name) }]);
-  try {
-    const stored = deserialize(readFileSync(file)) as Stored;
-    if (fresh(stored, fullKey)) return stored.result;
-  } catch {
-    // No stored bundle, or an unreadable one: build.
-  }
+  const stored = readStored(file);
+  if (stored && fresh(stored, fullKey)) return stored.result;
   const started = Date.now();
   const { build } = await import('esbuild');
   const built = await build({ ...options, write: false, metafile: true });
@@ -99,10 +116,7 @@ export async function cachedBuild(cacheDir: string, name: string, options: esbui
       inputs[input] = stat;
       if (!input.includes(`${path.sep}node_modules${path.sep}`)) folders[path.dirname(input)] ??= listing(path.dirname(input));
     }
-    mkdirSync(path.dirname(file), { recursive: true });
-    const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, serialize({ key: fullKey, inputs, folders, result } satisfies Stored));
-    renameSync(temporary, file);
+    writeEntrySync(file, serialize({ key: fullKey, inputs, folders, result } satisfies Stored));
   } catch {
     // Not kept: the next build bundles again.
   }

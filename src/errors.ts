@@ -23,6 +23,7 @@ export const errorCatalogue = {
   PageRenderFailed: 'Fix the component so it renders; run with --verbose for the stack trace.',
   IslandUnknown: 'Create site/islands/<name>.tsx, or use the name of an existing island.',
   OutputFailed: 'Check that the output folder is writable and not in use.',
+  CacheUnusable: 'Move the file out of the way (or delete .cache: it only makes the next build slower).',
   ProjectRootMissing: 'Give -C the folder that holds content/, site/ and templates/, or run from inside it.',
   OutDirEmpty: 'Give --out a folder name such as "dist"; if a script passes a variable, check that it is set.',
   OutDirInvalid: 'Give --out a plain folder path, such as "dist" or "../site-output".',

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { readEntrySync, writeEntrySync } from './cache/store.ts';
 import { SsgError } from './errors.ts';
 import { onInterrupt } from './interrupt.ts';
 import { present } from './output-lock.ts';
@@ -81,10 +82,23 @@ interface OutputManifest {
 
 const hashOf = (contents: string | Uint8Array) => createHash('sha1').update(contents).digest('base64');
 
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isNumbers = (value: unknown, length: number, from = 0) =>
+  Array.isArray(value) && value.length === length && value.slice(from).every((item) => typeof item === 'number');
+
+/** The manifest, if its entry is intact and of the expected shape (anything else: rebuild). */
 function readManifest(file: string, outDir: string): OutputManifest | undefined {
+  const payload = readEntrySync(file);
+  if (!payload) return undefined;
   try {
-    const manifest = JSON.parse(readFileSync(file, 'utf8')) as OutputManifest;
-    return manifest.version === 1 && manifest.outDir === outDir ? manifest : undefined;
+    const manifest = JSON.parse(payload.toString('utf8')) as OutputManifest;
+    if (manifest.version !== 1 || manifest.outDir !== outDir) return undefined;
+    const { files, publicSources, folders } = manifest as Partial<OutputManifest>;
+    const shaped =
+      isRecord(files) && Object.values(files).every((entry) => isNumbers(entry, 3, 1) && typeof (entry as unknown[])[0] === 'string') &&
+      isRecord(publicSources) && Object.values(publicSources).every((entry) => isNumbers(entry, 2)) &&
+      isRecord(folders) && Object.values(folders).every((mtime) => typeof mtime === 'number');
+    return shaped ? manifest : undefined;
   } catch {
     return undefined;
   }
@@ -221,10 +235,7 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
       }
     }
     const next: OutputManifest = { version: 1, outDir, files, publicSources, folders };
-    await mkdir(path.dirname(manifestFile), { recursive: true });
-    const temporary = `${manifestFile}.${stamp}`;
-    await writeFile(temporary, JSON.stringify(next));
-    await rename(temporary, manifestFile);
+    writeEntrySync(manifestFile, Buffer.from(JSON.stringify(next)));
   };
 
   return {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { sourceFingerprint } from '../bin/fingerprint.js';
 import type { Article } from './articles.ts';
+import { readEntrySync, writeEntrySync } from './cache/store.ts';
 import type { PageReads } from './dependencies.ts';
 import { generatorRoot } from './project.ts';
 
@@ -17,7 +17,7 @@ export interface PageCache {
   /** The stored page, if nothing it depends on changed. */
   get(outputPath: string, entryKey: string): { html: string; islands: string[] } | undefined;
   set(outputPath: string, entryKey: string, page: { html: string; islands: string[] }, reads: PageReads): void;
-  /** Writes the pages of this build (only those), atomically. */
+  /** Writes the pages of this build (only those), atomically; never fails the build. */
   save(): void;
 }
 
@@ -41,19 +41,34 @@ const sha1 = (...parts: Array<string | Uint8Array>) => {
 };
 
 /**
- * The generator's own sources and its installed packages: rendering with a changed renderer or
- * React must not reuse pages.
+ * The generator's own sources and its installed packages (the fingerprint covers npm's install
+ * record): rendering with a changed renderer or React must not reuse pages.
  */
-function generatorStamp(): string {
-  let packages = 'unknown';
+const generatorStamp = (): string => sourceFingerprint(generatorRoot);
+
+export const pageCacheFile = (cacheDir: string) => path.join(cacheDir, 'pages.bin');
+
+/** The stored pages, if the file is intact, of the expected shape and made under `global`. */
+function readStored(file: string, global: string): Stored | undefined {
+  const payload = readEntrySync(file);
+  if (!payload) return undefined;
   try {
-    const stat = statSync(path.join(generatorRoot, 'node_modules', '.package-lock.json'));
-    packages = `${stat.size}:${stat.mtimeMs}`;
+    const stored = deserialize(payload) as Partial<Stored> | null;
+    if (stored?.global !== global || typeof stored.pages !== 'object' || stored.pages === null) return undefined;
+    return stored as Stored;
   } catch {
-    // No npm install record: the sources alone.
+    return undefined;
   }
-  return sha1(sourceFingerprint(generatorRoot), packages);
 }
+
+const isPage = (page: unknown): page is StoredPage =>
+  typeof page === 'object' &&
+  page !== null &&
+  typeof (page as StoredPage).entryKey === 'string' &&
+  typeof (page as StoredPage).html === 'string' &&
+  Array.isArray((page as StoredPage).islands) &&
+  typeof (page as StoredPage).reads === 'object' &&
+  (page as StoredPage).reads !== null;
 
 export interface PageCacheInputs {
   cacheDir: string;
@@ -68,7 +83,7 @@ export interface PageCacheInputs {
 }
 
 export function openPageCache(inputs: PageCacheInputs): PageCache {
-  const file = path.join(inputs.cacheDir, 'pages.bin');
+  const file = pageCacheFile(inputs.cacheDir);
   const global = sha1(generatorStamp(), inputs.now.toISOString().slice(0, 10), ...inputs.shared);
   const articleSignature = (article: Article) => `${inputs.keys.get(article.file) ?? sha1(article.markdown)}:${article.date}:${article.draft}`;
   const bySlug = new Map(inputs.articles.map((article) => [article.slug, articleSignature(article)]));
@@ -88,21 +103,15 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
     return undefined;
   };
 
-  let stored: Stored | undefined;
-  try {
-    stored = deserialize(readFileSync(file)) as Stored;
-    if (stored.global !== global) stored = undefined;
-  } catch {
-    stored = undefined;
-  }
+  const stored = readStored(file, global);
   const next: Stored = { global, pages: {} };
   /** Whether this build rendered a page: otherwise the stored pages are this build's, unless some went. */
   let rendered = false;
 
   return {
     get(outputPath, entryKey) {
-      const page = stored?.pages[outputPath];
-      if (!page || page.entryKey !== entryKey) return undefined;
+      const page = stored && Object.hasOwn(stored.pages, outputPath) ? stored.pages[outputPath] : undefined;
+      if (!isPage(page) || page.entryKey !== entryKey) return undefined;
       for (const [read, signature] of Object.entries(page.reads)) {
         if (current(read) !== signature) return undefined;
       }
@@ -120,10 +129,11 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
     },
     save() {
       if (!rendered && stored && Object.keys(stored.pages).length === Object.keys(next.pages).length) return;
-      mkdirSync(inputs.cacheDir, { recursive: true });
-      const temporary = `${file}.${process.pid}.tmp`;
-      writeFileSync(temporary, serialize(next));
-      renameSync(temporary, file);
+      try {
+        writeEntrySync(file, serialize(next));
+      } catch {
+        // Not kept: the next build renders every page.
+      }
     },
   };
 }

@@ -1,12 +1,19 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { deserialize } from 'node:v8';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Article } from '../src/articles.ts';
+import { readEntrySync, writeEntrySync } from '../src/cache/store.ts';
 import { emptyReads } from '../src/dependencies.ts';
+import type { StoredMarkdown } from '../src/markdown-cache.ts';
 import { listFiles } from '../src/output.ts';
-import { openPageCache, type PageCacheInputs } from '../src/page-cache.ts';
+import { openPageCache, pageCacheFile, type PageCacheInputs } from '../src/page-cache.ts';
+import { corruptionKinds, corruptions, damage, type Corruption } from './helpers/corrupt.ts';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 
 const fixture = path.join(repoRoot, 'tests', 'fixtures', 'basic');
@@ -163,4 +170,194 @@ describe('the page cache', () => {
     expect(openPageCache(inputs({ now: new Date('2026-11-22T23:59:00Z') })).get('news/a/index.html', 'entry a')).toMatchObject(page);
     expect(openPageCache(inputs({ now: new Date('2026-11-23T00:01:00Z') })).get('news/a/index.html', 'entry a')).toBeUndefined();
   });
+});
+
+/** The entry files of each cache of a site, by cache. */
+function cacheEntries(site: TempSite): Record<string, string[]> {
+  const cache = site.file('.cache/ssg');
+  const list = (folder: string, keep: (name: string) => boolean) =>
+    existsSync(folder) ? readdirSync(folder).filter(keep).map((name) => path.join(folder, name)) : [];
+  return {
+    markdown: list(cache, (name) => name === 'markdown.json'),
+    pages: list(cache, (name) => name === path.basename(pageCacheFile(cache))),
+    output: list(cache, (name) => /^output-[0-9a-f]+\.json$/.test(name)),
+    bundles: list(path.join(cache, 'bundles'), (name) => name.endsWith('.bin')),
+    compressed: list(path.join(cache, 'compressed'), (name) => /^[0-9a-f]{32}\.(br|gz)$/.test(name)),
+  };
+}
+
+async function distBytes(site: TempSite): Promise<Map<string, Buffer>> {
+  const files = await listFiles(site.file('dist'));
+  return new Map(files.map((file) => [file, readFileSync(site.file(`dist/${file}`))]));
+}
+
+/** dist/ is byte for byte the reference, and every .br and .gz decompresses to its source. */
+async function expectSameSite(site: TempSite, reference: Map<string, Buffer>, label: string): Promise<void> {
+  const now = await distBytes(site);
+  expect([...now.keys()].sort(), label).toEqual([...reference.keys()].sort());
+  for (const [file, bytes] of reference) expect(now.get(file)!.equals(bytes), `${label}: ${file}`).toBe(true);
+  let compressed = 0;
+  for (const [file, bytes] of now) {
+    const source = now.get(file.replace(/\.(br|gz)$/, ''));
+    if (file.endsWith('.br')) expect(brotliDecompressSync(bytes).equals(source!), `${label}: ${file}`).toBe(true);
+    else if (file.endsWith('.gz')) expect(gunzipSync(bytes).equals(source!), `${label}: ${file}`).toBe(true);
+    else continue;
+    compressed++;
+  }
+  expect(compressed).toBeGreaterThan(0);
+}
+
+/** Every cache holds intact entries again. */
+function expectRebuilt(site: TempSite, label: string): void {
+  for (const [cache, files] of Object.entries(cacheEntries(site))) {
+    expect(files.length, `${label}: ${cache}`).toBeGreaterThan(0);
+    for (const file of files) expect(readEntrySync(file), `${label}: ${file}`).toBeDefined();
+  }
+}
+
+describe('damaged cache entries are rebuilt, never shipped', () => {
+  let site: TempSite;
+  let reference: Map<string, Buffer>;
+
+  beforeAll(async () => {
+    site = await copySite(fixture);
+    // The first build has no cache: its output is what every later build must make.
+    const first = await site.run(['build']);
+    expect(first.code, first.stderr).toBe(0);
+    reference = await distBytes(site);
+    expectRebuilt(site, 'first build');
+  }, 60_000);
+  afterAll(() => site.dispose());
+
+  async function buildDamaged(damages: Array<[string, Corruption]>, label: string) {
+    for (const [file, corruption] of damages) damage(file, corruption);
+    const result = await site.run(['build']);
+    expect(result.code, `${label}\n${result.stdout}\n${result.stderr}`).toBe(0);
+    expect(result.stderr).not.toContain('Unexpected internal error');
+    await expectSameSite(site, reference, label);
+    // A folder with something in it is not the build's to delete: that entry stays unmade.
+    if (!damages.some(([, corruption]) => corruption.kind === 'directory' && corruption.withFile)) expectRebuilt(site, label);
+    if (damages.some(([, corruption]) => corruption.kind === 'directory')) {
+      for (const [file, corruption] of damages) if (corruption.kind === 'directory') await rm(file, { recursive: true, force: true });
+      const again = await site.run(['build']);
+      expect(again.code, again.stderr).toBe(0);
+      expectRebuilt(site, `${label}, then without the folders`);
+    }
+    return result;
+  }
+
+  it('each kind of damage, to every entry of every cache at once', async () => {
+    for (const kind of corruptionKinds) {
+      const entries = Object.values(cacheEntries(site)).flat();
+      const picked = fc.sample(corruptions([kind]), entries.length);
+      const result = await buildDamaged(entries.map((file, index) => [file, picked[index]!]), kind);
+      // Without an intact Markdown cache both articles are converted again.
+      expect(result.stdout, kind).toContain('2 converted, 0 from cache');
+    }
+  }, 120_000);
+
+  it('random damage to random entries (fast-check)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.infiniteStream(fc.option(corruptions(), { freq: 2 })), async (stream) => {
+        const entries = Object.values(cacheEntries(site)).flat();
+        const damages = entries.flatMap((file): Array<[string, Corruption]> => {
+          const corruption = stream.next().value as Corruption | null;
+          return corruption ? [[file, corruption]] : [];
+        });
+        await buildDamaged(damages, JSON.stringify(damages.map(([file, corruption]) => [path.basename(file), corruption.kind])));
+      }),
+      { numRuns: 3 },
+    );
+  }, 120_000);
+
+  it('entries deleted while a build runs: the build succeeds and the next one restores them', async () => {
+    const child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'ssg.js'), 'build'], { cwd: site.dir, env: { ...process.env, NO_COLOR: '1' }, stdio: 'ignore' });
+    let code: number | null | undefined;
+    const exited = new Promise<void>((resolve) => child.on('exit', (status) => ((code = status), resolve())));
+    // Bounded: at most 2,000 sweeps, one per event-loop turn, until the build ends.
+    for (let sweep = 0; code === undefined && sweep < 2000; sweep++) {
+      for (const file of Object.values(cacheEntries(site)).flat()) await rm(file, { force: true });
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await exited;
+    expect(code).toBe(0);
+    await expectSameSite(site, reference, 'deleted mid-way');
+    const again = await site.run(['build']);
+    expect(again.code, again.stderr).toBe(0);
+    await expectSameSite(site, reference, 'after deletion');
+    expectRebuilt(site, 'after deletion');
+  }, 60_000);
+
+  it('a file where the cache folder goes: a clear error, and nothing lost', async () => {
+    await site.remove('.cache');
+    writeFileSync(site.file('.cache'), 'not a folder');
+    const result = await site.run(['build']);
+    expect(result.code).toBe(1);
+    expect(result.stdout + result.stderr).toContain('[CacheUnusable] .cache/ssg: A file stands where the build keeps its cache folder');
+    expect(result.stdout + result.stderr).not.toContain('Unexpected internal error');
+    expect(readFileSync(site.file('.cache'), 'utf8')).toBe('not a folder');
+    await expectSameSite(site, reference, 'after the failed build');
+    await site.remove('.cache');
+    const again = await site.run(['build']);
+    expect(again.code, again.stderr).toBe(0);
+    expectRebuilt(site, 'once the file is gone');
+  }, 60_000);
+
+  it('HTML made by other versions of the Markdown packages is not reused', async () => {
+    const file = site.file('.cache/ssg/markdown.json');
+    const rewrite = (change: (stored: StoredMarkdown) => void) => {
+      const stored = JSON.parse(readEntrySync(file)!.toString('utf8')) as StoredMarkdown;
+      change(stored);
+      writeEntrySync(file, Buffer.from(JSON.stringify(stored)));
+    };
+    const markStale = (stored: StoredMarkdown) => {
+      for (const parts of Object.values(stored.entries)) parts.html = '<p>STALE HTML</p>';
+    };
+    // Control: with the versions as installed, the stored HTML is used (so the check below can fail).
+    // The page cache goes too: its pages were rendered from the HTML. (A real upgrade changes the
+    // content keys, and with them the pages' signatures; the recorded version alone does not.)
+    rewrite(markStale);
+    await site.remove('.cache/ssg/pages.bin');
+    const used = await site.run(['build']);
+    expect(used.stdout).toContain('0 converted, 2 from cache');
+    expect(await site.read('dist/news/first-post/index.html')).toContain('STALE HTML');
+
+    rewrite((stored) => {
+      markStale(stored);
+      expect(stored.versions['remark-parse']).toMatch(/^\d+\.\d+\.\d+/);
+      expect(stored.versions['micromark']).toMatch(/^\d+\.\d+\.\d+/); // a dependency of a dependency
+      stored.versions['micromark'] = '0.0.1';
+    });
+    await site.remove('.cache/ssg/pages.bin');
+    const result = await site.run(['build']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('2 converted, 0 from cache');
+    await expectSameSite(site, reference, 'after a version change');
+  }, 60_000);
+
+  it('removes what the last build did not use: deleted articles, old compressed files, temporary files of dead writers', async () => {
+    const cache = site.file('.cache/ssg');
+    const longAgo = new Date(Date.now() - 3_600_000);
+    const unusedCompressed = path.join(cache, 'compressed', `${'0'.repeat(32)}.br`);
+    writeEntrySync(unusedCompressed, Buffer.from('from a build long ago'));
+    utimesSync(unusedCompressed, longAgo, longAgo);
+    const notOurs = path.join(cache, 'compressed', 'notes.txt');
+    writeFileSync(notOurs, 'someone put this here');
+    const deadTemporary = path.join(cache, `pages.bin.tmp-${2 ** 22 + 99}-deadbeef`);
+    writeFileSync(deadTemporary, 'half written');
+
+    await site.remove('content/news/2024/second-post.md');
+    const result = await site.run(['build']);
+    expect(result.code, result.stderr).toBe(0);
+
+    const markdown = JSON.parse(readEntrySync(path.join(cache, 'markdown.json'))!.toString('utf8')) as StoredMarkdown;
+    expect(Object.values(markdown.entries).map((parts) => parts.data.title)).toEqual([expect.stringMatching(/first/i)]);
+    const pages = deserialize(readEntrySync(pageCacheFile(cache))!) as { pages: Record<string, unknown> };
+    expect(Object.keys(pages.pages).some((page) => page.includes('second-post'))).toBe(false);
+    expect(Object.keys(pages.pages).some((page) => page.includes('first-post'))).toBe(true);
+    expect(existsSync(unusedCompressed)).toBe(false);
+    expect(existsSync(deadTemporary)).toBe(false);
+    expect(readFileSync(notOurs, 'utf8')).toBe('someone put this here');
+    expectRebuilt(site, 'after pruning');
+  }, 60_000);
 });

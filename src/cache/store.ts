@@ -1,0 +1,180 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { SsgError } from '../errors.ts';
+
+/**
+ * The one way the generator keeps anything between runs. Every entry is a file of its own:
+ *
+ *     ssg-cache/1 <payload length> <sha256 of the payload, hex>\n<payload>
+ *
+ * written under a temporary name beside its final one and renamed into place, so a reader sees
+ * the old entry or the new one, never half of either. Entries are checked when read: a missing,
+ * truncated, extended or altered entry (or a folder where the file should be) reads as absent,
+ * and the caller makes it again. Because damage is caught on read, writes are not fsynced: a
+ * power cut can leave an empty or partial file, which the next read discards.
+ */
+const MAGIC = 'ssg-cache/1';
+const HEADER = /^ssg-cache\/1 (\d{1,12}) ([0-9a-f]{64})\n/;
+/** The longest header: magic, 12 digits, 64 hex digits, separators. */
+const HEADER_MAX = MAGIC.length + 1 + 12 + 1 + 64 + 1;
+
+const sha256 = (payload: Uint8Array) => createHash('sha256').update(payload).digest('hex');
+
+/** The header that precedes a payload in its entry file. */
+export function entryHeader(payload: Uint8Array): Buffer {
+  return Buffer.from(`${MAGIC} ${payload.length} ${sha256(payload)}\n`);
+}
+
+/** The payload of an entry file's bytes, or undefined when they are not a whole, intact entry. */
+export function openEntry(bytes: Uint8Array): Buffer | undefined {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const match = HEADER.exec(buffer.subarray(0, HEADER_MAX).toString('latin1'));
+  if (!match) return undefined;
+  const payload = buffer.subarray(match[0].length);
+  if (payload.length !== Number(match[1]) || sha256(payload) !== match[2]) return undefined;
+  return payload;
+}
+
+/**
+ * Makes the cache folder. Entries that cannot be written are only not kept, but a file standing
+ * where the folder (or one above it) should be stops the build helpers that run from it: say so.
+ */
+export function openCacheFolder(dir: string, shownAs: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EEXIST' && code !== 'ENOTDIR') throw error;
+    throw new SsgError('CacheUnusable', 'A file stands where the build keeps its cache folder (at this path or one above it).', { file: shownAs }, { cause: error });
+  }
+}
+
+/** An entry's payload; undefined when it is missing or damaged (never an error). */
+export function readEntrySync(file: string): Buffer | undefined {
+  try {
+    return openEntry(readFileSync(file));
+  } catch {
+    return undefined;
+  }
+}
+
+export async function readEntry(file: string): Promise<Buffer | undefined> {
+  try {
+    return openEntry(await readFile(file));
+  } catch {
+    return undefined;
+  }
+}
+
+/** `<file>.tmp-<pid>-<random>`: unique per writer, and tells a later run whose it was. */
+export function temporaryName(file: string): string {
+  return `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * Writes an entry atomically. An empty folder standing where the entry goes (left by hand or by
+ * an older layout) is removed; anything else in the way makes the write fail, and the caller
+ * carries on without keeping the entry.
+ */
+export function writeEntrySync(file: string, payload: Uint8Array): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const temporary = temporaryName(file);
+  try {
+    const fd = openSync(temporary, 'w');
+    try {
+      writeAll(fd, entryHeader(payload));
+      writeAll(fd, payload);
+    } finally {
+      closeSync(fd);
+    }
+    clearEmptyFolder(file);
+    renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+}
+
+function writeAll(fd: number, bytes: Uint8Array): void {
+  // Bounded: each pass writes at least one byte or throws.
+  for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+}
+
+function clearEmptyFolder(file: string): void {
+  try {
+    if (statSync(file).isDirectory()) rmdirSync(file);
+  } catch {
+    // Nothing there, or a folder with something in it: the rename reports the latter.
+  }
+}
+
+const TEMPORARY = /\.tmp-(\d+)-[0-9a-f]+$/;
+
+const processAlive = (pid: number): boolean => {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * Removes the temporary files a writer in `dir` left behind when its process died before the
+ * rename (or a day ago, should its number have gone to another process since). Only names this
+ * store makes are touched.
+ */
+export function removeAbandonedTemporaries(dir: string, now = Date.now()): number {
+  let removed = 0;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    const match = TEMPORARY.exec(name);
+    if (!match) continue;
+    const file = path.join(dir, name);
+    try {
+      if (!processAlive(Number(match[1])) || statSync(file).mtimeMs < now - 86_400_000) {
+        rmSync(file, { force: true });
+        removed++;
+      }
+    } catch {
+      // Renamed or removed by its writer meanwhile.
+    }
+  }
+  return removed;
+}
+
+/**
+ * Removes the entries in `dir` that this build did not use: those named by `isEntry`, not in
+ * `used`, and older than `since` (a build running beside this one may have just made them).
+ */
+export function pruneEntries(dir: string, options: { used: ReadonlySet<string>; isEntry: (name: string) => boolean; since: number }): number {
+  let removed = 0;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    if (!options.isEntry(name) || options.used.has(name)) continue;
+    const file = path.join(dir, name);
+    try {
+      const stat = statSync(file);
+      if (stat.isFile() && stat.mtimeMs < options.since) {
+        rmSync(file, { force: true });
+        removed++;
+      }
+    } catch {
+      // Gone already.
+    }
+  }
+  return removed;
+}
