@@ -2,26 +2,31 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Buffer } from 'node:buffer';
 import { readArticleSources, type Article } from './articles.ts';
-import { addCspSources } from './csp.ts';
 import { ASSETS_DIR, bundleClient, type ClientBundle } from './bundle-client.ts';
-import { bundleServer } from './bundle-server.ts';
-import { parseDataFiles, readDataFiles } from './data.ts';
-import { SsgError } from './errors.ts';
-import { checkLinks } from './links.ts';
+import { bundleServer, type ServerBundle } from './bundle-server.ts';
+import { readDataFiles, type DataFile } from './data.ts';
 import { openCacheFolder, removeAbandonedTemporaries } from './cache/store.ts';
 import { openCompressedCache } from './precompress.ts';
-import { siteFiles } from './site-files.ts';
-import { convertPending, parseWithCache } from './article-store.ts';
-import { createStagedOutput, type OutputFile } from './output.ts';
+import { convertPending, parseWithCache, type ParsedWithCache } from './article-store.ts';
+import { createStagedOutput, type OutputFile, type StagedOutput } from './output.ts';
 import { projectAt, type Project } from './project.ts';
 import { cleanLeftovers, lockOutput } from './output-lock.ts';
 import { checkOwnership, checkProjectRoot, resolveOutDir } from './output-target.ts';
 import { emptyReads } from './dependencies.ts';
-import { openPageCache } from './page-cache.ts';
+import { openPageCache, type PageCache } from './page-cache.ts';
 import { renderDocument, type RenderContext } from './render.ts';
 import { expandRoutes, type PageJob } from './routes.ts';
 import type { PageSizes } from './summary.ts';
-import { loadTemplate } from './template.ts';
+import { loadTemplate, type DocumentShell } from './template.ts';
+import {
+  checkPublicClashes,
+  checkSiteLinks,
+  generatedFiles,
+  publishArticles,
+  renderContext,
+  siteSettings,
+  type SiteSettings,
+} from './pipeline/stages.ts';
 
 export interface BuildOptions {
   root: string;
@@ -51,30 +56,7 @@ export interface BuildResult {
   unchanged: boolean;
 }
 
-/** `https://example.com/` → `https://example.com`; anything but an absolute http(s) origin is refused. */
-export function normalizeBaseUrl(value: unknown, source: string): string {
-  const fail = (why: string) => new SsgError('BaseUrlInvalid', `The base URL ${why}.`, { file: source });
-  if (typeof value !== 'string' || value === '') throw fail('is not set');
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw fail(`"${value}" is not an absolute URL`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw fail(`"${value}" is not http or https`);
-  if (url.pathname !== '/' || url.search || url.hash) throw fail(`"${value}" has a path; give the origin only`);
-  return url.origin;
-}
-
-/** The base URL: the command line's, else `baseUrl` of the site config. */
-export function resolveBaseUrl(project: Project, data: Record<string, unknown>, override: string | undefined): string {
-  const siteConfig = data[project.siteConfigName] as { baseUrl?: unknown } | undefined;
-  const configFile = `content/${project.siteConfigName}.yaml`;
-  if (!override && !siteConfig) {
-    throw new SsgError('SiteConfigMissing', `${configFile} is missing, and no --base-url was given.`);
-  }
-  return normalizeBaseUrl(override ?? siteConfig?.baseUrl, override ? '--base-url' : configFile);
-}
+export { normalizeBaseUrl, resolveBaseUrl } from './pipeline/stages.ts';
 
 export function assetFiles(client: ClientBundle): OutputFile[] {
   return client.assets.map((asset) => ({ path: asset.path, contents: asset.contents }));
@@ -128,159 +110,188 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   }
 }
 
+
+type BuildInputs = [DocumentShell, DataFile[], ServerBundle, ClientBundle];
+
+/**
+ * The template, data files and both bundles: esbuild works in its own process meanwhile. When
+ * several fail, the first in this order is reported (as dev mode orders them), not the fastest.
+ */
+function startInputs(project: Project, outDir: string): Promise<BuildInputs> {
+  const inputs = Promise.allSettled([
+    loadTemplate(project.template, path.relative(project.root, project.template)),
+    readDataFiles(project.root, project.contentDir),
+    bundleServer(project),
+    bundleClient(project, path.join(outDir, ASSETS_DIR)),
+  ]).then((settled) => {
+    const failed = settled.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+    return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as BuildInputs;
+  });
+  inputs.catch(() => {}); // reported where it is awaited
+  return inputs;
+}
+
+/** Every article; files seen in an earlier build skip their YAML and Markdown (both cached). Drafts left out are not converted. */
+async function loadArticles(project: Project, options: BuildOptions, now: Date, warn: (message: string) => void) {
+  const sources = await readArticleSources(project.root, project.articlesDir, warn);
+  const parsed = await parseWithCache(sources, { now, warn, cacheDir: project.cacheDir });
+  const articles = publishArticles(new Map(parsed.all.map((article) => [article.file, article])), Boolean(options.drafts));
+  parsed.pending = parsed.pending.filter((item) => options.drafts || !item.article.draft);
+  return { parsed, articles };
+}
+
+/** Converts the pending articles in helper processes; `listen` hears of each batch as it lands. */
+function startConversion(project: Project, parsed: ParsedWithCache, articles: readonly Article[]) {
+  const waiting = new Set(parsed.pending.map((item) => item.article));
+  const ready = new Set<Article>(articles.filter((article) => !waiting.has(article)));
+  let listener: (articles: Article[]) => void = () => {};
+  const conversion = convertPending(parsed, {
+    cacheDir: project.cacheDir,
+    onConverted: (done) => {
+      for (const article of done) ready.add(article);
+      listener(done);
+    },
+  });
+  return { ...conversion, ready, listen: (next: (articles: Article[]) => void) => (listener = next) };
+}
+
+/**
+ * Renders a page (or takes it from the page cache), writes it and measures it. A page that fails
+ * is remembered, and the first in route order is reported, as dev mode reports it.
+ */
+function createPageRenderer(context: RenderContext, pageCache: PageCache, output: StagedOutput, jobs: readonly PageJob[]) {
+  const known = new Set(context.articles);
+  const order = new Map(jobs.map((job, index) => [job, index]));
+  const entryKey = (job: PageJob) =>
+    JSON.stringify([job.path, job.params, job.entry], (_, value) => (known.has(value) ? `article:${(value as Article).file}` : value));
+  const documents: Array<{ path: string; html: string }> = [];
+  const sizes = new Map<PageJob, PageSizes>();
+  const failures = new Map<number, unknown>();
+  const { client } = context;
+  const renderOne = (job: PageJob) => {
+    const key = entryKey(job);
+    let document = pageCache.get(job.outputPath, key);
+    if (!document) {
+      const reads = emptyReads();
+      document = renderDocument(job, context, reads);
+      pageCache.set(job.outputPath, key, document, reads);
+    }
+    documents.push({ path: job.path, html: document.html });
+    const contents = Buffer.from(document.html);
+    output.write({ path: job.outputPath, contents });
+    const assets = client.assetsFor(document.islands);
+    const sum = (urls: string[]) => urls.reduce((total, url) => total + client.gzipSize(url), 0);
+    const firstPaintJsGzip = sum(client.firstPaintScripts(document.html));
+    sizes.set(job, { route: job.path, pattern: job.route.path, htmlBytes: contents.length, firstPaintJsGzip, jsGzip: sum(assets.js), cssGzip: sum(assets.css) });
+  };
+  return {
+    documents,
+    sizes,
+    render(job: PageJob) {
+      if (sizes.has(job) || failures.has(order.get(job)!)) return;
+      try {
+        renderOne(job);
+      } catch (error) {
+        failures.set(order.get(job)!, error);
+      }
+    },
+    throwFirstFailure() {
+      if (failures.size > 0) throw failures.get(Math.min(...failures.keys()));
+    },
+  };
+}
+
+/**
+ * Pages that were handed their articles render as soon as those are converted; every other page
+ * (a list may read any article) once all are.
+ */
+async function renderAsConverted(
+  jobs: readonly PageJob[],
+  known: ReadonlySet<Article>,
+  conversion: ReturnType<typeof startConversion>,
+  render: (job: PageJob) => void,
+): Promise<void> {
+  const isReady = (job: PageJob) => entryArticles(job, known).every((article) => conversion.ready.has(article));
+  const waitingOn = new Map<Article, PageJob[]>();
+  const later: PageJob[] = [];
+  for (const job of jobs) {
+    const needs = entryArticles(job, known);
+    if (needs.length === 0) later.push(job);
+    else if (isReady(job)) render(job);
+    else for (const article of needs) waitingOn.set(article, [...(waitingOn.get(article) ?? []), job]);
+  }
+  conversion.listen((done) => {
+    for (const article of done) {
+      for (const job of waitingOn.get(article) ?? []) if (isReady(job)) render(job);
+      waitingOn.delete(article);
+    }
+  });
+  await conversion.done;
+  await conversion.close();
+  for (const job of later) render(job);
+}
+
+/** Pages whose every input is as in the last build come from the page cache, unrendered. */
+function pageCacheFor(project: Project, context: RenderContext, server: ServerBundle, settings: SiteSettings, parsed: ParsedWithCache, drafts: boolean) {
+  const { client, shell, baseUrl, meta } = context;
+  return openPageCache({
+    cacheDir: project.cacheDir,
+    shared: [
+      server.code,
+      JSON.stringify([shell, client.assets.map((asset) => asset.path), client.loaderUrl, client.styleUrl, baseUrl, meta, settings.feed, drafts]),
+    ],
+    now: context.now,
+    articles: context.articles,
+    keys: parsed.keys,
+    data: settings.data,
+  });
+}
+
 async function buildInto(project: Project, outDir: string, options: BuildOptions, started: number): Promise<BuildResult> {
   const clock = timer();
   const now = options.now ?? new Date();
   const warn = options.warn ?? (() => {});
   openCacheFolder(project.cacheDir, path.relative(project.root, project.cacheDir));
-
-  // Bundling runs in esbuild's own process while this thread reads and converts the articles.
-  const inputs = Promise.all([
-    loadTemplate(project.template, path.relative(project.root, project.template)),
-    readDataFiles(project.root, project.contentDir),
-    bundleServer(project),
-    bundleClient(project, path.join(outDir, ASSETS_DIR)),
-  ]);
-  inputs.catch(() => {}); // reported where it is awaited
-
-  // Files seen in an earlier build skip their YAML and Markdown: both come from the cache.
-  const sources = await readArticleSources(project.root, project.articlesDir, warn);
-  const parsed = await parseWithCache(sources, { now, warn, cacheDir: project.cacheDir });
-  const articles = parsed.all.filter((article) => options.drafts || !article.draft);
-  // Drafts left out are not converted.
-  parsed.pending = parsed.pending.filter((item) => options.drafts || !item.article.draft);
-  const { pending, cache, keys } = parsed;
+  const inputs = startInputs(project, outDir);
+  const { parsed, articles } = await loadArticles(project, options, now, warn);
   clock.lap('articles');
-
-  const waiting = new Set(pending.map((item) => item.article));
-  const ready = new Set<Article>(articles.filter((article) => !waiting.has(article)));
-  let onConverted: (articles: Article[]) => void = () => {};
-  const conversion = convertPending(parsed, {
-    cacheDir: project.cacheDir,
-    onConverted: (done) => {
-      for (const article of done) ready.add(article);
-      onConverted(done);
-    },
-  });
-  const converting = conversion.done;
-
-  let output: Awaited<ReturnType<typeof createStagedOutput>> | undefined;
+  const conversion = startConversion(project, parsed, articles);
+  let output: StagedOutput | undefined;
   try {
     const [shell, dataSources, server, client] = await inputs;
     clock.lap('bundle');
-
-    const site = server.module.site;
-    const data = parseDataFiles(dataSources, (site.schemas ?? {}) as Record<string, never>);
-    const baseUrl = resolveBaseUrl(project, data, options.baseUrl);
-    site.check?.(data, warn);
-    const jobs = expandRoutes(site, { articles, data });
-    const meta = site.meta?.(data);
-    const feed = site.feed?.(data);
+    const settings = siteSettings(project, server.module, dataSources, { baseUrl: options.baseUrl, warn });
+    const jobs = expandRoutes(server.module.site, { articles, data: settings.data });
     output = await createStagedOutput(outDir, project.publicDir, { manifestFile: outputManifestFile(project, outDir) });
+    const publicFiles = new Set(output.publicFiles);
+    checkPublicClashes(client, jobs, publicFiles, project.publicDir);
     const assets = assetFiles(client);
     for (const file of assets) output.write(file);
     const compressed = openCompressedCache(project.cacheDir);
     const compressing = compressed.compress(assets);
     compressing.catch(() => {});
 
-    // Pages that were handed their articles render as soon as those are converted; every other
-    // page (a list may read any article) once all are.
-    const context: RenderContext = {
-      server: server.module,
-      client,
-      shell,
-      articles,
-      data,
-      baseUrl,
-      now,
-      root: project.root,
-      meta,
-      feed: feed && { path: feed.path, title: feed.title },
-    };
-    // Pages whose every input is as in the last build come from the page cache, unrendered.
-    const pageCache = openPageCache({
-      cacheDir: project.cacheDir,
-      shared: [
-        server.code,
-        JSON.stringify([shell, client.assets.map((asset) => asset.path), client.loaderUrl, client.styleUrl, baseUrl, meta, feed, Boolean(options.drafts)]),
-      ],
-      now,
-      articles,
-      keys,
-      data,
-    });
-    const documents: Array<{ path: string; html: string }> = [];
-    const known = new Set(articles);
-    const entryKey = (job: PageJob) =>
-      JSON.stringify([job.path, job.params, job.entry], (_, value) => (known.has(value) ? `article:${(value as Article).file}` : value));
-    const waitingOn = new Map<Article, PageJob[]>();
-    const later: PageJob[] = [];
-    const pages = new Map<PageJob, PageSizes>();
-    const stage = output;
-    const render = (job: PageJob) => {
-      const key = entryKey(job);
-      let document = pageCache.get(job.outputPath, key);
-      if (!document) {
-        const reads = emptyReads();
-        document = renderDocument(job, context, reads);
-        pageCache.set(job.outputPath, key, document, reads);
-      }
-      documents.push({ path: job.path, html: document.html });
-      const contents = Buffer.from(document.html);
-      stage.write({ path: job.outputPath, contents });
-      const assets = client.assetsFor(document.islands);
-      const sum = (urls: string[]) => urls.reduce((total, url) => total + client.gzipSize(url), 0);
-      const firstPaintJsGzip = sum(client.firstPaintScripts(document.html));
-      pages.set(job, { route: job.path, pattern: job.route.path, htmlBytes: contents.length, firstPaintJsGzip, jsGzip: sum(assets.js), cssGzip: sum(assets.css) });
-    };
-    const renderReady = (job: PageJob) => entryArticles(job, known).every((article) => ready.has(article));
-    for (const job of jobs) {
-      const needs = entryArticles(job, known);
-      if (needs.length === 0) later.push(job);
-      else if (renderReady(job)) render(job);
-      else for (const article of needs) waitingOn.set(article, [...(waitingOn.get(article) ?? []), job]);
-    }
-    let renderError: unknown;
-    onConverted = (done) => {
-      for (const article of done) {
-        for (const job of waitingOn.get(article) ?? []) {
-          if (!pages.has(job) && renderReady(job)) {
-            try {
-              render(job);
-            } catch (error) {
-              renderError ??= error;
-            }
-          }
-        }
-        waitingOn.delete(article);
-      }
-    };
-    await converting;
-    await conversion.close();
-    if (renderError) throw renderError;
+    const site = { server: server.module, client, shell, articles, settings };
+    const context = renderContext(site, now, project.root);
+    const pageCache = pageCacheFor(project, context, server, settings, parsed, Boolean(options.drafts));
+    const pages = createPageRenderer(context, pageCache, output, jobs);
+    await renderAsConverted(jobs, new Set(articles), conversion, pages.render);
+    pages.throwFirstFailure();
     clock.lap('markdown & render');
-    for (const job of later) render(job);
-    const extra = siteFiles({ jobs, articles, baseUrl, now, meta, feed, headers: addCspSources(site.headers?.(data), client.inlineHashes), publicFiles: new Set(output.publicFiles) });
+    const extra = generatedFiles(site, jobs, publicFiles, now);
     for (const file of [...extra, ...(await compressed.compress(extra)), ...(await compressing)]) output.write(file);
-    checkLinks(documents, output.paths());
+    checkSiteLinks(pages.documents, { client, jobs, generated: extra, publicFiles });
     clock.lap('render');
 
-    const [written] = await Promise.all([output.commit(), parsed.stale ? cache.save() : undefined]);
-    try {
-      pageCache.save();
-    } catch {
-      // Not kept: the next build renders every page.
-    }
-    compressed.prune();
-    for (const dir of [project.cacheDir, path.join(project.cacheDir, 'bundles')]) removeAbandonedTemporaries(dir);
+    const written = await commitOutput(project, output, parsed, pageCache, compressed);
     output = undefined;
     clock.lap('write');
-
     return {
       outDir,
-      pages: jobs.map((job) => pages.get(job)!),
+      pages: jobs.map((job) => pages.sizes.get(job)!),
       articles: articles.length,
-      markdown: { cached: articles.length - pending.length, converted: pending.length },
+      markdown: { cached: articles.length - parsed.pending.length, converted: parsed.pending.length },
       timings: clock.timings,
       durationMs: performance.now() - started,
       unchanged: !written,
@@ -289,4 +300,23 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
     await conversion.close();
     await output?.abort();
   }
+}
+
+/** Swaps the output in and keeps the caches for the next build; false when nothing was written. */
+async function commitOutput(
+  project: Project,
+  output: StagedOutput,
+  parsed: ParsedWithCache,
+  pageCache: PageCache,
+  compressed: ReturnType<typeof openCompressedCache>,
+): Promise<boolean> {
+  const [written] = await Promise.all([output.commit(), parsed.stale ? parsed.cache.save() : undefined]);
+  try {
+    pageCache.save();
+  } catch {
+    // Not kept: the next build renders every page.
+  }
+  compressed.prune();
+  for (const dir of [project.cacheDir, path.join(project.cacheDir, 'bundles')]) removeAbandonedTemporaries(dir);
+  return written;
 }

@@ -20,22 +20,28 @@ export function resolvesTo(urlPath: string, files: ReadonlySet<string>): boolean
   return files.has(bare) || files.has(`${bare}.html`) || files.has(`${bare}/index.html`);
 }
 
+/** The distinct internal link and source targets of one page, in order of appearance. */
+export function internalLinks(html: string): string[] {
+  const seen = new Set<string>();
+  for (const match of html.matchAll(INTERNAL)) seen.add(match[1]!.replaceAll('&amp;', '&'));
+  return [...seen];
+}
+
 /**
  * Every internal link and source on every page must lead to a page, a generated file or a
- * public file. Paths under `ignore` (an API the server answers) are not checked.
+ * public file. Paths under `ignore` (an API the server answers) are not checked. Pages come with
+ * their links already taken out (dev mode keeps them between rebuilds) or with their HTML.
  */
 export function checkLinks(
-  pages: ReadonlyArray<{ path: string; html: string }>,
+  pages: ReadonlyArray<{ path: string; html: string } | { path: string; links: readonly string[] }>,
   files: ReadonlySet<string>,
   ignore: readonly string[] = ['/api/'],
 ): void {
   const errors: SsgError[] = [];
   for (const page of pages) {
-    const seen = new Set<string>();
-    for (const match of page.html.matchAll(INTERNAL)) {
-      const target = match[1]!.replaceAll('&amp;', '&');
-      if (seen.has(target) || ignore.some((prefix) => target.startsWith(prefix))) continue;
-      seen.add(target);
+    const links = 'links' in page ? page.links : internalLinks(page.html);
+    for (const target of links) {
+      if (ignore.some((prefix) => target.startsWith(prefix))) continue;
       if (!resolvesTo(target, files)) {
         errors.push(new SsgError('LinkBroken', `The page ${page.path} links to ${target}, which no route or public file provides.`));
       }
