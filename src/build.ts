@@ -165,7 +165,7 @@ function createPageRenderer(context: RenderContext, pageCache: PageCache, output
   const order = new Map(jobs.map((job, index) => [job, index]));
   const entryKey = (job: PageJob) =>
     JSON.stringify([job.path, job.params, job.entry], (_, value) => (known.has(value) ? `article:${(value as Article).file}` : value));
-  const documents: Array<{ path: string; html: string }> = [];
+  const documents = new Map<PageJob, { path: string; html: string }>();
   const sizes = new Map<PageJob, PageSizes>();
   const failures = new Map<number, unknown>();
   const { client } = context;
@@ -177,7 +177,7 @@ function createPageRenderer(context: RenderContext, pageCache: PageCache, output
       document = renderDocument(job, context, reads);
       pageCache.set(job.outputPath, key, document, reads);
     }
-    documents.push({ path: job.path, html: document.html });
+    documents.set(job, { path: job.path, html: document.html });
     const contents = Buffer.from(document.html);
     output.write({ path: job.outputPath, contents });
     const assets = client.assetsFor(document.islands);
@@ -186,7 +186,8 @@ function createPageRenderer(context: RenderContext, pageCache: PageCache, output
     sizes.set(job, { route: job.path, pattern: job.route.path, htmlBytes: contents.length, firstPaintJsGzip, jsGzip: sum(assets.js), cssGzip: sum(assets.css) });
   };
   return {
-    documents,
+    /** The pages in route order, as dev mode checks them (whatever order they were rendered in). */
+    documents: () => jobs.flatMap((job) => documents.get(job) ?? []),
     sizes,
     render(job: PageJob) {
       if (sizes.has(job) || failures.has(order.get(job)!)) return;
@@ -281,7 +282,7 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
     clock.lap('markdown & render');
     const extra = generatedFiles(site, jobs, publicFiles, now);
     for (const file of [...extra, ...(await compressed.compress(extra)), ...(await compressing)]) output.write(file);
-    checkSiteLinks(pages.documents, { client, jobs, generated: extra, publicFiles });
+    checkSiteLinks(pages.documents(), { client, jobs, generated: extra, publicFiles });
     clock.lap('render');
 
     const written = await commitOutput(project, output, parsed, pageCache, compressed);
