@@ -251,6 +251,7 @@ function updateDataSources(project: Project, previous: Map<string, DataFile>, fi
 /** The names of `data` whose value differs. */
 function changedDataNames(before: Record<string, unknown>, after: Record<string, unknown>): Set<string> {
   const names = new Set<string>();
+  if (before === after) return names;
   for (const name of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (JSON.stringify(before[name]) !== JSON.stringify(after[name])) names.add(name);
   }

@@ -38,11 +38,17 @@ export function checkLinks(
   ignore: readonly string[] = ['/api/'],
 ): void {
   const errors: SsgError[] = [];
+  // Most links (the header, the footer) are on every page: each target is resolved once.
+  const resolved = new Map<string, boolean>();
+  const leadsSomewhere = (target: string) => {
+    let found = resolved.get(target);
+    if (found === undefined) resolved.set(target, (found = ignore.some((prefix) => target.startsWith(prefix)) || resolvesTo(target, files)));
+    return found;
+  };
   for (const page of pages) {
     const links = 'links' in page ? page.links : internalLinks(page.html);
     for (const target of links) {
-      if (ignore.some((prefix) => target.startsWith(prefix))) continue;
-      if (!resolvesTo(target, files)) {
+      if (!leadsSomewhere(target)) {
         errors.push(new SsgError('LinkBroken', `The page ${page.path} links to ${target}, which no route or public file provides.`));
       }
     }
