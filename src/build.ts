@@ -11,6 +11,7 @@ import { checkLinks } from './links.ts';
 import { openCacheFolder, removeAbandonedTemporaries } from './cache/store.ts';
 import { openCompressedCache } from './precompress.ts';
 import { siteFiles } from './site-files.ts';
+import { generateFiles } from './generated-files.ts';
 import { convertPending, parseWithCache } from './article-store.ts';
 import { createStagedOutput, type OutputFile } from './output.ts';
 import { projectAt, type Project } from './project.ts';
@@ -179,6 +180,7 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
     output = await createStagedOutput(outDir, project.publicDir, { manifestFile: outputManifestFile(project, outDir) });
     const assets = assetFiles(client);
     for (const file of assets) output.write(file);
+    for (const file of await generateFiles(site, { articles, data, baseUrl, root: project.root }, { cacheDir: project.cacheDir, salt: server.code })) output.write(file); // W5: generated files (share images)
     const compressed = openCompressedCache(project.cacheDir);
     const compressing = compressed.compress(assets);
     compressing.catch(() => {});
