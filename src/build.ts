@@ -36,6 +36,8 @@ export interface BuildOptions {
   warn?: (message: string) => void;
   /** Replace the contents of an output folder no build wrote (one a build wrote is always replaced). */
   emptyOutDir?: boolean;
+  /** W5: told after each batch of articles converted: how many of those to convert are done (the CLI's progress line). */
+  onProgress?: (converted: number, total: number) => void;
   /** How long to wait for another build into the same folder (default two minutes). */
   lockTimeoutMs?: number;
 }
@@ -156,10 +158,12 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
   const waiting = new Set(pending.map((item) => item.article));
   const ready = new Set<Article>(articles.filter((article) => !waiting.has(article)));
   let onConverted: (articles: Article[]) => void = () => {};
+  let convertedSoFar = 0; // W5: progress line
   const conversion = convertPending(parsed, {
     cacheDir: project.cacheDir,
     onConverted: (done) => {
       for (const article of done) ready.add(article);
+      options.onProgress?.((convertedSoFar += done.length), pending.length); // W5: progress line
       onConverted(done);
     },
   });
