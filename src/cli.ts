@@ -1,7 +1,10 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { formatAnyError, isExpectedError, isUsageError } from './errors.ts';
 import { runInterruptCleanups } from './interrupt.ts';
+import { progressLine } from './progress.ts';
 import { formatSummary, formatTimings, summaryRows } from './summary.ts';
 import { formatMs, paint, useColor } from './terminal.ts';
 
@@ -61,9 +64,29 @@ function stopOnSignal(close: () => Promise<void>, verbose: boolean, announce?: (
   process.once('SIGTERM', stop);
 }
 
+/**
+ * The version in the generator's package.json: the nearest one up from this file that declares the
+ * `ssg` command (this file runs from src/ or from its compiled copy in .cache/).
+ */
+export function generatorVersion(from = path.dirname(fileURLToPath(import.meta.url))): string {
+  let dir = from;
+  for (let depth = 0; depth < 32; depth++) {
+    const file = path.join(dir, 'package.json');
+    if (existsSync(file)) {
+      const manifest = JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown; bin?: unknown };
+      if (typeof manifest.version === 'string' && typeof manifest.bin === 'object' && manifest.bin !== null && 'ssg' in manifest.bin) return manifest.version;
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return 'unknown';
+}
+
 export function createProgram(): Command {
   const program = new Command('ssg')
     .description('Prerender a React site to static HTML.')
+    .version(generatorVersion(), '-V, --version', 'print the version of ssg')
     .option('-C, --root <dir>', 'the site folder', '.')
     .option('--verbose', 'show stack traces and causes of errors')
     .showHelpAfterError('(run with --help for usage)')
@@ -83,14 +106,19 @@ export function createProgram(): Command {
       try {
         // Loaded on use: `--help` and `preview` should not wait for the Markdown and bundling stack.
         const { build } = await import('./build.ts');
+        const progress = progressLine(process.stdout);
         const result = await build({
           root: global.root,
           outDir: options.out,
           baseUrl: options.baseUrl,
           drafts: options.drafts,
           emptyOutDir: options.emptyOutDir,
-          warn: (message) => process.stderr.write(`${colors.yellow('warning')} ${message}\n`),
-        });
+          onProgress: (done, total) => progress.update(done, total),
+          warn: (message) => {
+            progress.clear();
+            process.stderr.write(`${colors.yellow('warning')} ${message}\n`);
+          },
+        }).finally(() => progress.clear());
         process.stdout.write(`${formatSummary(summaryRows(result.pages), colors)}\n`);
         process.stdout.write(`${formatTimings(result.timings, colors)}\n`);
         const peakMb = Math.round(process.resourceUsage().maxRSS / 1024);

@@ -38,6 +38,7 @@ export const errorCatalogue = {
   OutputSwapFailed: 'Check that nothing else (an editor, a server, a sync tool) holds files in the output folder, then build again.',
   PublicFileClash: 'Rename or remove the public file; the page or asset of that path is made by the build.',
   ArticleUnreadable: 'Check that the file is readable, or move it out of the content folder.',
+  TagInvalid: 'Give each tag in "tags:" as text with at least one letter or digit, for example tags: [staking, ethereum].',
   LinkBroken: 'Fix the link, or add the page or file it points to.',
   ServeConfigInvalid: 'Set the variable in the environment; the README lists every one.',
   DataDirUnwritable: 'Point DATA_DIR at a folder the server may write to, or fix its owner and permissions.',

@@ -35,6 +35,30 @@ export function robots(baseUrl: string): string {
   return `User-agent: *\nAllow: /\n\nSitemap: ${baseUrl}/sitemap.xml\n`;
 }
 
+/** `href`/`src` attributes as the Markdown stage writes them: double-quoted, entities escaped. */
+const URL_ATTRIBUTE = /(\s(?:href|src)=")([^"]*)(")/gi;
+const HTML_ENTITY_DECODE: Record<string, string> = { '&amp;': '&', '&quot;': '"', '&#x27;': "'", '&#39;': "'", '&lt;': '<', '&gt;': '>' };
+const decodeAttribute = (value: string) => value.replace(/&(?:amp|quot|lt|gt|#x27|#39);/g, (entity) => HTML_ENTITY_DECODE[entity]!);
+const encodeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * The article's HTML with every link and image absolute, resolved against the article's URL:
+ * feed readers show it away from the site, where `/news/a` or `../logo.svg` lead nowhere.
+ * A fragment (`#top`) gets the article's URL before it; absolute URLs (`mailto:` too), empty values
+ * and values no URL parser accepts stay as written.
+ */
+export function absolutizeUrls(html: string, pageUrl: string): string {
+  return html.replace(URL_ATTRIBUTE, (whole, before: string, value: string, after: string) => {
+    const raw = decodeAttribute(value).trim();
+    if (raw === '' || /^[a-z][a-z0-9+.-]*:/i.test(raw)) return whole;
+    try {
+      return `${before}${encodeAttribute(new URL(raw, pageUrl).href)}${after}`;
+    } catch {
+      return whole;
+    }
+  });
+}
+
 const rfc822 = (date: Date) => date.toUTCString().replace('GMT', '+0000');
 
 export const FEED_LIMIT = 50;
@@ -52,7 +76,7 @@ export function rssFeed(feed: FeedDefinition, meta: SiteMeta | undefined, articl
       Number.isNaN(time) ? '' : `      <pubDate>${rfc822(new Date(time))}</pubDate>`,
       article.excerpt ? `      <description>${escapeXml(article.excerpt)}</description>` : '',
       ...(article.tags ?? []).map((tag) => `      <category>${escapeXml(tag)}</category>`),
-      `      <content:encoded><![CDATA[${article.html.replaceAll(']]>', ']]]]><![CDATA[>')}]]></content:encoded>`,
+      `      <content:encoded><![CDATA[${absolutizeUrls(article.html, link).replaceAll(']]>', ']]]]><![CDATA[>')}]]></content:encoded>`,
       '    </item>',
     ]
       .filter(Boolean)

@@ -47,7 +47,7 @@ describe('what the build ships for search engines, readers and browsers', () => 
       const html = pages.get(route)!;
       expect(meta(html, 'og:title'), route).toBe(/<title>([^<]+)/.exec(html)![1]);
       expect(meta(html, 'og:url')).toBe(`${BASE}${route === '/' ? '/' : route}`);
-      expect(meta(html, 'og:image')).toBe(`${BASE}/og-image.jpg`);
+      expect(meta(html, 'og:image')).toBe(route.startsWith('/news/') ? `${BASE}${route}.png` : `${BASE}/og-image.jpg`);
       expect(meta(html, 'og:site_name')).toBe('Example Validators');
       expect(meta(html, 'og:type')).toBe(route.startsWith('/news/') ? 'article' : 'website');
       expect(meta(html, 'twitter:card')).toBe('summary_large_image');
@@ -104,7 +104,9 @@ describe('what the build ships for search engines, readers and browsers', () => 
     const text = await site.read('dist/sitemap.xml');
     expect(XMLValidator.validate(text)).toBe(true);
     const urls = xml.parse(text).urlset.url as Array<{ loc: string; lastmod?: string }>;
-    expect(urls.map((url) => url.loc).sort()).toEqual(routes.map((route) => `${BASE}${route === '/' ? '/' : route}`).sort());
+    // Besides the routes above: the no-script contact answer and a page per tag of hello-world.
+    const listed = [...routes, '/contact/no-script', '/news/tags/announcement', '/news/tags/company'];
+    expect(urls.map((url) => url.loc).sort()).toEqual(listed.map((route) => `${BASE}${route === '/' ? '/' : route}`).sort());
     expect(urls.find((url) => url.loc.endsWith('/news/hello-world'))!.lastmod).toBe('2025-01-01');
     expect(urls.find((url) => url.loc.endsWith('/news/second-story'))!.lastmod).toBe('2025-03-10');
     expect(urls.some((url) => url.loc.includes('404'))).toBe(false);
