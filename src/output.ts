@@ -179,7 +179,11 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
       ensureFolder(path.dirname(target));
       writeFileSync(target, contents);
     } catch (error) {
-      writes.push(Promise.reject(error));
+      // Reported by commit; handled now, or Node ends the process on the unhandled rejection
+      // (a full disk used to stop the build with a raw stack trace and leave its staging folder).
+      const failed = Promise.reject(error);
+      failed.catch(() => {});
+      writes.push(failed);
     }
   };
 

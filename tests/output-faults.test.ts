@@ -1,0 +1,48 @@
+// Faults found by attacking the output stage from outside: each case once broke a build with a raw
+// stack trace or left it unusable.
+import fc from 'fast-check';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SsgError } from '../src/errors.ts';
+import { createStagedOutput } from '../src/output.ts';
+
+const made: string[] = [];
+async function scratch(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'ssg-output-faults-'));
+  made.push(dir);
+  return dir;
+}
+afterEach(async () => {
+  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+describe('a file that cannot be written into the staging folder', () => {
+  it('fails the commit with OutDirNotWritable (no unhandled rejection), removes the staging folder, keeps the old output', async () => {
+    // A page path that runs through another page's file: the write fails as a full disk or a
+    // read-only folder would, synchronously inside write().
+    await fc.assert(
+      fc.asyncProperty(fc.stringMatching(/^[a-z]{1,8}$/), fc.integer({ min: 0, max: 5 }), async (name, before) => {
+        const root = await scratch();
+        const outDir = path.join(root, 'dist');
+        mkdirSync(path.join(outDir, 'kept'), { recursive: true });
+        const publicDir = path.join(root, 'public');
+        const output = await createStagedOutput(outDir, publicDir);
+        for (let index = 0; index < before; index++) output.write({ path: `page-${index}.html`, contents: 'x' });
+        output.write({ path: `${name}.html`, contents: 'page' });
+        output.write({ path: `${name}.html/inner.html`, contents: 'blocked' });
+        // Give an unhandled rejection the turns it needs to be reported before the commit.
+        await new Promise((resolve) => setImmediate(resolve));
+        const error = await output.commit().then(() => undefined, (caught: unknown) => caught);
+        expect(error).toBeInstanceOf(SsgError);
+        expect((error as SsgError).code).toBe('OutDirNotWritable');
+        expect(existsSync(path.join(outDir, 'kept'))).toBe(true);
+        expect(readdirSync(root).filter((entry) => entry.includes('.tmp-'))).toEqual([]);
+      }),
+      { numRuns: 20 },
+    );
+  });
+});
+
