@@ -196,8 +196,15 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
       throw new SsgError('OutDirNotWritable', `Could not create the staging folder ${staging}: ${(error as Error).message}`, {}, { cause: error });
     }
     unregisterStaging = onInterrupt(() => rmSync(staging, { recursive: true, force: true }));
-    if (publicFiles.length > 0) cpSync(publicDir, staging, { recursive: true });
-    writeFileSync(path.join(staging, OUTPUT_MARKER), OUTPUT_MARKER_TEXT);
+    try {
+      if (publicFiles.length > 0) cpSync(publicDir, staging, { recursive: true });
+      writeFileSync(path.join(staging, OUTPUT_MARKER), OUTPUT_MARKER_TEXT);
+    } catch (error) {
+      // A full disk, or a public entry that cannot be copied (a FIFO, a folder named like the marker).
+      rmSync(staging, { recursive: true, force: true });
+      unregisterStaging();
+      throw new SsgError('OutDirNotWritable', `Could not copy the public files into ${staging}: ${(error as Error).message}`, {}, { cause: error });
+    }
   };
 
   /** Leaves comparing for writing: everything held so far goes to the staging folder. */

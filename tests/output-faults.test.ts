@@ -1,13 +1,15 @@
 // Faults found by attacking the output stage from outside: each case once broke a build with a raw
 // stack trace or left it unusable.
 import fc from 'fast-check';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SsgError } from '../src/errors.ts';
 import { createStagedOutput } from '../src/output.ts';
+import { OUTPUT_MARKER } from '../src/output-target.ts';
 
 const made: string[] = [];
 async function scratch(): Promise<string> {
@@ -46,3 +48,26 @@ describe('a file that cannot be written into the staging folder', () => {
   });
 });
 
+describe('public files that cannot be copied into the staging folder', () => {
+  const cases: Array<[string, (publicDir: string) => void]> = [
+    ['a FIFO', (publicDir) => execFileSync('mkfifo', [path.join(publicDir, 'pipe')])],
+    ['a folder named like the marker', (publicDir) => mkdirSync(path.join(publicDir, OUTPUT_MARKER))],
+  ];
+  for (const [what, make] of cases) {
+    it(`${what}: OutDirNotWritable naming the folder, no staging folder left, the old output kept`, async () => {
+      const root = await scratch();
+      const outDir = path.join(root, 'dist');
+      mkdirSync(path.join(outDir, 'kept'), { recursive: true });
+      const publicDir = path.join(root, 'public');
+      mkdirSync(publicDir);
+      writeFileSync(path.join(publicDir, 'robots.txt'), 'User-agent: *\n');
+      make(publicDir);
+      const error = await createStagedOutput(outDir, publicDir).then(() => undefined, (caught: unknown) => caught);
+      expect(error).toBeInstanceOf(SsgError);
+      expect((error as SsgError).code).toBe('OutDirNotWritable');
+      expect((error as SsgError).message).toContain(root);
+      expect(readdirSync(root).sort()).toEqual(['dist', 'public']);
+      expect(readdirSync(outDir)).toEqual(['kept']);
+    });
+  }
+});
