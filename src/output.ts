@@ -6,7 +6,7 @@ import { readEntrySync, writeEntrySync } from './cache/store.ts';
 import { SsgError } from './errors.ts';
 import { onInterrupt } from './interrupt.ts';
 import { present } from './output-lock.ts';
-import { KEPT_ENTRIES, OUTPUT_MARKER, OUTPUT_MARKER_TEXT } from './output-target.ts';
+import { KEPT_ENTRIES, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, mountPointFailure } from './output-target.ts';
 
 export interface OutputFile {
   /** Path inside the output folder, forward slashes. */
@@ -66,6 +66,7 @@ function swapIn(staging: string, outDir: string, previous: string): boolean {
 }
 
 const swapFailed = (outDir: string, error: unknown) =>
+  mountPointFailure(error, outDir) ??
   new SsgError('OutputSwapFailed', `Could not put the new site in place of ${outDir}: ${(error as Error).message}`, {}, { cause: error });
 
 /** What the last build left in an output folder: each file's content hash, size and time. */

@@ -2,14 +2,14 @@
 // stack trace or left it unusable.
 import fc from 'fast-check';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SsgError } from '../src/errors.ts';
+import { SsgError, isUsageError } from '../src/errors.ts';
 import { createStagedOutput } from '../src/output.ts';
-import { OUTPUT_MARKER } from '../src/output-target.ts';
+import { OUTPUT_MARKER, checkOwnership } from '../src/output-target.ts';
 
 const made: string[] = [];
 async function scratch(): Promise<string> {
@@ -70,4 +70,63 @@ describe('public files that cannot be copied into the staging folder', () => {
       expect(readdirSync(outDir)).toEqual(['kept']);
     });
   }
+});
+
+/** Mounts a small tmpfs (or binds `dir` onto itself); false where this process may not mount. */
+function tryMount(args: string[]): boolean {
+  try {
+    execFileSync('mount', args, { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+const canMount = (() => {
+  if (process.getuid?.() !== 0) return false;
+  const probe = mkdtempSync(path.join(tmpdir(), 'ssg-mount-probe-'));
+  const mounted = tryMount(['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe]);
+  if (mounted) execFileSync('umount', [probe]);
+  rmSync(probe, { recursive: true, force: true });
+  return mounted;
+})();
+
+describe.skipIf(!canMount)('an output folder that is a mount point (needs root and mount)', () => {
+  const mounts: string[] = [];
+  afterEach(() => {
+    for (const dir of mounts.splice(0)) execFileSync('umount', [dir]);
+  });
+
+  it('a tmpfs (another file system): refused up front with OutDirIsMountPoint, a usage error, nothing written', async () => {
+    const root = await scratch();
+    const outDir = path.join(root, 'dist');
+    mkdirSync(outDir);
+    expect(tryMount(['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', outDir])).toBe(true);
+    mounts.push(outDir);
+    for (const emptyOutDir of [false, true]) {
+      let error: unknown;
+      try {
+        checkOwnership(outDir, 'dist', emptyOutDir);
+      } catch (caught) {
+        error = caught;
+      }
+      expect((error as SsgError).code).toBe('OutDirIsMountPoint');
+      expect(isUsageError(error)).toBe(true);
+    }
+    expect(readdirSync(root)).toEqual(['dist']);
+  });
+
+  it('a bind mount on the same file system: the swap fails with OutDirIsMountPoint, the folder keeps its files, nothing left beside it', async () => {
+    const root = await scratch();
+    const outDir = path.join(root, 'dist');
+    mkdirSync(outDir);
+    writeFileSync(path.join(outDir, OUTPUT_MARKER), 'old');
+    expect(tryMount(['--bind', outDir, outDir])).toBe(true);
+    mounts.push(outDir);
+    const output = await createStagedOutput(outDir, path.join(root, 'public'));
+    output.write({ path: 'index.html', contents: 'new' });
+    const error = await output.commit().then(() => undefined, (caught: unknown) => caught);
+    expect((error as SsgError).code).toBe('OutDirIsMountPoint');
+    expect(readdirSync(outDir)).toEqual([OUTPUT_MARKER]);
+    expect(readdirSync(root)).toEqual(['dist']);
+  });
 });
