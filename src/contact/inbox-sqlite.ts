@@ -124,17 +124,25 @@ export function openSqliteInbox(dataDir: string): SqliteInbox {
   };
 }
 
-/** Reads the inbox without creating anything: an empty list when there is none yet. */
-export function readInbox(dataDir: string, options: { undelivered?: boolean } = {}): StoredMessage[] {
+/**
+ * Reads the inbox one message at a time, without creating anything (nothing when there is none
+ * yet): an inbox a site collected over years may not fit in memory at once.
+ */
+export function* iterateInbox(dataDir: string, options: { undelivered?: boolean } = {}): Generator<StoredMessage> {
   const file = inboxFile(dataDir);
-  if (!existsSync(file)) return [];
+  if (!existsSync(file)) return;
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     db.pragma('busy_timeout = 5000');
-    return (db.prepare(options.undelivered ? SQL.undelivered : SQL.all).all() as Row[]).map(toMessage);
+    for (const row of db.prepare(options.undelivered ? SQL.undelivered : SQL.all).iterate() as IterableIterator<Row>) yield toMessage(row);
   } finally {
     db.close();
   }
+}
+
+/** The whole inbox as a list: for small inboxes and tests. */
+export function readInbox(dataDir: string, options: { undelivered?: boolean } = {}): StoredMessage[] {
+  return [...iterateInbox(dataDir, options)];
 }
 
 async function identityOf(file: string): Promise<string | undefined> {
