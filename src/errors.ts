@@ -44,6 +44,7 @@ export const errorCatalogue = {
   ServeConfigInvalid: 'Set the variable in the environment; the README lists every one.',
   DataDirUnwritable: 'Point DATA_DIR at a folder the server may write to, or fix its owner and permissions.',
   DataDirInUse: 'Stop the other server first, or give this one its own DATA_DIR.',
+  InboxUnreadable: 'Point --data-dir (or DATA_DIR) at the folder ssg serve keeps its inbox in; the file was left as it is.',
 } as const;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -1,6 +1,6 @@
 // `ssg inbox list` and `inbox export` run as a user would, on inboxes a long-running site
 // collects, and on files that are not an inbox.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -73,4 +73,27 @@ describe('inbox export --json', () => {
     expect(parsed).toHaveLength(count);
     expect(parsed[count - 1]!.message.startsWith(`${count} `)).toBe(true);
   }, 120_000);
+});
+
+describe('a file at the inbox path that is not an inbox', () => {
+  const cases: Array<[string, string | Buffer]> = [
+    ['an empty file', ''],
+    ['text', 'not a database\n'],
+    ['random bytes', Buffer.from(Array.from({ length: 4096 }, (_, index) => (index * 7919) % 256))],
+  ];
+  for (const [what, contents] of cases) {
+    it(`${what}: list and export fail with InboxUnreadable naming the file, exit 1, the file untouched`, async () => {
+      const dataDir = scratch();
+      const file = path.join(dataDir, INBOX_FILE_NAME);
+      writeFileSync(file, contents);
+      for (const args of [['inbox', 'list'], ['inbox', 'export', '--json']]) {
+        const result = await runCli([...args, '--data-dir', dataDir], repoRoot);
+        expect(result.code).toBe(1);
+        expect(result.stderr).toContain('[InboxUnreadable]');
+        expect(result.stderr).toContain(file);
+        expect(result.stderr).not.toContain('Unexpected internal error');
+      }
+      expect(readFileSync(file)).toEqual(Buffer.from(contents));
+    }, 30_000);
+  }
 });
