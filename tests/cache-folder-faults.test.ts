@@ -1,10 +1,11 @@
 // What stands where the cache folder goes: whatever it is, the build stops with CacheUnusable
 // naming the folder, never an unexpected internal error.
 import fc from 'fast-check';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { removeAbandonedServerModules } from '../src/bundle-server.ts';
 import { openCacheFolder } from '../src/cache/store.ts';
 import { SsgError } from '../src/errors.ts';
 
@@ -53,5 +54,18 @@ describe('something other than a folder where .cache goes', () => {
       }),
       { numRuns: 30 },
     );
+  });
+});
+
+describe('server modules a killed build left in the cache', () => {
+  it('those of processes that are gone are removed; a running process’s and other files stay', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ssg-server-modules-'));
+    made.push(dir);
+    // A pid far above any pid_max in use: no such process.
+    const gone = ['server-99999999-1.mjs', 'server-99999998-3.mjs'];
+    const kept = [`server-${process.pid}-1.mjs`, `server-${process.ppid}-2.mjs`, 'server-x-1.mjs', 'markdown.json', 'server-99999999-1.mjs.map'];
+    for (const name of [...gone, ...kept]) writeFileSync(path.join(dir, name), 'x');
+    await removeAbandonedServerModules(dir);
+    expect(readdirSync(dir).sort()).toEqual([...kept].sort());
   });
 });
