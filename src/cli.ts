@@ -1,7 +1,9 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
+import { once } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { StoredMessage } from './contact/handler.ts';
 import { formatAnyError, isExpectedError, isUsageError } from './errors.ts';
 import { runInterruptCleanups } from './interrupt.ts';
 import { progressLine } from './progress.ts';
@@ -202,11 +204,16 @@ export function createProgram(): Command {
     });
 
   const inbox = program.command('inbox').description('read the messages the contact form stored (DATA_DIR, default ./data)');
-  // Read-only and without creating anything: the inbox may belong to a running server.
-  const readMessages = async (command: Command, options: { undelivered?: boolean }) => {
+  // Read-only and without creating anything: the inbox may belong to a running server. Written
+  // one message at a time, waiting for the pipe: an inbox may be larger than the process's memory.
+  const eachMessage = async (command: Command, options: { undelivered?: boolean }, print: (message: StoredMessage, index: number) => string) => {
     const global = command.optsWithGlobals<GlobalOptions & { dataDir?: string }>();
-    const { readInbox } = await import('./contact/inbox-sqlite.ts');
-    return readInbox(path.resolve(global.root, global.dataDir ?? process.env.DATA_DIR ?? 'data'), options);
+    const { iterateInbox } = await import('./contact/inbox-sqlite.ts');
+    let count = 0;
+    for (const message of iterateInbox(path.resolve(global.root, global.dataDir ?? process.env.DATA_DIR ?? 'data'), options)) {
+      if (!process.stdout.write(print(message, count++))) await once(process.stdout, 'drain');
+    }
+    return count;
   };
   inbox
     .command('list')
@@ -216,13 +223,9 @@ export function createProgram(): Command {
     .action(async (options: { undelivered?: boolean }, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       try {
-        const messages = await readMessages(command, options);
-        if (messages.length === 0) {
-          process.stdout.write('No messages.\n');
-          return;
-        }
         const { formatInboxLine } = await import('./contact/inbox-listing.ts');
-        process.stdout.write(messages.map((message) => `${formatInboxLine(message)}\n`).join(''));
+        const count = await eachMessage(command, options, (message) => `${formatInboxLine(message)}\n`);
+        if (count === 0) process.stdout.write('No messages.\n');
       } catch (error) {
         reportFailure(error, Boolean(global.verbose));
       }
@@ -237,10 +240,13 @@ export function createProgram(): Command {
       const global = command.optsWithGlobals<GlobalOptions>();
       try {
         const { escapeControlCharactersKeepingLines } = await import('./contact/control-characters.ts');
-        // JSON.stringify escapes C0 controls only; the others (DEL, C1, bidi, U+2028) become \uXXXX
-        // too, which is still the same JSON. Raw line feeds in its output are its own indentation.
-        const json = JSON.stringify(await readMessages(command, options), null, 2);
-        process.stdout.write(`${escapeControlCharactersKeepingLines(json)}\n`);
+        // The array JSON.stringify(messages, null, 2) gives, an element at a time. It escapes C0
+        // controls only; the others (DEL, C1, bidi, U+2028) become \uXXXX too, which is still the
+        // same JSON. Raw line feeds in its output are its own indentation.
+        const element = (message: StoredMessage, index: number) =>
+          `${index === 0 ? '[\n' : ',\n'}${escapeControlCharactersKeepingLines(JSON.stringify(message, null, 2)).replace(/^/gm, '  ')}`;
+        const count = await eachMessage(command, options, element);
+        process.stdout.write(count === 0 ? '[]\n' : '\n]\n');
       } catch (error) {
         reportFailure(error, Boolean(global.verbose));
       }

@@ -30,6 +30,8 @@ export const errorCatalogue = {
   OutDirContainsProject: 'Give --out a folder of its own, such as "dist"; the build replaces the whole folder.',
   OutDirInSources: 'Give --out a folder outside the sources, such as "dist".',
   OutDirIsFile: 'Give --out a folder, not a file, or move the file away.',
+  OutDirIsMountPoint:
+    'Build into a folder inside it (for example --out dist/site), or mount the folder above it: the build swaps the output folder in by renaming it, which a mount point cannot be.',
   OutDirThroughFile: 'Part of the --out path is a file, not a folder: fix the path or move the file away.',
   OutDirNotOwned:
     'Use a new or empty folder, or pass --empty-out-dir once to let the build replace its contents (.git, CNAME and .nojekyll are kept).',
@@ -43,6 +45,7 @@ export const errorCatalogue = {
   ServeConfigInvalid: 'Set the variable in the environment; the README lists every one.',
   DataDirUnwritable: 'Point DATA_DIR at a folder the server may write to, or fix its owner and permissions.',
   DataDirInUse: 'Stop the other server first, or give this one its own DATA_DIR.',
+  InboxUnreadable: 'Point --data-dir (or DATA_DIR) at the folder ssg serve keeps its inbox in; the file was left as it is.',
 } as const;
 
 export type ErrorCode = keyof typeof errorCatalogue;
@@ -55,6 +58,7 @@ export const usageErrorCodes: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'OutDirContainsProject',
   'OutDirInSources',
   'OutDirIsFile',
+  'OutDirIsMountPoint',
   'OutDirThroughFile',
   'OutDirNotOwned',
 ]);
