@@ -38,6 +38,8 @@ export const errorCatalogue = {
   OutDirLocked: 'Wait for the other build to finish, or build into another folder with --out.',
   OutDirNotWritable: 'Check that the folder that holds the output exists and is writable, or choose another with --out.',
   OutputSwapFailed: 'Check that nothing else (an editor, a server, a sync tool) holds files in the output folder, then build again.',
+  HeaderInvalid:
+    "Fix the header in the site's headers() (site/index.tsx): a name of letters, digits and hyphens, a value on one line without `$` (nginx would read it as a variable).",
   PublicFileClash: 'Rename or remove the public file; the page or asset of that path is made by the build.',
   ArticleUnreadable: 'Check that the file is readable, or move it out of the content folder.',
   TagInvalid: 'Give each tag in "tags:" as text with at least one letter or digit, for example tags: [staking, ethereum].',
