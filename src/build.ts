@@ -21,6 +21,7 @@ import { loadTemplate, type DocumentShell } from './template.ts';
 import {
   checkPublicClashes,
   checkSiteLinks,
+  drawnFiles,
   generatedFiles,
   publishArticles,
   renderContext,
@@ -40,6 +41,8 @@ export interface BuildOptions {
   warn?: (message: string) => void;
   /** Replace the contents of an output folder no build wrote (one a build wrote is always replaced). */
   emptyOutDir?: boolean;
+  /** Told after each batch of articles converted: how many of those to convert are done (the CLI's progress line). */
+  onProgress?: (converted: number, total: number) => void;
   /** How long to wait for another build into the same folder (default two minutes). */
   lockTimeoutMs?: number;
 }
@@ -142,14 +145,16 @@ async function loadArticles(project: Project, options: BuildOptions, now: Date, 
 }
 
 /** Converts the pending articles in helper processes; `listen` hears of each batch as it lands. */
-function startConversion(project: Project, parsed: ParsedWithCache, articles: readonly Article[]) {
+function startConversion(project: Project, parsed: ParsedWithCache, articles: readonly Article[], onProgress?: BuildOptions['onProgress']) {
   const waiting = new Set(parsed.pending.map((item) => item.article));
+  let convertedSoFar = 0;
   const ready = new Set<Article>(articles.filter((article) => !waiting.has(article)));
   let listener: (articles: Article[]) => void = () => {};
   const conversion = convertPending(parsed, {
     cacheDir: project.cacheDir,
     onConverted: (done) => {
       for (const article of done) ready.add(article);
+      onProgress?.((convertedSoFar += done.length), waiting.size);
       listener(done);
     },
   });
@@ -257,7 +262,7 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
   const inputs = startInputs(project, outDir);
   const { parsed, articles } = await loadArticles(project, options, now, warn);
   clock.lap('articles');
-  const conversion = startConversion(project, parsed, articles);
+  const conversion = startConversion(project, parsed, articles, options.onProgress);
   let output: StagedOutput | undefined;
   try {
     const [shell, dataSources, server, client] = await inputs;
@@ -274,15 +279,19 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
     compressing.catch(() => {});
 
     const site = { server: server.module, client, shell, articles, settings };
+    const drawing = drawnFiles({ server, articles, settings }, project);
+    drawing.catch(() => {}); // reported where it is awaited, after the pages (dev mode's order)
     const context = renderContext(site, now, project.root);
     const pageCache = pageCacheFor(project, context, server, settings, parsed, Boolean(options.drafts));
     const pages = createPageRenderer(context, pageCache, output, jobs);
     await renderAsConverted(jobs, new Set(articles), conversion, pages.render);
     pages.throwFirstFailure();
     clock.lap('markdown & render');
+    const drawn = await drawing;
+    checkPublicClashes(client, [], publicFiles, project.publicDir, drawn);
     const extra = generatedFiles(site, jobs, publicFiles, now);
-    for (const file of [...extra, ...(await compressed.compress(extra)), ...(await compressing)]) output.write(file);
-    checkSiteLinks(pages.documents(), { client, jobs, generated: extra, publicFiles });
+    for (const file of [...drawn, ...extra, ...(await compressed.compress(extra)), ...(await compressing)]) output.write(file);
+    checkSiteLinks(pages.documents(), { client, jobs, generated: [...drawn, ...extra], publicFiles });
     clock.lap('render');
 
     const written = await commitOutput(project, output, parsed, pageCache, compressed);

@@ -28,6 +28,7 @@ import { createInPlaceOutput } from './pipeline/in-place-output.ts';
 import {
   checkPublicClashes,
   checkSiteLinks,
+  drawnFiles,
   generatedFiles,
   publishArticles,
   renderContext,
@@ -73,6 +74,8 @@ interface State {
   publicFiles: Set<string>;
   jobs: PageJob[];
   pages: Map<string, RenderedPage>;
+  /** The files the site draws (share images). */
+  drawn: OutputFile[];
   generated: OutputFile[];
 }
 
@@ -173,7 +176,7 @@ async function createDevBundler(project: Project, outDir: string) {
 type DevBundler = Awaited<ReturnType<typeof createDevBundler>>;
 
 /** The inputs of a rebuild, and what changed in them since the last good one. */
-interface Inputs extends Omit<State, 'jobs' | 'pages' | 'generated'> {
+interface Inputs extends Omit<State, 'jobs' | 'pages' | 'drawn' | 'generated'> {
   /** Every page may look different (code, template, site config, first build). */
   renderAll: boolean;
   styleChanged: boolean;
@@ -368,8 +371,14 @@ function siteFilesFor(previous: State | undefined, inputs: Inputs, jobs: readonl
   return regenerate ? generatedFiles({ ...inputs, server: inputs.server.module }, jobs, inputs.publicFiles, now) : previous.generated;
 }
 
-/** Runs the pipeline's page stages and checks on new inputs; throws before anything is written. */
-function assemble(project: Project, previous: State | undefined, inputs: Inputs, now: Date): State {
+/** The drawn files, drawn again (or taken from their cache) when what they are drawn from may have changed. */
+async function drawnFilesFor(project: Project, previous: State | undefined, inputs: Inputs): Promise<OutputFile[]> {
+  const redraw = !previous || inputs.renderAll || inputs.listChanged || inputs.fields.size > 0 || inputs.changedData.size > 0;
+  return redraw ? drawnFiles(inputs, project) : previous.drawn;
+}
+
+/** Runs the pipeline's page stages and checks on new inputs, in `build`'s order; throws before anything is written. */
+async function assemble(project: Project, previous: State | undefined, inputs: Inputs, now: Date): Promise<State> {
   const routesMayChange = !previous || inputs.renderAll || inputs.listChanged || inputs.changedData.size > 0;
   const jobs = routesMayChange
     ? expandRoutes(inputs.server.module.site, { articles: inputs.articles, data: inputs.settings.data })
@@ -378,21 +387,23 @@ function assemble(project: Project, previous: State | undefined, inputs: Inputs,
   const context = renderContext({ ...inputs, server: inputs.server.module }, now, project.root);
   const rendered = renderPages(pagesToRender(jobs, previous, inputs), context);
   const pages = mergePages(jobs, rendered, previous, inputs);
+  const drawn = await drawnFilesFor(project, previous, inputs);
+  checkPublicClashes(inputs.client, [], inputs.publicFiles, project.publicDir, drawn);
   const generated = siteFilesFor(previous, inputs, jobs, now);
   checkSiteLinks([...pages.values()].map((page) => ({ path: page.job.path, links: page.links })), {
     client: inputs.client,
     jobs,
-    generated,
+    generated: [...drawn, ...generated],
     publicFiles: inputs.publicFiles,
   });
   const { renderAll: _r, styleChanged: _s, listChanged: _l, fields: _f, changedData: _d, publicChanged: _p, ...kept } = inputs;
-  return { ...kept, jobs, pages, generated };
+  return { ...kept, jobs, pages, drawn, generated };
 }
 
 /** Every file the output folder should hold besides the public ones. */
 function outputFiles(state: State): Map<string, string | Uint8Array> {
   const files = new Map<string, string | Uint8Array>();
-  for (const file of [...assetFiles(state.client), ...state.generated]) files.set(file.path, file.contents);
+  for (const file of [...assetFiles(state.client), ...state.drawn, ...state.generated]) files.set(file.path, file.contents);
   for (const page of state.pages.values()) files.set(page.job.outputPath, page.html);
   return files;
 }
@@ -426,7 +437,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     const previous = state;
     const kinds = classifyAll(project, changed);
     const inputs = previous ? await changedInputs(project, bundler, previous, kinds, options, time) : await firstInputs(project, bundler, options, time);
-    const next = assemble(project, previous, inputs, time);
+    const next = await assemble(project, previous, inputs, time);
     if (!previous) {
       await rm(outDir, { recursive: true, force: true });
       await mkdir(outDir, { recursive: true });

@@ -4,10 +4,11 @@
 import type { Article } from '../articles.ts';
 import { duplicateSlug, sortNewestFirst } from '../articles.ts';
 import type { ClientBundle } from '../bundle-client.ts';
-import type { ServerModule } from '../bundle-server.ts';
+import type { ServerBundle, ServerModule } from '../bundle-server.ts';
 import { addCspSources } from '../csp.ts';
 import { parseDataFiles, type DataFile } from '../data.ts';
 import { SsgError, SsgErrorList } from '../errors.ts';
+import { generateFiles } from '../generated-files.ts';
 import { checkLinks } from '../links.ts';
 import { publicFileClash, type OutputFile } from '../output.ts';
 import type { Project } from '../project.ts';
@@ -127,10 +128,32 @@ export function generatedFiles(
   });
 }
 
-/** A public file at the path of an asset or a page is refused: one of the two would be lost. */
-export function checkPublicClashes(client: ClientBundle, jobs: readonly PageJob[], publicFiles: ReadonlySet<string>, publicDir: string): void {
+/**
+ * The files the site draws (share images), each taken from the cache while its path, its key and
+ * the site code are as before. Dev serves them as `build` writes them: pages point at them.
+ */
+export function drawnFiles(
+  inputs: { server: ServerBundle; articles: readonly Article[]; settings: SiteSettings },
+  project: Project,
+): Promise<OutputFile[]> {
+  const { settings } = inputs;
+  return generateFiles(
+    inputs.server.module.site,
+    { articles: inputs.articles, data: settings.data, baseUrl: settings.baseUrl, root: project.root },
+    { cacheDir: project.cacheDir, salt: inputs.server.code },
+  );
+}
+
+/** A public file at the path of an asset, a page or a drawn file is refused: one of the two would be lost. */
+export function checkPublicClashes(
+  client: ClientBundle,
+  jobs: readonly PageJob[],
+  publicFiles: ReadonlySet<string>,
+  publicDir: string,
+  drawn: readonly OutputFile[] = [],
+): void {
   if (publicFiles.size === 0) return;
-  const errors = [...client.assets.map((asset) => asset.path), ...jobs.map((job) => job.outputPath)]
+  const errors = [...client.assets.map((asset) => asset.path), ...jobs.map((job) => job.outputPath), ...drawn.map((file) => file.path)]
     .filter((file) => publicFiles.has(file))
     .map((file) => publicFileClash(file, publicDir));
   if (errors.length === 1) throw errors[0];
