@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Buffer } from 'node:buffer';
-import { readArticleSources, type Article } from './articles.ts';
+import { isPublished, readArticleSources, type Article } from './articles.ts';
 import { addCspSources } from './csp.ts';
 import { ASSETS_DIR, bundleClient, type ClientBundle } from './bundle-client.ts';
 import { bundleServer } from './bundle-server.ts';
@@ -30,6 +30,8 @@ export interface BuildOptions {
   /** Overrides `baseUrl` of content/site.yaml. */
   baseUrl?: string;
   drafts?: boolean;
+  /** Include articles dated after the build time (held back until their date otherwise). */
+  future?: boolean;
   /** The build time; articles without a date get it. */
   now?: Date;
   warn?: (message: string) => void;
@@ -146,9 +148,9 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
   // Files seen in an earlier build skip their YAML and Markdown: both come from the cache.
   const sources = await readArticleSources(project.root, project.articlesDir, warn);
   const parsed = await parseWithCache(sources, { now, warn, cacheDir: project.cacheDir });
-  const articles = parsed.all.filter((article) => options.drafts || !article.draft);
+  const articles = parsed.all.filter((article) => isPublished(article, { ...options, now }));
   // Drafts left out are not converted.
-  parsed.pending = parsed.pending.filter((item) => options.drafts || !item.article.draft);
+  parsed.pending = parsed.pending.filter((item) => isPublished(item.article, { ...options, now }));
   const { pending, cache, keys } = parsed;
   clock.lap('articles');
 
@@ -157,6 +159,7 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
   let onConverted: (articles: Article[]) => void = () => {};
   const conversion = convertPending(parsed, {
     cacheDir: project.cacheDir,
+    warn,
     onConverted: (done) => {
       for (const article of done) ready.add(article);
       onConverted(done);
@@ -202,14 +205,14 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
       cacheDir: project.cacheDir,
       shared: [
         server.code,
-        JSON.stringify([shell, client.assets.map((asset) => asset.path), client.loaderUrl, client.styleUrl, baseUrl, meta, feed, Boolean(options.drafts)]),
+        JSON.stringify([shell, client.assets.map((asset) => asset.path), client.loaderUrl, client.styleUrl, baseUrl, meta, feed, Boolean(options.drafts), Boolean(options.future)]),
       ],
       now,
       articles,
       keys,
       data,
     });
-    const documents: Array<{ path: string; html: string }> = [];
+    const documents: Array<{ path: string; html: string; file?: string }> = [];
     const known = new Set(articles);
     const entryKey = (job: PageJob) =>
       JSON.stringify([job.path, job.params, job.entry], (_, value) => (known.has(value) ? `article:${(value as Article).file}` : value));
@@ -225,7 +228,7 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
         document = renderDocument(job, context, reads);
         pageCache.set(job.outputPath, key, document, reads);
       }
-      documents.push({ path: job.path, html: document.html });
+      documents.push({ path: job.path, html: document.html, file: entryArticles(job, known)[0]?.file });
       const contents = Buffer.from(document.html);
       stage.write({ path: job.outputPath, contents });
       const assets = client.assetsFor(document.islands);

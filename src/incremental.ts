@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { copyFile, cp, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import { duplicateSlug, isArticleName, parseArticle, readArticleSources, sortNewestFirst, type Article } from './articles.ts';
+import { duplicateSlug, isArticleName, isPublished, parseArticle, readArticleSources, reportRawHtml, sortNewestFirst, type Article } from './articles.ts';
 import { assetFiles, resolveBaseUrl } from './build.ts';
 import {
   ASSETS_DIR,
@@ -20,7 +20,7 @@ import { addCspSources } from './csp.ts';
 import { SsgError } from './errors.ts';
 import { swapStyleSheet } from './head.ts';
 import { fromEsbuildFailure } from './esbuild-plugins.ts';
-import { markdownToHtml } from './markdown.ts';
+import { convertMarkdown } from './markdown.ts';
 import { listFiles, writeFiles, writeFilesSync, type OutputFile } from './output.ts';
 import { checkLinks } from './links.ts';
 import { FEED_LIMIT, siteFiles } from './site-files.ts';
@@ -71,6 +71,8 @@ export interface IncrementalOptions {
   root: string;
   outDir: string;
   drafts?: boolean;
+  /** Include articles dated after now. */
+  future?: boolean;
   baseUrl?: string;
   warn: (message: string) => void;
   now?: () => Date;
@@ -178,12 +180,18 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
       }
       bySlug.set(article.slug, article);
     }
-    return sortNewestFirst([...bySlug.values()].filter((article) => options.drafts || !article.draft));
+    return sortNewestFirst([...bySlug.values()].filter((article) => isPublished(article, { drafts: options.drafts, future: options.future, now: now() })));
+  }
+
+  function convertAndReport(article: Article): string {
+    const { html, rawHtmlLines } = convertMarkdown(article.markdown);
+    reportRawHtml(article, rawHtmlLines, options.warn);
+    return html;
   }
 
   function parseOne(file: string, text: string, previous: Article | undefined): Article {
     const article = parseArticle({ file, text }, { now: now(), warn: options.warn });
-    article.html = previous && previous.markdown === article.markdown ? previous.html : markdownToHtml(article.markdown);
+    article.html = previous && previous.markdown === article.markdown ? previous.html : convertAndReport(article);
     return article;
   }
 
@@ -262,7 +270,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
 
     // As a build does: the cache first, the rest converted in helper processes.
     const store = await parseWithCache(sources, { now: now(), warn: options.warn, cacheDir: project.cacheDir });
-    const conversion = convertPending(store, { cacheDir: project.cacheDir });
+    const conversion = convertPending(store, { cacheDir: project.cacheDir, warn: options.warn });
     try {
       await conversion.done;
     } finally {
