@@ -34,6 +34,15 @@ try {
         await page.screenshot({ path: path.join(out, name), fullPage: true });
         console.log(path.join(values.out!, name));
       }
+      // The mobile menu, opened, where the toggle shows (phone widths).
+      const toggle = page.locator('.menu-toggle');
+      if (await toggle.isVisible()) {
+        await toggle.click();
+        await page.locator('#site-menu:popover-open').waitFor();
+        const name = shotName('/menu-open', width, scheme);
+        await page.screenshot({ path: path.join(out, name) });
+        console.log(path.join(values.out!, name));
+      }
       await context.close();
     }
   }

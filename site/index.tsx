@@ -1,4 +1,4 @@
-import { defineSite, type PageProps } from 'ssg';
+import { defineSite, groupByTag, pageCount, type PageProps } from 'ssg';
 import { exampleFields, schemas, type SiteData } from './content.ts';
 import { Layout } from './components/layout.tsx';
 import { About } from './pages/about.tsx';
@@ -6,7 +6,8 @@ import { Contact, ContactWithoutScript } from './pages/contact.tsx';
 import { Home } from './pages/home.tsx';
 import { Legal } from './pages/legal.tsx';
 import { Networks } from './pages/networks.tsx';
-import { ArticlePage, articleOf, NewsList, NotFound } from './pages/news.tsx';
+import { ArticlePage, articleOf, NEWS_PAGE_SIZE, newsListOf, NewsList, NotFound } from './pages/news.tsx';
+import { shareImageOf, shareImages } from './share-image.tsx';
 import { Services } from './pages/services.tsx';
 import { newsArticle, organization, securityHeaders, siteMeta } from './seo.ts';
 
@@ -14,6 +15,32 @@ const titled = (title: string) => (props: PageProps<SiteData>) => ({
   title: `${title} | ${props.data.site.brand}`,
   description: props.data.site.description,
 });
+
+/** Pages 2… of a list of `count` articles, as route entries (page 1 is the list's own path). */
+function laterPages(count: number) {
+  const total = pageCount(count, NEWS_PAGE_SIZE);
+  return Array.from({ length: total - 1 }, (_, index) => ({ params: { page: String(index + 2) }, props: { page: index + 2 } }));
+}
+
+/** Title, description and rel prev/next of a page of the news list or of a tag's list. */
+function newsListHead(props: PageProps<SiteData>) {
+  const brand = props.data.site.brand;
+  const list = newsListOf(props);
+  const topic = list?.tagName ? `News tagged “${list.tagName}”` : 'News';
+  const numbered = list && list.page.number > 1 ? ` (page ${list.page.number})` : '';
+  return {
+    title: `${topic}${numbered} | ${brand}`,
+    description: list?.tagName ? `Updates from ${brand} about ${list.tagName}${numbered}.` : `Updates from ${brand}${numbered}.`,
+    prev: list?.page.prev,
+    next: list?.page.next,
+  };
+}
+
+/** ISO 8601 for `article:published_time`; nothing for a date no reader can parse. */
+function publishedTime(date: string): string | undefined {
+  const time = Date.parse(date);
+  return Number.isNaN(time) ? undefined : /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : new Date(time).toISOString();
+}
 
 // The route table: one entry per route of the spec, plus the pages a static host shows for
 // unknown paths.
@@ -28,6 +55,7 @@ export default defineSite<SiteData>({
     description: `Updates from ${site.brand}.`,
     link: (article) => `/news/${article.slug}`,
   }),
+  files: ({ articles, data, root }) => shareImages(articles, data.site.brand, root),
   check(data, warn) {
     const fields = exampleFields(data);
     if (fields.length > 0) {
@@ -85,10 +113,28 @@ export default defineSite<SiteData>({
         description: `The contact form needs JavaScript; e-mail ${data.site.brand} instead.`,
       }),
     },
+    { path: '/news', page: NewsList, head: newsListHead },
     {
-      path: '/news',
+      // Page 2 onwards of the news list, once it passes a page size.
+      path: '/news/page/:page',
       page: NewsList,
-      head: ({ data }) => ({ title: `News | ${data.site.brand}`, description: `Updates from ${data.site.brand}.` }),
+      entries: ({ articles }) => laterPages(articles.length),
+      head: newsListHead,
+    },
+    {
+      path: '/news/tags/:tag',
+      page: NewsList,
+      entries: ({ articles }) => groupByTag(articles).map((group) => ({ params: { tag: group.slug }, props: { tag: group.slug } })),
+      head: newsListHead,
+    },
+    {
+      path: '/news/tags/:tag/page/:page',
+      page: NewsList,
+      entries: ({ articles }) =>
+        groupByTag(articles).flatMap((group) =>
+          laterPages(group.articles.length).map(({ params, props }) => ({ params: { ...params, tag: group.slug }, props: { ...props, tag: group.slug } })),
+        ),
+      head: newsListHead,
     },
     {
       path: '/news/:slug',
@@ -100,6 +146,8 @@ export default defineSite<SiteData>({
           title: `${article?.title ?? 'Not found'} | ${data.site.brand}`,
           description: article?.excerpt || data.site.description,
           type: 'article',
+          image: article && shareImageOf(article, data.site.brand),
+          publishedTime: article && publishedTime(article.date),
           jsonLd: article && newsArticle(article, data.site, baseUrl),
         };
       },

@@ -1,5 +1,6 @@
 import type { Article } from 'ssg';
 import type { SiteConfig, SiteData } from './content.ts';
+import { shareImagePath } from './share-image.tsx';
 
 /** The share image every page uses unless it has its own (1200×630 JPEG, in site/public). */
 export const SHARE_IMAGE = '/og-image.jpg';
@@ -54,7 +55,7 @@ export function newsArticle(article: Article, site: SiteConfig, baseUrl: string)
     datePublished: article.date,
     dateModified: typeof article.data.updated === 'string' ? article.data.updated : article.date,
     mainEntityOfPage: `${baseUrl}/news/${article.slug}`,
-    image: [`${baseUrl}${SHARE_IMAGE}`],
+    image: [`${baseUrl}${shareImagePath(article)}`],
     keywords: article.tags?.join(', '),
     author: { '@type': 'Organization', name: site.brand, url: `${baseUrl}/` },
     publisher,

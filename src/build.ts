@@ -11,6 +11,7 @@ import { checkLinks } from './links.ts';
 import { openCacheFolder, removeAbandonedTemporaries } from './cache/store.ts';
 import { openCompressedCache } from './precompress.ts';
 import { siteFiles } from './site-files.ts';
+import { generateFiles } from './generated-files.ts';
 import { convertPending, parseWithCache } from './article-store.ts';
 import { createStagedOutput, type OutputFile } from './output.ts';
 import { projectAt, type Project } from './project.ts';
@@ -37,6 +38,8 @@ export interface BuildOptions {
   warn?: (message: string) => void;
   /** Replace the contents of an output folder no build wrote (one a build wrote is always replaced). */
   emptyOutDir?: boolean;
+  /** W5: told after each batch of articles converted: how many of those to convert are done (the CLI's progress line). */
+  onProgress?: (converted: number, total: number) => void;
   /** How long to wait for another build into the same folder (default two minutes). */
   lockTimeoutMs?: number;
 }
@@ -157,11 +160,13 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
   const waiting = new Set(pending.map((item) => item.article));
   const ready = new Set<Article>(articles.filter((article) => !waiting.has(article)));
   let onConverted: (articles: Article[]) => void = () => {};
+  let convertedSoFar = 0; // W5: progress line
   const conversion = convertPending(parsed, {
     cacheDir: project.cacheDir,
     warn,
     onConverted: (done) => {
       for (const article of done) ready.add(article);
+      options.onProgress?.((convertedSoFar += done.length), pending.length); // W5: progress line
       onConverted(done);
     },
   });
@@ -182,6 +187,7 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
     output = await createStagedOutput(outDir, project.publicDir, { manifestFile: outputManifestFile(project, outDir) });
     const assets = assetFiles(client);
     for (const file of assets) output.write(file);
+    for (const file of await generateFiles(site, { articles, data, baseUrl, root: project.root }, { cacheDir: project.cacheDir, salt: server.code })) output.write(file); // W5: generated files (share images)
     const compressed = openCompressedCache(project.cacheDir);
     const compressing = compressed.compress(assets);
     compressing.catch(() => {});

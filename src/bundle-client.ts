@@ -45,9 +45,20 @@ export interface ClientBundle {
 
 export interface IslandSource {
   name: string;
+  /** The module the browser loads: the component, or the island's `<name>.client.ts`. */
   file: string;
+  /** Whether `file` is plain browser code (`<name>.client.ts`) run instead of React hydration. */
+  plain: boolean;
 }
 
+const SCRIPT_FILE = /\.(tsx|ts|jsx|js)$/;
+const PLAIN_CLIENT_FILE = /\.client\.(ts|js)$/;
+
+/**
+ * The islands of `site/islands/`: each `<name>.tsx` (or .ts, .jsx, .js) is one. When a
+ * `<name>.client.ts` (or .js) sits beside it, the browser runs that instead of hydrating the
+ * component: a default-exported `(element, props) => void`, and no React is fetched for it.
+ */
 export async function findIslands(project: Project): Promise<IslandSource[]> {
   let entries: string[];
   try {
@@ -56,15 +67,21 @@ export async function findIslands(project: Project): Promise<IslandSource[]> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  return entries
-    .filter((entry) => /\.(tsx|ts|jsx|js)$/.test(entry))
-    .sort()
-    .map((entry) => ({ name: entry.replace(/\.\w+$/, ''), file: path.join(project.islandsDir, entry) }));
+  const scripts = entries.filter((entry) => SCRIPT_FILE.test(entry)).sort();
+  return scripts
+    .filter((entry) => !PLAIN_CLIENT_FILE.test(entry))
+    .map((entry) => {
+      const name = entry.replace(SCRIPT_FILE, '');
+      const client = scripts.find((other) => PLAIN_CLIENT_FILE.test(other) && other.replace(PLAIN_CLIENT_FILE, '') === name);
+      return { name, file: path.join(project.islandsDir, client ?? entry), plain: client !== undefined };
+    });
 }
 
 function loaderSource(islands: readonly IslandSource[]): string {
   const runtime = path.join(generatorRoot, 'src', 'runtime', 'loader.ts');
-  const entries = islands.map(({ name, file }) => `  ${JSON.stringify(name)}: () => import(${JSON.stringify(file)}),`);
+  const entries = islands.map(
+    ({ name, file, plain }) => `  ${JSON.stringify(name)}: { plain: ${plain}, load: () => import(${JSON.stringify(file)}) },`,
+  );
   return `import { start } from ${JSON.stringify(runtime)};\nstart({\n${entries.join('\n')}\n});\n`;
 }
 
@@ -158,6 +175,7 @@ export function collectClientBundle(
   const loaderUrl = [...entryOf.entries()].find(([entry]) => entry.endsWith(`${path.sep}loader`))?.[1];
   const hydrateUrl = entryOf.get(path.join(generatorRoot, 'src', 'runtime', 'hydrate.tsx'));
   const islandUrl = new Map(islands.map((island) => [island.name, entryOf.get(island.file)]));
+  const plainIslands = new Set(islands.filter((island) => island.plain).map((island) => island.name));
   const styleUrl = Object.keys(styles?.metafile?.outputs ?? {})
     .filter((file) => file.endsWith('.css'))
     .map(urlOf)[0];
@@ -175,7 +193,8 @@ export function collectClientBundle(
       const js = new Set<string>();
       if (pageIslands.length > 0) {
         closure(loaderUrl, js);
-        closure(hydrateUrl, js);
+        // React comes with the first island that hydrates with it; plain ones fetch none.
+        if (pageIslands.some((name) => !plainIslands.has(name))) closure(hydrateUrl, js);
         for (const name of pageIslands) closure(islandUrl.get(name), js);
       }
       return { js: [...js], css: styleUrl ? [styleUrl] : [] };

@@ -1,9 +1,10 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as esbuild from 'esbuild';
 import { cachedBuild, type BundleResult } from './bundle-cache.ts';
 import { SsgError } from './errors.ts';
+import { isRunning } from './output-lock.ts';
 import { externalPackagesByPath, fromEsbuildFailure, generatorNodeModules, ssgAlias } from './esbuild-plugins.ts';
 import { generatorRoot, relativeToRoot, type Project } from './project.ts';
 import type { RenderedPage } from './runtime/render-page.tsx';
@@ -54,11 +55,26 @@ export function serverBuildOptions(project: Project): esbuild.BuildOptions {
 
 let generation = 0;
 
+const SERVER_MODULE = /^server-(\d+)-\d+\.mjs$/;
+
+/**
+ * Removes the server modules of processes that are gone: each is deleted once imported, but a
+ * build killed between writing and importing (SIGKILL) left it in the cache for good.
+ */
+export async function removeAbandonedServerModules(cacheDir: string): Promise<void> {
+  const names = await readdir(cacheDir).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = Number(SERVER_MODULE.exec(name)?.[1]);
+    if (pid && pid !== process.pid && !isRunning(pid)) await rm(path.join(cacheDir, name), { force: true });
+  }
+}
+
 /** Writes compiled server code to the cache under a new name and imports it. */
 export async function loadServerModule(project: Project, result: Pick<esbuild.BuildResult, 'outputFiles' | 'metafile'> | BundleResult): Promise<ServerBundle> {
   const output = result.outputFiles?.[0];
   if (!output) throw new Error('esbuild produced no server bundle');
   await mkdir(project.cacheDir, { recursive: true });
+  if (generation === 0) await removeAbandonedServerModules(project.cacheDir);
   // A fresh name each time: Node caches modules by URL, and dev mode reloads changed code.
   const file = path.join(project.cacheDir, `server-${process.pid}-${++generation}.mjs`);
   await writeFile(file, output.contents);

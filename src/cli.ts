@@ -1,7 +1,12 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { existsSync, readFileSync } from 'node:fs';
+import { once } from 'node:events';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { StoredMessage } from './contact/handler.ts';
 import { formatAnyError, isExpectedError, isUsageError } from './errors.ts';
 import { runInterruptCleanups } from './interrupt.ts';
+import { progressLine } from './progress.ts';
 import { formatSummary, formatTimings, summaryRows } from './summary.ts';
 import { formatMs, paint, useColor } from './terminal.ts';
 
@@ -61,9 +66,29 @@ function stopOnSignal(close: () => Promise<void>, verbose: boolean, announce?: (
   process.once('SIGTERM', stop);
 }
 
+/**
+ * The version in the generator's package.json: the nearest one up from this file that declares the
+ * `ssg` command (this file runs from src/ or from its compiled copy in .cache/).
+ */
+export function generatorVersion(from = path.dirname(fileURLToPath(import.meta.url))): string {
+  let dir = from;
+  for (let depth = 0; depth < 32; depth++) {
+    const file = path.join(dir, 'package.json');
+    if (existsSync(file)) {
+      const manifest = JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown; bin?: unknown };
+      if (typeof manifest.version === 'string' && typeof manifest.bin === 'object' && manifest.bin !== null && 'ssg' in manifest.bin) return manifest.version;
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return 'unknown';
+}
+
 export function createProgram(): Command {
   const program = new Command('ssg')
     .description('Prerender a React site to static HTML.')
+    .version(generatorVersion(), '-V, --version', 'print the version of ssg')
     .option('-C, --root <dir>', 'the site folder', '.')
     .option('--verbose', 'show stack traces and causes of errors')
     .showHelpAfterError('(run with --help for usage)')
@@ -84,6 +109,7 @@ export function createProgram(): Command {
       try {
         // Loaded on use: `--help` and `preview` should not wait for the Markdown and bundling stack.
         const { build } = await import('./build.ts');
+        const progress = progressLine(process.stdout);
         const result = await build({
           root: global.root,
           outDir: options.out,
@@ -91,8 +117,12 @@ export function createProgram(): Command {
           drafts: options.drafts,
           future: options.future,
           emptyOutDir: options.emptyOutDir,
-          warn: (message) => process.stderr.write(`${colors.yellow('warning')} ${message}\n`),
-        });
+          onProgress: (done, total) => progress.update(done, total),
+          warn: (message) => {
+            progress.clear();
+            process.stderr.write(`${colors.yellow('warning')} ${message}\n`);
+          },
+        }).finally(() => progress.clear());
         process.stdout.write(`${formatSummary(summaryRows(result.pages), colors)}\n`);
         process.stdout.write(`${formatTimings(result.timings, colors)}\n`);
         const peakMb = Math.round(process.resourceUsage().maxRSS / 1024);
@@ -178,11 +208,16 @@ export function createProgram(): Command {
     });
 
   const inbox = program.command('inbox').description('read the messages the contact form stored (DATA_DIR, default ./data)');
-  // Read-only and without creating anything: the inbox may belong to a running server.
-  const readMessages = async (command: Command, options: { undelivered?: boolean }) => {
+  // Read-only and without creating anything: the inbox may belong to a running server. Written
+  // one message at a time, waiting for the pipe: an inbox may be larger than the process's memory.
+  const eachMessage = async (command: Command, options: { undelivered?: boolean }, print: (message: StoredMessage, index: number) => string) => {
     const global = command.optsWithGlobals<GlobalOptions & { dataDir?: string }>();
-    const { readInbox } = await import('./contact/inbox-sqlite.ts');
-    return readInbox(path.resolve(global.root, global.dataDir ?? process.env.DATA_DIR ?? 'data'), options);
+    const { iterateInbox } = await import('./contact/inbox-sqlite.ts');
+    let count = 0;
+    for (const message of iterateInbox(path.resolve(global.root, global.dataDir ?? process.env.DATA_DIR ?? 'data'), options)) {
+      if (!process.stdout.write(print(message, count++))) await once(process.stdout, 'drain');
+    }
+    return count;
   };
   inbox
     .command('list')
@@ -192,13 +227,9 @@ export function createProgram(): Command {
     .action(async (options: { undelivered?: boolean }, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       try {
-        const messages = await readMessages(command, options);
-        if (messages.length === 0) {
-          process.stdout.write('No messages.\n');
-          return;
-        }
         const { formatInboxLine } = await import('./contact/inbox-listing.ts');
-        process.stdout.write(messages.map((message) => `${formatInboxLine(message)}\n`).join(''));
+        const count = await eachMessage(command, options, (message) => `${formatInboxLine(message)}\n`);
+        if (count === 0) process.stdout.write('No messages.\n');
       } catch (error) {
         reportFailure(error, Boolean(global.verbose));
       }
@@ -213,10 +244,13 @@ export function createProgram(): Command {
       const global = command.optsWithGlobals<GlobalOptions>();
       try {
         const { escapeControlCharactersKeepingLines } = await import('./contact/control-characters.ts');
-        // JSON.stringify escapes C0 controls only; the others (DEL, C1, bidi, U+2028) become \uXXXX
-        // too, which is still the same JSON. Raw line feeds in its output are its own indentation.
-        const json = JSON.stringify(await readMessages(command, options), null, 2);
-        process.stdout.write(`${escapeControlCharactersKeepingLines(json)}\n`);
+        // The array JSON.stringify(messages, null, 2) gives, an element at a time. It escapes C0
+        // controls only; the others (DEL, C1, bidi, U+2028) become \uXXXX too, which is still the
+        // same JSON. Raw line feeds in its output are its own indentation.
+        const element = (message: StoredMessage, index: number) =>
+          `${index === 0 ? '[\n' : ',\n'}${escapeControlCharactersKeepingLines(JSON.stringify(message, null, 2)).replace(/^/gm, '  ')}`;
+        const count = await eachMessage(command, options, element);
+        process.stdout.write(count === 0 ? '[]\n' : '\n]\n');
       } catch (error) {
         reportFailure(error, Boolean(global.verbose));
       }

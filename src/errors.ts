@@ -31,19 +31,25 @@ export const errorCatalogue = {
   OutDirContainsProject: 'Give --out a folder of its own, such as "dist"; the build replaces the whole folder.',
   OutDirInSources: 'Give --out a folder outside the sources, such as "dist".',
   OutDirIsFile: 'Give --out a folder, not a file, or move the file away.',
+  OutDirIsMountPoint:
+    'Build into a folder inside it (for example --out dist/site), or mount the folder above it: the build swaps the output folder in by renaming it, which a mount point cannot be.',
   OutDirThroughFile: 'Part of the --out path is a file, not a folder: fix the path or move the file away.',
   OutDirNotOwned:
     'Use a new or empty folder, or pass --empty-out-dir once to let the build replace its contents (.git, CNAME and .nojekyll are kept).',
   OutDirLocked: 'Wait for the other build to finish, or build into another folder with --out.',
   OutDirNotWritable: 'Check that the folder that holds the output exists and is writable, or choose another with --out.',
   OutputSwapFailed: 'Check that nothing else (an editor, a server, a sync tool) holds files in the output folder, then build again.',
+  HeaderInvalid:
+    "Fix the header in the site's headers() (site/index.tsx): a name of letters, digits and hyphens, a value on one line without `$` (nginx would read it as a variable).",
   PublicFileClash: 'Rename or remove the public file; the page or asset of that path is made by the build.',
   ArticleUnreadable: 'Check that the file is readable, or move it out of the content folder.',
+  TagInvalid: 'Give each tag in "tags:" as text with at least one letter or digit, for example tags: [staking, ethereum].',
   LinkBroken: 'Fix the link, or add the page or file it points to.',
   LinkFragmentMissing: 'Link to a heading that exists (its id is shown by the # after it), or fix the heading.',
   ServeConfigInvalid: 'Set the variable in the environment; the README lists every one.',
   DataDirUnwritable: 'Point DATA_DIR at a folder the server may write to, or fix its owner and permissions.',
   DataDirInUse: 'Stop the other server first, or give this one its own DATA_DIR.',
+  InboxUnreadable: 'Point --data-dir (or DATA_DIR) at the folder ssg serve keeps its inbox in; the file was left as it is.',
 } as const;
 
 export type ErrorCode = keyof typeof errorCatalogue;
@@ -56,6 +62,7 @@ export const usageErrorCodes: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'OutDirContainsProject',
   'OutDirInSources',
   'OutDirIsFile',
+  'OutDirIsMountPoint',
   'OutDirThroughFile',
   'OutDirNotOwned',
 ]);

@@ -33,9 +33,12 @@ export function renderHead(input: HeadInput): string {
   if (description) tags.push(`<meta name="description" content="${attr(description)}">`);
   if (canonicalUrl) tags.push(`<link rel="canonical" href="${attr(canonicalUrl)}">`);
   else tags.push('<meta name="robots" content="noindex">');
+  if (head.prev) tags.push(`<link rel="prev" href="${attr(baseUrl + head.prev)}">`);
+  if (head.next) tags.push(`<link rel="next" href="${attr(baseUrl + head.next)}">`);
 
   if (meta) {
-    const image = head.image ?? meta.image;
+    const image = typeof head.image === 'object' ? head.image.path : (head.image ?? meta.image);
+    const details = typeof head.image === 'object' ? head.image : undefined;
     const og: Array<[string, string | undefined]> = [
       ['og:type', head.type ?? 'website'],
       ['og:site_name', meta.name],
@@ -44,6 +47,10 @@ export function renderHead(input: HeadInput): string {
       ['og:url', canonicalUrl],
       ['og:locale', meta.language.replace('-', '_')],
       ['og:image', image && baseUrl + image],
+      ['og:image:width', details && String(details.width)],
+      ['og:image:height', details && String(details.height)],
+      ['og:image:alt', details?.alt],
+      ['article:published_time', head.publishedTime],
     ];
     for (const [property, content] of og) if (content) tags.push(`<meta property="${property}" content="${attr(content)}">`);
     tags.push(`<meta name="twitter:card" content="${image ? 'summary_large_image' : 'summary'}">`);

@@ -100,6 +100,24 @@ function isEarlierOutput(entries: readonly string[]): boolean {
   return EARLIER_OUTPUT_SIGNATURE.every((name) => entries.includes(name)) && !entries.includes('.git');
 }
 
+const mountPointError = (outDir: string, shown: string) =>
+  new SsgError('OutDirIsMountPoint', `The output folder "${shown}" (${outDir}) is a mount point (a volume, tmpfs or bind mount), which cannot be replaced.`);
+
+/**
+ * Refuses a folder on another file system than its parent (a Docker volume, a tmpfs): renaming it
+ * out of the way fails with EBUSY, after a whole build. A bind mount of the same file system is
+ * caught when the swap fails instead (see `mountPointFailure`).
+ */
+function checkNotMountPoint(outDir: string, shown: string, device: number): void {
+  const parent = path.dirname(outDir);
+  if (parent !== outDir && statSync(parent).dev !== device) throw mountPointError(outDir, shown);
+}
+
+/** The error for a swap that failed because the output folder is a mount point; undefined for any other failure. */
+export function mountPointFailure(error: unknown, outDir: string): SsgError | undefined {
+  return errnoOf(error) === 'EBUSY' && (error as NodeJS.ErrnoException).path === outDir ? mountPointError(outDir, outDir) : undefined;
+}
+
 /**
  * Whether the build may replace what `outDir` holds: true when it holds files the build will
  * replace, false when it is missing or empty. Refuses a file and a non-empty folder no build
@@ -115,6 +133,7 @@ export function checkOwnership(outDir: string, shown: string, emptyOutDir: boole
   if (!stat.isDirectory()) {
     throw new SsgError('OutDirIsFile', `The output folder "${shown}" (${outDir}) is a file.`);
   }
+  checkNotMountPoint(outDir, shown, stat.dev);
   const entries = readdirSync(outDir);
   if (entries.length === 0) return false;
   if (entries.includes(OUTPUT_MARKER) || isEarlierOutput(entries) || emptyOutDir) return true;

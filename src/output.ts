@@ -6,7 +6,7 @@ import { readEntrySync, writeEntrySync } from './cache/store.ts';
 import { SsgError } from './errors.ts';
 import { onInterrupt } from './interrupt.ts';
 import { present } from './output-lock.ts';
-import { KEPT_ENTRIES, OUTPUT_MARKER, OUTPUT_MARKER_TEXT } from './output-target.ts';
+import { KEPT_ENTRIES, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, mountPointFailure } from './output-target.ts';
 
 export interface OutputFile {
   /** Path inside the output folder, forward slashes. */
@@ -66,6 +66,7 @@ function swapIn(staging: string, outDir: string, previous: string): boolean {
 }
 
 const swapFailed = (outDir: string, error: unknown) =>
+  mountPointFailure(error, outDir) ??
   new SsgError('OutputSwapFailed', `Could not put the new site in place of ${outDir}: ${(error as Error).message}`, {}, { cause: error });
 
 /** What the last build left in an output folder: each file's content hash, size and time. */
@@ -179,7 +180,11 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
       ensureFolder(path.dirname(target));
       writeFileSync(target, contents);
     } catch (error) {
-      writes.push(Promise.reject(error));
+      // Reported by commit; handled now, or Node ends the process on the unhandled rejection
+      // (a full disk used to stop the build with a raw stack trace and leave its staging folder).
+      const failed = Promise.reject(error);
+      failed.catch(() => {});
+      writes.push(failed);
     }
   };
 
@@ -192,8 +197,15 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
       throw new SsgError('OutDirNotWritable', `Could not create the staging folder ${staging}: ${(error as Error).message}`, {}, { cause: error });
     }
     unregisterStaging = onInterrupt(() => rmSync(staging, { recursive: true, force: true }));
-    if (publicFiles.length > 0) cpSync(publicDir, staging, { recursive: true });
-    writeFileSync(path.join(staging, OUTPUT_MARKER), OUTPUT_MARKER_TEXT);
+    try {
+      if (publicFiles.length > 0) cpSync(publicDir, staging, { recursive: true });
+      writeFileSync(path.join(staging, OUTPUT_MARKER), OUTPUT_MARKER_TEXT);
+    } catch (error) {
+      // A full disk, or a public entry that cannot be copied (a FIFO, a folder named like the marker).
+      rmSync(staging, { recursive: true, force: true });
+      unregisterStaging();
+      throw new SsgError('OutDirNotWritable', `Could not copy the public files into ${staging}: ${(error as Error).message}`, {}, { cause: error });
+    }
   };
 
   /** Leaves comparing for writing: everything held so far goes to the staging folder. */

@@ -1,6 +1,7 @@
 import { SsgError } from './errors.ts';
 import type { Article } from './articles.ts';
 import type { Route, SiteDefinition } from './site-definition.ts';
+import { groupByTag } from './tags.ts';
 
 /** One page to write: a route with its parameters filled in. */
 export interface PageJob {
@@ -54,6 +55,8 @@ export function expandRoutes<Data>(
   site: SiteDefinition<Data>,
   context: { articles: readonly Article[]; data: Data },
 ): PageJob[] {
+  // A tag with no URL stops the build here, naming its file, before any page reads the tags.
+  groupByTag(context.articles);
   const jobs: PageJob[] = [];
   const seen = new Map<string, string>();
   for (const route of site.routes) {

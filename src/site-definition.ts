@@ -27,10 +27,24 @@ export interface Head {
   description?: string;
   /** Open Graph type: `article` for articles, `website` (default) otherwise. */
   type?: 'website' | 'article';
-  /** A share image for this page (a path on the site); the site's default otherwise. */
-  image?: string;
+  /** A share image for this page (a path on the site, or one with its size and text); the site's default otherwise. */
+  image?: string | HeadImage;
+  /** When an article was first published (ISO 8601), for `article:published_time`. */
+  publishedTime?: string;
+  /** The previous and next page of a paginated list (paths on the site), for `rel="prev"`/`"next"`. */
+  prev?: string;
+  next?: string;
   /** Structured data (schema.org), written as JSON-LD. */
   jsonLd?: object | object[];
+}
+
+export interface HeadImage {
+  /** A path on the site, such as `/news/hello-world.png`. */
+  path: string;
+  width: number;
+  height: number;
+  /** What the image shows, for `og:image:alt`. */
+  alt: string;
 }
 
 /** What the generator needs to describe the site to search engines, feed readers and phones. */
@@ -95,8 +109,27 @@ export interface SiteDefinition<Data = Record<string, unknown>> {
   meta?: (data: Data) => SiteMeta;
   /** An RSS feed of the articles. */
   feed?: (data: Data) => FeedDefinition;
+  /** Files drawn at build time (share images), each cached by its path, its key and the site code. */
+  files?: (context: GeneratedFilesContext<Data>) => GeneratedFile[];
   /** Response headers for every page (security headers), written to `_headers` and sent by preview and serve. */
   headers?: (data: Data) => Record<string, string>;
+}
+
+export interface GeneratedFilesContext<Data = Record<string, unknown>> {
+  articles: readonly Article[];
+  data: Data;
+  baseUrl: string;
+  /** The site folder, for files the drawing reads (fonts). */
+  root: string;
+}
+
+/** A file the site draws at build time. */
+export interface GeneratedFile {
+  /** A path on the site, `/news/hello-world.png`. */
+  path: string;
+  /** Everything the file's contents depend on besides the site code (title, date, brand…), as text. */
+  key: string;
+  render: () => Promise<Uint8Array> | Uint8Array;
 }
 
 export function defineSite<Data = Record<string, unknown>>(site: SiteDefinition<Data>): SiteDefinition<Data> {

@@ -1,5 +1,6 @@
 // The files beside the pages that search engines, feed readers and phones read.
 import type { Article } from './articles.ts';
+import { SsgError } from './errors.ts';
 import type { OutputFile } from './output.ts';
 import type { PageJob } from './routes.ts';
 import type { FeedDefinition, SiteMeta } from './site-definition.ts';
@@ -35,6 +36,30 @@ export function robots(baseUrl: string): string {
   return `User-agent: *\nAllow: /\n\nSitemap: ${baseUrl}/sitemap.xml\n`;
 }
 
+/** `href`/`src` attributes as the Markdown stage writes them: double-quoted, entities escaped. */
+const URL_ATTRIBUTE = /(\s(?:href|src)=")([^"]*)(")/gi;
+const HTML_ENTITY_DECODE: Record<string, string> = { '&amp;': '&', '&quot;': '"', '&#x27;': "'", '&#39;': "'", '&lt;': '<', '&gt;': '>' };
+const decodeAttribute = (value: string) => value.replace(/&(?:amp|quot|lt|gt|#x27|#39);/g, (entity) => HTML_ENTITY_DECODE[entity]!);
+const encodeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * The article's HTML with every link and image absolute, resolved against the article's URL:
+ * feed readers show it away from the site, where `/news/a` or `../logo.svg` lead nowhere.
+ * A fragment (`#top`) gets the article's URL before it; absolute URLs (`mailto:` too), empty values
+ * and values no URL parser accepts stay as written.
+ */
+export function absolutizeUrls(html: string, pageUrl: string): string {
+  return html.replace(URL_ATTRIBUTE, (whole, before: string, value: string, after: string) => {
+    const raw = decodeAttribute(value).trim();
+    if (raw === '' || /^[a-z][a-z0-9+.-]*:/i.test(raw)) return whole;
+    try {
+      return `${before}${encodeAttribute(new URL(raw, pageUrl).href)}${after}`;
+    } catch {
+      return whole;
+    }
+  });
+}
+
 const rfc822 = (date: Date) => date.toUTCString().replace('GMT', '+0000');
 
 export const FEED_LIMIT = 50;
@@ -53,7 +78,7 @@ export function rssFeed(feed: FeedDefinition, meta: SiteMeta | undefined, allArt
       Number.isNaN(time) ? '' : `      <pubDate>${rfc822(new Date(time))}</pubDate>`,
       article.excerpt ? `      <description>${escapeXml(article.excerpt)}</description>` : '',
       ...(article.tags ?? []).map((tag) => `      <category>${escapeXml(tag)}</category>`),
-      `      <content:encoded><![CDATA[${article.html.replaceAll(']]>', ']]]]><![CDATA[>')}]]></content:encoded>`,
+      `      <content:encoded><![CDATA[${absolutizeUrls(article.html, link).replaceAll(']]>', ']]]]><![CDATA[>')}]]></content:encoded>`,
       '    </item>',
     ]
       .filter(Boolean)
@@ -106,6 +131,32 @@ export function headersFile(headers: Record<string, string> | undefined): string
   return `${lines.join('\n')}\n`;
 }
 
+/** The file of `nginxHeadersFile`, hidden like `_headers` by every server that reads the site. */
+export const NGINX_HEADERS_FILE = '_headers.nginx.conf';
+
+const HEADER_NAME = /^[A-Za-z0-9-]+$/;
+// nginx reads `$name` in an add_header value as a variable, and has no escape for it.
+const NGINX_UNSAFE_VALUE = /[\u0000-\u001f\u007f$]/;
+
+/**
+ * The site's headers for every path as nginx `add_header … always;` lines, for the README's
+ * server block to `include`: the one source of the Content-Security-Policy, whose style hash
+ * changes with every style sheet. `always`: on error pages too.
+ */
+export function nginxHeadersFile(headers: Record<string, string> | undefined): string {
+  const lines = [
+    '# Written by the build, with _headers: the headers of every response. Included by the nginx',
+    '# server block; reload nginx after a deploy that changes it.',
+  ];
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (!HEADER_NAME.test(name) || NGINX_UNSAFE_VALUE.test(value)) {
+      throw new SsgError('HeaderInvalid', `The header ${JSON.stringify(name)}: ${JSON.stringify(value)} cannot be written for nginx and _headers.`, { file: 'site/index.tsx' });
+    }
+    lines.push(`add_header ${name} "${value.replace(/[\\"]/g, '\\$&')}" always;`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 export interface SiteFilesInput {
   jobs: readonly PageJob[];
   articles: readonly Article[];
@@ -125,6 +176,7 @@ export function siteFiles(input: SiteFilesInput): OutputFile[] {
     { path: 'sitemap.xml', contents: sitemap(input.jobs, input.articles, input.baseUrl) },
     { path: 'robots.txt', contents: robots(input.baseUrl) },
     { path: '_headers', contents: headersFile(input.headers) },
+    { path: NGINX_HEADERS_FILE, contents: nginxHeadersFile(input.headers) },
   ];
   if (input.meta) files.push({ path: 'manifest.webmanifest', contents: webManifest(input.meta) });
   if (input.feed) files.push({ path: input.feed.path.replace(/^\//, ''), contents: rssFeed(input.feed, input.meta, input.articles, input.baseUrl, input.now) });

@@ -320,7 +320,7 @@ describe('damaged cache entries are rebuilt, never shipped', () => {
     await site.remove('.cache/ssg/pages.bin');
     const used = await site.run(['build']);
     expect(used.stdout).toContain('0 converted, 2 from cache');
-    expect(await site.read('dist/news/first-post/index.html')).toContain('STALE HTML');
+    expect(await site.read('dist/news/first-post.html')).toContain('STALE HTML');
 
     rewrite((stored) => {
       markStale(stored);

@@ -84,7 +84,9 @@ describe('the contact handler (real SQLite inbox, siteverify stand-in on loopbac
 
   it('accepts only Content-Type: application/json', async () => {
     await expectRejected(await handle(post(valid, { headers: { 'Content-Type': 'text/plain' } }), '1.1.1.1'), 415, 'unsupported_media_type');
-    await expectRejected(await handle(post(valid, { headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }), '1.1.1.1'), 415, 'unsupported_media_type');
+    // A form post (no JavaScript) is sent to the page that explains the check; nothing is read.
+    const formPost = await handle(post(valid, { headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }), '1.1.1.1');
+    expect([formPost.status, formPost.headers.get('location')]).toEqual([303, '/contact/no-script']);
     const withCharset = await handle(post(valid, { headers: { 'Content-Type': 'application/json; charset=utf-8' } }), '1.1.1.1');
     expect(withCharset.status).toBe(200);
   });

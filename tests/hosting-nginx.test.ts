@@ -1,9 +1,10 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { get, securityHeaders, missingHeaders, someAsset } from './helpers/hosting-checks.ts';
+import { cspViolations, get, securityHeaders, missingHeaders, someAsset } from './helpers/hosting-checks.ts';
 import { hostingSuite } from './helpers/hosting-suite.ts';
 import { nginxConfig, readmeNginxBlock, startNginx, type RunningNginx } from './helpers/nginx.ts';
+import { CHALLENGE_STAND_IN_PATH, challengeStandIn } from './helpers/site.ts';
 
 /** Stands in for `ssg serve` behind nginx: records the headers of what reaches it. */
 function startApiStandIn() {
@@ -34,10 +35,18 @@ describe('the README nginx block, run by Debian nginx', () => {
     await api?.close();
   });
 
+  // The block as the README has it: the headers come from the file the build wrote, untouched.
   const { context } = hostingSuite(async (site) => {
-    const csp = (await securityHeaders(site.file('dist')))['Content-Security-Policy'];
-    nginx = await startNginx({ root: site.file('dist'), apiPort: api.port, contentSecurityPolicy: csp });
+    nginx = await startNginx({ root: site.file('dist'), apiPort: api.port });
     return nginx;
+  });
+
+  it('never serves the host configuration files, the nginx headers file included', async () => {
+    for (const urlPath of ['/_headers', '/_headers.nginx.conf', '/%5Fheaders.nginx.conf', '/_headers.nginx.conf/', '/_redirects']) {
+      const answer = await get(nginx.url + urlPath);
+      expect({ urlPath, status: answer.status }).toEqual({ urlPath, status: 404 });
+      expect(answer.body).not.toMatch(/add_header|Content-Security-Policy:/);
+    }
   });
 
   it('answers /about/ and /news/ with a 404 page, not a folder listing or 403', async () => {
@@ -69,6 +78,30 @@ describe('the README nginx block, run by Debian nginx', () => {
   it('logs no warning or error while serving', async () => {
     expect(await nginx.errorLog()).not.toMatch(/\[(warn|error|crit|alert|emerg)\]/);
   });
+
+  // Last: it rebuilds the site under the running nginx.
+  it('after a style change and a rebuild, nginx loading its configuration again sends the new style hash', async () => {
+    const { site, dist } = context();
+    const before = (await securityHeaders(dist))['Content-Security-Policy'];
+    await site.write('site/styles/index.css', `${await site.read('site/styles/index.css')}\n.rebuilt-for-nginx { color: red; }\n`);
+    expect((await site.run(['build'])).code).toBe(0);
+    await site.write(`dist${CHALLENGE_STAND_IN_PATH}`, challengeStandIn);
+    const after = (await securityHeaders(dist))['Content-Security-Policy'];
+    expect(after).not.toBe(before);
+    expect(await site.read('dist/index.html')).toContain('.rebuilt-for-nginx');
+    // Until it is reloaded, nginx keeps the headers it read at start: why the README says to reload.
+    expect((await get(`${nginx.url}/`)).headers.get('content-security-policy')).toBe(before);
+    // A fresh start reads the block and its include as a reload does (SIGHUP is not reliable in
+    // the tests' single-process mode).
+    const reloaded = await startNginx({ root: dist, apiPort: api.port });
+    try {
+      expect((await get(`${reloaded.url}/`)).headers.get('content-security-policy')).toBe(after);
+      expect(await cspViolations(reloaded.url, ['/', '/news/hello-world', '/nope'])).toEqual([]);
+      expect(await reloaded.errorLog()).not.toMatch(/\[(warn|error|crit|alert|emerg)\]/);
+    } finally {
+      await reloaded.close();
+    }
+  });
 });
 
 describe('nginxConfig', () => {
@@ -78,5 +111,12 @@ describe('nginxConfig', () => {
     expect(nginxConfig(block, options)).toContain('listen 127.0.0.1:1;');
     expect(() => nginxConfig(block.replace('listen 80;', 'listen 8080;'), options)).toThrow(/listen 80/);
     expect(() => nginxConfig(`${block}\nroot /srv/site/dist;`, options)).toThrow(/found 2/);
+    expect(() => nginxConfig(block.replace('include /srv/site/dist/_headers.nginx.conf;', ''), options)).toThrow(/_headers/);
+  });
+
+  it('keeps no copy of the security headers in the README: they come from the build only', async () => {
+    const block = await readmeNginxBlock();
+    expect(block).not.toMatch(/add_header (Content-Security-Policy|Strict-Transport-Security|X-Frame-Options)|sha256-/);
+    expect(block).toMatch(/^\s*include \/srv\/site\/dist\/_headers\.nginx\.conf;$/m);
   });
 });

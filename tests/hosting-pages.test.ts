@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { symlink } from 'node:fs/promises';
+import path from 'node:path';
 import { launchBrowser, openPage, waitForIsland } from './helpers/browser.ts';
 import { get } from './helpers/hosting-checks.ts';
 import { hostingSuite } from './helpers/hosting-suite.ts';
+import { repoRoot } from './helpers/project.ts';
 import { freePort, startSiteverify, startWebhook } from './helpers/stand-ins.ts';
 import { startPagesDev, type RunningPagesDev } from './helpers/wrangler.ts';
 
@@ -22,6 +25,8 @@ describe('Cloudflare Pages (wrangler pages dev)', () => {
 
   const { context } = hostingSuite(async (site) => {
     const port = await freePort();
+    // wrangler bundles functions/ with the packages they import, as in a checkout after `npm ci`.
+    await symlink(path.join(repoRoot, 'node_modules'), path.join(site.dir, 'node_modules'), 'dir');
     pages = await startPagesDev({
       cwd: site.dir,
       dir: 'dist',

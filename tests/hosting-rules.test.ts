@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvesTo } from '../src/links.ts';
 import { isNotFoundPath, outputPathFor } from '../src/routes.ts';
 import { sitePathOf } from '../src/request-target.ts';
+import { NGINX_HEADERS_FILE } from '../src/site-files.ts';
 import { findStaticFile } from '../src/static-server.ts';
 import { repoRoot } from './helpers/project.ts';
 
@@ -99,7 +100,7 @@ describe('the static lookup (preview, serve, dev) and the link check agree on th
 });
 
 describe('netlify.toml', () => {
-  it('gives each folder with its own 404 page a 404 rule, deepest first, and nothing else', async () => {
+  it('gives each folder with its own 404 page a 404 rule, deepest first, hides the nginx headers file, and nothing else', async () => {
     const toml = await readFile(path.join(repoRoot, 'netlify.toml'), 'utf8');
     const rules = [...toml.matchAll(/\[\[redirects\]\]\s*from = "([^"]+)"\s*to = "([^"]+)"\s*status = (\d+)/g)].map((match) => match.slice(1));
     expect((toml.match(/\[\[redirects\]\]/g) ?? []).length).toBe(rules.length);
@@ -107,7 +108,9 @@ describe('netlify.toml', () => {
     const site = await readFile(path.join(repoRoot, 'site', 'index.tsx'), 'utf8');
     const nested = [...site.matchAll(/path: '(\/[^']+)\/404'/g)].map((match) => match[1]!);
     expect(nested.length).toBeGreaterThan(0);
-    expect(rules).toEqual(nested.map((folder) => [`${folder}/*`, `${folder}/404.html`, '404']));
+    expect(rules).toEqual([...nested.map((folder) => [`${folder}/*`, `${folder}/404.html`, '404']), [`/${NGINX_HEADERS_FILE}`, '/404.html', '404']]);
+    // Forced: the file exists, and an unforced rule never shadows a file.
+    expect(toml).toMatch(new RegExp(`from = "/${NGINX_HEADERS_FILE.replace(/\./g, '\\.')}"[^[]*force = true`));
     expect(toml).toMatch(/publish = "dist"/);
   });
 });

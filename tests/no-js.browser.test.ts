@@ -130,19 +130,29 @@ describe('no script before it is needed, no dead ends', () => {
     expect(errors).toEqual([]);
   });
 
-  it('/news and an article fetch the loader up front, and a date chunk only once in view', async () => {
-    for (const route of ['/news', '/news/hello-world']) {
-      const { page, errors } = await openPage(browser);
-      const scripts = recordScripts(page);
-      await page.goto(server.url + route);
-      const date = page.locator('[data-island="local-date"]').first();
-      await expect.poll(() => date.getAttribute('data-hydrated')).toBe('true');
-      expect(scripts.length).toBeGreaterThan(1);
-      expect(scripts.every((url) => url.startsWith('/assets/'))).toBe(true);
-      // Nothing of the contact form or the copy buttons on a news page.
-      const html = await page.content();
-      expect(html).not.toContain('data-island="contact-form"');
-      expect(errors).toEqual([]);
+  it('/news and an article show the date in the reader\'s locale with a few KB of script and no React', async () => {
+    for (const [locale, text] of [['de-DE', '1. Januar 2025'], ['en-US', 'January 1, 2025']] as const) {
+      for (const route of ['/news', '/news/hello-world']) {
+        const { page, errors } = await openPage(browser, { locale, timezoneId: 'America/Los_Angeles' });
+        const scripts = recordScripts(page);
+        await page.goto(server.url + route);
+        const date = page.locator('[data-island="local-date"]').first();
+        await expect.poll(() => date.getAttribute('data-hydrated')).toBe('true');
+        // A calendar day stays that day west of Greenwich.
+        expect({ route, locale, text: await date.locator('time').textContent() }).toEqual({ route, locale, text });
+        expect(await date.locator('time').getAttribute('datetime')).toBe('2025-01-01');
+        await settle(page);
+        expect(scripts.every((url) => url.startsWith('/assets/'))).toBe(true);
+        // The loader and the formatter only: React alone is over 150 KB.
+        const bytes = await page.evaluate(async (urls) => {
+          const bodies = await Promise.all(urls.map((url) => fetch(url).then((answer) => answer.text())));
+          return bodies.reduce((sum, body) => sum + body.length, 0);
+        }, [...new Set(scripts)]);
+        expect({ route, bytes: bytes < 8_000 }).toEqual({ route, bytes: true });
+        expect(await page.content()).not.toContain('data-island="contact-form"');
+        expect(errors).toEqual([]);
+        await page.context().close();
+      }
     }
   });
 

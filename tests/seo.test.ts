@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
@@ -8,7 +9,7 @@ import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 import { buildRealSite } from './helpers/site.ts';
 
 const BASE = 'https://validators.example';
-const routes = ['/', '/about', '/services', '/networks', '/contact', '/news', '/news/hello-world', '/news/second-story', '/legal'];
+const routes = ['/', '/about', '/services', '/networks', '/contact', '/contact/no-script', '/news', '/news/hello-world', '/news/second-story', '/legal'];
 const fileOf = (route: string) => (route === '/' ? 'index.html' : `${route.slice(1)}.html`);
 const xml = new XMLParser({ ignoreAttributes: false });
 
@@ -46,7 +47,7 @@ describe('what the build ships for search engines, readers and browsers', () => 
       const html = pages.get(route)!;
       expect(meta(html, 'og:title'), route).toBe(/<title>([^<]+)/.exec(html)![1]);
       expect(meta(html, 'og:url')).toBe(`${BASE}${route === '/' ? '/' : route}`);
-      expect(meta(html, 'og:image')).toBe(`${BASE}/og-image.jpg`);
+      expect(meta(html, 'og:image')).toBe(route.startsWith('/news/') ? `${BASE}${route}.png` : `${BASE}/og-image.jpg`);
       expect(meta(html, 'og:site_name')).toBe('Example Validators');
       expect(meta(html, 'og:type')).toBe(route.startsWith('/news/') ? 'article' : 'website');
       expect(meta(html, 'twitter:card')).toBe('summary_large_image');
@@ -87,10 +88,15 @@ describe('what the build ships for search engines, readers and browsers', () => 
     ]);
   });
 
-  it('has no executable inline script on any page: only JSON-LD data blocks', () => {
+  it('has no executable inline script on any page but those the policy allows by their hash', async () => {
+    const csp = /Content-Security-Policy: (.+)/.exec(await site.read('dist/_headers'))![1]!;
+    const scriptSrc = /script-src ([^;]+)/.exec(csp)![1]!.split(' ');
     for (const route of routes) {
-      const inline = [...pages.get(route)!.matchAll(/<script(?![^>]*\ssrc=)([^>]*)>/g)].map((m) => m[1]);
-      expect(inline.every((attributes) => attributes === ' type="application/ld+json"'), route).toBe(true);
+      for (const [, attributes, body] of pages.get(route)!.matchAll(/<script(?![^>]*\ssrc=)([^>]*)>([\s\S]*?)<\/script>/g)) {
+        if (attributes === ' type="application/ld+json"') continue;
+        const hash = `'sha256-${createHash('sha256').update(body!).digest('base64')}'`;
+        expect(scriptSrc, `${route}: an inline script the policy does not allow`).toContain(hash);
+      }
     }
   });
 
@@ -98,7 +104,9 @@ describe('what the build ships for search engines, readers and browsers', () => 
     const text = await site.read('dist/sitemap.xml');
     expect(XMLValidator.validate(text)).toBe(true);
     const urls = xml.parse(text).urlset.url as Array<{ loc: string; lastmod?: string }>;
-    expect(urls.map((url) => url.loc).sort()).toEqual(routes.map((route) => `${BASE}${route === '/' ? '/' : route}`).sort());
+    // Besides the routes above: the no-script contact answer and a page per tag of hello-world.
+    const listed = [...routes, '/news/tags/announcement', '/news/tags/company'];
+    expect(urls.map((url) => url.loc).sort()).toEqual(listed.map((route) => `${BASE}${route === '/' ? '/' : route}`).sort());
     expect(urls.find((url) => url.loc.endsWith('/news/hello-world'))!.lastmod).toBe('2025-01-01');
     expect(urls.find((url) => url.loc.endsWith('/news/second-story'))!.lastmod).toBe('2025-03-10');
     expect(urls.some((url) => url.loc.includes('404'))).toBe(false);
@@ -140,7 +148,10 @@ describe('what the build ships for search engines, readers and browsers', () => 
     try {
       expect((await production.run(['build'])).code).toBe(0);
       const csp = /Content-Security-Policy: (.+)/.exec(await production.read('dist/_headers'))![1]!;
-      expect(/script-src ([^;]+)/.exec(csp)![1]).toBe("'self' https://challenges.cloudflare.com");
+      // The origin itself, the provider, and inline code allowed by hash only.
+      const scriptSources = /script-src ([^;]+)/.exec(csp)![1]!.split(' ');
+      expect(scriptSources.slice(0, 2)).toEqual(["'self'", 'https://challenges.cloudflare.com']);
+      for (const source of scriptSources.slice(2)) expect(source).toMatch(/^'sha256-[A-Za-z0-9+/]+=*'$/);
       expect(/frame-src ([^;]+)/.exec(csp)![1]).toBe('https://challenges.cloudflare.com');
       const outside = csp.match(/https?:\/\/[^\s;]+/g) ?? [];
       expect(new Set(outside)).toEqual(new Set(['https://challenges.cloudflare.com']));

@@ -1,30 +1,100 @@
-import type { Article as ArticleData, PageProps } from 'ssg';
+import { groupByTag, listPage, tagSlug, type Article as ArticleData, type ListPage, type PageProps } from 'ssg';
 import type { SiteData } from '../content.ts';
 import { PageHeader, Section } from '../components/ui.tsx';
 import LocalDate from '../islands/local-date.tsx';
 
-export function NewsList({ articles, data }: PageProps<SiteData>) {
+/** Articles per page of the news list and of each tag's list (the spec leaves the size to us). */
+export const NEWS_PAGE_SIZE = 10;
+
+/** What a list page's route entry says: which tag (none for all news) and which page. */
+export interface NewsListEntry {
+  tag?: string;
+  page?: number;
+}
+
+export const tagPath = (slug: string) => `/news/tags/${slug}`;
+
+/** The articles, the tag's name and the page a list page shows, or undefined for a page that does not exist. */
+export function newsListOf(props: Pick<PageProps<SiteData>, 'articles' | 'entry'>) {
+  const { tag, page = 1 } = props.entry as NewsListEntry;
+  const group = tag === undefined ? undefined : groupByTag(props.articles).find((candidate) => candidate.slug === tag);
+  if (tag !== undefined && !group) return undefined;
+  const base = group ? tagPath(group.slug) : '/news';
+  const shown = listPage(group ? group.articles : props.articles, NEWS_PAGE_SIZE, base, page);
+  return shown && { tagName: group?.name, page: shown };
+}
+
+export function NewsList(props: PageProps<SiteData>) {
+  const list = newsListOf(props);
+  const brand = props.data.site.brand;
+  if (!list) return <NotFound text="The page does not exist." />;
+  const title = list.tagName ? `News tagged “${list.tagName}”` : 'News';
+  const intro = list.tagName ? `Updates from ${brand} about ${list.tagName}.` : `Updates from ${brand}.`;
   return (
     <>
-      <PageHeader eyebrow="Newsroom" title="News" intro={`Updates from ${data.site.brand}.`} />
+      <PageHeader eyebrow={list.page.number > 1 ? `Newsroom · page ${list.page.number} of ${list.page.total}` : 'Newsroom'} title={title} intro={intro} />
       <Section>
-        {articles.length === 0 ? (
+        {list.page.items.length === 0 ? (
           <p>No news yet.</p>
         ) : (
           <ul className="news-list">
-            {articles.map((article) => (
+            {list.page.items.map((article) => (
               <li key={article.slug}>
                 <a className="card news-card" href={`/news/${article.slug}`}>
                   <LocalDate date={article.date} />
                   <h2>{article.title}</h2>
                   {article.excerpt && <p>{article.excerpt}</p>}
                 </a>
+                <TagLinks tags={article.tags} />
               </li>
             ))}
           </ul>
         )}
+        <Pagination page={list.page} />
       </Section>
     </>
+  );
+}
+
+/** The article's tags as links to their pages; nothing when it has none. */
+export function TagLinks({ tags }: { tags?: readonly string[] }) {
+  const unique = [...new Map((tags ?? []).map((tag) => [tagSlug(tag), tag.trim()])).entries()];
+  if (unique.length === 0) return null;
+  return (
+    <ul className="tag-list" aria-label="Tags">
+      {unique.map(([slug, name]) => (
+        <li key={slug}>
+          <a className="tag" href={tagPath(slug)}>
+            {name}
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Pagination({ page }: { page: ListPage<ArticleData> }) {
+  if (page.total <= 1) return null;
+  return (
+    <nav className="pagination" aria-label="Pages">
+      {page.prev ? (
+        <a className="button button-secondary" href={page.prev} rel="prev">
+          Newer
+        </a>
+      ) : (
+        <span />
+      )}
+      <span className="pagination-position">
+        Page {page.number} of {page.total}
+      </span>
+      {page.next ? (
+        <a className="button button-secondary" href={page.next} rel="next">
+          Older
+        </a>
+      ) : (
+        <span />
+      )}
+    </nav>
   );
 }
 
@@ -45,6 +115,7 @@ export function ArticlePage({ entry }: PageProps<SiteData>) {
           </p>
           <h1>{article.title}</h1>
           {article.excerpt && <p className="lead">{article.excerpt}</p>}
+          <TagLinks tags={article.tags} />
         </div>
       </header>
       <div className="section">

@@ -46,8 +46,14 @@ export function openCacheFolder(dir: string, shownAs: string): void {
     mkdirSync(dir, { recursive: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'EEXIST' && code !== 'ENOTDIR') throw error;
-    throw new SsgError('CacheUnusable', 'A file stands where the build keeps its cache folder (at this path or one above it).', { file: shownAs }, { cause: error });
+    // ENOENT after a recursive mkdir: a symbolic link on the way points nowhere.
+    const what =
+      code === 'EEXIST' || code === 'ENOTDIR'
+        ? 'A file stands where the build keeps its cache folder (at this path or one above it).'
+        : code === 'ENOENT' || code === 'ELOOP'
+          ? 'A symbolic link stands where the build keeps its cache folder (at this path or one above it), and leads nowhere.'
+          : `The cache folder cannot be created: ${(error as Error).message}`;
+    throw new SsgError('CacheUnusable', what, { file: shownAs }, { cause: error });
   }
 }
 

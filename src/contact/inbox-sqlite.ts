@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { SsgError } from '../errors.ts';
 import type { ContactMessage, Inbox, StoredMessage } from './handler.ts';
 import { openSqliteThread, type SqliteThread } from './sqlite-thread.ts';
 
@@ -124,17 +125,29 @@ export function openSqliteInbox(dataDir: string): SqliteInbox {
   };
 }
 
-/** Reads the inbox without creating anything: an empty list when there is none yet. */
-export function readInbox(dataDir: string, options: { undelivered?: boolean } = {}): StoredMessage[] {
+/**
+ * Reads the inbox one message at a time, without creating anything (nothing when there is none
+ * yet): an inbox a site collected over years may not fit in memory at once.
+ */
+export function* iterateInbox(dataDir: string, options: { undelivered?: boolean } = {}): Generator<StoredMessage> {
   const file = inboxFile(dataDir);
-  if (!existsSync(file)) return [];
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  if (!existsSync(file)) return;
+  let db: Database.Database | undefined;
   try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
     db.pragma('busy_timeout = 5000');
-    return (db.prepare(options.undelivered ? SQL.undelivered : SQL.all).all() as Row[]).map(toMessage);
+    for (const row of db.prepare(options.undelivered ? SQL.undelivered : SQL.all).iterate() as IterableIterator<Row>) yield toMessage(row);
+  } catch (error) {
+    // Not an inbox (an empty or foreign file, a damaged one): said so, instead of an internal error.
+    throw new SsgError('InboxUnreadable', `The inbox ${file} cannot be read: ${(error as Error).message}`, {}, { cause: error });
   } finally {
-    db.close();
+    db?.close();
   }
+}
+
+/** The whole inbox as a list: for small inboxes and tests. */
+export function readInbox(dataDir: string, options: { undelivered?: boolean } = {}): StoredMessage[] {
+  return [...iterateInbox(dataDir, options)];
 }
 
 async function identityOf(file: string): Promise<string | undefined> {

@@ -2,7 +2,13 @@
 // React and the island's code only then. Pages whose islands all wait for interaction import it
 // from the inline bootstrap on the first interaction; other pages load it up front.
 type IslandModule = { default: import('react').ComponentType<any> };
-export type IslandLoaders = Record<string, () => Promise<IslandModule>>;
+/** A plain island's browser code: it enhances the server-rendered HTML itself, without React. */
+export type EnhanceIsland = (element: HTMLElement, props: any) => void;
+export type IslandLoaders = Record<
+  string,
+  { plain?: false; load: () => Promise<IslandModule> } | { plain: true; load: () => Promise<{ default: EnhanceIsland }> }
+>;
+type IslandCode = IslandLoaders[string];
 
 interface Bootstrap {
   events: Event[];
@@ -43,19 +49,14 @@ function whenVisible(element: HTMLElement, run: () => void): void {
  * would find no handler: it is kept and replayed on its target once the island is live (React
  * replays the ones that arrive while it hydrates by itself).
  */
-function prepareIsland(element: HTMLElement, load: () => Promise<IslandModule>) {
+function prepareIsland(element: HTMLElement, code: IslandCode) {
   const name = element.dataset.island ?? '';
   let started = false;
   let missedClick: Element | undefined;
   const hydrate = () => {
     if (started) return;
     started = true;
-    Promise.all([load(), import('./hydrate.tsx')])
-      .then(([module, { hydrateIsland }]) => {
-        // From here React sees the clicks itself: keep none twice.
-        element.removeEventListener('click', keepClick, true);
-        return hydrateIsland(element, module.default);
-      })
+    makeLive(element, code, () => element.removeEventListener('click', keepClick, true))
       .then(() => {
         if (missedClick?.isConnected) (missedClick as HTMLElement).click();
         missedClick = undefined;
@@ -71,17 +72,35 @@ function prepareIsland(element: HTMLElement, load: () => Promise<IslandModule>) 
   return { hydrate, keepClick };
 }
 
+/**
+ * Runs an island's browser code on its element: a plain island's function, or React hydration
+ * (only then is React fetched). `beforeLive` runs just before, once nothing will be missed.
+ */
+async function makeLive(element: HTMLElement, code: IslandCode, beforeLive: () => void): Promise<void> {
+  if (code.plain) {
+    const { default: enhance } = await code.load();
+    beforeLive();
+    enhance(element, JSON.parse(element.dataset.props ?? '{}'));
+    element.dataset.hydrated = 'true';
+    return;
+  }
+  const [module, { hydrateIsland }] = await Promise.all([code.load(), import('./hydrate.tsx')]);
+  // From here React sees the clicks itself: keep none twice.
+  beforeLive();
+  await hydrateIsland(element, module.default);
+}
+
 export function start(loaders: IslandLoaders): void {
   const boot = window.__ssgBoot;
   boot?.stop();
   for (const element of document.querySelectorAll<HTMLElement>('[data-island]')) {
     const name = element.dataset.island ?? '';
-    const load = loaders[name];
-    if (!load) {
+    const code = loaders[name];
+    if (!code) {
       console.error(`No code for island "${name}".`);
       continue;
     }
-    const { hydrate, keepClick } = prepareIsland(element, load);
+    const { hydrate, keepClick } = prepareIsland(element, code);
     // What the bootstrap saw before this module arrived: a click on the island is replayed,
     // any other interaction with it hydrates it.
     for (const event of boot?.events ?? []) {

@@ -25,20 +25,14 @@ function replaceOnce(text: string, pattern: RegExp, replacement: string): string
 }
 
 /**
- * The README's block, pointed at the test's site, port and contact server, inside a minimal main
- * configuration: foreground, one process (no user switch, so it reads the test's temp folders),
- * pid, logs and temp files in `workDir`.
+ * The README's block, pointed at the test's site (its root and the headers file the build wrote
+ * into it), port and contact server, inside a minimal main configuration: foreground, one process
+ * (no user switch, so it reads the test's temp folders), pid, logs and temp files in `workDir`.
  */
-export function nginxConfig(
-  block: string,
-  options: { root: string; port: number; apiPort: number; workDir: string; contentSecurityPolicy?: string },
-): string {
+export function nginxConfig(block: string, options: { root: string; port: number; apiPort: number; workDir: string }): string {
   let server = replaceOnce(block, /^\s*listen 80;.*$/m, `  listen 127.0.0.1:${options.port};`);
-  // The README says to replace the challenge origin when it changes: the tests' stand-in is local.
-  if (options.contentSecurityPolicy) {
-    server = replaceOnce(server, /add_header Content-Security-Policy "[^"]*" always;/, `add_header Content-Security-Policy "${options.contentSecurityPolicy}" always;`);
-  }
   server = replaceOnce(server, /^\s*root \/srv\/site\/dist;$/m, `  root ${options.root};`);
+  server = replaceOnce(server, /^(\s*include )\/srv\/site\/dist\/_headers\.nginx\.conf;$/m, `$1${path.join(options.root, '_headers.nginx.conf')};`);
   server = replaceOnce(server, /proxy_pass http:\/\/127\.0\.0\.1:8080;/, `proxy_pass http://127.0.0.1:${options.apiPort};`);
   const work = (name: string) => path.join(options.workDir, name);
   return [
@@ -70,7 +64,6 @@ export async function startNginx(options: {
   root: string;
   apiPort: number;
   block?: string;
-  contentSecurityPolicy?: string;
 }): Promise<RunningNginx> {
   if (!existsSync(NGINX)) {
     throw new Error(`nginx is not installed at ${NGINX}; run "bash scripts/ensure-nginx.sh" (npm test does it as root).`);

@@ -1,0 +1,84 @@
+// The share card of each article (og:image): its title, date and the brand, drawn at build time
+// with satori (layout to SVG) and resvg (SVG to PNG), in the Inter shipped in site/share/fonts.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Resvg } from '@resvg/resvg-js';
+import satori from 'satori';
+import type { Article, GeneratedFile, HeadImage } from 'ssg';
+
+export const SHARE_CARD = { width: 1200, height: 630 } as const;
+/** Longer titles are cut at a word and end in an ellipsis; the card shows at most three lines. */
+const TITLE_LIMIT = 140;
+
+export const shareImagePath = (article: Article) => `/news/${article.slug}.png`;
+
+/** The card of an article as the head of its page describes it. */
+export function shareImageOf(article: Article, brand: string): HeadImage {
+  return { path: shareImagePath(article), ...SHARE_CARD, alt: `${article.title}, ${cardDate(article.date)}, ${brand}` };
+}
+
+/** `1 January 2025`, the same on every machine (UTC, British English); the date as written when unreadable. */
+export function cardDate(date: string): string {
+  const time = Date.parse(date);
+  if (Number.isNaN(time)) return date;
+  return new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(time);
+}
+
+/** The title cut at a word boundary before `limit` characters, with an ellipsis when cut. */
+export function cardTitle(title: string, limit = TITLE_LIMIT): string {
+  const text = title.replace(/\s+/g, ' ').trim();
+  if ([...text].length <= limit) return text;
+  const cut = [...text].slice(0, limit - 1).join('');
+  const atWord = cut.replace(/\s+\S*$/, '');
+  return `${(atWord.length > limit / 2 ? atWord : cut).trimEnd()}…`;
+}
+
+function loadFonts(root: string) {
+  const file = (weight: number) => readFileSync(path.join(root, 'site', 'share', 'fonts', `inter-latin-${weight}-normal.woff`));
+  return [
+    { name: 'Inter', data: file(400), weight: 400 as const, style: 'normal' as const },
+    { name: 'Inter', data: file(700), weight: 700 as const, style: 'normal' as const },
+  ];
+}
+
+function Card({ title, date, brand }: { title: string; date: string; brand: string }) {
+  return (
+    <div
+      style={{
+        width: SHARE_CARD.width, height: SHARE_CARD.height, boxSizing: 'border-box', display: 'flex', flexDirection: 'column', justifyContent: 'space-between',
+        padding: '72px 88px', color: '#ffffff', fontFamily: 'Inter',
+        backgroundImage: 'linear-gradient(135deg, #0b1f33 0%, #102c45 60%, #0f6d62 100%)',
+      }}
+    >
+      <div style={{ display: 'flex', alignItems: 'center', fontSize: 36, fontWeight: 700 }}>
+        <svg width="64" height="64" viewBox="0 0 32 32" style={{ marginRight: 22 }}>
+          <rect width="32" height="32" rx="8" fill="#35c2ad" />
+          <path d="M9 10.5 16 22l7-11.5" fill="none" stroke="#04201c" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
+        {brand}
+      </div>
+      <div style={{ display: 'block', width: SHARE_CARD.width - 2 * 88, fontSize: 60, fontWeight: 700, lineHeight: 1.15, wordBreak: 'break-word', lineClamp: 3 }}>
+        {title}
+      </div>
+      <div style={{ display: 'flex', fontSize: 30, color: '#b9d3e2' }}>{`News · ${date}`}</div>
+    </div>
+  );
+}
+
+/** The PNG of an article's card. */
+export async function drawShareImage(article: Pick<Article, 'title' | 'date'>, brand: string, root: string): Promise<Uint8Array> {
+  const svg = await satori(<Card title={cardTitle(article.title)} date={cardDate(article.date)} brand={brand} />, {
+    ...SHARE_CARD,
+    fonts: loadFonts(root),
+  });
+  return new Resvg(svg, { fitTo: { mode: 'width', value: SHARE_CARD.width } }).render().asPng();
+}
+
+/** One card per article, redrawn only when its title, date or the brand change (or the site code). */
+export function shareImages(articles: readonly Article[], brand: string, root: string): GeneratedFile[] {
+  return articles.map((article) => ({
+    path: shareImagePath(article),
+    key: JSON.stringify([article.title, article.date, brand]),
+    render: () => drawShareImage(article, brand, root),
+  }));
+}

@@ -1,0 +1,132 @@
+// Faults found by attacking the output stage from outside: each case once broke a build with a raw
+// stack trace or left it unusable.
+import fc from 'fast-check';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SsgError, isUsageError } from '../src/errors.ts';
+import { createStagedOutput } from '../src/output.ts';
+import { OUTPUT_MARKER, checkOwnership } from '../src/output-target.ts';
+
+const made: string[] = [];
+async function scratch(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'ssg-output-faults-'));
+  made.push(dir);
+  return dir;
+}
+afterEach(async () => {
+  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+describe('a file that cannot be written into the staging folder', () => {
+  it('fails the commit with OutDirNotWritable (no unhandled rejection), removes the staging folder, keeps the old output', async () => {
+    // A page path that runs through another page's file: the write fails as a full disk or a
+    // read-only folder would, synchronously inside write().
+    await fc.assert(
+      fc.asyncProperty(fc.stringMatching(/^[a-z]{1,8}$/), fc.integer({ min: 0, max: 5 }), async (name, before) => {
+        const root = await scratch();
+        const outDir = path.join(root, 'dist');
+        mkdirSync(path.join(outDir, 'kept'), { recursive: true });
+        const publicDir = path.join(root, 'public');
+        const output = await createStagedOutput(outDir, publicDir);
+        for (let index = 0; index < before; index++) output.write({ path: `page-${index}.html`, contents: 'x' });
+        output.write({ path: `${name}.html`, contents: 'page' });
+        output.write({ path: `${name}.html/inner.html`, contents: 'blocked' });
+        // Give an unhandled rejection the turns it needs to be reported before the commit.
+        await new Promise((resolve) => setImmediate(resolve));
+        const error = await output.commit().then(() => undefined, (caught: unknown) => caught);
+        expect(error).toBeInstanceOf(SsgError);
+        expect((error as SsgError).code).toBe('OutDirNotWritable');
+        expect(existsSync(path.join(outDir, 'kept'))).toBe(true);
+        expect(readdirSync(root).filter((entry) => entry.includes('.tmp-'))).toEqual([]);
+      }),
+      { numRuns: 20 },
+    );
+  });
+});
+
+describe('public files that cannot be copied into the staging folder', () => {
+  const cases: Array<[string, (publicDir: string) => void]> = [
+    ['a FIFO', (publicDir) => execFileSync('mkfifo', [path.join(publicDir, 'pipe')])],
+    ['a folder named like the marker', (publicDir) => mkdirSync(path.join(publicDir, OUTPUT_MARKER))],
+  ];
+  for (const [what, make] of cases) {
+    it(`${what}: OutDirNotWritable naming the folder, no staging folder left, the old output kept`, async () => {
+      const root = await scratch();
+      const outDir = path.join(root, 'dist');
+      mkdirSync(path.join(outDir, 'kept'), { recursive: true });
+      const publicDir = path.join(root, 'public');
+      mkdirSync(publicDir);
+      writeFileSync(path.join(publicDir, 'robots.txt'), 'User-agent: *\n');
+      make(publicDir);
+      const error = await createStagedOutput(outDir, publicDir).then(() => undefined, (caught: unknown) => caught);
+      expect(error).toBeInstanceOf(SsgError);
+      expect((error as SsgError).code).toBe('OutDirNotWritable');
+      expect((error as SsgError).message).toContain(root);
+      expect(readdirSync(root).sort()).toEqual(['dist', 'public']);
+      expect(readdirSync(outDir)).toEqual(['kept']);
+    });
+  }
+});
+
+/** Mounts a small tmpfs (or binds `dir` onto itself); false where this process may not mount. */
+function tryMount(args: string[]): boolean {
+  try {
+    execFileSync('mount', args, { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+const canMount = (() => {
+  if (process.getuid?.() !== 0) return false;
+  const probe = mkdtempSync(path.join(tmpdir(), 'ssg-mount-probe-'));
+  const mounted = tryMount(['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe]);
+  if (mounted) execFileSync('umount', [probe]);
+  rmSync(probe, { recursive: true, force: true });
+  return mounted;
+})();
+
+describe.skipIf(!canMount)('an output folder that is a mount point (needs root and mount)', () => {
+  const mounts: string[] = [];
+  afterEach(() => {
+    for (const dir of mounts.splice(0)) execFileSync('umount', [dir]);
+  });
+
+  it('a tmpfs (another file system): refused up front with OutDirIsMountPoint, a usage error, nothing written', async () => {
+    const root = await scratch();
+    const outDir = path.join(root, 'dist');
+    mkdirSync(outDir);
+    expect(tryMount(['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', outDir])).toBe(true);
+    mounts.push(outDir);
+    for (const emptyOutDir of [false, true]) {
+      let error: unknown;
+      try {
+        checkOwnership(outDir, 'dist', emptyOutDir);
+      } catch (caught) {
+        error = caught;
+      }
+      expect((error as SsgError).code).toBe('OutDirIsMountPoint');
+      expect(isUsageError(error)).toBe(true);
+    }
+    expect(readdirSync(root)).toEqual(['dist']);
+  });
+
+  it('a bind mount on the same file system: the swap fails with OutDirIsMountPoint, the folder keeps its files, nothing left beside it', async () => {
+    const root = await scratch();
+    const outDir = path.join(root, 'dist');
+    mkdirSync(outDir);
+    writeFileSync(path.join(outDir, OUTPUT_MARKER), 'old');
+    expect(tryMount(['--bind', outDir, outDir])).toBe(true);
+    mounts.push(outDir);
+    const output = await createStagedOutput(outDir, path.join(root, 'public'));
+    output.write({ path: 'index.html', contents: 'new' });
+    const error = await output.commit().then(() => undefined, (caught: unknown) => caught);
+    expect((error as SsgError).code).toBe('OutDirIsMountPoint');
+    expect(readdirSync(outDir)).toEqual([OUTPUT_MARKER]);
+    expect(readdirSync(root)).toEqual(['dist']);
+  });
+});

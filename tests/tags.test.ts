@@ -1,0 +1,67 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Article } from '../src/articles.ts';
+import { SsgError } from '../src/errors.ts';
+import { articleTagSlugs, groupByTag, tagSlug } from '../src/tags.ts';
+
+const article = (slug: string, tags?: unknown): Article =>
+  ({ slug, title: slug, date: '2025-01-01', excerpt: '', tags, markdown: '', html: '', data: {}, draft: false, file: `content/news/${slug}.md` }) as Article;
+
+describe('tagSlug', () => {
+  it('is empty or lowercase letters and digits joined by single hyphens, for any text', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: 'binary', maxLength: 80 })), (tag) => {
+        const slug = tagSlug(tag);
+        expect(slug === '' || /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug)).toBe(true);
+        expect(slug.length).toBeLessThanOrEqual(60);
+        expect(tagSlug(slug)).toBe(slug);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('ignores case, spacing and punctuation, and folds accents', () => {
+    expect(tagSlug('  Staking & Rewards!! ')).toBe('staking-rewards');
+    expect(tagSlug('ETHEREUM')).toBe(tagSlug('ethereum'));
+    expect(tagSlug('Zürich')).toBe('zurich');
+    expect(tagSlug('../../etc/passwd')).toBe('etc-passwd');
+    for (const nothing of ['', '   ', '!!!', 'ツ', '\u0000\u202e']) expect(tagSlug(nothing)).toBe('');
+  });
+});
+
+describe('groupByTag', () => {
+  it('puts each article once under each of its tags, spellings with one slug on one page', () => {
+    const groups = groupByTag([article('b', ['Ethereum', 'ethereum', 'Celo']), article('a', ['ETHEREUM'])]);
+    expect(groups.map((group) => [group.slug, group.name, group.articles.map((a) => a.slug)])).toEqual([
+      ['celo', 'Celo', ['b']],
+      ['ethereum', 'Ethereum', ['b', 'a']],
+    ]);
+  });
+
+  it('for random tag lists: every (article, tag slug) pair appears exactly once', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.stringMatching(/^[A-Za-z][A-Za-z0-9 -]{0,12}$/), { maxLength: 5 }), { maxLength: 20 }), (lists) => {
+        const articles = lists.map((tags, i) => article(`a${i}`, tags));
+        const groups = groupByTag(articles);
+        const pairs = groups.flatMap((group) => group.articles.map((a) => `${a.slug}:${group.slug}`));
+        const expected = new Set(articles.flatMap((a) => (a.tags ?? []).map((tag) => `${a.slug}:${tagSlug(tag)}`)));
+        expect(pairs.sort()).toEqual([...expected].sort());
+      }),
+    );
+  });
+
+  it('stops with TagInvalid naming the file for a tag without a slug, or tags that are not text', () => {
+    for (const tags of [['ok', '!!!'], 'staking', [42], [null]]) {
+      let error: unknown;
+      try {
+        articleTagSlugs(article('bad', tags));
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(SsgError);
+      expect((error as SsgError).code).toBe('TagInvalid');
+      expect((error as SsgError).file).toBe('content/news/bad.md');
+    }
+    expect(() => groupByTag([article('fine', ['a']), article('bad', ['???'])])).toThrow(/"\?\?\?" has no letters or digits/);
+  });
+});
