@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Buffer } from 'node:buffer';
-import { readArticleSources, type Article } from './articles.ts';
+import { isPublished, readArticleSources, type Article } from './articles.ts';
 import { ASSETS_DIR, bundleClient, type ClientBundle } from './bundle-client.ts';
 import { bundleServer, type ServerBundle } from './bundle-server.ts';
 import { readDataFiles, type DataFile } from './data.ts';
@@ -13,6 +13,7 @@ import { projectAt, type Project } from './project.ts';
 import { cleanLeftovers, lockOutput } from './output-lock.ts';
 import { checkOwnership, checkProjectRoot, resolveOutDir } from './output-target.ts';
 import { emptyReads } from './dependencies.ts';
+import type { CheckedPage } from './links.ts';
 import { openPageCache, type PageCache } from './page-cache.ts';
 import { renderDocument, type RenderContext } from './render.ts';
 import { expandRoutes, type PageJob } from './routes.ts';
@@ -22,10 +23,12 @@ import {
   checkPublicClashes,
   checkSiteLinks,
   drawnFiles,
+  entryArticles,
   generatedFiles,
   publishArticles,
   renderContext,
   siteSettings,
+  sourceFileOf,
   type SiteSettings,
 } from './pipeline/stages.ts';
 
@@ -36,6 +39,8 @@ export interface BuildOptions {
   /** Overrides `baseUrl` of content/site.yaml. */
   baseUrl?: string;
   drafts?: boolean;
+  /** Include articles dated after the build time (held back until their date otherwise). */
+  future?: boolean;
   /** The build time; articles without a date get it. */
   now?: Date;
   warn?: (message: string) => void;
@@ -84,11 +89,6 @@ function timer() {
   };
 }
 
-/** The articles a page was handed through its route entry: it can be rendered once they are converted. */
-function entryArticles(job: PageJob, known: ReadonlySet<Article>): Article[] {
-  return Object.values(job.entry).filter((value): value is Article => known.has(value as Article));
-}
-
 /**
  * Builds the site into the output folder, once it is known to be a folder the build may write:
  * refused when it is the project, a source folder or a foreign folder; waited for while another
@@ -135,26 +135,33 @@ function startInputs(project: Project, outDir: string): Promise<BuildInputs> {
   return inputs;
 }
 
-/** Every article; files seen in an earlier build skip their YAML and Markdown (both cached). Drafts left out are not converted. */
+/** Every article; files seen in an earlier build skip their YAML and Markdown (both cached). Articles held back are not converted. */
 async function loadArticles(project: Project, options: BuildOptions, now: Date, warn: (message: string) => void) {
   const sources = await readArticleSources(project.root, project.articlesDir, warn);
   const parsed = await parseWithCache(sources, { now, warn, cacheDir: project.cacheDir });
-  const articles = publishArticles(new Map(parsed.all.map((article) => [article.file, article])), Boolean(options.drafts));
-  parsed.pending = parsed.pending.filter((item) => options.drafts || !item.article.draft);
+  const publish = { drafts: options.drafts, future: options.future, now };
+  const articles = publishArticles(new Map(parsed.all.map((article) => [article.file, article])), publish);
+  parsed.pending = parsed.pending.filter((item) => isPublished(item.article, publish));
   return { parsed, articles };
 }
 
 /** Converts the pending articles in helper processes; `listen` hears of each batch as it lands. */
-function startConversion(project: Project, parsed: ParsedWithCache, articles: readonly Article[], onProgress?: BuildOptions['onProgress']) {
+function startConversion(
+  project: Project,
+  parsed: ParsedWithCache,
+  articles: readonly Article[],
+  options: { warn: (message: string) => void; onProgress?: BuildOptions['onProgress'] },
+) {
   const waiting = new Set(parsed.pending.map((item) => item.article));
   let convertedSoFar = 0;
   const ready = new Set<Article>(articles.filter((article) => !waiting.has(article)));
   let listener: (articles: Article[]) => void = () => {};
   const conversion = convertPending(parsed, {
     cacheDir: project.cacheDir,
+    warn: options.warn,
     onConverted: (done) => {
       for (const article of done) ready.add(article);
-      onProgress?.((convertedSoFar += done.length), waiting.size);
+      options.onProgress?.((convertedSoFar += done.length), waiting.size);
       listener(done);
     },
   });
@@ -170,7 +177,7 @@ function createPageRenderer(context: RenderContext, pageCache: PageCache, output
   const order = new Map(jobs.map((job, index) => [job, index]));
   const entryKey = (job: PageJob) =>
     JSON.stringify([job.path, job.params, job.entry], (_, value) => (known.has(value) ? `article:${(value as Article).file}` : value));
-  const documents = new Map<PageJob, { path: string; html: string }>();
+  const documents = new Map<PageJob, CheckedPage>();
   const sizes = new Map<PageJob, PageSizes>();
   const failures = new Map<number, unknown>();
   const { client } = context;
@@ -182,7 +189,7 @@ function createPageRenderer(context: RenderContext, pageCache: PageCache, output
       document = renderDocument(job, context, reads);
       pageCache.set(job.outputPath, key, document, reads);
     }
-    documents.set(job, { path: job.path, html: document.html });
+    documents.set(job, { path: job.path, html: document.html, file: sourceFileOf(job, known) });
     const contents = Buffer.from(document.html);
     output.write({ path: job.outputPath, contents });
     const assets = client.assetsFor(document.islands);
@@ -239,13 +246,13 @@ async function renderAsConverted(
 }
 
 /** Pages whose every input is as in the last build come from the page cache, unrendered. */
-function pageCacheFor(project: Project, context: RenderContext, server: ServerBundle, settings: SiteSettings, parsed: ParsedWithCache, drafts: boolean) {
+function pageCacheFor(project: Project, context: RenderContext, server: ServerBundle, settings: SiteSettings, parsed: ParsedWithCache, options: BuildOptions) {
   const { client, shell, baseUrl, meta } = context;
   return openPageCache({
     cacheDir: project.cacheDir,
     shared: [
       server.code,
-      JSON.stringify([shell, client.assets.map((asset) => asset.path), client.loaderUrl, client.styleUrl, baseUrl, meta, settings.feed, drafts]),
+      JSON.stringify([shell, client.assets.map((asset) => asset.path), client.loaderUrl, client.styleUrl, baseUrl, meta, settings.feed, Boolean(options.drafts), Boolean(options.future)]),
     ],
     now: context.now,
     articles: context.articles,
@@ -262,7 +269,7 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
   const inputs = startInputs(project, outDir);
   const { parsed, articles } = await loadArticles(project, options, now, warn);
   clock.lap('articles');
-  const conversion = startConversion(project, parsed, articles, options.onProgress);
+  const conversion = startConversion(project, parsed, articles, { warn, onProgress: options.onProgress });
   let output: StagedOutput | undefined;
   try {
     const [shell, dataSources, server, client] = await inputs;
@@ -282,7 +289,7 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
     const drawing = drawnFiles({ server, articles, settings }, project);
     drawing.catch(() => {}); // reported where it is awaited, after the pages (dev mode's order)
     const context = renderContext(site, now, project.root);
-    const pageCache = pageCacheFor(project, context, server, settings, parsed, Boolean(options.drafts));
+    const pageCache = pageCacheFor(project, context, server, settings, parsed, options);
     const pages = createPageRenderer(context, pageCache, output, jobs);
     await renderAsConverted(jobs, new Set(articles), conversion, pages.render);
     pages.throwFirstFailure();

@@ -24,6 +24,7 @@ export interface DevOptions {
   /** With an explicit port, a busy one is an error; by default the next free one is taken. */
   strictPort: boolean;
   drafts?: boolean;
+  future?: boolean;
   baseUrl?: string;
   log: (line: string) => void;
   warn: (message: string) => void;
@@ -82,6 +83,7 @@ export async function dev(options: DevOptions): Promise<DevServer> {
     root,
     outDir: DEV_OUT_DIR,
     drafts: options.drafts,
+    future: options.future,
     baseUrl: options.baseUrl,
     warn: options.warn,
   });

@@ -5,6 +5,7 @@
 export const errorCatalogue = {
   FrontMatterUnclosed: 'Add a line with three dashes (---) after the front matter.',
   FrontMatterInvalidYaml: 'Fix the YAML between the two --- lines.',
+  FrontMatterFieldInvalid: 'Fix the field on the line named; README.md ("News articles") lists every field and its type.',
   FrontMatterNotMapping: 'Front matter must be key: value pairs, for example "title: Hello".',
   ArticleSlugInvalid:
     'Rename the file to lowercase letters, digits and single hyphens, for example "my-first-post.md".',
@@ -44,6 +45,7 @@ export const errorCatalogue = {
   ArticleUnreadable: 'Check that the file is readable, or move it out of the content folder.',
   TagInvalid: 'Give each tag in "tags:" as text with at least one letter or digit, for example tags: [staking, ethereum].',
   LinkBroken: 'Fix the link, or add the page or file it points to.',
+  LinkFragmentMissing: 'Link to a heading that exists (its id is shown by the # after it), or fix the heading.',
   ServeConfigInvalid: 'Set the variable in the environment; the README lists every one.',
   DataDirUnwritable: 'Point DATA_DIR at a folder the server may write to, or fix its owner and permissions.',
   DataDirInUse: 'Stop the other server first, or give this one its own DATA_DIR.',

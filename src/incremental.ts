@@ -6,7 +6,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import { isArticleName, parseArticle, readArticleSources, type Article } from './articles.ts';
+import { isArticleName, parseArticle, readArticleSources, reportRawHtml, type Article } from './articles.ts';
 import { assetFiles } from './build.ts';
 import { ASSETS_DIR, collectClientBundle, findIslands, scriptBuildOptions, styleBuildOptions, type ClientBundle, type IslandSource } from './bundle-client.ts';
 import { loadServerModule, serverBuildOptions, type ServerBundle } from './bundle-server.ts';
@@ -15,8 +15,8 @@ import { readDataFiles, type DataFile } from './data.ts';
 import { SsgError } from './errors.ts';
 import { swapStyleSheet } from './head.ts';
 import { fromEsbuildFailure } from './esbuild-plugins.ts';
-import { internalLinks } from './links.ts';
-import { markdownToHtml } from './markdown.ts';
+import { pageLinks, type PageLinks } from './links.ts';
+import { convertMarkdown } from './markdown.ts';
 import { listFiles, type OutputFile } from './output.ts';
 import { FEED_LIMIT } from './site-files.ts';
 import { convertPending, parseWithCache } from './article-store.ts';
@@ -33,6 +33,7 @@ import {
   publishArticles,
   renderContext,
   siteSettings,
+  sourceFileOf,
   type SiteSettings,
 } from './pipeline/stages.ts';
 
@@ -55,8 +56,8 @@ interface RenderedPage {
   job: PageJob;
   html: string;
   reads: PageReads;
-  /** Its internal links, taken out once: every rebuild checks the links of every page. */
-  links: string[];
+  /** Its internal links and ids, taken out once: every rebuild checks the links of every page. */
+  links: PageLinks;
 }
 
 /** Everything one good rebuild made; the next starts from it. */
@@ -83,6 +84,8 @@ export interface IncrementalOptions {
   root: string;
   outDir: string;
   drafts?: boolean;
+  /** Include articles dated after now (held back until their date otherwise). */
+  future?: boolean;
   baseUrl?: string;
   warn: (message: string) => void;
   now?: () => Date;
@@ -192,7 +195,13 @@ async function parseChanged(project: Project, file: string, previous: Article | 
   if (!statIsFile(file)) return undefined; // deleted, or a folder named x.md (its articles come on their own)
   try {
     const article = parseArticle({ file: relative(project, file), text: await readSettled(file) }, { now, warn });
-    article.html = previous && previous.markdown === article.markdown ? previous.html : markdownToHtml(article.markdown);
+    if (previous && previous.markdown === article.markdown) {
+      article.html = previous.html;
+    } else {
+      const { html, rawHtmlLines } = convertMarkdown(article.markdown);
+      article.html = html;
+      reportRawHtml(article, rawHtmlLines, warn);
+    }
     return article;
   } catch (error) {
     if (error instanceof SsgError) return error;
@@ -202,7 +211,10 @@ async function parseChanged(project: Project, file: string, previous: Article | 
 
 const statIsFile = (file: string) => statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
 
-/** The article stage on the changed files: the list, and what changed in each article. */
+/**
+ * The article stage on the changed files (none: the list is published again, as future posts
+ * come due while dev runs): the list, and what changed in each article.
+ */
 async function updateArticles(project: Project, previous: State, files: readonly string[], options: IncrementalOptions, now: Date) {
   const parsed = new Map<string, Article | SsgError>(previous.byFile);
   for (const file of files) {
@@ -211,7 +223,7 @@ async function updateArticles(project: Project, previous: State, files: readonly
     if (article) parsed.set(name, article);
     else parsed.delete(name);
   }
-  const articles = publishArticles(parsed, Boolean(options.drafts));
+  const articles = publishArticles(parsed, { drafts: options.drafts, future: options.future, now });
   const byFile = parsed as Map<string, Article>; // publishArticles threw if any was an error
   const listChanged =
     articles.length !== previous.articles.length || articles.some((article, index) => previous.articles[index]!.slug !== article.slug);
@@ -229,7 +241,8 @@ async function updateArticles(project: Project, previous: State, files: readonly
 async function loadAllArticles(project: Project, options: IncrementalOptions, now: Date) {
   const sources = await readArticleSources(project.root, project.articlesDir, options.warn);
   const store = await parseWithCache(sources, { now, warn: options.warn, cacheDir: project.cacheDir });
-  const conversion = convertPending(store, { cacheDir: project.cacheDir });
+  // Every article, held back or not: a future post comes due while dev runs, unedited.
+  const conversion = convertPending(store, { cacheDir: project.cacheDir, warn: options.warn });
   try {
     await conversion.done;
   } finally {
@@ -237,7 +250,7 @@ async function loadAllArticles(project: Project, options: IncrementalOptions, no
   }
   if (store.stale) await store.cache.save();
   const byFile = new Map(store.all.map((article) => [article.file, article]));
-  return { byFile, articles: publishArticles(byFile, Boolean(options.drafts)) };
+  return { byFile, articles: publishArticles(byFile, { drafts: options.drafts, future: options.future, now }) };
 }
 
 /** The data files after the changed ones were read again (or dropped). */
@@ -289,9 +302,7 @@ async function firstInputs(project: Project, bundler: DevBundler, options: Incre
 
 /** The inputs after a change: only what the changed files affect is read or bundled again. */
 async function changedInputs(project: Project, bundler: DevBundler, previous: State, kinds: Map<ChangeKind, string[]>, options: IncrementalOptions, now: Date): Promise<Inputs> {
-  const articleChange = kinds.has('article')
-    ? await updateArticles(project, previous, kinds.get('article')!, options, now)
-    : { byFile: previous.byFile, articles: previous.articles, listChanged: false, fields: new Map<string, Set<string>>() };
+  const articleChange = await updateArticles(project, previous, kinds.get('article') ?? [], options, now);
   const codeChanged = kinds.has('code');
   const islands = codeChanged ? await findIslands(project) : previous.islands;
   const styleChanged = kinds.has('style');
@@ -314,10 +325,11 @@ async function changedInputs(project: Project, bundler: DevBundler, previous: St
 /** Renders pages in route order; the first that fails stops the rebuild, as in `build`. */
 function renderPages(jobs: readonly PageJob[], context: RenderContext): Map<string, RenderedPage> {
   const pages = new Map<string, RenderedPage>();
+  const known = new Set(context.articles);
   for (const job of jobs) {
     const reads = emptyReads();
     const { html } = renderDocument(job, context, reads);
-    pages.set(job.outputPath, { job, html, reads, links: internalLinks(html) });
+    pages.set(job.outputPath, { job, html, reads, links: pageLinks({ path: job.path, html, file: sourceFileOf(job, known) }) });
   }
   return pages;
 }
@@ -355,7 +367,7 @@ function mergePages(jobs: readonly PageJob[], rendered: Map<string, RenderedPage
 
 /**
  * sitemap, robots, feed, manifest and _headers, made again when what they read may have changed:
- * the sitemap reads the list and the dates, the feed the newest articles, _headers the style's hash.
+ * the sitemap reads the list, the dates and drafts, the feed the newest articles, _headers the style's hash.
  */
 function siteFilesFor(previous: State | undefined, inputs: Inputs, jobs: readonly PageJob[], now: Date): OutputFile[] {
   const feedLimit = inputs.settings.feed?.limit ?? FEED_LIMIT;
@@ -367,7 +379,7 @@ function siteFilesFor(previous: State | undefined, inputs: Inputs, jobs: readonl
     inputs.changedData.size > 0 ||
     inputs.publicChanged ||
     inputs.styleChanged ||
-    [...inputs.fields].some(([slug, fields]) => inFeed.has(slug) || fields.has('date') || fields.has('data'));
+    [...inputs.fields].some(([slug, fields]) => inFeed.has(slug) || fields.has('date') || fields.has('data') || fields.has('draft'));
   return regenerate ? generatedFiles({ ...inputs, server: inputs.server.module }, jobs, inputs.publicFiles, now) : previous.generated;
 }
 
@@ -390,7 +402,7 @@ async function assemble(project: Project, previous: State | undefined, inputs: I
   const drawn = await drawnFilesFor(project, previous, inputs);
   checkPublicClashes(inputs.client, [], inputs.publicFiles, project.publicDir, drawn);
   const generated = siteFilesFor(previous, inputs, jobs, now);
-  checkSiteLinks([...pages.values()].map((page) => ({ path: page.job.path, links: page.links })), {
+  checkSiteLinks([...pages.values()].map((page) => page.links), {
     client: inputs.client,
     jobs,
     generated: [...drawn, ...generated],

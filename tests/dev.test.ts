@@ -63,7 +63,7 @@ describe('ssg dev', () => {
 
   it('a new article gets its page and appears in the list; deleting it removes both', async () => {
     const events = await dev.events();
-    await site.write('content/news/brand-new.md', '---\ntitle: Brand new\ndate: "2030-01-01"\n---\nFresh.');
+    await site.write('content/news/brand-new.md', '---\ntitle: Brand new\ndate: "2025-06-01"\n---\nFresh.');
     await events.next('reload', (data) => data.pages.length > 0);
     await expect.poll(() => text(`${dev.url}/news/brand-new`)).toContain('<h1>Brand new</h1>');
     const home = await text(`${dev.url}/`);

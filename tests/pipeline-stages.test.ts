@@ -43,7 +43,7 @@ describe('publishArticles', () => {
           );
           let messages: string[] = [];
           try {
-            publishArticles(byFile, true);
+            publishArticles(byFile, { drafts: true, now: new Date('2025-01-01') });
           } catch (error) {
             messages = (error instanceof SsgErrorList ? error.errors : [error as SsgError]).map((item) => item.message);
           }
@@ -53,14 +53,27 @@ describe('publishArticles', () => {
     );
   });
 
-  it('leaves drafts out unless asked, newest first', () => {
+  it('leaves drafts and future posts out unless asked, newest first', () => {
     const byFile = new Map([
       ['a.md', article('a.md', 'a', '2024-01-01')],
       ['b.md', article('b.md', 'b', '2024-02-01', true)],
       ['c.md', article('c.md', 'c', '2024-03-01')],
+      ['d.md', article('d.md', 'd', '2024-05-01')],
     ]);
-    expect(publishArticles(byFile, false).map((item) => item.slug)).toEqual(['c', 'a']);
-    expect(publishArticles(byFile, true).map((item) => item.slug)).toEqual(['c', 'b', 'a']);
+    const now = new Date('2024-04-01T00:00:00Z');
+    const slugs = (options: { drafts?: boolean; future?: boolean }) => publishArticles(byFile, { ...options, now }).map((item) => item.slug);
+    expect(slugs({})).toEqual(['c', 'a']);
+    expect(slugs({ drafts: true })).toEqual(['c', 'b', 'a']);
+    expect(slugs({ future: true })).toEqual(['d', 'c', 'a']);
+    expect(slugs({ drafts: true, future: true })).toEqual(['d', 'c', 'b', 'a']);
+  });
+
+  it('names a duplicate slug even when one of the two is held back (it is published one day)', () => {
+    const byFile = new Map([
+      ['a.md', article('a.md', 'same', '2024-01-01')],
+      ['b.md', article('b.md', 'same', '2030-01-01', true)],
+    ]);
+    expect(() => publishArticles(byFile, { now: new Date('2024-04-01') })).toThrow(/already used by a\.md/);
   });
 });
 

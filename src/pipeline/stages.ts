@@ -2,14 +2,14 @@
 // published, which files the site will have, and the checks every build makes. Each is a plain
 // function of its inputs, so a check added here holds in both.
 import type { Article } from '../articles.ts';
-import { duplicateSlug, sortNewestFirst } from '../articles.ts';
+import { duplicateSlug, isPublished, sortNewestFirst } from '../articles.ts';
 import type { ClientBundle } from '../bundle-client.ts';
 import type { ServerBundle, ServerModule } from '../bundle-server.ts';
 import { addCspSources } from '../csp.ts';
 import { parseDataFiles, type DataFile } from '../data.ts';
 import { SsgError, SsgErrorList } from '../errors.ts';
 import { generateFiles } from '../generated-files.ts';
-import { checkLinks } from '../links.ts';
+import { checkLinks, type CheckedPage, type PageLinks } from '../links.ts';
 import { publicFileClash, type OutputFile } from '../output.ts';
 import type { Project } from '../project.ts';
 import type { RenderContext } from '../render.ts';
@@ -65,11 +65,19 @@ export function siteSettings(
   return { data, baseUrl, meta: site.meta?.(data), feed: site.feed?.(data) };
 }
 
+/** Which articles are published: drafts with `--drafts`, those dated after `now` with `--future`. */
+export interface PublishOptions {
+  drafts?: boolean;
+  future?: boolean;
+  now: Date;
+}
+
 /**
  * The published articles, newest first, from each file's article or the error it gave, in file
- * order: every bad file reported at once, two files with one slug named as `build` names them.
+ * order: every bad file reported at once, two files with one slug named as `build` names them
+ * (held-back drafts and future posts too: they are published one day).
  */
-export function publishArticles(byFile: ReadonlyMap<string, Article | SsgError>, drafts: boolean): Article[] {
+export function publishArticles(byFile: ReadonlyMap<string, Article | SsgError>, options: PublishOptions): Article[] {
   const errors: SsgError[] = [];
   const bySlug = new Map<string, Article>();
   for (const file of [...byFile.keys()].sort()) {
@@ -84,7 +92,17 @@ export function publishArticles(byFile: ReadonlyMap<string, Article | SsgError>,
   }
   if (errors.length === 1) throw errors[0];
   if (errors.length > 1) throw new SsgErrorList(errors);
-  return sortNewestFirst([...bySlug.values()].filter((article) => drafts || !article.draft));
+  return sortNewestFirst([...bySlug.values()].filter((article) => isPublished(article, options)));
+}
+
+/** The articles a page was handed through its route entry: it can be rendered once they are converted. */
+export function entryArticles(job: PageJob, known: ReadonlySet<Article>): Article[] {
+  return Object.values(job.entry).filter((value): value is Article => known.has(value as Article));
+}
+
+/** The article file a page was made from: link errors name it, as the file to fix. */
+export function sourceFileOf(job: PageJob, known: ReadonlySet<Article>): string | undefined {
+  return entryArticles(job, known)[0]?.file;
 }
 
 /** What every page is rendered with. */
@@ -160,9 +178,12 @@ export function checkPublicClashes(
   if (errors.length > 1) throw new SsgErrorList(errors);
 }
 
-/** Every internal link of every page leads to a page, asset, generated or public file. */
+/**
+ * Every internal link of every page leads to a page, asset, generated or public file, and each
+ * fragment to an id on its page; an error names the article the page was made from.
+ */
 export function checkSiteLinks(
-  pages: ReadonlyArray<{ path: string; html: string } | { path: string; links: readonly string[] }>,
+  pages: ReadonlyArray<CheckedPage | PageLinks>,
   paths: { client: ClientBundle; jobs: readonly PageJob[]; generated: readonly OutputFile[]; publicFiles: ReadonlySet<string> },
 ): void {
   const files = new Set([
