@@ -21,7 +21,7 @@ interface Step {
   apply(site: TempSite): string[];
 }
 
-const article = (title: string, date: string, body: string) => `---\ntitle: ${title}\ndate: "${date}"\n---\n${body}\n`;
+const article = (title: string, date: string, body: string, extra = '') => `---\ntitle: ${title}\ndate: "${date}"\n${extra}---\n${body}\n`;
 const slugs = ['alpha', 'beta', 'gamma', 'first-post'];
 const newsFile = (slug: string) => `content/news/${slug}.md`;
 
@@ -37,6 +37,25 @@ function put(site: TempSite, file: string, text: string): string[] {
   return [site.file(file)];
 }
 
+/**
+ * The fixture site plus what a real site has beside its pages: tag pages, a feed and a drawn file
+ * per article (a share image's stand-in, cheap to draw), so the equivalence covers them too.
+ */
+function withTagsFeedAndDrawnFiles(source: string): string {
+  const tagPage = `function TagPage({ entry }: PageProps) {
+  const group = entry.group as TagGroup;
+  return <ul>{group.articles.map((item) => <li key={item.slug}><a href={\`/news/\${item.slug}\`}>{item.title}</a></li>)}</ul>;
+}
+
+export default defineSite({
+  files: ({ articles }) => articles.map((item) => ({ path: \`/share/\${item.slug}.svg\`, key: item.title, render: () => new TextEncoder().encode(\`<svg><text>\${item.title}</text></svg>\`) })),
+  feed: () => ({ path: '/feed.xml', title: 'Fixture', description: 'Fixture news', link: (item) => \`/news/\${item.slug}\` }),`;
+  return source
+    .replace("import { defineSite, type Article, type PageProps } from 'ssg';", "import { defineSite, groupByTag, type Article, type PageProps, type TagGroup } from 'ssg';")
+    .replace('export default defineSite({', tagPage)
+    .replace("    { path: '/404',", "    { path: '/news/tag/:tag', page: TagPage, head: ({ entry }) => ({ title: (entry.group as TagGroup).name }), entries: ({ articles }) => groupByTag(articles).map((group) => ({ params: { tag: group.slug }, props: { group } })) },\n    { path: '/404',");
+}
+
 const pick = <T,>(list: readonly T[], index: number): T | undefined => (list.length ? list[index % list.length] : undefined);
 
 const indexTsx = (site: TempSite) => readFileSync(site.file('site/index.tsx'), 'utf8');
@@ -47,6 +66,16 @@ const step = fc.oneof(
     ({ slug, title, day, link }): Step => ({
       name: `write article ${slug} "${title}"${link ? ` linking ${link}` : ''}`,
       apply: (site) => put(site, newsFile(slug), article(title, `2024-07-${String(day).padStart(2, '0')}`, link ? `See [that](/news/${link}).` : 'Plain body.')),
+    }),
+  ),
+  fc.record({ slug: fc.constantFrom(...slugs), kind: fc.constantFrom('future', 'draft', 'tagged', 'tagged draft'), tags: fc.subarray(['Staking', 'Rewards & Fees', 'Zürich'], { minLength: 1 }) }).map(
+    ({ slug, kind, tags }): Step => ({
+      name: `write ${kind} article ${slug}${kind.startsWith('tagged') ? ` [${tags.join(', ')}]` : ''}`,
+      apply: (site) => {
+        const front = [kind.endsWith('draft') ? 'draft: true\n' : '', kind.startsWith('tagged') ? `tags: ${JSON.stringify(tags)}\n` : ''].join('');
+        const date = kind === 'future' ? '2099-01-01' : '2024-06-15';
+        return put(site, newsFile(slug), article(`${kind} ${slug}`, date, `A ${kind} post.`, front));
+      },
     }),
   ),
   fc.nat().map((index): Step => ({
@@ -125,6 +154,7 @@ describe('dev mode and build are one pipeline', () => {
 
   beforeAll(async () => {
     site = await copySite(fixture);
+    writeFileSync(site.file('site/index.tsx'), withTagsFeedAndDrawnFiles(indexTsx(site)));
     outRoot = await mkdtemp(path.join(tmpdir(), 'ssg-equivalence-'));
     server = await dev({ root: site.dir, port: 0, strictPort: false, log: () => {}, warn: () => {}, fail: () => {}, onRebuild: (rebuild) => rebuilds.push(rebuild) });
   });
@@ -183,6 +213,20 @@ describe('dev mode and build are one pipeline', () => {
     }
   }
 
+  it('the fixture has its tag pages, feed and drawn files, and holds back drafts and future posts', async () => {
+    const from = rebuilds.length;
+    const touched = [
+      ...put(site, newsFile('gamma'), article('Later', '2099-01-01', 'Not yet.')),
+      ...put(site, newsFile('beta'), article('Tagged', '2024-06-01', 'Tagged.', 'tags: [Staking]\n')),
+    ];
+    await settled(from, touched);
+    await expectSame(['a future post and a tagged post']);
+    const files = await snapshot(server.outDir);
+    expect(files.has('share/beta.svg') && files.has('news/tag/staking.html') && files.has('feed.xml')).toBe(true);
+    expect(files.has('news/gamma.html') || files.has('share/gamma.svg')).toBe(false);
+    expect(files.has('news/draft-post.html')).toBe(false);
+  }, STEP_TIMEOUT_MS * 2);
+
   it('serves what a fresh build writes, and fails as it fails, after random edits', async () => {
     let runs = 0;
     await fc.assert(
@@ -198,8 +242,8 @@ describe('dev mode and build are one pipeline', () => {
           await expectSame(trail);
         }
       }),
-      { numRuns: 4, endOnFailure: true },
+      { numRuns: 6, endOnFailure: true },
     );
-    expect(runs).toBe(4);
+    expect(runs).toBe(6);
   }, 240_000);
 });
