@@ -86,7 +86,10 @@ describe('ssg dev', () => {
     const second = await site.read('content/news/2024/second-post.md');
     await site.remove('content/news/2024/second-post.md');
     const error = await events.next('build-error', (data) => data[0].code === 'LinkBroken');
-    expect(error.data).toEqual([expect.objectContaining({ message: 'The page /news/linker links to /news/second-post, which no route or public file provides.' })]);
+    // Named by the article's file, as the build names it: that is the file to fix.
+    expect(error.data).toEqual([
+      expect.objectContaining({ where: 'content/news/linker.md', message: 'The page /news/linker links to /news/second-post, which no route or public file provides.' }),
+    ]);
     expect(await text(`${dev.url}/news/second-post`)).toContain('Second post'); // the last good pages stay
     await site.write('content/news/2024/second-post.md', second);
     await events.next('reload'); // its page was kept as it was: nothing to write
