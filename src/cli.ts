@@ -177,7 +177,7 @@ export function createProgram(): Command {
   // Read-only and without creating anything: the inbox may belong to a running server.
   const readMessages = async (command: Command, options: { undelivered?: boolean }) => {
     const global = command.optsWithGlobals<GlobalOptions & { dataDir?: string }>();
-    const { readInbox } = await import('./contact/inbox-sqlite.ts');
+    const { readInbox } = await import('./server/inbox-sqlite.ts');
     return readInbox(path.resolve(global.root, global.dataDir ?? process.env.DATA_DIR ?? 'data'), options);
   };
   inbox
@@ -193,7 +193,7 @@ export function createProgram(): Command {
           process.stdout.write('No messages.\n');
           return;
         }
-        const { formatInboxLine } = await import('./contact/inbox-listing.ts');
+        const { formatInboxLine } = await import('./server/inbox-listing.ts');
         process.stdout.write(messages.map((message) => `${formatInboxLine(message)}\n`).join(''));
       } catch (error) {
         reportFailure(error, Boolean(global.verbose));
@@ -208,7 +208,7 @@ export function createProgram(): Command {
     .action(async (options: { undelivered?: boolean }, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       try {
-        const { escapeControlCharactersKeepingLines } = await import('./contact/control-characters.ts');
+        const { escapeControlCharactersKeepingLines } = await import('./server/control-characters.ts');
         // JSON.stringify escapes C0 controls only; the others (DEL, C1, bidi, U+2028) become \uXXXX
         // too, which is still the same JSON. Raw line feeds in its output are its own indentation.
         const json = JSON.stringify(await readMessages(command, options), null, 2);

@@ -42,6 +42,10 @@ export const errorCatalogue = {
   ServeConfigInvalid: 'Set the variable in the environment; the README lists every one.',
   DataDirUnwritable: 'Point DATA_DIR at a folder the server may write to, or fix its owner and permissions.',
   DataDirInUse: 'Stop the other server first, or give this one its own DATA_DIR.',
+  SiteDirMissing: 'Run "npm run build" first, or point --dir (or SITE_DIR for serve) at the built site.',
+  ApiRouteCompileFailed: 'Fix the syntax error shown above in the API route.',
+  ApiRouteInvalid: 'Default-export defineApiRoute({ create(services) { return handler; } }) from the file (import it from "ssg/server").',
+  ApiRouteThrew: 'Fix the code at the file and line shown; run with --verbose for the stack trace.',
 } as const;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createContactHandler, MAX_BODY_BYTES, VERIFICATIONS_PER_MESSAGE, type ContactHandler } from '../src/contact/handler.ts';
-import { openSqliteInbox, type SqliteInbox } from '../src/contact/inbox-sqlite.ts';
-import { createRateLimiter } from '../src/contact/rate-limit.ts';
-import { createTurnstileVerifier, VerifierUnavailableError, type ChallengeVerifier } from '../src/contact/verifier.ts';
+import { createContactHandler, MAX_BODY_BYTES, VERIFICATIONS_PER_MESSAGE, type ContactHandler } from '../site/contact/handler.ts';
+import { openSqliteInbox, type SqliteInbox } from '../src/server/inbox-sqlite.ts';
+import { createRateLimiter } from '../src/server/rate-limit.ts';
+import { createTurnstileVerifier, VerifierUnavailableError, type ChallengeVerifier } from '../site/contact/turnstile.ts';
 import { startSiteverify } from './helpers/stand-ins.ts';
 
 const ORIGIN = 'https://validators.example';

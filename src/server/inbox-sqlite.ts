@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { ContactMessage, Inbox, StoredMessage } from './handler.ts';
+import type { Inbox, NewFormMessage, StoredMessage } from './message.ts';
 import { openSqliteThread, type SqliteThread } from './sqlite-thread.ts';
 
 export const INBOX_FILE_NAME = 'inbox.sqlite';
@@ -64,7 +64,7 @@ const toMessage = (row: Row): StoredMessage => ({
   lastError: row.last_error,
 });
 
-type NewMessage = ContactMessage & { receivedAt: string; clientAddress: string };
+type NewMessage = NewFormMessage;
 
 /** The inbox as the CLI and tests read it: synchronous, in the calling thread. */
 export interface SqliteInbox extends Inbox {
