@@ -19,10 +19,13 @@ interface GlobalOptions {
   verbose?: boolean;
 }
 
-function reportFailure(error: unknown, verbose: boolean): void {
+/** What failed, as the first line of the report: the command's own words. */
+type FailureHeading = 'Build failed' | 'Dev server failed' | 'Preview failed' | 'Serve failed' | 'Inbox failed' | 'Failed';
+
+function reportFailure(error: unknown, verbose: boolean, heading: FailureHeading): void {
   const colors = paint(useColor(process.stderr));
   const text = formatAnyError(error, { verbose });
-  process.stderr.write(`${colors.red(isExpectedError(error) ? 'Build failed' : 'Failed')}\n${text}\n`);
+  process.stderr.write(`${colors.red(heading)}\n${text}\n`);
   process.exitCode = isUsageError(error) ? USAGE_EXIT : FAILURE_EXIT;
 }
 
@@ -43,7 +46,7 @@ function cleanUpOnSignal(): void {
 }
 
 /** On Ctrl-C or SIGTERM: close cleanly once, then exit 0 (1 if closing failed). */
-function stopOnSignal(close: () => Promise<void>, verbose: boolean, announce?: (signal: string) => void): void {
+function stopOnSignal(close: () => Promise<void>, verbose: boolean, heading: FailureHeading, announce?: (signal: string) => void): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
@@ -52,7 +55,7 @@ function stopOnSignal(close: () => Promise<void>, verbose: boolean, announce?: (
     close().then(
       () => process.exit(0),
       (error: unknown) => {
-        reportFailure(error, verbose);
+        reportFailure(error, verbose, heading);
         process.exit(1);
       },
     );
@@ -101,7 +104,7 @@ export function createProgram(): Command {
           `${colors.green('Built')} ${result.pages.length} pages (${result.articles} articles) into ${options.out} in ${formatMs(result.durationMs)}${markdown}${result.unchanged ? ' · output unchanged, nothing written' : ''} · peak memory ${peakMb} MB\n`,
         );
       } catch (error) {
-        reportFailure(error, Boolean(global.verbose));
+        reportFailure(error, Boolean(global.verbose), 'Build failed');
       }
     });
 
@@ -130,9 +133,9 @@ export function createProgram(): Command {
           },
         });
         process.stdout.write(`Dev server at ${server.url}/ (Ctrl-C to stop)\n`);
-        stopOnSignal(() => server.close(), Boolean(global.verbose));
+        stopOnSignal(() => server.close(), Boolean(global.verbose), 'Dev server failed');
       } catch (error) {
-        reportFailure(error, Boolean(global.verbose));
+        reportFailure(error, Boolean(global.verbose), 'Dev server failed');
       }
     });
 
@@ -147,15 +150,15 @@ export function createProgram(): Command {
         const { preview } = await import('./preview.ts');
         const running = await preview({ dir: path.resolve(global.root, options.dir), port: options.port });
         process.stdout.write(`Serving ${options.dir} at ${running.url}/ (Ctrl-C to stop)\n`);
-        stopOnSignal(() => running.close(), Boolean(global.verbose));
+        stopOnSignal(() => running.close(), Boolean(global.verbose), 'Preview failed');
       } catch (error) {
-        reportFailure(error, Boolean(global.verbose));
+        reportFailure(error, Boolean(global.verbose), 'Preview failed');
       }
     });
 
   program
     .command('serve')
-    .description('production server: the built site and the contact endpoint, configured by environment variables')
+    .description('production server: the built site and its API routes (site/api/), configured by environment variables')
     .option('--dir <dir>', 'the built site (default: SITE_DIR or dist)')
     .option('--port <port>', 'port to listen on (default: PORT or 8080)', parsePort)
     .action(async (options: { dir?: string; port?: number }, command: Command) => {
@@ -167,13 +170,13 @@ export function createProgram(): Command {
         const running = await serve(config, log);
         const mail = config.smtp ? `mail via ${config.smtp.host}:${config.smtp.port}` : 'no SMTP_HOST: messages wait in the inbox';
         log(`Serving ${config.siteDir} at ${running.url}/ · inbox ${config.dataDir} · ${mail}`);
-        stopOnSignal(() => running.close(), Boolean(global.verbose), (signal) => log(`${signal}: finishing requests in flight, then stopping`));
+        stopOnSignal(() => running.close(), Boolean(global.verbose), 'Serve failed', (signal) => log(`${signal}: finishing requests in flight, then stopping`));
       } catch (error) {
-        reportFailure(error, Boolean(global.verbose));
+        reportFailure(error, Boolean(global.verbose), 'Serve failed');
       }
     });
 
-  const inbox = program.command('inbox').description('read the messages the contact form stored (DATA_DIR, default ./data)');
+  const inbox = program.command('inbox').description('read the messages the site forms stored (DATA_DIR, default ./data)');
   // Read-only and without creating anything: the inbox may belong to a running server.
   const readMessages = async (command: Command, options: { undelivered?: boolean }) => {
     const global = command.optsWithGlobals<GlobalOptions & { dataDir?: string }>();
@@ -196,7 +199,7 @@ export function createProgram(): Command {
         const { formatInboxLine } = await import('./server/inbox-listing.ts');
         process.stdout.write(messages.map((message) => `${formatInboxLine(message)}\n`).join(''));
       } catch (error) {
-        reportFailure(error, Boolean(global.verbose));
+        reportFailure(error, Boolean(global.verbose), 'Inbox failed');
       }
     });
   inbox
@@ -214,7 +217,7 @@ export function createProgram(): Command {
         const json = JSON.stringify(await readMessages(command, options), null, 2);
         process.stdout.write(`${escapeControlCharactersKeepingLines(json)}\n`);
       } catch (error) {
-        reportFailure(error, Boolean(global.verbose));
+        reportFailure(error, Boolean(global.verbose), 'Inbox failed');
       }
     });
 
@@ -233,6 +236,6 @@ export async function main(argv: readonly string[]): Promise<void> {
       process.exitCode = error.exitCode === 0 ? 0 : USAGE_EXIT;
       return;
     }
-    reportFailure(error, argv.includes('--verbose'));
+    reportFailure(error, argv.includes('--verbose'), 'Failed');
   }
 }

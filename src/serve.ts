@@ -10,7 +10,7 @@ import { createSmtpSender } from './server/mail.ts';
 import type { Inbox } from './server/message.ts';
 import { siteCodeError } from './site-code-error.ts';
 import { resolveClientAddress, type ProxyTrust } from './client-address.ts';
-import { SsgError } from './errors.ts';
+import { catalogueError, SsgError } from './errors.ts';
 import { listen } from './preview.ts';
 import type { ServeConfig } from './serve-config.ts';
 import { headersFor, loadHeadersFile } from './headers-file.ts';
@@ -137,7 +137,7 @@ function createRouteHandlers(routes: LoadedApiRoute[], config: ServeConfig, inbo
 
 export async function serve(config: ServeConfig, log: (line: string) => void): Promise<RunningServe> {
   if (!existsSync(config.siteDir)) {
-    throw new SsgError('SiteDirMissing', `There is no built site in ${config.siteDir}.`, { file: config.siteDir });
+    throw catalogueError('SiteDirMissing', [config.siteDir], { file: config.siteDir });
   }
   const routes = await loadApiRoutes(config.root);
   const pending = deferredInbox();
