@@ -44,6 +44,7 @@ export const errorCatalogue = {
   ApiRouteCompileFailed: { title: 'An API route does not compile', hint: 'Fix the syntax error shown above in the API route.' },
   ApiRouteInvalid: { title: 'An API route file exports no route', hint: 'Default-export defineApiRoute({ create(services) { return handler; } }) from the file (import it from "ssg/server").' },
   ApiRouteThrew: { title: 'An API route threw while loading or setting up', hint: 'Fix the code at the file and line shown; run with --verbose for the stack trace.' },
+  InboxUnreadable: { title: 'The inbox cannot be read', hint: 'Check the file\'s permissions, or whether it is an inbox at all (a damaged one: move it aside, keep it, and let serve create a new one).' },
   SiteModuleThrew: { title: 'Site code threw while loading', hint: 'Fix the code at the file and line shown (code at the top of a module runs when the site is loaded); run with --verbose for the stack trace.' },
   RouteEntriesFailed: { title: "A route's entries() threw", hint: 'Fix entries() at the file and line shown; run with --verbose for the stack trace.' },
   PortInUse: { title: 'The port is in use', hint: 'Stop what uses it, or pick another port with --port (PORT for serve).', message: (port: number, host: string) => `Port ${port} on ${host} is in use.` },

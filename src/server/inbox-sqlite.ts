@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { SsgError } from '../errors.ts';
 import type { Inbox, NewFormMessage, StoredMessage } from './message.ts';
 import { openSqliteThread, type SqliteThread } from './sqlite-thread.ts';
 
@@ -128,12 +129,17 @@ export function openSqliteInbox(dataDir: string): SqliteInbox {
 export function readInbox(dataDir: string, options: { undelivered?: boolean } = {}): StoredMessage[] {
   const file = inboxFile(dataDir);
   if (!existsSync(file)) return [];
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  let db: Database.Database | undefined;
   try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
     db.pragma('busy_timeout = 5000');
     return (db.prepare(options.undelivered ? SQL.undelivered : SQL.all).all() as Row[]).map(toMessage);
+  } catch (error) {
+    // A damaged, foreign or unreadable file is the operator's to look at, not a bug.
+    const code = (error as { code?: string }).code ?? (error as Error).message;
+    throw new SsgError('InboxUnreadable', `The inbox cannot be read (${code}): ${(error as Error).message}.`, { file }, { cause: error });
   } finally {
-    db.close();
+    db?.close();
   }
 }
 
