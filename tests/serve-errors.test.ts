@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, type CliResult } from './helpers/project.ts';
+import { copySite, repoRoot, runCli, type CliResult } from './helpers/project.ts';
 import { withSiteApi } from './helpers/serve-process.ts';
 
 const MARK = '// <- throws here';
@@ -71,6 +71,16 @@ describe('serve and preview at start', () => {
   it('preview on a port in use: PortInUse, headed "Preview failed"', async () => {
     const result = await runCli(['preview', '--port', String(busyPort)], root);
     expectNamedFailure(result, 'Preview failed', `[PortInUse] Port ${busyPort} on 127.0.0.1 is in use.`);
+  });
+
+  it('dev on a port in use (--port given): PortInUse, headed "Dev server failed"', async () => {
+    const site = await copySite(path.join(repoRoot, 'tests', 'fixtures', 'basic'));
+    try {
+      const result = await runCli(['dev', '--port', String(busyPort)], site.dir);
+      expectNamedFailure(result, 'Dev server failed', `[PortInUse] Port ${busyPort} on 127.0.0.1 is in use.`);
+    } finally {
+      await site.dispose();
+    }
   });
 
   it('preview with no built site: SiteDirMissing', async () => {
