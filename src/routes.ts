@@ -83,7 +83,8 @@ export function expandRoutes<Data>(
       throw new SsgError('RouteInvalid', `Route ${route.path} has parameters but no entries() to list its pages.`);
     }
     const entries = hasParams ? listEntries(route, context) : [{ params: {} }];
-    for (const { params, props } of entries) {
+    for (const entry of entries) {
+      const { params, props } = (entry ?? {}) as Partial<RouteEntry>;
       if (!params || typeof params !== 'object') {
         throw new SsgError('RouteInvalid', `Route ${route.path}: each entry needs params, for example { params: { slug: 'a' } }.`);
       }

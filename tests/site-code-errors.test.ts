@@ -89,6 +89,15 @@ describe('exceptions thrown by site code, reported at the site file and line', (
     await expectSiteError({ 'site/index.tsx': source }, 'PageRenderFailed', `site/index.tsx:${lineOf(source)}:`);
   });
 
+  it('entries() listing null is a route error, not a crash', async () => {
+    const source = routeTable({ entries: `if (articles) return [null] as never; ${MARK}` });
+    site = await siteWith({ 'site/index.tsx': source });
+    const result = await site.run(['build']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('[RouteInvalid] Route /news/:slug: each entry needs params');
+    expect(result.stderr).not.toContain('Unexpected internal error');
+  });
+
   it('entries() returning something that is not a list is a route error, not a crash', async () => {
     const source = routeTable({ entries: `if (articles) return null as never; ${MARK}` });
     site = await siteWith({ 'site/index.tsx': source });
