@@ -1,6 +1,7 @@
 // `ssg serve` and `preview` failures at start: each under its own name, headed by the command,
 // exit 1, never "Unexpected internal error"; a site's API route that throws, exports nothing or
 // does not compile is named at its file (and line).
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -127,7 +128,7 @@ describe("a site's API routes at serve start", () => {
     expectNamedFailure(result, 'Serve failed', '[ApiRouteCompileFailed] site/api/syntax.ts:2:');
   });
 
-  it('serves each route at /api/<name>, and helpers that are not routes nowhere', async () => {
+  it('serves each route at /api/<name>, helpers that are not routes nowhere, writing nothing into the site', async () => {
     const dir = await siteWithRoutes({ 'hello-world.ts': ok, '_helper.ts': ok });
     const { ServeProcess } = await import('./helpers/serve-process.ts');
     const serve = await ServeProcess.start(dir, { ...serveEnv(path.join(dir, 'data')), PORT: '0' });
@@ -135,6 +136,8 @@ describe("a site's API routes at serve start", () => {
       expect(await (await fetch(`${serve.url}/api/hello-world`)).text()).toBe('ok');
       expect((await fetch(`${serve.url}/api/_helper`)).status).toBe(404);
       expect((await fetch(`${serve.url}/api/contact`)).status).toBe(404);
+      // The routes are compiled outside the site: a server may run from a read-only copy.
+      expect(existsSync(path.join(dir, '.cache'))).toBe(false);
     } finally {
       await serve.stop();
     }

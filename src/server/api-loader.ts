@@ -2,7 +2,8 @@
 // esbuild (the site is TypeScript; the server runs plain Node) with inline source maps, so an
 // exception in a route names its site file and line.
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -78,15 +79,14 @@ async function importRoute(root: string, outdir: string, found: { path: string; 
   return { ...found, route: module.default };
 }
 
-let generation = 0;
-
 /** Compiles and imports every route of site/api/; the compiled files are removed once loaded. */
 export async function loadApiRoutes(root: string): Promise<LoadedApiRoute[]> {
   const found = findApiRouteFiles(root);
   if (found.length === 0) return [];
-  // A fresh folder each time: Node caches modules by URL.
-  const outdir = path.join(root, '.cache', 'ssg', `api-${process.pid}-${++generation}`);
-  await mkdir(outdir, { recursive: true });
+  // In the system's temporary folder, not the site's: a server may run from a read-only copy.
+  // Packages are imported by absolute URL, so the bundle loads from anywhere; a fresh folder
+  // each time, as Node caches modules by URL.
+  const outdir = await mkdtemp(path.join(tmpdir(), 'ssg-api-'));
   try {
     await compileRoutes(root, found.map((item) => item.file), outdir);
     const routes: LoadedApiRoute[] = [];
