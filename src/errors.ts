@@ -50,7 +50,7 @@ export const errorCatalogue = {
   PortInUse: { title: 'The port is in use', hint: 'Stop what uses it, or pick another port with --port (PORT for serve).', message: (port: number, host: string) => `Port ${port} on ${host} is in use.` },
   PortNotPermitted: { title: 'The port may not be used', hint: 'Ports below 1024 need privileges: pick a port of 1024 or more with --port (PORT for serve).', message: (port: number, host: string) => `Listening on ${host}:${port} is not permitted.` },
   HostUnavailable: { title: 'The address is not on this machine', hint: 'Set HOST to an address of this machine, such as 127.0.0.1 or 0.0.0.0.', message: (port: number, host: string) => `${host} is not an address this machine can listen on (port ${port}).` },
-  SiteDirMissing: { title: 'There is no built site', hint: 'Run "npm run build" first, or point --dir (or SITE_DIR for serve) at the built site.', message: (dir: string) => `There is no built site in ${dir}.` },
+  SiteDirMissing: { title: 'There is no built site', hint: 'Run "npm run build" first. Or point --dir (or SITE_DIR for serve) at the built site.', message: (dir: string) => `There is no built site in ${dir}.` },
 } as const satisfies Record<string, CatalogueEntry>;
 
 /** One failure of the catalogue. */

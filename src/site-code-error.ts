@@ -15,17 +15,17 @@ function isSiteFile(file: string, root: string | undefined): boolean {
 }
 
 /**
- * The first frame of a stack that points into the site's own source, as `file:line:column`
+ * The first frame of a stack that points into the site's own source, as `file:line`
  * relative to the root. Bundles carry inline source maps and the CLI turns source maps on, so
  * frames name the `.tsx` file, not the compiled bundle.
  */
 export function siteFrame(error: unknown, root?: string): ErrorLocation | undefined {
   const stack = error instanceof Error ? (error.stack ?? '') : '';
-  for (const match of stack.matchAll(/\(?(?:file:\/\/)?(\/[^():\s]+):(\d+):(\d+)\)?/g)) {
+  for (const match of stack.matchAll(/\(?(?:file:\/\/)?(\/[^():\s]+):(\d+):\d+\)?/g)) {
     const file = path.resolve(decodeURIComponent(match[1]!));
     if (isSiteFile(file, root === undefined ? undefined : path.resolve(root))) {
       // Without the root (a stage that is not told it), relative to where the CLI was started.
-      return { file: path.relative(root ?? process.cwd(), file), line: Number(match[2]), column: Number(match[3]) };
+      return { file: path.relative(root ?? process.cwd(), file), line: Number(match[2]) };
     }
   }
   return undefined;

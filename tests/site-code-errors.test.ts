@@ -125,7 +125,7 @@ describe('what is and is not the site', () => {
       '    at Page (file:///srv/site/site/pages/a%20b.tsx:12:7)',
       '    at /srv/site/site/index.tsx:3:1',
     ].join('\n');
-    expect(siteFrame(error, root)).toEqual({ file: 'site/pages/a b.tsx', line: 12, column: 7 });
+    expect(siteFrame(error, root)).toEqual({ file: 'site/pages/a b.tsx', line: 12 });
     expect(siteFrame(new Error('no frames'), root)).toBeUndefined();
     expect(siteFrame('not an error', root)).toBeUndefined();
   });
