@@ -20,6 +20,7 @@ import { emptyReads } from './dependencies.ts';
 import { openPageCache } from './page-cache.ts';
 import { renderDocument, type RenderContext } from './render.ts';
 import { expandRoutes, type PageJob } from './routes.ts';
+import { createArticleImageStage } from './images/stage.ts';
 import type { PageSizes } from './summary.ts';
 import { loadTemplate } from './template.ts';
 
@@ -153,15 +154,18 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
   clock.lap('articles');
 
   const waiting = new Set(pending.map((item) => item.article));
-  const ready = new Set<Article>(articles.filter((article) => !waiting.has(article)));
+  const ready = new Set<Article>();
   let onConverted: (articles: Article[]) => void = () => {};
-  const conversion = convertPending(parsed, {
-    cacheDir: project.cacheDir,
-    onConverted: (done) => {
-      for (const article of done) ready.add(article);
-      onConverted(done);
-    },
-  });
+  // ── ssg:images hook (issue 12) ── an article is ready to render once converted and its images
+  // processed (at once when it shows none). To move into the unified pipeline at merge.
+  const images = createArticleImageStage(project, { assetsDir: ASSETS_DIR, started: Date.now() });
+  const admit = (done: Article[]) =>
+    images.admit(done, (imagesDone) => {
+      for (const article of imagesDone) ready.add(article);
+      onConverted(imagesDone);
+    });
+  admit(articles.filter((article) => !waiting.has(article)));
+  const conversion = convertPending(parsed, { cacheDir: project.cacheDir, onConverted: admit });
   const converting = conversion.done;
 
   let output: Awaited<ReturnType<typeof createStagedOutput>> | undefined;
@@ -212,7 +216,7 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
     const documents: Array<{ path: string; html: string }> = [];
     const known = new Set(articles);
     const entryKey = (job: PageJob) =>
-      JSON.stringify([job.path, job.params, job.entry], (_, value) => (known.has(value) ? `article:${(value as Article).file}` : value));
+      JSON.stringify([job.path, job.params, job.entry], (_, value) => (known.has(value) ? `article:${(value as Article).file}:${images.signature(value as Article)}` : value));
     const waitingOn = new Map<Article, PageJob[]>();
     const later: PageJob[] = [];
     const pages = new Map<PageJob, PageSizes>();
@@ -257,6 +261,7 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
     };
     await converting;
     await conversion.close();
+    for (const file of await images.files()) output.write(file); // ssg:images hook
     if (renderError) throw renderError;
     clock.lap('markdown & render');
     for (const job of later) render(job);
@@ -272,6 +277,7 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
       // Not kept: the next build renders every page.
     }
     compressed.prune();
+    images.prune(); // ssg:images hook
     for (const dir of [project.cacheDir, path.join(project.cacheDir, 'bundles')]) removeAbandonedTemporaries(dir);
     output = undefined;
     clock.lap('write');
