@@ -29,6 +29,8 @@ import { projectAt, type Project } from './project.ts';
 import { renderDocument, type RenderContext } from './render.ts';
 import { expandRoutes, type PageJob } from './routes.ts';
 import type { DataSchema } from './site-definition.ts';
+import { markdownHtml } from './images/article-images.ts';
+import { bundleArticleOf, createDevArticleImages } from './images/stage.ts';
 import { loadTemplate, type DocumentShell } from './template.ts';
 
 /** What a change touched, by the kind of input. */
@@ -140,6 +142,8 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
   let publicFiles: string[] = [];
   let generatedPaths: string[] = [];
   let generatedContents = new Map<string, string>();
+  // ── ssg:images hook (issue 12) ── to move into the unified pipeline at merge.
+  const articleImages = createDevArticleImages(project, ASSETS_DIR);
 
   async function buildServer(): Promise<ServerBundle> {
     const result = await serverContext.rebuild().catch((error) => failEsbuild(error, 'SiteCompileFailed'));
@@ -183,7 +187,8 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
 
   function parseOne(file: string, text: string, previous: Article | undefined): Article {
     const article = parseArticle({ file, text }, { now: now(), warn: options.warn });
-    article.html = previous && previous.markdown === article.markdown ? previous.html : markdownToHtml(article.markdown);
+    // markdownHtml: the HTML before its images were replaced, which are processed again (ssg:images).
+    article.html = previous && previous.markdown === article.markdown ? markdownHtml(previous) : markdownToHtml(article.markdown);
     return article;
   }
 
@@ -271,6 +276,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     if (store.stale) await store.cache.save();
     const parsed = new Map(store.all.map((article) => [article.file, article]));
     const articles = publishedArticles(parsed);
+    const imageFiles = await articleImages(articles); // ssg:images hook
     const client = clientBundle(islands);
     const base = { shell, dataSources, data, baseUrl, parsed, articles, server, client, islands };
     const jobs = expandRoutes(server.module.site, { articles, data });
@@ -286,6 +292,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     if (existsSync(project.publicDir)) await cp(project.publicDir, outDir, { recursive: true });
     await writeFiles(outDir, [
       ...assetFiles(client),
+      ...imageFiles,
       ...generated,
       ...[...pages.values()].map((page) => ({ path: page.job.outputPath, contents: page.html })),
     ]);
@@ -299,7 +306,9 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     const started = performance.now();
     const previous = state;
     const kinds = new Map<ChangeKind, string[]>();
-    for (const file of changed) {
+    for (const changedFile of changed) {
+      // An image of a page bundle changed: its article is what to render again (ssg:images hook).
+      const file = bundleArticleOf(path.resolve(project.root, changedFile), project.articlesDir) ?? changedFile;
       const kind = classify(project, file);
       if (kind) kinds.set(kind, [...(kinds.get(kind) ?? []), path.resolve(project.root, file)]);
     }
@@ -346,6 +355,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
 
     // Articles: parse only the changed files; compare what each page read.
     let { parsed, articles } = previous;
+    let imageFiles: OutputFile[] = [];
     const fieldChanges = new Map<string, Set<string>>();
     let listChanged = false;
     if (kinds.has('article')) {
@@ -359,6 +369,8 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
         parsed.set(name, parseOne(name, await readSettled(file), previous.parsed.get(name)));
       }
       articles = publishedArticles(parsed);
+      const edited = new Set([...parsed.values()].filter((article) => previous.parsed.get(article.file) !== article));
+      imageFiles = await articleImages(articles.filter((article) => edited.has(article))); // ssg:images hook
       const before = new Map(previous.articles.map((article) => [article.slug, article]));
       listChanged =
         articles.length !== previous.articles.length || articles.some((article, index) => previous.articles[index]!.slug !== article.slug);
@@ -430,7 +442,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
       }
     }
     // Synchronously: a handful of files, and the thread pool may be busy with the watcher's stats.
-    writeFilesSync(outDir, [...newAssets, ...writes]);
+    writeFilesSync(outDir, [...newAssets, ...imageFiles, ...writes]);
     await Promise.all([
       ...removed.map((page) => rm(path.join(outDir, page.job.outputPath), { force: true })),
       ...[...oldAssets].filter((asset) => !keptAssets.has(asset)).map((asset) => rm(path.join(outDir, asset), { force: true })),

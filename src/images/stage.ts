@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Article } from '../articles.ts';
 import { SsgError, SsgErrorList } from '../errors.ts';
@@ -57,4 +59,24 @@ function mergeFailures(failures: unknown[]): unknown {
   if (unexpected) return unexpected;
   const errors = failures.flatMap((failure) => (failure instanceof SsgErrorList ? failure.errors : [failure as SsgError]));
   return errors.length === 1 ? errors[0] : new SsgErrorList(errors);
+}
+
+/**
+ * Dev mode's hook (issue 12): processes the images of the articles given (all at start, the
+ * edited ones later) and rewrites their HTML, returning the files to write. Same checks as a build.
+ */
+export function createDevArticleImages(project: Project, assetsDir: string) {
+  const cache = openImageCache({ cacheDir: project.cacheDir, settings: DEFAULT_IMAGE_SETTINGS, assetsDir });
+  const imageOptions = { root: project.root, articlesDir: project.articlesDir, publicDir: project.publicDir, cache, assetsDir, sizes: ARTICLE_IMAGE_SIZES };
+  return (articles: readonly Article[]): Promise<OutputFile[]> => processArticleImages(articles, imageOptions);
+}
+
+/**
+ * The article an image in a page bundle belongs to (`news/x/chart.png` → `news/x/index.md`), so
+ * that dev mode renders it again when the image changes; undefined for anything else.
+ */
+export function bundleArticleOf(file: string, articlesDir: string): string | undefined {
+  if (!file.startsWith(articlesDir + path.sep) || !/\.(png|jpe?g|webp|avif|gif|tiff?|svg)$/i.test(file)) return undefined;
+  const index = path.join(path.dirname(file), 'index.md');
+  return existsSync(index) ? index : undefined;
 }
