@@ -94,9 +94,17 @@ export function resolveImageFile(reference: ImageReference, articleFile: string,
   if (file !== base && !file.startsWith(base + path.sep)) {
     return new SsgError('ImageMissing', `The image "${url}" is outside ${path.relative(folders.root, base) || '.'}.`, where);
   }
-  const stat = statSync(file, { throwIfNoEntry: false });
-  if (!stat?.isFile()) return new SsgError('ImageMissing', `The image "${url}" does not exist (looked for ${path.relative(folders.root, file)}).`, where);
+  if (!isFile(file)) return new SsgError('ImageMissing', `The image "${url}" does not exist (looked for ${path.relative(folders.root, file)}).`, where);
   return file;
+}
+
+/** Whether a regular file is there; a path through a file (ENOTDIR) or an unreadable folder is not. */
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function altProblem(reference: ImageReference, articleFile: string): SsgError | undefined {
