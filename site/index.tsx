@@ -8,7 +8,7 @@ import { Legal } from './pages/legal.tsx';
 import { Networks } from './pages/networks.tsx';
 import { ArticlePage, articleOf, NewsList, NotFound } from './pages/news.tsx';
 import { Services } from './pages/services.tsx';
-import { newsArticle, organization, securityHeaders, siteMeta } from './seo.ts';
+import { newsArticle, organization, SHARE_IMAGE, securityHeaders, siteMeta } from './seo.ts';
 
 const titled = (title: string) => (props: PageProps<SiteData>) => ({
   title: `${title} | ${props.data.site.brand}`,
@@ -21,6 +21,8 @@ export default defineSite<SiteData>({
   layout: Layout,
   schemas,
   meta: siteMeta,
+  // Raster images the pages show, processed by the build (SVG team photos are shown as they are).
+  images: ({ team }) => [...team.map((member) => member.photo), SHARE_IMAGE],
   headers: securityHeaders,
   feed: ({ site }) => ({
     path: '/news/feed.xml',

@@ -21,6 +21,7 @@ import { openPageCache } from './page-cache.ts';
 import { renderDocument, type RenderContext } from './render.ts';
 import { expandRoutes, type PageJob } from './routes.ts';
 import { createArticleImageStage } from './images/stage.ts';
+import { addSiteImages } from './images/site-images.ts';
 import type { PageSizes } from './summary.ts';
 import { loadTemplate } from './template.ts';
 
@@ -177,12 +178,13 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
     const data = parseDataFiles(dataSources, (site.schemas ?? {}) as Record<string, never>);
     const baseUrl = resolveBaseUrl(project, data, options.baseUrl);
     site.check?.(data, warn);
+    const siteImageFiles = await addSiteImages(project, site, data, ASSETS_DIR); // ssg:images hook
     const jobs = expandRoutes(site, { articles, data });
     const meta = site.meta?.(data);
     const feed = site.feed?.(data);
     output = await createStagedOutput(outDir, project.publicDir, { manifestFile: outputManifestFile(project, outDir) });
     const assets = assetFiles(client);
-    for (const file of assets) output.write(file);
+    for (const file of [...assets, ...siteImageFiles]) output.write(file);
     const compressed = openCompressedCache(project.cacheDir);
     const compressing = compressed.compress(assets);
     compressing.catch(() => {});

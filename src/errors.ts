@@ -43,6 +43,7 @@ export const errorCatalogue = {
   ImageAltMissing: 'Describe the image in the brackets: ![What it shows](./name.png); for a purely decorative image write ![""](./name.png).',
   ImageRemote: 'Save the image beside the article and link it as ./name.png: the site only shows images from its own origin.',
   ImageUnreadable: 'Replace the file with a valid PNG, JPEG, WebP, AVIF, GIF or SVG image (export it again from the editor).',
+  ImageDataClash: 'Rename the data file: the pages receive the processed images under this name.',
   ImageTooLarge: 'Scale the image down (a few thousand pixels wide is plenty for the web) and save it again.',
   ServeConfigInvalid: 'Set the variable in the environment; the README lists every one.',
   DataDirUnwritable: 'Point DATA_DIR at a folder the server may write to, or fix its owner and permissions.',

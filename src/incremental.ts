@@ -31,6 +31,7 @@ import { expandRoutes, type PageJob } from './routes.ts';
 import type { DataSchema } from './site-definition.ts';
 import { markdownHtml } from './images/article-images.ts';
 import { bundleArticleOf, createDevArticleImages } from './images/stage.ts';
+import { addSiteImages } from './images/site-images.ts';
 import { loadTemplate, type DocumentShell } from './template.ts';
 
 /** What a change touched, by the kind of input. */
@@ -264,6 +265,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     const data = parseData(dataSources, server);
     const baseUrl = resolveBaseUrl(project, data, options.baseUrl);
     server.module.site.check?.(data, options.warn);
+    const siteImageFiles = await addSiteImages(project, server.module.site, data, ASSETS_DIR); // ssg:images hook
 
     // As a build does: the cache first, the rest converted in helper processes.
     const store = await parseWithCache(sources, { now: now(), warn: options.warn, cacheDir: project.cacheDir });
@@ -293,6 +295,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     await writeFiles(outDir, [
       ...assetFiles(client),
       ...imageFiles,
+      ...siteImageFiles,
       ...generated,
       ...[...pages.values()].map((page) => ({ path: page.job.outputPath, contents: page.html })),
     ]);
@@ -333,6 +336,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     const client = kinds.has('code') || styleChanged ? clientBundle(islands) : previous.client;
 
     // Data files: the pages that read the changed names.
+    const imageFiles: OutputFile[] = []; // ssg:images hook: processed images to write
     let { data, dataSources, baseUrl } = previous;
     const changedData = new Set<string>();
     if (kinds.has('data') || kinds.has('code')) {
@@ -343,6 +347,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
         else dataSources.delete(name);
       }
       data = parseData(dataSources, server);
+      imageFiles.push(...(await addSiteImages(project, server.module.site, data, ASSETS_DIR))); // ssg:images hook
       for (const name of new Set([...Object.keys(data), ...Object.keys(previous.data)])) {
         if (JSON.stringify(data[name]) !== JSON.stringify(previous.data[name])) changedData.add(name);
       }
@@ -355,7 +360,6 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
 
     // Articles: parse only the changed files; compare what each page read.
     let { parsed, articles } = previous;
-    let imageFiles: OutputFile[] = [];
     const fieldChanges = new Map<string, Set<string>>();
     let listChanged = false;
     if (kinds.has('article')) {
@@ -370,7 +374,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
       }
       articles = publishedArticles(parsed);
       const edited = new Set([...parsed.values()].filter((article) => previous.parsed.get(article.file) !== article));
-      imageFiles = await articleImages(articles.filter((article) => edited.has(article))); // ssg:images hook
+      imageFiles.push(...await articleImages(articles.filter((article) => edited.has(article)))); // ssg:images hook
       const before = new Map(previous.articles.map((article) => [article.slug, article]));
       listChanged =
         articles.length !== previous.articles.length || articles.some((article, index) => previous.articles[index]!.slug !== article.slug);

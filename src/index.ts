@@ -4,3 +4,4 @@ export type { DataSchema, FeedDefinition, Head, PageProps, Route, RouteEntry, Si
 export type { Article } from './articles.ts';
 export { island } from './runtime/island-server.tsx';
 export type { Hydrate, IslandOptions } from './runtime/island-server.tsx';
+export type { PictureData } from './images/picture.ts';

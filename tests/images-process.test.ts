@@ -121,7 +121,7 @@ describe('processImage', () => {
             expect(result).toBeInstanceOf(SsgError);
             expect((result as SsgError).file).toBe('fuzz.png');
           } else {
-            expect(result.variants.length).toBeGreaterThan(0);
+            expect((result as { variants: unknown[] }).variants.length).toBeGreaterThan(0);
           }
         },
       ),
