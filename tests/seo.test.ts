@@ -46,7 +46,8 @@ describe('what the build ships for search engines, readers and browsers', () => 
       const html = pages.get(route)!;
       expect(meta(html, 'og:title'), route).toBe(/<title>([^<]+)/.exec(html)![1]);
       expect(meta(html, 'og:url')).toBe(`${BASE}${route === '/' ? '/' : route}`);
-      expect(meta(html, 'og:image')).toBe(`${BASE}/og-image.jpg`);
+      // The share image as the build processed it: a JPEG under a hashed name in /assets/.
+      expect(meta(html, 'og:image')).toMatch(new RegExp(`^${BASE.replace(/[.]/g, '\\.')}/assets/og-image-1200w-[0-9a-f]{10}\\.jpg$`));
       expect(meta(html, 'og:site_name')).toBe('Example Validators');
       expect(meta(html, 'og:type')).toBe(route.startsWith('/news/') ? 'article' : 'website');
       expect(meta(html, 'twitter:card')).toBe('summary_large_image');
@@ -59,6 +60,8 @@ describe('what the build ships for search engines, readers and browsers', () => 
     const manifest = JSON.parse(await site.read('dist/manifest.webmanifest'));
     expect(manifest).toMatchObject({ name: 'Example Validators', start_url: '/', lang: 'en-GB', icons: [{ src: '/favicon.svg' }] });
     expect((await readFile(site.file('dist/og-image.jpg'))).subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+    const shared = meta(pages.get('/')!, 'og:image')!.replace(BASE, '');
+    expect((await readFile(site.file(`dist${shared}`))).subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
   });
 
   it('describes the company as a schema.org Organization on the home page', () => {
