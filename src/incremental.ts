@@ -145,6 +145,8 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
   let generatedContents = new Map<string, string>();
   // ── ssg:images hook (issue 12) ── to move into the unified pipeline at merge.
   const articleImages = createDevArticleImages(project, ASSETS_DIR);
+  /** Every processed image written so far: pages may link to them. */
+  const imagePaths = new Set<string>();
 
   async function buildServer(): Promise<ServerBundle> {
     const result = await serverContext.rebuild().catch((error) => failEsbuild(error, 'SiteCompileFailed'));
@@ -235,6 +237,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
       ...client.assets.map((asset) => asset.path),
       ...generatedPaths,
       ...publicFiles,
+      ...imagePaths,
     ]);
     checkLinks([...rendered].map((page) => ({ path: page.job.path, html: page.html })), paths);
   }
@@ -279,6 +282,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     const parsed = new Map(store.all.map((article) => [article.file, article]));
     const articles = publishedArticles(parsed);
     const imageFiles = await articleImages(articles); // ssg:images hook
+    for (const file of [...imageFiles, ...siteImageFiles]) imagePaths.add(file.path);
     const client = clientBundle(islands);
     const base = { shell, dataSources, data, baseUrl, parsed, articles, server, client, islands };
     const jobs = expandRoutes(server.module.site, { articles, data });
@@ -387,6 +391,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
       }
     }
 
+    for (const file of imageFiles) imagePaths.add(file.path);
     const base = { shell, dataSources, data, baseUrl, parsed, articles, server, client, islands };
     const routesMayChange = renderAll || listChanged || changedData.size > 0;
     const jobs = routesMayChange
