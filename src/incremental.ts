@@ -343,7 +343,8 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     const imageFiles: OutputFile[] = []; // ssg:images hook: processed images to write
     let { data, dataSources, baseUrl } = previous;
     const changedData = new Set<string>();
-    if (kinds.has('data') || kinds.has('code')) {
+    // A public file may be an image the pages show processed (data.images): ssg:images hook.
+    if (kinds.has('data') || kinds.has('code') || kinds.has('public')) {
       dataSources = new Map(dataSources);
       for (const file of kinds.get('data') ?? []) {
         const name = path.basename(file).replace(/\.ya?ml$/i, '');
