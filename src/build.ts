@@ -178,7 +178,7 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
     const data = parseDataFiles(dataSources, (site.schemas ?? {}) as Record<string, never>);
     const baseUrl = resolveBaseUrl(project, data, options.baseUrl);
     site.check?.(data, warn);
-    const siteImageFiles = await addSiteImages(project, site, data, ASSETS_DIR); // ssg:images hook
+    const siteImageFiles = await addSiteImages(project, site, data, ASSETS_DIR, images.cache); // ssg:images hook
     const jobs = expandRoutes(site, { articles, data });
     const meta = site.meta?.(data);
     const feed = site.feed?.(data);

@@ -125,6 +125,34 @@ describe('a page bundle with images, built', () => {
   }, 120_000);
 });
 
+describe('images the site itself lists (team photos, share image)', () => {
+  it('are processed, handed to pages, and kept in the cache from build to build', async () => {
+    const site = await copySite(fixture);
+    try {
+      const definition = await site.read('site/index.tsx');
+      await site.write(
+        'site/index.tsx',
+        definition
+          .replace('export default defineSite({', "export default defineSite({\n  images: () => ['/photo.png'],")
+          .replace('return <h1>About us</h1>;', "return <h1>About us {JSON.stringify((data as { images?: unknown }).images)}</h1>;")
+          .replace('function About() {', 'function About({ data }: PageProps) {'),
+      );
+      await sharp({ create: { width: 500, height: 500, channels: 3, background: '#456' } }).png().toFile(site.file('site/public/photo.png'));
+      await addBundle(site);
+      const first = await site.run(['build']);
+      expect(first.code, first.stdout + first.stderr).toBe(0);
+      expect(await site.read('dist/about.html')).toMatch(/&quot;\/photo\.png&quot;:\{&quot;width&quot;:500/);
+      const before = cacheEntries(site);
+      expect(before.size).toBe(4); // three article images and the photo
+      const second = await site.run(['build']);
+      expect(second.code, second.stderr).toBe(0);
+      expect(cacheEntries(site)).toEqual(before);
+    } finally {
+      await site.dispose();
+    }
+  }, 120_000);
+});
+
 describe('image problems fail the build and leave the last good site as it was', () => {
   let site: TempSite;
   beforeAll(async () => {

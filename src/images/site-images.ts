@@ -3,7 +3,7 @@ import path from 'node:path';
 import { SsgError, SsgErrorList } from '../errors.ts';
 import type { OutputFile } from '../output.ts';
 import type { Project } from '../project.ts';
-import { openImageCache } from './image-cache.ts';
+import { openImageCache, type ImageCache } from './image-cache.ts';
 import { pictureOf, type PictureData } from './picture.ts';
 import { DEFAULT_IMAGE_SETTINGS, isRasterPath } from './process.ts';
 
@@ -15,8 +15,13 @@ export const IMAGES_DATA_KEY = 'images';
  * definition: team photos, the share image), through the same cache as article images. Returns
  * the pictures by their public path and the files to write; SVG and other files are left alone.
  */
-export async function processSiteImages(project: Project, publicPaths: readonly string[], assetsDir: string) {
-  const cache = openImageCache({ cacheDir: project.cacheDir, settings: DEFAULT_IMAGE_SETTINGS, assetsDir });
+export async function processSiteImages(
+  project: Project,
+  publicPaths: readonly string[],
+  assetsDir: string,
+  // The build's cache, so that its pruning knows these entries are in use.
+  cache: ImageCache = openImageCache({ cacheDir: project.cacheDir, settings: DEFAULT_IMAGE_SETTINGS, assetsDir }),
+) {
   const pictures: Record<string, PictureData> = {};
   const files: OutputFile[] = [];
   const errors: SsgError[] = [];
@@ -57,12 +62,13 @@ export async function addSiteImages(
   site: { images?: (data: never) => string[] },
   data: Record<string, unknown>,
   assetsDir: string,
+  cache?: ImageCache,
 ): Promise<OutputFile[]> {
   if (!site.images) return [];
   if (Object.hasOwn(data, IMAGES_DATA_KEY)) {
     throw new SsgError('ImageDataClash', `This data file clashes with the processed images the pages receive as data.${IMAGES_DATA_KEY}.`, { file: `content/${IMAGES_DATA_KEY}.yaml` });
   }
-  const { pictures, files } = await processSiteImages(project, site.images(data as never), assetsDir);
+  const { pictures, files } = await processSiteImages(project, site.images(data as never), assetsDir, cache);
   data[IMAGES_DATA_KEY] = pictures;
   return files;
 }

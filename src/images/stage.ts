@@ -49,6 +49,8 @@ export function createArticleImageStage(project: Project, options: { assetsDir: 
     /** Changes when an article's images do: part of its page's cache key. */
     signature: (article: Article): string => signatures.get(article) ?? '',
     counts: cache.counts,
+    /** The cache, shared with the site's own images so that pruning keeps their entries. */
+    cache,
     prune: () => cache.prune(),
   };
 }
