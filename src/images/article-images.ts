@@ -1,14 +1,14 @@
+import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import sharp from 'sharp';
 import type { Article } from '../articles.ts';
 import { SsgError, SsgErrorList } from '../errors.ts';
 import { parseMarkdownTree } from '../markdown.ts';
 import type { ImageCache } from './image-cache.ts';
 import { pictureHtml, pictureOf, plainImageHtml } from './picture.ts';
 import { isRasterPath, type ProcessedImage } from './process.ts';
-import { createHash } from 'node:crypto';
-import sharp from 'sharp';
 
 /** An image as written in an article's Markdown, with the line it is on (in the body). */
 export interface ImageReference {
