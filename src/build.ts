@@ -21,6 +21,8 @@ import { emptyReads } from './dependencies.ts';
 import { openPageCache } from './page-cache.ts';
 import { renderDocument, type RenderContext } from './render.ts';
 import { expandRoutes, type PageJob } from './routes.ts';
+import { createArticleImageStage } from './images/stage.ts';
+import { addSiteImages } from './images/site-images.ts';
 import type { PageSizes } from './summary.ts';
 import { loadTemplate } from './template.ts';
 
@@ -156,15 +158,23 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
   clock.lap('articles');
 
   const waiting = new Set(pending.map((item) => item.article));
-  const ready = new Set<Article>(articles.filter((article) => !waiting.has(article)));
+  const ready = new Set<Article>();
   let onConverted: (articles: Article[]) => void = () => {};
   let convertedSoFar = 0; // W5: progress line
+  // ── ssg:images hook (issue 12) ── an article is ready to render once converted and its images
+  // processed (at once when it shows none). To move into the unified pipeline at merge.
+  const images = createArticleImageStage(project, { assetsDir: ASSETS_DIR, started: Date.now() });
+  const admit = (done: Article[]) =>
+    images.admit(done, (imagesDone) => {
+      for (const article of imagesDone) ready.add(article);
+      onConverted(imagesDone);
+    });
+  admit(articles.filter((article) => !waiting.has(article)));
   const conversion = convertPending(parsed, {
     cacheDir: project.cacheDir,
     onConverted: (done) => {
-      for (const article of done) ready.add(article);
       options.onProgress?.((convertedSoFar += done.length), pending.length); // W5: progress line
-      onConverted(done);
+      admit(done);
     },
   });
   const converting = conversion.done;
@@ -178,12 +188,13 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
     const data = parseDataFiles(dataSources, (site.schemas ?? {}) as Record<string, never>);
     const baseUrl = resolveBaseUrl(project, data, options.baseUrl);
     site.check?.(data, warn);
+    const siteImageFiles = await addSiteImages(project, site, data, ASSETS_DIR, images.cache); // ssg:images hook
     const jobs = expandRoutes(site, { articles, data });
     const meta = site.meta?.(data);
     const feed = site.feed?.(data);
     output = await createStagedOutput(outDir, project.publicDir, { manifestFile: outputManifestFile(project, outDir) });
     const assets = assetFiles(client);
-    for (const file of assets) output.write(file);
+    for (const file of [...assets, ...siteImageFiles]) output.write(file);
     for (const file of await generateFiles(site, { articles, data, baseUrl, root: project.root }, { cacheDir: project.cacheDir, salt: server.code })) output.write(file); // W5: generated files (share images)
     const compressed = openCompressedCache(project.cacheDir);
     const compressing = compressed.compress(assets);
@@ -218,7 +229,7 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
     const documents: Array<{ path: string; html: string }> = [];
     const known = new Set(articles);
     const entryKey = (job: PageJob) =>
-      JSON.stringify([job.path, job.params, job.entry], (_, value) => (known.has(value) ? `article:${(value as Article).file}` : value));
+      JSON.stringify([job.path, job.params, job.entry], (_, value) => (known.has(value) ? `article:${(value as Article).file}:${images.signature(value as Article)}` : value));
     const waitingOn = new Map<Article, PageJob[]>();
     const later: PageJob[] = [];
     const pages = new Map<PageJob, PageSizes>();
@@ -263,6 +274,7 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
     };
     await converting;
     await conversion.close();
+    for (const file of await images.files()) output.write(file); // ssg:images hook
     if (renderError) throw renderError;
     clock.lap('markdown & render');
     for (const job of later) render(job);
@@ -278,6 +290,7 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
       // Not kept: the next build renders every page.
     }
     compressed.prune();
+    images.prune(); // ssg:images hook
     for (const dir of [project.cacheDir, path.join(project.cacheDir, 'bundles')]) removeAbandonedTemporaries(dir);
     output = undefined;
     clock.lap('write');

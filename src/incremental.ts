@@ -29,6 +29,9 @@ import { projectAt, type Project } from './project.ts';
 import { renderDocument, type RenderContext } from './render.ts';
 import { expandRoutes, type PageJob } from './routes.ts';
 import type { DataSchema } from './site-definition.ts';
+import { markdownHtml } from './images/article-images.ts';
+import { bundleArticleOf, createDevArticleImages } from './images/stage.ts';
+import { addSiteImages } from './images/site-images.ts';
 import { loadTemplate, type DocumentShell } from './template.ts';
 
 /** What a change touched, by the kind of input. */
@@ -140,6 +143,10 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
   let publicFiles: string[] = [];
   let generatedPaths: string[] = [];
   let generatedContents = new Map<string, string>();
+  // ── ssg:images hook (issue 12) ── to move into the unified pipeline at merge.
+  const articleImages = createDevArticleImages(project, ASSETS_DIR);
+  /** Every processed image written so far: pages may link to them. */
+  const imagePaths = new Set<string>();
 
   async function buildServer(): Promise<ServerBundle> {
     const result = await serverContext.rebuild().catch((error) => failEsbuild(error, 'SiteCompileFailed'));
@@ -183,7 +190,8 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
 
   function parseOne(file: string, text: string, previous: Article | undefined): Article {
     const article = parseArticle({ file, text }, { now: now(), warn: options.warn });
-    article.html = previous && previous.markdown === article.markdown ? previous.html : markdownToHtml(article.markdown);
+    // markdownHtml: the HTML before its images were replaced, which are processed again (ssg:images).
+    article.html = previous && previous.markdown === article.markdown ? markdownHtml(previous) : markdownToHtml(article.markdown);
     return article;
   }
 
@@ -229,6 +237,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
       ...client.assets.map((asset) => asset.path),
       ...generatedPaths,
       ...publicFiles,
+      ...imagePaths,
     ]);
     checkLinks([...rendered].map((page) => ({ path: page.job.path, html: page.html })), paths);
   }
@@ -259,6 +268,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     const data = parseData(dataSources, server);
     const baseUrl = resolveBaseUrl(project, data, options.baseUrl);
     server.module.site.check?.(data, options.warn);
+    const siteImageFiles = await addSiteImages(project, server.module.site, data, ASSETS_DIR); // ssg:images hook
 
     // As a build does: the cache first, the rest converted in helper processes.
     const store = await parseWithCache(sources, { now: now(), warn: options.warn, cacheDir: project.cacheDir });
@@ -271,6 +281,8 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     if (store.stale) await store.cache.save();
     const parsed = new Map(store.all.map((article) => [article.file, article]));
     const articles = publishedArticles(parsed);
+    const imageFiles = await articleImages(articles); // ssg:images hook
+    for (const file of [...imageFiles, ...siteImageFiles]) imagePaths.add(file.path);
     const client = clientBundle(islands);
     const base = { shell, dataSources, data, baseUrl, parsed, articles, server, client, islands };
     const jobs = expandRoutes(server.module.site, { articles, data });
@@ -286,6 +298,8 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     if (existsSync(project.publicDir)) await cp(project.publicDir, outDir, { recursive: true });
     await writeFiles(outDir, [
       ...assetFiles(client),
+      ...imageFiles,
+      ...siteImageFiles,
       ...generated,
       ...[...pages.values()].map((page) => ({ path: page.job.outputPath, contents: page.html })),
     ]);
@@ -299,7 +313,9 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     const started = performance.now();
     const previous = state;
     const kinds = new Map<ChangeKind, string[]>();
-    for (const file of changed) {
+    for (const changedFile of changed) {
+      // An image of a page bundle changed: its article is what to render again (ssg:images hook).
+      const file = bundleArticleOf(path.resolve(project.root, changedFile), project.articlesDir) ?? changedFile;
       const kind = classify(project, file);
       if (kind) kinds.set(kind, [...(kinds.get(kind) ?? []), path.resolve(project.root, file)]);
     }
@@ -324,9 +340,11 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     const client = kinds.has('code') || styleChanged ? clientBundle(islands) : previous.client;
 
     // Data files: the pages that read the changed names.
+    const imageFiles: OutputFile[] = []; // ssg:images hook: processed images to write
     let { data, dataSources, baseUrl } = previous;
     const changedData = new Set<string>();
-    if (kinds.has('data') || kinds.has('code')) {
+    // A public file may be an image the pages show processed (data.images): ssg:images hook.
+    if (kinds.has('data') || kinds.has('code') || kinds.has('public')) {
       dataSources = new Map(dataSources);
       for (const file of kinds.get('data') ?? []) {
         const name = path.basename(file).replace(/\.ya?ml$/i, '');
@@ -334,6 +352,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
         else dataSources.delete(name);
       }
       data = parseData(dataSources, server);
+      imageFiles.push(...(await addSiteImages(project, server.module.site, data, ASSETS_DIR))); // ssg:images hook
       for (const name of new Set([...Object.keys(data), ...Object.keys(previous.data)])) {
         if (JSON.stringify(data[name]) !== JSON.stringify(previous.data[name])) changedData.add(name);
       }
@@ -359,6 +378,8 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
         parsed.set(name, parseOne(name, await readSettled(file), previous.parsed.get(name)));
       }
       articles = publishedArticles(parsed);
+      const edited = new Set([...parsed.values()].filter((article) => previous.parsed.get(article.file) !== article));
+      imageFiles.push(...await articleImages(articles.filter((article) => edited.has(article)))); // ssg:images hook
       const before = new Map(previous.articles.map((article) => [article.slug, article]));
       listChanged =
         articles.length !== previous.articles.length || articles.some((article, index) => previous.articles[index]!.slug !== article.slug);
@@ -371,6 +392,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
       }
     }
 
+    for (const file of imageFiles) imagePaths.add(file.path);
     const base = { shell, dataSources, data, baseUrl, parsed, articles, server, client, islands };
     const routesMayChange = renderAll || listChanged || changedData.size > 0;
     const jobs = routesMayChange
@@ -430,7 +452,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
       }
     }
     // Synchronously: a handful of files, and the thread pool may be busy with the watcher's stats.
-    writeFilesSync(outDir, [...newAssets, ...writes]);
+    writeFilesSync(outDir, [...newAssets, ...imageFiles, ...writes]);
     await Promise.all([
       ...removed.map((page) => rm(path.join(outDir, page.job.outputPath), { force: true })),
       ...[...oldAssets].filter((asset) => !keptAssets.has(asset)).map((asset) => rm(path.join(outDir, asset), { force: true })),

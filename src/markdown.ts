@@ -34,6 +34,11 @@ const processor = unified()
   .use(rehypeStringify)
   .freeze();
 
+/** The Markdown syntax tree, with positions, as the conversion sees it (GitHub tables included). */
+export function parseMarkdownTree(markdown: string) {
+  return processor.parse(markdown);
+}
+
 export function markdownToHtml(markdown: string): string {
   return String(processor.processSync(markdown));
 }
