@@ -1,3 +1,4 @@
+import type { PictureData } from 'ssg';
 import { z } from 'zod';
 
 // The shape of everything staff edit in content/*.yaml, written once: the build checks the files
@@ -79,6 +80,8 @@ export interface SiteData {
   site: SiteConfig;
   networks: Network[];
   team: TeamMember[];
+  /** Processed raster images by public path (those `images` in site/index.tsx lists), from the build. */
+  images?: Record<string, PictureData>;
 }
 
 export const schemas = { site: siteConfigSchema, networks: networksSchema, team: teamSchema };

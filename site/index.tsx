@@ -9,7 +9,7 @@ import { Networks } from './pages/networks.tsx';
 import { ArticlePage, articleOf, NEWS_PAGE_SIZE, newsListOf, NewsList, NotFound } from './pages/news.tsx';
 import { shareImageOf, shareImages } from './share-image.tsx';
 import { Services } from './pages/services.tsx';
-import { newsArticle, organization, securityHeaders, siteMeta } from './seo.ts';
+import { newsArticle, organization, SHARE_IMAGE, securityHeaders, siteMeta } from './seo.ts';
 
 const titled = (title: string) => (props: PageProps<SiteData>) => ({
   title: `${title} | ${props.data.site.brand}`,
@@ -48,6 +48,8 @@ export default defineSite<SiteData>({
   layout: Layout,
   schemas,
   meta: siteMeta,
+  // Raster images the pages show, processed by the build (SVG team photos are shown as they are).
+  images: ({ team }) => [...team.map((member) => member.photo), SHARE_IMAGE],
   headers: securityHeaders,
   feed: ({ site }) => ({
     path: '/news/feed.xml',

@@ -12,7 +12,8 @@ export function siteMeta(data: SiteData) {
     shortName: site.brand,
     description: site.description,
     language: 'en-GB',
-    image: SHARE_IMAGE,
+    // The processed copy (a hashed name, so a changed image is fetched anew), else the file as it is.
+    image: data.images?.[SHARE_IMAGE]?.src ?? SHARE_IMAGE,
     icon: '/favicon.svg',
     themeColor: '#0b1f33',
     backgroundColor: '#ffffff',

@@ -42,8 +42,17 @@ export function isValidSlug(slug: string): boolean {
   return SLUG.test(slug);
 }
 
+/**
+ * `news/hello.md` → `hello`; a page bundle `news/hello/index.md` (the article with its images in
+ * one folder, as Hugo has them) → `hello`, the folder's name.
+ */
 export function slugOf(file: string): string {
-  return path.basename(file).replace(/\.md$/i, '');
+  const name = path.basename(file);
+  if (name.toLowerCase() === 'index.md') {
+    const folder = path.basename(path.dirname(file));
+    if (folder !== '' && folder !== '.') return folder;
+  }
+  return name.replace(/\.md$/i, '');
 }
 
 /** One article from one file, with every default of the spec applied; html is left empty. */

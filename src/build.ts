@@ -31,6 +31,7 @@ import {
   sourceFileOf,
   type SiteSettings,
 } from './pipeline/stages.ts';
+import { createImageStage, type ImageStage } from './pipeline/images.ts';
 
 export interface BuildOptions {
   root: string;
@@ -145,38 +146,49 @@ async function loadArticles(project: Project, options: BuildOptions, now: Date, 
   return { parsed, articles };
 }
 
-/** Converts the pending articles in helper processes; `listen` hears of each batch as it lands. */
+/**
+ * Converts the pending articles in helper processes; an article is ready once converted and its
+ * images processed (at once when it shows none). `listen` hears of each batch as it gets ready.
+ */
 function startConversion(
   project: Project,
   parsed: ParsedWithCache,
   articles: readonly Article[],
+  images: ImageStage,
   options: { warn: (message: string) => void; onProgress?: BuildOptions['onProgress'] },
 ) {
   const waiting = new Set(parsed.pending.map((item) => item.article));
   let convertedSoFar = 0;
-  const ready = new Set<Article>(articles.filter((article) => !waiting.has(article)));
+  const ready = new Set<Article>();
   let listener: (articles: Article[]) => void = () => {};
+  const admit = (done: Article[]) =>
+    images.admit(done, (imagesDone) => {
+      for (const article of imagesDone) ready.add(article);
+      listener(imagesDone);
+    });
+  admit(articles.filter((article) => !waiting.has(article)));
   const conversion = convertPending(parsed, {
     cacheDir: project.cacheDir,
     warn: options.warn,
     onConverted: (done) => {
-      for (const article of done) ready.add(article);
       options.onProgress?.((convertedSoFar += done.length), waiting.size);
-      listener(done);
+      admit(done);
     },
   });
-  return { ...conversion, ready, listen: (next: (articles: Article[]) => void) => (listener = next) };
+  const done = conversion.done.then(() => images.settle());
+  done.catch(() => {}); // reported where it is awaited
+  return { ...conversion, done, ready, listen: (next: (articles: Article[]) => void) => (listener = next) };
 }
 
 /**
  * Renders a page (or takes it from the page cache), writes it and measures it. A page that fails
  * is remembered, and the first in route order is reported, as dev mode reports it.
  */
-function createPageRenderer(context: RenderContext, pageCache: PageCache, output: StagedOutput, jobs: readonly PageJob[]) {
+function createPageRenderer(context: RenderContext, pageCache: PageCache, output: StagedOutput, jobs: readonly PageJob[], images: ImageStage) {
   const known = new Set(context.articles);
   const order = new Map(jobs.map((job, index) => [job, index]));
   const entryKey = (job: PageJob) =>
-    JSON.stringify([job.path, job.params, job.entry], (_, value) => (known.has(value) ? `article:${(value as Article).file}` : value));
+    JSON.stringify([job.path, job.params, job.entry], (_, value) => (known.has(value) ? `article:${(value as Article).file}:${images.signature(value as Article)}` : value));
   const documents = new Map<PageJob, CheckedPage>();
   const sizes = new Map<PageJob, PageSizes>();
   const failures = new Map<number, unknown>();
@@ -269,18 +281,20 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
   const inputs = startInputs(project, outDir);
   const { parsed, articles } = await loadArticles(project, options, now, warn);
   clock.lap('articles');
-  const conversion = startConversion(project, parsed, articles, { warn, onProgress: options.onProgress });
+  const images = createImageStage(project, { started: Date.now() });
+  const conversion = startConversion(project, parsed, articles, images, { warn, onProgress: options.onProgress });
   let output: StagedOutput | undefined;
   try {
     const [shell, dataSources, server, client] = await inputs;
     clock.lap('bundle');
     const settings = siteSettings(project, server.module, dataSources, { baseUrl: options.baseUrl, warn });
+    const siteImages = await images.siteImages(server.module, settings);
     const jobs = expandRoutes(server.module.site, { articles, data: settings.data });
     output = await createStagedOutput(outDir, project.publicDir, { manifestFile: outputManifestFile(project, outDir) });
     const publicFiles = new Set(output.publicFiles);
     checkPublicClashes(client, jobs, publicFiles, project.publicDir);
     const assets = assetFiles(client);
-    for (const file of assets) output.write(file);
+    for (const file of [...assets, ...siteImages]) output.write(file);
     const compressed = openCompressedCache(project.cacheDir);
     const compressing = compressed.compress(assets);
     compressing.catch(() => {});
@@ -290,18 +304,20 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
     drawing.catch(() => {}); // reported where it is awaited, after the pages (dev mode's order)
     const context = renderContext(site, now, project.root);
     const pageCache = pageCacheFor(project, context, server, settings, parsed, options);
-    const pages = createPageRenderer(context, pageCache, output, jobs);
+    const pages = createPageRenderer(context, pageCache, output, jobs, images);
     await renderAsConverted(jobs, new Set(articles), conversion, pages.render);
     pages.throwFirstFailure();
     clock.lap('markdown & render');
     const drawn = await drawing;
     checkPublicClashes(client, [], publicFiles, project.publicDir, drawn);
     const extra = generatedFiles(site, jobs, publicFiles, now);
-    for (const file of [...drawn, ...extra, ...(await compressed.compress(extra)), ...(await compressing)]) output.write(file);
-    checkSiteLinks(pages.documents(), { client, jobs, generated: [...drawn, ...extra], publicFiles });
+    const imageFiles = [...siteImages, ...images.files(articles)];
+    for (const file of [...imageFiles, ...drawn, ...extra, ...(await compressed.compress(extra)), ...(await compressing)]) output.write(file);
+    checkSiteLinks(pages.documents(), { client, jobs, generated: [...imageFiles, ...drawn, ...extra], publicFiles });
     clock.lap('render');
 
     const written = await commitOutput(project, output, parsed, pageCache, compressed);
+    images.prune();
     output = undefined;
     clock.lap('write');
     return {

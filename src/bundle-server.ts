@@ -7,6 +7,7 @@ import { SsgError } from './errors.ts';
 import { isRunning } from './output-lock.ts';
 import { externalPackagesByPath, fromEsbuildFailure, generatorNodeModules, ssgAlias } from './esbuild-plugins.ts';
 import { generatorRoot, relativeToRoot, type Project } from './project.ts';
+import { siteCodeError } from './site-code-error.ts';
 import type { RenderedPage } from './runtime/render-page.tsx';
 import type { SiteDefinition } from './site-definition.ts';
 
@@ -78,11 +79,20 @@ export async function loadServerModule(project: Project, result: Pick<esbuild.Bu
   // A fresh name each time: Node caches modules by URL, and dev mode reloads changed code.
   const file = path.join(project.cacheDir, `server-${process.pid}-${++generation}.mjs`);
   await writeFile(file, output.contents);
-  const module = await import(pathToFileURL(file).href).finally(() => rm(file, { force: true })) as ServerModule;
+  const siteEntry = relativeToRoot(project, project.siteEntry);
+  let module: ServerModule;
+  try {
+    module = (await import(pathToFileURL(file).href)) as ServerModule;
+  } catch (error) {
+    // Code at the top of a site module ran and threw: the site's to fix, at its file and line.
+    throw siteCodeError('SiteModuleThrew', `Loading the site (${siteEntry})`, error, project.root, { file: siteEntry });
+  } finally {
+    await rm(file, { force: true });
+  }
   const site = module.site as unknown;
   if (!site || typeof site !== 'object' || !Array.isArray((site as { routes?: unknown }).routes)) {
     throw new SsgError('SiteDefinitionInvalid', 'The site definition has no route table.', {
-      file: relativeToRoot(project, project.siteEntry),
+      file: siteEntry,
     });
   }
   const inputs = Object.keys(result.metafile?.inputs ?? {})

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { StoredMessage } from './contact/handler.ts';
+import type { StoredMessage } from './server/message.ts';
 import { formatAnyError, isExpectedError, isUsageError } from './errors.ts';
 import { runInterruptCleanups } from './interrupt.ts';
 import { progressLine } from './progress.ts';
@@ -24,10 +24,13 @@ interface GlobalOptions {
   verbose?: boolean;
 }
 
-function reportFailure(error: unknown, verbose: boolean): void {
+/** What failed, as the first line of the report: the command's own words. */
+type FailureHeading = 'Build failed' | 'Dev server failed' | 'Preview failed' | 'Serve failed' | 'Inbox failed' | 'Failed';
+
+function reportFailure(error: unknown, verbose: boolean, heading: FailureHeading): void {
   const colors = paint(useColor(process.stderr));
   const text = formatAnyError(error, { verbose });
-  process.stderr.write(`${colors.red(isExpectedError(error) ? 'Build failed' : 'Failed')}\n${text}\n`);
+  process.stderr.write(`${colors.red(heading)}\n${text}\n`);
   process.exitCode = isUsageError(error) ? USAGE_EXIT : FAILURE_EXIT;
 }
 
@@ -48,7 +51,7 @@ function cleanUpOnSignal(): void {
 }
 
 /** On Ctrl-C or SIGTERM: close cleanly once, then exit 0 (1 if closing failed). */
-function stopOnSignal(close: () => Promise<void>, verbose: boolean, announce?: (signal: string) => void): void {
+function stopOnSignal(close: () => Promise<void>, verbose: boolean, heading: FailureHeading, announce?: (signal: string) => void): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
@@ -57,7 +60,7 @@ function stopOnSignal(close: () => Promise<void>, verbose: boolean, announce?: (
     close().then(
       () => process.exit(0),
       (error: unknown) => {
-        reportFailure(error, verbose);
+        reportFailure(error, verbose, heading);
         process.exit(1);
       },
     );
@@ -133,7 +136,7 @@ export function createProgram(): Command {
           `${colors.green('Built')} ${result.pages.length} pages (${result.articles} articles) into ${options.out} in ${formatMs(result.durationMs)}${markdown}${result.unchanged ? ' · output unchanged, nothing written' : ''} · peak memory ${peakMb} MB\n`,
         );
       } catch (error) {
-        reportFailure(error, Boolean(global.verbose));
+        reportFailure(error, Boolean(global.verbose), 'Build failed');
       }
     });
 
@@ -164,9 +167,9 @@ export function createProgram(): Command {
           },
         });
         process.stdout.write(`Dev server at ${server.url}/ (Ctrl-C to stop)\n`);
-        stopOnSignal(() => server.close(), Boolean(global.verbose));
+        stopOnSignal(() => server.close(), Boolean(global.verbose), 'Dev server failed');
       } catch (error) {
-        reportFailure(error, Boolean(global.verbose));
+        reportFailure(error, Boolean(global.verbose), 'Dev server failed');
       }
     });
 
@@ -181,15 +184,15 @@ export function createProgram(): Command {
         const { preview } = await import('./preview.ts');
         const running = await preview({ dir: path.resolve(global.root, options.dir), port: options.port });
         process.stdout.write(`Serving ${options.dir} at ${running.url}/ (Ctrl-C to stop)\n`);
-        stopOnSignal(() => running.close(), Boolean(global.verbose));
+        stopOnSignal(() => running.close(), Boolean(global.verbose), 'Preview failed');
       } catch (error) {
-        reportFailure(error, Boolean(global.verbose));
+        reportFailure(error, Boolean(global.verbose), 'Preview failed');
       }
     });
 
   program
     .command('serve')
-    .description('production server: the built site and the contact endpoint, configured by environment variables')
+    .description('production server: the built site and its API routes (site/api/), configured by environment variables')
     .option('--dir <dir>', 'the built site (default: SITE_DIR or dist)')
     .option('--port <port>', 'port to listen on (default: PORT or 8080)', parsePort)
     .action(async (options: { dir?: string; port?: number }, command: Command) => {
@@ -201,18 +204,18 @@ export function createProgram(): Command {
         const running = await serve(config, log);
         const mail = config.smtp ? `mail via ${config.smtp.host}:${config.smtp.port}` : 'no SMTP_HOST: messages wait in the inbox';
         log(`Serving ${config.siteDir} at ${running.url}/ · inbox ${config.dataDir} · ${mail}`);
-        stopOnSignal(() => running.close(), Boolean(global.verbose), (signal) => log(`${signal}: finishing requests in flight, then stopping`));
+        stopOnSignal(() => running.close(), Boolean(global.verbose), 'Serve failed', (signal) => log(`${signal}: finishing requests in flight, then stopping`));
       } catch (error) {
-        reportFailure(error, Boolean(global.verbose));
+        reportFailure(error, Boolean(global.verbose), 'Serve failed');
       }
     });
 
-  const inbox = program.command('inbox').description('read the messages the contact form stored (DATA_DIR, default ./data)');
+  const inbox = program.command('inbox').description('read the messages the site forms stored (DATA_DIR, default ./data)');
   // Read-only and without creating anything: the inbox may belong to a running server. Written
   // one message at a time, waiting for the pipe: an inbox may be larger than the process's memory.
   const eachMessage = async (command: Command, options: { undelivered?: boolean }, print: (message: StoredMessage, index: number) => string) => {
     const global = command.optsWithGlobals<GlobalOptions & { dataDir?: string }>();
-    const { iterateInbox } = await import('./contact/inbox-sqlite.ts');
+    const { iterateInbox } = await import('./server/inbox-sqlite.ts');
     let count = 0;
     for (const message of iterateInbox(path.resolve(global.root, global.dataDir ?? process.env.DATA_DIR ?? 'data'), options)) {
       if (!process.stdout.write(print(message, count++))) await once(process.stdout, 'drain');
@@ -227,11 +230,11 @@ export function createProgram(): Command {
     .action(async (options: { undelivered?: boolean }, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       try {
-        const { formatInboxLine } = await import('./contact/inbox-listing.ts');
+        const { formatInboxLine } = await import('./server/inbox-listing.ts');
         const count = await eachMessage(command, options, (message) => `${formatInboxLine(message)}\n`);
         if (count === 0) process.stdout.write('No messages.\n');
       } catch (error) {
-        reportFailure(error, Boolean(global.verbose));
+        reportFailure(error, Boolean(global.verbose), 'Inbox failed');
       }
     });
   inbox
@@ -243,7 +246,7 @@ export function createProgram(): Command {
     .action(async (options: { undelivered?: boolean }, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       try {
-        const { escapeControlCharactersKeepingLines } = await import('./contact/control-characters.ts');
+        const { escapeControlCharactersKeepingLines } = await import('./server/control-characters.ts');
         // The array JSON.stringify(messages, null, 2) gives, an element at a time. It escapes C0
         // controls only; the others (DEL, C1, bidi, U+2028) become \uXXXX too, which is still the
         // same JSON. Raw line feeds in its output are its own indentation.
@@ -252,7 +255,7 @@ export function createProgram(): Command {
         const count = await eachMessage(command, options, element);
         process.stdout.write(count === 0 ? '[]\n' : '\n]\n');
       } catch (error) {
-        reportFailure(error, Boolean(global.verbose));
+        reportFailure(error, Boolean(global.verbose), 'Inbox failed');
       }
     });
 
@@ -271,6 +274,6 @@ export async function main(argv: readonly string[]): Promise<void> {
       process.exitCode = error.exitCode === 0 ? 0 : USAGE_EXIT;
       return;
     }
-    reportFailure(error, argv.includes('--verbose'));
+    reportFailure(error, argv.includes('--verbose'), 'Failed');
   }
 }

@@ -182,12 +182,10 @@ export async function dev(options: DevOptions): Promise<DevServer> {
       url = await listen(server, port, '127.0.0.1');
       break;
     } catch (error) {
-      const busy = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+      const busy = error instanceof SsgError && error.code === 'PortInUse';
       if (!busy || options.strictPort || port >= options.port + 20) {
         await build.dispose();
-        throw busy
-          ? new SsgError('OutputFailed', `Port ${port} is in use.`, {}, { hint: 'Stop what uses it, or pick another with --port.' })
-          : error;
+        throw error;
       }
       port += 1;
     }

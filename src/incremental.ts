@@ -25,6 +25,9 @@ import { renderDocument, type RenderContext } from './render.ts';
 import { expandRoutes, type PageJob } from './routes.ts';
 import { loadTemplate, type DocumentShell } from './template.ts';
 import { createInPlaceOutput } from './pipeline/in-place-output.ts';
+import { createImageStage, type ImageStage } from './pipeline/images.ts';
+import { markdownHtml } from './images/article-images.ts';
+import { bundleArticleOf } from './images/stage.ts';
 import {
   checkPublicClashes,
   checkSiteLinks,
@@ -75,6 +78,10 @@ interface State {
   publicFiles: Set<string>;
   jobs: PageJob[];
   pages: Map<string, RenderedPage>;
+  /** The site's own images (data.images), processed. */
+  siteImages: OutputFile[];
+  /** The images the articles show, processed. */
+  articleImages: OutputFile[];
   /** The files the site draws (share images). */
   drawn: OutputFile[];
   generated: OutputFile[];
@@ -133,7 +140,9 @@ export function classify(project: Project, file: string): ChangeKind | undefined
 
 function classifyAll(project: Project, changed: Iterable<string>): Map<ChangeKind, string[]> {
   const kinds = new Map<ChangeKind, string[]>();
-  for (const file of changed) {
+  for (const changedFile of changed) {
+    // An image of a page bundle changed: its article is what to read and render again.
+    const file = bundleArticleOf(path.resolve(project.root, changedFile), project.articlesDir) ?? changedFile;
     const kind = classify(project, file);
     if (kind) kinds.set(kind, [...(kinds.get(kind) ?? []), path.resolve(project.root, file)]);
   }
@@ -179,7 +188,7 @@ async function createDevBundler(project: Project, outDir: string) {
 type DevBundler = Awaited<ReturnType<typeof createDevBundler>>;
 
 /** The inputs of a rebuild, and what changed in them since the last good one. */
-interface Inputs extends Omit<State, 'jobs' | 'pages' | 'drawn' | 'generated'> {
+interface Inputs extends Omit<State, 'jobs' | 'pages' | 'drawn' | 'generated' | 'articleImages'> {
   /** Every page may look different (code, template, site config, first build). */
   renderAll: boolean;
   styleChanged: boolean;
@@ -196,7 +205,8 @@ async function parseChanged(project: Project, file: string, previous: Article | 
   try {
     const article = parseArticle({ file: relative(project, file), text: await readSettled(file) }, { now, warn });
     if (previous && previous.markdown === article.markdown) {
-      article.html = previous.html;
+      // As the Markdown stage made it: its images are processed again, never rewritten twice.
+      article.html = markdownHtml(previous);
     } else {
       const { html, rawHtmlLines } = convertMarkdown(article.markdown);
       article.html = html;
@@ -283,7 +293,7 @@ async function inOrder<T extends readonly unknown[]>(work: { [K in keyof T]: Pro
 }
 
 /** Everything read afresh: the first build, in the order of `build`'s stages. */
-async function firstInputs(project: Project, bundler: DevBundler, options: IncrementalOptions, now: Date): Promise<Inputs> {
+async function firstInputs(project: Project, bundler: DevBundler, images: ImageStage, options: IncrementalOptions, now: Date): Promise<Inputs> {
   const { byFile, articles } = await loadAllArticles(project, options, now);
   const islands = await findIslands(project);
   const [shell, server] = await inOrder<[DocumentShell, ServerBundle, void, void]>([
@@ -294,14 +304,23 @@ async function firstInputs(project: Project, bundler: DevBundler, options: Incre
   ]);
   const dataSources = new Map((await readDataFiles(project.root, project.contentDir)).map((file) => [file.name, file]));
   const settings = siteSettings(project, server.module, [...dataSources.values()], options);
+  const siteImages = await images.siteImages(server.module, settings);
   const publicFiles = new Set(await listFiles(project.publicDir));
   const client = bundler.client(islands);
   const unchanged = { listChanged: false, fields: new Map(), changedData: new Set<string>(), publicChanged: true, styleChanged: false };
-  return { shell, server, client, islands, dataSources, settings, byFile, articles, publicFiles, renderAll: true, ...unchanged };
+  return { shell, server, client, islands, dataSources, settings, siteImages, byFile, articles, publicFiles, renderAll: true, ...unchanged };
 }
 
 /** The inputs after a change: only what the changed files affect is read or bundled again. */
-async function changedInputs(project: Project, bundler: DevBundler, previous: State, kinds: Map<ChangeKind, string[]>, options: IncrementalOptions, now: Date): Promise<Inputs> {
+async function changedInputs(
+  project: Project,
+  bundler: DevBundler,
+  images: ImageStage,
+  previous: State,
+  kinds: Map<ChangeKind, string[]>,
+  options: IncrementalOptions,
+  now: Date,
+): Promise<Inputs> {
   const articleChange = await updateArticles(project, previous, kinds.get('article') ?? [], options, now);
   const codeChanged = kinds.has('code');
   const islands = codeChanged ? await findIslands(project) : previous.islands;
@@ -314,12 +333,15 @@ async function changedInputs(project: Project, bundler: DevBundler, previous: St
   ]);
   const client = codeChanged || styleChanged ? bundler.client(islands) : previous.client;
   const dataSources = kinds.has('data') ? updateDataSources(project, previous.dataSources, kinds.get('data')!) : previous.dataSources;
-  const settings = kinds.has('data') || codeChanged ? siteSettings(project, server.module, [...dataSources.values()], options) : previous.settings;
+  // A public file may be an image the pages receive processed (data.images): the data is made again.
+  const settingsChanged = kinds.has('data') || codeChanged || kinds.has('public');
+  const settings = settingsChanged ? siteSettings(project, server.module, [...dataSources.values()], options) : previous.settings;
+  const siteImages = settingsChanged ? await images.siteImages(server.module, settings) : previous.siteImages;
   const changedData = changedDataNames(previous.settings.data, settings.data);
   const publicChanged = kinds.has('public');
   const publicFiles = publicChanged ? new Set(await listFiles(project.publicDir)) : previous.publicFiles;
   const renderAll = codeChanged || kinds.has('template') || changedData.has(project.siteConfigName) || settings.baseUrl !== previous.settings.baseUrl;
-  return { shell, server, client, islands, dataSources, settings, ...articleChange, publicFiles, renderAll, styleChanged, changedData, publicChanged };
+  return { shell, server, client, islands, dataSources, settings, siteImages, ...articleChange, publicFiles, renderAll, styleChanged, changedData, publicChanged };
 }
 
 /** Renders pages in route order; the first that fails stops the rebuild, as in `build`. */
@@ -390,12 +412,14 @@ async function drawnFilesFor(project: Project, previous: State | undefined, inpu
 }
 
 /** Runs the pipeline's page stages and checks on new inputs, in `build`'s order; throws before anything is written. */
-async function assemble(project: Project, previous: State | undefined, inputs: Inputs, now: Date): Promise<State> {
+async function assemble(project: Project, images: ImageStage, previous: State | undefined, inputs: Inputs, now: Date): Promise<State> {
   const routesMayChange = !previous || inputs.renderAll || inputs.listChanged || inputs.changedData.size > 0;
   const jobs = routesMayChange
     ? expandRoutes(inputs.server.module.site, { articles: inputs.articles, data: inputs.settings.data })
     : withReplacedArticles(previous.jobs, previous.articles, inputs.articles);
   checkPublicClashes(inputs.client, jobs, inputs.publicFiles, project.publicDir);
+  await images.processEach(inputs.articles); // the articles a change made (all at first)
+  const articleImages = images.files(inputs.articles);
   const context = renderContext({ ...inputs, server: inputs.server.module }, now, project.root);
   const rendered = renderPages(pagesToRender(jobs, previous, inputs), context);
   const pages = mergePages(jobs, rendered, previous, inputs);
@@ -405,17 +429,19 @@ async function assemble(project: Project, previous: State | undefined, inputs: I
   checkSiteLinks([...pages.values()].map((page) => page.links), {
     client: inputs.client,
     jobs,
-    generated: [...drawn, ...generated],
+    generated: [...inputs.siteImages, ...articleImages, ...drawn, ...generated],
     publicFiles: inputs.publicFiles,
   });
   const { renderAll: _r, styleChanged: _s, listChanged: _l, fields: _f, changedData: _d, publicChanged: _p, ...kept } = inputs;
-  return { ...kept, jobs, pages, drawn, generated };
+  return { ...kept, jobs, pages, articleImages, drawn, generated };
 }
 
 /** Every file the output folder should hold besides the public ones. */
 function outputFiles(state: State): Map<string, string | Uint8Array> {
   const files = new Map<string, string | Uint8Array>();
-  for (const file of [...assetFiles(state.client), ...state.drawn, ...state.generated]) files.set(file.path, file.contents);
+  for (const file of [...assetFiles(state.client), ...state.siteImages, ...state.articleImages, ...state.drawn, ...state.generated]) {
+    files.set(file.path, file.contents);
+  }
   for (const page of state.pages.values()) files.set(page.job.outputPath, page.html);
   return files;
 }
@@ -439,6 +465,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
   const outDir = path.resolve(project.root, options.outDir);
   const now = options.now ?? (() => new Date());
   const bundler = await createDevBundler(project, outDir);
+  const images = createImageStage(project);
   let output = createInPlaceOutput(outDir, project.publicDir);
   let state: State | undefined;
 
@@ -448,8 +475,10 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     const time = now();
     const previous = state;
     const kinds = classifyAll(project, changed);
-    const inputs = previous ? await changedInputs(project, bundler, previous, kinds, options, time) : await firstInputs(project, bundler, options, time);
-    const next = await assemble(project, previous, inputs, time);
+    const inputs = previous
+      ? await changedInputs(project, bundler, images, previous, kinds, options, time)
+      : await firstInputs(project, bundler, images, options, time);
+    const next = await assemble(project, images, previous, inputs, time);
     if (!previous) {
       await rm(outDir, { recursive: true, force: true });
       await mkdir(outDir, { recursive: true });

@@ -8,3 +8,4 @@ export { paginate, listPage, pagePath, pageCount } from './pagination.ts';
 export type { ListPage } from './pagination.ts';
 export { groupByTag, tagSlug } from './tags.ts';
 export type { TagGroup } from './tags.ts';
+export type { PictureData } from './images/picture.ts';

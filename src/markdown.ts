@@ -130,6 +130,11 @@ const processor = unified()
   .use(rehypeStringify)
   .freeze();
 
+/** The Markdown syntax tree, with positions, as the conversion sees it (GitHub tables included). */
+export function parseMarkdownTree(markdown: string) {
+  return processor.parse(markdown);
+}
+
 export interface ConvertedMarkdown {
   html: string;
   /** Lines (of the Markdown given) holding raw HTML that was dropped. */

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { SsgError } from './errors.ts';
+import { catalogueError } from './errors.ts';
 import { headersFor, loadHeadersFile } from './headers-file.ts';
 import { createHttpServer } from './http-server.ts';
 import { createStaticHandler } from './static-server.ts';
@@ -19,11 +19,22 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** Why a port could not be had, as an expected error; anything else is passed on. */
+function listenFailure(error: unknown, port: number, host: string): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return catalogueError('PortInUse', [port, host], {}, { cause: error });
+  if (code === 'EACCES' || code === 'EPERM') return catalogueError('PortNotPermitted', [port, host], {}, { cause: error });
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') return catalogueError('HostUnavailable', [port, host], {}, { cause: error });
+  return error;
+}
+
+/** Listens on host:port; a busy or forbidden port or a foreign host is a named error. */
 export async function listen(server: Server, port: number, host: string): Promise<string> {
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const fail = (error: unknown) => reject(listenFailure(error, port, host));
+    server.once('error', fail);
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.off('error', fail);
       resolve();
     });
   });
@@ -35,7 +46,7 @@ export async function listen(server: Server, port: number, host: string): Promis
 export async function preview(options: PreviewOptions): Promise<RunningServer> {
   const dir = path.resolve(options.dir);
   if (!existsSync(dir)) {
-    throw new SsgError('OutputFailed', `There is no built site in ${options.dir}.`, {}, { hint: 'Run "npm run build" first.' });
+    throw catalogueError('SiteDirMissing', [options.dir], { file: options.dir });
   }
   // The same headers a host reads from _headers (security headers, asset caching).
   const rules = loadHeadersFile(dir);

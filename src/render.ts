@@ -1,10 +1,10 @@
-import path from 'node:path';
 import type { Article } from './articles.ts';
 import type { ServerModule } from './bundle-server.ts';
 import type { ClientBundle } from './bundle-client.ts';
 import { trackReads, type PageReads } from './dependencies.ts';
 import { SsgError } from './errors.ts';
 import { renderHead } from './head.ts';
+import { siteFrame } from './site-code-error.ts';
 import type { PageJob } from './routes.ts';
 import type { PageProps, SiteMeta } from './site-definition.ts';
 import { fillTemplate, type DocumentShell } from './template.ts';
@@ -26,18 +26,6 @@ export interface RenderedDocument {
   job: PageJob;
   html: string;
   islands: string[];
-}
-
-/** The first frame of a stack that points into the site's own source, as `file:line`. */
-function siteFrame(error: unknown, root: string): { file: string; line: number } | undefined {
-  const stack = error instanceof Error ? (error.stack ?? '') : '';
-  for (const match of stack.matchAll(/\(?(?:file:\/\/)?(\/[^():\s]+):(\d+):\d+\)?/g)) {
-    const file = match[1]!;
-    if (file.startsWith(root) && !file.includes('node_modules') && !file.includes(`${path.sep}.cache${path.sep}`)) {
-      return { file: path.relative(root, file), line: Number(match[2]) };
-    }
-  }
-  return undefined;
 }
 
 /** Whether the page shows a draft. Read through the tracked entry: dev renders it again when `draft` changes. */

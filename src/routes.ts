@@ -1,6 +1,7 @@
 import { SsgError } from './errors.ts';
 import type { Article } from './articles.ts';
-import type { Route, SiteDefinition } from './site-definition.ts';
+import { siteCodeError } from './site-code-error.ts';
+import type { Route, RouteEntry, SiteDefinition } from './site-definition.ts';
 import { groupByTag } from './tags.ts';
 
 /** One page to write: a route with its parameters filled in. */
@@ -50,6 +51,20 @@ function fillParams(route: Route<any>, params: Record<string, string>): string {
   });
 }
 
+/** A route's entries(): site code, so what it throws is reported at its file and line. */
+function listEntries<Data>(route: Route<Data>, context: { articles: readonly Article[]; data: Data }): RouteEntry[] {
+  let entries: unknown;
+  try {
+    entries = route.entries!(context);
+  } catch (error) {
+    throw siteCodeError('RouteEntriesFailed', `entries() of the route ${route.path}`, error);
+  }
+  if (!Array.isArray(entries)) {
+    throw new SsgError('RouteInvalid', `entries() of the route ${route.path} returned ${entries === null ? 'null' : typeof entries}, not a list.`);
+  }
+  return entries as RouteEntry[];
+}
+
 /** Every page of the site, in route-table order; dynamic routes expanded by their entries. */
 export function expandRoutes<Data>(
   site: SiteDefinition<Data>,
@@ -70,8 +85,9 @@ export function expandRoutes<Data>(
     if (hasParams && !route.entries) {
       throw new SsgError('RouteInvalid', `Route ${route.path} has parameters but no entries() to list its pages.`);
     }
-    const entries = hasParams ? route.entries!(context) : [{ params: {} }];
-    for (const { params, props } of entries) {
+    const entries = hasParams ? listEntries(route, context) : [{ params: {} }];
+    for (const entry of entries) {
+      const { params, props } = (entry ?? {}) as Partial<RouteEntry>;
       if (!params || typeof params !== 'object') {
         throw new SsgError('RouteInvalid', `Route ${route.path}: each entry needs params, for example { params: { slug: 'a' } }.`);
       }

@@ -1,15 +1,16 @@
 import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { createContactHandler, type ContactHandler } from './contact/handler.ts';
-import { startDeliveryLoop } from './contact/delivery.ts';
-import { claimDataDir, type DataDirClaim } from './contact/data-dir.ts';
-import { openInboxThread, type AsyncInbox } from './contact/inbox-sqlite.ts';
-import { createSmtpSender } from './contact/mail.ts';
-import { createRateLimiter } from './contact/rate-limit.ts';
-import { createTurnstileVerifier } from './contact/verifier.ts';
+import { loadApiRoutes, type LoadedApiRoute } from './server/api-loader.ts';
+import type { ApiHandler } from './server/api-route.ts';
+import { startDeliveryLoop } from './server/delivery.ts';
+import { claimDataDir, type DataDirClaim } from './server/data-dir.ts';
+import { openInboxThread, type AsyncInbox } from './server/inbox-sqlite.ts';
+import { createSmtpSender } from './server/mail.ts';
+import type { Inbox } from './server/message.ts';
+import { siteCodeError } from './site-code-error.ts';
 import { resolveClientAddress, type ProxyTrust } from './client-address.ts';
-import { SsgError } from './errors.ts';
+import { catalogueError, SsgError } from './errors.ts';
 import { listen } from './preview.ts';
 import type { ServeConfig } from './serve-config.ts';
 import { headersFor, loadHeadersFile } from './headers-file.ts';
@@ -17,7 +18,6 @@ import { createHttpServer, sendPlain } from './http-server.ts';
 import { isValidHost, parseRequestTarget } from './request-target.ts';
 import { createStaticHandler } from './static-server.ts';
 
-export const CONTACT_PATH = '/api/contact';
 const HASHED_ASSET = /^\/assets\/.+-[A-Z0-9]{8}\.[a-z0-9]+$/;
 
 /** Long caching for files whose name changes with their content, short for everything else. */
@@ -99,25 +99,59 @@ async function openInbox(dataDir: string, claim: DataDirClaim): Promise<AsyncInb
   }
 }
 
+/** The inbox the routes write to, opened after they are made (so a bad setting fails first). */
+interface DeferredInbox extends Inbox {
+  open(target: AsyncInbox, onAdded: () => void): void;
+}
+
+function deferredInbox(): DeferredInbox {
+  let target: AsyncInbox | undefined;
+  let added = () => undefined as void;
+  return {
+    open(inbox, onAdded) {
+      target = inbox;
+      added = onAdded;
+    },
+    async add(message) {
+      if (!target) throw new Error('the inbox is not open yet');
+      const id = await target.add(message);
+      added();
+      return id;
+    },
+  };
+}
+
+/** Each route's handler, by URL path; a route whose set-up throws is reported at its file and line. */
+function createRouteHandlers(routes: LoadedApiRoute[], config: ServeConfig, inbox: Inbox): Map<string, ApiHandler> {
+  const handlers = new Map<string, ApiHandler>();
+  for (const { path: urlPath, file, route } of routes) {
+    const services = { settings: config.settings, siteOrigin: config.siteOrigin, allowedOrigins: config.allowedOrigins, rateLimit: config.rateLimit, inbox };
+    try {
+      handlers.set(urlPath, route.create(services));
+    } catch (error) {
+      throw siteCodeError('ApiRouteThrew', `Setting up ${file}`, error, config.root, { file });
+    }
+  }
+  return handlers;
+}
+
 export async function serve(config: ServeConfig, log: (line: string) => void): Promise<RunningServe> {
   if (!existsSync(config.siteDir)) {
-    throw new SsgError('OutputFailed', `There is no built site in ${config.siteDir}.`, {}, { hint: 'Run "npm run build" first, or set SITE_DIR.' });
+    throw catalogueError('SiteDirMissing', [config.siteDir], { file: config.siteDir });
   }
+  const routes = await loadApiRoutes(config.root);
+  const pending = deferredInbox();
+  const handlers = createRouteHandlers(routes, config, pending);
   const claim = claimDataDir(config.dataDir);
   const inbox = await openInbox(config.dataDir, claim);
-  const sender = config.smtp ? createSmtpSender({ ...config.smtp, domain: new URL(config.allowedOrigins[0]!).hostname }) : undefined;
+  const presentation = routes.find((loaded) => loaded.route.form)?.route.form;
+  const sender = config.smtp
+    ? createSmtpSender({ ...config.smtp, domain: new URL(config.allowedOrigins[0]!).hostname, presentation })
+    : undefined;
   const delivery = sender
     ? startDeliveryLoop({ inbox, sender, ...config.delivery, log })
     : undefined;
-
-  const contact: ContactHandler = createContactHandler({
-    verifier: createTurnstileVerifier({ secret: config.turnstile.secret, url: config.turnstile.verifyUrl }),
-    inbox,
-    rateLimiter: createRateLimiter({ limit: config.rateLimit.max, windowMs: config.rateLimit.windowMs }),
-    allowedOrigins: config.allowedOrigins,
-    expectedHostname: config.turnstile.expectedHostname,
-    onAccepted: () => delivery?.kick(),
-  });
+  pending.open(inbox, () => delivery?.kick());
 
   const rules = loadHeadersFile(config.siteDir);
   const serveStatic = createStaticHandler(config.siteDir, {
@@ -126,10 +160,12 @@ export async function serve(config: ServeConfig, log: (line: string) => void): P
   });
 
   const server = createHttpServer(
-    (request, response) =>
-      parseRequestTarget(request.url)?.pathname === CONTACT_PATH
-        ? runWebHandler((webRequest) => contact(webRequest, clientAddressOf(request, config.trustProxy)), request, response)
-        : serveStatic(request, response),
+    (request, response) => {
+      const handler = handlers.get(parseRequestTarget(request.url)?.pathname ?? '');
+      return handler
+        ? runWebHandler((webRequest) => handler(webRequest, clientAddressOf(request, config.trustProxy)), request, response)
+        : serveStatic(request, response);
+    },
     { log },
   );
 

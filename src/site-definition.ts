@@ -113,6 +113,11 @@ export interface SiteDefinition<Data = Record<string, unknown>> {
   files?: (context: GeneratedFilesContext<Data>) => GeneratedFile[];
   /** Response headers for every page (security headers), written to `_headers` and sent by preview and serve. */
   headers?: (data: Data) => Record<string, string>;
+  /**
+   * Raster images in the public folder the pages show (photos, the share image): processed at
+   * build time like article images and handed to pages as `data.images[path]` (a PictureData).
+   */
+  images?: (data: Data) => string[];
 }
 
 export interface GeneratedFilesContext<Data = Record<string, unknown>> {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createContactHandler, FORM_POST_PAGE, isBrowserFormPost } from '../src/contact/handler.ts';
-import { createRateLimiter } from '../src/contact/rate-limit.ts';
+import { createContactHandler, FORM_POST_PAGE, isBrowserFormPost } from '../site/contact/handler.ts';
+import { createRateLimiter } from '../src/server/rate-limit.ts';
 
 const ORIGIN = 'https://validators.example';
 

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { startDeliveryLoop, type DeliveryInbox } from '../src/contact/delivery.ts';
-import type { StoredMessage } from '../src/contact/handler.ts';
-import type { MailSender } from '../src/contact/mail.ts';
+import { startDeliveryLoop, type DeliveryInbox } from '../src/server/delivery.ts';
+import type { StoredMessage } from '../site/contact/handler.ts';
+import type { MailSender } from '../src/server/mail.ts';
 
 const stored = (id: number): StoredMessage => ({
   id,

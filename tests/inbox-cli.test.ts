@@ -6,7 +6,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { INBOX_FILE_NAME, openSqliteInbox } from '../src/contact/inbox-sqlite.ts';
+import { INBOX_FILE_NAME, openSqliteInbox } from '../src/server/inbox-sqlite.ts';
 import { repoRoot, runCli } from './helpers/project.ts';
 
 const made: string[] = [];

@@ -2,12 +2,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { escapeControlCharacters, hasControlCharacters } from '../src/contact/control-characters.ts';
-import { createContactHandler, type StoredMessage } from '../src/contact/handler.ts';
-import { formatInboxLine } from '../src/contact/inbox-listing.ts';
-import { composeMail } from '../src/contact/mail.ts';
-import { createRateLimiter } from '../src/contact/rate-limit.ts';
-import { createTurnstileVerifier, type ChallengeVerifier } from '../src/contact/verifier.ts';
+import { escapeControlCharacters, hasControlCharacters } from '../src/server/control-characters.ts';
+import { createContactHandler, type StoredMessage } from '../site/contact/handler.ts';
+import { formatInboxLine } from '../src/server/inbox-listing.ts';
+import { composeMail } from '../src/server/mail.ts';
+import { createRateLimiter } from '../src/server/rate-limit.ts';
+import { createTurnstileVerifier, type ChallengeVerifier } from '../site/contact/turnstile.ts';
 
 // Everything a terminal or a mail reader could take for more than a printed character.
 const DANGEROUS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { claimDataDir } from '../src/contact/data-dir.ts';
-import { InboxFileReplacedError, openInboxThread, openSqliteInbox, readInbox, type AsyncInbox } from '../src/contact/inbox-sqlite.ts';
+import { claimDataDir } from '../src/server/data-dir.ts';
+import { InboxFileReplacedError, openInboxThread, openSqliteInbox, readInbox, type AsyncInbox } from '../src/server/inbox-sqlite.ts';
 import { SsgError } from '../src/errors.ts';
 
 const message = (n: number) => ({

@@ -99,16 +99,6 @@ describe('the build summary', () => {
   });
 });
 
-describe('the README nginx CSP', () => {
-  it('carries the bootstrap hash and a style hash, like _headers', async () => {
-    const { readFile } = await import('node:fs/promises');
-    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
-    const line = /add_header Content-Security-Policy "([^"]+)"/.exec(readme)![1]!;
-    expect(line).toMatch(new RegExp(`script-src [^;]*${BOOTSTRAP_HASH.replace(/[+/]/g, '\\$&')}`));
-    expect(line).toMatch(/style-src 'self' 'sha256-/);
-  });
-});
-
 describe('dev mode style swap in pages not rendered again', () => {
   it('replaces the inline sheet with the new text, or the link with the new URL', async () => {
     const { swapStyleSheet } = await import('../src/head.ts');

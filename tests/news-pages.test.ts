@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { readFile } from 'node:fs/promises';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ async function addArticles(site: TempSite): Promise<void> {
     const day = String(i).padStart(2, '0');
     const title = i === 24 ? 'A very long title '.repeat(12).trim() : `Story ${i}`;
     const tags = i % 2 === 0 ? [TAGS[i % 3]!, 'ethereum'] : [TAGS[i % 3]!];
-    await site.write(`content/news/story-${i}.md`, `---\ntitle: ${title}\ndate: "2025-02-${day}"\ntags: [${tags.join(', ')}]\n---\nSee [the networks](/networks) and ![a chart](chart.png).\n`);
+    await site.write(`content/news/story-${i}.md`, `---\ntitle: ${title}\ndate: "2025-02-${day}"\ntags: [${tags.join(', ')}]\n---\nSee [the networks](/networks) and ![a chart](/chart.png).\n`);
   }
 }
 
@@ -28,7 +29,9 @@ describe('a news section of 25 articles with tags', () => {
   beforeAll(async () => {
     site = await buildRealSite(async (copy) => {
       await addArticles(copy);
-      await copy.write('site/public/news/chart.png', 'not really a png');
+      // A real image: the build processes every image an article shows.
+      const png = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#336699' } }).png().toBuffer();
+      await copy.write('site/public/chart.png', png);
     });
     // Built again: the summary of a build from the cache (non-TTY) is what a log holds.
     const again = await site.run(['build']);
@@ -82,13 +85,14 @@ describe('a news section of 25 articles with tags', () => {
     }
     expect(meta(await read('news/story-1.html'), 'article:published_time')).toBe('2025-02-01');
     expect(meta(await read('news/story-1.html'), 'og:image:alt')).toBe('Story 1, 1 February 2025, Example Validators');
-    expect(meta(await read('about.html'), 'og:image')).toBe(`${BASE}/og-image.jpg`);
+    // Other pages keep the site-wide share image, as the build processed it.
+    expect(meta(await read('about.html'), 'og:image')).toMatch(new RegExp(`^${BASE.replace(/[.]/g, '\\.')}/assets/og-image-1200w-[0-9a-f]{10}\\.jpg$`));
   });
 
   it('writes absolute links and images in the feed', async () => {
     const feed = await read('news/feed.xml');
     expect(feed).toContain(`href="${BASE}/networks"`);
-    expect(feed).toContain(`src="${BASE}/news/chart.png"`);
+    expect(feed).toMatch(new RegExp(`src="${BASE.replace(/[.]/g, '\\.')}/assets/chart-[^"]+\\.png"`));
     expect(feed).not.toMatch(/(?:href|src)="\//);
   });
 

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onRequest } from '../functions/api/contact.ts';
 import { parseProxyTrust, resolveClientAddress, type ProxyTrust } from '../src/client-address.ts';
-import { createRateLimiter, MAX_OTHER_KEY_LENGTH, rateLimitKey } from '../src/contact/rate-limit.ts';
+import { createRateLimiter, MAX_OTHER_KEY_LENGTH, rateLimitKey } from '../src/server/rate-limit.ts';
 import { SsgError } from '../src/errors.ts';
 import { readServeConfig } from '../src/serve-config.ts';
 import { runCli } from './helpers/project.ts';

@@ -47,7 +47,9 @@ describe('what the build ships for search engines, readers and browsers', () => 
       const html = pages.get(route)!;
       expect(meta(html, 'og:title'), route).toBe(/<title>([^<]+)/.exec(html)![1]);
       expect(meta(html, 'og:url')).toBe(`${BASE}${route === '/' ? '/' : route}`);
-      expect(meta(html, 'og:image')).toBe(route.startsWith('/news/') ? `${BASE}${route}.png` : `${BASE}/og-image.jpg`);
+      // Articles: their own share card; other pages: the share image as the build processed it.
+      if (route.startsWith('/news/')) expect(meta(html, 'og:image')).toBe(`${BASE}${route}.png`);
+      else expect(meta(html, 'og:image')).toMatch(new RegExp(`^${BASE.replace(/[.]/g, '\\.')}/assets/og-image-1200w-[0-9a-f]{10}\\.jpg$`));
       expect(meta(html, 'og:site_name')).toBe('Example Validators');
       expect(meta(html, 'og:type')).toBe(route.startsWith('/news/') ? 'article' : 'website');
       expect(meta(html, 'twitter:card')).toBe('summary_large_image');
@@ -60,6 +62,8 @@ describe('what the build ships for search engines, readers and browsers', () => 
     const manifest = JSON.parse(await site.read('dist/manifest.webmanifest'));
     expect(manifest).toMatchObject({ name: 'Example Validators', start_url: '/', lang: 'en-GB', icons: [{ src: '/favicon.svg' }] });
     expect((await readFile(site.file('dist/og-image.jpg'))).subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+    const shared = meta(pages.get('/')!, 'og:image')!.replace(BASE, '');
+    expect((await readFile(site.file(`dist${shared}`))).subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
   });
 
   it('describes the company as a schema.org Organization on the home page', () => {

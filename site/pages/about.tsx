@@ -1,6 +1,7 @@
 import type { PageProps } from 'ssg';
 import type { SiteData } from '../content.ts';
 import { socialIcons, socialLabels } from '../components/icons.tsx';
+import { Picture } from '../components/picture.tsx';
 import { ArrowLink, PageHeader, Section } from '../components/ui.tsx';
 
 export function About({ data }: PageProps<SiteData>) {
@@ -31,9 +32,17 @@ export function About({ data }: PageProps<SiteData>) {
       </Section>
       <Section id="team" eyebrow="People" title="Team" tone="muted">
         <ul className="team grid grid-2">
-          {data.team.map((member) => (
+          {data.team.map((member, index) => (
             <li key={member.name} className="card team-card">
-              <img src={member.photo} alt={`Portrait of ${member.name}`} width={96} height={96} />
+              <Picture
+                src={member.photo}
+                picture={data.images?.[member.photo]}
+                alt={`Portrait of ${member.name}`}
+                sizes="96px"
+                width={96}
+                height={96}
+                eager={index === 0}
+              />
               <div>
                 <h3>{member.name}</h3>
                 <p className="team-role">{member.role}</p>

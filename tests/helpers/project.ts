@@ -48,7 +48,7 @@ export class TempSite {
   read(relative: string): Promise<string> {
     return readFile(this.file(relative), 'utf8');
   }
-  async write(relative: string, contents: string): Promise<void> {
+  async write(relative: string, contents: string | Uint8Array): Promise<void> {
     await mkdir(path.dirname(this.file(relative)), { recursive: true });
     await writeFile(this.file(relative), contents);
   }

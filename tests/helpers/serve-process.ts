@@ -1,5 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cliPath } from './project.ts';
+import { cpSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { cliPath, repoRoot } from './project.ts';
+
+/**
+ * Gives a test site the real site's API routes (site/api/ and the contact code they use) when it
+ * has none, so `ssg serve` there answers /api/contact as it does for the real site.
+ */
+export function withSiteApi(dir: string): void {
+  if (existsSync(path.join(dir, 'site', 'api'))) return;
+  for (const folder of ['api', 'contact']) {
+    cpSync(path.join(repoRoot, 'site', folder), path.join(dir, 'site', folder), { recursive: true });
+  }
+}
 
 /** `ssg serve` as a process, with its output collected and its address known. */
 export class ServeProcess {
@@ -11,6 +24,7 @@ export class ServeProcess {
   }
 
   static start(cwd: string, env: Record<string, string>, args: string[] = []): Promise<ServeProcess> {
+    withSiteApi(cwd);
     const child = spawn(process.execPath, [cliPath, 'serve', ...args], {
       cwd,
       env: { ...process.env, NO_COLOR: '1', ...env },

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { SsgError } from '../errors.ts';
-import type { ContactMessage, Inbox, StoredMessage } from './handler.ts';
+import type { Inbox, NewFormMessage, StoredMessage } from './message.ts';
 import { openSqliteThread, type SqliteThread } from './sqlite-thread.ts';
 
 export const INBOX_FILE_NAME = 'inbox.sqlite';
@@ -65,7 +65,7 @@ const toMessage = (row: Row): StoredMessage => ({
   lastError: row.last_error,
 });
 
-type NewMessage = ContactMessage & { receivedAt: string; clientAddress: string };
+type NewMessage = NewFormMessage;
 
 /** The inbox as the CLI and tests read it: synchronous, in the calling thread. */
 export interface SqliteInbox extends Inbox {
@@ -138,8 +138,9 @@ export function* iterateInbox(dataDir: string, options: { undelivered?: boolean 
     db.pragma('busy_timeout = 5000');
     for (const row of db.prepare(options.undelivered ? SQL.undelivered : SQL.all).iterate() as IterableIterator<Row>) yield toMessage(row);
   } catch (error) {
-    // Not an inbox (an empty or foreign file, a damaged one): said so, instead of an internal error.
-    throw new SsgError('InboxUnreadable', `The inbox ${file} cannot be read: ${(error as Error).message}`, {}, { cause: error });
+    // A damaged, foreign or unreadable file is the operator's to look at, not a bug.
+    const code = (error as { code?: string }).code ?? (error as Error).message;
+    throw new SsgError('InboxUnreadable', `The inbox cannot be read (${code}): ${(error as Error).message}.`, { file }, { cause: error });
   } finally {
     db?.close();
   }

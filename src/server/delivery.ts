@@ -1,5 +1,5 @@
 import type { MailSender } from './mail.ts';
-import type { StoredMessage } from './handler.ts';
+import type { StoredMessage } from './message.ts';
 
 /** What the delivery loop needs of the inbox; each call may fail (database locked, disk full). */
 export interface DeliveryInbox {
@@ -48,7 +48,7 @@ export function startDeliveryLoop(options: DeliveryOptions) {
       if (stopped) return;
       await options.inbox.markDelivered(id, at);
       sentNotRecorded.delete(id);
-      log(`contact: message ${id} delivered`);
+      log(`inbox: message ${id} delivered`);
     }
   }
 
@@ -57,7 +57,7 @@ export function startDeliveryLoop(options: DeliveryOptions) {
       await options.sender.send(message);
     } catch (error) {
       const wait = backoff(message.attempts, options.retryBaseMs, options.retryMaxMs);
-      log(`contact: message ${message.id} not delivered (${reason(error)}); retry in ${Math.round(wait / 1000)} s`);
+      log(`inbox: message ${message.id} not delivered (${reason(error)}); retry in ${Math.round(wait / 1000)} s`);
       await options.inbox.markFailed(message.id, reason(error), new Date(now().getTime() + wait));
       return false;
     }
@@ -82,7 +82,7 @@ export function startDeliveryLoop(options: DeliveryOptions) {
       try {
         await drainOnce();
       } catch (error) {
-        log(`contact: delivery paused until the next poll (${reason(error)})`);
+        log(`inbox: delivery paused until the next poll (${reason(error)})`);
         return;
       }
     } while (again && !stopped);

@@ -1,5 +1,5 @@
 import { escapeControlCharacters } from './control-characters.ts';
-import type { StoredMessage } from './handler.ts';
+import type { StoredMessage } from './message.ts';
 
 /**
  * One line per message for `inbox list`. Every field comes from a visitor (or from the mail

@@ -1,35 +1,25 @@
 // The contact endpoint on web standards: a Request in, a Response out. It runs unchanged on Node
-// (ssg serve) and on Cloudflare Pages Functions; what it talks to is passed in.
+// (ssg serve) and on Cloudflare Pages Functions (site/api/contact.ts declares it); what it talks
+// to is passed in.
 
-import { hasControlCharacters } from './control-characters.ts';
-import { createRateLimiter, type RateDecision, type RateLimiter } from './rate-limit.ts';
-import { VerifierUnavailableError, type ChallengeVerifier } from './verifier.ts';
+import {
+  createRateLimiter,
+  hasControlCharacters,
+  readBodyLimited,
+  type FormMessage,
+  type Inbox,
+  type RateDecision,
+  type RateLimiter,
+} from 'ssg/server';
+import { VerifierUnavailableError, type ChallengeVerifier } from './turnstile.ts';
 
 export const MAX_BODY_BYTES = 32 * 1024;
 /** Room for failed or expired challenges and verifier outages before a visitor's checks are limited. */
 export const VERIFICATIONS_PER_MESSAGE = 4;
 export const LIMITS = { name: 200, subject: 200, email: 254, message: 5000, turnstileToken: 2048 } as const;
 
-export interface ContactMessage {
-  name: string;
-  email: string;
-  subject: string;
-  message: string;
-}
-
-export interface StoredMessage extends ContactMessage {
-  id: number;
-  receivedAt: string;
-  clientAddress: string;
-  deliveredAt: string | null;
-  attempts: number;
-  lastError: string | null;
-}
-
-/** Where accepted messages go before the handler answers: they must survive a crash from then on. */
-export interface Inbox {
-  add(message: ContactMessage & { receivedAt: string; clientAddress: string }): Promise<number> | number;
-}
+export type ContactMessage = FormMessage;
+export type { Inbox, StoredMessage } from 'ssg/server';
 
 export interface ContactHandlerOptions {
   verifier: ChallengeVerifier;
@@ -75,31 +65,6 @@ function fail(status: number, error: ContactErrorCode, extra: object = {}, heade
 
 function rateLimited(decision: RateDecision & { allowed: false }): Response {
   return fail(429, 'rate_limited', {}, { 'Retry-After': String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))) });
-}
-
-/** Reads at most `limit` bytes of the body; undefined when it is longer. */
-async function readLimited(request: Request, limit: number): Promise<string | undefined> {
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
 }
 
 // Practical, not RFC 5322 in full: one @, no spaces, a dot in the domain, no leading or trailing dot.
@@ -171,7 +136,7 @@ export function createContactHandler(options: ContactHandlerOptions) {
     const room = messages.check(clientAddress, now().getTime());
     if (!room.allowed) return rateLimited(room);
 
-    const text = await readLimited(request, MAX_BODY_BYTES);
+    const text = await readBodyLimited(request, MAX_BODY_BYTES);
     if (text === undefined) return fail(413, 'payload_too_large');
     let body: unknown;
     try {

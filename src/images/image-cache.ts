@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import { pruneEntries, readEntry, removeAbandonedTemporaries, writeEntrySync } from '../cache/store.ts';
+import { processImage, sharpVersion, type ImageSettings, type ProcessedImage } from './process.ts';
+
+/**
+ * Processed images kept between builds, one store entry per source image, by a hash of its bytes,
+ * sharp's and libvips' versions, the settings and the assets folder: a changed file, an upgrade or
+ * new widths encode again. Entries this build did not use are pruned at its end.
+ */
+export interface ImageCache {
+  /** The processed image, from the cache or encoded now (and kept). */
+  process(bytes: Uint8Array, file: string): Promise<ProcessedImage>;
+  readonly counts: { cached: number; processed: number };
+  /** Removes entries no image of this build used (and temporaries of dead writers). */
+  prune(): void;
+}
+
+const ENTRY = /^[0-9a-f]{64}\.bin$/;
+
+export const imageCacheDir = (cacheDir: string) => path.join(cacheDir, 'images');
+
+export function imageKey(bytes: Uint8Array, settings: ImageSettings, assetsDir: string): string {
+  return createHash('sha256').update(`${sharpVersion()}\0${JSON.stringify(settings)}\0${assetsDir}\0`).update(bytes).digest('hex');
+}
+
+const isProcessed = (value: unknown): value is ProcessedImage => {
+  const image = value as ProcessedImage | null;
+  return (
+    typeof image === 'object' &&
+    image !== null &&
+    Number.isInteger(image.width) &&
+    Number.isInteger(image.height) &&
+    typeof image.fallback === 'string' &&
+    Array.isArray(image.variants) &&
+    image.variants.length > 0 &&
+    image.variants.every((variant) => typeof variant.path === 'string' && variant.contents instanceof Uint8Array)
+  );
+};
+
+export function openImageCache(options: { cacheDir: string; settings: ImageSettings; assetsDir: string; started?: number }): ImageCache {
+  const dir = imageCacheDir(options.cacheDir);
+  const started = options.started ?? Date.now();
+  const used = new Set<string>();
+  const counts = { cached: 0, processed: 0 };
+  return {
+    counts,
+    async process(bytes, file) {
+      const name = `${imageKey(bytes, options.settings, options.assetsDir)}.bin`;
+      used.add(name);
+      const payload = await readEntry(path.join(dir, name));
+      if (payload) {
+        try {
+          const stored: unknown = deserialize(payload);
+          if (isProcessed(stored)) {
+            counts.cached++;
+            return stored;
+          }
+        } catch {
+          // Damaged beyond the checksum's reach: made again below.
+        }
+      }
+      const image = await processImage(bytes, file, { settings: options.settings, assetsDir: options.assetsDir });
+      counts.processed++;
+      try {
+        writeEntrySync(path.join(dir, name), serialize(image));
+      } catch {
+        // Not kept: the next build encodes it again.
+      }
+      return image;
+    },
+    prune() {
+      pruneEntries(dir, { used, isEntry: (entry) => ENTRY.test(entry), since: started });
+      removeAbandonedTemporaries(dir);
+    },
+  };
+}

@@ -1,0 +1,136 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import { SsgError } from '../errors.ts';
+
+/** The formats a processed image is offered in; the last one is the fallback `<img>` itself. */
+export type ImageFormat = 'avif' | 'webp' | 'jpeg' | 'png';
+
+export interface ImageSettings {
+  /** Widths offered in the srcset, in pixels; those above the original are left out (never upscaled). */
+  widths: readonly number[];
+  /** Images with more pixels than this are refused before they are decoded. */
+  maxPixels: number;
+  quality: { avif: number; webp: number; jpeg: number };
+  /** AVIF encoder effort (0–9): higher is smaller and much slower. */
+  avifEffort: number;
+  /** A single image taking longer than this is refused rather than holding the build. */
+  timeoutSeconds: number;
+}
+
+export const DEFAULT_IMAGE_SETTINGS: ImageSettings = {
+  widths: [400, 800, 1200, 1600],
+  maxPixels: 40_000_000,
+  quality: { avif: 55, webp: 78, jpeg: 80 },
+  avifEffort: 3,
+  timeoutSeconds: 60,
+};
+
+/** One encoded file of an image: a format at a width. */
+export interface ImageVariant {
+  format: ImageFormat;
+  width: number;
+  height: number;
+  /** Output path under the assets folder, with a hash of the contents in its name. */
+  path: string;
+  contents: Uint8Array;
+}
+
+/** What a page needs to show a processed image: its size, and every variant by format. */
+export interface ProcessedImage {
+  width: number;
+  height: number;
+  /** The format of the `<img>` fallback: the original's (PNG for transparency-capable, else JPEG). */
+  fallback: ImageFormat;
+  variants: ImageVariant[];
+}
+
+export const sharpVersion = (): string => `${sharp.versions.sharp}/${sharp.versions.vips}`;
+
+/** Raster files by extension: what the build processes. SVG is shown as it is. */
+export const RASTER_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.webp', '.avif', '.gif', '.tif', '.tiff']);
+
+export function isRasterPath(file: string): boolean {
+  return RASTER_EXTENSIONS.has(path.extname(file).toLowerCase());
+}
+
+/** The widths to encode: the configured ones below the original, and the original (capped at the largest). */
+export function variantWidths(original: number, widths: readonly number[]): number[] {
+  const largest = Math.max(...widths);
+  const chosen = widths.filter((width) => width < original);
+  chosen.push(Math.min(original, largest));
+  return [...new Set(chosen)].sort((a, b) => a - b);
+}
+
+function unreadable(file: string, why: string, cause?: unknown): SsgError {
+  return new SsgError('ImageUnreadable', `The image cannot be read: ${why}.`, { file }, { cause });
+}
+
+/** The original's width, height and fallback format, refusing anything sharp cannot decode or too large to. */
+async function inspect(bytes: Uint8Array, file: string, settings: ImageSettings) {
+  let metadata: Metadata;
+  try {
+    metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch (error) {
+    throw unreadable(file, `${(error as Error).message} (is it really an image?)`, error);
+  }
+  const { width, height, format, hasAlpha } = metadata;
+  if (!width || !height) throw unreadable(file, 'it has no width or height');
+  if (width * height > settings.maxPixels) {
+    throw new SsgError('ImageTooLarge', `The image is ${width}×${height} pixels, more than the ${settings.maxPixels.toLocaleString('en')} allowed.`, { file });
+  }
+  if (!['jpeg', 'png', 'webp', 'avif', 'gif', 'tiff', 'heif'].includes(format ?? '')) throw unreadable(file, `"${format}" is not a web image format`);
+  // EXIF orientation swaps the shown width and height.
+  const rotated = (metadata.orientation ?? 1) >= 5;
+  const fallback: ImageFormat = format === 'png' || format === 'gif' || hasAlpha ? 'png' : 'jpeg';
+  return { width: rotated ? height : width, height: rotated ? width : height, fallback };
+}
+
+async function encode(bytes: Uint8Array, format: ImageFormat, width: number, settings: ImageSettings): Promise<{ data: Buffer; info: OutputInfo }> {
+  // failOn 'truncated': a cut-off file is an error, not an image with a grey bottom half.
+  let pipeline = sharp(bytes, { failOn: 'truncated', limitInputPixels: settings.maxPixels })
+    .timeout({ seconds: settings.timeoutSeconds })
+    .autoOrient()
+    .resize({ width, withoutEnlargement: true });
+  if (format === 'avif') pipeline = pipeline.avif({ quality: settings.quality.avif, effort: settings.avifEffort });
+  else if (format === 'webp') pipeline = pipeline.webp({ quality: settings.quality.webp });
+  else if (format === 'jpeg') pipeline = pipeline.jpeg({ quality: settings.quality.jpeg, mozjpeg: true });
+  else pipeline = pipeline.png({ compressionLevel: 9, palette: false });
+  return pipeline.toBuffer({ resolveWithObject: true });
+}
+
+/** `chart-800w-3f2a9c01bd.avif`: readable, and a new name whenever the bytes change. */
+function variantPath(file: string, assetsDir: string, width: number, format: ImageFormat, contents: Uint8Array): string {
+  const base = path.basename(file, path.extname(file)).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'image';
+  const hash = createHash('sha256').update(contents).digest('hex').slice(0, 10);
+  const extension = format === 'jpeg' ? 'jpg' : format;
+  return `${assetsDir}/${base}-${width}w-${hash}.${extension}`;
+}
+
+/**
+ * Encodes an image in AVIF, WebP and its fallback format at each width of the srcset. `file`
+ * names the source in errors and gives the output names their readable part.
+ */
+export async function processImage(
+  bytes: Uint8Array,
+  file: string,
+  options: { settings?: ImageSettings; assetsDir?: string } = {},
+): Promise<ProcessedImage> {
+  const settings = options.settings ?? DEFAULT_IMAGE_SETTINGS;
+  const original = await inspect(bytes, file, settings);
+  const variants: ImageVariant[] = [];
+  for (const format of ['avif', 'webp', original.fallback] as const) {
+    for (const width of variantWidths(original.width, settings.widths)) {
+      let encoded: Awaited<ReturnType<typeof encode>>;
+      try {
+        encoded = await encode(bytes, format, width, settings);
+      } catch (error) {
+        throw unreadable(file, `${(error as Error).message} (the file may be damaged or cut off)`, error);
+      }
+      const contents = new Uint8Array(encoded.data.buffer, encoded.data.byteOffset, encoded.data.byteLength);
+      const assetPath = variantPath(file, options.assetsDir ?? 'assets', encoded.info.width, format, contents);
+      variants.push({ format, width: encoded.info.width, height: encoded.info.height, path: assetPath, contents });
+    }
+  }
+  return { width: original.width, height: original.height, fallback: original.fallback, variants };
+}

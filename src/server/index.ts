@@ -1,0 +1,9 @@
+// The public surface for a site's API routes: `import { defineApiRoute } from 'ssg/server'`.
+export { defineApiRoute } from './api-route.ts';
+export type { ApiHandler, ApiRoute, ApiServices, FormPresentation } from './api-route.ts';
+export { createRateLimiter } from './rate-limit.ts';
+export type { RateDecision, RateLimiter } from './rate-limit.ts';
+export { hasControlCharacters } from './control-characters.ts';
+export { readBodyLimited } from './request-body.ts';
+export type { FormMessage, Inbox, NewFormMessage, StoredMessage } from './message.ts';
+export type { Settings } from './settings.ts';

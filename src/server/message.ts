@@ -1,0 +1,26 @@
+// What a form inbox holds: a message someone sent through a site's form, in the shape of an
+// e-mail (who, where to reply, subject, text), so it can be stored, listed and mailed on.
+
+export interface FormMessage {
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+}
+
+export interface NewFormMessage extends FormMessage {
+  receivedAt: string;
+  clientAddress: string;
+}
+
+export interface StoredMessage extends NewFormMessage {
+  id: number;
+  deliveredAt: string | null;
+  attempts: number;
+  lastError: string | null;
+}
+
+/** Where accepted messages go before an API route answers: they must survive a crash from then on. */
+export interface Inbox {
+  add(message: NewFormMessage): Promise<number> | number;
+}
