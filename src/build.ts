@@ -287,14 +287,13 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
   try {
     const [shell, dataSources, server, client] = await inputs;
     clock.lap('bundle');
-    const settings = siteSettings(project, server.module, dataSources, { baseUrl: options.baseUrl, warn });
-    const siteImages = await images.siteImages(server.module, settings);
+    const settings = await siteSettings(project, server.module, dataSources, { baseUrl: options.baseUrl, warn, siteImages: images.siteImages });
     const jobs = expandRoutes(server.module.site, { articles, data: settings.data });
     output = await createStagedOutput(outDir, project.publicDir, { manifestFile: outputManifestFile(project, outDir) });
     const publicFiles = new Set(output.publicFiles);
     checkPublicClashes(client, jobs, publicFiles, project.publicDir);
     const assets = assetFiles(client);
-    for (const file of [...assets, ...siteImages]) output.write(file);
+    for (const file of [...assets, ...settings.images]) output.write(file);
     const compressed = openCompressedCache(project.cacheDir);
     const compressing = compressed.compress(assets);
     compressing.catch(() => {});
@@ -311,7 +310,7 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
     const drawn = await drawing;
     checkPublicClashes(client, [], publicFiles, project.publicDir, drawn);
     const extra = generatedFiles(site, jobs, publicFiles, now);
-    const imageFiles = [...siteImages, ...images.files(articles)];
+    const imageFiles = [...settings.images, ...images.files(articles)];
     for (const file of [...imageFiles, ...drawn, ...extra, ...(await compressed.compress(extra)), ...(await compressing)]) output.write(file);
     checkSiteLinks(pages.documents(), { client, jobs, generated: [...imageFiles, ...drawn, ...extra], publicFiles });
     clock.lap('render');

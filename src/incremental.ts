@@ -78,8 +78,6 @@ interface State {
   publicFiles: Set<string>;
   jobs: PageJob[];
   pages: Map<string, RenderedPage>;
-  /** The site's own images (data.images), processed. */
-  siteImages: OutputFile[];
   /** The images the articles show, processed. */
   articleImages: OutputFile[];
   /** The files the site draws (share images). */
@@ -303,12 +301,11 @@ async function firstInputs(project: Project, bundler: DevBundler, images: ImageS
     bundler.styles(),
   ]);
   const dataSources = new Map((await readDataFiles(project.root, project.contentDir)).map((file) => [file.name, file]));
-  const settings = siteSettings(project, server.module, [...dataSources.values()], options);
-  const siteImages = await images.siteImages(server.module, settings);
+  const settings = await siteSettings(project, server.module, [...dataSources.values()], { ...options, siteImages: images.siteImages });
   const publicFiles = new Set(await listFiles(project.publicDir));
   const client = bundler.client(islands);
   const unchanged = { listChanged: false, fields: new Map(), changedData: new Set<string>(), publicChanged: true, styleChanged: false };
-  return { shell, server, client, islands, dataSources, settings, siteImages, byFile, articles, publicFiles, renderAll: true, ...unchanged };
+  return { shell, server, client, islands, dataSources, settings, byFile, articles, publicFiles, renderAll: true, ...unchanged };
 }
 
 /** The inputs after a change: only what the changed files affect is read or bundled again. */
@@ -335,13 +332,14 @@ async function changedInputs(
   const dataSources = kinds.has('data') ? updateDataSources(project, previous.dataSources, kinds.get('data')!) : previous.dataSources;
   // A public file may be an image the pages receive processed (data.images): the data is made again.
   const settingsChanged = kinds.has('data') || codeChanged || kinds.has('public');
-  const settings = settingsChanged ? siteSettings(project, server.module, [...dataSources.values()], options) : previous.settings;
-  const siteImages = settingsChanged ? await images.siteImages(server.module, settings) : previous.siteImages;
+  const settings = settingsChanged
+    ? await siteSettings(project, server.module, [...dataSources.values()], { ...options, siteImages: images.siteImages })
+    : previous.settings;
   const changedData = changedDataNames(previous.settings.data, settings.data);
   const publicChanged = kinds.has('public');
   const publicFiles = publicChanged ? new Set(await listFiles(project.publicDir)) : previous.publicFiles;
   const renderAll = codeChanged || kinds.has('template') || changedData.has(project.siteConfigName) || settings.baseUrl !== previous.settings.baseUrl;
-  return { shell, server, client, islands, dataSources, settings, siteImages, ...articleChange, publicFiles, renderAll, styleChanged, changedData, publicChanged };
+  return { shell, server, client, islands, dataSources, settings, ...articleChange, publicFiles, renderAll, styleChanged, changedData, publicChanged };
 }
 
 /** Renders pages in route order; the first that fails stops the rebuild, as in `build`. */
@@ -356,13 +354,17 @@ function renderPages(jobs: readonly PageJob[], context: RenderContext): Map<stri
   return pages;
 }
 
+/** A page's entry with each article named by its slug: a page handed other articles (a tag page's list) renders again. */
+const entryShape = (job: PageJob) =>
+  JSON.stringify(job.entry, (_, value) => (value && typeof value === 'object' && typeof (value as Article).slug === 'string' && 'markdown' in value ? `article:${(value as Article).slug}` : value));
+
 /** The pages whose inputs changed: what they read (articles, fields, data), or everything. */
 function pagesToRender(jobs: readonly PageJob[], previous: State | undefined, inputs: Inputs): PageJob[] {
   if (!previous || inputs.renderAll) return [...jobs];
   const change = { listChanged: inputs.listChanged, fields: inputs.fields };
   return jobs.filter((job) => {
     const page = previous.pages.get(job.outputPath);
-    if (!page) return true;
+    if (!page || entryShape(page.job) !== entryShape(job)) return true;
     if ([...page.reads.dataKeys].some((key) => inputs.changedData.has(key))) return true;
     return dependsOnArticles(page.reads, change);
   });
@@ -413,7 +415,8 @@ async function drawnFilesFor(project: Project, previous: State | undefined, inpu
 
 /** Runs the pipeline's page stages and checks on new inputs, in `build`'s order; throws before anything is written. */
 async function assemble(project: Project, images: ImageStage, previous: State | undefined, inputs: Inputs, now: Date): Promise<State> {
-  const routesMayChange = !previous || inputs.renderAll || inputs.listChanged || inputs.changedData.size > 0;
+  // entries() may read any field of an article (tag pages read its tags): a changed field expands the routes again.
+  const routesMayChange = !previous || inputs.renderAll || inputs.listChanged || inputs.fields.size > 0 || inputs.changedData.size > 0;
   const jobs = routesMayChange
     ? expandRoutes(inputs.server.module.site, { articles: inputs.articles, data: inputs.settings.data })
     : withReplacedArticles(previous.jobs, previous.articles, inputs.articles);
@@ -429,7 +432,7 @@ async function assemble(project: Project, images: ImageStage, previous: State | 
   checkSiteLinks([...pages.values()].map((page) => page.links), {
     client: inputs.client,
     jobs,
-    generated: [...inputs.siteImages, ...articleImages, ...drawn, ...generated],
+    generated: [...inputs.settings.images, ...articleImages, ...drawn, ...generated],
     publicFiles: inputs.publicFiles,
   });
   const { renderAll: _r, styleChanged: _s, listChanged: _l, fields: _f, changedData: _d, publicChanged: _p, ...kept } = inputs;
@@ -439,7 +442,7 @@ async function assemble(project: Project, images: ImageStage, previous: State | 
 /** Every file the output folder should hold besides the public ones. */
 function outputFiles(state: State): Map<string, string | Uint8Array> {
   const files = new Map<string, string | Uint8Array>();
-  for (const file of [...assetFiles(state.client), ...state.siteImages, ...state.articleImages, ...state.drawn, ...state.generated]) {
+  for (const file of [...assetFiles(state.client), ...state.settings.images, ...state.articleImages, ...state.drawn, ...state.generated]) {
     files.set(file.path, file.contents);
   }
   for (const page of state.pages.values()) files.set(page.job.outputPath, page.html);

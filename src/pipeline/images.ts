@@ -14,7 +14,6 @@ import { openImageCache } from '../images/image-cache.ts';
 import { DEFAULT_IMAGE_SETTINGS } from '../images/process.ts';
 import { addSiteImages } from '../images/site-images.ts';
 import { ARTICLE_IMAGE_SIZES } from '../images/stage.ts';
-import type { SiteSettings } from './stages.ts';
 
 /** Whether the article's Markdown shows an image: only those wait for the image stage. */
 export const showsImages = (article: Article): boolean => markdownHtml(article).includes('<img');
@@ -68,9 +67,9 @@ export function createImageStage(project: Project, options: { started?: number }
     },
     /** Changes when an article's images do: part of its page's cache key. */
     signature: (article: Article): string => signatures.get(article) ?? '',
-    /** The site's own images (team photos, share image), processed into `settings.data.images`. */
-    siteImages: (server: ServerModule, settings: SiteSettings): Promise<OutputFile[]> =>
-      addSiteImages(project, server.site, settings.data, ASSETS_DIR, cache),
+    /** The site's own images (team photos, share image), processed into `data.images`. */
+    siteImages: (server: ServerModule, data: Record<string, unknown>): Promise<OutputFile[]> =>
+      addSiteImages(project, server.site, data, ASSETS_DIR, cache),
     prune: () => cache.prune(),
   };
 }

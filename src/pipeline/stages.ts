@@ -49,20 +49,26 @@ export interface SiteSettings {
   baseUrl: string;
   meta?: SiteMeta;
   feed?: FeedDefinition;
+  /** The site's own images, processed (pages receive them as data.images). */
+  images: OutputFile[];
 }
 
-/** Data checked against the site's schemas, the base URL, the site's own check, meta and feed. */
-export function siteSettings(
+/**
+ * Data checked against the site's schemas, the base URL, the site's own check, the site's images
+ * (the image stage adds them to the data), then meta and feed, which may name an image.
+ */
+export async function siteSettings(
   project: Project,
   server: ServerModule,
   dataSources: readonly DataFile[],
-  options: { baseUrl?: string; warn: (message: string) => void },
-): SiteSettings {
+  options: { baseUrl?: string; warn: (message: string) => void; siteImages: (server: ServerModule, data: Record<string, unknown>) => Promise<OutputFile[]> },
+): Promise<SiteSettings> {
   const site = server.site;
   const data = parseDataFiles([...dataSources], (site.schemas ?? {}) as Record<string, DataSchema>);
   const baseUrl = resolveBaseUrl(project, data, options.baseUrl);
   site.check?.(data, options.warn);
-  return { data, baseUrl, meta: site.meta?.(data), feed: site.feed?.(data) };
+  const images = await options.siteImages(server, data);
+  return { data, baseUrl, meta: site.meta?.(data), feed: site.feed?.(data), images };
 }
 
 /** Which articles are published: drafts with `--drafts`, those dated after `now` with `--future`. */
