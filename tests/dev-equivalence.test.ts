@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/build.ts';
 import { describeProblems, dev, type DevServer } from '../src/dev.ts';
@@ -54,6 +55,22 @@ export default defineSite({
     .replace("import { defineSite, type Article, type PageProps } from 'ssg';", "import { defineSite, groupByTag, type Article, type PageProps, type TagGroup } from 'ssg';")
     .replace('export default defineSite({', tagPage)
     .replace("    { path: '/404',", "    { path: '/news/tag/:tag', page: TagPage, head: ({ entry }) => ({ title: (entry.group as TagGroup).name }), entries: ({ articles }) => groupByTag(articles).map((group) => ({ params: { tag: group.slug }, props: { group } })) },\n    { path: '/404',");
+}
+
+/** Two real images of different sizes: replacing one by the other changes the processed files and the markup. */
+const pngs = await Promise.all(
+  [{ width: 40, height: 30, background: '#c00' }, { width: 64, height: 20, background: '#06c' }].map(({ width, height, background }) =>
+    sharp({ create: { width, height, channels: 3, background } }).png().toBuffer(),
+  ),
+);
+const BUNDLE = 'content/news/pictured/index.md';
+const BUNDLE_IMAGE = 'content/news/pictured/chart.png';
+
+/** Writes binary bytes (making the folder) and says which path changed. */
+function putBytes(site: TempSite, file: string, bytes: Uint8Array): string[] {
+  mkdirSync(path.dirname(site.file(file)), { recursive: true });
+  writeFileSync(site.file(file), bytes);
+  return [site.file(file)];
 }
 
 const pick = <T,>(list: readonly T[], index: number): T | undefined => (list.length ? list[index % list.length] : undefined);
@@ -129,6 +146,28 @@ const step = fc.oneof(
       return [target, ...inside];
     },
   })),
+  // A page bundle: its article shows an image beside it; the image replaced, removed, or shown without alt text.
+  fc.record({ image: fc.constantFrom(0, 1), alt: fc.constantFrom('A chart', '') }).map(
+    ({ image, alt }): Step => ({
+      name: `a page bundle showing image ${image}${alt ? '' : ' without alt text'}`,
+      apply: (site) => [
+        ...putBytes(site, BUNDLE_IMAGE, pngs[image]!),
+        ...put(site, BUNDLE, article('Pictured', '2024-05-05', `Intro.\n\n![${alt}](./chart.png)`)),
+      ],
+    }),
+  ),
+  fc.constantFrom(0, 1).map((image): Step => ({
+    name: `the bundle's image replaced by image ${image}`,
+    apply: (site) => (existsSync(site.file(BUNDLE)) ? putBytes(site, BUNDLE_IMAGE, pngs[image]!) : []),
+  })),
+  fc.constant<Step>({
+    name: "the bundle's image removed",
+    apply: (site) => {
+      if (!existsSync(site.file(BUNDLE_IMAGE))) return [];
+      rmSync(site.file(BUNDLE_IMAGE));
+      return [site.file(BUNDLE_IMAGE)];
+    },
+  }),
   fc.constantFrom(
     { name: 'About: new text', body: 'function About() {\n  return <h1>About them</h1>;\n}' },
     { name: 'About: a syntax error', body: 'function About() {\n  return <h1>About them</h1;\n}' },
