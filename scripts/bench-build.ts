@@ -1,8 +1,12 @@
 // npm run bench [-- --sizes 1000,5000]
 // For each size: a temporary copy of the site with that many generated articles (about 620 words
 // of varied Markdown each), a full build from cold (no cache), then a build with nothing changed.
-// Prints wall time, ms per page and peak memory, as the CLI process measured them.
+// Prints wall time, ms per page and peak memory, as the CLI process measured them; then the
+// conversion floor of the same articles (two processes doing nothing but converting their bodies
+// with the same unified pipeline, each half of them) and the cold build's ratio to it.
 import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { cliPath, copySite, repoRoot } from '../tests/helpers/project.ts';
 import { writeArticles } from './bench/articles.ts';
@@ -27,6 +31,29 @@ function timedBuild(cwd: string): Promise<{ wallMs: number; pages: number; peakM
   });
 }
 
+/** Wall time of two processes converting half of the articles' bodies each (start-up included). */
+async function conversionFloor(dir: string): Promise<{ wallMs: number; convertMs: number[] }> {
+  const files = readdirSync(dir).filter((name) => name.endsWith('.md')).map((name) => path.join(dir, name));
+  const halves = [files.filter((_, index) => index % 2 === 0), files.filter((_, index) => index % 2 === 1)];
+  const started = performance.now();
+  const convertMs = await Promise.all(
+    halves.map(
+      (half) =>
+        new Promise<number>((resolve, reject) => {
+          const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'scripts', 'bench', 'floor.ts')], {
+            cwd: repoRoot,
+            stdio: ['pipe', 'pipe', 'inherit'],
+          });
+          let out = '';
+          child.stdout.on('data', (chunk) => (out += chunk));
+          child.on('exit', (code) => (code === 0 ? resolve(Number(out.trim())) : reject(new Error(`the floor process failed (${code})`))));
+          child.stdin.end(half.join('\n'));
+        }),
+    ),
+  );
+  return { wallMs: performance.now() - started, convertMs };
+}
+
 console.log('Full builds of generated sites (wall time of the whole CLI process, start-up included)\n');
 for (const size of sizes) {
   const site = await copySite(repoRoot, ['dist', 'node_modules', '.cache', '.git', 'tests', 'screenshots', 'data']);
@@ -40,6 +67,10 @@ for (const size of sizes) {
       );
       console.log(`    ${run.line}`);
     }
+    const floor = await conversionFloor(site.file('content/news'));
+    console.log(
+      `${String(size).padStart(5)} articles, conversion floor  ${(floor.wallMs / 1000).toFixed(2).padStart(6)} s   (2 processes, converting ${floor.convertMs.map((ms) => `${(ms / 1000).toFixed(2)} s`).join(' and ')} of it)   cold build / floor ${(cold.wallMs / floor.wallMs).toFixed(2)}x`,
+    );
   } finally {
     await site.dispose();
   }

@@ -1,4 +1,4 @@
-import { parseArticles, type Article, type ArticleSource } from './articles.ts';
+import { parseArticles, reportRawHtml, type Article, type ArticleSource } from './articles.ts';
 import { contentKey, openMarkdownCache, type MarkdownCache } from './markdown-cache.ts';
 import { createMarkdownPool } from './markdown-pool.ts';
 
@@ -38,7 +38,7 @@ export async function parseWithCache(
  */
 export function convertPending(
   parsed: ParsedWithCache,
-  options: { cacheDir: string; onConverted?: (articles: Article[]) => void },
+  options: { cacheDir: string; onConverted?: (articles: Article[]) => void; warn?: (message: string) => void },
 ): { done: Promise<void>; close: () => Promise<void> } {
   const { pending, cache } = parsed;
   if (pending.length === 0) return { done: Promise.resolve(), close: async () => {} };
@@ -46,11 +46,13 @@ export function convertPending(
   const done = pool
     .convert(
       pending.map((item) => item.article.markdown),
-      (indexes, html) => {
+      (indexes, results) => {
         const converted = indexes.map((index, position) => {
           const item = pending[index]!;
-          item.article.html = html[position]!;
-          cache.set(item.key, { data: item.article.data, html: item.article.html });
+          const { html, rawHtmlLines } = results[position]!;
+          item.article.html = html;
+          if (options.warn) reportRawHtml(item.article, rawHtmlLines, options.warn);
+          cache.set(item.key, { data: item.article.data, html, rawHtmlLines });
           return item.article;
         });
         options.onConverted?.(converted);

@@ -2,7 +2,8 @@ import { readFileSync, statSync, type Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { SsgError, SsgErrorList } from './errors.ts';
-import { bodyOf, splitFrontMatter } from './frontmatter.ts';
+import { z } from 'zod';
+import { bodyOf, bodyStartLine, isoDate, lineOfKey, splitFrontMatter } from './frontmatter.ts';
 
 /** A news article as the spec defines it, plus where it came from and its converted body. */
 export interface Article {
@@ -19,6 +20,8 @@ export interface Article {
   draft: boolean;
   /** The source file, relative to the project root. */
   file: string;
+  /** The line of the file where `markdown` begins (after the front matter). */
+  bodyLine?: number;
 }
 
 export interface ArticleSource {
@@ -56,7 +59,7 @@ export function slugOf(file: string): string {
 export function parseArticle(source: ArticleSource, options: ParseOptions): Article {
   checkSlug(source.file);
   const { data, body } = splitFrontMatter(source.text, source.file);
-  return articleFromParts(source.file, data, body, options);
+  return articleFromParts(source.file, data, body, options, source.text);
 }
 
 function checkSlug(file: string): string {
@@ -69,38 +72,113 @@ function checkSlug(file: string): string {
 export interface ParsedParts {
   data: Record<string, unknown>;
   html: string;
+  /** Lines of the body whose raw HTML was left out. */
+  rawHtmlLines?: number[];
 }
 
-/** An article from front matter already parsed and its body: the spec's defaults applied. */
-export function articleFromParts(file: string, data: Record<string, unknown>, body: string, options: ParseOptions): Article {
+/**
+ * The fields of front matter the generator reads. Strict where a mistake would publish the wrong
+ * thing (`draft: "true"` is a string, and would publish); lenient where the spec gives a default.
+ */
+const frontMatterSchema = z.looseObject({
+  title: z.unknown().optional(),
+  excerpt: z.unknown().optional(),
+  tags: z.unknown().optional(),
+  draft: z.boolean({ error: (issue) => `draft must be true or false, without quotes (it is ${JSON.stringify(issue.input)}).` }).optional(),
+  date: z.unknown().optional().superRefine((value, context) => {
+    if (typeof value === 'string' && isoDate(value) === undefined) {
+      context.addIssue({ code: 'custom', message: `date "${value}" is not a date; write it as "YYYY-MM-DD" (or "YYYY-MM-DDTHH:MM", UTC).` });
+    }
+  }),
+});
+
+/** Keys people write for one the generator reads, and what it reads instead. */
+const LOOKALIKE_KEYS: Record<string, string> = {
+  description: 'excerpt',
+  summary: 'excerpt',
+  abstract: 'excerpt',
+  published: 'draft',
+  publish: 'draft',
+  drafts: 'draft',
+  tag: 'tags',
+  categories: 'tags',
+  category: 'tags',
+  name: 'title',
+  titel: 'title',
+  headline: 'title',
+  dates: 'date',
+  datum: 'date',
+  pubdate: 'date',
+  excerp: 'excerpt',
+  except: 'excerpt',
+};
+
+/** A warning for each key that is not read but looks like one that is (`summary`: did you mean excerpt?). */
+function warnLookalikeKeys(file: string, data: Record<string, unknown>, text: string, warn: (message: string) => void): void {
+  for (const key of Object.keys(data)) {
+    const meant = LOOKALIKE_KEYS[key.toLowerCase()];
+    if (!meant || Object.hasOwn(data, meant)) continue;
+    const line = lineOfKey(text, key);
+    warn(`${file}${line ? `:${line}` : ''}: "${key}" in front matter is not read; did you mean ${meant}?`);
+  }
+}
+
+/** The front matter checked against the schema: every bad field of the file at once, with its line. */
+function checkFrontMatter(file: string, data: Record<string, unknown>, text: string) {
+  const result = frontMatterSchema.safeParse(data);
+  if (result.success) return result.data;
+  const errors = result.error.issues.map(
+    (issue) => new SsgError('FrontMatterFieldInvalid', issue.message, { file, line: lineOfKey(text, String(issue.path[0] ?? '')) }),
+  );
+  throw errors.length === 1 ? errors[0]! : new SsgErrorList(errors);
+}
+
+/**
+ * An article from front matter already parsed and its body: the spec's defaults applied.
+ * `text` is the whole file, for line numbers (the body alone when the file is not at hand).
+ */
+export function articleFromParts(file: string, data: Record<string, unknown>, body: string, options: ParseOptions, text = body): Article {
   const slug = slugOf(file);
+  const fields = checkFrontMatter(file, data, text);
+  warnLookalikeKeys(file, data, text, options.warn);
 
   let date: string;
-  if (typeof data.date === 'string') {
-    date = data.date;
-    if (Number.isNaN(Date.parse(date))) {
-      options.warn(`${file}: date "${date}" is not a date a browser can read; it is shown as written.`);
-    }
+  if (typeof fields.date === 'string') {
+    date = isoDate(fields.date)!;
   } else {
     date = options.now.toISOString();
-    options.warn(
-      `${file}: no date in front matter${data.date === undefined ? '' : ' (it is not a string)'}; using the build time ${date}.`,
-    );
+    options.warn(`${file}: no date in front matter${fields.date === undefined ? '' : ' (it is not a string)'}; using the build time ${date}.`);
   }
 
   const article: Article = {
     slug,
-    title: typeof data.title === 'string' && data.title !== '' ? data.title : slug,
+    title: typeof fields.title === 'string' && fields.title !== '' ? fields.title : slug,
     date,
-    excerpt: typeof data.excerpt === 'string' ? data.excerpt : '',
+    excerpt: typeof fields.excerpt === 'string' ? fields.excerpt : '',
     markdown: body,
     html: '',
     data,
-    draft: data.draft === true,
+    draft: fields.draft === true,
     file,
+    bodyLine: bodyStartLine(text, body),
   };
-  if (Array.isArray(data.tags)) article.tags = data.tags.map(String);
+  if (Array.isArray(fields.tags)) article.tags = fields.tags.map(String);
   return article;
+}
+
+/** Whether a build shows the article: drafts only with `drafts`, future dates only with `future`. */
+export function isPublished(article: Article, options: { drafts?: boolean; future?: boolean; now: Date }): boolean {
+  if (article.draft && !options.drafts) return false;
+  return Boolean(options.future) || !(Date.parse(article.date) > options.now.getTime());
+}
+
+/** Says where raw HTML was left out of an article's body (lines of the body, counted from 1). */
+export function reportRawHtml(article: Article, bodyLines: readonly number[], warn: (message: string) => void): void {
+  if (bodyLines.length === 0) return;
+  const [first, ...rest] = bodyLines.map((line) => line + (article.bodyLine ?? 1) - 1);
+  warn(
+    `${article.file}:${first}: raw HTML is not allowed in articles and was left out${rest.length ? ` (also on line ${rest.join(', ')})` : ''}; write it in Markdown instead.`,
+  );
 }
 
 /** Two files with one slug: the error names the later file and the one it collides with. */
@@ -136,8 +214,9 @@ export function parseArticles(
       let article: Article;
       if (parts) {
         checkSlug(source.file);
-        article = articleFromParts(source.file, parts.data, bodyOf(source.text), options);
+        article = articleFromParts(source.file, parts.data, bodyOf(source.text), options, source.text);
         article.html = parts.html;
+        reportRawHtml(article, parts.rawHtmlLines ?? [], options.warn);
       } else {
         article = parseArticle(source, options);
       }
@@ -149,6 +228,7 @@ export function parseArticles(
       bySlug.set(article.slug, article);
     } catch (error) {
       if (error instanceof SsgError) errors.push(error);
+      else if (error instanceof SsgErrorList) errors.push(...error.errors);
       else throw error;
     }
   }

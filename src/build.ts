@@ -1,30 +1,37 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Buffer } from 'node:buffer';
-import { readArticleSources, type Article } from './articles.ts';
-import { addCspSources } from './csp.ts';
+import { isPublished, readArticleSources, type Article } from './articles.ts';
 import { ASSETS_DIR, bundleClient, type ClientBundle } from './bundle-client.ts';
-import { bundleServer } from './bundle-server.ts';
-import { parseDataFiles, readDataFiles } from './data.ts';
-import { SsgError } from './errors.ts';
-import { checkLinks } from './links.ts';
+import { bundleServer, type ServerBundle } from './bundle-server.ts';
+import { readDataFiles, type DataFile } from './data.ts';
 import { openCacheFolder, removeAbandonedTemporaries } from './cache/store.ts';
 import { openCompressedCache } from './precompress.ts';
-import { siteFiles } from './site-files.ts';
-import { generateFiles } from './generated-files.ts';
-import { convertPending, parseWithCache } from './article-store.ts';
-import { createStagedOutput, type OutputFile } from './output.ts';
+import { convertPending, parseWithCache, type ParsedWithCache } from './article-store.ts';
+import { createStagedOutput, type OutputFile, type StagedOutput } from './output.ts';
 import { projectAt, type Project } from './project.ts';
 import { cleanLeftovers, lockOutput } from './output-lock.ts';
 import { checkOwnership, checkProjectRoot, resolveOutDir } from './output-target.ts';
 import { emptyReads } from './dependencies.ts';
-import { openPageCache } from './page-cache.ts';
+import type { CheckedPage } from './links.ts';
+import { openPageCache, type PageCache } from './page-cache.ts';
 import { renderDocument, type RenderContext } from './render.ts';
 import { expandRoutes, type PageJob } from './routes.ts';
-import { createArticleImageStage } from './images/stage.ts';
-import { addSiteImages } from './images/site-images.ts';
 import type { PageSizes } from './summary.ts';
-import { loadTemplate } from './template.ts';
+import { loadTemplate, type DocumentShell } from './template.ts';
+import {
+  checkPublicClashes,
+  checkSiteLinks,
+  drawnFiles,
+  entryArticles,
+  generatedFiles,
+  publishArticles,
+  renderContext,
+  siteSettings,
+  sourceFileOf,
+  type SiteSettings,
+} from './pipeline/stages.ts';
+import { createImageStage, type ImageStage } from './pipeline/images.ts';
 
 export interface BuildOptions {
   root: string;
@@ -33,12 +40,14 @@ export interface BuildOptions {
   /** Overrides `baseUrl` of content/site.yaml. */
   baseUrl?: string;
   drafts?: boolean;
+  /** Include articles dated after the build time (held back until their date otherwise). */
+  future?: boolean;
   /** The build time; articles without a date get it. */
   now?: Date;
   warn?: (message: string) => void;
   /** Replace the contents of an output folder no build wrote (one a build wrote is always replaced). */
   emptyOutDir?: boolean;
-  /** W5: told after each batch of articles converted: how many of those to convert are done (the CLI's progress line). */
+  /** Told after each batch of articles converted: how many of those to convert are done (the CLI's progress line). */
   onProgress?: (converted: number, total: number) => void;
   /** How long to wait for another build into the same folder (default two minutes). */
   lockTimeoutMs?: number;
@@ -56,30 +65,7 @@ export interface BuildResult {
   unchanged: boolean;
 }
 
-/** `https://example.com/` → `https://example.com`; anything but an absolute http(s) origin is refused. */
-export function normalizeBaseUrl(value: unknown, source: string): string {
-  const fail = (why: string) => new SsgError('BaseUrlInvalid', `The base URL ${why}.`, { file: source });
-  if (typeof value !== 'string' || value === '') throw fail('is not set');
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw fail(`"${value}" is not an absolute URL`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw fail(`"${value}" is not http or https`);
-  if (url.pathname !== '/' || url.search || url.hash) throw fail(`"${value}" has a path; give the origin only`);
-  return url.origin;
-}
-
-/** The base URL: the command line's, else `baseUrl` of the site config. */
-export function resolveBaseUrl(project: Project, data: Record<string, unknown>, override: string | undefined): string {
-  const siteConfig = data[project.siteConfigName] as { baseUrl?: unknown } | undefined;
-  const configFile = `content/${project.siteConfigName}.yaml`;
-  if (!override && !siteConfig) {
-    throw new SsgError('SiteConfigMissing', `${configFile} is missing, and no --base-url was given.`);
-  }
-  return normalizeBaseUrl(override ?? siteConfig?.baseUrl, override ? '--base-url' : configFile);
-}
+export { normalizeBaseUrl, resolveBaseUrl } from './pipeline/stages.ts';
 
 export function assetFiles(client: ClientBundle): OutputFile[] {
   return client.assets.map((asset) => ({ path: asset.path, contents: asset.contents }));
@@ -102,11 +88,6 @@ function timer() {
       last = now;
     },
   };
-}
-
-/** The articles a page was handed through its route entry: it can be rendered once they are converted. */
-function entryArticles(job: PageJob, known: ReadonlySet<Article>): Article[] {
-  return Object.values(job.entry).filter((value): value is Article => known.has(value as Article));
 }
 
 /**
@@ -133,173 +114,216 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   }
 }
 
+
+type BuildInputs = [DocumentShell, DataFile[], ServerBundle, ClientBundle];
+
+/**
+ * The template, data files and both bundles: esbuild works in its own process meanwhile. When
+ * several fail, the first in this order is reported (as dev mode orders them), not the fastest.
+ */
+function startInputs(project: Project, outDir: string): Promise<BuildInputs> {
+  const inputs = Promise.allSettled([
+    loadTemplate(project.template, path.relative(project.root, project.template)),
+    readDataFiles(project.root, project.contentDir),
+    bundleServer(project),
+    bundleClient(project, path.join(outDir, ASSETS_DIR)),
+  ]).then((settled) => {
+    const failed = settled.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+    return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as BuildInputs;
+  });
+  inputs.catch(() => {}); // reported where it is awaited
+  return inputs;
+}
+
+/** Every article; files seen in an earlier build skip their YAML and Markdown (both cached). Articles held back are not converted. */
+async function loadArticles(project: Project, options: BuildOptions, now: Date, warn: (message: string) => void) {
+  const sources = await readArticleSources(project.root, project.articlesDir, warn);
+  const parsed = await parseWithCache(sources, { now, warn, cacheDir: project.cacheDir });
+  const publish = { drafts: options.drafts, future: options.future, now };
+  const articles = publishArticles(new Map(parsed.all.map((article) => [article.file, article])), publish);
+  parsed.pending = parsed.pending.filter((item) => isPublished(item.article, publish));
+  return { parsed, articles };
+}
+
+/**
+ * Converts the pending articles in helper processes; an article is ready once converted and its
+ * images processed (at once when it shows none). `listen` hears of each batch as it gets ready.
+ */
+function startConversion(
+  project: Project,
+  parsed: ParsedWithCache,
+  articles: readonly Article[],
+  images: ImageStage,
+  options: { warn: (message: string) => void; onProgress?: BuildOptions['onProgress'] },
+) {
+  const waiting = new Set(parsed.pending.map((item) => item.article));
+  let convertedSoFar = 0;
+  const ready = new Set<Article>();
+  let listener: (articles: Article[]) => void = () => {};
+  const admit = (done: Article[]) =>
+    images.admit(done, (imagesDone) => {
+      for (const article of imagesDone) ready.add(article);
+      listener(imagesDone);
+    });
+  admit(articles.filter((article) => !waiting.has(article)));
+  const conversion = convertPending(parsed, {
+    cacheDir: project.cacheDir,
+    warn: options.warn,
+    onConverted: (done) => {
+      options.onProgress?.((convertedSoFar += done.length), waiting.size);
+      admit(done);
+    },
+  });
+  const done = conversion.done.then(() => images.settle());
+  done.catch(() => {}); // reported where it is awaited
+  return { ...conversion, done, ready, listen: (next: (articles: Article[]) => void) => (listener = next) };
+}
+
+/**
+ * Renders a page (or takes it from the page cache), writes it and measures it. A page that fails
+ * is remembered, and the first in route order is reported, as dev mode reports it.
+ */
+function createPageRenderer(context: RenderContext, pageCache: PageCache, output: StagedOutput, jobs: readonly PageJob[], images: ImageStage) {
+  const known = new Set(context.articles);
+  const order = new Map(jobs.map((job, index) => [job, index]));
+  const entryKey = (job: PageJob) =>
+    JSON.stringify([job.path, job.params, job.entry], (_, value) => (known.has(value) ? `article:${(value as Article).file}:${images.signature(value as Article)}` : value));
+  const documents = new Map<PageJob, CheckedPage>();
+  const sizes = new Map<PageJob, PageSizes>();
+  const failures = new Map<number, unknown>();
+  const { client } = context;
+  const renderOne = (job: PageJob) => {
+    const key = entryKey(job);
+    let document = pageCache.get(job.outputPath, key);
+    if (!document) {
+      const reads = emptyReads();
+      document = renderDocument(job, context, reads);
+      pageCache.set(job.outputPath, key, document, reads);
+    }
+    documents.set(job, { path: job.path, html: document.html, file: sourceFileOf(job, known) });
+    const contents = Buffer.from(document.html);
+    output.write({ path: job.outputPath, contents });
+    const assets = client.assetsFor(document.islands);
+    const sum = (urls: string[]) => urls.reduce((total, url) => total + client.gzipSize(url), 0);
+    const firstPaintJsGzip = sum(client.firstPaintScripts(document.html));
+    sizes.set(job, { route: job.path, pattern: job.route.path, htmlBytes: contents.length, firstPaintJsGzip, jsGzip: sum(assets.js), cssGzip: sum(assets.css) });
+  };
+  return {
+    /** The pages in route order, as dev mode checks them (whatever order they were rendered in). */
+    documents: () => jobs.flatMap((job) => documents.get(job) ?? []),
+    sizes,
+    render(job: PageJob) {
+      if (sizes.has(job) || failures.has(order.get(job)!)) return;
+      try {
+        renderOne(job);
+      } catch (error) {
+        failures.set(order.get(job)!, error);
+      }
+    },
+    throwFirstFailure() {
+      if (failures.size > 0) throw failures.get(Math.min(...failures.keys()));
+    },
+  };
+}
+
+/**
+ * Pages that were handed their articles render as soon as those are converted; every other page
+ * (a list may read any article) once all are.
+ */
+async function renderAsConverted(
+  jobs: readonly PageJob[],
+  known: ReadonlySet<Article>,
+  conversion: ReturnType<typeof startConversion>,
+  render: (job: PageJob) => void,
+): Promise<void> {
+  const isReady = (job: PageJob) => entryArticles(job, known).every((article) => conversion.ready.has(article));
+  const waitingOn = new Map<Article, PageJob[]>();
+  const later: PageJob[] = [];
+  for (const job of jobs) {
+    const needs = entryArticles(job, known);
+    if (needs.length === 0) later.push(job);
+    else if (isReady(job)) render(job);
+    else for (const article of needs) waitingOn.set(article, [...(waitingOn.get(article) ?? []), job]);
+  }
+  conversion.listen((done) => {
+    for (const article of done) {
+      for (const job of waitingOn.get(article) ?? []) if (isReady(job)) render(job);
+      waitingOn.delete(article);
+    }
+  });
+  await conversion.done;
+  await conversion.close();
+  for (const job of later) render(job);
+}
+
+/** Pages whose every input is as in the last build come from the page cache, unrendered. */
+function pageCacheFor(project: Project, context: RenderContext, server: ServerBundle, settings: SiteSettings, parsed: ParsedWithCache, options: BuildOptions) {
+  const { client, shell, baseUrl, meta } = context;
+  return openPageCache({
+    cacheDir: project.cacheDir,
+    shared: [
+      server.code,
+      JSON.stringify([shell, client.assets.map((asset) => asset.path), client.loaderUrl, client.styleUrl, baseUrl, meta, settings.feed, Boolean(options.drafts), Boolean(options.future)]),
+    ],
+    now: context.now,
+    articles: context.articles,
+    keys: parsed.keys,
+    data: settings.data,
+  });
+}
+
 async function buildInto(project: Project, outDir: string, options: BuildOptions, started: number): Promise<BuildResult> {
   const clock = timer();
   const now = options.now ?? new Date();
   const warn = options.warn ?? (() => {});
   openCacheFolder(project.cacheDir, path.relative(project.root, project.cacheDir));
-
-  // Bundling runs in esbuild's own process while this thread reads and converts the articles.
-  const inputs = Promise.all([
-    loadTemplate(project.template, path.relative(project.root, project.template)),
-    readDataFiles(project.root, project.contentDir),
-    bundleServer(project),
-    bundleClient(project, path.join(outDir, ASSETS_DIR)),
-  ]);
-  inputs.catch(() => {}); // reported where it is awaited
-
-  // Files seen in an earlier build skip their YAML and Markdown: both come from the cache.
-  const sources = await readArticleSources(project.root, project.articlesDir, warn);
-  const parsed = await parseWithCache(sources, { now, warn, cacheDir: project.cacheDir });
-  const articles = parsed.all.filter((article) => options.drafts || !article.draft);
-  // Drafts left out are not converted.
-  parsed.pending = parsed.pending.filter((item) => options.drafts || !item.article.draft);
-  const { pending, cache, keys } = parsed;
+  const inputs = startInputs(project, outDir);
+  const { parsed, articles } = await loadArticles(project, options, now, warn);
   clock.lap('articles');
-
-  const waiting = new Set(pending.map((item) => item.article));
-  const ready = new Set<Article>();
-  let onConverted: (articles: Article[]) => void = () => {};
-  let convertedSoFar = 0; // W5: progress line
-  // ── ssg:images hook (issue 12) ── an article is ready to render once converted and its images
-  // processed (at once when it shows none). To move into the unified pipeline at merge.
-  const images = createArticleImageStage(project, { assetsDir: ASSETS_DIR, started: Date.now() });
-  const admit = (done: Article[]) =>
-    images.admit(done, (imagesDone) => {
-      for (const article of imagesDone) ready.add(article);
-      onConverted(imagesDone);
-    });
-  admit(articles.filter((article) => !waiting.has(article)));
-  const conversion = convertPending(parsed, {
-    cacheDir: project.cacheDir,
-    onConverted: (done) => {
-      options.onProgress?.((convertedSoFar += done.length), pending.length); // W5: progress line
-      admit(done);
-    },
-  });
-  const converting = conversion.done;
-
-  let output: Awaited<ReturnType<typeof createStagedOutput>> | undefined;
+  const images = createImageStage(project, { started: Date.now() });
+  const conversion = startConversion(project, parsed, articles, images, { warn, onProgress: options.onProgress });
+  let output: StagedOutput | undefined;
   try {
     const [shell, dataSources, server, client] = await inputs;
     clock.lap('bundle');
-
-    const site = server.module.site;
-    const data = parseDataFiles(dataSources, (site.schemas ?? {}) as Record<string, never>);
-    const baseUrl = resolveBaseUrl(project, data, options.baseUrl);
-    site.check?.(data, warn);
-    const siteImageFiles = await addSiteImages(project, site, data, ASSETS_DIR, images.cache); // ssg:images hook
-    const jobs = expandRoutes(site, { articles, data });
-    const meta = site.meta?.(data);
-    const feed = site.feed?.(data);
+    const settings = await siteSettings(project, server.module, dataSources, { baseUrl: options.baseUrl, warn, siteImages: images.siteImages });
+    const jobs = expandRoutes(server.module.site, { articles, data: settings.data });
     output = await createStagedOutput(outDir, project.publicDir, { manifestFile: outputManifestFile(project, outDir) });
+    const publicFiles = new Set(output.publicFiles);
+    checkPublicClashes(client, jobs, publicFiles, project.publicDir);
     const assets = assetFiles(client);
-    for (const file of [...assets, ...siteImageFiles]) output.write(file);
-    for (const file of await generateFiles(site, { articles, data, baseUrl, root: project.root }, { cacheDir: project.cacheDir, salt: server.code })) output.write(file); // W5: generated files (share images)
+    for (const file of [...assets, ...settings.images]) output.write(file);
     const compressed = openCompressedCache(project.cacheDir);
     const compressing = compressed.compress(assets);
     compressing.catch(() => {});
 
-    // Pages that were handed their articles render as soon as those are converted; every other
-    // page (a list may read any article) once all are.
-    const context: RenderContext = {
-      server: server.module,
-      client,
-      shell,
-      articles,
-      data,
-      baseUrl,
-      now,
-      root: project.root,
-      meta,
-      feed: feed && { path: feed.path, title: feed.title },
-    };
-    // Pages whose every input is as in the last build come from the page cache, unrendered.
-    const pageCache = openPageCache({
-      cacheDir: project.cacheDir,
-      shared: [
-        server.code,
-        JSON.stringify([shell, client.assets.map((asset) => asset.path), client.loaderUrl, client.styleUrl, baseUrl, meta, feed, Boolean(options.drafts)]),
-      ],
-      now,
-      articles,
-      keys,
-      data,
-    });
-    const documents: Array<{ path: string; html: string }> = [];
-    const known = new Set(articles);
-    const entryKey = (job: PageJob) =>
-      JSON.stringify([job.path, job.params, job.entry], (_, value) => (known.has(value) ? `article:${(value as Article).file}:${images.signature(value as Article)}` : value));
-    const waitingOn = new Map<Article, PageJob[]>();
-    const later: PageJob[] = [];
-    const pages = new Map<PageJob, PageSizes>();
-    const stage = output;
-    const render = (job: PageJob) => {
-      const key = entryKey(job);
-      let document = pageCache.get(job.outputPath, key);
-      if (!document) {
-        const reads = emptyReads();
-        document = renderDocument(job, context, reads);
-        pageCache.set(job.outputPath, key, document, reads);
-      }
-      documents.push({ path: job.path, html: document.html });
-      const contents = Buffer.from(document.html);
-      stage.write({ path: job.outputPath, contents });
-      const assets = client.assetsFor(document.islands);
-      const sum = (urls: string[]) => urls.reduce((total, url) => total + client.gzipSize(url), 0);
-      const firstPaintJsGzip = sum(client.firstPaintScripts(document.html));
-      pages.set(job, { route: job.path, pattern: job.route.path, htmlBytes: contents.length, firstPaintJsGzip, jsGzip: sum(assets.js), cssGzip: sum(assets.css) });
-    };
-    const renderReady = (job: PageJob) => entryArticles(job, known).every((article) => ready.has(article));
-    for (const job of jobs) {
-      const needs = entryArticles(job, known);
-      if (needs.length === 0) later.push(job);
-      else if (renderReady(job)) render(job);
-      else for (const article of needs) waitingOn.set(article, [...(waitingOn.get(article) ?? []), job]);
-    }
-    let renderError: unknown;
-    onConverted = (done) => {
-      for (const article of done) {
-        for (const job of waitingOn.get(article) ?? []) {
-          if (!pages.has(job) && renderReady(job)) {
-            try {
-              render(job);
-            } catch (error) {
-              renderError ??= error;
-            }
-          }
-        }
-        waitingOn.delete(article);
-      }
-    };
-    await converting;
-    await conversion.close();
-    for (const file of await images.files()) output.write(file); // ssg:images hook
-    if (renderError) throw renderError;
+    const site = { server: server.module, client, shell, articles, settings };
+    const drawing = drawnFiles({ server, articles, settings }, project);
+    drawing.catch(() => {}); // reported where it is awaited, after the pages (dev mode's order)
+    const context = renderContext(site, now, project.root);
+    const pageCache = pageCacheFor(project, context, server, settings, parsed, options);
+    const pages = createPageRenderer(context, pageCache, output, jobs, images);
+    await renderAsConverted(jobs, new Set(articles), conversion, pages.render);
+    pages.throwFirstFailure();
     clock.lap('markdown & render');
-    for (const job of later) render(job);
-    const extra = siteFiles({ jobs, articles, baseUrl, now, meta, feed, headers: addCspSources(site.headers?.(data), client.inlineHashes), publicFiles: new Set(output.publicFiles) });
-    for (const file of [...extra, ...(await compressed.compress(extra)), ...(await compressing)]) output.write(file);
-    checkLinks(documents, output.paths());
+    const drawn = await drawing;
+    checkPublicClashes(client, [], publicFiles, project.publicDir, drawn);
+    const extra = generatedFiles(site, jobs, publicFiles, now);
+    const imageFiles = [...settings.images, ...images.files(articles)];
+    for (const file of [...imageFiles, ...drawn, ...extra, ...(await compressed.compress(extra)), ...(await compressing)]) output.write(file);
+    checkSiteLinks(pages.documents(), { client, jobs, generated: [...imageFiles, ...drawn, ...extra], publicFiles });
     clock.lap('render');
 
-    const [written] = await Promise.all([output.commit(), parsed.stale ? cache.save() : undefined]);
-    try {
-      pageCache.save();
-    } catch {
-      // Not kept: the next build renders every page.
-    }
-    compressed.prune();
-    images.prune(); // ssg:images hook
-    for (const dir of [project.cacheDir, path.join(project.cacheDir, 'bundles')]) removeAbandonedTemporaries(dir);
+    const written = await commitOutput(project, output, parsed, pageCache, compressed);
+    images.prune();
     output = undefined;
     clock.lap('write');
-
     return {
       outDir,
-      pages: jobs.map((job) => pages.get(job)!),
+      pages: jobs.map((job) => pages.sizes.get(job)!),
       articles: articles.length,
-      markdown: { cached: articles.length - pending.length, converted: pending.length },
+      markdown: { cached: articles.length - parsed.pending.length, converted: parsed.pending.length },
       timings: clock.timings,
       durationMs: performance.now() - started,
       unchanged: !written,
@@ -308,4 +332,23 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
     await conversion.close();
     await output?.abort();
   }
+}
+
+/** Swaps the output in and keeps the caches for the next build; false when nothing was written. */
+async function commitOutput(
+  project: Project,
+  output: StagedOutput,
+  parsed: ParsedWithCache,
+  pageCache: PageCache,
+  compressed: ReturnType<typeof openCompressedCache>,
+): Promise<boolean> {
+  const [written] = await Promise.all([output.commit(), parsed.stale ? parsed.cache.save() : undefined]);
+  try {
+    pageCache.save();
+  } catch {
+    // Not kept: the next build renders every page.
+  }
+  compressed.prune();
+  for (const dir of [project.cacheDir, path.join(project.cacheDir, 'bundles')]) removeAbandonedTemporaries(dir);
+  return written;
 }

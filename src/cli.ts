@@ -102,9 +102,10 @@ export function createProgram(): Command {
     .description('build the site into a folder ready to upload to any web server')
     .option('--out <dir>', 'output folder', 'dist')
     .option('--base-url <url>', 'absolute origin for canonical links, feeds and the sitemap (default: baseUrl in content/site.yaml)')
-    .option('--drafts', 'include articles marked "draft: true"')
+    .option('--drafts', 'include articles marked "draft: true" (kept out of the sitemap and feed, marked noindex)')
+    .option('--future', 'include articles dated in the future (held back until their date otherwise)')
     .option('--empty-out-dir', 'replace the contents of an output folder the build did not write (.git, CNAME and .nojekyll are kept)')
-    .action(async (options: { out: string; baseUrl?: string; drafts?: boolean; emptyOutDir?: boolean }, command: Command) => {
+    .action(async (options: { out: string; baseUrl?: string; drafts?: boolean; future?: boolean; emptyOutDir?: boolean }, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       const colors = paint(useColor());
       cleanUpOnSignal();
@@ -117,6 +118,7 @@ export function createProgram(): Command {
           outDir: options.out,
           baseUrl: options.baseUrl,
           drafts: options.drafts,
+          future: options.future,
           emptyOutDir: options.emptyOutDir,
           onProgress: (done, total) => progress.update(done, total),
           warn: (message) => {
@@ -143,8 +145,9 @@ export function createProgram(): Command {
     .description('build, serve on 127.0.0.1 and rebuild what changes on every save; open pages reload')
     .option('--port <port>', 'port to listen on (default: 4321, or the next free one)', parsePort)
     .option('--base-url <url>', 'absolute origin for canonical links (default: baseUrl in content/site.yaml)')
-    .option('--drafts', 'include articles marked "draft: true"')
-    .action(async (options: { port?: number; baseUrl?: string; drafts?: boolean }, command: Command) => {
+    .option('--drafts', 'include articles marked "draft: true" (kept out of the sitemap and feed, marked noindex)')
+    .option('--future', 'include articles dated in the future (held back until their date otherwise)')
+    .action(async (options: { port?: number; baseUrl?: string; drafts?: boolean; future?: boolean }, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       const colors = paint(useColor());
       const time = () => colors.dim(new Date().toTimeString().slice(0, 8));
@@ -155,6 +158,7 @@ export function createProgram(): Command {
           port: options.port ?? 4321,
           strictPort: options.port !== undefined,
           drafts: options.drafts,
+          future: options.future,
           baseUrl: options.baseUrl,
           log: (line) => process.stdout.write(`${time()} ${line}\n`),
           warn: (message) => process.stderr.write(`${colors.yellow('warning')} ${message}\n`),

@@ -24,15 +24,22 @@ export interface DevOptions {
   /** With an explicit port, a busy one is an error; by default the next free one is taken. */
   strictPort: boolean;
   drafts?: boolean;
+  future?: boolean;
   baseUrl?: string;
   log: (line: string) => void;
   warn: (message: string) => void;
   /** Reports a failed build in the terminal, as `build` does. */
   fail: (error: unknown) => void;
+  /** Hears of every rebuild after the first: the files it took in, and its error if it failed. */
+  onRebuild?: (rebuild: { paths: string[]; error?: unknown }) => void;
 }
 
 export interface DevServer {
   url: string;
+  /** The folder dev serves from. */
+  outDir: string;
+  /** Resolves when no change is waiting or being rebuilt. */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -76,6 +83,7 @@ export async function dev(options: DevOptions): Promise<DevServer> {
     root,
     outDir: DEV_OUT_DIR,
     drafts: options.drafts,
+    future: options.future,
     baseUrl: options.baseUrl,
     warn: options.warn,
   });
@@ -148,11 +156,13 @@ export async function dev(options: DevOptions): Promise<DevServer> {
           result.removed.length ? `, ${result.removed.length} removed` : ''
         }${result.styleSwap ? ' · styles swapped' : ''} · ${Math.round(result.durationMs)} ms`,
       );
+      options.onRebuild?.({ paths: [...paths] });
       return true;
     } catch (error) {
       lastProblems = describeProblems(error);
       broadcast('build-error', lastProblems);
       options.fail(error);
+      options.onRebuild?.({ paths: [...paths], error });
       return false;
     }
   };
@@ -202,6 +212,8 @@ export async function dev(options: DevOptions): Promise<DevServer> {
 
   return {
     url,
+    outDir: build.outDir,
+    idle: () => queue.idle(),
     async close() {
       queue.close();
       await watcher.close();

@@ -7,6 +7,7 @@
 export const errorCatalogue = {
   FrontMatterUnclosed: { title: 'The front matter has no closing line', hint: 'Add a line with three dashes (---) after the front matter.' },
   FrontMatterInvalidYaml: { title: 'The front matter is not valid YAML', hint: 'Fix the YAML between the two --- lines.' },
+  FrontMatterFieldInvalid: { title: 'A front matter field is wrong', hint: 'Fix the field on the line named; README.md ("News articles") lists every field and its type.' },
   FrontMatterNotMapping: { title: 'The front matter is not key: value pairs', hint: 'Front matter must be key: value pairs, for example "title: Hello".' },
   ArticleSlugInvalid: { title: 'The file name is not a URL slug', hint: 'Rename the file to lowercase letters, digits and single hyphens, for example "my-first-post.md".' },
   ArticleSlugDuplicate: { title: 'Two articles have one slug', hint: 'Rename one of the files: each article needs its own file name.' },
@@ -47,6 +48,7 @@ export const errorCatalogue = {
   PublicFileClash: { title: 'A public file has the path of a built file', hint: 'Rename or remove the public file; the page or asset of that path is made by the build.' },
   ArticleUnreadable: { title: 'An article cannot be read', hint: 'Check that the file is readable, or move it out of the content folder.' },
   LinkBroken: { title: 'A link leads nowhere', hint: 'Fix the link, or add the page or file it points to.' },
+  LinkFragmentMissing: { title: 'A link points to a heading that does not exist', hint: 'Link to a heading that exists (its id is shown by the # after it), or fix the heading.' },
   ServeConfigInvalid: { title: 'A server setting is missing or wrong', hint: 'Set the variable in the environment; the README lists every one.' },
   DataDirUnwritable: { title: 'The data folder cannot be written', hint: 'Point DATA_DIR at a folder the server may write to, or fix its owner and permissions.' },
   DataDirInUse: { title: 'Another server uses the data folder', hint: 'Stop the other server first, or give this one its own DATA_DIR.' },

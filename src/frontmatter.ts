@@ -62,3 +62,44 @@ export function splitFrontMatter(source: string, file: string): SplitFile {
 
   return { data: data as Record<string, unknown>, body: lines.slice(closing + 1).join('\n') };
 }
+
+/** The line of a top-level key in a file's front matter (1-based, counting the opening ---). */
+export function lineOfKey(source: string, key: string): number | undefined {
+  const lines = source.replace(/^\ufeff/, '').split(/\r?\n/);
+  if (!FENCE.test(lines[0] ?? '')) return undefined;
+  for (let index = 1; index < lines.length && !FENCE.test(lines[index]!); index++) {
+    const match = /^(["']?)([^:"']+)\1[ \t]*:/.exec(lines[index]!);
+    if (match && match[2]!.trim() === key) return index + 1;
+  }
+  return undefined;
+}
+
+/** The line of the file where the body (what follows the front matter) begins. */
+export function bodyStartLine(source: string, body: string): number {
+  const count = (text: string) => text.split(/\r?\n/).length;
+  return count(source.replace(/^\ufeff/, '')) - count(body) + 1;
+}
+
+/**
+ * Dates as ISO 8601: a day (`2025-01-01`), or a day and time with an optional zone
+ * (`2025-01-01T09:30`, `2025-01-01 09:30:00+01:00`; no zone means UTC).
+ */
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * The date normalised to ISO 8601 (a day stays a day, a time becomes UTC with milliseconds), or
+ * undefined when the text is no real date (`2025-02-30` included).
+ */
+export function isoDate(text: string): string | undefined {
+  const match = ISO_DATE.exec(text.trim());
+  if (!match) return undefined;
+  const [, year, month, day, hour, minute, second = '00', fraction = '', zone = 'Z'] = match;
+  const dayPart = `${year}-${month}-${day}`;
+  const calendar = new Date(`${dayPart}T00:00:00Z`);
+  if (Number.isNaN(calendar.getTime()) || calendar.toISOString().slice(0, 10) !== dayPart) return undefined;
+  if (hour === undefined) return dayPart;
+  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return undefined;
+  const offset = zone === 'Z' ? 'Z' : zone.replace(/^([+-]\d{2}):?(\d{2})$/, '$1:$2');
+  const time = new Date(`${dayPart}T${hour}:${minute}:${second}${fraction.slice(0, 4)}${offset}`);
+  return Number.isNaN(time.getTime()) ? undefined : time.toISOString();
+}

@@ -5,6 +5,7 @@ import { generatorNodeModules } from './esbuild-plugins.ts';
 import { generatorRoot } from './project.ts';
 import { availableParallelism } from 'node:os';
 import type { MarkdownBatchResult } from './markdown-worker.ts';
+import type { ConvertedMarkdown } from './markdown.ts';
 import { onInterrupt } from './interrupt.ts';
 import { isRunning } from './output-lock.ts';
 
@@ -23,7 +24,7 @@ function removeStaleHelperFiles(cacheDir: string): void {
 
 export interface MarkdownPool {
   /** Converts every source; `onBatch` hears of each finished batch (by index) as it lands. */
-  convert(sources: readonly string[], onBatch?: (indexes: number[], html: string[]) => void): Promise<string[]>;
+  convert(sources: readonly string[], onBatch?: (indexes: number[], converted: ConvertedMarkdown[]) => void): Promise<ConvertedMarkdown[]>;
   close(): Promise<void>;
 }
 
@@ -78,10 +79,10 @@ export function createMarkdownPool(options: { cacheDir: string; size?: number })
 
   return {
     async convert(sources, onBatch) {
-      const results: string[] = new Array(sources.length);
+      const results: ConvertedMarkdown[] = new Array(sources.length);
       if (sources.length < HELPERS_FROM) {
-        const { markdownToHtml } = await import('./markdown.ts');
-        sources.forEach((source, index) => (results[index] = markdownToHtml(source)));
+        const { convertMarkdown } = await import('./markdown.ts');
+        sources.forEach((source, index) => (results[index] = convertMarkdown(source)));
         onBatch?.(sources.map((_, index) => index), results);
         return results;
       }
@@ -109,8 +110,8 @@ export function createMarkdownPool(options: { cacheDir: string; size?: number })
               const receive = (message: MarkdownBatchResult | 'ready') => {
                 if (message === 'ready') return;
                 const indexes = batches[message.batch]!;
-                indexes.forEach((index, position) => (results[index] = message.html[position]!));
-                onBatch?.(indexes, message.html);
+                indexes.forEach((index, position) => (results[index] = message.converted[position]!));
+                onBatch?.(indexes, message.converted);
                 send();
               };
               helper.on('message', receive);

@@ -1,5 +1,5 @@
 // A helper process that converts Markdown: the pool sends batches, it answers with the HTML.
-import { markdownToHtml } from './markdown.ts';
+import { convertMarkdown, type ConvertedMarkdown } from './markdown.ts';
 
 export interface MarkdownBatch {
   batch: number;
@@ -8,7 +8,7 @@ export interface MarkdownBatch {
 
 export interface MarkdownBatchResult {
   batch: number;
-  html: string[];
+  converted: ConvertedMarkdown[];
 }
 
 // The helper lives only as long as the build: when the channel to it closes (the build ended,
@@ -17,6 +17,6 @@ process.on('disconnect', () => process.exit(0));
 if (!process.connected) process.exit(0);
 
 process.on('message', ({ batch, sources }: MarkdownBatch) => {
-  const html = sources.map(markdownToHtml);
-  if (process.connected) process.send!({ batch, html } satisfies MarkdownBatchResult);
+  const converted = sources.map(convertMarkdown);
+  if (process.connected) process.send!({ batch, converted } satisfies MarkdownBatchResult);
 });

@@ -65,6 +65,13 @@ function swapIn(staging: string, outDir: string, previous: string): boolean {
   return hadPrevious;
 }
 
+/** A file of the public folder at a path the build makes a page, asset or site file for. */
+export function publicFileClash(file: string, publicDir: string): SsgError {
+  return new SsgError('PublicFileClash', `The public file ${file} has the same path as a generated file.`, {
+    file: path.join(path.basename(path.dirname(publicDir)), path.basename(publicDir), file),
+  });
+}
+
 const swapFailed = (outDir: string, error: unknown) =>
   mountPointFailure(error, outDir) ??
   new SsgError('OutputSwapFailed', `Could not put the new site in place of ${outDir}: ${(error as Error).message}`, {}, { cause: error });
@@ -255,9 +262,7 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
     publicFiles,
     write(file: OutputFile): void {
       if (publicSet.has(file.path)) {
-        throw new SsgError('PublicFileClash', `The public file ${file.path} has the same path as a generated file.`, {
-          file: path.join(path.basename(path.dirname(publicDir)), path.basename(publicDir), file.path),
-        });
+        throw publicFileClash(file.path, publicDir);
       }
       const hash = hashOf(file.contents);
       generated.set(file.path, hash);

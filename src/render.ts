@@ -28,6 +28,10 @@ export interface RenderedDocument {
   islands: string[];
 }
 
+/** Whether the page shows a draft. Read through the tracked entry: dev renders it again when `draft` changes. */
+const isDraftPage = (entry: PageJob['entry']) =>
+  Object.values(entry).some((value) => (value as Article | undefined)?.draft === true && typeof (value as Article).slug === 'string');
+
 /** Renders one page into the shell. With `reads`, records what the page used (dev mode). */
 export function renderDocument(job: PageJob, context: RenderContext, reads?: PageReads): RenderedDocument {
   const { server, client, shell } = context;
@@ -66,7 +70,8 @@ export function renderDocument(job: PageJob, context: RenderContext, reads?: Pag
   const assets = client.assetsFor(islands);
   const headHtml = renderHead({
     head,
-    canonicalUrl: job.notFound ? undefined : context.baseUrl + job.path,
+    // Not found pages and drafts (built with --drafts, to preview) are never to be indexed.
+    canonicalUrl: job.notFound || isDraftPage(inputs.entry) ? undefined : context.baseUrl + job.path,
     baseUrl: context.baseUrl,
     meta: context.meta,
     feed: context.feed,

@@ -19,11 +19,11 @@ function entryArticle(job: PageJob, articles: ReadonlySet<Article>): Article | u
   return Object.values(job.entry).find((value): value is Article => articles.has(value as Article));
 }
 
-/** Every indexable page, articles with the date they were last changed. */
+/** Every indexable page (not a 404, not a draft shown by --drafts), articles with the date they were last changed. */
 export function sitemap(jobs: readonly PageJob[], articles: readonly Article[], baseUrl: string): string {
   const known = new Set(articles);
   const urls = jobs
-    .filter((job) => !job.notFound)
+    .filter((job) => !job.notFound && !entryArticle(job, known)?.draft)
     .map((job) => {
       const article = entryArticle(job, known);
       const updated = article && isoDay(typeof article.data.updated === 'string' ? article.data.updated : article.date);
@@ -64,8 +64,9 @@ const rfc822 = (date: Date) => date.toUTCString().replace('GMT', '+0000');
 
 export const FEED_LIMIT = 50;
 
-/** RSS 2.0 of the newest articles, newest first, with their full text. */
-export function rssFeed(feed: FeedDefinition, meta: SiteMeta | undefined, articles: readonly Article[], baseUrl: string, now: Date): string {
+/** RSS 2.0 of the newest articles (drafts never), newest first, with their full text. */
+export function rssFeed(feed: FeedDefinition, meta: SiteMeta | undefined, allArticles: readonly Article[], baseUrl: string, now: Date): string {
+  const articles = allArticles.filter((article) => !article.draft);
   const items = articles.slice(0, feed.limit ?? FEED_LIMIT).map((article) => {
     const link = baseUrl + feed.link(article);
     const time = Date.parse(article.date);

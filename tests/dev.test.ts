@@ -63,7 +63,7 @@ describe('ssg dev', () => {
 
   it('a new article gets its page and appears in the list; deleting it removes both', async () => {
     const events = await dev.events();
-    await site.write('content/news/brand-new.md', '---\ntitle: Brand new\ndate: "2030-01-01"\n---\nFresh.');
+    await site.write('content/news/brand-new.md', '---\ntitle: Brand new\ndate: "2025-06-01"\n---\nFresh.');
     await events.next('reload', (data) => data.pages.length > 0);
     await expect.poll(() => text(`${dev.url}/news/brand-new`)).toContain('<h1>Brand new</h1>');
     const home = await text(`${dev.url}/`);
@@ -76,6 +76,57 @@ describe('ssg dev', () => {
     await expect.poll(() => text(`${dev.url}/`)).not.toContain('Brand new');
     const gone = await fetch(`${dev.url}/news/brand-new`);
     expect(gone.status).toBe(404);
+    events.close();
+  });
+
+  it('deleting an article another one links to fails as the build fails (links of every page), and recovers', async () => {
+    const events = await dev.events();
+    await site.write('content/news/linker.md', '---\ntitle: Linker\ndate: "2024-01-02"\n---\nSee [the second](/news/second-post).');
+    await events.next('reload', (data) => data.pages.includes('/news/linker'));
+    const second = await site.read('content/news/2024/second-post.md');
+    await site.remove('content/news/2024/second-post.md');
+    const error = await events.next('build-error', (data) => data[0].code === 'LinkBroken');
+    // Named by the article's file, as the build names it: that is the file to fix.
+    expect(error.data).toEqual([
+      expect.objectContaining({ where: 'content/news/linker.md', message: 'The page /news/linker links to /news/second-post, which no route or public file provides.' }),
+    ]);
+    expect(await text(`${dev.url}/news/second-post`)).toContain('Second post'); // the last good pages stay
+    await site.write('content/news/2024/second-post.md', second);
+    await events.next('reload'); // its page was kept as it was: nothing to write
+    expect(await text(`${dev.url}/news/linker`)).toContain('/news/second-post');
+    await site.remove('content/news/linker.md');
+    await events.next('reload', (data) => data.all === true);
+    events.close();
+  });
+
+  it('a public file at a page path is refused as the build refuses it; removing it brings the page back', async () => {
+    const events = await dev.events();
+    await site.write('site/public/about.html', '<p>clash</p>');
+    const error = await events.next('build-error', (data) => data[0].code === 'PublicFileClash');
+    expect(error.data).toEqual([expect.objectContaining({ message: 'The public file about.html has the same path as a generated file.' })]);
+    expect(await text(`${dev.url}/about`)).toContain('About us');
+    await site.remove('site/public/about.html');
+    await events.next('reload', (data) => data.all === true);
+    const about = await fetch(`${dev.url}/about`);
+    expect(about.status).toBe(200);
+    expect(await about.text()).toContain('About us');
+    events.close();
+  });
+
+  it('a new folder in site/public is copied, its files served, and later saves still work', async () => {
+    const events = await dev.events();
+    await site.write('site/public/docs/deep/guide.txt', 'a guide');
+    await events.next('reload', (data) => data.all === true);
+    await expect.poll(() => text(`${dev.url}/docs/deep/guide.txt`)).toBe('a guide');
+    const original = await site.read('content/news/first-post.md');
+    await site.write('content/news/first-post.md', `${original}\nA line after the new folder.\n`);
+    await events.next('reload', (data) => data.pages.includes('/news/first-post'));
+    await expect.poll(() => text(`${dev.url}/news/first-post`)).toContain('A line after the new folder.');
+    await site.remove('site/public/docs');
+    await events.next('reload', (data) => data.all === true);
+    await expect.poll(async () => (await fetch(`${dev.url}/docs/deep/guide.txt`)).status).toBe(404);
+    await site.write('content/news/first-post.md', original);
+    await events.next('reload', (data) => data.pages.includes('/news/first-post'));
     events.close();
   });
 

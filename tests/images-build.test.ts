@@ -78,7 +78,8 @@ describe('a page bundle with images, built', () => {
     expect(pictures[1]).toMatch(/srcset="\/assets\/photo-300w-\w+\.jpg 300w"/);
     expect(pictures[2]).toContain('alt=""');
     expect(pictures[2]).toContain('loading="lazy"');
-    expect(html).toContain('const answer = 42;');
+    // The code between the images is kept (and highlighted, as every fenced block naming its language).
+    expect(html).toContain('<span class="hljs-keyword">const</span> answer = <span class="hljs-number">42</span>;');
   });
 
   it('writes every file the pictures name into assets/, and the images are what they say', async () => {

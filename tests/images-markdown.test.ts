@@ -144,7 +144,7 @@ describe('processArticleImages', () => {
     expect(pictures[0]).not.toContain('loading=');
     for (const later of pictures.slice(1)) expect(later).toContain('loading="lazy"');
     expect(item.html).toMatch(/<img src="\/assets\/logo-[0-9a-f]{10}\.svg" width="12" height="8" alt="Logo" loading="lazy" decoding="async">/);
-    expect(item.html).toContain('<code class="language-js">const x = 1;');
+    expect(item.html).toContain('<code class="hljs language-js"><span class="hljs-keyword">const</span> x = <span class="hljs-number">1</span>;');
     // One set of variants for the image shown twice; every src in the HTML is a returned file.
     const paths = new Set(files.map((file) => `/${file.path}`));
     expect(paths.size).toBe(files.length);

@@ -4,7 +4,7 @@ import { markdownToHtml } from '../src/markdown.ts';
 describe('markdownToHtml', () => {
   it('converts Markdown to HTML', () => {
     expect(markdownToHtml('# Title\n\nSome *text* and `code`.')).toBe(
-      '<h1>Title</h1>\n<p>Some <em>text</em> and <code>code</code>.</p>',
+      '<h1 id="title">Title<a class="heading-anchor" aria-label="Link to the section “Title”" href="#title">#</a></h1>\n<p>Some <em>text</em> and <code>code</code>.</p>',
     );
   });
 

@@ -44,7 +44,8 @@ const serveEnv = (dataDir: string) => ({ PORT: String(busyPort), SITE_ORIGIN: 'h
 
 function expectNamedFailure(result: CliResult, heading: string, text: string) {
   expect(result.code, result.stderr).toBe(1);
-  expect(result.stderr.split('\n')[0]).toBe(heading);
+  // Warnings of the build (the fixture's raw HTML) may come first; the failure is headed.
+  expect(result.stderr.split('\n').find((line) => !line.startsWith('warning '))).toBe(heading);
   expect(result.stderr).toContain(text);
   expect(result.stderr).toContain('hint:');
   expect(result.stderr).not.toContain('Unexpected internal error');

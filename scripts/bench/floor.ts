@@ -1,0 +1,11 @@
+// One process of the conversion floor: reads the article files named on stdin (one per line),
+// converts their bodies with the build's own unified pipeline, and prints the milliseconds spent.
+import { readFileSync } from 'node:fs';
+import { bodyOf } from '../../src/frontmatter.ts';
+import { convertMarkdown } from '../../src/markdown.ts';
+
+const files = readFileSync(0, 'utf8').split('\n').filter(Boolean);
+const bodies = files.map((file) => bodyOf(readFileSync(file, 'utf8')));
+const started = performance.now();
+for (const body of bodies) convertMarkdown(body);
+process.stdout.write(`${(performance.now() - started).toFixed(1)}\n`);

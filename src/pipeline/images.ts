@@ -1,0 +1,90 @@
+// The image stage `build` and dev mode share: article images checked, processed and written into
+// each article's HTML, the site's own images handed to pages as data, through one image cache.
+// Build admits articles as they are converted; dev processes the articles a change made. Both go
+// through `processEach`, one article at a time, so they write the same files and fail alike.
+import { createHash } from 'node:crypto';
+import type { Article } from '../articles.ts';
+import { ASSETS_DIR } from '../bundle-client.ts';
+import type { ServerModule } from '../bundle-server.ts';
+import { SsgError, SsgErrorList } from '../errors.ts';
+import type { OutputFile } from '../output.ts';
+import type { Project } from '../project.ts';
+import { markdownHtml, processArticleImages } from '../images/article-images.ts';
+import { openImageCache } from '../images/image-cache.ts';
+import { DEFAULT_IMAGE_SETTINGS } from '../images/process.ts';
+import { addSiteImages } from '../images/site-images.ts';
+import { ARTICLE_IMAGE_SIZES } from '../images/stage.ts';
+
+/** Whether the article's Markdown shows an image: only those wait for the image stage. */
+export const showsImages = (article: Article): boolean => markdownHtml(article).includes('<img');
+
+/** One cache for a build, or for a dev session: `started` lets a build prune what it did not use. */
+export function createImageStage(project: Project, options: { started?: number } = {}) {
+  const cache = openImageCache({ cacheDir: project.cacheDir, settings: DEFAULT_IMAGE_SETTINGS, assetsDir: ASSETS_DIR, started: options.started });
+  const imageOptions = { root: project.root, articlesDir: project.articlesDir, publicDir: project.publicDir, cache, assetsDir: ASSETS_DIR, sizes: ARTICLE_IMAGE_SIZES };
+  const filesOf = new WeakMap<Article, OutputFile[]>();
+  const signatures = new WeakMap<Article, string>();
+
+  /** Processes the images of each article not yet done; every problem of every article at once. */
+  async function processEach(articles: readonly Article[]): Promise<void> {
+    const todo = articles.filter((article) => showsImages(article) && !filesOf.has(article));
+    const results = await Promise.allSettled(todo.map((article) => processArticleImages([article], imageOptions)));
+    results.forEach((result, index) => {
+      if (result.status !== 'fulfilled') return;
+      const article = todo[index]!;
+      filesOf.set(article, result.value);
+      signatures.set(article, createHash('sha1').update(article.html).digest('base64'));
+    });
+    const failures = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
+    if (failures.length > 0) throw mergeFailures(failures);
+  }
+
+  const pending: Array<Promise<void>> = [];
+  return {
+    cache,
+    processEach,
+    /** Build: `onReady` hears of the articles that can render, at once for those that show no image. */
+    admit(articles: Article[], onReady: (articles: Article[]) => void): void {
+      const plain = articles.filter((article) => !showsImages(article));
+      const shown = articles.filter(showsImages);
+      if (plain.length > 0) onReady(plain);
+      if (shown.length === 0) return;
+      const job = processEach(shown).then(() => onReady(shown));
+      job.catch(() => {}); // reported by settle()
+      pending.push(job);
+    },
+    /** Build: waits for every admitted article; rejects with every image problem found. */
+    async settle(): Promise<void> {
+      const results = await Promise.allSettled(pending);
+      const failures = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
+      if (failures.length > 0) throw mergeFailures(failures);
+    },
+    /** The processed files of these articles, once each (two articles may show one image). */
+    files(articles: readonly Article[]): OutputFile[] {
+      const byPath = new Map<string, OutputFile>();
+      for (const article of articles) for (const file of filesOf.get(article) ?? []) byPath.set(file.path, file);
+      return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
+    },
+    /** Changes when an article's images do: part of its page's cache key. */
+    signature: (article: Article): string => signatures.get(article) ?? '',
+    /** The site's own images (team photos, share image), processed into `data.images`. */
+    siteImages: (server: ServerModule, data: Record<string, unknown>): Promise<OutputFile[]> =>
+      addSiteImages(project, server.site, data, ASSETS_DIR, cache),
+    prune: () => cache.prune(),
+  };
+}
+
+export type ImageStage = ReturnType<typeof createImageStage>;
+
+/**
+ * The problems of every article as one report, in file order whatever order they were processed
+ * in (build admits articles as they are converted); anything unexpected wins, as it is a bug.
+ */
+function mergeFailures(failures: unknown[]): unknown {
+  const unexpected = failures.find((failure) => !(failure instanceof SsgError || failure instanceof SsgErrorList));
+  if (unexpected) return unexpected;
+  const errors = failures.flatMap((failure) => (failure instanceof SsgErrorList ? failure.errors : [failure as SsgError]));
+  const sorted = errors.map((error, index) => ({ error, index })).sort((a, b) => ((a.error.file ?? '') < (b.error.file ?? '') ? -1 : (a.error.file ?? '') > (b.error.file ?? '') ? 1 : a.index - b.index));
+  const unique = [...new Set(sorted.map((item) => item.error))];
+  return unique.length === 1 ? unique[0] : new SsgErrorList(unique);
+}

@@ -1,0 +1,202 @@
+// The stages `build` and dev mode share: what the site's settings are, which articles are
+// published, which files the site will have, and the checks every build makes. Each is a plain
+// function of its inputs, so a check added here holds in both.
+import type { Article } from '../articles.ts';
+import { duplicateSlug, isPublished, sortNewestFirst } from '../articles.ts';
+import type { ClientBundle } from '../bundle-client.ts';
+import type { ServerBundle, ServerModule } from '../bundle-server.ts';
+import { addCspSources } from '../csp.ts';
+import { parseDataFiles, type DataFile } from '../data.ts';
+import { SsgError, SsgErrorList } from '../errors.ts';
+import { generateFiles } from '../generated-files.ts';
+import { checkLinks, type CheckedPage, type PageLinks } from '../links.ts';
+import { publicFileClash, type OutputFile } from '../output.ts';
+import type { Project } from '../project.ts';
+import type { RenderContext } from '../render.ts';
+import type { PageJob } from '../routes.ts';
+import type { DataSchema, FeedDefinition, SiteMeta } from '../site-definition.ts';
+import { siteFiles } from '../site-files.ts';
+import type { DocumentShell } from '../template.ts';
+
+/** `https://example.com/` → `https://example.com`; anything but an absolute http(s) origin is refused. */
+export function normalizeBaseUrl(value: unknown, source: string): string {
+  const fail = (why: string) => new SsgError('BaseUrlInvalid', `The base URL ${why}.`, { file: source });
+  if (typeof value !== 'string' || value === '') throw fail('is not set');
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw fail(`"${value}" is not an absolute URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw fail(`"${value}" is not http or https`);
+  if (url.pathname !== '/' || url.search || url.hash) throw fail(`"${value}" has a path; give the origin only`);
+  return url.origin;
+}
+
+/** The base URL: the command line's, else `baseUrl` of the site config. */
+export function resolveBaseUrl(project: Project, data: Record<string, unknown>, override: string | undefined): string {
+  const siteConfig = data[project.siteConfigName] as { baseUrl?: unknown } | undefined;
+  const configFile = `content/${project.siteConfigName}.yaml`;
+  if (!override && !siteConfig) {
+    throw new SsgError('SiteConfigMissing', `${configFile} is missing, and no --base-url was given.`);
+  }
+  return normalizeBaseUrl(override ?? siteConfig?.baseUrl, override ? '--base-url' : configFile);
+}
+
+/** What the data files and the site definition make of the site as a whole. */
+export interface SiteSettings {
+  data: Record<string, unknown>;
+  baseUrl: string;
+  meta?: SiteMeta;
+  feed?: FeedDefinition;
+  /** The site's own images, processed (pages receive them as data.images). */
+  images: OutputFile[];
+}
+
+/**
+ * Data checked against the site's schemas, the base URL, the site's own check, the site's images
+ * (the image stage adds them to the data), then meta and feed, which may name an image.
+ */
+export async function siteSettings(
+  project: Project,
+  server: ServerModule,
+  dataSources: readonly DataFile[],
+  options: { baseUrl?: string; warn: (message: string) => void; siteImages: (server: ServerModule, data: Record<string, unknown>) => Promise<OutputFile[]> },
+): Promise<SiteSettings> {
+  const site = server.site;
+  const data = parseDataFiles([...dataSources], (site.schemas ?? {}) as Record<string, DataSchema>);
+  const baseUrl = resolveBaseUrl(project, data, options.baseUrl);
+  site.check?.(data, options.warn);
+  const images = await options.siteImages(server, data);
+  return { data, baseUrl, meta: site.meta?.(data), feed: site.feed?.(data), images };
+}
+
+/** Which articles are published: drafts with `--drafts`, those dated after `now` with `--future`. */
+export interface PublishOptions {
+  drafts?: boolean;
+  future?: boolean;
+  now: Date;
+}
+
+/**
+ * The published articles, newest first, from each file's article or the error it gave, in file
+ * order: every bad file reported at once, two files with one slug named as `build` names them
+ * (held-back drafts and future posts too: they are published one day).
+ */
+export function publishArticles(byFile: ReadonlyMap<string, Article | SsgError>, options: PublishOptions): Article[] {
+  const errors: SsgError[] = [];
+  const bySlug = new Map<string, Article>();
+  for (const file of [...byFile.keys()].sort()) {
+    const article = byFile.get(file)!;
+    if (article instanceof SsgError) {
+      errors.push(article);
+      continue;
+    }
+    const existing = bySlug.get(article.slug);
+    if (existing) errors.push(duplicateSlug(existing, article));
+    else bySlug.set(article.slug, article);
+  }
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new SsgErrorList(errors);
+  return sortNewestFirst([...bySlug.values()].filter((article) => isPublished(article, options)));
+}
+
+/** The articles a page was handed through its route entry: it can be rendered once they are converted. */
+export function entryArticles(job: PageJob, known: ReadonlySet<Article>): Article[] {
+  return Object.values(job.entry).filter((value): value is Article => known.has(value as Article));
+}
+
+/** The article file a page was made from: link errors name it, as the file to fix. */
+export function sourceFileOf(job: PageJob, known: ReadonlySet<Article>): string | undefined {
+  return entryArticles(job, known)[0]?.file;
+}
+
+/** What every page is rendered with. */
+export function renderContext(
+  inputs: { server: ServerModule; client: ClientBundle; shell: DocumentShell; articles: readonly Article[]; settings: SiteSettings },
+  now: Date,
+  root: string,
+): RenderContext {
+  const { settings } = inputs;
+  return {
+    server: inputs.server,
+    client: inputs.client,
+    shell: inputs.shell,
+    articles: inputs.articles,
+    data: settings.data,
+    baseUrl: settings.baseUrl,
+    now,
+    root,
+    meta: settings.meta,
+    feed: settings.feed && { path: settings.feed.path, title: settings.feed.title },
+  };
+}
+
+/** sitemap, robots, feed, manifest and _headers (those the public folder does not provide). */
+export function generatedFiles(
+  inputs: { server: ServerModule; client: ClientBundle; articles: readonly Article[]; settings: SiteSettings },
+  jobs: readonly PageJob[],
+  publicFiles: ReadonlySet<string>,
+  now: Date,
+): OutputFile[] {
+  const { settings } = inputs;
+  return siteFiles({
+    jobs,
+    articles: inputs.articles,
+    baseUrl: settings.baseUrl,
+    now,
+    meta: settings.meta,
+    feed: settings.feed,
+    headers: addCspSources(inputs.server.site.headers?.(settings.data), inputs.client.inlineHashes),
+    publicFiles,
+  });
+}
+
+/**
+ * The files the site draws (share images), each taken from the cache while its path, its key and
+ * the site code are as before. Dev serves them as `build` writes them: pages point at them.
+ */
+export function drawnFiles(
+  inputs: { server: ServerBundle; articles: readonly Article[]; settings: SiteSettings },
+  project: Project,
+): Promise<OutputFile[]> {
+  const { settings } = inputs;
+  return generateFiles(
+    inputs.server.module.site,
+    { articles: inputs.articles, data: settings.data, baseUrl: settings.baseUrl, root: project.root },
+    { cacheDir: project.cacheDir, salt: inputs.server.code },
+  );
+}
+
+/** A public file at the path of an asset, a page or a drawn file is refused: one of the two would be lost. */
+export function checkPublicClashes(
+  client: ClientBundle,
+  jobs: readonly PageJob[],
+  publicFiles: ReadonlySet<string>,
+  publicDir: string,
+  drawn: readonly OutputFile[] = [],
+): void {
+  if (publicFiles.size === 0) return;
+  const errors = [...client.assets.map((asset) => asset.path), ...jobs.map((job) => job.outputPath), ...drawn.map((file) => file.path)]
+    .filter((file) => publicFiles.has(file))
+    .map((file) => publicFileClash(file, publicDir));
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new SsgErrorList(errors);
+}
+
+/**
+ * Every internal link of every page leads to a page, asset, generated or public file, and each
+ * fragment to an id on its page; an error names the article the page was made from.
+ */
+export function checkSiteLinks(
+  pages: ReadonlyArray<CheckedPage | PageLinks>,
+  paths: { client: ClientBundle; jobs: readonly PageJob[]; generated: readonly OutputFile[]; publicFiles: ReadonlySet<string> },
+): void {
+  const files = new Set([
+    ...paths.client.assets.map((asset) => asset.path),
+    ...paths.jobs.map((job) => job.outputPath),
+    ...paths.generated.map((file) => file.path),
+    ...paths.publicFiles,
+  ]);
+  checkLinks(pages, files);
+}

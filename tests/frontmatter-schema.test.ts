@@ -1,0 +1,150 @@
+import fc from 'fast-check';
+import { stringify } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { isPublished, parseArticle, parseArticles, type Article } from '../src/articles.ts';
+import { SsgError, SsgErrorList } from '../src/errors.ts';
+import { isoDate, lineOfKey } from '../src/frontmatter.ts';
+
+const now = new Date('2026-02-03T04:05:06.000Z');
+const parse = (text: string, warnings: string[] = []) => parseArticle({ file: 'content/news/post.md', text }, { now, warn: (m) => warnings.push(m) });
+const errorOf = (run: () => unknown) => {
+  try {
+    run();
+  } catch (error) {
+    return error as SsgError | SsgErrorList;
+  }
+  throw new Error('expected an error');
+};
+
+describe('draft', () => {
+  it.each(['"true"', 'yes', '1', '"false"', 'no', '[true]', 'null'])('draft: %s is an error naming the file and line', (value) => {
+    const error = errorOf(() => parse(`---\ntitle: T\ndate: "2025-01-01"\ndraft: ${value}\n---\nBody`)) as SsgError;
+    expect(error).toBeInstanceOf(SsgError);
+    expect(error.code).toBe('FrontMatterFieldInvalid');
+    expect(error.where).toBe('content/news/post.md:4');
+    expect(error.message).toMatch(/^draft must be true or false, without quotes/);
+  });
+
+  it('accepts true and false', () => {
+    expect(parse('---\ndraft: true\ndate: "2025-01-01"\n---\n').draft).toBe(true);
+    expect(parse('---\ndraft: false\ndate: "2025-01-01"\n---\n').draft).toBe(false);
+  });
+});
+
+describe('date', () => {
+  it('is an error when it is a string but no date, naming file and line', () => {
+    for (const value of ['"yesterday"', '"2025-02-30"', '"2025-13-01"', '"01/02/2025"', '"2025-01-01T25:00"']) {
+      const error = errorOf(() => parse(`---\ndate: ${value}\n---\n`)) as SsgError;
+      expect(error.code).toBe('FrontMatterFieldInvalid');
+      expect(error.where).toBe('content/news/post.md:2');
+    }
+  });
+
+  it('is carried as ISO 8601: a day stays a day, a time becomes UTC', () => {
+    expect(parse('---\ndate: 2025-01-01\n---\n').date).toBe('2025-01-01');
+    expect(parse('---\ndate: "2025-01-01 09:30"\n---\n').date).toBe('2025-01-01T09:30:00.000Z');
+    expect(parse('---\ndate: "2025-01-01T09:30:00+02:00"\n---\n').date).toBe('2025-01-01T07:30:00.000Z');
+  });
+
+  it('missing or not a string: the build time, with a warning (the spec default)', () => {
+    const warnings: string[] = [];
+    expect(parse('---\ndate: 20250101\n---\n', warnings).date).toBe(now.toISOString());
+    expect(warnings[0]).toContain('content/news/post.md: no date in front matter (it is not a string)');
+  });
+
+  it('isoDate accepts only real dates, for any random string', () => {
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        const iso = isoDate(text);
+        if (iso !== undefined) expect(Number.isNaN(Date.parse(iso))).toBe(false);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.date({ min: new Date('1000-01-01'), max: new Date('9999-12-31'), noInvalidDate: true }), (date) => {
+        const day = date.toISOString().slice(0, 10);
+        expect(isoDate(day)).toBe(day);
+        expect(isoDate(date.toISOString())).toBe(date.toISOString());
+      }),
+    );
+  });
+});
+
+describe('keys that look like known ones', () => {
+  it('warn with what was meant, file and line', () => {
+    const warnings: string[] = [];
+    parse('---\ntitle: T\ndate: "2025-01-01"\nsummary: S\ndescription: D\npublished: false\n---\n', warnings);
+    expect(warnings).toEqual([
+      'content/news/post.md:4: "summary" in front matter is not read; did you mean excerpt?',
+      'content/news/post.md:5: "description" in front matter is not read; did you mean excerpt?',
+      'content/news/post.md:6: "published" in front matter is not read; did you mean draft?',
+    ]);
+  });
+
+  it('are quiet when the known key is there too, and for unrelated keys', () => {
+    const warnings: string[] = [];
+    parse('---\ndate: "2025-01-01"\nexcerpt: E\nsummary: S\nauthor: A\n---\n', warnings);
+    expect(warnings).toEqual([]);
+  });
+});
+
+describe('random front matter values', () => {
+  const value = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }));
+  it('either parse into a well-typed article or fail with FrontMatterFieldInvalid naming the file', () => {
+    fc.assert(
+      fc.property(fc.record({ title: value, date: value, excerpt: value, tags: value, draft: value }, { requiredKeys: [] }), (data) => {
+        const text = `---\n${stringify(data)}---\nBody\n`;
+        let article: Article;
+        try {
+          article = parse(text);
+        } catch (error) {
+          const errors = error instanceof SsgErrorList ? error.errors : [error as SsgError];
+          for (const each of errors) {
+            expect(each.code).toBe('FrontMatterFieldInvalid');
+            expect(each.file).toBe('content/news/post.md');
+            expect(each.line).toBeGreaterThan(1);
+          }
+          const badDraft = data.draft !== undefined && typeof data.draft !== 'boolean';
+          const badDate = typeof data.date === 'string' && isoDate(data.date) === undefined;
+          expect(badDraft || badDate).toBe(true);
+          return;
+        }
+        expect(typeof article.title).toBe('string');
+        expect(typeof article.excerpt).toBe('string');
+        expect(typeof article.draft).toBe('boolean');
+        expect(Number.isNaN(Date.parse(article.date))).toBe(false);
+        expect(article.draft).toBe(data.draft === true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('every bad field of every file is reported at once', () => {
+    const error = errorOf(() =>
+      parseArticles(
+        [
+          { file: 'a.md', text: '---\ndraft: "yes"\ndate: "soon"\n---\n' },
+          { file: 'b.md', text: '---\ndraft: 1\n---\n' },
+        ],
+        { now, warn: () => {} },
+      ),
+    ) as SsgErrorList;
+    expect(error.errors.map((each) => each.where)).toEqual(['a.md:2', 'a.md:3', 'b.md:2']);
+  });
+
+  it('lineOfKey finds quoted keys and stops at the closing fence', () => {
+    expect(lineOfKey('---\n"draft": 1\n---\ndraft: 2', 'draft')).toBe(2);
+    expect(lineOfKey('---\ntitle: x\n---\ndraft: 2', 'draft')).toBeUndefined();
+  });
+});
+
+describe('isPublished', () => {
+  const article = (date: string, draft = false) => ({ date, draft }) as Article;
+  it('holds back drafts without --drafts and future dates without --future', () => {
+    expect(isPublished(article('2026-02-03'), { now })).toBe(true);
+    expect(isPublished(article('2026-02-04'), { now })).toBe(false);
+    expect(isPublished(article('2026-02-03T04:05:07.000Z'), { now })).toBe(false);
+    expect(isPublished(article('2026-02-04'), { now, future: true })).toBe(true);
+    expect(isPublished(article('2025-01-01', true), { now })).toBe(false);
+    expect(isPublished(article('2025-01-01', true), { now, drafts: true })).toBe(true);
+  });
+});

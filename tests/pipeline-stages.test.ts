@@ -1,0 +1,132 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Article } from '../src/articles.ts';
+import type { ClientBundle } from '../src/bundle-client.ts';
+import { SsgError, SsgErrorList } from '../src/errors.ts';
+import { listFiles } from '../src/output.ts';
+import { createInPlaceOutput } from '../src/pipeline/in-place-output.ts';
+import { checkPublicClashes, publishArticles } from '../src/pipeline/stages.ts';
+import type { PageJob } from '../src/routes.ts';
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+const tempDir = () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ssg-pipeline-'));
+  folders.push(dir);
+  return dir;
+};
+
+const article = (file: string, slug: string, date: string, draft = false) =>
+  ({ file, slug, date, draft, title: slug, markdown: '', html: '', data: {} }) as unknown as Article;
+
+describe('publishArticles', () => {
+  it('reports every bad file and every duplicate in file order, whatever order they come in', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.record({ name: fc.stringMatching(/^[a-c]{1,2}$/), slug: fc.constantFrom('x', 'y', 'z'), bad: fc.boolean() }), { selector: (entry) => entry.name, maxLength: 8 }),
+        (entries) => {
+          const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : 1));
+          const expected: string[] = [];
+          const seen = new Map<string, string>();
+          for (const entry of sorted) {
+            if (entry.bad) expected.push(`bad ${entry.name}`);
+            else if (seen.has(entry.slug)) expected.push(`The slug "${entry.slug}" is already used by ${seen.get(entry.slug)}.`);
+            else seen.set(entry.slug, entry.name);
+          }
+          const byFile = new Map<string, Article | SsgError>(
+            entries.map((entry) => [entry.name, entry.bad ? new SsgError('FrontMatterUnclosed', `bad ${entry.name}`) : article(entry.name, entry.slug, '2024-01-01')]),
+          );
+          let messages: string[] = [];
+          try {
+            publishArticles(byFile, { drafts: true, now: new Date('2025-01-01') });
+          } catch (error) {
+            messages = (error instanceof SsgErrorList ? error.errors : [error as SsgError]).map((item) => item.message);
+          }
+          expect(messages).toEqual(expected);
+        },
+      ),
+    );
+  });
+
+  it('leaves drafts and future posts out unless asked, newest first', () => {
+    const byFile = new Map([
+      ['a.md', article('a.md', 'a', '2024-01-01')],
+      ['b.md', article('b.md', 'b', '2024-02-01', true)],
+      ['c.md', article('c.md', 'c', '2024-03-01')],
+      ['d.md', article('d.md', 'd', '2024-05-01')],
+    ]);
+    const now = new Date('2024-04-01T00:00:00Z');
+    const slugs = (options: { drafts?: boolean; future?: boolean }) => publishArticles(byFile, { ...options, now }).map((item) => item.slug);
+    expect(slugs({})).toEqual(['c', 'a']);
+    expect(slugs({ drafts: true })).toEqual(['c', 'b', 'a']);
+    expect(slugs({ future: true })).toEqual(['d', 'c', 'a']);
+    expect(slugs({ drafts: true, future: true })).toEqual(['d', 'c', 'b', 'a']);
+  });
+
+  it('names a duplicate slug even when one of the two is held back (it is published one day)', () => {
+    const byFile = new Map([
+      ['a.md', article('a.md', 'same', '2024-01-01')],
+      ['b.md', article('b.md', 'same', '2030-01-01', true)],
+    ]);
+    expect(() => publishArticles(byFile, { now: new Date('2024-04-01') })).toThrow(/already used by a\.md/);
+  });
+});
+
+describe('checkPublicClashes', () => {
+  const client = { assets: [{ path: 'assets/a.js', contents: new Uint8Array() }] } as unknown as ClientBundle;
+  const jobs = ['index.html', 'about.html', 'news/x.html'].map((outputPath) => ({ outputPath }) as PageJob);
+  it('names each public file at an asset or page path, in that order, and passes anything else', () => {
+    fc.assert(
+      fc.property(fc.subarray(['about.html', 'assets/a.js', 'robots.txt', 'news/x.html', 'news/x/y.html', 'x']), (publicFiles) => {
+        const clashing = ['assets/a.js', 'index.html', 'about.html', 'news/x.html'].filter((file) => publicFiles.includes(file));
+        let named: string[] = [];
+        try {
+          checkPublicClashes(client, jobs, new Set(publicFiles), '/p/site/public');
+        } catch (error) {
+          named = (error instanceof SsgErrorList ? error.errors : [error as SsgError]).map((item) => {
+            expect(item.code).toBe('PublicFileClash');
+            return item.message;
+          });
+        }
+        expect(named).toEqual(clashing.map((file) => `The public file ${file} has the same path as a generated file.`));
+      }),
+    );
+  });
+});
+
+describe('createInPlaceOutput', () => {
+  const names = fc.constantFrom('index.html', 'about.html', 'news/a.html', 'news/deep/b.html', 'robots.txt', 'docs/guide.txt');
+  it('after any sequence of syncs the folder holds exactly the generated and public files, with their bytes', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ generated: fc.dictionary(names, fc.string({ maxLength: 8 }), { maxKeys: 4 }), public: fc.dictionary(names, fc.string({ maxLength: 8 }), { maxKeys: 3 }) }), { minLength: 1, maxLength: 6 }),
+        async (rounds) => {
+          const root = tempDir();
+          const outDir = path.join(root, 'out');
+          const publicDir = path.join(root, 'public');
+          mkdirSync(outDir);
+          const output = createInPlaceOutput(outDir, publicDir);
+          for (const round of rounds) {
+            // Public files win over generated ones (the checks refuse the rest before a sync).
+            const generated = new Map(Object.entries(round.generated).filter(([file]) => !(file in round.public)));
+            rmSync(publicDir, { recursive: true, force: true });
+            for (const [file, text] of Object.entries(round.public)) {
+              mkdirSync(path.dirname(path.join(publicDir, file)), { recursive: true });
+              writeFileSync(path.join(publicDir, file), `public:${text}`);
+            }
+            output.sync(generated, new Set(Object.keys(round.public)));
+            const expected = new Map([...generated, ...Object.entries(round.public).map(([file, text]) => [file, `public:${text}`] as const)]);
+            expect((await listFiles(outDir)).sort()).toEqual([...expected.keys()].sort());
+            for (const [file, text] of expected) expect(readFileSync(path.join(outDir, file), 'utf8')).toBe(text);
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
