@@ -206,7 +206,8 @@ export function byteRangeOf(header: string | undefined, size: number): ByteRange
   const [first, last] = [match[1]!, match[2]!];
   if (first === '') {
     const suffix = Number(last);
-    if (suffix === 0) return 'unsatisfiable';
+    // A suffix of nothing, or of an empty file, selects no byte (RFC 9110 §14.1.2).
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
     return { start: Math.max(0, size - suffix), end: size - 1 };
   }
   const start = Number(first);

@@ -240,6 +240,11 @@ describe('the request parsers take any input', () => {
     for (const host of ['[', 'a:99999', 'a%', 'a/b', 'a b', 'a@b', '[::1']) expect(isValidHost(host), host).toBe(false);
   });
 
+  it('byteRangeOf: a suffix range of an empty file is unsatisfiable (found by the property below)', () => {
+    expect(byteRangeOf('bytes=-1', 0)).toBe('unsatisfiable');
+    expect(byteRangeOf('bytes=-5', 3)).toEqual({ start: 0, end: 2 });
+  });
+
   it('byteRangeOf gives only ranges inside the file', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string(), headerValue, fc.tuple(fc.nat(), fc.nat()).map(([a, b]) => `bytes=${a}-${b}`)), fc.nat(10_000), (header, size) => {
