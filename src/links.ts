@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { SsgError, SsgErrorList } from './errors.ts';
 
 /** Every `href` and `src` value in a page. */
@@ -47,6 +48,8 @@ export function resolvesTo(urlPath: string, files: ReadonlySet<string>): boolean
   } catch {
     return false;
   }
+  // Dot segments and repeated slashes resolve as the static servers resolve them (`/.` is `/`).
+  decoded = path.posix.normalize(`/${decoded}`);
   const bare = decoded.replace(/^\/+/, '').replace(/\/+$/, '');
   if (bare === '') return files.has('index.html');
   if (decoded.endsWith('/')) return files.has(`${bare}/index.html`);

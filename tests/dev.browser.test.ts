@@ -31,7 +31,7 @@ describe('ssg dev in a real browser', () => {
 
     const original = await site.read('content/news/first-post.md');
     await site.write('content/news/first-post.md', original.replace('# Hello', '# Hello, reloaded'));
-    await page.waitForFunction(() => document.querySelector('article h1 + time + div h1')?.textContent === 'Hello, reloaded');
+    await page.waitForFunction(() => document.querySelector('article h1 + time + div h1')?.firstChild?.textContent === 'Hello, reloaded');
     expect(await page.evaluate(() => (window as unknown as { marker?: boolean }).marker)).toBeUndefined();
   });
 

@@ -254,7 +254,8 @@ describe('news', () => {
     expect(html).toMatch(/<time dateTime="2025-01-01">/);
     expect(html).toContain('<h1>Hello world</h1>');
     expect(html).toContain('<p class="lead">Our new website is live');
-    expect(html).toContain('<h2>What you will find here</h2>');
+    // Headings carry their id and a visible anchor to themselves.
+    expect(html).toContain('<h2 id="what-you-will-find-here">What you will find here<a class="heading-anchor" aria-label="Link to the section “What you will find here”" href="#what-you-will-find-here">#</a></h2>');
     expect(html).toContain('<a href="/contact">get in touch</a>');
   });
 
