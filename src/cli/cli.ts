@@ -96,7 +96,23 @@ export function createProgram(): Command {
     .option('--verbose', 'show stack traces and causes of errors')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
+  addBuildCommand(program);
+  addDevCommand(program);
+  addPreviewCommand(program);
+  addServeCommand(program);
+  addInboxCommands(program);
+  return program;
+}
 
+interface BuildOptions {
+  out: string;
+  baseUrl?: string;
+  drafts?: boolean;
+  future?: boolean;
+  emptyOutDir?: boolean;
+}
+
+function addBuildCommand(program: Command): void {
   program
     .command('build')
     .description('build the site into a folder ready to upload to any web server')
@@ -105,41 +121,58 @@ export function createProgram(): Command {
     .option('--drafts', 'include articles marked "draft: true" (kept out of the sitemap and feed, marked noindex)')
     .option('--future', 'include articles dated in the future (held back until their date otherwise)')
     .option('--empty-out-dir', 'replace the contents of an output folder the build did not write (.git, CNAME and .nojekyll are kept)')
-    .action(async (options: { out: string; baseUrl?: string; drafts?: boolean; future?: boolean; emptyOutDir?: boolean }, command: Command) => {
-      const global = command.optsWithGlobals<GlobalOptions>();
-      const colors = paint(useColor());
-      cleanUpOnSignal();
-      try {
-        // Loaded on use: `--help` and `preview` should not wait for the Markdown and bundling stack.
-        const { build } = await import('../pipeline/build.ts');
-        const progress = progressLine(process.stdout);
-        const result = await build({
-          root: global.root,
-          outDir: options.out,
-          baseUrl: options.baseUrl,
-          drafts: options.drafts,
-          future: options.future,
-          emptyOutDir: options.emptyOutDir,
-          onProgress: (done, total) => progress.update(done, total),
-          warn: (message) => {
-            progress.clear();
-            process.stderr.write(`${colors.yellow('warning')} ${message}\n`);
-          },
-        }).finally(() => progress.clear());
-        process.stdout.write(`${formatSummary(summaryRows(result.pages), colors)}\n`);
-        process.stdout.write(`${formatTimings(result.timings, colors)}\n`);
-        const peakMb = Math.round(process.resourceUsage().maxRSS / 1024);
-        const markdown = result.markdown.converted > 0 || result.markdown.cached > 0
-          ? ` · Markdown: ${result.markdown.converted} converted, ${result.markdown.cached} from cache`
-          : '';
-        process.stdout.write(
-          `${colors.green('Built')} ${result.pages.length} pages (${result.articles} articles) into ${options.out} in ${formatMs(result.durationMs)}${markdown}${result.unchanged ? ' · output unchanged, nothing written' : ''} · peak memory ${peakMb} MB\n`,
-        );
-      } catch (error) {
-        reportFailure(error, Boolean(global.verbose), 'Build failed');
-      }
-    });
+    .action(runBuildCommand);
+}
 
+async function runBuildCommand(options: BuildOptions, command: Command): Promise<void> {
+  const global = command.optsWithGlobals<GlobalOptions>();
+  const colors = paint(useColor());
+  cleanUpOnSignal();
+  try {
+    // Loaded on use: `--help` and `preview` should not wait for the Markdown and bundling stack.
+    const { build } = await import('../pipeline/build.ts');
+    const progress = progressLine(process.stdout);
+    const result = await build({
+      root: global.root,
+      outDir: options.out,
+      baseUrl: options.baseUrl,
+      drafts: options.drafts,
+      future: options.future,
+      emptyOutDir: options.emptyOutDir,
+      onProgress: (done, total) => progress.update(done, total),
+      warn: (message) => {
+        progress.clear();
+        process.stderr.write(`${colors.yellow('warning')} ${message}\n`);
+      },
+    }).finally(() => progress.clear());
+    printBuildResult(result, options.out, colors);
+  } catch (error) {
+    reportFailure(error, Boolean(global.verbose), 'Build failed');
+  }
+}
+
+type BuildResult = Awaited<ReturnType<typeof import('../pipeline/build.ts').build>>;
+
+function printBuildResult(result: BuildResult, outDir: string, colors: ReturnType<typeof paint>): void {
+  process.stdout.write(`${formatSummary(summaryRows(result.pages), colors)}\n`);
+  process.stdout.write(`${formatTimings(result.timings, colors)}\n`);
+  const peakMb = Math.round(process.resourceUsage().maxRSS / 1024);
+  const markdown = result.markdown.converted > 0 || result.markdown.cached > 0
+    ? ` · Markdown: ${result.markdown.converted} converted, ${result.markdown.cached} from cache`
+    : '';
+  process.stdout.write(
+    `${colors.green('Built')} ${result.pages.length} pages (${result.articles} articles) into ${outDir} in ${formatMs(result.durationMs)}${markdown}${result.unchanged ? ' · output unchanged, nothing written' : ''} · peak memory ${peakMb} MB\n`,
+  );
+}
+
+interface DevOptions {
+  port?: number;
+  baseUrl?: string;
+  drafts?: boolean;
+  future?: boolean;
+}
+
+function addDevCommand(program: Command): void {
   program
     .command('dev')
     .description('build, serve on 127.0.0.1 and rebuild what changes on every save; open pages reload')
@@ -147,81 +180,99 @@ export function createProgram(): Command {
     .option('--base-url <url>', 'absolute origin for canonical links (default: baseUrl in content/site.yaml)')
     .option('--drafts', 'include articles marked "draft: true" (kept out of the sitemap and feed, marked noindex)')
     .option('--future', 'include articles dated in the future (held back until their date otherwise)')
-    .action(async (options: { port?: number; baseUrl?: string; drafts?: boolean; future?: boolean }, command: Command) => {
-      const global = command.optsWithGlobals<GlobalOptions>();
-      const colors = paint(useColor());
-      const time = () => colors.dim(new Date().toTimeString().slice(0, 8));
-      try {
-        const { dev } = await import('../dev/dev.ts');
-        const server = await dev({
-          root: global.root,
-          port: options.port ?? 4321,
-          strictPort: options.port !== undefined,
-          drafts: options.drafts,
-          future: options.future,
-          baseUrl: options.baseUrl,
-          log: (line) => process.stdout.write(`${time()} ${line}\n`),
-          warn: (message) => process.stderr.write(`${colors.yellow('warning')} ${message}\n`),
-          fail: (error) => {
-            process.stderr.write(`${time()} ${formatAnyError(error, { verbose: Boolean(global.verbose) })}\n`);
-          },
-        });
-        process.stdout.write(`Dev server at ${server.url}/ (Ctrl-C to stop)\n`);
-        stopOnSignal(() => server.close(), Boolean(global.verbose), 'Dev server failed');
-      } catch (error) {
-        reportFailure(error, Boolean(global.verbose), 'Dev server failed');
-      }
-    });
+    .action(runDevCommand);
+}
 
+async function runDevCommand(options: DevOptions, command: Command): Promise<void> {
+  const global = command.optsWithGlobals<GlobalOptions>();
+  const colors = paint(useColor());
+  const time = () => colors.dim(new Date().toTimeString().slice(0, 8));
+  try {
+    const { dev } = await import('../dev/dev.ts');
+    const server = await dev({
+      root: global.root,
+      port: options.port ?? 4321,
+      strictPort: options.port !== undefined,
+      drafts: options.drafts,
+      future: options.future,
+      baseUrl: options.baseUrl,
+      log: (line) => process.stdout.write(`${time()} ${line}\n`),
+      warn: (message) => process.stderr.write(`${colors.yellow('warning')} ${message}\n`),
+      fail: (error) => {
+        process.stderr.write(`${time()} ${formatAnyError(error, { verbose: Boolean(global.verbose) })}\n`);
+      },
+    });
+    process.stdout.write(`Dev server at ${server.url}/ (Ctrl-C to stop)\n`);
+    stopOnSignal(() => server.close(), Boolean(global.verbose), 'Dev server failed');
+  } catch (error) {
+    reportFailure(error, Boolean(global.verbose), 'Dev server failed');
+  }
+}
+
+function addPreviewCommand(program: Command): void {
   program
     .command('preview')
     .description('serve the built site on 127.0.0.1 as a static host would')
     .option('--dir <dir>', 'the built site', 'dist')
     .addOption(new Option('--port <port>', 'port to listen on').default(4173).argParser(parsePort))
-    .action(async (options: { dir: string; port: number }, command: Command) => {
-      const global = command.optsWithGlobals<GlobalOptions>();
-      try {
-        const { preview } = await import('../server/preview.ts');
-        const running = await preview({ dir: path.resolve(global.root, options.dir), port: options.port });
-        process.stdout.write(`Serving ${options.dir} at ${running.url}/ (Ctrl-C to stop)\n`);
-        stopOnSignal(() => running.close(), Boolean(global.verbose), 'Preview failed');
-      } catch (error) {
-        reportFailure(error, Boolean(global.verbose), 'Preview failed');
-      }
-    });
+    .action(runPreviewCommand);
+}
 
+async function runPreviewCommand(options: { dir: string; port: number }, command: Command): Promise<void> {
+  const global = command.optsWithGlobals<GlobalOptions>();
+  try {
+    const { preview } = await import('../server/preview.ts');
+    const running = await preview({ dir: path.resolve(global.root, options.dir), port: options.port });
+    process.stdout.write(`Serving ${options.dir} at ${running.url}/ (Ctrl-C to stop)\n`);
+    stopOnSignal(() => running.close(), Boolean(global.verbose), 'Preview failed');
+  } catch (error) {
+    reportFailure(error, Boolean(global.verbose), 'Preview failed');
+  }
+}
+
+function addServeCommand(program: Command): void {
   program
     .command('serve')
     .description('production server: the built site and its API routes (site/api/), configured by environment variables')
     .option('--dir <dir>', 'the built site (default: SITE_DIR or dist)')
     .option('--port <port>', 'port to listen on (default: PORT or 8080)', parsePort)
-    .action(async (options: { dir?: string; port?: number }, command: Command) => {
-      const global = command.optsWithGlobals<GlobalOptions>();
-      try {
-        const [{ readServeConfig }, { serve }] = await Promise.all([import('../server/serve-config.ts'), import('../server/serve.ts')]);
-        const config = readServeConfig(process.env, path.resolve(global.root), options);
-        const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
-        const running = await serve(config, log);
-        const mail = config.smtp ? `mail via ${config.smtp.host}:${config.smtp.port}` : 'no SMTP_HOST: messages wait in the inbox';
-        log(`Serving ${config.siteDir} at ${running.url}/ · inbox ${config.dataDir} · ${mail}`);
-        stopOnSignal(() => running.close(), Boolean(global.verbose), 'Serve failed', (signal) => log(`${signal}: finishing requests in flight, then stopping`));
-      } catch (error) {
-        reportFailure(error, Boolean(global.verbose), 'Serve failed');
-      }
-    });
+    .action(runServeCommand);
+}
 
+async function runServeCommand(options: { dir?: string; port?: number }, command: Command): Promise<void> {
+  const global = command.optsWithGlobals<GlobalOptions>();
+  try {
+    const [{ readServeConfig }, { serve }] = await Promise.all([import('../server/serve-config.ts'), import('../server/serve.ts')]);
+    const config = readServeConfig(process.env, path.resolve(global.root), options);
+    const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+    const running = await serve(config, log);
+    const mail = config.smtp ? `mail via ${config.smtp.host}:${config.smtp.port}` : 'no SMTP_HOST: messages wait in the inbox';
+    log(`Serving ${config.siteDir} at ${running.url}/ · inbox ${config.dataDir} · ${mail}`);
+    stopOnSignal(() => running.close(), Boolean(global.verbose), 'Serve failed', (signal) => log(`${signal}: finishing requests in flight, then stopping`));
+  } catch (error) {
+    reportFailure(error, Boolean(global.verbose), 'Serve failed');
+  }
+}
+
+function addInboxCommands(program: Command): void {
   const inbox = program.command('inbox').description('read the messages the site forms stored (DATA_DIR, default ./data)');
-  // Read-only and without creating anything: the inbox may belong to a running server. Written
-  // one message at a time, waiting for the pipe: an inbox may be larger than the process's memory.
-  const eachMessage = async (command: Command, options: { undelivered?: boolean }, print: (message: StoredMessage, index: number) => string) => {
-    const global = command.optsWithGlobals<GlobalOptions & { dataDir?: string }>();
-    const { iterateInbox } = await import('../server/inbox-sqlite.ts');
-    let count = 0;
-    for (const message of iterateInbox(path.resolve(global.root, global.dataDir ?? process.env.DATA_DIR ?? 'data'), options)) {
-      if (!process.stdout.write(print(message, count++))) await once(process.stdout, 'drain');
-    }
-    return count;
-  };
+  addInboxListCommand(inbox);
+  addInboxExportCommand(inbox);
+}
+
+// Read-only and without creating anything: the inbox may belong to a running server. Written
+// one message at a time, waiting for the pipe: an inbox may be larger than the process's memory.
+async function eachMessage(command: Command, options: { undelivered?: boolean }, print: (message: StoredMessage, index: number) => string): Promise<number> {
+  const global = command.optsWithGlobals<GlobalOptions & { dataDir?: string }>();
+  const { iterateInbox } = await import('../server/inbox-sqlite.ts');
+  let count = 0;
+  for (const message of iterateInbox(path.resolve(global.root, global.dataDir ?? process.env.DATA_DIR ?? 'data'), options)) {
+    if (!process.stdout.write(print(message, count++))) await once(process.stdout, 'drain');
+  }
+  return count;
+}
+
+function addInboxListCommand(inbox: Command): void {
   inbox
     .command('list')
     .description('list stored messages, newest last')
@@ -237,6 +288,9 @@ export function createProgram(): Command {
         reportFailure(error, Boolean(global.verbose), 'Inbox failed');
       }
     });
+}
+
+function addInboxExportCommand(inbox: Command): void {
   inbox
     .command('export')
     .description('print stored messages as JSON')
@@ -258,8 +312,6 @@ export function createProgram(): Command {
         reportFailure(error, Boolean(global.verbose), 'Inbox failed');
       }
     });
-
-  return program;
 }
 
 export async function main(argv: readonly string[]): Promise<void> {
