@@ -148,30 +148,16 @@ function outputIntact(manifest: OutputManifest, outDir: string, publicDir: strin
   return true;
 }
 
-/**
- * A complete site written beside `outDir` and swapped in only when everything is written, so a
- * failure at any point leaves the previous output as it was. Files may be written as they are
- * made; `commit` waits for them, then swaps.
- *
- * With a `manifestFile`, a build whose every file comes out byte for byte as the output folder
- * already holds them writes nothing at all: files are compared as they are made, and writing
- * starts (with what was held so far) at the first one that differs.
- */
-export async function createStagedOutput(outDir: string, publicDir: string, options: { manifestFile?: string } = {}) {
-  const stamp = `${process.pid}-${Date.now()}`;
-  const staging = `${outDir}.tmp-${stamp}`;
-  const previous = `${outDir}.old-${stamp}`;
-  const publicFiles = await listFiles(publicDir);
+/** The manifest of the last build, when the output folder still holds exactly what it lists. */
+function intactManifest(manifestFile: string | undefined, outDir: string, publicDir: string, publicFiles: string[]): OutputManifest | undefined {
+  const manifest = manifestFile && existsSync(outDir) ? readManifest(manifestFile, outDir) : undefined;
+  return manifest && outputIntact(manifest, outDir, publicDir, publicFiles) ? manifest : undefined;
+}
+
+/** Writes files into the staging folder as they are made; a failure waits in `writes` for commit to report it. */
+function stagingWriter(staging: string) {
   const folders = new Set<string>();
   const writes: Promise<void>[] = [];
-  const generated = new Map<string, string>();
-  const publicSet = new Set(publicFiles);
-
-  const { manifestFile } = options;
-  const manifest = manifestFile && existsSync(outDir) ? readManifest(manifestFile, outDir) : undefined;
-  /** While set, files are only compared with the manifest and held; nothing is on disk yet. */
-  let held: Map<string, string | Uint8Array> | undefined =
-    manifest && outputIntact(manifest, outDir, publicDir, publicFiles) ? new Map() : undefined;
 
   const ensureFolder = (folder: string) => {
     if (folders.has(folder)) return;
@@ -179,7 +165,7 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
     folders.add(folder);
   };
 
-  const writeToStaging = (file: string, contents: string | Uint8Array) => {
+  const write = (file: string, contents: string | Uint8Array) => {
     const target = path.join(staging, file);
     // Synchronously, as pages are made: a thousand small files go faster this way than queued
     // behind each other in the thread pool, and the build has nothing else to do meanwhile.
@@ -195,66 +181,115 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
     }
   };
 
-  let unregisterStaging = () => {};
-  /** The staging folder, with the public files and the marker saying a build wrote it. */
-  const startStaging = () => {
-    try {
-      mkdirSync(staging, { recursive: true });
-    } catch (error) {
-      throw new SsgError('OutDirNotWritable', `Could not create the staging folder ${staging}: ${(error as Error).message}`, {}, { cause: error });
-    }
-    unregisterStaging = onInterrupt(() => rmSync(staging, { recursive: true, force: true }));
-    try {
-      if (publicFiles.length > 0) cpSync(publicDir, staging, { recursive: true });
-      writeFileSync(path.join(staging, OUTPUT_MARKER), OUTPUT_MARKER_TEXT);
-    } catch (error) {
-      // A full disk, or a public entry that cannot be copied (a FIFO, a folder named like the marker).
-      rmSync(staging, { recursive: true, force: true });
-      unregisterStaging();
-      throw new SsgError('OutDirNotWritable', `Could not copy the public files into ${staging}: ${(error as Error).message}`, {}, { cause: error });
-    }
-  };
+  return { write, writes };
+}
 
+/**
+ * Creates the staging folder, with the public files and the marker saying a build wrote it.
+ * Returns the function that stops an interrupt from removing it.
+ */
+function startStaging(staging: string, publicDir: string, publicFiles: string[]): () => void {
+  try {
+    mkdirSync(staging, { recursive: true });
+  } catch (error) {
+    throw new SsgError('OutDirNotWritable', `Could not create the staging folder ${staging}: ${(error as Error).message}`, {}, { cause: error });
+  }
+  const unregisterStaging = onInterrupt(() => rmSync(staging, { recursive: true, force: true }));
+  try {
+    if (publicFiles.length > 0) cpSync(publicDir, staging, { recursive: true });
+    writeFileSync(path.join(staging, OUTPUT_MARKER), OUTPUT_MARKER_TEXT);
+  } catch (error) {
+    // A full disk, or a public entry that cannot be copied (a FIFO, a folder named like the marker).
+    rmSync(staging, { recursive: true, force: true });
+    unregisterStaging();
+    throw new SsgError('OutDirNotWritable', `Could not copy the public files into ${staging}: ${(error as Error).message}`, {}, { cause: error });
+  }
+  return unregisterStaging;
+}
+
+/**
+ * Waits for the staged writes, then swaps the staging folder in for `outDir` (the old one moved
+ * to `previous`). On failure `abort` removes the staging folder. True when there was an old one.
+ */
+async function swapInStaging(staging: string, outDir: string, previous: string, writes: Promise<void>[], abort: () => Promise<void>): Promise<boolean> {
+  try {
+    await Promise.all(writes);
+  } catch (error) {
+    await abort();
+    throw new SsgError('OutDirNotWritable', `Could not write the site into ${staging}: ${(error as Error).message}`, {}, { cause: error });
+  }
+  try {
+    return swapIn(staging, outDir, previous);
+  } catch (error) {
+    await abort();
+    throw swapFailed(outDir, error);
+  }
+}
+
+/** Records what the output folder now holds, for the next build to compare with. */
+async function saveManifest(manifestFile: string, outDir: string, publicDir: string, generated: Map<string, string>, publicFiles: string[]): Promise<void> {
+  const files: OutputManifest['files'] = {};
+  for (const [file, hash] of generated) {
+    const stat = statSync(path.join(outDir, file));
+    files[file] = [hash, stat.size, stat.mtimeMs];
+  }
+  const publicSources: OutputManifest['publicSources'] = {};
+  for (const file of publicFiles) {
+    const stat = statSync(path.join(publicDir, file));
+    publicSources[file] = [stat.size, stat.mtimeMs];
+  }
+  const folders: OutputManifest['folders'] = {};
+  for (const file of [...generated.keys(), ...publicFiles]) {
+    // The file's folder and each above it, up to the output folder itself ('').
+    for (let folder = path.posix.dirname(file); ; folder = path.posix.dirname(folder)) {
+      const key = folder === '.' ? '' : folder;
+      if (key in folders) break;
+      folders[key] = statSync(path.join(outDir, key)).mtimeMs;
+      if (key === '') break;
+    }
+  }
+  const next: OutputManifest = { version: 1, outDir, files, publicSources, folders };
+  writeEntrySync(manifestFile, Buffer.from(JSON.stringify(next)));
+}
+
+/**
+ * A complete site written beside `outDir` and swapped in only when everything is written, so a
+ * failure at any point leaves the previous output as it was. Files may be written as they are
+ * made; `commit` waits for them, then swaps.
+ *
+ * With a `manifestFile`, a build whose every file comes out byte for byte as the output folder
+ * already holds them writes nothing at all: files are compared as they are made, and writing
+ * starts (with what was held so far) at the first one that differs.
+ */
+export async function createStagedOutput(outDir: string, publicDir: string, options: { manifestFile?: string } = {}) {
+  const stamp = `${process.pid}-${Date.now()}`;
+  const staging = `${outDir}.tmp-${stamp}`;
+  const previous = `${outDir}.old-${stamp}`;
+  const publicFiles = await listFiles(publicDir);
+  const generated = new Map<string, string>();
+  const publicSet = new Set(publicFiles);
+  const { write: writeToStaging, writes } = stagingWriter(staging);
+
+  const { manifestFile } = options;
+  const manifest = intactManifest(manifestFile, outDir, publicDir, publicFiles);
+  /** While set, files are only compared with the manifest and held; nothing is on disk yet. */
+  let held: Map<string, string | Uint8Array> | undefined = manifest ? new Map() : undefined;
+
+  let unregisterStaging = () => {};
   /** Leaves comparing for writing: everything held so far goes to the staging folder. */
   const startWriting = () => {
     if (!held) return;
     const pending = held;
     held = undefined;
-    startStaging();
+    unregisterStaging = startStaging(staging, publicDir, publicFiles);
     for (const [file, contents] of pending) writeToStaging(file, contents);
   };
 
-  if (!held) startStaging();
+  if (!held) unregisterStaging = startStaging(staging, publicDir, publicFiles);
 
   const abort = async () => {
     await rm(staging, { recursive: true, force: true });
     unregisterStaging();
-  };
-
-  const saveManifest = async () => {
-    if (!manifestFile) return;
-    const files: OutputManifest['files'] = {};
-    for (const [file, hash] of generated) {
-      const stat = statSync(path.join(outDir, file));
-      files[file] = [hash, stat.size, stat.mtimeMs];
-    }
-    const publicSources: OutputManifest['publicSources'] = {};
-    for (const file of publicFiles) {
-      const stat = statSync(path.join(publicDir, file));
-      publicSources[file] = [stat.size, stat.mtimeMs];
-    }
-    const folders: OutputManifest['folders'] = {};
-    for (const file of [...generated.keys(), ...publicFiles]) {
-      // The file's folder and each above it, up to the output folder itself ('').
-      for (let folder = path.posix.dirname(file); ; folder = path.posix.dirname(folder)) {
-        const key = folder === '.' ? '' : folder;
-        if (key in folders) break;
-        folders[key] = statSync(path.join(outDir, key)).mtimeMs;
-        if (key === '') break;
-      }
-    }
-    const next: OutputManifest = { version: 1, outDir, files, publicSources, folders };
-    writeEntrySync(manifestFile, Buffer.from(JSON.stringify(next)));
   };
 
   return {
@@ -281,25 +316,13 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
     async commit(): Promise<boolean> {
       if (held && generated.size === Object.keys(manifest!.files).length) return false;
       startWriting();
-      let hadPrevious: boolean;
-      try {
-        await Promise.all(writes);
-      } catch (error) {
-        await abort();
-        throw new SsgError('OutDirNotWritable', `Could not write the site into ${staging}: ${(error as Error).message}`, {}, { cause: error });
-      }
-      try {
-        hadPrevious = swapIn(staging, outDir, previous);
-      } catch (error) {
-        await abort();
-        throw swapFailed(outDir, error);
-      }
+      const hadPrevious = await swapInStaging(staging, outDir, previous, writes, abort);
       unregisterStaging();
       // Removed by this process, before it ends: a build leaves no process behind. If it is
       // stopped meanwhile, the next build removes the rest.
       if (hadPrevious) await rm(previous, { recursive: true, force: true });
       // Without a manifest the next build writes everything again: not worth failing this one for.
-      await saveManifest().catch(() => {});
+      if (manifestFile) await saveManifest(manifestFile, outDir, publicDir, generated, publicFiles).catch(() => {});
       return true;
     },
     async abort(): Promise<void> {
