@@ -1,16 +1,16 @@
 import { statSync } from 'node:fs';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { watch } from 'chokidar';
+import { watch, type FSWatcher } from 'chokidar';
 import * as esbuild from 'esbuild';
 import { SsgError, SsgErrorList } from '../errors.ts';
 import { createHttpServer } from '../server/http-server.ts';
-import { createIncrementalBuild, type UpdateResult } from '../pipeline/incremental.ts';
+import { createIncrementalBuild, type IncrementalBuild, type UpdateResult } from '../pipeline/incremental.ts';
 import { listen } from '../server/preview.ts';
 import { generatorRoot } from '../project.ts';
 import { parseRequestTarget } from '../server/request-target.ts';
 import { createStaticHandler } from '../server/static-server.ts';
-import { createWatchQueue } from './watch-queue.ts';
+import { createWatchQueue, type WatchQueue } from './watch-queue.ts';
 
 export const DEV_OUT_DIR = path.join('.cache', 'ssg', 'dev');
 const EVENTS_PATH = '/__ssg/events';
@@ -77,17 +77,8 @@ function fileSignature(file: string): string {
   }
 }
 
-export async function dev(options: DevOptions): Promise<DevServer> {
-  const root = path.resolve(options.root);
-  const build = await createIncrementalBuild({
-    root,
-    outDir: DEV_OUT_DIR,
-    drafts: options.drafts,
-    future: options.future,
-    baseUrl: options.baseUrl,
-    warn: options.warn,
-  });
-
+/** The script each served page loads: it listens for reload, style and error events. */
+async function bundleDevClient(): Promise<Uint8Array> {
   const client = await esbuild.build({
     entryPoints: [path.join(generatorRoot, 'src', 'runtime', 'dev-client.ts')],
     bundle: true,
@@ -96,15 +87,44 @@ export async function dev(options: DevOptions): Promise<DevServer> {
     target: 'es2020',
     logLevel: 'silent',
   });
-  const clientCode = client.outputFiles[0]!.contents;
+  return client.outputFiles[0]!.contents;
+}
 
+/** The event stream open pages listen on, and the problems of the last failed build. */
+function createReloadEvents() {
   let lastProblems: ReturnType<typeof describeProblems> | undefined;
   const listeners = new Set<ServerResponse>();
   const broadcast = (event: string, data: unknown) => {
     const message = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
     for (const response of listeners) response.write(message);
   };
+  return {
+    subscribe(request: IncomingMessage, response: ServerResponse): void {
+      response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+      response.write(': connected\n\n');
+      listeners.add(response);
+      if (lastProblems) response.write(`event: build-error\ndata: ${JSON.stringify(lastProblems)}\n\n`);
+      request.on('close', () => listeners.delete(response));
+    },
+    announce(result: UpdateResult): void {
+      lastProblems = undefined;
+      if (result.styleSwap) broadcast('style', result.styleSwap);
+      else broadcast('reload', { all: result.reloadAll || result.removed.length > 0, pages: result.pages });
+    },
+    /** Remembers the problems for pages that connect later; `tell` also sends them to open ones. */
+    failed(error: unknown, tell: boolean): void {
+      lastProblems = describeProblems(error);
+      if (tell) broadcast('build-error', lastProblems);
+    },
+    endAll(): void {
+      for (const response of listeners) response.end();
+    },
+  };
+}
 
+type ReloadEvents = ReturnType<typeof createReloadEvents>;
+
+function createDevHttpServer(build: IncrementalBuild, events: ReloadEvents, clientCode: Uint8Array, warn: (line: string) => void): Server {
   const serveStatic = createStaticHandler(build.outDir, {
     headers: () => ({ 'Cache-Control': 'no-store' }),
     transformHtml: (html, file) => {
@@ -113,14 +133,10 @@ export async function dev(options: DevOptions): Promise<DevServer> {
     },
   });
 
-  const server = createHttpServer((request, response) => {
+  return createHttpServer((request, response) => {
     const pathname = parseRequestTarget(request.url)?.pathname;
     if (pathname === EVENTS_PATH) {
-      response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
-      response.write(': connected\n\n');
-      listeners.add(response);
-      if (lastProblems) response.write(`event: build-error\ndata: ${JSON.stringify(lastProblems)}\n\n`);
-      request.on('close', () => listeners.delete(response));
+      events.subscribe(request, response);
       return;
     }
     if (pathname === CLIENT_PATH) {
@@ -135,21 +151,20 @@ export async function dev(options: DevOptions): Promise<DevServer> {
       return;
     }
     return serveStatic(request, response);
-  }, { log: (line) => options.warn(line), idleTimeoutMs: 0 /* the reload event stream is quiet between saves */ });
+  }, { log: (line) => warn(line), idleTimeoutMs: 0 /* the reload event stream is quiet between saves */ });
+}
 
-  const announce = (result: UpdateResult) => {
-    lastProblems = undefined;
-    if (result.styleSwap) broadcast('style', result.styleSwap);
-    else broadcast('reload', { all: result.reloadAll || result.removed.length > 0, pages: result.pages });
-  };
-
-  // What each file looked like when a rebuild last read it.
+/**
+ * Rebuilds what changed and tells open pages. `handled` holds what each file looked like when a
+ * rebuild last read it.
+ */
+function createRebuilder(build: IncrementalBuild, events: ReloadEvents, options: DevOptions, root: string) {
   const handled = new Map<string, string>();
   const runUpdate = async (paths: Set<string>): Promise<boolean> => {
     for (const file of paths) handled.set(file, fileSignature(file));
     try {
       const result = await build.update(paths);
-      announce(result);
+      events.announce(result);
       const count = result.pages.length;
       options.log(
         `${describeChange(paths, root)} · ${count} page${count === 1 ? '' : 's'} written${
@@ -159,28 +174,21 @@ export async function dev(options: DevOptions): Promise<DevServer> {
       options.onRebuild?.({ paths: [...paths] });
       return true;
     } catch (error) {
-      lastProblems = describeProblems(error);
-      broadcast('build-error', lastProblems);
+      events.failed(error, true);
       options.fail(error);
       options.onRebuild?.({ paths: [...paths], error });
       return false;
     }
   };
+  return { runUpdate, handled };
+}
 
-  try {
-    const result = await build.initial();
-    options.log(`Built ${result.pages.length} pages in ${Math.round(result.durationMs)} ms`);
-  } catch (error) {
-    lastProblems = describeProblems(error);
-    options.fail(error);
-  }
-
-  let url: string;
+/** Listens on the port asked for or, unless it must be that one, one of the next 20. */
+async function listenNearPort(server: Server, build: IncrementalBuild, options: DevOptions): Promise<string> {
   let port = options.port;
   for (;;) {
     try {
-      url = await listen(server, port, '127.0.0.1');
-      break;
+      return await listen(server, port, '127.0.0.1');
     } catch (error) {
       const busy = error instanceof SsgError && error.code === 'PortInUse';
       if (!busy || options.strictPort || port >= options.port + 20) {
@@ -190,8 +198,10 @@ export async function dev(options: DevOptions): Promise<DevServer> {
       port += 1;
     }
   }
+}
 
-  const queue = createWatchQueue(runUpdate, { debounceMs: DEBOUNCE_MS });
+/** Watches the site's sources and queues each changed file; resolves once the watcher is ready. */
+async function watchSources(root: string, queue: WatchQueue, handled: Map<string, string>): Promise<FSWatcher> {
   const ignored = (file: string) => {
     const relative = path.relative(root, file);
     return /(^|[/\\])\.|~$|\.sw[a-p]$|(^|[/\\])4913$/.test(relative) || relative.split(path.sep)[0] === 'node_modules';
@@ -209,6 +219,35 @@ export async function dev(options: DevOptions): Promise<DevServer> {
     }, CHOKIDAR_CHANGE_THROTTLE_MS + 25).unref();
   });
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  return watcher;
+}
+
+export async function dev(options: DevOptions): Promise<DevServer> {
+  const root = path.resolve(options.root);
+  const build = await createIncrementalBuild({
+    root,
+    outDir: DEV_OUT_DIR,
+    drafts: options.drafts,
+    future: options.future,
+    baseUrl: options.baseUrl,
+    warn: options.warn,
+  });
+  const clientCode = await bundleDevClient();
+  const events = createReloadEvents();
+  const server = createDevHttpServer(build, events, clientCode, options.warn);
+  const { runUpdate, handled } = createRebuilder(build, events, options, root);
+
+  try {
+    const result = await build.initial();
+    options.log(`Built ${result.pages.length} pages in ${Math.round(result.durationMs)} ms`);
+  } catch (error) {
+    events.failed(error, false);
+    options.fail(error);
+  }
+
+  const url = await listenNearPort(server, build, options);
+  const queue = createWatchQueue(runUpdate, { debounceMs: DEBOUNCE_MS });
+  const watcher = await watchSources(root, queue, handled);
 
   return {
     url,
@@ -217,7 +256,7 @@ export async function dev(options: DevOptions): Promise<DevServer> {
     async close() {
       queue.close();
       await watcher.close();
-      for (const response of listeners) response.end();
+      events.endAll();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await build.dispose();
