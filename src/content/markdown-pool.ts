@@ -28,6 +28,88 @@ export interface MarkdownPool {
   close(): Promise<void>;
 }
 
+/** Compiles the helper script to plain JavaScript at `helperFile`. */
+async function compileHelper(helperFile: string): Promise<void> {
+  const esbuild = await import('esbuild');
+  await esbuild.build({
+    entryPoints: [path.join(generatorRoot, 'src', 'content', 'markdown-worker.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: helperFile,
+    logLevel: 'silent',
+    nodePaths: [generatorNodeModules],
+    absWorkingDir: generatorRoot,
+  });
+}
+
+function forkHelpers(helperFile: string, size: number): ChildProcess[] {
+  return Array.from({ length: size }, () =>
+    fork(helperFile, [], {
+      // Parsing Markdown allocates a great deal: a larger young generation, fewer collections.
+      execArgv: ['--max-semi-space-size=64'],
+      cwd: generatorRoot,
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    }),
+  );
+}
+
+/** Converts on the main thread, as one batch. */
+async function convertInProcess(sources: readonly string[], onBatch?: (indexes: number[], converted: ConvertedMarkdown[]) => void): Promise<ConvertedMarkdown[]> {
+  const results: ConvertedMarkdown[] = new Array(sources.length);
+  const { convertMarkdown } = await import('./markdown.ts');
+  sources.forEach((source, index) => (results[index] = convertMarkdown(source)));
+  onBatch?.(sources.map((_, index) => index), results);
+  return results;
+}
+
+/** The indexes of `count` sources, in batches of BATCH. */
+function batchesOf(count: number): number[][] {
+  const batches: number[][] = [];
+  for (let first = 0; first < count; first += BATCH) {
+    batches.push(Array.from({ length: Math.min(BATCH, count - first) }, (_, offset) => first + offset));
+  }
+  return batches;
+}
+
+interface BatchJob {
+  sources: readonly string[];
+  batches: number[][];
+  /** The next batch nobody has taken, if any is left. */
+  take: () => number | undefined;
+  results: ConvertedMarkdown[];
+  onBatch?: (indexes: number[], converted: ConvertedMarkdown[]) => void;
+}
+
+/** Feeds one helper batches, one at a time, until none is left; rejects if the helper exits. */
+function runHelper(helper: ChildProcess, job: BatchJob): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const done = () => {
+      helper.off('message', receive);
+      helper.off('exit', exited);
+      resolve();
+    };
+    const exited = (code: number | null) => reject(new Error(`the Markdown helper exited with code ${code}`));
+    const send = () => {
+      const batch = job.take();
+      if (batch === undefined) return done();
+      helper.send({ batch, sources: job.batches[batch]!.map((index) => job.sources[index]!) });
+    };
+    const receive = (message: MarkdownBatchResult | 'ready') => {
+      if (message === 'ready') return;
+      const indexes = job.batches[message.batch]!;
+      indexes.forEach((index, position) => (job.results[index] = message.converted[position]!));
+      job.onBatch?.(indexes, message.converted);
+      send();
+    };
+    helper.on('message', receive);
+    helper.once('exit', exited);
+    send();
+  });
+}
+
 /**
  * Markdown conversion in helper processes, one per core. Measured on this 2-core machine, two
  * worker threads in one process converted no faster than one (their garbage collectors share the
@@ -53,73 +135,20 @@ export function createMarkdownPool(options: { cacheDir: string; size?: number })
     removeStaleHelperFiles(options.cacheDir);
     helperFile = path.join(options.cacheDir, `markdown-helper-${process.pid}.mjs`);
     unregister = onInterrupt(stop);
-    const esbuild = await import('esbuild');
-    await esbuild.build({
-      entryPoints: [path.join(generatorRoot, 'src', 'content', 'markdown-worker.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      outfile: helperFile,
-      logLevel: 'silent',
-      nodePaths: [generatorNodeModules],
-      absWorkingDir: generatorRoot,
-    });
-    helpers = Array.from({ length: size }, () =>
-      fork(helperFile!, [], {
-        // Parsing Markdown allocates a great deal: a larger young generation, fewer collections.
-        execArgv: ['--max-semi-space-size=64'],
-        cwd: generatorRoot,
-        serialization: 'advanced',
-        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      }),
-    );
+    await compileHelper(helperFile);
+    helpers = forkHelpers(helperFile, size);
     return helpers;
   };
 
   return {
     async convert(sources, onBatch) {
-      const results: ConvertedMarkdown[] = new Array(sources.length);
-      if (sources.length < HELPERS_FROM) {
-        const { convertMarkdown } = await import('./markdown.ts');
-        sources.forEach((source, index) => (results[index] = convertMarkdown(source)));
-        onBatch?.(sources.map((_, index) => index), results);
-        return results;
-      }
+      if (sources.length < HELPERS_FROM) return convertInProcess(sources, onBatch);
       const pool = await start();
-      const batches: number[][] = [];
-      for (let first = 0; first < sources.length; first += BATCH) {
-        batches.push(Array.from({ length: Math.min(BATCH, sources.length - first) }, (_, offset) => first + offset));
-      }
+      const batches = batchesOf(sources.length);
       let next = 0;
-      await Promise.all(
-        pool.map(
-          (helper) =>
-            new Promise<void>((resolve, reject) => {
-              const done = () => {
-                helper.off('message', receive);
-                helper.off('exit', exited);
-                resolve();
-              };
-              const exited = (code: number | null) => reject(new Error(`the Markdown helper exited with code ${code}`));
-              const send = () => {
-                if (next >= batches.length) return done();
-                const batch = next++;
-                helper.send({ batch, sources: batches[batch]!.map((index) => sources[index]!) });
-              };
-              const receive = (message: MarkdownBatchResult | 'ready') => {
-                if (message === 'ready') return;
-                const indexes = batches[message.batch]!;
-                indexes.forEach((index, position) => (results[index] = message.converted[position]!));
-                onBatch?.(indexes, message.converted);
-                send();
-              };
-              helper.on('message', receive);
-              helper.once('exit', exited);
-              send();
-            }),
-        ),
-      );
+      const take = () => (next < batches.length ? next++ : undefined);
+      const results: ConvertedMarkdown[] = new Array(sources.length);
+      await Promise.all(pool.map((helper) => runHelper(helper, { sources, batches, take, results, onBatch })));
       return results;
     },
     async close() {
