@@ -37,7 +37,7 @@ function listFiles(dir) {
 async function compile(root, outdir) {
   const esbuild = await import('esbuild');
   await esbuild.build({
-    entryPoints: [path.join(root, 'src', 'cli.ts')],
+    entryPoints: [path.join(root, 'src', 'cli', 'cli.ts')],
     outdir,
     bundle: true,
     splitting: true,

@@ -17,6 +17,6 @@ try {
 } catch {
   const { register } = await import('tsx/esm/api');
   register();
-  ({ main } = await import('../src/cli.ts'));
+  ({ main } = await import('../src/cli/cli.ts'));
 }
 await main(process.argv);

@@ -6,7 +6,7 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { preview } from '../src/preview.ts';
+import { preview } from '../src/server/preview.ts';
 import { CHROMIUM } from '../tests/helpers/browser.ts';
 import { copySite, repoRoot } from '../tests/helpers/project.ts';
 import { CHALLENGE_STAND_IN_PATH, challengeStandIn } from '../tests/helpers/site.ts';

@@ -1,3 +1,3 @@
 // What `ssg` means inside the browser bundle: the same names, without the server renderer.
-export { defineSite } from './site-definition.ts';
+export { defineSite } from './render/site-definition.ts';
 export { island } from './runtime/island-client.ts';

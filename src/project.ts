@@ -41,12 +41,12 @@ export function relativeToRoot(project: Project, file: string): string {
 }
 
 /**
- * The generator's own folder: the one holding `src/cli.ts`, looked for upwards, since the CLI
+ * The generator's own folder: the one holding `src/cli/cli.ts`, looked for upwards, since the CLI
  * runs either from its TypeScript sources or from a compiled copy below `.cache/`.
  */
 function findGeneratorRoot(from: string): string {
   for (let dir = from; ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'src', 'cli.ts'))) return dir;
+    if (existsSync(path.join(dir, 'src', 'cli', 'cli.ts'))) return dir;
     if (path.dirname(dir) === dir) return path.resolve(from, '..');
   }
 }

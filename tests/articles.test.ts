@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isValidSlug, parseArticle, parseArticles, sortNewestFirst, type Article } from '../src/articles.ts';
+import { isValidSlug, parseArticle, parseArticles, sortNewestFirst, type Article } from '../src/content/articles.ts';
 import { SsgError, SsgErrorList } from '../src/errors.ts';
 
 const now = new Date('2026-02-03T04:05:06.000Z');

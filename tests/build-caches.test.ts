@@ -7,12 +7,12 @@ import { deserialize } from 'node:v8';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Article } from '../src/articles.ts';
+import type { Article } from '../src/content/articles.ts';
 import { readEntrySync, writeEntrySync } from '../src/cache/store.ts';
-import { emptyReads } from '../src/dependencies.ts';
-import type { StoredMarkdown } from '../src/markdown-cache.ts';
-import { listFiles } from '../src/output.ts';
-import { openPageCache, pageCacheFile, type PageCacheInputs } from '../src/page-cache.ts';
+import { emptyReads } from '../src/cache/dependencies.ts';
+import type { StoredMarkdown } from '../src/cache/markdown-cache.ts';
+import { listFiles } from '../src/output/output.ts';
+import { openPageCache, pageCacheFile, type PageCacheInputs } from '../src/cache/page-cache.ts';
 import { corruptionKinds, corruptions, damage, type Corruption } from './helpers/corrupt.ts';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { removeAbandonedServerModules } from '../src/bundle-server.ts';
+import { removeAbandonedServerModules } from '../src/bundle/bundle-server.ts';
 import { openCacheFolder } from '../src/cache/store.ts';
 import { SsgError } from '../src/errors.ts';
 

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { generatorVersion } from '../src/cli.ts';
-import { progressLine, progressText } from '../src/progress.ts';
+import { generatorVersion } from '../src/cli/cli.ts';
+import { progressLine, progressText } from '../src/cli/progress.ts';
 import { repoRoot, runCli } from './helpers/project.ts';
 
 function fakeTerminal(isTTY: boolean) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Article } from '../src/articles.ts';
-import { changedFields, dependsOnArticles, emptyReads, trackReads } from '../src/dependencies.ts';
-import { classify } from '../src/incremental.ts';
+import type { Article } from '../src/content/articles.ts';
+import { changedFields, dependsOnArticles, emptyReads, trackReads } from '../src/cache/dependencies.ts';
+import { classify } from '../src/pipeline/incremental.ts';
 import { projectAt } from '../src/project.ts';
 
 const article = (slug: string, extra: Partial<Article> = {}): Article => ({

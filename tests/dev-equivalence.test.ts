@@ -8,9 +8,9 @@ import path from 'node:path';
 import fc from 'fast-check';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../src/build.ts';
-import { describeProblems, dev, type DevServer } from '../src/dev.ts';
-import { listFiles } from '../src/output.ts';
+import { build } from '../src/pipeline/build.ts';
+import { describeProblems, dev, type DevServer } from '../src/dev/dev.ts';
+import { listFiles } from '../src/output/output.ts';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 
 const fixture = path.join(repoRoot, 'tests', 'fixtures', 'basic');

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { isPublished, parseArticle, parseArticles, type Article } from '../src/articles.ts';
+import { isPublished, parseArticle, parseArticles, type Article } from '../src/content/articles.ts';
 import { SsgError, SsgErrorList } from '../src/errors.ts';
-import { isoDate, lineOfKey } from '../src/frontmatter.ts';
+import { isoDate, lineOfKey } from '../src/content/frontmatter.ts';
 
 const now = new Date('2026-02-03T04:05:06.000Z');
 const parse = (text: string, warnings: string[] = []) => parseArticle({ file: 'content/news/post.md', text }, { now, warn: (m) => warnings.push(m) });

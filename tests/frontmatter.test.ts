@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SsgError } from '../src/errors.ts';
-import { splitFrontMatter } from '../src/frontmatter.ts';
+import { splitFrontMatter } from '../src/content/frontmatter.ts';
 
 describe('splitFrontMatter', () => {
   it('parses YAML between a leading and a closing --- line', () => {

@@ -3,11 +3,11 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolvesTo } from '../src/links.ts';
-import { isNotFoundPath, outputPathFor } from '../src/routes.ts';
-import { sitePathOf } from '../src/request-target.ts';
-import { NGINX_HEADERS_FILE } from '../src/site-files.ts';
-import { findStaticFile } from '../src/static-server.ts';
+import { resolvesTo } from '../src/render/links.ts';
+import { isNotFoundPath, outputPathFor } from '../src/render/routes.ts';
+import { sitePathOf } from '../src/server/request-target.ts';
+import { NGINX_HEADERS_FILE } from '../src/render/site-files.ts';
+import { findStaticFile } from '../src/server/static-server.ts';
 import { repoRoot } from './helpers/project.ts';
 
 /** What the static handler finds for a request path: its file and status; 400 when it names no file. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SsgError, SsgErrorList } from '../src/errors.ts';
-import { createIncrementalBuild, type IncrementalBuild } from '../src/incremental.ts';
+import { createIncrementalBuild, type IncrementalBuild } from '../src/pipeline/incremental.ts';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 
 const fixture = path.join(repoRoot, 'tests', 'fixtures', 'basic');

@@ -4,11 +4,11 @@ import path from 'node:path';
 import fc from 'fast-check';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseArticle, slugOf } from '../src/articles.ts';
+import { parseArticle, slugOf } from '../src/content/articles.ts';
 import { SsgError, SsgErrorList } from '../src/errors.ts';
 import { bodyLineOffset, findImageReferences, markdownHtml, processArticleImages, resolveImageFile, type ArticleImageOptions } from '../src/images/article-images.ts';
 import { openImageCache } from '../src/images/image-cache.ts';
-import { markdownToHtml } from '../src/markdown.ts';
+import { markdownToHtml } from '../src/content/markdown.ts';
 
 const settings = { widths: [16, 32], maxPixels: 1_000_000, quality: { avif: 40, webp: 60, jpeg: 70 }, avifEffort: 0, timeoutSeconds: 30 };
 let root: string;

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addCspSources } from '../src/csp.ts';
-import { renderHead } from '../src/head.ts';
+import { addCspSources } from '../src/render/csp.ts';
+import { renderHead } from '../src/render/head.ts';
 import { BOOTSTRAP_HASH, BOOTSTRAP_SCRIPT, cspHash } from '../src/runtime/bootstrap.ts';
-import { formatSummary, summaryRows } from '../src/summary.ts';
+import { formatSummary, summaryRows } from '../src/cli/summary.ts';
 
 const plain = { bold: (text: string) => text, dim: (text: string) => text } as Parameters<typeof formatSummary>[1];
 
@@ -101,7 +101,7 @@ describe('the build summary', () => {
 
 describe('dev mode style swap in pages not rendered again', () => {
   it('replaces the inline sheet with the new text, or the link with the new URL', async () => {
-    const { swapStyleSheet } = await import('../src/head.ts');
+    const { swapStyleSheet } = await import('../src/render/head.ts');
     const before = { url: '/assets/a.css', text: 'h1{color:red}' };
     const after = { url: '/assets/b.css', text: 'h1{color:blue}' };
     const page = `<head><style data-ssg-style="/assets/a.css">h1{color:red}</style></head><body>h1{color:red}</body>`;

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Article } from '../src/articles.ts';
+import type { Article } from '../src/content/articles.ts';
 import { SsgError, SsgErrorList } from '../src/errors.ts';
-import { checkLinks, resolveLink } from '../src/links.ts';
-import { rssFeed } from '../src/site-files.ts';
+import { checkLinks, resolveLink } from '../src/render/links.ts';
+import { rssFeed } from '../src/render/site-files.ts';
 
 const files = new Set(['index.html', 'news/a.html', 'news/b.html', 'robots.txt']);
 const page = (path: string, html: string, file?: string) => ({ path, html, file });

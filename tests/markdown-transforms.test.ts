@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { articleLinkTarget, convertMarkdown } from '../src/markdown.ts';
+import { articleLinkTarget, convertMarkdown } from '../src/content/markdown.ts';
 
 const idsOf = (html: string) => [...html.matchAll(/\sid="([^"]*)"/g)].map((match) => match[1]!);
 

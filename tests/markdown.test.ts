@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markdownToHtml } from '../src/markdown.ts';
+import { markdownToHtml } from '../src/content/markdown.ts';
 
 describe('markdownToHtml', () => {
   it('converts Markdown to HTML', () => {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SsgError } from '../src/errors.ts';
-import { parseHeadersFile } from '../src/headers-file.ts';
-import { headersFile, nginxHeadersFile, siteFiles } from '../src/site-files.ts';
+import { parseHeadersFile } from '../src/server/headers-file.ts';
+import { headersFile, nginxHeadersFile, siteFiles } from '../src/render/site-files.ts';
 
 /** Reads the file back as nginx would: one `add_header NAME "VALUE" always;` per line. */
 function parseNginxHeaders(text: string): Record<string, string> {

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SsgError, isUsageError } from '../src/errors.ts';
-import { createStagedOutput } from '../src/output.ts';
-import { OUTPUT_MARKER, checkOwnership } from '../src/output-target.ts';
+import { createStagedOutput } from '../src/output/output.ts';
+import { OUTPUT_MARKER, checkOwnership } from '../src/output/output-target.ts';
 
 const made: string[] = [];
 async function scratch(): Promise<string> {

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { build } from '../src/build.ts';
+import { build } from '../src/pipeline/build.ts';
 import { SsgError } from '../src/errors.ts';
 import { cliPath, copySite, repoRoot, type TempSite } from './helpers/project.ts';
 import { processesUsing, waitFor } from './helpers/tree.ts';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SsgError, usageErrorCodes } from '../src/errors.ts';
-import { OUTPUT_MARKER, checkOwnership, resolveOutDir } from '../src/output-target.ts';
+import { OUTPUT_MARKER, checkOwnership, resolveOutDir } from '../src/output/output-target.ts';
 import { projectAt } from '../src/project.ts';
 import { repoRoot, runCli } from './helpers/project.ts';
 import { snapshotTree, treeChanges } from './helpers/tree.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { listPage, pageCount, pagePath, paginate } from '../src/pagination.ts';
+import { listPage, pageCount, pagePath, paginate } from '../src/content/pagination.ts';
 
 describe('paginate', () => {
   it('puts every item on exactly one page, in order, each page full but the last', () => {

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Article } from '../src/articles.ts';
-import type { ClientBundle } from '../src/bundle-client.ts';
+import type { Article } from '../src/content/articles.ts';
+import type { ClientBundle } from '../src/bundle/bundle-client.ts';
 import { SsgError, SsgErrorList } from '../src/errors.ts';
-import { listFiles } from '../src/output.ts';
+import { listFiles } from '../src/output/output.ts';
 import { createInPlaceOutput } from '../src/pipeline/in-place-output.ts';
 import { checkPublicClashes, publishArticles } from '../src/pipeline/stages.ts';
-import type { PageJob } from '../src/routes.ts';
+import type { PageJob } from '../src/render/routes.ts';
 
 const folders: string[] = [];
 afterEach(() => {

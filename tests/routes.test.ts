@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { expandRoutes, outputPathFor } from '../src/routes.ts';
-import type { SiteDefinition } from '../src/site-definition.ts';
+import { expandRoutes, outputPathFor } from '../src/render/routes.ts';
+import type { SiteDefinition } from '../src/render/site-definition.ts';
 
 const page = () => null;
 const head = () => ({ title: 't' });

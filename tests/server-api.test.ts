@@ -7,7 +7,7 @@ import { SsgError } from '../src/errors.ts';
 import { apiRoutePath, defineApiRoute, isApiRoute } from '../src/server/api-route.ts';
 import { pagesFunction } from '../src/server/pages-function.ts';
 import { readSettings } from '../src/server/settings.ts';
-import { serveSettingFailure } from '../src/serve-config.ts';
+import { serveSettingFailure } from '../src/server/serve-config.ts';
 
 describe('API route files in site/api/', () => {
   it.each([

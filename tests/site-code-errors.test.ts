@@ -119,7 +119,7 @@ describe('what is and is not the site', () => {
     const error = new Error('boom');
     error.stack = [
       'Error: boom',
-      `    at render (${path.join(repoRoot, 'src', 'render.ts')}:10:5)`,
+      `    at render (${path.join(repoRoot, 'src', 'render', 'render.ts')}:10:5)`,
       '    at x (file:///srv/site/node_modules/react/index.js:1:1)',
       '    at y (/srv/site/.cache/ssg/server-1-1.mjs:5:5)',
       '    at Page (file:///srv/site/site/pages/a%20b.tsx:12:7)',

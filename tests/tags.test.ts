@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Article } from '../src/articles.ts';
+import type { Article } from '../src/content/articles.ts';
 import { SsgError } from '../src/errors.ts';
-import { articleTagSlugs, groupByTag, tagSlug } from '../src/tags.ts';
+import { articleTagSlugs, groupByTag, tagSlug } from '../src/content/tags.ts';
 
 const article = (slug: string, tags?: unknown): Article =>
   ({ slug, title: slug, date: '2025-01-01', excerpt: '', tags, markdown: '', html: '', data: {}, draft: false, file: `content/news/${slug}.md` }) as Article;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createWatchQueue } from '../src/watch-queue.ts';
+import { createWatchQueue } from '../src/dev/watch-queue.ts';
 
 describe('createWatchQueue', () => {
   it('runs one rebuild for a burst of changes', async () => {

@@ -1,8 +1,8 @@
 // One process of the conversion floor: reads the article files named on stdin (one per line),
 // converts their bodies with the build's own unified pipeline, and prints the milliseconds spent.
 import { readFileSync } from 'node:fs';
-import { bodyOf } from '../../src/frontmatter.ts';
-import { convertMarkdown } from '../../src/markdown.ts';
+import { bodyOf } from '../../src/content/frontmatter.ts';
+import { convertMarkdown } from '../../src/content/markdown.ts';
 
 const files = readFileSync(0, 'utf8').split('\n').filter(Boolean);
 const bodies = files.map((file) => bodyOf(readFileSync(file, 'utf8')));

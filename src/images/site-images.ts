@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SsgError, SsgErrorList } from '../errors.ts';
-import type { OutputFile } from '../output.ts';
+import type { OutputFile } from '../output/output.ts';
 import type { Project } from '../project.ts';
 import { openImageCache, type ImageCache } from './image-cache.ts';
 import { pictureOf, type PictureData } from './picture.ts';

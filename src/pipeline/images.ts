@@ -3,11 +3,11 @@
 // Build admits articles as they are converted; dev processes the articles a change made. Both go
 // through `processEach`, one article at a time, so they write the same files and fail alike.
 import { createHash } from 'node:crypto';
-import type { Article } from '../articles.ts';
-import { ASSETS_DIR } from '../bundle-client.ts';
-import type { ServerModule } from '../bundle-server.ts';
+import type { Article } from '../content/articles.ts';
+import { ASSETS_DIR } from '../bundle/bundle-client.ts';
+import type { ServerModule } from '../bundle/bundle-server.ts';
 import { SsgError, SsgErrorList } from '../errors.ts';
-import type { OutputFile } from '../output.ts';
+import type { OutputFile } from '../output/output.ts';
 import type { Project } from '../project.ts';
 import { markdownHtml, processArticleImages } from '../images/article-images.ts';
 import { openImageCache } from '../images/image-cache.ts';

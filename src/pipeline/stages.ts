@@ -1,22 +1,22 @@
 // The stages `build` and dev mode share: what the site's settings are, which articles are
 // published, which files the site will have, and the checks every build makes. Each is a plain
 // function of its inputs, so a check added here holds in both.
-import type { Article } from '../articles.ts';
-import { duplicateSlug, isPublished, sortNewestFirst } from '../articles.ts';
-import type { ClientBundle } from '../bundle-client.ts';
-import type { ServerBundle, ServerModule } from '../bundle-server.ts';
-import { addCspSources } from '../csp.ts';
-import { parseDataFiles, type DataFile } from '../data.ts';
+import type { Article } from '../content/articles.ts';
+import { duplicateSlug, isPublished, sortNewestFirst } from '../content/articles.ts';
+import type { ClientBundle } from '../bundle/bundle-client.ts';
+import type { ServerBundle, ServerModule } from '../bundle/bundle-server.ts';
+import { addCspSources } from '../render/csp.ts';
+import { parseDataFiles, type DataFile } from '../content/data.ts';
 import { SsgError, SsgErrorList } from '../errors.ts';
-import { generateFiles } from '../generated-files.ts';
-import { checkLinks, type CheckedPage, type PageLinks } from '../links.ts';
-import { publicFileClash, type OutputFile } from '../output.ts';
+import { generateFiles } from '../render/generated-files.ts';
+import { checkLinks, type CheckedPage, type PageLinks } from '../render/links.ts';
+import { publicFileClash, type OutputFile } from '../output/output.ts';
 import type { Project } from '../project.ts';
-import type { RenderContext } from '../render.ts';
-import type { PageJob } from '../routes.ts';
-import type { DataSchema, FeedDefinition, SiteMeta } from '../site-definition.ts';
-import { siteFiles } from '../site-files.ts';
-import type { DocumentShell } from '../template.ts';
+import type { RenderContext } from '../render/render.ts';
+import type { PageJob } from '../render/routes.ts';
+import type { DataSchema, FeedDefinition, SiteMeta } from '../render/site-definition.ts';
+import { siteFiles } from '../render/site-files.ts';
+import type { DocumentShell } from '../render/template.ts';
 
 /** `https://example.com/` → `https://example.com`; anything but an absolute http(s) origin is refused. */
 export function normalizeBaseUrl(value: unknown, source: string): string {

@@ -28,24 +28,16 @@ export function backoff(attempts: number, baseMs: number, maxMs: number): number
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
- * Sends stored messages by mail, one at a time, oldest first. A failed send leaves the message
- * undelivered with a later retry time; a sent one is marked delivered once. Nothing the inbox or
- * the mail server does stops the loop: a failing step is logged and tried again at the next poll.
- *
- * A message the mail server accepted but whose record failed (database locked) is remembered in
- * memory and not sent again by this process; only a crash between the two sends a second copy.
+ * One pass over the due messages, oldest first, until one fails to send. `sentNotRecorded` holds
+ * what the mail server accepted but the inbox has not yet recorded; `stopped` ends the pass early.
  */
-export function startDeliveryLoop(options: DeliveryOptions) {
+function createDeliveryPass(options: DeliveryOptions, sentNotRecorded: Map<number, Date>, stopped: () => boolean) {
   const now = options.now ?? (() => new Date());
   const log = options.log ?? (() => undefined);
-  const sentNotRecorded = new Map<number, Date>();
-  let running: Promise<void> | undefined;
-  let again = false;
-  let stopped = false;
 
   async function recordSent(): Promise<void> {
     for (const [id, at] of sentNotRecorded) {
-      if (stopped) return;
+      if (stopped()) return;
       await options.inbox.markDelivered(id, at);
       sentNotRecorded.delete(id);
       log(`inbox: message ${id} delivered`);
@@ -66,15 +58,43 @@ export function startDeliveryLoop(options: DeliveryOptions) {
     return true;
   }
 
-  async function drainOnce(): Promise<void> {
+  return async function drainOnce(): Promise<void> {
     await recordSent();
     for (const message of await options.inbox.due(now())) {
-      if (stopped) return;
+      if (stopped()) return;
       if (sentNotRecorded.has(message.id)) continue;
       // After a failure the mail server is likely down for the others too: wait for their own retry times.
       if (!(await sendOne(message))) return;
     }
-  }
+  };
+}
+
+/** 'stopped' when `running` settles within `timeoutMs`, 'abandoned' otherwise. */
+async function settleWithin(running: Promise<void>, timeoutMs: number): Promise<'stopped' | 'abandoned'> {
+  let timeout: NodeJS.Timeout | undefined;
+  const expired = new Promise<'abandoned'>((resolve) => {
+    if (Number.isFinite(timeoutMs)) timeout = setTimeout(() => resolve('abandoned'), Math.max(0, timeoutMs));
+  });
+  const result = await Promise.race([running.then(() => 'stopped' as const), expired]);
+  clearTimeout(timeout);
+  return result;
+}
+
+/**
+ * Sends stored messages by mail, one at a time, oldest first. A failed send leaves the message
+ * undelivered with a later retry time; a sent one is marked delivered once. Nothing the inbox or
+ * the mail server does stops the loop: a failing step is logged and tried again at the next poll.
+ *
+ * A message the mail server accepted but whose record failed (database locked) is remembered in
+ * memory and not sent again by this process; only a crash between the two sends a second copy.
+ */
+export function startDeliveryLoop(options: DeliveryOptions) {
+  const log = options.log ?? (() => undefined);
+  const sentNotRecorded = new Map<number, Date>();
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+  const drainOnce = createDeliveryPass(options, sentNotRecorded, () => stopped);
 
   async function drain(): Promise<void> {
     do {
@@ -110,13 +130,7 @@ export function startDeliveryLoop(options: DeliveryOptions) {
       stopped = true;
       clearInterval(timer);
       if (!running) return 'stopped';
-      let timeout: NodeJS.Timeout | undefined;
-      const expired = new Promise<'abandoned'>((resolve) => {
-        if (Number.isFinite(timeoutMs)) timeout = setTimeout(() => resolve('abandoned'), Math.max(0, timeoutMs));
-      });
-      const result = await Promise.race([running.then(() => 'stopped' as const), expired]);
-      clearTimeout(timeout);
-      return result;
+      return settleWithin(running, timeoutMs);
     },
   };
 }

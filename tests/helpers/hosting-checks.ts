@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseHeadersFile } from '../../src/headers-file.ts';
+import { parseHeadersFile } from '../../src/server/headers-file.ts';
 import { launchBrowser, openPage } from './browser.ts';
 
 /** The URL paths of every page, as the sitemap lists them (the canonical URLs). */

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { listen } from '../../src/preview.ts';
-import { headersFor, loadHeadersFile } from '../../src/headers-file.ts';
-import { createStaticHandler } from '../../src/static-server.ts';
+import { listen } from '../../src/server/preview.ts';
+import { headersFor, loadHeadersFile } from '../../src/server/headers-file.ts';
+import { createStaticHandler } from '../../src/server/static-server.ts';
 
 export type Route = (request: IncomingMessage, response: ServerResponse) => boolean | Promise<boolean>;
 

@@ -1,0 +1,112 @@
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type * as esbuild from 'esbuild';
+import { cachedBuild, type BundleResult } from '../cache/bundle-cache.ts';
+import { SsgError } from '../errors.ts';
+import { isRunning } from '../output/output-lock.ts';
+import { externalPackagesByPath, fromEsbuildFailure, generatorNodeModules, ssgAlias } from './esbuild-plugins.ts';
+import { generatorRoot, relativeToRoot, type Project } from '../project.ts';
+import { siteCodeError } from '../site-code-error.ts';
+import type { RenderedPage } from '../runtime/render-page.tsx';
+import type { SiteDefinition } from '../render/site-definition.ts';
+
+/** The site's code, compiled for Node, together with the renderer that shares its React. */
+export interface ServerModule {
+  site: SiteDefinition<Record<string, unknown>>;
+  renderPage: (element: import('react').ReactElement) => RenderedPage;
+  createElement: typeof import('react').createElement;
+}
+
+export interface ServerBundle {
+  module: ServerModule;
+  /** Every source file of the site the bundle was made from, relative to the project root. */
+  inputs: string[];
+  /** The compiled code itself, for telling whether it changed. */
+  code: Uint8Array;
+}
+
+function serverEntry(project: Project): string {
+  const runtime = path.join(generatorRoot, 'src', 'runtime', 'render-page.tsx');
+  return [
+    `export { default as site } from ${JSON.stringify(project.siteEntry)};`,
+    `export { renderPage } from ${JSON.stringify(runtime)};`,
+    `export { createElement } from 'react';`,
+  ].join('\n');
+}
+
+export function serverBuildOptions(project: Project): esbuild.BuildOptions {
+  return {
+    stdin: { contents: serverEntry(project), resolveDir: project.root, loader: 'ts', sourcefile: 'ssg-server-entry.ts' },
+    absWorkingDir: project.root,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    jsx: 'automatic',
+    write: false,
+    metafile: true,
+    sourcemap: 'inline',
+    logLevel: 'silent',
+    nodePaths: [generatorNodeModules],
+    outfile: path.join(project.cacheDir, 'server.mjs'),
+    plugins: [ssgAlias('server'), externalPackagesByPath()],
+  };
+}
+
+let generation = 0;
+
+const SERVER_MODULE = /^server-(\d+)-\d+\.mjs$/;
+
+/**
+ * Removes the server modules of processes that are gone: each is deleted once imported, but a
+ * build killed between writing and importing (SIGKILL) left it in the cache for good.
+ */
+export async function removeAbandonedServerModules(cacheDir: string): Promise<void> {
+  const names = await readdir(cacheDir).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = Number(SERVER_MODULE.exec(name)?.[1]);
+    if (pid && pid !== process.pid && !isRunning(pid)) await rm(path.join(cacheDir, name), { force: true });
+  }
+}
+
+/** Writes compiled server code to the cache under a new name and imports it. */
+export async function loadServerModule(project: Project, result: Pick<esbuild.BuildResult, 'outputFiles' | 'metafile'> | BundleResult): Promise<ServerBundle> {
+  const output = result.outputFiles?.[0];
+  if (!output) throw new Error('esbuild produced no server bundle');
+  await mkdir(project.cacheDir, { recursive: true });
+  if (generation === 0) await removeAbandonedServerModules(project.cacheDir);
+  // A fresh name each time: Node caches modules by URL, and dev mode reloads changed code.
+  const file = path.join(project.cacheDir, `server-${process.pid}-${++generation}.mjs`);
+  await writeFile(file, output.contents);
+  const siteEntry = relativeToRoot(project, project.siteEntry);
+  let module: ServerModule;
+  try {
+    module = (await import(pathToFileURL(file).href)) as ServerModule;
+  } catch (error) {
+    // Code at the top of a site module ran and threw: the site's to fix, at its file and line.
+    throw siteCodeError('SiteModuleThrew', `Loading the site (${siteEntry})`, error, project.root, { file: siteEntry });
+  } finally {
+    await rm(file, { force: true });
+  }
+  const site = module.site as unknown;
+  if (!site || typeof site !== 'object' || !Array.isArray((site as { routes?: unknown }).routes)) {
+    throw new SsgError('SiteDefinitionInvalid', 'The site definition has no route table.', {
+      file: siteEntry,
+    });
+  }
+  const inputs = Object.keys(result.metafile?.inputs ?? {})
+    .filter((input) => !input.includes('node_modules') && !input.startsWith('<stdin>'))
+    .map((input) => relativeToRoot(project, path.resolve(project.root, input)));
+  return { module, inputs, code: output.contents };
+}
+
+export async function bundleServer(project: Project): Promise<ServerBundle> {
+  let result: BundleResult;
+  try {
+    result = await cachedBuild(project.cacheDir, 'server', serverBuildOptions(project), '');
+  } catch (error) {
+    throw fromEsbuildFailure(error, 'SiteCompileFailed', project.root);
+  }
+  return loadServerModule(project, result);
+}

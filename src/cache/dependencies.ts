@@ -1,0 +1,101 @@
+import type { Article } from '../content/articles.ts';
+
+/** What one page read while it rendered: the answer to "which pages depend on this change". */
+export interface PageReads {
+  /** The page looked at the list itself (its length, order or members), not only at one article. */
+  articleList: boolean;
+  /** Fields read of each article, by slug. */
+  articleFields: Map<string, Set<string>>;
+  /** Top-level names of `data` read (`site`, `networks`, …). */
+  dataKeys: Set<string>;
+}
+
+export function emptyReads(): PageReads {
+  return { articleList: false, articleFields: new Map(), dataKeys: new Set() };
+}
+
+function trackArticle(article: Article, reads: PageReads): Article {
+  return new Proxy(article, {
+    get(target, key, receiver) {
+      if (typeof key === 'string') {
+        let fields = reads.articleFields.get(target.slug);
+        if (!fields) reads.articleFields.set(target.slug, (fields = new Set()));
+        fields.add(key);
+      }
+      return Reflect.get(target, key, receiver);
+    },
+  });
+}
+
+const articleSets = new WeakMap<readonly Article[], ReadonlySet<unknown>>();
+
+/** The articles as a set, made once per list: every page of a build asks, and lists are long. */
+function articleSet(articles: readonly Article[]): ReadonlySet<unknown> {
+  let set = articleSets.get(articles);
+  if (!set) articleSets.set(articles, (set = new Set(articles)));
+  return set;
+}
+
+/**
+ * Wraps the articles and data a page receives so that rendering records what it used. Reading
+ * `articles.length` or iterating marks the list; reading `article.title` marks that field.
+ */
+export function trackReads(
+  articles: readonly Article[],
+  data: Record<string, unknown>,
+  reads: PageReads,
+  entry: Record<string, unknown> = {},
+): { articles: readonly Article[]; data: Record<string, unknown>; entry: Record<string, unknown> } {
+  const items = new Map<number, Article>();
+  // An article handed to the page through its route entry is tracked like one read from the list.
+  const known = articleSet(articles);
+  const trackedEntry = Object.fromEntries(
+    Object.entries(entry).map(([key, value]) => [key, known.has(value) ? trackArticle(value as Article, reads) : value]),
+  );
+  const trackedArticles = new Proxy(articles as Article[], {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && /^\d+$/.test(key)) {
+        const index = Number(key);
+        const article = target[index];
+        if (!article) {
+          reads.articleList = true;
+          return undefined;
+        }
+        let tracked = items.get(index);
+        if (!tracked) items.set(index, (tracked = trackArticle(article, reads)));
+        return tracked;
+      }
+      if (key === 'length' || key === Symbol.iterator) reads.articleList = true;
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  const trackedData = new Proxy(data, {
+    get(target, key, receiver) {
+      if (typeof key === 'string') reads.dataKeys.add(key);
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  return { articles: trackedArticles, data: trackedData, entry: trackedEntry };
+}
+
+/** The fields that differ between two versions of one article. */
+export function changedFields(before: Article, after: Article): Set<string> {
+  const fields = new Set<string>();
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)]) as Set<keyof Article>) {
+    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) fields.add(key);
+  }
+  return fields;
+}
+
+/** Whether a page that read `reads` must be rendered again after these article changes. */
+export function dependsOnArticles(
+  reads: PageReads,
+  change: { listChanged: boolean; fields: ReadonlyMap<string, ReadonlySet<string>> },
+): boolean {
+  if (change.listChanged && reads.articleList) return true;
+  for (const [slug, fields] of change.fields) {
+    const read = reads.articleFields.get(slug);
+    if (read && [...fields].some((field) => read.has(field))) return true;
+  }
+  return false;
+}

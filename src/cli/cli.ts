@@ -1,0 +1,331 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { existsSync, readFileSync } from 'node:fs';
+import { once } from 'node:events';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { StoredMessage } from '../server/message.ts';
+import { formatAnyError, isExpectedError, isUsageError } from '../errors.ts';
+import { runInterruptCleanups } from './interrupt.ts';
+import { progressLine } from './progress.ts';
+import { formatSummary, formatTimings, summaryRows } from './summary.ts';
+import { formatMs, paint, useColor } from './terminal.ts';
+
+const USAGE_EXIT = 2;
+const FAILURE_EXIT = 1;
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('Give a port from 0 to 65535.');
+  return port;
+}
+
+interface GlobalOptions {
+  root: string;
+  verbose?: boolean;
+}
+
+/** What failed, as the first line of the report: the command's own words. */
+type FailureHeading = 'Build failed' | 'Dev server failed' | 'Preview failed' | 'Serve failed' | 'Inbox failed' | 'Failed';
+
+function reportFailure(error: unknown, verbose: boolean, heading: FailureHeading): void {
+  const colors = paint(useColor(process.stderr));
+  const text = formatAnyError(error, { verbose });
+  process.stderr.write(`${colors.red(heading)}\n${text}\n`);
+  process.exitCode = isUsageError(error) ? USAGE_EXIT : FAILURE_EXIT;
+}
+
+const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+
+/**
+ * A build stopped by a signal removes what it made (staging folder, lock, helper processes)
+ * and exits as a process killed by that signal would.
+ */
+function cleanUpOnSignal(): void {
+  for (const signal of Object.keys(SIGNAL_EXIT) as NodeJS.Signals[]) {
+    process.once(signal, () => {
+      process.stderr.write(`Build stopped (${signal}); nothing was swapped in.\n`);
+      runInterruptCleanups();
+      process.exit(SIGNAL_EXIT[signal]);
+    });
+  }
+}
+
+/** On Ctrl-C or SIGTERM: close cleanly once, then exit 0 (1 if closing failed). */
+function stopOnSignal(close: () => Promise<void>, verbose: boolean, heading: FailureHeading, announce?: (signal: string) => void): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    announce?.(signal);
+    close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        reportFailure(error, verbose, heading);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+/**
+ * The version in the generator's package.json: the nearest one up from this file that declares the
+ * `ssg` command (this file runs from src/ or from its compiled copy in .cache/).
+ */
+export function generatorVersion(from = path.dirname(fileURLToPath(import.meta.url))): string {
+  let dir = from;
+  for (let depth = 0; depth < 32; depth++) {
+    const file = path.join(dir, 'package.json');
+    if (existsSync(file)) {
+      const manifest = JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown; bin?: unknown };
+      if (typeof manifest.version === 'string' && typeof manifest.bin === 'object' && manifest.bin !== null && 'ssg' in manifest.bin) return manifest.version;
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return 'unknown';
+}
+
+export function createProgram(): Command {
+  const program = new Command('ssg')
+    .description('Prerender a React site to static HTML.')
+    .version(generatorVersion(), '-V, --version', 'print the version of ssg')
+    .option('-C, --root <dir>', 'the site folder', '.')
+    .option('--verbose', 'show stack traces and causes of errors')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  addBuildCommand(program);
+  addDevCommand(program);
+  addPreviewCommand(program);
+  addServeCommand(program);
+  addInboxCommands(program);
+  return program;
+}
+
+interface BuildOptions {
+  out: string;
+  baseUrl?: string;
+  drafts?: boolean;
+  future?: boolean;
+  emptyOutDir?: boolean;
+}
+
+function addBuildCommand(program: Command): void {
+  program
+    .command('build')
+    .description('build the site into a folder ready to upload to any web server')
+    .option('--out <dir>', 'output folder', 'dist')
+    .option('--base-url <url>', 'absolute origin for canonical links, feeds and the sitemap (default: baseUrl in content/site.yaml)')
+    .option('--drafts', 'include articles marked "draft: true" (kept out of the sitemap and feed, marked noindex)')
+    .option('--future', 'include articles dated in the future (held back until their date otherwise)')
+    .option('--empty-out-dir', 'replace the contents of an output folder the build did not write (.git, CNAME and .nojekyll are kept)')
+    .action(runBuildCommand);
+}
+
+async function runBuildCommand(options: BuildOptions, command: Command): Promise<void> {
+  const global = command.optsWithGlobals<GlobalOptions>();
+  const colors = paint(useColor());
+  cleanUpOnSignal();
+  try {
+    // Loaded on use: `--help` and `preview` should not wait for the Markdown and bundling stack.
+    const { build } = await import('../pipeline/build.ts');
+    const progress = progressLine(process.stdout);
+    const result = await build({
+      root: global.root,
+      outDir: options.out,
+      baseUrl: options.baseUrl,
+      drafts: options.drafts,
+      future: options.future,
+      emptyOutDir: options.emptyOutDir,
+      onProgress: (done, total) => progress.update(done, total),
+      warn: (message) => {
+        progress.clear();
+        process.stderr.write(`${colors.yellow('warning')} ${message}\n`);
+      },
+    }).finally(() => progress.clear());
+    printBuildResult(result, options.out, colors);
+  } catch (error) {
+    reportFailure(error, Boolean(global.verbose), 'Build failed');
+  }
+}
+
+type BuildResult = Awaited<ReturnType<typeof import('../pipeline/build.ts').build>>;
+
+function printBuildResult(result: BuildResult, outDir: string, colors: ReturnType<typeof paint>): void {
+  process.stdout.write(`${formatSummary(summaryRows(result.pages), colors)}\n`);
+  process.stdout.write(`${formatTimings(result.timings, colors)}\n`);
+  const peakMb = Math.round(process.resourceUsage().maxRSS / 1024);
+  const markdown = result.markdown.converted > 0 || result.markdown.cached > 0
+    ? ` · Markdown: ${result.markdown.converted} converted, ${result.markdown.cached} from cache`
+    : '';
+  process.stdout.write(
+    `${colors.green('Built')} ${result.pages.length} pages (${result.articles} articles) into ${outDir} in ${formatMs(result.durationMs)}${markdown}${result.unchanged ? ' · output unchanged, nothing written' : ''} · peak memory ${peakMb} MB\n`,
+  );
+}
+
+interface DevOptions {
+  port?: number;
+  baseUrl?: string;
+  drafts?: boolean;
+  future?: boolean;
+}
+
+function addDevCommand(program: Command): void {
+  program
+    .command('dev')
+    .description('build, serve on 127.0.0.1 and rebuild what changes on every save; open pages reload')
+    .option('--port <port>', 'port to listen on (default: 4321, or the next free one)', parsePort)
+    .option('--base-url <url>', 'absolute origin for canonical links (default: baseUrl in content/site.yaml)')
+    .option('--drafts', 'include articles marked "draft: true" (kept out of the sitemap and feed, marked noindex)')
+    .option('--future', 'include articles dated in the future (held back until their date otherwise)')
+    .action(runDevCommand);
+}
+
+async function runDevCommand(options: DevOptions, command: Command): Promise<void> {
+  const global = command.optsWithGlobals<GlobalOptions>();
+  const colors = paint(useColor());
+  const time = () => colors.dim(new Date().toTimeString().slice(0, 8));
+  try {
+    const { dev } = await import('../dev/dev.ts');
+    const server = await dev({
+      root: global.root,
+      port: options.port ?? 4321,
+      strictPort: options.port !== undefined,
+      drafts: options.drafts,
+      future: options.future,
+      baseUrl: options.baseUrl,
+      log: (line) => process.stdout.write(`${time()} ${line}\n`),
+      warn: (message) => process.stderr.write(`${colors.yellow('warning')} ${message}\n`),
+      fail: (error) => {
+        process.stderr.write(`${time()} ${formatAnyError(error, { verbose: Boolean(global.verbose) })}\n`);
+      },
+    });
+    process.stdout.write(`Dev server at ${server.url}/ (Ctrl-C to stop)\n`);
+    stopOnSignal(() => server.close(), Boolean(global.verbose), 'Dev server failed');
+  } catch (error) {
+    reportFailure(error, Boolean(global.verbose), 'Dev server failed');
+  }
+}
+
+function addPreviewCommand(program: Command): void {
+  program
+    .command('preview')
+    .description('serve the built site on 127.0.0.1 as a static host would')
+    .option('--dir <dir>', 'the built site', 'dist')
+    .addOption(new Option('--port <port>', 'port to listen on').default(4173).argParser(parsePort))
+    .action(runPreviewCommand);
+}
+
+async function runPreviewCommand(options: { dir: string; port: number }, command: Command): Promise<void> {
+  const global = command.optsWithGlobals<GlobalOptions>();
+  try {
+    const { preview } = await import('../server/preview.ts');
+    const running = await preview({ dir: path.resolve(global.root, options.dir), port: options.port });
+    process.stdout.write(`Serving ${options.dir} at ${running.url}/ (Ctrl-C to stop)\n`);
+    stopOnSignal(() => running.close(), Boolean(global.verbose), 'Preview failed');
+  } catch (error) {
+    reportFailure(error, Boolean(global.verbose), 'Preview failed');
+  }
+}
+
+function addServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('production server: the built site and its API routes (site/api/), configured by environment variables')
+    .option('--dir <dir>', 'the built site (default: SITE_DIR or dist)')
+    .option('--port <port>', 'port to listen on (default: PORT or 8080)', parsePort)
+    .action(runServeCommand);
+}
+
+async function runServeCommand(options: { dir?: string; port?: number }, command: Command): Promise<void> {
+  const global = command.optsWithGlobals<GlobalOptions>();
+  try {
+    const [{ readServeConfig }, { serve }] = await Promise.all([import('../server/serve-config.ts'), import('../server/serve.ts')]);
+    const config = readServeConfig(process.env, path.resolve(global.root), options);
+    const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+    const running = await serve(config, log);
+    const mail = config.smtp ? `mail via ${config.smtp.host}:${config.smtp.port}` : 'no SMTP_HOST: messages wait in the inbox';
+    log(`Serving ${config.siteDir} at ${running.url}/ · inbox ${config.dataDir} · ${mail}`);
+    stopOnSignal(() => running.close(), Boolean(global.verbose), 'Serve failed', (signal) => log(`${signal}: finishing requests in flight, then stopping`));
+  } catch (error) {
+    reportFailure(error, Boolean(global.verbose), 'Serve failed');
+  }
+}
+
+function addInboxCommands(program: Command): void {
+  const inbox = program.command('inbox').description('read the messages the site forms stored (DATA_DIR, default ./data)');
+  addInboxListCommand(inbox);
+  addInboxExportCommand(inbox);
+}
+
+// Read-only and without creating anything: the inbox may belong to a running server. Written
+// one message at a time, waiting for the pipe: an inbox may be larger than the process's memory.
+async function eachMessage(command: Command, options: { undelivered?: boolean }, print: (message: StoredMessage, index: number) => string): Promise<number> {
+  const global = command.optsWithGlobals<GlobalOptions & { dataDir?: string }>();
+  const { iterateInbox } = await import('../server/inbox-sqlite.ts');
+  let count = 0;
+  for (const message of iterateInbox(path.resolve(global.root, global.dataDir ?? process.env.DATA_DIR ?? 'data'), options)) {
+    if (!process.stdout.write(print(message, count++))) await once(process.stdout, 'drain');
+  }
+  return count;
+}
+
+function addInboxListCommand(inbox: Command): void {
+  inbox
+    .command('list')
+    .description('list stored messages, newest last')
+    .option('--data-dir <dir>', 'where the inbox is (default: DATA_DIR or data)')
+    .option('--undelivered', 'only messages not yet delivered by mail')
+    .action(async (options: { undelivered?: boolean }, command: Command) => {
+      const global = command.optsWithGlobals<GlobalOptions>();
+      try {
+        const { formatInboxLine } = await import('../server/inbox-listing.ts');
+        const count = await eachMessage(command, options, (message) => `${formatInboxLine(message)}\n`);
+        if (count === 0) process.stdout.write('No messages.\n');
+      } catch (error) {
+        reportFailure(error, Boolean(global.verbose), 'Inbox failed');
+      }
+    });
+}
+
+function addInboxExportCommand(inbox: Command): void {
+  inbox
+    .command('export')
+    .description('print stored messages as JSON')
+    .option('--data-dir <dir>', 'where the inbox is (default: DATA_DIR or data)')
+    .option('--json', 'JSON, one array (the only format)', true)
+    .option('--undelivered', 'only messages not yet delivered by mail')
+    .action(async (options: { undelivered?: boolean }, command: Command) => {
+      const global = command.optsWithGlobals<GlobalOptions>();
+      try {
+        const { escapeControlCharactersKeepingLines } = await import('../server/control-characters.ts');
+        // The array JSON.stringify(messages, null, 2) gives, an element at a time. It escapes C0
+        // controls only; the others (DEL, C1, bidi, U+2028) become \uXXXX too, which is still the
+        // same JSON. Raw line feeds in its output are its own indentation.
+        const element = (message: StoredMessage, index: number) =>
+          `${index === 0 ? '[\n' : ',\n'}${escapeControlCharactersKeepingLines(JSON.stringify(message, null, 2)).replace(/^/gm, '  ')}`;
+        const count = await eachMessage(command, options, element);
+        process.stdout.write(count === 0 ? '[]\n' : '\n]\n');
+      } catch (error) {
+        reportFailure(error, Boolean(global.verbose), 'Inbox failed');
+      }
+    });
+}
+
+export async function main(argv: readonly string[]): Promise<void> {
+  // Stack traces of page components then point at their .tsx source, not the compiled bundle.
+  process.setSourceMapsEnabled(true);
+  process.env.NODE_ENV ??= 'production';
+  const program = createProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      process.exitCode = error.exitCode === 0 ? 0 : USAGE_EXIT;
+      return;
+    }
+    reportFailure(error, argv.includes('--verbose'), 'Failed');
+  }
+}

@@ -1,0 +1,295 @@
+import { readFileSync, statSync, type Dirent } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { SsgError, SsgErrorList } from '../errors.ts';
+import { z } from 'zod';
+import { bodyOf, bodyStartLine, isoDate, lineOfKey, splitFrontMatter } from './frontmatter.ts';
+
+/** A news article as the spec defines it, plus where it came from and its converted body. */
+export interface Article {
+  slug: string;
+  title: string;
+  date: string;
+  excerpt: string;
+  tags?: string[];
+  markdown: string;
+  /** The body converted to HTML; filled in by the Markdown stage. */
+  html: string;
+  /** The whole front matter, for fields beyond the ones above. */
+  data: Record<string, unknown>;
+  draft: boolean;
+  /** The source file, relative to the project root. */
+  file: string;
+  /** The line of the file where `markdown` begins (after the front matter). */
+  bodyLine?: number;
+}
+
+export interface ArticleSource {
+  /** Path relative to the project root, used in messages and as the identity of the source. */
+  file: string;
+  text: string;
+}
+
+export interface ParseOptions {
+  /** The build time: the date of an article whose front matter gives none. */
+  now: Date;
+  warn: (message: string) => void;
+}
+
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+export function isValidSlug(slug: string): boolean {
+  return SLUG.test(slug);
+}
+
+/**
+ * `news/hello.md` → `hello`; a page bundle `news/hello/index.md` (the article with its images in
+ * one folder, as Hugo has them) → `hello`, the folder's name.
+ */
+export function slugOf(file: string): string {
+  const name = path.basename(file);
+  if (name.toLowerCase() === 'index.md') {
+    const folder = path.basename(path.dirname(file));
+    if (folder !== '' && folder !== '.') return folder;
+  }
+  return name.replace(/\.md$/i, '');
+}
+
+/** One article from one file, with every default of the spec applied; html is left empty. */
+export function parseArticle(source: ArticleSource, options: ParseOptions): Article {
+  checkSlug(source.file);
+  const { data, body } = splitFrontMatter(source.text, source.file);
+  return articleFromParts(source.file, data, body, options, source.text);
+}
+
+function checkSlug(file: string): string {
+  const slug = slugOf(file);
+  if (!isValidSlug(slug)) throw new SsgError('ArticleSlugInvalid', `"${slug}" is not a safe URL slug.`, { file });
+  return slug;
+}
+
+/** What a parsed file is remembered as between builds: its front matter and converted body. */
+export interface ParsedParts {
+  data: Record<string, unknown>;
+  html: string;
+  /** Lines of the body whose raw HTML was left out. */
+  rawHtmlLines?: number[];
+}
+
+/**
+ * The fields of front matter the generator reads. Strict where a mistake would publish the wrong
+ * thing (`draft: "true"` is a string, and would publish); lenient where the spec gives a default.
+ */
+const frontMatterSchema = z.looseObject({
+  title: z.unknown().optional(),
+  excerpt: z.unknown().optional(),
+  tags: z.unknown().optional(),
+  draft: z.boolean({ error: (issue) => `draft must be true or false, without quotes (it is ${JSON.stringify(issue.input)}).` }).optional(),
+  date: z.unknown().optional().superRefine((value, context) => {
+    if (typeof value === 'string' && isoDate(value) === undefined) {
+      context.addIssue({ code: 'custom', message: `date "${value}" is not a date; write it as "YYYY-MM-DD" (or "YYYY-MM-DDTHH:MM", UTC).` });
+    }
+  }),
+});
+
+/** Keys people write for one the generator reads, and what it reads instead. */
+const LOOKALIKE_KEYS: Record<string, string> = {
+  description: 'excerpt',
+  summary: 'excerpt',
+  abstract: 'excerpt',
+  published: 'draft',
+  publish: 'draft',
+  drafts: 'draft',
+  tag: 'tags',
+  categories: 'tags',
+  category: 'tags',
+  name: 'title',
+  titel: 'title',
+  headline: 'title',
+  dates: 'date',
+  datum: 'date',
+  pubdate: 'date',
+  excerp: 'excerpt',
+  except: 'excerpt',
+};
+
+/** A warning for each key that is not read but looks like one that is (`summary`: did you mean excerpt?). */
+function warnLookalikeKeys(file: string, data: Record<string, unknown>, text: string, warn: (message: string) => void): void {
+  for (const key of Object.keys(data)) {
+    const meant = LOOKALIKE_KEYS[key.toLowerCase()];
+    if (!meant || Object.hasOwn(data, meant)) continue;
+    const line = lineOfKey(text, key);
+    warn(`${file}${line ? `:${line}` : ''}: "${key}" in front matter is not read; did you mean ${meant}?`);
+  }
+}
+
+/** The front matter checked against the schema: every bad field of the file at once, with its line. */
+function checkFrontMatter(file: string, data: Record<string, unknown>, text: string) {
+  const result = frontMatterSchema.safeParse(data);
+  if (result.success) return result.data;
+  const errors = result.error.issues.map(
+    (issue) => new SsgError('FrontMatterFieldInvalid', issue.message, { file, line: lineOfKey(text, String(issue.path[0] ?? '')) }),
+  );
+  throw errors.length === 1 ? errors[0]! : new SsgErrorList(errors);
+}
+
+/**
+ * An article from front matter already parsed and its body: the spec's defaults applied.
+ * `text` is the whole file, for line numbers (the body alone when the file is not at hand).
+ */
+export function articleFromParts(file: string, data: Record<string, unknown>, body: string, options: ParseOptions, text = body): Article {
+  const slug = slugOf(file);
+  const fields = checkFrontMatter(file, data, text);
+  warnLookalikeKeys(file, data, text, options.warn);
+
+  let date: string;
+  if (typeof fields.date === 'string') {
+    date = isoDate(fields.date)!;
+  } else {
+    date = options.now.toISOString();
+    options.warn(`${file}: no date in front matter${fields.date === undefined ? '' : ' (it is not a string)'}; using the build time ${date}.`);
+  }
+
+  const article: Article = {
+    slug,
+    title: typeof fields.title === 'string' && fields.title !== '' ? fields.title : slug,
+    date,
+    excerpt: typeof fields.excerpt === 'string' ? fields.excerpt : '',
+    markdown: body,
+    html: '',
+    data,
+    draft: fields.draft === true,
+    file,
+    bodyLine: bodyStartLine(text, body),
+  };
+  if (Array.isArray(fields.tags)) article.tags = fields.tags.map(String);
+  return article;
+}
+
+/** Whether a build shows the article: drafts only with `drafts`, future dates only with `future`. */
+export function isPublished(article: Article, options: { drafts?: boolean; future?: boolean; now: Date }): boolean {
+  if (article.draft && !options.drafts) return false;
+  return Boolean(options.future) || !(Date.parse(article.date) > options.now.getTime());
+}
+
+/** Says where raw HTML was left out of an article's body (lines of the body, counted from 1). */
+export function reportRawHtml(article: Article, bodyLines: readonly number[], warn: (message: string) => void): void {
+  if (bodyLines.length === 0) return;
+  const [first, ...rest] = bodyLines.map((line) => line + (article.bodyLine ?? 1) - 1);
+  warn(
+    `${article.file}:${first}: raw HTML is not allowed in articles and was left out${rest.length ? ` (also on line ${rest.join(', ')})` : ''}; write it in Markdown instead.`,
+  );
+}
+
+/** Two files with one slug: the error names the later file and the one it collides with. */
+export function duplicateSlug(existing: Article, article: Article): SsgError {
+  return new SsgError('ArticleSlugDuplicate', `The slug "${article.slug}" is already used by ${existing.file}.`, { file: article.file });
+}
+
+/** Newest first; articles with the same date (or unreadable dates) keep a stable order by slug. */
+export function sortNewestFirst(articles: readonly Article[]): Article[] {
+  // Each date is parsed once, not once per comparison.
+  const keyed = articles.map((article) => {
+    const time = Date.parse(article.date);
+    return { article, time: Number.isNaN(time) ? -Infinity : time };
+  });
+  keyed.sort((a, b) => b.time - a.time || (a.article.slug < b.article.slug ? -1 : a.article.slug > b.article.slug ? 1 : 0));
+  return keyed.map((entry) => entry.article);
+}
+
+/**
+ * Parses every source, reporting all bad files at once, and rejects two files with one slug.
+ * `remembered` may give a file's front matter and HTML from an earlier build, skipping the YAML.
+ */
+export function parseArticles(
+  sources: readonly ArticleSource[],
+  options: ParseOptions,
+  remembered?: (source: ArticleSource) => ParsedParts | undefined,
+): Article[] {
+  const errors: SsgError[] = [];
+  const bySlug = new Map<string, Article>();
+  for (const source of sources) {
+    try {
+      const parts = remembered?.(source);
+      let article: Article;
+      if (parts) {
+        checkSlug(source.file);
+        article = articleFromParts(source.file, parts.data, bodyOf(source.text), options, source.text);
+        article.html = parts.html;
+        reportRawHtml(article, parts.rawHtmlLines ?? [], options.warn);
+      } else {
+        article = parseArticle(source, options);
+      }
+      const existing = bySlug.get(article.slug);
+      if (existing) {
+        errors.push(duplicateSlug(existing, article));
+        continue;
+      }
+      bySlug.set(article.slug, article);
+    } catch (error) {
+      if (error instanceof SsgError) errors.push(error);
+      else if (error instanceof SsgErrorList) errors.push(...error.errors);
+      else throw error;
+    }
+  }
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new SsgErrorList(errors);
+  return sortNewestFirst([...bySlug.values()]);
+}
+
+/**
+ * Whether a `.md` path below the articles folder (relative to it) is an article by its name.
+ * Not: files and folders whose name starts with a dot (editor locks `.#post.md`, macOS `._post.md`,
+ * `.DS_Store`, hidden folders) and `README.md` files, which describe a folder.
+ */
+export function isArticleName(relative: string): boolean {
+  const parts = relative.split(/[\\/]/);
+  const name = parts[parts.length - 1]!;
+  return name.toLowerCase().endsWith('.md') && name.toLowerCase() !== 'readme.md' && !parts.some((part) => part.startsWith('.'));
+}
+
+/**
+ * Every article file below `dir` (sub-folders included), relative to `root`, in a stable order.
+ * Things named like articles that are not files (a folder `x.md`, a link pointing nowhere) are
+ * left out with a warning; a file that cannot be read stops the build, naming it.
+ */
+export async function readArticleSources(root: string, dir: string, warn: (message: string) => void = () => {}): Promise<ArticleSource[]> {
+  const absolute = path.resolve(root, dir);
+  let entries: Dirent[];
+  try {
+    entries = await readdir(absolute, { recursive: true, withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new SsgError('ArticleUnreadable', `The articles folder cannot be read: ${(error as Error).message}`, { file: path.relative(root, absolute) }, { cause: error });
+  }
+  const files = entries
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .filter((file) => isArticleName(path.relative(absolute, file)))
+    .sort();
+  // One after another, synchronously: for a thousand small files about ten times faster than
+  // a thousand reads queued on the thread pool at once (measured: 11 ms against 150 ms).
+  const sources: ArticleSource[] = [];
+  for (const file of files) {
+    const source = readArticleSource(root, file, warn);
+    if (source) sources.push(source);
+  }
+  return sources;
+}
+
+function readArticleSource(root: string, file: string, warn: (message: string) => void): ArticleSource | undefined {
+  const relative = path.relative(root, file);
+  const stat = statSync(file, { throwIfNoEntry: false });
+  if (!stat) {
+    warn(`${relative}: a link to nothing; skipped.`);
+    return undefined;
+  }
+  if (!stat.isFile()) {
+    if (!stat.isDirectory()) warn(`${relative}: not a file; skipped.`);
+    return undefined; // a folder named x.md: the articles in it are read on their own
+  }
+  try {
+    return { file: relative, text: readFileSync(file, 'utf8') };
+  } catch (error) {
+    throw new SsgError('ArticleUnreadable', `The article cannot be read: ${(error as Error).message}`, { file: relative }, { cause: error });
+  }
+}

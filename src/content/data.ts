@@ -1,0 +1,115 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import { yamlMessage } from './yaml-message.ts';
+import { SsgError, SsgErrorList } from '../errors.ts';
+import type { DataSchema } from '../render/site-definition.ts';
+
+export interface DataFile {
+  name: string;
+  /** Relative to the project root. */
+  file: string;
+  text: string;
+}
+
+export async function readDataFiles(root: string, contentDir: string): Promise<DataFile[]> {
+  let entries: string[];
+  try {
+    entries = await readdir(contentDir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const files = entries.filter((entry) => /\.ya?ml$/i.test(entry)).sort();
+  return Promise.all(
+    files.map(async (entry) => ({
+      name: entry.replace(/\.ya?ml$/i, ''),
+      file: path.relative(root, path.join(contentDir, entry)),
+      text: await readFile(path.join(contentDir, entry), 'utf8'),
+    })),
+  );
+}
+
+/** `entry 2 ("Alice") → links.1.href`: the entry by its index and name, then the field. */
+function describePath(doc: Document, issuePath: ReadonlyArray<PropertyKey>): string {
+  if (issuePath.length === 0) return '(the whole file)';
+  const [first, ...rest] = issuePath;
+  let head = String(first);
+  if (typeof first === 'number') {
+    const entry = doc.getIn([first]);
+    const name = isNode(entry) || (entry && typeof entry === 'object') ? doc.getIn([first, 'name']) : undefined;
+    head = `entry ${first + 1}${typeof name === 'string' ? ` ("${name}")` : ''}`;
+    return rest.length ? `${head} → ${rest.map(String).join('.')}` : head;
+  }
+  return issuePath.map(String).join('.');
+}
+
+/** The line of the deepest node on the path that exists in the file. */
+function lineOf(doc: Document, lines: LineCounter, issuePath: ReadonlyArray<PropertyKey>): number | undefined {
+  for (let length = issuePath.length; length >= 0; length--) {
+    const node = doc.getIn(issuePath.slice(0, length) as unknown[], true);
+    if (isNode(node) && node.range) return lines.linePos(node.range[0]).line;
+  }
+  return undefined;
+}
+
+/** Parses one YAML file and checks it against its schema, reporting every problem at once. */
+export function parseDataFile(source: DataFile, schema: DataSchema | undefined): unknown {
+  const lines = new LineCounter();
+  const doc = parseDocument(source.text, { lineCounter: lines, prettyErrors: true });
+  if (doc.errors.length > 0) {
+    const first = doc.errors[0]!;
+    throw new SsgError(
+      'DataInvalidYaml',
+      `Invalid YAML: ${yamlMessage(first)}`,
+      { file: source.file, line: first.linePos?.[0].line, column: first.linePos?.[0].col },
+      { cause: first },
+    );
+  }
+  const value: unknown = doc.toJS();
+  if (!schema) return value;
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new SsgErrorList(
+    result.error.issues.map(
+      (issue) =>
+        new SsgError('DataSchemaMismatch', `${describePath(doc, issue.path)}: ${issue.message}`, {
+          file: source.file,
+          line: lineOf(doc, lines, issue.path),
+        }),
+    ),
+  );
+}
+
+export function parseDataFiles(
+  sources: readonly DataFile[],
+  schemas: Record<string, DataSchema | undefined>,
+): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  const errors: SsgError[] = [];
+  for (const source of sources) {
+    try {
+      data[source.name] = parseDataFile(source, schemas[source.name]);
+    } catch (error) {
+      if (error instanceof SsgErrorList) errors.push(...error.errors);
+      else if (error instanceof SsgError) errors.push(error);
+      else throw error;
+    }
+  }
+  const present = new Set(sources.map((source) => source.name));
+  for (const name of Object.keys(schemas)) {
+    if (!present.has(name) && schemas[name]) {
+      const result = schemas[name]!.safeParse(undefined);
+      if (!result.success) {
+        errors.push(
+          new SsgError('DataSchemaMismatch', `content/${name}.yaml is missing; the site needs it.`, {}, {
+            hint: `Create content/${name}.yaml.`,
+          }),
+        );
+      }
+    }
+  }
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new SsgErrorList(errors);
+  return data;
+}

@@ -1,0 +1,158 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { generatorNodeModules } from '../bundle/esbuild-plugins.ts';
+import { generatorRoot } from '../project.ts';
+import { availableParallelism } from 'node:os';
+import type { MarkdownBatchResult } from './markdown-worker.ts';
+import type { ConvertedMarkdown } from './markdown.ts';
+import { onInterrupt } from '../cli/interrupt.ts';
+import { isRunning } from '../output/output-lock.ts';
+
+/** Below this many conversions the main thread does them: a helper costs more to start. */
+const HELPERS_FROM = 64;
+const BATCH = 16;
+const HELPER_FILE = /^markdown-helper-(\d+)\.mjs$/;
+
+/** Helper scripts of builds that were killed before they could remove theirs. */
+function removeStaleHelperFiles(cacheDir: string): void {
+  for (const name of readdirSync(cacheDir)) {
+    const match = HELPER_FILE.exec(name);
+    if (match && Number(match[1]) !== process.pid && !isRunning(Number(match[1]))) rmSync(path.join(cacheDir, name), { force: true });
+  }
+}
+
+export interface MarkdownPool {
+  /** Converts every source; `onBatch` hears of each finished batch (by index) as it lands. */
+  convert(sources: readonly string[], onBatch?: (indexes: number[], converted: ConvertedMarkdown[]) => void): Promise<ConvertedMarkdown[]>;
+  close(): Promise<void>;
+}
+
+/** Compiles the helper script to plain JavaScript at `helperFile`. */
+async function compileHelper(helperFile: string): Promise<void> {
+  const esbuild = await import('esbuild');
+  await esbuild.build({
+    entryPoints: [path.join(generatorRoot, 'src', 'content', 'markdown-worker.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: helperFile,
+    logLevel: 'silent',
+    nodePaths: [generatorNodeModules],
+    absWorkingDir: generatorRoot,
+  });
+}
+
+function forkHelpers(helperFile: string, size: number): ChildProcess[] {
+  return Array.from({ length: size }, () =>
+    fork(helperFile, [], {
+      // Parsing Markdown allocates a great deal: a larger young generation, fewer collections.
+      execArgv: ['--max-semi-space-size=64'],
+      cwd: generatorRoot,
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    }),
+  );
+}
+
+/** Converts on the main thread, as one batch. */
+async function convertInProcess(sources: readonly string[], onBatch?: (indexes: number[], converted: ConvertedMarkdown[]) => void): Promise<ConvertedMarkdown[]> {
+  const results: ConvertedMarkdown[] = new Array(sources.length);
+  const { convertMarkdown } = await import('./markdown.ts');
+  sources.forEach((source, index) => (results[index] = convertMarkdown(source)));
+  onBatch?.(sources.map((_, index) => index), results);
+  return results;
+}
+
+/** The indexes of `count` sources, in batches of BATCH. */
+function batchesOf(count: number): number[][] {
+  const batches: number[][] = [];
+  for (let first = 0; first < count; first += BATCH) {
+    batches.push(Array.from({ length: Math.min(BATCH, count - first) }, (_, offset) => first + offset));
+  }
+  return batches;
+}
+
+interface BatchJob {
+  sources: readonly string[];
+  batches: number[][];
+  /** The next batch nobody has taken, if any is left. */
+  take: () => number | undefined;
+  results: ConvertedMarkdown[];
+  onBatch?: (indexes: number[], converted: ConvertedMarkdown[]) => void;
+}
+
+/** Feeds one helper batches, one at a time, until none is left; rejects if the helper exits. */
+function runHelper(helper: ChildProcess, job: BatchJob): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const done = () => {
+      helper.off('message', receive);
+      helper.off('exit', exited);
+      resolve();
+    };
+    const exited = (code: number | null) => reject(new Error(`the Markdown helper exited with code ${code}`));
+    const send = () => {
+      const batch = job.take();
+      if (batch === undefined) return done();
+      helper.send({ batch, sources: job.batches[batch]!.map((index) => job.sources[index]!) });
+    };
+    const receive = (message: MarkdownBatchResult | 'ready') => {
+      if (message === 'ready') return;
+      const indexes = job.batches[message.batch]!;
+      indexes.forEach((index, position) => (job.results[index] = message.converted[position]!));
+      job.onBatch?.(indexes, message.converted);
+      send();
+    };
+    helper.on('message', receive);
+    helper.once('exit', exited);
+    send();
+  });
+}
+
+/**
+ * Markdown conversion in helper processes, one per core. Measured on this 2-core machine, two
+ * worker threads in one process converted no faster than one (their garbage collectors share the
+ * process's helper threads), and separate processes never slower; so processes it is.
+ */
+export function createMarkdownPool(options: { cacheDir: string; size?: number }): MarkdownPool {
+  const size = Math.max(1, options.size ?? availableParallelism());
+  let helpers: ChildProcess[] | undefined;
+  let helperFile: string | undefined;
+  let unregister = () => {};
+  const stop = () => {
+    for (const helper of helpers ?? []) helper.kill();
+    helpers = undefined;
+    if (helperFile) rmSync(helperFile, { force: true });
+    helperFile = undefined;
+    unregister();
+  };
+  const start = async () => {
+    if (helpers) return helpers;
+    // The helper runs as plain JavaScript, compiled here in milliseconds: loaded through the
+    // TypeScript loader, the same conversions cost 60 % more CPU.
+    mkdirSync(options.cacheDir, { recursive: true });
+    removeStaleHelperFiles(options.cacheDir);
+    helperFile = path.join(options.cacheDir, `markdown-helper-${process.pid}.mjs`);
+    unregister = onInterrupt(stop);
+    await compileHelper(helperFile);
+    helpers = forkHelpers(helperFile, size);
+    return helpers;
+  };
+
+  return {
+    async convert(sources, onBatch) {
+      if (sources.length < HELPERS_FROM) return convertInProcess(sources, onBatch);
+      const pool = await start();
+      const batches = batchesOf(sources.length);
+      let next = 0;
+      const take = () => (next < batches.length ? next++ : undefined);
+      const results: ConvertedMarkdown[] = new Array(sources.length);
+      await Promise.all(pool.map((helper) => runHelper(helper, { sources, batches, take, results, onBatch })));
+      return results;
+    },
+    async close() {
+      stop();
+    },
+  };
+}

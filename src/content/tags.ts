@@ -1,0 +1,66 @@
+// Article tags as URL segments: `Staking & Rewards` → `staking-rewards`.
+import type { Article } from './articles.ts';
+import { SsgError } from '../errors.ts';
+
+/** Long enough for any real tag; keeps file names and URLs reasonable. */
+const MAX_SLUG_LENGTH = 60;
+
+/**
+ * The URL segment of a tag: lowercase ASCII letters and digits joined by single hyphens, accents
+ * folded (`Zürich` → `zurich`). Empty when nothing of the tag survives (`!!!`, `ツ`).
+ */
+export function tagSlug(tag: string): string {
+  return tag
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, MAX_SLUG_LENGTH)
+    .replace(/^-+|-+$/g, '');
+}
+
+/** The articles of one tag, newest first as the list they came from. */
+export interface TagGroup {
+  slug: string;
+  /** The tag as the newest article that uses it spells it. */
+  name: string;
+  articles: Article[];
+}
+
+/**
+ * Every tag of the articles, by slug, in slug order. Tags spelled differently but with the same
+ * slug (`Ethereum`, `ethereum`) are one tag. A tag that is not text, or has no slug, stops the
+ * build naming the article's file.
+ */
+export function groupByTag(articles: readonly Article[]): TagGroup[] {
+  const groups = new Map<string, TagGroup>();
+  for (const article of articles) {
+    for (const slug of new Set(articleTagSlugs(article))) {
+      let group = groups.get(slug);
+      if (!group) groups.set(slug, (group = { slug, name: tagNameIn(article, slug), articles: [] }));
+      group.articles.push(article);
+    }
+  }
+  return [...groups.values()].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+}
+
+/** The slugs of an article's tags, in its order; throws `TagInvalid` naming the file. */
+export function articleTagSlugs(article: Article): string[] {
+  const tags: unknown = article.tags;
+  if (tags === undefined) return [];
+  if (!Array.isArray(tags)) throw tagError(article, `"tags" is ${JSON.stringify(tags)}, not a list.`);
+  return tags.map((tag: unknown) => {
+    if (typeof tag !== 'string') throw tagError(article, `the tag ${JSON.stringify(tag)} is not text.`);
+    const slug = tagSlug(tag);
+    if (slug === '') throw tagError(article, `the tag ${JSON.stringify(tag)} has no letters or digits to make its URL from.`);
+    return slug;
+  });
+}
+
+function tagNameIn(article: Article, slug: string): string {
+  return (article.tags ?? []).find((tag) => tagSlug(tag) === slug)!.trim();
+}
+
+function tagError(article: Article, why: string): SsgError {
+  return new SsgError('TagInvalid', `In its front matter, ${why}`, { file: article.file });
+}

@@ -1,0 +1,265 @@
+import { statSync } from 'node:fs';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import * as esbuild from 'esbuild';
+import { SsgError, SsgErrorList } from '../errors.ts';
+import { createHttpServer } from '../server/http-server.ts';
+import { createIncrementalBuild, type IncrementalBuild, type UpdateResult } from '../pipeline/incremental.ts';
+import { listen } from '../server/preview.ts';
+import { generatorRoot } from '../project.ts';
+import { parseRequestTarget } from '../server/request-target.ts';
+import { createStaticHandler } from '../server/static-server.ts';
+import { createWatchQueue, type WatchQueue } from './watch-queue.ts';
+
+export const DEV_OUT_DIR = path.join('.cache', 'ssg', 'dev');
+const EVENTS_PATH = '/__ssg/events';
+const CLIENT_PATH = '/__ssg/client.js';
+/** Long enough to fold an editor's burst of writes into one rebuild, short enough not to notice. */
+const DEBOUNCE_MS = 5;
+
+export interface DevOptions {
+  root: string;
+  port: number;
+  /** With an explicit port, a busy one is an error; by default the next free one is taken. */
+  strictPort: boolean;
+  drafts?: boolean;
+  future?: boolean;
+  baseUrl?: string;
+  log: (line: string) => void;
+  warn: (message: string) => void;
+  /** Reports a failed build in the terminal, as `build` does. */
+  fail: (error: unknown) => void;
+  /** Hears of every rebuild after the first: the files it took in, and its error if it failed. */
+  onRebuild?: (rebuild: { paths: string[]; error?: unknown }) => void;
+}
+
+export interface DevServer {
+  url: string;
+  /** The folder dev serves from. */
+  outDir: string;
+  /** Resolves when no change is waiting or being rebuilt. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** What the overlay shows for an error: code, where, message and hint of each problem. */
+export function describeProblems(error: unknown): Array<{ code?: string; where?: string; message: string; hint?: string }> {
+  const errors = error instanceof SsgErrorList ? error.errors : [error];
+  return errors.map((item) =>
+    item instanceof SsgError
+      ? { code: item.code, where: item.where, message: item.message, hint: item.hint }
+      : { message: item instanceof Error ? (item.stack ?? item.message) : String(item) },
+  );
+}
+
+/** `/about` for about.html (or about/index.html), `/news/404` for news/404.html: the page a file is. */
+function pageOf(outDir: string, file: string): string {
+  const relative = path.relative(outDir, file).split(path.sep).join('/');
+  return `/${relative.replace(/(^|\/)index\.html$/, '').replace(/\.html$/, '')}`.replace(/(.)\/$/, '$1');
+}
+
+function describeChange(paths: Set<string>, root: string): string {
+  const names = [...paths].map((file) => path.relative(root, path.resolve(root, file)));
+  return names.length === 1 ? `${names[0]} changed` : `${names.length} files changed`;
+}
+
+/** chokidar drops a second change of one file within this window instead of delaying it. */
+const CHOKIDAR_CHANGE_THROTTLE_MS = 50;
+
+/** Changes when a file's content may have: its modification time and size, or its absence. */
+function fileSignature(file: string): string {
+  try {
+    const stats = statSync(file);
+    return `${stats.mtimeMs}:${stats.size}`;
+  } catch {
+    return 'missing';
+  }
+}
+
+/** The script each served page loads: it listens for reload, style and error events. */
+async function bundleDevClient(): Promise<Uint8Array> {
+  const client = await esbuild.build({
+    entryPoints: [path.join(generatorRoot, 'src', 'runtime', 'dev-client.ts')],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    target: 'es2020',
+    logLevel: 'silent',
+  });
+  return client.outputFiles[0]!.contents;
+}
+
+/** The event stream open pages listen on, and the problems of the last failed build. */
+function createReloadEvents() {
+  let lastProblems: ReturnType<typeof describeProblems> | undefined;
+  const listeners = new Set<ServerResponse>();
+  const broadcast = (event: string, data: unknown) => {
+    const message = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+    for (const response of listeners) response.write(message);
+  };
+  return {
+    subscribe(request: IncomingMessage, response: ServerResponse): void {
+      response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+      response.write(': connected\n\n');
+      listeners.add(response);
+      if (lastProblems) response.write(`event: build-error\ndata: ${JSON.stringify(lastProblems)}\n\n`);
+      request.on('close', () => listeners.delete(response));
+    },
+    announce(result: UpdateResult): void {
+      lastProblems = undefined;
+      if (result.styleSwap) broadcast('style', result.styleSwap);
+      else broadcast('reload', { all: result.reloadAll || result.removed.length > 0, pages: result.pages });
+    },
+    /** Remembers the problems for pages that connect later; `tell` also sends them to open ones. */
+    failed(error: unknown, tell: boolean): void {
+      lastProblems = describeProblems(error);
+      if (tell) broadcast('build-error', lastProblems);
+    },
+    endAll(): void {
+      for (const response of listeners) response.end();
+    },
+  };
+}
+
+type ReloadEvents = ReturnType<typeof createReloadEvents>;
+
+function createDevHttpServer(build: IncrementalBuild, events: ReloadEvents, clientCode: Uint8Array, warn: (line: string) => void): Server {
+  const serveStatic = createStaticHandler(build.outDir, {
+    headers: () => ({ 'Cache-Control': 'no-store' }),
+    transformHtml: (html, file) => {
+      const tag = `<script type="module" src="${CLIENT_PATH}" data-ssg-dev data-page="${pageOf(build.outDir, file)}"></script>`;
+      return html.includes('</body>') ? html.replace('</body>', `${tag}\n</body>`) : html + tag;
+    },
+  });
+
+  return createHttpServer((request, response) => {
+    const pathname = parseRequestTarget(request.url)?.pathname;
+    if (pathname === EVENTS_PATH) {
+      events.subscribe(request, response);
+      return;
+    }
+    if (pathname === CLIENT_PATH) {
+      response.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' }).end(clientCode);
+      return;
+    }
+    if (!build.hasBuilt()) {
+      // No good build yet: a page that shows the error and reloads once the build succeeds.
+      response
+        .writeHead(503, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' })
+        .end(`<!doctype html><title>Build failed</title><body><script type="module" src="${CLIENT_PATH}" data-ssg-dev data-page="*"></script></body>`);
+      return;
+    }
+    return serveStatic(request, response);
+  }, { log: (line) => warn(line), idleTimeoutMs: 0 /* the reload event stream is quiet between saves */ });
+}
+
+/**
+ * Rebuilds what changed and tells open pages. `handled` holds what each file looked like when a
+ * rebuild last read it.
+ */
+function createRebuilder(build: IncrementalBuild, events: ReloadEvents, options: DevOptions, root: string) {
+  const handled = new Map<string, string>();
+  const runUpdate = async (paths: Set<string>): Promise<boolean> => {
+    for (const file of paths) handled.set(file, fileSignature(file));
+    try {
+      const result = await build.update(paths);
+      events.announce(result);
+      const count = result.pages.length;
+      options.log(
+        `${describeChange(paths, root)} · ${count} page${count === 1 ? '' : 's'} written${
+          result.removed.length ? `, ${result.removed.length} removed` : ''
+        }${result.styleSwap ? ' · styles swapped' : ''} · ${Math.round(result.durationMs)} ms`,
+      );
+      options.onRebuild?.({ paths: [...paths] });
+      return true;
+    } catch (error) {
+      events.failed(error, true);
+      options.fail(error);
+      options.onRebuild?.({ paths: [...paths], error });
+      return false;
+    }
+  };
+  return { runUpdate, handled };
+}
+
+/** Listens on the port asked for or, unless it must be that one, one of the next 20. */
+async function listenNearPort(server: Server, build: IncrementalBuild, options: DevOptions): Promise<string> {
+  let port = options.port;
+  for (;;) {
+    try {
+      return await listen(server, port, '127.0.0.1');
+    } catch (error) {
+      const busy = error instanceof SsgError && error.code === 'PortInUse';
+      if (!busy || options.strictPort || port >= options.port + 20) {
+        await build.dispose();
+        throw error;
+      }
+      port += 1;
+    }
+  }
+}
+
+/** Watches the site's sources and queues each changed file; resolves once the watcher is ready. */
+async function watchSources(root: string, queue: WatchQueue, handled: Map<string, string>): Promise<FSWatcher> {
+  const ignored = (file: string) => {
+    const relative = path.relative(root, file);
+    return /(^|[/\\])\.|~$|\.sw[a-p]$|(^|[/\\])4913$/.test(relative) || relative.split(path.sep)[0] === 'node_modules';
+  };
+  const watcher = watch(
+    ['content', 'site', 'templates'].map((dir) => path.join(root, dir)),
+    { ignoreInitial: true, ignored },
+  );
+  watcher.on('all', (_event, file) => {
+    queue.add(file);
+    // A second write within chokidar's throttle window has no event of its own: look again once
+    // the window has passed, and rebuild if the file differs from what the last rebuild read.
+    setTimeout(() => {
+      if (handled.has(file) && handled.get(file) !== fileSignature(file)) queue.add(file);
+    }, CHOKIDAR_CHANGE_THROTTLE_MS + 25).unref();
+  });
+  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  return watcher;
+}
+
+export async function dev(options: DevOptions): Promise<DevServer> {
+  const root = path.resolve(options.root);
+  const build = await createIncrementalBuild({
+    root,
+    outDir: DEV_OUT_DIR,
+    drafts: options.drafts,
+    future: options.future,
+    baseUrl: options.baseUrl,
+    warn: options.warn,
+  });
+  const clientCode = await bundleDevClient();
+  const events = createReloadEvents();
+  const server = createDevHttpServer(build, events, clientCode, options.warn);
+  const { runUpdate, handled } = createRebuilder(build, events, options, root);
+
+  try {
+    const result = await build.initial();
+    options.log(`Built ${result.pages.length} pages in ${Math.round(result.durationMs)} ms`);
+  } catch (error) {
+    events.failed(error, false);
+    options.fail(error);
+  }
+
+  const url = await listenNearPort(server, build, options);
+  const queue = createWatchQueue(runUpdate, { debounceMs: DEBOUNCE_MS });
+  const watcher = await watchSources(root, queue, handled);
+
+  return {
+    url,
+    outDir: build.outDir,
+    idle: () => queue.idle(),
+    async close() {
+      queue.close();
+      await watcher.close();
+      events.endAll();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await build.dispose();
+    },
+  };
+}

@@ -1,0 +1,172 @@
+import { existsSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { SsgError } from '../errors.ts';
+import { generatorRoot, type Project } from '../project.ts';
+
+/**
+ * The file every build writes into its output folder. A folder holding it was written by a build
+ * and may be replaced by the next; any other non-empty folder is left alone. It lives in the
+ * folder itself, so it survives deleting `.cache/` and moves with the folder.
+ */
+export const OUTPUT_MARKER = '.ssg-output';
+export const OUTPUT_MARKER_TEXT = 'This folder was written by "ssg build", which replaces its contents on every build.\n';
+
+/** Entries of a deploy checkout (a gh-pages worktree, say) that survive replacing the folder. */
+export const KEPT_ENTRIES = ['.git', 'CNAME', '.nojekyll'] as const;
+
+/** Folders of a project that are never an output folder, nor hold one. */
+const SOURCE_FOLDERS = ['content', 'site', 'templates', 'src', 'node_modules', '.git', '.cache'];
+
+/** Files every earlier build wrote at the top of its output: how a folder from before the marker is recognised. */
+const EARLIER_OUTPUT_SIGNATURE = ['_headers', 'sitemap.xml', 'assets'];
+
+/** Symbolic links followed before giving up: the kernel's own limit. */
+const MAX_LINKS = 40;
+
+const isInside = (folder: string, candidate: string) => {
+  const relative = path.relative(folder, candidate);
+  return relative === '' || (!relative.startsWith(`..${path.sep}`) && relative !== '..' && !path.isAbsolute(relative));
+};
+
+const errnoOf = (error: unknown) => (error as NodeJS.ErrnoException).code;
+
+/** The nearest existing ancestor of a path (itself included): the file that blocks it, for ENOTDIR. */
+function nearestExisting(target: string): string {
+  let at = target;
+  for (let hops = 0; hops < 4096 && !existsSync(at); hops++) at = path.dirname(at);
+  return at;
+}
+
+/**
+ * Where a path really is: symbolic links resolved, also a dangling link at the end (the site then
+ * goes to the link's target) and folders that do not exist yet.
+ */
+export function realLocation(target: string, shown: string, hops = 0): string {
+  if (hops > MAX_LINKS) {
+    throw new SsgError('OutDirThroughFile', `The output folder "${shown}" leads through a loop of symbolic links.`);
+  }
+  try {
+    return realpathSync.native(target);
+  } catch (error) {
+    if (errnoOf(error) === 'ENOTDIR') {
+      throw new SsgError('OutDirThroughFile', `The output folder "${shown}" leads through ${nearestExisting(target)}, which is a file.`);
+    }
+    if (errnoOf(error) === 'ELOOP') return realLocation(target, shown, MAX_LINKS + 1);
+    if (errnoOf(error) === 'ENAMETOOLONG') throw new SsgError('OutDirInvalid', `The output folder "${shown.slice(0, 80)}…" has too long a name.`);
+    if (errnoOf(error) !== 'ENOENT') {
+      throw new SsgError('OutDirNotWritable', `The output folder "${shown}" cannot be reached: ${(error as Error).message}`, {}, { cause: error });
+    }
+  }
+  const parent = path.dirname(target);
+  if (parent === target) return target;
+  const here = path.join(realLocation(parent, shown, hops + 1), path.basename(target));
+  let link: string;
+  try {
+    link = readlinkSync(here);
+  } catch {
+    return here; // not there yet
+  }
+  return realLocation(path.resolve(path.dirname(here), link), shown, hops + 1);
+}
+
+const realOrAsIs = (file: string) => {
+  try {
+    return realpathSync.native(file);
+  } catch {
+    return file;
+  }
+};
+
+/** Refuses the project, what holds it, and its source folders; the reason names which. */
+function checkNotSources(outDir: string, project: Project, shown: string): void {
+  const root = realOrAsIs(project.root);
+  for (const protectedRoot of new Set([root, realOrAsIs(generatorRoot)])) {
+    if (isInside(outDir, protectedRoot)) {
+      const what = outDir === protectedRoot ? 'is the project folder' : `contains the project folder ${protectedRoot}`;
+      throw new SsgError('OutDirContainsProject', `The output folder "${shown}" (${outDir}) ${what}; building there would replace the sources.`);
+    }
+  }
+  for (const name of SOURCE_FOLDERS) {
+    for (const source of new Set([path.join(root, name), realOrAsIs(path.join(root, name))])) {
+      if (isInside(source, outDir)) {
+        throw new SsgError('OutDirInSources', `The output folder "${shown}" (${outDir}) is ${outDir === source ? 'the' : 'inside the'} source folder ${name}/.`);
+      }
+    }
+  }
+}
+
+/** Whether a folder without the marker is the output of an earlier build (from before the marker). */
+function isEarlierOutput(entries: readonly string[]): boolean {
+  return EARLIER_OUTPUT_SIGNATURE.every((name) => entries.includes(name)) && !entries.includes('.git');
+}
+
+const mountPointError = (outDir: string, shown: string) =>
+  new SsgError('OutDirIsMountPoint', `The output folder "${shown}" (${outDir}) is a mount point (a volume, tmpfs or bind mount), which cannot be replaced.`);
+
+/**
+ * Refuses a folder on another file system than its parent (a Docker volume, a tmpfs): renaming it
+ * out of the way fails with EBUSY, after a whole build. A bind mount of the same file system is
+ * caught when the swap fails instead (see `mountPointFailure`).
+ */
+function checkNotMountPoint(outDir: string, shown: string, device: number): void {
+  const parent = path.dirname(outDir);
+  if (parent !== outDir && statSync(parent).dev !== device) throw mountPointError(outDir, shown);
+}
+
+/** The error for a swap that failed because the output folder is a mount point; undefined for any other failure. */
+export function mountPointFailure(error: unknown, outDir: string): SsgError | undefined {
+  return errnoOf(error) === 'EBUSY' && (error as NodeJS.ErrnoException).path === outDir ? mountPointError(outDir, outDir) : undefined;
+}
+
+/**
+ * Whether the build may replace what `outDir` holds: true when it holds files the build will
+ * replace, false when it is missing or empty. Refuses a file and a non-empty folder no build
+ * wrote, unless `emptyOutDir` says to replace it.
+ */
+export function checkOwnership(outDir: string, shown: string, emptyOutDir: boolean): boolean {
+  let stat;
+  try {
+    stat = statSync(outDir);
+  } catch {
+    return false; // does not exist yet: the build makes it
+  }
+  if (!stat.isDirectory()) {
+    throw new SsgError('OutDirIsFile', `The output folder "${shown}" (${outDir}) is a file.`);
+  }
+  checkNotMountPoint(outDir, shown, stat.dev);
+  const entries = readdirSync(outDir);
+  if (entries.length === 0) return false;
+  if (entries.includes(OUTPUT_MARKER) || isEarlierOutput(entries) || emptyOutDir) return true;
+  const sample = entries.slice(0, 5).join(', ') + (entries.length > 5 ? `, … (${entries.length} entries)` : '');
+  throw new SsgError(
+    'OutDirNotOwned',
+    `The output folder "${shown}" (${outDir}) holds files the build did not write (${sample}); it is left as it is.`,
+  );
+}
+
+/**
+ * Checks an `--out` value and says where the site really goes (links resolved). Refuses an empty
+ * value, the project or a folder holding it, the source folders and anything in them, and a path
+ * through a file. Whether the folder may be replaced is `checkOwnership`'s question, asked once
+ * no other build can write there.
+ */
+export function resolveOutDir(project: Project, value: string): string {
+  if (value.trim() === '') {
+    throw new SsgError('OutDirEmpty', `The output folder is empty ("${value}"): the build would replace the project folder.`);
+  }
+  if (value.includes('\0')) throw new SsgError('OutDirInvalid', `The output folder "${value.replaceAll('\0', '\\0')}" holds a NUL character.`);
+  const outDir = realLocation(path.resolve(project.root, value), value);
+  checkNotSources(outDir, project, value);
+  return outDir;
+}
+
+/** Refuses a `-C` folder that does not exist or is not a folder. */
+export function checkProjectRoot(root: string, shown: string): void {
+  let stat;
+  try {
+    stat = statSync(root);
+  } catch {
+    throw new SsgError('ProjectRootMissing', `The site folder "${shown}" (${root}) does not exist.`);
+  }
+  if (!stat.isDirectory()) throw new SsgError('ProjectRootMissing', `The site folder "${shown}" (${root}) is not a folder.`);
+}

@@ -1,0 +1,68 @@
+// Files a site draws at build time (share images, say), kept in the cache by what they depend on.
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { pruneEntries, readEntry, writeEntrySync } from '../cache/store.ts';
+import type { OutputFile } from '../output/output.ts';
+import type { GeneratedFile, GeneratedFilesContext, SiteDefinition } from './site-definition.ts';
+import { SsgError } from '../errors.ts';
+
+const SAFE_PATH = /^(?:[A-Za-z0-9][A-Za-z0-9._~-]*\/)*[A-Za-z0-9][A-Za-z0-9._~-]*\.[A-Za-z0-9]+$/;
+
+/** One entry per file and content: its path, its key and the site code that draws it. */
+function entryName(file: GeneratedFile, salt: string): string {
+  return `${createHash('sha256').update(JSON.stringify([file.path, file.key, salt])).digest('hex')}.bin`;
+}
+
+/**
+ * Draws the site's generated files, taking each from `cacheDir` when its path, key and the site
+ * code (`salt`) are as before; entries no longer used are pruned. At most `concurrency` drawn at once.
+ */
+export async function generateFiles<Data>(
+  site: SiteDefinition<Data>,
+  context: GeneratedFilesContext<Data>,
+  options: { cacheDir: string; salt: string | Uint8Array; concurrency?: number },
+): Promise<OutputFile[]> {
+  const files = site.files?.(context) ?? [];
+  if (files.length === 0) return [];
+  const salt = createHash('sha256').update(options.salt).digest('hex');
+  const dir = path.join(options.cacheDir, 'generated');
+  const seen = new Set<string>();
+  for (const file of files) checkPath(file, seen);
+  const started = Date.now();
+  const used = new Set(files.map((file) => entryName(file, salt)));
+  const output: OutputFile[] = new Array(files.length);
+  let next = 0;
+  const worker = async () => {
+    for (let index = next++; index < files.length; index = next++) output[index] = await produce(files[index]!, dir, salt);
+  };
+  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, files.length) }, worker));
+  try {
+    pruneEntries(dir, { used, isEntry: (name) => /^[0-9a-f]{64}\.bin$/.test(name), since: started });
+  } catch {
+    // Pruning only saves space; the next build tries again.
+  }
+  return output;
+}
+
+function checkPath(file: GeneratedFile, seen: Set<string>): void {
+  const where = file.path.replace(/^\//, '');
+  if (!file.path.startsWith('/') || !SAFE_PATH.test(where) || where.split('/').includes('..')) {
+    throw new SsgError('RouteInvalid', `The generated file ${JSON.stringify(file.path)} needs a path on the site such as "/news/post.png".`);
+  }
+  if (seen.has(where)) throw new SsgError('RouteDuplicate', `Two generated files are both ${file.path}.`);
+  seen.add(where);
+}
+
+async function produce(file: GeneratedFile, dir: string, salt: string): Promise<OutputFile> {
+  const entry = path.join(dir, entryName(file, salt));
+  const cached = await readEntry(entry);
+  const where = file.path.replace(/^\//, '');
+  if (cached) return { path: where, contents: cached };
+  const contents = await file.render();
+  try {
+    writeEntrySync(entry, contents);
+  } catch {
+    // Not kept: the next build draws it again.
+  }
+  return { path: where, contents };
+}

@@ -1,0 +1,91 @@
+import type { Head, SiteMeta } from './site-definition.ts';
+import { BOOTSTRAP_SCRIPT } from '../runtime/bootstrap.ts';
+import { escapeHtml } from './template.ts';
+
+export interface HeadInput {
+  head: Head;
+  /** Absolute URL of the page, or undefined for pages that must not be indexed (404). */
+  canonicalUrl?: string;
+  baseUrl: string;
+  meta?: SiteMeta;
+  /** The site's feed, linked from every page. */
+  feed?: { path: string; title: string };
+  styles: readonly string[];
+  /** A style sheet put in the page itself, saving the render-blocking request (its URL marks it for dev's style swap). */
+  inlineStyle?: { url: string; text: string };
+  /** The island loader, for pages that have islands. */
+  script?: string;
+  /** Import the loader only on the first interaction (every island on the page waits for one). */
+  scriptOnInteraction?: boolean;
+}
+
+/** JSON inside <script>: `<` escaped, so no `</script>` can end the block early. */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+/** The tags the generator puts where the shell says <!--ssg:head-->. */
+export function renderHead(input: HeadInput): string {
+  const { head, canonicalUrl, baseUrl, meta, feed } = input;
+  const attr = escapeHtml;
+  const tags = [`<title>${escapeHtml(head.title)}</title>`];
+  const description = head.description ?? meta?.description;
+  if (description) tags.push(`<meta name="description" content="${attr(description)}">`);
+  if (canonicalUrl) tags.push(`<link rel="canonical" href="${attr(canonicalUrl)}">`);
+  else tags.push('<meta name="robots" content="noindex">');
+  if (head.prev) tags.push(`<link rel="prev" href="${attr(baseUrl + head.prev)}">`);
+  if (head.next) tags.push(`<link rel="next" href="${attr(baseUrl + head.next)}">`);
+
+  if (meta) {
+    const image = typeof head.image === 'object' ? head.image.path : (head.image ?? meta.image);
+    const details = typeof head.image === 'object' ? head.image : undefined;
+    const og: Array<[string, string | undefined]> = [
+      ['og:type', head.type ?? 'website'],
+      ['og:site_name', meta.name],
+      ['og:title', head.title],
+      ['og:description', description],
+      ['og:url', canonicalUrl],
+      ['og:locale', meta.language.replace('-', '_')],
+      ['og:image', image && baseUrl + image],
+      ['og:image:width', details && String(details.width)],
+      ['og:image:height', details && String(details.height)],
+      ['og:image:alt', details?.alt],
+      ['article:published_time', head.publishedTime],
+    ];
+    for (const [property, content] of og) if (content) tags.push(`<meta property="${property}" content="${attr(content)}">`);
+    tags.push(`<meta name="twitter:card" content="${image ? 'summary_large_image' : 'summary'}">`);
+    if (meta.twitterSite) tags.push(`<meta name="twitter:site" content="${attr(meta.twitterSite)}">`);
+    tags.push(`<link rel="manifest" href="/manifest.webmanifest">`);
+  }
+  if (feed) tags.push(`<link rel="alternate" type="application/rss+xml" title="${attr(feed.title)}" href="${attr(feed.path)}">`);
+  tags.push(...assetTags(input));
+  // Structured data is a data block, never executed: it needs no script permission in the CSP.
+  if (head.jsonLd) tags.push(`<script type="application/ld+json">${jsonForScript(head.jsonLd)}</script>`);
+  return tags.join('\n');
+}
+
+/** The style sheet and the script: the inline ones are allowed by their hash in the CSP. */
+function assetTags({ styles, inlineStyle, script, scriptOnInteraction }: HeadInput): string[] {
+  const attr = escapeHtml;
+  const tags: string[] = [];
+  for (const href of styles) {
+    if (href === inlineStyle?.url) tags.push(`<style data-ssg-style="${attr(href)}">${inlineStyle.text}</style>`);
+    else tags.push(`<link rel="stylesheet" href="${attr(href)}">`);
+  }
+  if (script && scriptOnInteraction) tags.push(`<script data-loader="${attr(script)}">${BOOTSTRAP_SCRIPT}</script>`);
+  else if (script) tags.push(`<script type="module" src="${attr(script)}"></script>`);
+  return tags;
+}
+
+/**
+ * Points a page rendered before a style change at the new sheet (dev mode, pages not rendered
+ * again): a link gets the new URL, an inline sheet the new text, as `renderHead` would write it.
+ */
+export function swapStyleSheet(html: string, from: string, to: string, inline: { before?: HeadInput['inlineStyle']; after?: HeadInput['inlineStyle'] }): string {
+  const next = assetTags({ head: { title: '' }, baseUrl: '', styles: [to], inlineStyle: inline.after })[0]!;
+  const linked = `<link rel="stylesheet" href="${escapeHtml(from)}">`;
+  const inlined = inline.before?.url === from ? `<style data-ssg-style="${escapeHtml(from)}">${inline.before.text}</style>` : undefined;
+  let swapped = html.replaceAll(linked, next);
+  if (inlined) swapped = swapped.replaceAll(inlined, next);
+  return swapped;
+}

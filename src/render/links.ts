@@ -1,0 +1,138 @@
+import path from 'node:path';
+import { SsgError, SsgErrorList } from '../errors.ts';
+
+/** Every `href` and `src` value in a page. */
+const LINK_ATTRIBUTE = /\s(?:href|src)="([^"]*)"/g;
+/** Every `id` (and `name` of an `<a>`): what a `#fragment` may point to. */
+const TARGET_ATTRIBUTE = /<[a-z][^>]*?\s(?:id|name)="([^"]*)"/gi;
+/** A URL with a scheme (`https:`, `mailto:`, `data:`) or another host (`//`): not this site's. */
+const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
+
+const decodeEntities = (value: string) =>
+  value.replaceAll('&amp;', '&').replaceAll('&quot;', '"').replaceAll('&#x27;', "'").replaceAll('&#39;', "'").replaceAll('&lt;', '<').replaceAll('&gt;', '>');
+
+/** The ids a page's fragments can point to. */
+export function fragmentTargets(html: string): Set<string> {
+  const ids = new Set<string>();
+  for (const match of html.matchAll(TARGET_ATTRIBUTE)) ids.add(decodeEntities(match[1]!));
+  return ids;
+}
+
+/** An internal link resolved against the page holding it: its path and fragment, or undefined when it leaves the site. */
+export function resolveLink(value: string, pagePath: string): { path: string; fragment: string } | undefined {
+  const link = decodeEntities(value).trim();
+  if (link === '' || EXTERNAL.test(link)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(link, `http://site.invalid${pagePath.startsWith('/') ? pagePath : `/${pagePath}`}`);
+  } catch {
+    return undefined;
+  }
+  let fragment = url.hash.slice(1);
+  try {
+    fragment = decodeURIComponent(fragment);
+  } catch {
+    // kept as written: it cannot match an id, and is reported as missing
+  }
+  return { path: url.pathname, fragment };
+}
+
+/**
+ * Whether a URL path is served by one of the output files, the way the static hosts map clean
+ * URLs: `/about` to `about`, `about.html` or `about/index.html`; `/docs/` only to `docs/index.html`.
+ */
+export function resolvesTo(urlPath: string, files: ReadonlySet<string>): boolean {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return false;
+  }
+  // Dot segments and repeated slashes resolve as the static servers resolve them (`/.` is `/`).
+  decoded = path.posix.normalize(`/${decoded}`);
+  const bare = decoded.replace(/^\/+/, '').replace(/\/+$/, '');
+  if (bare === '') return files.has('index.html');
+  if (decoded.endsWith('/')) return files.has(`${bare}/index.html`);
+  return files.has(bare) || files.has(`${bare}.html`) || files.has(`${bare}/index.html`);
+}
+
+/** A page to check: its URL path, its HTML, and the source file it was made from, when there is one. */
+export interface CheckedPage {
+  path: string;
+  html: string;
+  file?: string;
+}
+
+/** One distinct link of a page: as written (entities decoded), and where it leads. */
+export interface PageLink {
+  written: string;
+  path: string;
+  fragment: string;
+}
+
+/** What the link check reads of a page, taken out of its HTML once: dev mode keeps it between rebuilds. */
+export interface PageLinks {
+  path: string;
+  file?: string;
+  /** Its distinct internal links, in order of appearance. */
+  links: readonly PageLink[];
+  /** The ids its own fragments and other pages' fragments may point to. */
+  ids: ReadonlySet<string>;
+}
+
+/** The links and ids of one page. */
+export function pageLinks(page: CheckedPage): PageLinks {
+  const links = new Map<string, PageLink>();
+  for (const match of page.html.matchAll(LINK_ATTRIBUTE)) {
+    const written = decodeEntities(match[1]!);
+    if (links.has(written)) continue;
+    const link = resolveLink(written, page.path);
+    if (link) links.set(written, { written, ...link });
+  }
+  let ids: Set<string> | undefined;
+  return {
+    path: page.path,
+    file: page.file,
+    links: [...links.values()],
+    // Read only of pages a fragment points to.
+    get ids() {
+      return (ids ??= fragmentTargets(page.html));
+    },
+  };
+}
+
+/**
+ * Every internal link and source on every page must lead to a page, a generated file or a
+ * public file, and a `#fragment` to an id on the page it leads to (pages only: a fragment of a
+ * public file is not checked). Relative links are resolved against the page. Paths under
+ * `ignore` (an API the server answers) are not checked. Pages come with their HTML, or with
+ * their links already taken out (dev mode).
+ */
+export function checkLinks(pages: ReadonlyArray<CheckedPage | PageLinks>, files: ReadonlySet<string>, ignore: readonly string[] = ['/api/']): void {
+  const checked = pages.map((page) => ('ids' in page ? page : pageLinks(page)));
+  const byPath = new Map(checked.map((page) => [page.path, page]));
+  // Most links (the header, the footer) are on every page: each path is resolved once.
+  const resolved = new Map<string, boolean>();
+  const leadsSomewhere = (urlPath: string) => {
+    let found = resolved.get(urlPath);
+    if (found === undefined) resolved.set(urlPath, (found = resolvesTo(urlPath, files)));
+    return found;
+  };
+  const errors: SsgError[] = [];
+  for (const page of checked) {
+    const where = { file: page.file };
+    for (const link of page.links) {
+      if (ignore.some((prefix) => link.path.startsWith(prefix))) continue;
+      if (!leadsSomewhere(link.path)) {
+        errors.push(new SsgError('LinkBroken', `The page ${page.path} links to ${link.written}, which no route or public file provides.`, where));
+        continue;
+      }
+      const target = byPath.get(link.path.replace(/\/+$/, '') || '/');
+      if (link.fragment && link.fragment !== 'top' && target && !target.ids.has(link.fragment)) {
+        errors.push(new SsgError('LinkFragmentMissing', `The page ${page.path} links to ${link.written}, but ${target.path} has no element with the id "${link.fragment}".`, where));
+      }
+    }
+  }
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new SsgErrorList(errors);
+}

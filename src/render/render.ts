@@ -1,0 +1,84 @@
+import type { Article } from '../content/articles.ts';
+import type { ServerModule } from '../bundle/bundle-server.ts';
+import type { ClientBundle } from '../bundle/bundle-client.ts';
+import { trackReads, type PageReads } from '../cache/dependencies.ts';
+import { SsgError } from '../errors.ts';
+import { renderHead } from './head.ts';
+import { siteFrame } from '../site-code-error.ts';
+import type { PageJob } from './routes.ts';
+import type { PageProps, SiteMeta } from './site-definition.ts';
+import { fillTemplate, type DocumentShell } from './template.ts';
+
+export interface RenderContext {
+  server: ServerModule;
+  client: ClientBundle;
+  shell: DocumentShell;
+  articles: readonly Article[];
+  data: Record<string, unknown>;
+  baseUrl: string;
+  now: Date;
+  root: string;
+  meta?: SiteMeta;
+  feed?: { path: string; title: string };
+}
+
+export interface RenderedDocument {
+  job: PageJob;
+  html: string;
+  islands: string[];
+}
+
+/** Whether the page shows a draft. Read through the tracked entry: dev renders it again when `draft` changes. */
+const isDraftPage = (entry: PageJob['entry']) =>
+  Object.values(entry).some((value) => (value as Article | undefined)?.draft === true && typeof (value as Article).slug === 'string');
+
+/** Renders one page into the shell. With `reads`, records what the page used (dev mode). */
+export function renderDocument(job: PageJob, context: RenderContext, reads?: PageReads): RenderedDocument {
+  const { server, client, shell } = context;
+  const inputs = reads ? trackReads(context.articles, context.data, reads, job.entry) : { ...context, entry: job.entry };
+  const props: PageProps = {
+    path: job.path,
+    params: job.params,
+    entry: inputs.entry,
+    articles: inputs.articles,
+    data: inputs.data,
+    baseUrl: context.baseUrl,
+    now: context.now,
+  };
+  let body: string;
+  let islands: string[];
+  let eager = false;
+  let head;
+  try {
+    const Layout = server.site.layout;
+    const page = server.createElement(job.route.page, props);
+    ({ html: body, islands, eager } = server.renderPage(Layout ? server.createElement(Layout, { ...props, children: page }) : page));
+    head = job.route.head(props);
+  } catch (error) {
+    const where = siteFrame(error, context.root);
+    throw new SsgError(
+      'PageRenderFailed',
+      `The page ${job.path} failed to render: ${error instanceof Error ? error.message : String(error)}`,
+      where ?? {},
+      { cause: error },
+    );
+  }
+  const unknown = islands.filter((name) => !client.islands.has(name));
+  if (unknown.length > 0) {
+    throw new SsgError('IslandUnknown', `The page ${job.path} uses the island "${unknown[0]}", which has no file.`);
+  }
+  const assets = client.assetsFor(islands);
+  const headHtml = renderHead({
+    head,
+    // Not found pages and drafts (built with --drafts, to preview) are never to be indexed.
+    canonicalUrl: job.notFound || isDraftPage(inputs.entry) ? undefined : context.baseUrl + job.path,
+    baseUrl: context.baseUrl,
+    meta: context.meta,
+    feed: context.feed,
+    styles: assets.css,
+    inlineStyle: client.inlineStyle,
+    script: islands.length > 0 ? client.loaderUrl : undefined,
+    scriptOnInteraction: !eager,
+  });
+  return { job, html: fillTemplate(shell, headHtml, body), islands };
+}

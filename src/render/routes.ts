@@ -1,0 +1,105 @@
+import { SsgError } from '../errors.ts';
+import type { Article } from '../content/articles.ts';
+import { siteCodeError } from '../site-code-error.ts';
+import type { Route, RouteEntry, SiteDefinition } from './site-definition.ts';
+import { groupByTag } from '../content/tags.ts';
+
+/** One page to write: a route with its parameters filled in. */
+export interface PageJob {
+  route: Route<any>;
+  /** The URL path, `/news/hello-world`. */
+  path: string;
+  params: Record<string, string>;
+  /** The props the route's entries() gave this page. */
+  entry: Record<string, unknown>;
+  /** Where the page goes inside the output folder, `news/hello-world.html`. */
+  outputPath: string;
+  /** A not-found page: written as `404.html` and never indexed. */
+  notFound: boolean;
+}
+
+const PARAM = /:([A-Za-z_][A-Za-z0-9_]*)/g;
+const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._~-]*$/;
+
+/**
+ * `/` → `index.html`, `/about` → `about.html`, `/news/404` → `news/404.html`. A file beside the
+ * folder, not `about/index.html`: static hosts (Cloudflare Pages, Netlify) serve `about.html` at
+ * `/about` as it is, but answer `/about` with a redirect to `/about/` when only the folder's
+ * index exists, and `/about` is the canonical URL the links, the sitemap and the feed use.
+ */
+export function outputPathFor(urlPath: string): string {
+  const segments = urlPath.split('/').filter(Boolean);
+  if (segments.length === 0) return 'index.html';
+  return `${segments.join('/')}.html`;
+}
+
+/** A route whose last segment is `404` is the not-found page of its folder. */
+export function isNotFoundPath(urlPath: string): boolean {
+  return urlPath.split('/').filter(Boolean).at(-1) === '404';
+}
+
+function fillParams(route: Route<any>, params: Record<string, string>): string {
+  return route.path.replace(PARAM, (_, name: string) => {
+    const value = params[name];
+    if (typeof value !== 'string' || !SAFE_SEGMENT.test(value)) {
+      throw new SsgError(
+        'RouteInvalid',
+        `Route ${route.path}: parameter "${name}" is ${value === undefined ? 'missing' : `"${value}", not a safe URL segment`}.`,
+      );
+    }
+    return value;
+  });
+}
+
+/** A route's entries(): site code, so what it throws is reported at its file and line. */
+function listEntries<Data>(route: Route<Data>, context: { articles: readonly Article[]; data: Data }): RouteEntry[] {
+  let entries: unknown;
+  try {
+    entries = route.entries!(context);
+  } catch (error) {
+    throw siteCodeError('RouteEntriesFailed', `entries() of the route ${route.path}`, error);
+  }
+  if (!Array.isArray(entries)) {
+    throw new SsgError('RouteInvalid', `entries() of the route ${route.path} returned ${entries === null ? 'null' : typeof entries}, not a list.`);
+  }
+  return entries as RouteEntry[];
+}
+
+/** Every page of the site, in route-table order; dynamic routes expanded by their entries. */
+export function expandRoutes<Data>(
+  site: SiteDefinition<Data>,
+  context: { articles: readonly Article[]; data: Data },
+): PageJob[] {
+  // A tag with no URL stops the build here, naming its file, before any page reads the tags.
+  groupByTag(context.articles);
+  const jobs: PageJob[] = [];
+  const seen = new Map<string, string>();
+  for (const route of site.routes) {
+    if (typeof route.path !== 'string' || !route.path.startsWith('/')) {
+      throw new SsgError('RouteInvalid', `Route path ${JSON.stringify(route.path)} must start with "/".`);
+    }
+    if (typeof route.page !== 'function' || typeof route.head !== 'function') {
+      throw new SsgError('RouteInvalid', `Route ${route.path} needs a page component and a head function.`);
+    }
+    const hasParams = route.path.includes(':');
+    if (hasParams && !route.entries) {
+      throw new SsgError('RouteInvalid', `Route ${route.path} has parameters but no entries() to list its pages.`);
+    }
+    const entries = hasParams ? listEntries(route, context) : [{ params: {} }];
+    for (const entry of entries) {
+      const { params, props } = (entry ?? {}) as Partial<RouteEntry>;
+      if (!params || typeof params !== 'object') {
+        throw new SsgError('RouteInvalid', `Route ${route.path}: each entry needs params, for example { params: { slug: 'a' } }.`);
+      }
+      const path = fillParams(route, params);
+      const outputPath = outputPathFor(path);
+      const previous = seen.get(outputPath);
+      if (previous) {
+        throw new SsgError('RouteDuplicate', `Routes ${previous} and ${route.path} both write ${outputPath}.`);
+      }
+      seen.set(outputPath, route.path);
+      jobs.push({ route, path, params, entry: props ?? {}, outputPath, notFound: isNotFoundPath(path) });
+    }
+  }
+  return jobs;
+}
