@@ -33,7 +33,12 @@ export function cardTitle(title: string, limit = TITLE_LIMIT): string {
   return `${(atWord.length > limit / 2 ? atWord : cut).trimEnd()}…`;
 }
 
-function loadFonts(root: string) {
+// Read and kept once per site folder: satori keeps what it parsed of a font set by the set's
+// identity, so handing it the same array makes every card after the first skip the font parsing.
+const fontsByRoot = new Map<string, ReturnType<typeof readFonts>>();
+const loadFonts = (root: string) => fontsByRoot.get(root) ?? fontsByRoot.set(root, readFonts(root)).get(root)!;
+
+function readFonts(root: string) {
   const file = (weight: number) => readFileSync(path.join(root, 'site', 'share', 'fonts', `inter-latin-${weight}-normal.woff`));
   return [
     { name: 'Inter', data: file(400), weight: 400 as const, style: 'normal' as const },
