@@ -15,7 +15,7 @@ export function Contact({ data }: PageProps<SiteData>) {
       <PageHeader
         eyebrow="Contact"
         title="Talk to us"
-        intro="Questions about staking, a network you would like us to support, or a project to discuss: we reply within one business day."
+        intro="Questions about staking, a network you would like us to support, or a project to discuss: write to us here."
       />
       <Section>
         <div className="contact-layout">
