@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type * as esbuild from 'esbuild';
 import { cachedBuild, type BundleResult } from '../cache/bundle-cache.ts';
 import { SsgError } from '../errors.ts';
-import { isRunning } from '../output/output-lock.ts';
+import { isRunning } from '../processes.ts';
 import { externalPackagesByPath, fromEsbuildFailure, generatorNodeModules, ssgAlias } from './esbuild-plugins.ts';
 import { generatorRoot, relativeToRoot, type Project } from '../project.ts';
 import { siteCodeError } from '../site-code-error.ts';

@@ -3,6 +3,7 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, 
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SsgError } from '../errors.ts';
+import { isRunning } from '../processes.ts';
 
 /**
  * The one way the generator keeps anything between runs. Every entry is a file of its own:
@@ -118,16 +119,6 @@ function clearEmptyFolder(file: string): void {
 
 const TEMPORARY = /\.tmp-(\d+)-[0-9a-f]+$/;
 
-const processAlive = (pid: number): boolean => {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
 /**
  * Removes the temporary files a writer in `dir` left behind when its process died before the
  * rename (or a day ago, should its number have gone to another process since). Only names this
@@ -146,7 +137,7 @@ export function removeAbandonedTemporaries(dir: string, now = Date.now()): numbe
     if (!match) continue;
     const file = path.join(dir, name);
     try {
-      if (!processAlive(Number(match[1])) || statSync(file).mtimeMs < now - 86_400_000) {
+      if (!isRunning(Number(match[1])) || statSync(file).mtimeMs < now - 86_400_000) {
         rmSync(file, { force: true });
         removed++;
       }

@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import type { MarkdownBatchResult } from './markdown-worker.ts';
 import type { ConvertedMarkdown } from './markdown.ts';
 import { onInterrupt } from '../cli/interrupt.ts';
-import { isRunning } from '../output/output-lock.ts';
+import { isRunning } from '../processes.ts';
 
 /** Below this many conversions the main thread does them: a helper costs more to start. */
 const HELPERS_FROM = 64;

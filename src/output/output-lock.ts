@@ -3,20 +3,12 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SsgError } from '../errors.ts';
 import { onInterrupt } from '../cli/interrupt.ts';
+import { isRunning } from '../processes.ts';
 import { KEPT_ENTRIES } from './output-target.ts';
 
 /** Whether a path exists; a link that points nowhere counts. */
 export const present = (file: string) => lstatSync(file, { throwIfNoEntry: false }) !== undefined;
 
-/** Whether a process is running (a zombie counts: its parent has not seen it end yet). */
-export function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** A lock file being written this very moment is empty for a few microseconds: give it this long. */
 const FRESH_LOCK_MS = 10_000;
