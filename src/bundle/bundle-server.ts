@@ -1,10 +1,10 @@
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as esbuild from 'esbuild';
 import { cachedBuild, type BundleResult } from '../cache/bundle-cache.ts';
 import { SsgError } from '../errors.ts';
-import { isRunning } from '../processes.ts';
+import { removeFilesOfEndedProcesses } from '../cache/store.ts';
 import { externalPackagesByPath, fromEsbuildFailure, generatorNodeModules, ssgAlias } from './esbuild-plugins.ts';
 import { generatorRoot, relativeToRoot, type Project } from '../project.ts';
 import { siteCodeError } from '../site-code-error.ts';
@@ -62,12 +62,8 @@ const SERVER_MODULE = /^server-(\d+)-\d+\.mjs$/;
  * Removes the server modules of processes that are gone: each is deleted once imported, but a
  * build killed between writing and importing (SIGKILL) left it in the cache for good.
  */
-export async function removeAbandonedServerModules(cacheDir: string): Promise<void> {
-  const names = await readdir(cacheDir).catch(() => [] as string[]);
-  for (const name of names) {
-    const pid = Number(SERVER_MODULE.exec(name)?.[1]);
-    if (pid && pid !== process.pid && !isRunning(pid)) await rm(path.join(cacheDir, name), { force: true });
-  }
+export function removeAbandonedServerModules(cacheDir: string): void {
+  removeFilesOfEndedProcesses(cacheDir, SERVER_MODULE);
 }
 
 /** Writes compiled server code to the cache under a new name and imports it. */
@@ -75,7 +71,7 @@ export async function loadServerModule(project: Project, result: Pick<esbuild.Bu
   const output = result.outputFiles?.[0];
   if (!output) throw new Error('esbuild produced no server bundle');
   await mkdir(project.cacheDir, { recursive: true });
-  if (generation === 0) await removeAbandonedServerModules(project.cacheDir);
+  if (generation === 0) removeAbandonedServerModules(project.cacheDir);
   // A fresh name each time: Node caches modules by URL, and dev mode reloads changed code.
   const file = path.join(project.cacheDir, `server-${process.pid}-${++generation}.mjs`);
   await writeFile(file, output.contents);

@@ -120,11 +120,11 @@ function clearEmptyFolder(file: string): void {
 const TEMPORARY = /\.tmp-(\d+)-[0-9a-f]+$/;
 
 /**
- * Removes the temporary files a writer in `dir` left behind when its process died before the
- * rename (or a day ago, should its number have gone to another process since). Only names this
- * store makes are touched.
+ * Removes the files in `dir` whose name `pattern` matches with the id of a process that has ended
+ * (its group 1): what a process killed before it could clean up left behind. With `maxAgeMs`,
+ * also those older than that, should the number have gone to another process since.
  */
-export function removeAbandonedTemporaries(dir: string, now = Date.now()): number {
+export function removeFilesOfEndedProcesses(dir: string, pattern: RegExp, options: { maxAgeMs?: number; now?: number } = {}): number {
   let removed = 0;
   let names: string[];
   try {
@@ -132,12 +132,14 @@ export function removeAbandonedTemporaries(dir: string, now = Date.now()): numbe
   } catch {
     return 0;
   }
+  const oldest = (options.now ?? Date.now()) - (options.maxAgeMs ?? Infinity);
   for (const name of names) {
-    const match = TEMPORARY.exec(name);
+    const match = pattern.exec(name);
     if (!match) continue;
+    const pid = Number(match[1]);
     const file = path.join(dir, name);
     try {
-      if (!isRunning(Number(match[1])) || statSync(file).mtimeMs < now - 86_400_000) {
+      if ((pid !== process.pid && !isRunning(pid)) || statSync(file).mtimeMs < oldest) {
         rmSync(file, { force: true });
         removed++;
       }
@@ -147,6 +149,14 @@ export function removeAbandonedTemporaries(dir: string, now = Date.now()): numbe
   }
   return removed;
 }
+
+/**
+ * Removes the temporary files a writer in `dir` left behind when its process died before the
+ * rename (or a day ago, should its number have gone to another process since). Only names this
+ * store makes are touched.
+ */
+export const removeAbandonedTemporaries = (dir: string, now = Date.now()): number =>
+  removeFilesOfEndedProcesses(dir, TEMPORARY, { maxAgeMs: 86_400_000, now });
 
 /**
  * Removes the entries in `dir` that this build did not use: those named by `isEntry`, not in

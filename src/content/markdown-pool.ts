@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { generatorNodeModules } from '../bundle/esbuild-plugins.ts';
 import { generatorRoot } from '../project.ts';
@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import type { MarkdownBatchResult } from './markdown-worker.ts';
 import type { ConvertedMarkdown } from './markdown.ts';
 import { onInterrupt } from '../cli/interrupt.ts';
-import { isRunning } from '../processes.ts';
+import { removeFilesOfEndedProcesses } from '../cache/store.ts';
 
 /** Below this many conversions the main thread does them: a helper costs more to start. */
 const HELPERS_FROM = 64;
@@ -16,10 +16,7 @@ const HELPER_FILE = /^markdown-helper-(\d+)\.mjs$/;
 
 /** Helper scripts of builds that were killed before they could remove theirs. */
 function removeStaleHelperFiles(cacheDir: string): void {
-  for (const name of readdirSync(cacheDir)) {
-    const match = HELPER_FILE.exec(name);
-    if (match && Number(match[1]) !== process.pid && !isRunning(Number(match[1]))) rmSync(path.join(cacheDir, name), { force: true });
-  }
+  removeFilesOfEndedProcesses(cacheDir, HELPER_FILE);
 }
 
 export interface MarkdownPool {
