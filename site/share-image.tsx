@@ -1,9 +1,13 @@
 // The share card of each article (og:image): its title, date and the brand, drawn at build time
-// with satori (layout to SVG) and resvg (SVG to PNG), in the Inter shipped in site/share/fonts.
+// with satori (layout to SVG) and resvg (SVG to pixels), in the Inter shipped in site/share/fonts,
+// and encoded by sharp. The background, logo and brand are the same on every card: drawn once,
+// each card lays out and rasterises only its title and date over them. Rasterising and encoding
+// run on libuv's threads, so cards are drawn on every core while the main thread lays out the next.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Resvg } from '@resvg/resvg-js';
+import { renderAsync } from '@resvg/resvg-js';
 import satori from 'satori';
+import sharp from 'sharp';
 import type { Article, GeneratedFile, HeadImage } from 'ssg';
 
 export const SHARE_CARD = { width: 1200, height: 630 } as const;
@@ -20,9 +24,10 @@ export function shareImageOf(article: Article, brand: string): HeadImage {
 /** `1 January 2025`, the same on every machine (UTC, British English); the date as written when unreadable. */
 export function cardDate(date: string): string {
   const time = Date.parse(date);
-  if (Number.isNaN(time)) return date;
-  return new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(time);
+  return Number.isNaN(time) ? date : CARD_DATE.format(time);
 }
+
+const CARD_DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 /** The title cut at a word boundary before `limit` characters, with an ellipsis when cut. */
 export function cardTitle(title: string, limit = TITLE_LIMIT): string {
@@ -46,37 +51,73 @@ function readFonts(root: string) {
   ];
 }
 
-function Card({ title, date, brand }: { title: string; date: string; brand: string }) {
+const PADDING = { x: 88, y: 72 } as const;
+const BRAND_ROW = 64;
+/** Where the title and date go: the card's inner box below the brand row. */
+const TEXT_BOX = {
+  left: PADDING.x,
+  top: PADDING.y + BRAND_ROW,
+  width: SHARE_CARD.width - 2 * PADDING.x,
+  height: SHARE_CARD.height - 2 * PADDING.y - BRAND_ROW,
+} as const;
+
+/** What every card shares: the gradient, the logo and the brand. */
+function Background({ brand }: { brand: string }) {
   return (
     <div
       style={{
-        width: SHARE_CARD.width, height: SHARE_CARD.height, boxSizing: 'border-box', display: 'flex', flexDirection: 'column', justifyContent: 'space-between',
-        padding: '72px 88px', color: '#ffffff', fontFamily: 'Inter',
+        width: SHARE_CARD.width, height: SHARE_CARD.height, boxSizing: 'border-box', display: 'flex',
+        padding: `${PADDING.y}px ${PADDING.x}px`, color: '#ffffff', fontFamily: 'Inter',
         backgroundImage: 'linear-gradient(135deg, #0b1f33 0%, #102c45 60%, #0f6d62 100%)',
       }}
     >
-      <div style={{ display: 'flex', alignItems: 'center', fontSize: 36, fontWeight: 700 }}>
+      <div style={{ display: 'flex', alignItems: 'center', height: BRAND_ROW, fontSize: 36, fontWeight: 700 }}>
         <svg width="64" height="64" viewBox="0 0 32 32" style={{ marginRight: 22 }}>
           <rect width="32" height="32" rx="8" fill="#35c2ad" />
           <path d="M9 10.5 16 22l7-11.5" fill="none" stroke="#04201c" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round" />
         </svg>
         {brand}
       </div>
-      <div style={{ display: 'block', width: SHARE_CARD.width - 2 * 88, fontSize: 60, fontWeight: 700, lineHeight: 1.15, wordBreak: 'break-word', lineClamp: 3 }}>
-        {title}
-      </div>
+    </div>
+  );
+}
+
+/** The title centred between the brand row and the date, which sits at the bottom (an empty first row keeps the spacing). */
+function Text({ title, date }: { title: string; date: string }) {
+  return (
+    <div style={{ width: TEXT_BOX.width, height: TEXT_BOX.height, display: 'flex', flexDirection: 'column', justifyContent: 'space-between', color: '#ffffff', fontFamily: 'Inter' }}>
+      <div style={{ display: 'flex', height: 0 }} />
+      <div style={{ display: 'block', width: TEXT_BOX.width, fontSize: 60, fontWeight: 700, lineHeight: 1.15, wordBreak: 'break-word', lineClamp: 3 }}>{title}</div>
       <div style={{ display: 'flex', fontSize: 30, color: '#b9d3e2' }}>{`News · ${date}`}</div>
     </div>
   );
 }
 
+// The background's pixels (RGB), drawn once per brand and site folder.
+const backgrounds = new Map<string, Promise<Buffer>>();
+function background(brand: string, root: string): Promise<Buffer> {
+  const key = JSON.stringify([brand, root]);
+  let drawn = backgrounds.get(key);
+  if (!drawn) {
+    drawn = satori(<Background brand={brand} />, { ...SHARE_CARD, fonts: loadFonts(root) })
+      .then((svg) => renderAsync(svg))
+      .then((image) => sharp(image.asPng()).removeAlpha().raw().toBuffer());
+    drawn.catch(() => backgrounds.delete(key)); // a failure is reported by the card; the next card tries again
+    backgrounds.set(key, drawn);
+  }
+  return drawn;
+}
+
 /** The PNG of an article's card. */
 export async function drawShareImage(article: Pick<Article, 'title' | 'date'>, brand: string, root: string): Promise<Uint8Array> {
-  const svg = await satori(<Card title={cardTitle(article.title)} date={cardDate(article.date)} brand={brand} />, {
-    ...SHARE_CARD,
-    fonts: loadFonts(root),
-  });
-  return new Resvg(svg, { fitTo: { mode: 'width', value: SHARE_CARD.width } }).render().asPng();
+  const [pixels, text] = await Promise.all([
+    background(brand, root),
+    satori(<Text title={cardTitle(article.title)} date={cardDate(article.date)} />, { width: TEXT_BOX.width, height: TEXT_BOX.height, fonts: loadFonts(root) }).then((svg) => renderAsync(svg)),
+  ]);
+  return sharp(pixels, { raw: { ...SHARE_CARD, channels: 3 } })
+    .composite([{ input: text.pixels, raw: { width: TEXT_BOX.width, height: TEXT_BOX.height, channels: 4, premultiplied: true }, left: TEXT_BOX.left, top: TEXT_BOX.top }])
+    .png()
+    .toBuffer();
 }
 
 /** One card per article, redrawn only when its title, date or the brand change (or the site code). */
