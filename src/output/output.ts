@@ -154,6 +154,11 @@ function intactManifest(manifestFile: string | undefined, outDir: string, public
   return manifest && outputIntact(manifest, outDir, publicDir, publicFiles) ? manifest : undefined;
 }
 
+/** Whether `outDir` still holds exactly what the last build recorded in `manifestFile`, from the same public files. */
+export async function outputStillIntact(manifestFile: string, outDir: string, publicDir: string): Promise<boolean> {
+  return intactManifest(manifestFile, outDir, publicDir, await listFiles(publicDir)) !== undefined;
+}
+
 /** Writes files into the staging folder as they are made; a failure waits in `writes` for commit to report it. */
 function stagingWriter(staging: string) {
   const folders = new Set<string>();

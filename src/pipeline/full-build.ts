@@ -1,18 +1,19 @@
-import { createHash } from 'node:crypto';
+// The full pipeline of `build`: inputs read and bundled, articles converted in helper processes,
+// pages rendered as their articles are ready, files drawn and checked, everything staged and swapped
+// in at once. Dev mode runs the same stages (stages.ts) on what changed.
 import path from 'node:path';
 import { Buffer } from 'node:buffer';
 import { isPublished, readArticleSources, type Article } from '../content/articles.ts';
 import { ASSETS_DIR, bundleClient, type ClientBundle } from '../bundle/bundle-client.ts';
 import { bundleServer, type ServerBundle } from '../bundle/bundle-server.ts';
 import { readDataFiles, type DataFile } from '../content/data.ts';
-import { openCacheFolder, removeAbandonedTemporaries } from '../cache/store.ts';
+import { removeAbandonedTemporaries } from '../cache/store.ts';
 import { openCompressedCache } from '../output/precompress.ts';
 import { convertPending, parseWithCache, type ParsedWithCache } from '../content/article-store.ts';
 import { createStagedOutput, type OutputFile, type StagedOutput } from '../output/output.ts';
-import { projectAt, type Project } from '../project.ts';
-import { cleanLeftovers, lockOutput } from '../output/output-lock.ts';
-import { checkOwnership, checkProjectRoot, resolveOutDir } from '../output/output-target.ts';
+import type { Project } from '../project.ts';
 import { emptyReads } from '../cache/dependencies.ts';
+import { SsgError } from '../errors.ts';
 import type { CheckedPage } from '../render/links.ts';
 import { openPageCache, type PageCache } from '../cache/page-cache.ts';
 import { renderDocument, type RenderContext } from '../render/render.ts';
@@ -32,49 +33,11 @@ import {
   type SiteSettings,
 } from './stages.ts';
 import { createImageStage, type ImageStage } from './images.ts';
-
-export interface BuildOptions {
-  root: string;
-  /** The output folder, absolute or relative to root. */
-  outDir: string;
-  /** Overrides `baseUrl` of content/site.yaml. */
-  baseUrl?: string;
-  drafts?: boolean;
-  /** Include articles dated after the build time (held back until their date otherwise). */
-  future?: boolean;
-  /** The build time; articles without a date get it. */
-  now?: Date;
-  warn?: (message: string) => void;
-  /** Replace the contents of an output folder no build wrote (one a build wrote is always replaced). */
-  emptyOutDir?: boolean;
-  /** Told after each batch of articles converted: how many of those to convert are done (the CLI's progress line). */
-  onProgress?: (converted: number, total: number) => void;
-  /** How long to wait for another build into the same folder (default two minutes). */
-  lockTimeoutMs?: number;
-}
-
-export interface BuildResult {
-  outDir: string;
-  pages: PageSizes[];
-  articles: number;
-  /** Markdown conversions taken from the cache, and done. */
-  markdown: { cached: number; converted: number };
-  timings: Record<string, number>;
-  durationMs: number;
-  /** The output folder already held exactly this site; nothing was written. */
-  unchanged: boolean;
-}
-
-export { normalizeBaseUrl, resolveBaseUrl } from './stages.ts';
+import { manifestFileOf, saveUnchangedRecord, validUntil } from './unchanged.ts';
+import type { BuildOptions, BuildResult } from './build.ts';
 
 export function assetFiles(client: ClientBundle): OutputFile[] {
   return client.assets.map((asset) => ({ path: asset.path, contents: asset.contents }));
-}
-
-/** Where the build records what it left in an output folder (one record per folder). */
-function outputManifestFile(project: Project, outDir: string): string {
-  const id = createHash('sha1').update(outDir).digest('hex').slice(0, 12);
-  return path.join(project.cacheDir, `output-${id}.json`);
 }
 
 function timer() {
@@ -89,31 +52,6 @@ function timer() {
     },
   };
 }
-
-/**
- * Builds the site into the output folder, once it is known to be a folder the build may write:
- * refused when it is the project, a source folder or a foreign folder; waited for while another
- * build writes there; cleared of what killed builds left beside it.
- */
-export async function build(options: BuildOptions): Promise<BuildResult> {
-  const started = performance.now();
-  const root = path.resolve(options.root);
-  checkProjectRoot(root, options.root);
-  const project = projectAt(root);
-  const outDir = resolveOutDir(project, options.outDir);
-  const release = await lockOutput(outDir, {
-    timeoutMs: options.lockTimeoutMs,
-    onWait: (pid) => options.warn?.(`another build (process ${pid}) is writing into ${outDir}; waiting for it to finish.`),
-  });
-  try {
-    cleanLeftovers(outDir);
-    checkOwnership(outDir, options.outDir, Boolean(options.emptyOutDir));
-    return await buildInto(project, outDir, options, started);
-  } finally {
-    release();
-  }
-}
-
 
 type BuildInputs = [DocumentShell, DataFile[], ServerBundle, ClientBundle];
 
@@ -143,8 +81,13 @@ async function loadArticles(project: Project, options: BuildOptions, now: Date, 
   const publish = { drafts: options.drafts, future: options.future, now };
   const articles = publishArticles(new Map(parsed.all.map((article) => [article.file, article])), publish);
   parsed.pending = parsed.pending.filter((item) => isPublished(item.article, publish));
-  return { parsed, articles };
+  // When each article held back for its date is due: the site changes then, inputs or not.
+  const due = parsed.all.flatMap((article) =>
+    article instanceof SsgError || isPublished(article, publish) || (article.draft && !options.drafts) ? [] : [Date.parse(article.date)],
+  );
+  return { parsed, articles, due };
 }
+
 
 /**
  * Converts the pending articles in helper processes; an article is ready once converted and its
@@ -273,13 +216,20 @@ function pageCacheFor(project: Project, context: RenderContext, server: ServerBu
   });
 }
 
-async function buildInto(project: Project, outDir: string, options: BuildOptions, started: number): Promise<BuildResult> {
+/**
+ * Builds the site in full into `outDir` (locked and checked by `build`): every stage, each taking
+ * what it can from the caches. `stamp` names the inputs, for the next build to tell it has nothing to do.
+ */
+export async function buildInto(project: Project, outDir: string, options: BuildOptions, started: number, stamp: string | undefined): Promise<BuildResult> {
   const clock = timer();
   const now = options.now ?? new Date();
-  const warn = options.warn ?? (() => {});
-  openCacheFolder(project.cacheDir, path.relative(project.root, project.cacheDir));
+  const warnings: string[] = [];
+  const warn = (message: string) => {
+    warnings.push(message);
+    options.warn?.(message);
+  };
   const inputs = startInputs(project, outDir);
-  const { parsed, articles } = await loadArticles(project, options, now, warn);
+  const { parsed, articles, due } = await loadArticles(project, options, now, warn);
   clock.lap('articles');
   const images = createImageStage(project, { started: Date.now() });
   const conversion = startConversion(project, parsed, articles, images, { warn, onProgress: options.onProgress });
@@ -289,7 +239,7 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
     clock.lap('bundle');
     const settings = await siteSettings(project, server.module, dataSources, { baseUrl: options.baseUrl, warn, siteImages: images.siteImages });
     const jobs = expandRoutes(server.module.site, { articles, data: settings.data });
-    output = await createStagedOutput(outDir, project.publicDir, { manifestFile: outputManifestFile(project, outDir) });
+    output = await createStagedOutput(outDir, project.publicDir, { manifestFile: manifestFileOf(project, outDir) });
     const publicFiles = new Set(output.publicFiles);
     checkPublicClashes(client, jobs, publicFiles, project.publicDir);
     const assets = assetFiles(client);
@@ -318,10 +268,12 @@ async function buildInto(project: Project, outDir: string, options: BuildOptions
     const written = await commitOutput(project, output, parsed, pageCache, compressed);
     images.prune();
     output = undefined;
+    const report = { pages: jobs.map((job) => pages.sizes.get(job)!), articles: articles.length, warnings };
+    if (stamp) saveUnchangedRecord(project, outDir, { stamp, validUntil: validUntil(now, due), report });
     clock.lap('write');
     return {
       outDir,
-      pages: jobs.map((job) => pages.sizes.get(job)!),
+      pages: report.pages,
       articles: articles.length,
       markdown: { cached: articles.length - parsed.pending.length, converted: parsed.pending.length },
       timings: clock.timings,

@@ -7,7 +7,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { isArticleName, parseArticle, readArticleSources, reportRawHtml, type Article } from '../content/articles.ts';
-import { assetFiles } from './build.ts';
+import { assetFiles } from './full-build.ts';
 import { ASSETS_DIR, collectClientBundle, findIslands, scriptBuildOptions, styleBuildOptions, type ClientBundle, type IslandSource } from '../bundle/bundle-client.ts';
 import { loadServerModule, serverBuildOptions, type ServerBundle } from '../bundle/bundle-server.ts';
 import { changedFields, dependsOnArticles, emptyReads, type PageReads } from '../cache/dependencies.ts';

@@ -1,0 +1,90 @@
+// `ssg build`: the output folder checked and locked, then either nothing to do (every input as
+// for the last build into it, see unchanged.ts) or the full pipeline, loaded only then.
+import path from 'node:path';
+import { openCacheFolder } from '../cache/store.ts';
+import type { PageSizes } from '../cli/summary.ts';
+import { cleanLeftovers, lockOutput } from '../output/output-lock.ts';
+import { checkOwnership, checkProjectRoot, resolveOutDir } from '../output/output-target.ts';
+import { projectAt, type Project } from '../project.ts';
+import { inputStamp, manifestFileOf, unchangedReport } from './unchanged.ts';
+
+export interface BuildOptions {
+  root: string;
+  /** The output folder, absolute or relative to root. */
+  outDir: string;
+  /** Overrides `baseUrl` of content/site.yaml. */
+  baseUrl?: string;
+  drafts?: boolean;
+  /** Include articles dated after the build time (held back until their date otherwise). */
+  future?: boolean;
+  /** The build time; articles without a date get it. */
+  now?: Date;
+  warn?: (message: string) => void;
+  /** Replace the contents of an output folder no build wrote (one a build wrote is always replaced). */
+  emptyOutDir?: boolean;
+  /** Told after each batch of articles converted: how many of those to convert are done (the CLI's progress line). */
+  onProgress?: (converted: number, total: number) => void;
+  /** How long to wait for another build into the same folder (default two minutes). */
+  lockTimeoutMs?: number;
+}
+
+export interface BuildResult {
+  outDir: string;
+  pages: PageSizes[];
+  articles: number;
+  /** Markdown conversions taken from the cache, and done. */
+  markdown: { cached: number; converted: number };
+  timings: Record<string, number>;
+  durationMs: number;
+  /** The output folder already held exactly this site; nothing was written. */
+  unchanged: boolean;
+}
+
+export { normalizeBaseUrl, resolveBaseUrl } from './stages.ts';
+
+/**
+ * Builds the site into the output folder, once it is known to be a folder the build may write:
+ * refused when it is the project, a source folder or a foreign folder; waited for while another
+ * build writes there; cleared of what killed builds left beside it.
+ */
+export async function build(options: BuildOptions): Promise<BuildResult> {
+  const started = performance.now();
+  const root = path.resolve(options.root);
+  checkProjectRoot(root, options.root);
+  const project = projectAt(root);
+  const outDir = resolveOutDir(project, options.outDir);
+  const release = await lockOutput(outDir, {
+    timeoutMs: options.lockTimeoutMs,
+    onWait: (pid) => options.warn?.(`another build (process ${pid}) is writing into ${outDir}; waiting for it to finish.`),
+  });
+  try {
+    cleanLeftovers(outDir);
+    checkOwnership(outDir, options.outDir, Boolean(options.emptyOutDir));
+    openCacheFolder(project.cacheDir, path.relative(project.root, project.cacheDir));
+    const stamp = inputStamp(project, outDir, options);
+    const unchanged = await unchangedResult(project, outDir, stamp, options, started);
+    if (unchanged) return unchanged;
+    const { buildInto } = await import('./full-build.ts');
+    return await buildInto(project, outDir, options, started, stamp);
+  } finally {
+    release();
+  }
+}
+
+
+/** The last build's result again, when nothing it was made from has changed and its output is untouched. */
+async function unchangedResult(project: Project, outDir: string, stamp: string | undefined, options: BuildOptions, started: number): Promise<BuildResult | undefined> {
+  const checkStarted = performance.now();
+  const report = stamp && (await unchangedReport(project, outDir, manifestFileOf(project, outDir), stamp, options.now ?? new Date()));
+  if (!report) return undefined;
+  for (const message of report.warnings) options.warn?.(message);
+  return {
+    outDir,
+    pages: report.pages,
+    articles: report.articles,
+    markdown: { cached: report.articles, converted: 0 },
+    timings: { 'inputs unchanged': performance.now() - checkStarted },
+    durationMs: performance.now() - started,
+    unchanged: true,
+  };
+}

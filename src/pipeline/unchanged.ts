@@ -1,0 +1,138 @@
+// A build with nothing to do: every input is as it was for the last build into the same output
+// folder, and that folder still holds exactly what the build wrote. Then the build reports what
+// the last one did (its pages and warnings) and writes nothing, without reading a single article.
+//
+// The inputs are the files of content/, site/ (its public folder too) and templates/, the
+// project's package files and npm's install record (by path, size and times, as the generator's
+// own fingerprint), the generator itself, Node's version, the build's options and the date: the
+// record holds until the next UTC midnight (pages and the page cache go by the day) or until the
+// first article held back for its date is due, whichever comes first.
+import { createHash } from 'node:crypto';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { sourceFingerprint } from '../../bin/fingerprint.js';
+import { readEntrySync, writeEntrySync } from '../cache/store.ts';
+import type { PageSizes } from '../cli/summary.ts';
+import { outputStillIntact } from '../output/output.ts';
+import { generatorRoot, type Project } from '../project.ts';
+
+/** What a build reports, kept for the next one to repeat. */
+export interface BuildReport {
+  pages: PageSizes[];
+  articles: number;
+  warnings: string[];
+}
+
+interface UnchangedRecord {
+  version: 1;
+  stamp: string;
+  /** ms since the epoch: after this the same inputs may make another site. */
+  validUntil: number;
+  report: BuildReport;
+}
+
+export interface StampOptions {
+  baseUrl?: string;
+  drafts?: boolean;
+  future?: boolean;
+}
+
+const RECORD_VERSION = 1;
+
+/**
+ * Every file and folder under `dir` (none when it does not exist), by path, size and times, into
+ * `hash`. False when a link leads to a folder: what is inside it is not listed, so no stamp.
+ */
+function hashTree(hash: ReturnType<typeof createHash>, dir: string): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort();
+  } catch {
+    hash.update(`${dir}\0missing\0`);
+    return true;
+  }
+  return entries.every((entry) => hashFile(hash, path.join(dir, entry)));
+}
+
+function hashFile(hash: ReturnType<typeof createHash>, file: string): boolean {
+  try {
+    const stat = statSync(file);
+    if (stat.isDirectory()) {
+      hash.update(`${file}\0folder\0`);
+      return !lstatSync(file).isSymbolicLink();
+    }
+    hash.update(`${file}\0${stat.size}\0${stat.mtimeMs}\0${stat.ctimeMs}\0${stat.ino}\0`);
+  } catch {
+    hash.update(`${file}\0unreadable\0`);
+  }
+  return true;
+}
+
+/**
+ * One hash of everything a build of `project` with `options` is made from, the date aside;
+ * undefined when the inputs cannot be told apart by their files (a linked folder among them).
+ */
+export function inputStamp(project: Project, outDir: string, options: StampOptions): string | undefined {
+  const hash = createHash('sha256');
+  hash.update(JSON.stringify([RECORD_VERSION, process.version, process.env.NODE_ENV ?? '', sourceFingerprint(generatorRoot), outDir, options.baseUrl ?? null, Boolean(options.drafts), Boolean(options.future)]));
+  for (const dir of [project.contentDir, path.dirname(project.siteEntry), path.dirname(project.template)]) {
+    if (!hashTree(hash, dir)) return undefined;
+  }
+  for (const file of ['package.json', 'package-lock.json', path.join('node_modules', '.package-lock.json')]) hashFile(hash, path.join(project.root, file));
+  return hash.digest('hex');
+}
+
+const folderId = (outDir: string) => createHash('sha1').update(outDir).digest('hex').slice(0, 12);
+
+/** Where a build records what it left in an output folder, file by file (one record per folder). */
+export const manifestFileOf = (project: Project, outDir: string) => path.join(project.cacheDir, `output-${folderId(outDir)}.json`);
+
+/** Where the inputs and report of the last build into `outDir` are kept (one per output folder). */
+export const recordFile = (project: Project, outDir: string) => path.join(project.cacheDir, `unchanged-${folderId(outDir)}.json`);
+
+/** The next UTC midnight after `now`, or the first held-back date after it if sooner. */
+export function validUntil(now: Date, heldBackDates: readonly number[]): number {
+  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return Math.min(midnight, ...heldBackDates.filter((time) => time > now.getTime()));
+}
+
+function readRecord(file: string): UnchangedRecord | undefined {
+  const payload = readEntrySync(file);
+  if (!payload) return undefined;
+  try {
+    const record = JSON.parse(payload.toString('utf8')) as Partial<UnchangedRecord> | null;
+    const report = record?.report;
+    const shaped =
+      record?.version === RECORD_VERSION && typeof record.stamp === 'string' && typeof record.validUntil === 'number' &&
+      typeof report === 'object' && report !== null && Array.isArray(report.pages) && typeof report.articles === 'number' &&
+      Array.isArray(report.warnings) && report.warnings.every((warning) => typeof warning === 'string');
+    return shaped ? (record as UnchangedRecord) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The last build's report, when this build would make the same site and the output folder still
+ * holds it untouched; undefined otherwise (build in full).
+ */
+export async function unchangedReport(
+  project: Project,
+  outDir: string,
+  manifestFile: string,
+  stamp: string,
+  now: Date,
+): Promise<BuildReport | undefined> {
+  const record = readRecord(recordFile(project, outDir));
+  if (!record || record.stamp !== stamp || now.getTime() >= record.validUntil) return undefined;
+  return (await outputStillIntact(manifestFile, outDir, project.publicDir)) ? record.report : undefined;
+}
+
+/** Keeps what this build made of these inputs; without it, the next build simply builds in full. */
+export function saveUnchangedRecord(project: Project, outDir: string, record: Omit<UnchangedRecord, 'version'>): void {
+  try {
+    writeEntrySync(recordFile(project, outDir), Buffer.from(JSON.stringify({ version: RECORD_VERSION, ...record })));
+  } catch {
+    // Not kept: the next build builds in full.
+  }
+}

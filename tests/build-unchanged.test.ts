@@ -1,0 +1,210 @@
+// A build whose inputs are all as for the last build into the same folder does nothing but say so
+// (src/pipeline/unchanged.ts). These tests hold it to never skipping a build that would have made
+// a different site: any edit, an output folder touched by hand, the date an article is due, a
+// new day, a linked folder it cannot see into.
+import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../src/pipeline/build.ts';
+import { inputStamp, validUntil } from '../src/pipeline/unchanged.ts';
+import { projectAt } from '../src/project.ts';
+import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
+
+const fixture = path.join(repoRoot, 'tests', 'fixtures', 'basic');
+const SKIPPED = 'inputs unchanged';
+
+describe('a build with nothing to do', () => {
+  let site: TempSite;
+  let first: Awaited<ReturnType<TempSite['run']>>;
+
+  beforeAll(async () => {
+    site = await copySite(fixture);
+    // A front matter key that draws a warning: the skipped build must repeat it.
+    await site.write('content/news/first-post.md', (await site.read('content/news/first-post.md')).replace('excerpt:', 'summary:'));
+    first = await site.run(['build']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).not.toContain(SKIPPED);
+  });
+  afterAll(() => site.dispose());
+
+  const summaryRows = (stdout: string) => stdout.split('\n').filter((line) => line.startsWith('/'));
+
+  it('reports the same pages and the same warnings as the build it repeats, and writes nothing', async () => {
+    expect(first.stderr).toMatch(/summary/);
+    const before = statSync(site.file('dist/index.html')).mtimeMs;
+    const again = await site.run(['build']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain(SKIPPED);
+    expect(again.stdout).toContain('output unchanged, nothing written');
+    expect(summaryRows(again.stdout)).toEqual(summaryRows(first.stdout));
+    expect(summaryRows(again.stdout).length).toBeGreaterThan(3);
+    expect(again.stderr).toBe(first.stderr);
+    expect(statSync(site.file('dist/index.html')).mtimeMs).toBe(before);
+  });
+
+  it('builds in full after an edit, a touch, a new public file, a changed option or a hand-edited output', async () => {
+    const steps: Array<[string, () => Promise<void> | void, string[]?]> = [
+      ['edit an article', async () => site.write('content/news/first-post.md', (await site.read('content/news/first-post.md')).replace('Some *text*', 'Some *words*'))],
+      ['touch the template', () => utimesSync(site.file('templates/document.html'), new Date(), new Date(Date.now() + 5_000))],
+      ['add a public file', () => site.write('site/public/extra.txt', 'extra')],
+      ['ask for drafts', () => {}, ['--drafts']],
+      ['drop the drafts again', () => {}],
+      ['edit the output by hand', () => writeFileSync(site.file('dist/about.html'), 'edited by hand')],
+    ];
+    for (const [name, change, args = []] of steps) {
+      await change();
+      const result = await site.run(['build', ...args]);
+      expect(result.code, `${name}: ${result.stderr}`).toBe(0);
+      expect(result.stdout, name).not.toContain(SKIPPED);
+      const repeated = await site.run(['build', ...args]);
+      expect(repeated.stdout, `${name}, then nothing`).toContain(SKIPPED);
+    }
+    expect(await site.read('dist/news/first-post.html')).toContain('<em>words</em>');
+    expect(await site.read('dist/extra.txt')).toBe('extra');
+    expect(await site.read('dist/about.html')).not.toBe('edited by hand');
+  });
+
+  it('builds in full once an article held back for its date is due, and on the next day', async () => {
+    const now = new Date('2031-05-01T10:00:00Z');
+    await site.write('content/news/later.md', '---\ntitle: Later\ndate: "2031-05-01T12:00:00Z"\nexcerpt: Due at noon.\n---\nSoon.\n');
+    const run = (at: Date) => build({ root: site.dir, outDir: 'dist', now: at });
+    expect((await run(now)).timings).not.toHaveProperty(SKIPPED);
+    expect(await site.read('dist/index.html')).not.toContain('Later');
+    expect((await run(new Date('2031-05-01T11:59:00Z'))).timings).toHaveProperty(SKIPPED);
+    const due = await run(new Date('2031-05-01T12:00:00Z'));
+    expect(due.timings).not.toHaveProperty(SKIPPED);
+    expect(await site.read('dist/index.html')).toContain('Later');
+    expect((await run(new Date('2031-05-01T23:59:00Z'))).timings).toHaveProperty(SKIPPED);
+    expect((await run(new Date('2031-05-02T00:00:00Z'))).timings).not.toHaveProperty(SKIPPED);
+    await site.remove('content/news/later.md');
+  });
+
+  it('never skips while a linked folder is among the inputs (what is in it is not listed)', async () => {
+    const outside = await mkdtemp(path.join(tmpdir(), 'ssg-linked-'));
+    try {
+      writeFileSync(path.join(outside, 'linked-post.md'), '---\ntitle: Linked\ndate: "2024-01-01"\nexcerpt: From a link.\n---\nOne.\n');
+      symlinkSync(outside, site.file('content/news/linked'));
+      expect(inputStamp(projectAt(site.dir), site.file('dist'), {})).toBeUndefined();
+      await site.run(['build']);
+      const again = await site.run(['build']);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).not.toContain(SKIPPED);
+    } finally {
+      await site.remove('content/news/linked');
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the input stamp', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'ssg-stamp-'));
+  });
+  afterAll(() => rm(root, { recursive: true, force: true }));
+
+  const folders = ['content', 'content/news', 'site', 'site/public', 'site/public/img', 'templates'];
+  const files = () =>
+    folders.flatMap((folder) =>
+      readdirSync(path.join(root, folder), { withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => path.join(folder, entry.name)),
+    );
+
+  type Change = { kind: string; pick: number; text: string };
+  /** Applies a change to the tree; false when there was nothing to apply it to. */
+  function apply({ kind, pick, text }: Change): boolean {
+    const all = files();
+    const target = all.length > 0 ? path.join(root, all[pick % all.length]!) : undefined;
+    const folder = path.join(root, folders[pick % folders.length]!);
+    switch (kind) {
+      case 'add':
+        writeFileSync(path.join(folder, `new-${pick}-${Date.now()}.md`), text);
+        return true;
+      case 'add folder':
+        mkdirSync(path.join(folder, `folder-${pick}-${Date.now()}`));
+        return true;
+      case 'package.json':
+        writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'site', note: text }));
+        return true;
+    }
+    if (!target) return false;
+    const stat = statSync(target);
+    switch (kind) {
+      case 'same size, same times': {
+        // As `cp -p` or `rsync -a` can leave it: other bytes, the old size and modification time.
+        const old = readFileSync(target);
+        const changed = Buffer.from(old.map((byte, index) => (index === pick % Math.max(1, old.length) ? byte ^ 1 : byte)));
+        writeFileSync(target, old.length > 0 ? changed : 'x');
+        utimesSync(target, stat.atime, stat.mtime);
+        return true;
+      }
+      case 'append':
+        writeFileSync(target, `${readFileSync(target, 'utf8')}${text}`);
+        return true;
+      case 'remove':
+        rmSync(target);
+        return true;
+      case 'rename':
+        renameSync(target, `${target}.renamed`);
+        return true;
+      case 'touch':
+        utimesSync(target, stat.atime, new Date(stat.mtimeMs + 1_000));
+        return true;
+      case 'chmod':
+        chmodSync(target, stat.mode ^ 0o040);
+        return true;
+    }
+    return false;
+  }
+
+  it('changes with every change to any input file or folder, and only then (fast-check)', () => {
+    for (const folder of folders) mkdirSync(path.join(root, folder), { recursive: true });
+    writeFileSync(path.join(root, 'content/news/post.md'), '---\ntitle: Post\n---\nText.\n');
+    writeFileSync(path.join(root, 'site/index.tsx'), 'export default {};\n');
+    writeFileSync(path.join(root, 'templates/document.html'), '<!doctype html>');
+    const project = projectAt(root);
+    const stamp = () => inputStamp(project, path.join(root, 'dist'), {});
+    const kinds = ['add', 'add folder', 'package.json', 'same size, same times', 'append', 'remove', 'rename', 'touch', 'chmod'];
+    fc.assert(
+      fc.property(fc.array(fc.record({ kind: fc.constantFrom(...kinds), pick: fc.nat(1000), text: fc.string({ minLength: 1, maxLength: 20 }) }), { minLength: 1, maxLength: 6 }), (changes) => {
+        for (const change of changes) {
+          const before = stamp();
+          expect(stamp()).toBe(before);
+          if (apply(change)) expect(stamp(), change.kind).not.toBe(before);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('differs by option and output folder', () => {
+    const project = projectAt(root);
+    const stamps = [
+      inputStamp(project, path.join(root, 'dist'), {}),
+      inputStamp(project, path.join(root, 'public-out'), {}),
+      inputStamp(project, path.join(root, 'dist'), { drafts: true }),
+      inputStamp(project, path.join(root, 'dist'), { future: true }),
+      inputStamp(project, path.join(root, 'dist'), { baseUrl: 'https://example.org' }),
+    ];
+    expect(new Set(stamps).size).toBe(stamps.length);
+  });
+});
+
+describe('how long a record holds', () => {
+  it('until the next UTC midnight, or the first held-back date before it (fast-check)', () => {
+    fc.assert(
+      fc.property(fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }), fc.array(fc.integer({ min: -3 * 86_400_000, max: 3 * 86_400_000 })), (now, offsets) => {
+        const dates = offsets.map((offset) => now.getTime() + offset);
+        const until = validUntil(now, dates);
+        const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+        expect(until).toBeGreaterThan(now.getTime());
+        expect(until).toBeLessThanOrEqual(midnight);
+        expect(until).toBe(Math.min(midnight, ...dates.filter((date) => date > now.getTime())));
+      }),
+    );
+  });
+});
