@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Article } from '../src/content/articles.ts';
 import { SsgError, SsgErrorList } from '../src/errors.ts';
-import { checkLinks, resolveLink } from '../src/render/links.ts';
+import { checkLinks, createLinkCheckMemo, pageLinks, resolveLink, type PageLinks } from '../src/render/links.ts';
 import { rssFeed } from '../src/render/site-files.ts';
 
 const files = new Set(['index.html', 'news/a.html', 'news/b.html', 'robots.txt']);
@@ -54,6 +54,55 @@ describe('checkLinks', () => {
         }
       }),
     );
+  });
+});
+
+describe('checkLinks with a memo (dev mode)', () => {
+  const outcome = (run: () => void) => {
+    try {
+      run();
+      return 'passes';
+    } catch (error) {
+      return error instanceof SsgErrorList ? error.errors.map((each) => each.message).join('\n') : (error as Error).message;
+    }
+  };
+
+  it('finds what a check without one finds, over random sequences of page and file changes (fast-check)', () => {
+    const paths = ['/', '/a', '/b', '/c'];
+    const pageHtml = fc
+      .array(fc.constantFrom('<a href="/a">', '<a href="/b#x">', '<a href="/c#y">', '<a href="/b#y">', '<a href="#x">', '<img src="/pic.png">', '<h2 id="x">', '<p id="y">'), { maxLength: 6 })
+      .map((parts) => parts.join(''));
+    const step = fc.record({
+      // Each page: kept as the same object as before (null) or given new HTML.
+      pages: fc.tuple(...paths.map(() => fc.option(pageHtml, { nil: null, freq: 2 }))),
+      pictureThere: fc.boolean(),
+      cThere: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 8 }), (steps) => {
+        const memo = createLinkCheckMemo();
+        let current: PageLinks[] = paths.map((path) => pageLinks({ path, html: '' }));
+        for (const { pages, pictureThere, cThere } of steps) {
+          current = current.map((before, index) => (pages[index] === null ? before : pageLinks({ path: paths[index]!, html: pages[index]! })));
+          const present = current.filter((page) => page.path !== '/c' || cThere);
+          const files = new Set([...present.map((page) => (page.path === '/' ? 'index.html' : `${page.path.slice(1)}.html`)), ...(pictureThere ? ['pic.png'] : [])]);
+          expect(outcome(() => checkLinks(present, files, undefined, memo))).toBe(outcome(() => checkLinks(present, files)));
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('checks again a page whose fragment now points at a changed page, though the page itself is unchanged', () => {
+    const memo = createLinkCheckMemo();
+    const home = pageLinks({ path: '/', html: '<a href="/b#x">b</a>' });
+    const files = new Set(['index.html', 'b.html']);
+    checkLinks([home, pageLinks({ path: '/b', html: '<h2 id="x">X</h2>' })], files, undefined, memo);
+    expect(() => checkLinks([home, pageLinks({ path: '/b', html: '<h2 id="z">Z</h2>' })], new Set(files), undefined, memo)).toThrow(
+      'The page / links to /b#x, but /b has no element with the id "x".',
+    );
+    // And a file gone since: the unchanged page's link is looked at again.
+    expect(() => checkLinks([home], new Set(['index.html']), undefined, memo)).toThrow('The page / links to /b#x, which no route or public file provides.');
   });
 });
 

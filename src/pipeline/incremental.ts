@@ -15,10 +15,11 @@ import { readDataFiles, type DataFile } from '../content/data.ts';
 import { SsgError } from '../errors.ts';
 import { swapStyleSheet } from '../render/head.ts';
 import { fromEsbuildFailure } from '../bundle/esbuild-plugins.ts';
-import { pageLinks, type PageLinks } from '../render/links.ts';
+import { createLinkCheckMemo, pageLinks, type LinkCheckMemo, type PageLinks } from '../render/links.ts';
 import { convertMarkdown } from '../content/markdown.ts';
 import { listFiles, type OutputFile } from '../output/output.ts';
 import { FEED_LIMIT } from '../render/site-files.ts';
+import type { DrawnMemo } from '../render/generated-files.ts';
 import { convertPending, parseWithCache } from '../content/article-store.ts';
 import { projectAt, type Project } from '../project.ts';
 import { renderDocument, type RenderContext } from '../render/render.ts';
@@ -408,13 +409,14 @@ function siteFilesFor(previous: State | undefined, inputs: Inputs, jobs: readonl
 }
 
 /** The drawn files, drawn again (or taken from their cache) when what they are drawn from may have changed. */
-async function drawnFilesFor(project: Project, previous: State | undefined, inputs: Inputs): Promise<OutputFile[]> {
+async function drawnFilesFor(project: Project, previous: State | undefined, inputs: Inputs, memo: DrawnMemo): Promise<OutputFile[]> {
   const redraw = !previous || inputs.renderAll || inputs.listChanged || inputs.fields.size > 0 || inputs.changedData.size > 0;
-  return redraw ? drawnFiles(inputs, project) : previous.drawn;
+  return redraw ? drawnFiles(inputs, project, memo) : previous.drawn;
 }
 
 /** Runs the pipeline's page stages and checks on new inputs, in `build`'s order; throws before anything is written. */
-async function assemble(project: Project, images: ImageStage, previous: State | undefined, inputs: Inputs, now: Date): Promise<State> {
+async function assemble(project: Project, stages: { images: ImageStage; drawn: DrawnMemo; links: LinkCheckMemo }, previous: State | undefined, inputs: Inputs, now: Date): Promise<State> {
+  const { images } = stages;
   // entries() may read any field of an article (tag pages read its tags): a changed field expands the routes again.
   const routesMayChange = !previous || inputs.renderAll || inputs.listChanged || inputs.fields.size > 0 || inputs.changedData.size > 0;
   const jobs = routesMayChange
@@ -426,7 +428,7 @@ async function assemble(project: Project, images: ImageStage, previous: State | 
   const context = renderContext({ ...inputs, server: inputs.server.module }, now, project.root);
   const rendered = renderPages(pagesToRender(jobs, previous, inputs), context);
   const pages = mergePages(jobs, rendered, previous, inputs);
-  const drawn = await drawnFilesFor(project, previous, inputs);
+  const drawn = await drawnFilesFor(project, previous, inputs, stages.drawn);
   checkPublicClashes(inputs.client, [], inputs.publicFiles, project.publicDir, drawn);
   const generated = siteFilesFor(previous, inputs, jobs, now);
   checkSiteLinks([...pages.values()].map((page) => page.links), {
@@ -434,7 +436,7 @@ async function assemble(project: Project, images: ImageStage, previous: State | 
     jobs,
     generated: [...inputs.settings.images, ...articleImages, ...drawn, ...generated],
     publicFiles: inputs.publicFiles,
-  });
+  }, stages.links);
   const { renderAll: _r, styleChanged: _s, listChanged: _l, fields: _f, changedData: _d, publicChanged: _p, ...kept } = inputs;
   return { ...kept, jobs, pages, articleImages, drawn, generated };
 }
@@ -469,6 +471,8 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
   const now = options.now ?? (() => new Date());
   const bundler = await createDevBundler(project, outDir);
   const images = createImageStage(project);
+  const drawnMemo: DrawnMemo = new Map();
+  const linkMemo = createLinkCheckMemo();
   let output = createInPlaceOutput(outDir, project.publicDir);
   let state: State | undefined;
 
@@ -481,7 +485,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     const inputs = previous
       ? await changedInputs(project, bundler, images, previous, kinds, options, time)
       : await firstInputs(project, bundler, images, options, time);
-    const next = await assemble(project, images, previous, inputs, time);
+    const next = await assemble(project, { images, drawn: drawnMemo, links: linkMemo }, previous, inputs, time);
     if (!previous) {
       await rm(outDir, { recursive: true, force: true });
       await mkdir(outDir, { recursive: true });

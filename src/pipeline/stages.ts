@@ -8,8 +8,8 @@ import type { ServerBundle, ServerModule } from '../bundle/bundle-server.ts';
 import { addCspSources } from '../render/csp.ts';
 import { parseDataFiles, type DataFile } from '../content/data.ts';
 import { SsgError, SsgErrorList } from '../errors.ts';
-import { generateFiles } from '../render/generated-files.ts';
-import { checkLinks, type CheckedPage, type PageLinks } from '../render/links.ts';
+import { generateFiles, type DrawnMemo } from '../render/generated-files.ts';
+import { checkLinks, type CheckedPage, type LinkCheckMemo, type PageLinks } from '../render/links.ts';
 import { publicFileClash, type OutputFile } from '../output/output.ts';
 import type { Project } from '../project.ts';
 import type { RenderContext } from '../render/render.ts';
@@ -154,17 +154,19 @@ export function generatedFiles(
 
 /**
  * The files the site draws (share images), each taken from the cache while its path, its key and
- * the site code are as before. Dev serves them as `build` writes them: pages point at them.
+ * the site code are as before. Dev serves them as `build` writes them: pages point at them, and
+ * keeps them in `memo` between rebuilds, so an edit reads none of the unchanged ones again.
  */
 export function drawnFiles(
   inputs: { server: ServerBundle; articles: readonly Article[]; settings: SiteSettings },
   project: Project,
+  memo?: DrawnMemo,
 ): Promise<OutputFile[]> {
   const { settings } = inputs;
   return generateFiles(
     inputs.server.module.site,
     { articles: inputs.articles, data: settings.data, baseUrl: settings.baseUrl, root: project.root },
-    { cacheDir: project.cacheDir, salt: inputs.server.code },
+    { cacheDir: project.cacheDir, salt: inputs.server.code, memo },
   );
 }
 
@@ -191,6 +193,7 @@ export function checkPublicClashes(
 export function checkSiteLinks(
   pages: ReadonlyArray<CheckedPage | PageLinks>,
   paths: { client: ClientBundle; jobs: readonly PageJob[]; generated: readonly OutputFile[]; publicFiles: ReadonlySet<string> },
+  memo?: LinkCheckMemo,
 ): void {
   const files = new Set([
     ...paths.client.assets.map((asset) => asset.path),
@@ -198,5 +201,5 @@ export function checkSiteLinks(
     ...paths.generated.map((file) => file.path),
     ...paths.publicFiles,
   ]);
-  checkLinks(pages, files);
+  checkLinks(pages, files, undefined, memo);
 }

@@ -13,31 +13,45 @@ function entryName(file: GeneratedFile, salt: string): string {
   return `${createHash('sha256').update(JSON.stringify([file.path, file.key, salt])).digest('hex')}.bin`;
 }
 
+/** Files kept in memory by their cache entry's name, between the rebuilds of one dev session. */
+export type DrawnMemo = Map<string, OutputFile>;
+
 /**
- * Draws the site's generated files, taking each from `cacheDir` when its path, key and the site
- * code (`salt`) are as before; entries no longer used are pruned. At most `concurrency` drawn at once.
+ * Draws the site's generated files, taking each from `memo`, else from `cacheDir`, when its path,
+ * key and the site code (`salt`) are as before; entries no longer used are pruned. At most
+ * `concurrency` drawn at once. `memo` is left holding exactly the files of this call.
  */
 export async function generateFiles<Data>(
   site: SiteDefinition<Data>,
   context: GeneratedFilesContext<Data>,
-  options: { cacheDir: string; salt: string | Uint8Array; concurrency?: number },
+  options: { cacheDir: string; salt: string | Uint8Array; concurrency?: number; memo?: DrawnMemo },
 ): Promise<OutputFile[]> {
   const files = site.files?.(context) ?? [];
-  if (files.length === 0) return [];
+  const memo = options.memo;
+  if (files.length === 0) {
+    memo?.clear();
+    return [];
+  }
   const salt = createHash('sha256').update(options.salt).digest('hex');
   const dir = path.join(options.cacheDir, 'generated');
   const seen = new Set<string>();
   for (const file of files) checkPath(file, seen);
   const started = Date.now();
-  const used = new Set(files.map((file) => entryName(file, salt)));
-  const output: OutputFile[] = new Array(files.length);
+  const names = files.map((file) => entryName(file, salt));
+  const output: OutputFile[] = names.map((name) => memo?.get(name)!);
+  const missing = output.flatMap((file, index) => (file ? [] : [index]));
+  if (memo && missing.length === 0 && memo.size === names.length) return output;
   let next = 0;
   const worker = async () => {
-    for (let index = next++; index < files.length; index = next++) output[index] = await produce(files[index]!, dir, salt);
+    for (let at = next++; at < missing.length; at = next++) output[missing[at]!] = await produce(files[missing[at]!]!, dir, names[missing[at]!]!);
   };
-  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, files.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, missing.length) }, worker));
+  if (memo) {
+    memo.clear();
+    names.forEach((name, index) => memo.set(name, output[index]!));
+  }
   try {
-    pruneEntries(dir, { used, isEntry: (name) => /^[0-9a-f]{64}\.bin$/.test(name), since: started });
+    pruneEntries(dir, { used: new Set(names), isEntry: (name) => /^[0-9a-f]{64}\.bin$/.test(name), since: started });
   } catch {
     // Pruning only saves space; the next build tries again.
   }
@@ -53,8 +67,8 @@ function checkPath(file: GeneratedFile, seen: Set<string>): void {
   seen.add(where);
 }
 
-async function produce(file: GeneratedFile, dir: string, salt: string): Promise<OutputFile> {
-  const entry = path.join(dir, entryName(file, salt));
+async function produce(file: GeneratedFile, dir: string, name: string): Promise<OutputFile> {
+  const entry = path.join(dir, name);
   const cached = await readEntry(entry);
   const where = file.path.replace(/^\//, '');
   if (cached) return { path: where, contents: cached };

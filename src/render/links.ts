@@ -102,37 +102,76 @@ export function pageLinks(page: CheckedPage): PageLinks {
 }
 
 /**
+ * What the last passing check saw, for the next check of mostly the same pages (dev mode): a page
+ * that passed against the same set of files, whose fragments point at the same pages as then,
+ * passes again without looking at each of its links.
+ */
+export interface LinkCheckMemo {
+  files?: ReadonlySet<string>;
+  byPath?: ReadonlyMap<string, PageLinks>;
+  passed: WeakSet<PageLinks>;
+  /** Each page's links that carry a fragment. */
+  fragments: WeakMap<PageLinks, PageLink[]>;
+}
+
+export const createLinkCheckMemo = (): LinkCheckMemo => ({ passed: new WeakSet(), fragments: new WeakMap() });
+
+const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>) => a.size === b.size && [...a].every((item) => b.has(item));
+const pageKey = (urlPath: string) => urlPath.replace(/\/+$/, '') || '/';
+
+/** Whether `page` passed the last check and nothing it was checked against has changed since. */
+function stillPasses(page: PageLinks, memo: LinkCheckMemo, byPath: ReadonlyMap<string, PageLinks>): boolean {
+  if (!memo.passed.has(page)) return false;
+  let fragments = memo.fragments.get(page);
+  if (!fragments) memo.fragments.set(page, (fragments = page.links.filter((link) => link.fragment)));
+  return fragments.every((link) => byPath.get(pageKey(link.path)) === memo.byPath!.get(pageKey(link.path)));
+}
+
+/**
  * Every internal link and source on every page must lead to a page, a generated file or a
  * public file, and a `#fragment` to an id on the page it leads to (pages only: a fragment of a
  * public file is not checked). Relative links are resolved against the page. Paths under
  * `ignore` (an API the server answers) are not checked. Pages come with their HTML, or with
- * their links already taken out (dev mode).
+ * their links already taken out (dev mode, which also keeps a `memo` between rebuilds).
  */
-export function checkLinks(pages: ReadonlyArray<CheckedPage | PageLinks>, files: ReadonlySet<string>, ignore: readonly string[] = ['/api/']): void {
+export function checkLinks(
+  pages: ReadonlyArray<CheckedPage | PageLinks>,
+  files: ReadonlySet<string>,
+  ignore: readonly string[] = ['/api/'],
+  memo?: LinkCheckMemo,
+): void {
   const checked = pages.map((page) => ('ids' in page ? page : pageLinks(page)));
   const byPath = new Map(checked.map((page) => [page.path, page]));
-  // Most links (the header, the footer) are on every page: each path is resolved once.
-  const resolved = new Map<string, boolean>();
-  const leadsSomewhere = (urlPath: string) => {
-    let found = resolved.get(urlPath);
-    if (found === undefined) resolved.set(urlPath, (found = resolvesTo(urlPath, files)));
-    return found;
+  const sameFiles = memo?.files !== undefined && sameSet(memo.files, files);
+  // Most links (the header, the footer) are on every page: each path is looked at once.
+  const verdicts = new Map<string, { ignored: boolean; found: boolean; target: PageLinks | undefined }>();
+  const verdictOf = (urlPath: string) => {
+    let verdict = verdicts.get(urlPath);
+    if (!verdict) {
+      const ignored = ignore.some((prefix) => urlPath.startsWith(prefix));
+      const found = !ignored && resolvesTo(urlPath, files);
+      verdicts.set(urlPath, (verdict = { ignored, found, target: found ? byPath.get(pageKey(urlPath)) : undefined }));
+    }
+    return verdict;
   };
   const errors: SsgError[] = [];
   for (const page of checked) {
-    const where = { file: page.file };
+    if (sameFiles && stillPasses(page, memo!, byPath)) continue;
     for (const link of page.links) {
-      if (ignore.some((prefix) => link.path.startsWith(prefix))) continue;
-      if (!leadsSomewhere(link.path)) {
-        errors.push(new SsgError('LinkBroken', `The page ${page.path} links to ${link.written}, which no route or public file provides.`, where));
-        continue;
-      }
-      const target = byPath.get(link.path.replace(/\/+$/, '') || '/');
-      if (link.fragment && link.fragment !== 'top' && target && !target.ids.has(link.fragment)) {
-        errors.push(new SsgError('LinkFragmentMissing', `The page ${page.path} links to ${link.written}, but ${target.path} has no element with the id "${link.fragment}".`, where));
+      const { ignored, found, target } = verdictOf(link.path);
+      if (ignored) continue;
+      if (!found) {
+        errors.push(new SsgError('LinkBroken', `The page ${page.path} links to ${link.written}, which no route or public file provides.`, { file: page.file }));
+      } else if (link.fragment && link.fragment !== 'top' && target && !target.ids.has(link.fragment)) {
+        errors.push(new SsgError('LinkFragmentMissing', `The page ${page.path} links to ${link.written}, but ${target.path} has no element with the id "${link.fragment}".`, { file: page.file }));
       }
     }
   }
   if (errors.length === 1) throw errors[0];
   if (errors.length > 1) throw new SsgErrorList(errors);
+  if (memo) {
+    memo.files = files;
+    memo.byPath = byPath;
+    for (const page of checked) memo.passed.add(page);
+  }
 }

@@ -19,7 +19,7 @@ export class DevProcess {
   }
 
   static start(cwd: string, args: string[] = []): Promise<DevProcess> {
-    const child = spawn(process.execPath, [cliPath, 'dev', '--port', '0', ...args], {
+    const child = spawn(process.execPath, [...(process.env.SSG_DEV_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SSG_DEV_PROF}`] : []), cliPath, 'dev', '--port', '0', ...args], {
       cwd,
       env: { ...process.env, NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],

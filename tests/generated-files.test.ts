@@ -1,0 +1,74 @@
+// The site's drawn files (share cards): taken from dev's memory between rebuilds, from the cache
+// across builds, drawn only when their path, key or the site code changed.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateFiles, type DrawnMemo } from '../src/render/generated-files.ts';
+import type { GeneratedFile, SiteDefinition } from '../src/render/site-definition.ts';
+
+describe('generateFiles', () => {
+  let cacheDir: string;
+  beforeAll(async () => {
+    cacheDir = await mkdtemp(path.join(tmpdir(), 'ssg-drawn-'));
+  });
+  afterAll(() => rm(cacheDir, { recursive: true, force: true }));
+
+  /** A site drawing one file per key; `drawn` lists what was drawn, in order. */
+  function siteOf(keys: readonly string[], drawn: string[]): SiteDefinition {
+    const files = (): GeneratedFile[] =>
+      keys.map((key, index) => ({
+        path: `/cards/${index}.bin`,
+        key,
+        render: () => {
+          drawn.push(key);
+          return new TextEncoder().encode(`card ${index}: ${key}`);
+        },
+      }));
+    return { routes: [], files } as unknown as SiteDefinition;
+  }
+  const context = { articles: [], data: {}, baseUrl: 'https://example.org', root: '/' };
+
+  it('with a memo, draws only what changed and reads nothing else, over random sequences of keys (fast-check)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(fc.constantFrom('a', 'b', 'c', 'd'), { maxLength: 5 }), { minLength: 1, maxLength: 5 }), async (rounds) => {
+        const memo: DrawnMemo = new Map();
+        const dir = await mkdtemp(path.join(cacheDir, 'run-'));
+        let previous: Map<string, Uint8Array> = new Map();
+        for (const keys of rounds) {
+          const drawn: string[] = [];
+          const files = await generateFiles(siteOf(keys, drawn), context, { cacheDir: dir, salt: 'code', memo });
+          expect(files.map((file) => new TextDecoder().decode(file.contents))).toEqual(keys.map((key, index) => `card ${index}: ${key}`));
+          const byPath = new Map(files.map((file) => [file.path, file.contents]));
+          for (const [where, contents] of byPath) {
+            // An unchanged file is the very same object as in the last round: dev writes nothing for it.
+            if (previous.get(where) && new TextDecoder().decode(previous.get(where)) === new TextDecoder().decode(contents)) expect(contents).toBe(previous.get(where));
+          }
+          expect(memo.size).toBe(keys.length);
+          previous = byPath;
+        }
+        await rm(dir, { recursive: true, force: true });
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('takes unchanged files from the memo even when the cache is gone, and from the cache without a memo', async () => {
+    const memo: DrawnMemo = new Map();
+    const drawn: string[] = [];
+    await generateFiles(siteOf(['a', 'b'], drawn), context, { cacheDir, salt: 'code', memo });
+    expect(drawn).toEqual(['a', 'b']);
+    await rm(path.join(cacheDir, 'generated'), { recursive: true, force: true });
+    await generateFiles(siteOf(['a', 'b'], drawn), context, { cacheDir, salt: 'code', memo });
+    expect(drawn).toEqual(['a', 'b']);
+    await generateFiles(siteOf(['a', 'c'], drawn), context, { cacheDir, salt: 'code', memo });
+    expect(drawn).toEqual(['a', 'b', 'c']);
+    // Another build (no memo) finds 'c' in the cache; 'a' went with the folder, and is drawn again.
+    await generateFiles(siteOf(['a', 'c'], drawn), context, { cacheDir, salt: 'code' });
+    expect(drawn).toEqual(['a', 'b', 'c', 'a']);
+    // New site code: everything again.
+    await generateFiles(siteOf(['a', 'c'], drawn), context, { cacheDir, salt: 'other code', memo });
+    expect(drawn).toEqual(['a', 'b', 'c', 'a', 'a', 'c']);
+  });
+});
