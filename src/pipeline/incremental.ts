@@ -29,6 +29,7 @@ import { createImageStage, type ImageStage } from './images.ts';
 import { markdownHtml } from '../images/article-images.ts';
 import { bundleArticleOf } from '../images/stage.ts';
 import {
+  checkDrawnClashes,
   checkPublicClashes,
   checkSiteLinks,
   drawnFiles,
@@ -429,6 +430,7 @@ async function assemble(project: Project, images: ImageStage, previous: State | 
   const drawn = await drawnFilesFor(project, previous, inputs);
   checkPublicClashes(inputs.client, [], inputs.publicFiles, project.publicDir, drawn);
   const generated = siteFilesFor(previous, inputs, jobs, now);
+  checkDrawnClashes(drawn, { client: inputs.client, jobs, generated: [...inputs.settings.images, ...articleImages, ...generated] }, project);
   checkSiteLinks([...pages.values()].map((page) => page.links), {
     client: inputs.client,
     jobs,
