@@ -3,6 +3,8 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SsgError, SsgErrorList } from '../src/errors.ts';
+import { describeProblems } from '../src/dev/dev.ts';
+import { build as ssgBuild } from '../src/pipeline/build.ts';
 import { createIncrementalBuild, type IncrementalBuild } from '../src/pipeline/incremental.ts';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 
@@ -60,3 +62,65 @@ describe('dev mode: article images', () => {
     expect(errors.map((item) => [item.code, item.where])).toEqual([['ImageRemote', `${bundle}/index.md:5`]]);
   });
 });
+
+describe('dev mode: images articles show from the public folder or beside them', () => {
+  let site: TempSite;
+  let build: IncrementalBuild;
+  const out = () => path.join(site.dir, '.cache/ssg/dev');
+  const page = () => readFileSync(path.join(out(), 'news/public-picture.html'), 'utf8');
+  const png = (background: string) => sharp({ create: { width: 300, height: 200, channels: 3, background } }).png().toBuffer();
+  const logoUrl = (html: string) => /\/assets\/pic-\d+w-\w+\.png/.exec(html)?.[0];
+
+  async function freshBuild(): Promise<{ out: string; error?: unknown }> {
+    const outDir = path.join(site.dir, 'dist');
+    return ssgBuild({ root: site.dir, outDir, warn: () => {} }).then(() => ({ out: outDir }), (error: unknown) => ({ out: outDir, error }));
+  }
+
+  beforeAll(async () => {
+    site = await copySite(fixture);
+    await site.write('content/news/public-picture.md', '---\ntitle: Public picture\ndate: "2025-01-01"\n---\n![A logo](/pic.png)\n');
+    await site.write('site/public/pic.png', await png('#284'));
+    build = await createIncrementalBuild({ root: site.dir, outDir: '.cache/ssg/dev', warn: () => {} });
+    await build.initial();
+  }, 120_000);
+  afterAll(async () => {
+    await build?.dispose();
+    await site?.dispose();
+  });
+
+  it('processes the article again when the public image changes, and fails as build fails when it goes', async () => {
+    const before = logoUrl(page());
+    await site.write('site/public/pic.png', await png('#842'));
+    const result = await build.update([site.file('site/public/pic.png')]);
+    expect(result.pages).toContain('/news/public-picture');
+    const after = logoUrl(page());
+    expect(after).not.toBe(before);
+    expect(existsSync(path.join(out(), after!))).toBe(true);
+    expect(existsSync(path.join(out(), before!))).toBe(false);
+
+    await site.remove('site/public/pic.png');
+    const error = await build.update([site.file('site/public/pic.png')]).catch((caught: unknown) => caught);
+    expect(describeProblems(error)).toEqual([expect.objectContaining({ code: 'ImageMissing', where: 'content/news/public-picture.md:5' })]);
+    expect(describeProblems((await freshBuild()).error)).toEqual(describeProblems(error));
+  });
+
+  it('recovers when the image comes back, with the page a fresh build writes', async () => {
+    await site.write('site/public/pic.png', await png('#428'));
+    await build.update([site.file('site/public/pic.png')]);
+    const fresh = await freshBuild();
+    expect(fresh.error).toBeUndefined();
+    expect(page()).toBe(readFileSync(path.join(fresh.out, 'news/public-picture.html'), 'utf8'));
+  });
+
+  it('processes a plain article again when an image beside it (not in a page bundle) changes', async () => {
+    await site.write('content/news/img/photo.png', await png('#111'));
+    await site.write('content/news/beside.md', '---\ntitle: Beside\ndate: "2025-01-02"\n---\n![A photo](./img/photo.png)\n');
+    await build.update([site.file('content/news/img/photo.png'), site.file('content/news/beside.md')]);
+    const before = readFileSync(path.join(out(), 'news/beside.html'), 'utf8');
+    await site.write('content/news/img/photo.png', await png('#eee'));
+    const result = await build.update([site.file('content/news/img/photo.png')]);
+    expect(result.pages).toContain('/news/beside');
+    expect(readFileSync(path.join(out(), 'news/beside.html'), 'utf8')).not.toBe(before);
+  });
+});
+

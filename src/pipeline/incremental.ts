@@ -27,7 +27,6 @@ import { loadTemplate, type DocumentShell } from '../render/template.ts';
 import { createInPlaceOutput } from './in-place-output.ts';
 import { createImageStage, type ImageStage } from './images.ts';
 import { markdownHtml } from '../images/article-images.ts';
-import { bundleArticleOf } from '../images/stage.ts';
 import {
   checkDrawnClashes,
   checkPublicClashes,
@@ -137,15 +136,27 @@ export function classify(project: Project, file: string): ChangeKind | undefined
   return undefined;
 }
 
-function classifyAll(project: Project, changed: Iterable<string>): Map<ChangeKind, string[]> {
-  const kinds = new Map<ChangeKind, string[]>();
-  for (const changedFile of changed) {
-    // An image of a page bundle changed: its article is what to read and render again.
-    const file = bundleArticleOf(path.resolve(project.root, changedFile), project.articlesDir) ?? changedFile;
-    const kind = classify(project, file);
-    if (kind) kinds.set(kind, [...(kinds.get(kind) ?? []), path.resolve(project.root, file)]);
+/**
+ * The articles that show each image file (beside them or in the public folder), as the last good
+ * rebuild processed them: when the file changes, appears or goes, they are read and processed again.
+ */
+function imageReaders(state: State | undefined, images: ImageStage, project: Project): Map<string, string[]> {
+  const readers = new Map<string, string[]>();
+  for (const article of state?.articles ?? []) {
+    for (const source of images.sources(article)) readers.set(source, [...(readers.get(source) ?? []), path.resolve(project.root, article.file)]);
   }
-  return kinds;
+  return readers;
+}
+
+function classifyAll(project: Project, changed: Iterable<string>, readers: ReadonlyMap<string, readonly string[]>): Map<ChangeKind, string[]> {
+  const kinds = new Map<ChangeKind, Set<string>>();
+  const add = (kind: ChangeKind | undefined, file: string) => kind && kinds.set(kind, (kinds.get(kind) ?? new Set()).add(file));
+  for (const changedFile of changed) {
+    const file = path.resolve(project.root, changedFile);
+    add(classify(project, file), file);
+    for (const article of readers.get(file) ?? []) add('article', article);
+  }
+  return new Map([...kinds].map(([kind, files]) => [kind, [...files]]));
 }
 
 /** The dev option of the bundle stage: esbuild contexts kept alive and rebuilt on a change. */
@@ -479,7 +490,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     const started = performance.now();
     const time = now();
     const previous = state;
-    const kinds = classifyAll(project, changed);
+    const kinds = classifyAll(project, changed, imageReaders(previous, images, project));
     const inputs = previous
       ? await changedInputs(project, bundler, images, previous, kinds, options, time)
       : await firstInputs(project, bundler, images, options, time);
