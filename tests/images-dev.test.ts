@@ -1,9 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SsgError, SsgErrorList } from '../src/errors.ts';
+import { ASSETS_DIR } from '../src/bundle/bundle-client.ts';
 import { describeProblems } from '../src/dev/dev.ts';
+import { imageKey } from '../src/images/image-cache.ts';
+import { DEFAULT_IMAGE_SETTINGS } from '../src/images/process.ts';
 import { build as ssgBuild } from '../src/pipeline/build.ts';
 import { createIncrementalBuild, type IncrementalBuild } from '../src/pipeline/incremental.ts';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
@@ -63,12 +66,15 @@ describe('dev mode: article images', () => {
   });
 });
 
-describe('dev mode: images articles show from the public folder or beside them', () => {
+describe('dev mode: images articles show from the public folder or beside them, and the image cache', () => {
   let site: TempSite;
   let build: IncrementalBuild;
   const out = () => path.join(site.dir, '.cache/ssg/dev');
+  const cacheDir = () => path.join(site.dir, '.cache/ssg/images');
   const page = () => readFileSync(path.join(out(), 'news/public-picture.html'), 'utf8');
   const png = (background: string) => sharp({ create: { width: 300, height: 200, channels: 3, background } }).png().toBuffer();
+  const entryOf = (bytes: Uint8Array) => `${imageKey(bytes, DEFAULT_IMAGE_SETTINGS, ASSETS_DIR)}.bin`;
+  const entries = () => new Set(readdirSync(cacheDir()));
   const logoUrl = (html: string) => /\/assets\/pic-\d+w-\w+\.png/.exec(html)?.[0];
 
   async function freshBuild(): Promise<{ out: string; error?: unknown }> {
@@ -122,5 +128,24 @@ describe('dev mode: images articles show from the public folder or beside them',
     expect(result.pages).toContain('/news/beside');
     expect(readFileSync(path.join(out(), 'news/beside.html'), 'utf8')).not.toBe(before);
   });
-});
 
+  it('prunes, when asked after a good rebuild, the cache entries no image shows any more, sparing those in use and newer ones', async () => {
+    build.pruneCaches();
+    const [picture, photo] = [entryOf(readFileSync(site.file('site/public/pic.png'))), entryOf(readFileSync(site.file('content/news/img/photo.png')))];
+    expect([...entries()].sort()).toEqual([picture, photo].sort());
+
+    const stale = `${'a'.repeat(64)}.bin`;
+    writeFileSync(path.join(cacheDir(), stale), 'left by an earlier build');
+    utimesSync(path.join(cacheDir(), stale), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    const replaced = await png('#0f0');
+    await site.write('site/public/pic.png', replaced);
+    await build.update([site.file('site/public/pic.png')]);
+    // Written by someone else (another build) after the rebuild started: not this session's to remove.
+    const newer = `${'b'.repeat(64)}.bin`;
+    writeFileSync(path.join(cacheDir(), newer), 'a concurrent build');
+    utimesSync(path.join(cacheDir(), newer), new Date(Date.now() + 60_000), new Date(Date.now() + 60_000));
+    expect(entries()).toContain(picture); // nothing is pruned by the rebuild itself
+    build.pruneCaches();
+    expect([...entries()].sort()).toEqual([entryOf(replaced), photo, newer].sort());
+  });
+});

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import type { Article } from '../content/articles.ts';
 import { SsgError, SsgErrorList } from '../errors.ts';
 import { parseMarkdownTree } from '../content/markdown.ts';
-import type { ImageCache } from './image-cache.ts';
+import type { ImageProcessor } from './image-cache.ts';
 import { pictureHtml, pictureOf, plainImageHtml } from './picture.ts';
 import { isRasterPath, type ProcessedImage } from './process.ts';
 
@@ -133,7 +133,7 @@ export function markdownHtml(article: Article): string {
 const IMG = /<img\b[^>]*>/g;
 
 export interface ArticleImageOptions extends ImageFolders {
-  cache: ImageCache;
+  cache: ImageProcessor;
   /** The folder of the output the variants go in (relative to the output root). */
   assetsDir: string;
   /** The `sizes` attribute of article images: how wide the article column is shown. */

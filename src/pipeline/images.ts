@@ -24,13 +24,17 @@ export function createImageStage(project: Project, options: { started?: number }
   const imageOptions = { root: project.root, articlesDir: project.articlesDir, publicDir: project.publicDir, cache, assetsDir: ASSETS_DIR, sizes: ARTICLE_IMAGE_SIZES };
   const filesOf = new WeakMap<Article, OutputFile[]>();
   const signatures = new WeakMap<Article, string>();
-  /** The image files each article read. */
+  /** The image files each article read, and the cache entries its images came from. */
   const sourcesOf = new WeakMap<Article, readonly string[]>();
+  const entriesOf = new WeakMap<Article | readonly OutputFile[], ReadonlySet<string>>();
 
+  /** One article's images, the cache entries they use noted. */
   async function processOne(article: Article): Promise<void> {
-    const { files, sources } = await processArticleImages([article], imageOptions);
+    const entries = new Set<string>();
+    const { files, sources } = await processArticleImages([article], { ...imageOptions, cache: cache.recording(entries) });
     filesOf.set(article, files);
     sourcesOf.set(article, sources);
+    entriesOf.set(article, entries);
     signatures.set(article, createHash('sha1').update(article.html).digest('base64'));
   }
 
@@ -73,9 +77,18 @@ export function createImageStage(project: Project, options: { started?: number }
     /** The image files (absolute) an article's images were read from: what it depends on besides its Markdown. */
     sources: (article: Article): readonly string[] => sourcesOf.get(article) ?? [],
     /** The site's own images (team photos, share image), processed into `data.images`. */
-    siteImages: (server: ServerModule, data: Record<string, unknown>): Promise<OutputFile[]> =>
-      addSiteImages(project, server.site, data, ASSETS_DIR, cache),
+    async siteImages(server: ServerModule, data: Record<string, unknown>): Promise<OutputFile[]> {
+      const entries = new Set<string>();
+      const files = await addSiteImages(project, server.site, data, ASSETS_DIR, cache.recording(entries));
+      entriesOf.set(files, entries);
+      return files;
+    },
+    /** Build: removes the entries this build did not use. */
     prune: () => cache.prune(),
+    /** Dev: removes the entries neither these articles' images nor these site images use, those written since `since` spared. */
+    pruneUnused(articles: readonly Article[], siteImages: readonly OutputFile[], since: number): void {
+      cache.pruneExcept(new Set([siteImages, ...articles].flatMap((owner) => [...(entriesOf.get(owner) ?? [])])), since);
+    },
   };
 }
 

@@ -484,10 +484,13 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
   const images = createImageStage(project);
   let output = createInPlaceOutput(outDir, project.publicDir);
   let state: State | undefined;
+  /** When the last good rebuild started (wall clock): cache entries written since are spared. */
+  let lastGood = Date.now();
 
   /** Rebuilds from the last good state (or from nothing); all or nothing. */
   async function run(changed: Iterable<string>): Promise<UpdateResult> {
     const started = performance.now();
+    const startedAt = Date.now();
     const time = now();
     const previous = state;
     const kinds = classifyAll(project, changed, imageReaders(previous, images, project));
@@ -502,6 +505,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     }
     const written = output.sync(outputFiles(next), next.publicFiles);
     state = next;
+    lastGood = startedAt;
     return { ...describeUpdate(previous, next, written, inputs, kinds), durationMs: performance.now() - started };
   }
 
@@ -515,6 +519,13 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     },
     /** Applies a set of changed files (relative to the root or absolute). All or nothing. */
     update: (changed: Iterable<string>) => run(changed),
+    /**
+     * Removes the processed images the site no longer shows from the cache, as `build` does; the
+     * caller runs it once a rebuild was announced, so that it never delays a reload.
+     */
+    pruneCaches(): void {
+      if (state) images.pruneUnused(state.articles, state.settings.images, lastGood);
+    },
     dispose: () => bundler.dispose(),
     hasBuilt: () => state !== undefined,
   };
