@@ -1,7 +1,7 @@
 // Dev mode and `build` are one pipeline: after any sequence of edits, breaks and mends, every
 // file dev serves is byte for byte what a fresh build writes (less the live-reload script), and
 // when the build fails, dev fails with the same problems.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -65,12 +65,39 @@ const pngs = await Promise.all(
 );
 const BUNDLE = 'content/news/pictured/index.md';
 const BUNDLE_IMAGE = 'content/news/pictured/chart.png';
+/** A public-folder image an article shows as `/pic.png`. */
+const PUBLIC_IMAGE = 'site/public/pic.png';
+const SHOWN = 'content/news/shown.md';
+/** Where the drawn files go: beside the pages, or at the article pages' own paths (refused). */
+const DRAWN_AT = /\/(share|news)\/\$\{item\.slug\}\.(svg|html)/;
 
 /** Writes binary bytes (making the folder) and says which path changed. */
 function putBytes(site: TempSite, file: string, bytes: Uint8Array): string[] {
   mkdirSync(path.dirname(site.file(file)), { recursive: true });
   writeFileSync(site.file(file), bytes);
   return [site.file(file)];
+}
+
+/** The files of the site's sources (what dev watches), relative to its folder. */
+function sourceFiles(dir: string): string[] {
+  return ['content', 'site', 'templates'].flatMap((top) =>
+    readdirSync(path.join(dir, top), { recursive: true, encoding: 'utf8' })
+      .map((name) => path.join(top, name))
+      .filter((file) => statSync(path.join(dir, file)).isFile()),
+  );
+}
+
+/** Puts the site's sources back as `pristine` holds them; the paths that changed. */
+function restore(site: TempSite, pristine: string): string[] {
+  const now = new Set(sourceFiles(site.dir));
+  const wanted = sourceFiles(pristine);
+  const touched = [...now].filter((file) => !wanted.includes(file)).map((file) => site.file(file));
+  for (const file of touched) rmSync(file);
+  for (const file of wanted) {
+    const bytes = readFileSync(path.join(pristine, file));
+    if (!now.has(file) || !readFileSync(site.file(file)).equals(bytes)) touched.push(...putBytes(site, file, bytes));
+  }
+  return touched;
 }
 
 const pick = <T,>(list: readonly T[], index: number): T | undefined => (list.length ? list[index % list.length] : undefined);
@@ -168,6 +195,21 @@ const step = fc.oneof(
       return [site.file(BUNDLE_IMAGE)];
     },
   }),
+  // A public image an article shows: the article written, the image replaced or removed.
+  fc.constant<Step>({ name: 'an article showing the public image', apply: (site) => put(site, SHOWN, article('Shown', '2024-05-06', 'Intro.\n\n![A picture](/pic.png)')) }),
+  fc.constantFrom(0, 1).map((image): Step => ({ name: `the public image replaced by image ${image}`, apply: (site) => putBytes(site, PUBLIC_IMAGE, pngs[image]!) })),
+  fc.constant<Step>({
+    name: 'the public image removed',
+    apply: (site) => {
+      if (!existsSync(site.file(PUBLIC_IMAGE))) return [];
+      rmSync(site.file(PUBLIC_IMAGE));
+      return [site.file(PUBLIC_IMAGE)];
+    },
+  }),
+  fc.constantFrom(
+    { name: 'files(): drawn at the article pages', path: '/news/${item.slug}.html' },
+    { name: 'files(): drawn beside them again', path: '/share/${item.slug}.svg' },
+  ).map(({ name, path: drawnAt }): Step => ({ name, apply: (site) => put(site, 'site/index.tsx', indexTsx(site).replace(DRAWN_AT, drawnAt)) })),
   fc.constantFrom(
     { name: 'About: new text', body: 'function About() {\n  return <h1>About them</h1>;\n}' },
     { name: 'About: a syntax error', body: 'function About() {\n  return <h1>About them</h1;\n}' },
@@ -188,6 +230,8 @@ const problemsOf = (error: unknown) => describeProblems(error).map(({ code, wher
 describe('dev mode and build are one pipeline', () => {
   let site: TempSite;
   let outRoot: string;
+  /** The sources as at the start: each run of random edits starts from them, not from the last run's breakage. */
+  let pristine: string;
   let server: DevServer;
   const rebuilds: Array<{ paths: string[]; error?: unknown }> = [];
 
@@ -195,6 +239,8 @@ describe('dev mode and build are one pipeline', () => {
     site = await copySite(fixture);
     writeFileSync(site.file('site/index.tsx'), withTagsFeedAndDrawnFiles(indexTsx(site)));
     outRoot = await mkdtemp(path.join(tmpdir(), 'ssg-equivalence-'));
+    pristine = path.join(outRoot, 'pristine');
+    for (const top of ['content', 'site', 'templates']) cpSync(site.file(top), path.join(pristine, top), { recursive: true });
     server = await dev({ root: site.dir, port: 0, strictPort: false, log: () => {}, warn: () => {}, fail: () => {}, onRebuild: (rebuild) => rebuilds.push(rebuild) });
   });
   afterAll(async () => {
@@ -232,8 +278,12 @@ describe('dev mode and build are one pipeline', () => {
     return html.replace(/<script type="module" src="\/__ssg\/client\.js"[^>]*><\/script>\n?/, '');
   }
 
+  /** The processed images kept in the cache. */
+  const imageEntries = () => (existsSync(site.file('.cache/ssg/images')) ? readdirSync(site.file('.cache/ssg/images')).sort() : []);
+
   async function expectSame(trail: string[]): Promise<void> {
     const from = rebuilds.length;
+    const keptByDev = imageEntries();
     const result = await freshBuild();
     const last = rebuilds[from - 1];
     const context = `after: ${trail.join(' → ')}`;
@@ -243,6 +293,8 @@ describe('dev mode and build are one pipeline', () => {
       return;
     }
     expect(last?.error === undefined ? undefined : problemsOf(last.error), context).toBeUndefined();
+    // Dev pruned its image cache as the build prunes it: what the site shows, nothing else.
+    expect(keptByDev, `${context}: processed images kept`).toEqual(imageEntries());
     const [built, fromDev] = await Promise.all([snapshot(result.out), snapshot(server.outDir)]);
     expect([...fromDev.keys()], context).toEqual([...built.keys()]);
     for (const [file, bytes] of built) expect(fromDev.get(file), `${context}: ${file}`).toBe(bytes);
@@ -272,6 +324,9 @@ describe('dev mode and build are one pipeline', () => {
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 8 }), async (steps) => {
         runs++;
         const trail: string[] = [];
+        const from = rebuilds.length;
+        const reset = restore(site, pristine);
+        if (reset.length > 0) await settled(from, reset);
         for (const next of steps) {
           const from = rebuilds.length;
           const touched = next.apply(site);

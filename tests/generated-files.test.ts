@@ -29,21 +29,22 @@ describe('generateFiles', () => {
     return { routes: [], files } as unknown as SiteDefinition;
   }
   const context = { articles: [], data: {}, baseUrl: 'https://example.org', root: '/' };
+  const text = (contents: string | Uint8Array) => (typeof contents === 'string' ? contents : new TextDecoder().decode(contents));
 
   it('with a memo, draws only what changed and reads nothing else, over random sequences of keys (fast-check)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.array(fc.constantFrom('a', 'b', 'c', 'd'), { maxLength: 5 }), { minLength: 1, maxLength: 5 }), async (rounds) => {
         const memo: DrawnMemo = new Map();
         const dir = await mkdtemp(path.join(cacheDir, 'run-'));
-        let previous: Map<string, Uint8Array> = new Map();
+        let previous = new Map<string, string | Uint8Array>();
         for (const keys of rounds) {
           const drawn: string[] = [];
           const files = await generateFiles(siteOf(keys, drawn), context, { cacheDir: dir, salt: 'code', memo });
-          expect(files.map((file) => new TextDecoder().decode(file.contents))).toEqual(keys.map((key, index) => `card ${index}: ${key}`));
+          expect(files.map((file) => text(file.contents))).toEqual(keys.map((key, index) => `card ${index}: ${key}`));
           const byPath = new Map(files.map((file) => [file.path, file.contents]));
           for (const [where, contents] of byPath) {
             // An unchanged file is the very same object as in the last round: dev writes nothing for it.
-            if (previous.get(where) && new TextDecoder().decode(previous.get(where)) === new TextDecoder().decode(contents)) expect(contents).toBe(previous.get(where));
+            if (previous.has(where) && text(previous.get(where)!) === text(contents)) expect(contents).toBe(previous.get(where));
           }
           expect(memo.size).toBe(keys.length);
           previous = byPath;

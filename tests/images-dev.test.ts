@@ -1,8 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SsgError, SsgErrorList } from '../src/errors.ts';
+import { ASSETS_DIR } from '../src/bundle/bundle-client.ts';
+import { describeProblems } from '../src/dev/dev.ts';
+import { imageKey } from '../src/images/image-cache.ts';
+import { DEFAULT_IMAGE_SETTINGS } from '../src/images/process.ts';
+import { build as ssgBuild } from '../src/pipeline/build.ts';
 import { createIncrementalBuild, type IncrementalBuild } from '../src/pipeline/incremental.ts';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 
@@ -58,5 +63,89 @@ describe('dev mode: article images', () => {
     const error = await build.update([site.file(`${bundle}/index.md`)]).catch((caught: unknown) => caught);
     const errors = error instanceof SsgErrorList ? error.errors : [error as SsgError];
     expect(errors.map((item) => [item.code, item.where])).toEqual([['ImageRemote', `${bundle}/index.md:5`]]);
+  });
+});
+
+describe('dev mode: images articles show from the public folder or beside them, and the image cache', () => {
+  let site: TempSite;
+  let build: IncrementalBuild;
+  const out = () => path.join(site.dir, '.cache/ssg/dev');
+  const cacheDir = () => path.join(site.dir, '.cache/ssg/images');
+  const page = () => readFileSync(path.join(out(), 'news/public-picture.html'), 'utf8');
+  const png = (background: string) => sharp({ create: { width: 300, height: 200, channels: 3, background } }).png().toBuffer();
+  const entryOf = (bytes: Uint8Array) => `${imageKey(bytes, DEFAULT_IMAGE_SETTINGS, ASSETS_DIR)}.bin`;
+  const entries = () => new Set(readdirSync(cacheDir()));
+  const logoUrl = (html: string) => /\/assets\/pic-\d+w-\w+\.png/.exec(html)?.[0];
+
+  async function freshBuild(): Promise<{ out: string; error?: unknown }> {
+    const outDir = path.join(site.dir, 'dist');
+    return ssgBuild({ root: site.dir, outDir, warn: () => {} }).then(() => ({ out: outDir }), (error: unknown) => ({ out: outDir, error }));
+  }
+
+  beforeAll(async () => {
+    site = await copySite(fixture);
+    await site.write('content/news/public-picture.md', '---\ntitle: Public picture\ndate: "2025-01-01"\n---\n![A logo](/pic.png)\n');
+    await site.write('site/public/pic.png', await png('#284'));
+    build = await createIncrementalBuild({ root: site.dir, outDir: '.cache/ssg/dev', warn: () => {} });
+    await build.initial();
+  }, 120_000);
+  afterAll(async () => {
+    await build?.dispose();
+    await site?.dispose();
+  });
+
+  it('processes the article again when the public image changes, and fails as build fails when it goes', async () => {
+    const before = logoUrl(page());
+    await site.write('site/public/pic.png', await png('#842'));
+    const result = await build.update([site.file('site/public/pic.png')]);
+    expect(result.pages).toContain('/news/public-picture');
+    const after = logoUrl(page());
+    expect(after).not.toBe(before);
+    expect(existsSync(path.join(out(), after!))).toBe(true);
+    expect(existsSync(path.join(out(), before!))).toBe(false);
+
+    await site.remove('site/public/pic.png');
+    const error = await build.update([site.file('site/public/pic.png')]).catch((caught: unknown) => caught);
+    expect(describeProblems(error)).toEqual([expect.objectContaining({ code: 'ImageMissing', where: 'content/news/public-picture.md:5' })]);
+    expect(describeProblems((await freshBuild()).error)).toEqual(describeProblems(error));
+  });
+
+  it('recovers when the image comes back, with the page a fresh build writes', async () => {
+    await site.write('site/public/pic.png', await png('#428'));
+    await build.update([site.file('site/public/pic.png')]);
+    const fresh = await freshBuild();
+    expect(fresh.error).toBeUndefined();
+    expect(page()).toBe(readFileSync(path.join(fresh.out, 'news/public-picture.html'), 'utf8'));
+  });
+
+  it('processes a plain article again when an image beside it (not in a page bundle) changes', async () => {
+    await site.write('content/news/img/photo.png', await png('#111'));
+    await site.write('content/news/beside.md', '---\ntitle: Beside\ndate: "2025-01-02"\n---\n![A photo](./img/photo.png)\n');
+    await build.update([site.file('content/news/img/photo.png'), site.file('content/news/beside.md')]);
+    const before = readFileSync(path.join(out(), 'news/beside.html'), 'utf8');
+    await site.write('content/news/img/photo.png', await png('#eee'));
+    const result = await build.update([site.file('content/news/img/photo.png')]);
+    expect(result.pages).toContain('/news/beside');
+    expect(readFileSync(path.join(out(), 'news/beside.html'), 'utf8')).not.toBe(before);
+  });
+
+  it('prunes, when asked after a good rebuild, the cache entries no image shows any more, sparing those in use and newer ones', async () => {
+    build.pruneCaches();
+    const [picture, photo] = [entryOf(readFileSync(site.file('site/public/pic.png'))), entryOf(readFileSync(site.file('content/news/img/photo.png')))];
+    expect([...entries()].sort()).toEqual([picture, photo].sort());
+
+    const stale = `${'a'.repeat(64)}.bin`;
+    writeFileSync(path.join(cacheDir(), stale), 'left by an earlier build');
+    utimesSync(path.join(cacheDir(), stale), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    const replaced = await png('#0f0');
+    await site.write('site/public/pic.png', replaced);
+    await build.update([site.file('site/public/pic.png')]);
+    // Written by someone else (another build) after the rebuild started: not this session's to remove.
+    const newer = `${'b'.repeat(64)}.bin`;
+    writeFileSync(path.join(cacheDir(), newer), 'a concurrent build');
+    utimesSync(path.join(cacheDir(), newer), new Date(Date.now() + 60_000), new Date(Date.now() + 60_000));
+    expect(entries()).toContain(picture); // nothing is pruned by the rebuild itself
+    build.pruneCaches();
+    expect([...entries()].sort()).toEqual([entryOf(replaced), photo, newer].sort());
   });
 });

@@ -135,7 +135,7 @@ describe('resolveImageFile', () => {
 describe('processArticleImages', () => {
   it('replaces each image by a <picture>, the first eager, the rest lazy, and returns the files', async () => {
     const item = article('Intro\n\n![A chart](./chart.png)\n\n```js\nconst x = 1;\n```\n\n![Shared](/images/shared.png)\n\n![Logo](./logo.svg)\n\n![Again](chart.png)\n');
-    const files = await processArticleImages([item], options);
+    const { files, sources } = await processArticleImages([item], options);
     const pictures = item.html.match(/<picture>.*?<\/picture>/g) ?? [];
     expect(pictures).toHaveLength(3);
     expect(pictures[0]).toContain('type="image/avif"');
@@ -149,6 +149,8 @@ describe('processArticleImages', () => {
     const paths = new Set(files.map((file) => `/${file.path}`));
     expect(paths.size).toBe(files.length);
     for (const match of item.html.matchAll(/\/assets\/[^" ,]+/g)) expect(paths.has(match[0])).toBe(true);
+    // The files read, once each: what dev mode watches for this article.
+    expect(sources).toEqual([path.join(options.articlesDir, 'charts/chart.png'), path.join(options.articlesDir, 'charts/logo.svg'), path.join(options.publicDir, 'images/shared.png')].sort());
     // A second pass (dev mode re-rendering) starts from the Markdown's HTML, not the rewritten one.
     expect(markdownHtml(item)).toContain('<img src="./chart.png" alt="A chart">');
     const html = item.html;
@@ -183,7 +185,7 @@ describe('processArticleImages', () => {
   it('leaves articles without images untouched', async () => {
     const item = article('Just text and `![code](./nothing.png)`.\n');
     const before = item.html;
-    expect(await processArticleImages([item], options)).toEqual([]);
+    expect(await processArticleImages([item], options)).toEqual({ files: [], sources: [] });
     expect(item.html).toBe(before);
   });
 });

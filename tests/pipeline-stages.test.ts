@@ -8,7 +8,8 @@ import type { ClientBundle } from '../src/bundle/bundle-client.ts';
 import { SsgError, SsgErrorList } from '../src/errors.ts';
 import { listFiles } from '../src/output/output.ts';
 import { createInPlaceOutput } from '../src/pipeline/in-place-output.ts';
-import { checkPublicClashes, publishArticles } from '../src/pipeline/stages.ts';
+import { checkDrawnClashes, checkPublicClashes, publishArticles } from '../src/pipeline/stages.ts';
+import { projectAt } from '../src/project.ts';
 import type { PageJob } from '../src/render/routes.ts';
 
 const folders: string[] = [];
@@ -94,6 +95,42 @@ describe('checkPublicClashes', () => {
           });
         }
         expect(named).toEqual(clashing.map((file) => `The public file ${file} has the same path as a generated file.`));
+      }),
+    );
+  });
+});
+
+describe('checkDrawnClashes', () => {
+  const client = { assets: [{ path: 'assets/a.js', contents: new Uint8Array() }] } as unknown as ClientBundle;
+  const jobs = [
+    { path: '/', outputPath: 'index.html' },
+    { path: '/about', outputPath: 'about.html' },
+    { path: '/news/x', outputPath: 'news/x.html' },
+    { path: '/card.png', outputPath: 'card.png.html' },
+  ] as PageJob[];
+  const generated = ['sitemap.xml', 'assets/chart-400w-0123456789.png'].map((file) => ({ path: file, contents: '' }));
+  // What each drawn path is taken by: a page's file, the URL a page is served at, an asset, another built file.
+  const takenBy: Record<string, string> = {
+    'about.html': 'about.html, the page /about',
+    'news/x.html': 'news/x.html, the page /news/x',
+    'card.png': 'the page /card.png',
+    'assets/a.js': 'the built file assets/a.js',
+    'sitemap.xml': 'the built file sitemap.xml',
+    'assets/chart-400w-0123456789.png': 'the built file assets/chart-400w-0123456789.png',
+  };
+  it('names each drawn file at the path of a page, its URL, an asset or a built file, in drawn order, naming the site code', () => {
+    fc.assert(
+      fc.property(fc.shuffledSubarray([...Object.keys(takenBy), 'news/x.png', 'card.svg', 'news/about.html', 'index.htm']), (drawn) => {
+        let named: Array<[string, string | undefined]> = [];
+        try {
+          checkDrawnClashes(drawn.map((file) => ({ path: file, contents: '' })), { client, jobs, generated }, projectAt('/p'));
+        } catch (error) {
+          named = (error instanceof SsgErrorList ? error.errors : [error as SsgError]).map((item) => [item.code, item.where]);
+          expect((error instanceof SsgErrorList ? error.errors : [error as SsgError]).map((item) => item.message)).toEqual(
+            drawn.filter((file) => file in takenBy).map((file) => `The generated file /${file} has the same path as ${takenBy[file]}.`),
+          );
+        }
+        expect(named).toEqual(drawn.filter((file) => file in takenBy).map(() => ['GeneratedFileClash', 'site/index.tsx']));
       }),
     );
   });

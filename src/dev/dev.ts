@@ -154,6 +154,15 @@ function createDevHttpServer(build: IncrementalBuild, events: ReloadEvents, clie
   }, { log: (line) => warn(line), idleTimeoutMs: 0 /* the reload event stream is quiet between saves */ });
 }
 
+/** After a good rebuild was announced: the cache drops what the site no longer uses (only saves space). */
+function pruneAfterReload(build: IncrementalBuild): void {
+  try {
+    build.pruneCaches();
+  } catch {
+    // Tried again after the next rebuild.
+  }
+}
+
 /**
  * Rebuilds what changed and tells open pages. `handled` holds what each file looked like when a
  * rebuild last read it.
@@ -172,6 +181,7 @@ function createRebuilder(build: IncrementalBuild, events: ReloadEvents, options:
         }${result.styleSwap ? ' · styles swapped' : ''} · ${Math.round(result.durationMs)} ms`,
       );
       options.onRebuild?.({ paths: [...paths] });
+      pruneAfterReload(build);
       return true;
     } catch (error) {
       events.failed(error, true);
@@ -240,6 +250,7 @@ export async function dev(options: DevOptions): Promise<DevServer> {
   try {
     const result = await build.initial();
     options.log(`Built ${result.pages.length} pages in ${Math.round(result.durationMs)} ms`);
+    pruneAfterReload(build);
   } catch (error) {
     events.failed(error, false);
     options.fail(error);

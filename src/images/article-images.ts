@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import type { Article } from '../content/articles.ts';
 import { SsgError, SsgErrorList } from '../errors.ts';
 import { parseMarkdownTree } from '../content/markdown.ts';
-import type { ImageCache } from './image-cache.ts';
+import type { ImageProcessor } from './image-cache.ts';
 import { pictureHtml, pictureOf, plainImageHtml } from './picture.ts';
 import { isRasterPath, type ProcessedImage } from './process.ts';
 
@@ -133,7 +133,7 @@ export function markdownHtml(article: Article): string {
 const IMG = /<img\b[^>]*>/g;
 
 export interface ArticleImageOptions extends ImageFolders {
-  cache: ImageCache;
+  cache: ImageProcessor;
   /** The folder of the output the variants go in (relative to the output root). */
   assetsDir: string;
   /** The `sizes` attribute of article images: how wide the article column is shown. */
@@ -202,12 +202,19 @@ function rewriteHtml(html: string, references: readonly ImageReference[], shown:
   });
 }
 
+/** What processing articles' images made: the files to write, and the source files read. */
+export interface ArticleImages {
+  files: Array<{ path: string; contents: Uint8Array }>;
+  /** Every image file the articles show, absolute: dev mode processes them again when one changes. */
+  sources: string[];
+}
+
 /**
  * Build hook for article images (issue 12): checks every image the articles show (present, alt
  * text, same origin), processes raster ones through the cache, and rewrites each article's HTML
- * to `<picture>` markup. Returns the files to write into the output. Throws every problem at once.
+ * to `<picture>` markup. Throws every problem at once.
  */
-export async function processArticleImages(articles: readonly Article[], options: ArticleImageOptions) {
+export async function processArticleImages(articles: readonly Article[], options: ArticleImageOptions): Promise<ArticleImages> {
   const located = locateImages(articles, options);
   const byFile = new Map<string, Promise<Shown>>();
   const show = (file: string) => {
@@ -233,5 +240,5 @@ export async function processArticleImages(articles: readonly Article[], options
     sourceHtmlOf.set(item.article, source);
     item.article.html = rewriteHtml(source, item.references, shown, options.sizes);
   });
-  return [...files].map(([filePath, contents]) => ({ path: filePath, contents }));
+  return { files: [...files].map(([filePath, contents]) => ({ path: filePath, contents })), sources: [...byFile.keys()].sort() };
 }

@@ -15,7 +15,17 @@ export interface ImageCache {
   readonly counts: { cached: number; processed: number };
   /** Removes entries no image of this build used (and temporaries of dead writers). */
   prune(): void;
+  /** The same cache, also noting in `names` each entry it hands out: what one article's images need. */
+  recording(names: Set<string>): ImageProcessor;
+  /**
+   * Dev mode: removes the entries not in `inUse` (what the site shows now), sparing those written
+   * since `since`, by a rebuild still running. Returns how many went.
+   */
+  pruneExcept(inUse: ReadonlySet<string>, since: number): number;
 }
+
+/** What the image stages need of the cache: an image, processed or taken from it. */
+export type ImageProcessor = Pick<ImageCache, 'process'>;
 
 const ENTRY = /^[0-9a-f]{64}\.bin$/;
 
@@ -44,35 +54,43 @@ export function openImageCache(options: { cacheDir: string; settings: ImageSetti
   const started = options.started ?? Date.now();
   const used = new Set<string>();
   const counts = { cached: 0, processed: 0 };
+  const process = async (bytes: Uint8Array, file: string, record?: Set<string>): Promise<ProcessedImage> => {
+    const name = `${imageKey(bytes, options.settings, options.assetsDir)}.bin`;
+    used.add(name);
+    record?.add(name);
+    const payload = await readEntry(path.join(dir, name));
+    if (payload) {
+      try {
+        const stored: unknown = deserialize(payload);
+        if (isProcessed(stored)) {
+          counts.cached++;
+          return stored;
+        }
+      } catch {
+        // Damaged beyond the checksum's reach: made again below.
+      }
+    }
+    const image = await processImage(bytes, file, { settings: options.settings, assetsDir: options.assetsDir });
+    counts.processed++;
+    try {
+      writeEntrySync(path.join(dir, name), serialize(image));
+    } catch {
+      // Not kept: the next build encodes it again.
+    }
+    return image;
+  };
   return {
     counts,
-    async process(bytes, file) {
-      const name = `${imageKey(bytes, options.settings, options.assetsDir)}.bin`;
-      used.add(name);
-      const payload = await readEntry(path.join(dir, name));
-      if (payload) {
-        try {
-          const stored: unknown = deserialize(payload);
-          if (isProcessed(stored)) {
-            counts.cached++;
-            return stored;
-          }
-        } catch {
-          // Damaged beyond the checksum's reach: made again below.
-        }
-      }
-      const image = await processImage(bytes, file, { settings: options.settings, assetsDir: options.assetsDir });
-      counts.processed++;
-      try {
-        writeEntrySync(path.join(dir, name), serialize(image));
-      } catch {
-        // Not kept: the next build encodes it again.
-      }
-      return image;
-    },
+    process: (bytes, file) => process(bytes, file),
+    recording: (names) => ({ process: (bytes, file) => process(bytes, file, names) }),
     prune() {
       pruneEntries(dir, { used, isEntry: (entry) => ENTRY.test(entry), since: started });
       removeAbandonedTemporaries(dir);
+    },
+    pruneExcept(inUse, since) {
+      const removed = pruneEntries(dir, { used: inUse, isEntry: (entry) => ENTRY.test(entry), since });
+      removeAbandonedTemporaries(dir);
+      return removed;
     },
   };
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { SsgError, SsgErrorList } from '../errors.ts';
 import type { OutputFile } from '../output/output.ts';
 import type { Project } from '../project.ts';
-import { openImageCache, type ImageCache } from './image-cache.ts';
+import { openImageCache, type ImageProcessor } from './image-cache.ts';
 import { pictureOf, type PictureData } from './picture.ts';
 import { DEFAULT_IMAGE_SETTINGS, isRasterPath } from './process.ts';
 
@@ -20,7 +20,7 @@ export async function processSiteImages(
   publicPaths: readonly string[],
   assetsDir: string,
   // The build's cache, so that its pruning knows these entries are in use.
-  cache: ImageCache = openImageCache({ cacheDir: project.cacheDir, settings: DEFAULT_IMAGE_SETTINGS, assetsDir }),
+  cache: ImageProcessor = openImageCache({ cacheDir: project.cacheDir, settings: DEFAULT_IMAGE_SETTINGS, assetsDir }),
 ) {
   const pictures: Record<string, PictureData> = {};
   const files: OutputFile[] = [];
@@ -62,7 +62,7 @@ export async function addSiteImages(
   site: { images?: (data: never) => string[] },
   data: Record<string, unknown>,
   assetsDir: string,
-  cache?: ImageCache,
+  cache?: ImageProcessor,
 ): Promise<OutputFile[]> {
   if (!site.images) return [];
   if (Object.hasOwn(data, IMAGES_DATA_KEY)) {

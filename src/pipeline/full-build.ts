@@ -21,6 +21,7 @@ import { expandRoutes, type PageJob } from '../render/routes.ts';
 import type { PageSizes } from '../cli/summary.ts';
 import { loadTemplate, type DocumentShell } from '../render/template.ts';
 import {
+  checkDrawnClashes,
   checkPublicClashes,
   checkSiteLinks,
   drawnFiles,
@@ -261,6 +262,7 @@ export async function buildInto(project: Project, outDir: string, options: Build
     checkPublicClashes(client, [], publicFiles, project.publicDir, drawn);
     const extra = generatedFiles(site, jobs, publicFiles, now);
     const imageFiles = [...settings.images, ...images.files(articles)];
+    checkDrawnClashes(drawn, { client, jobs, generated: [...imageFiles, ...extra] }, project);
     for (const file of [...imageFiles, ...drawn, ...extra, ...(await compressed.compress(extra)), ...(await compressing)]) output.write(file);
     checkSiteLinks(pages.documents(), { client, jobs, generated: [...imageFiles, ...drawn, ...extra], publicFiles });
     clock.lap('render');

@@ -24,17 +24,24 @@ export function createImageStage(project: Project, options: { started?: number }
   const imageOptions = { root: project.root, articlesDir: project.articlesDir, publicDir: project.publicDir, cache, assetsDir: ASSETS_DIR, sizes: ARTICLE_IMAGE_SIZES };
   const filesOf = new WeakMap<Article, OutputFile[]>();
   const signatures = new WeakMap<Article, string>();
+  /** The image files each article read, and the cache entries its images came from. */
+  const sourcesOf = new WeakMap<Article, readonly string[]>();
+  const entriesOf = new WeakMap<Article | readonly OutputFile[], ReadonlySet<string>>();
+
+  /** One article's images, the cache entries they use noted. */
+  async function processOne(article: Article): Promise<void> {
+    const entries = new Set<string>();
+    const { files, sources } = await processArticleImages([article], { ...imageOptions, cache: cache.recording(entries) });
+    filesOf.set(article, files);
+    sourcesOf.set(article, sources);
+    entriesOf.set(article, entries);
+    signatures.set(article, createHash('sha1').update(article.html).digest('base64'));
+  }
 
   /** Processes the images of each article not yet done; every problem of every article at once. */
   async function processEach(articles: readonly Article[]): Promise<void> {
     const todo = articles.filter((article) => showsImages(article) && !filesOf.has(article));
-    const results = await Promise.allSettled(todo.map((article) => processArticleImages([article], imageOptions)));
-    results.forEach((result, index) => {
-      if (result.status !== 'fulfilled') return;
-      const article = todo[index]!;
-      filesOf.set(article, result.value);
-      signatures.set(article, createHash('sha1').update(article.html).digest('base64'));
-    });
+    const results = await Promise.allSettled(todo.map(processOne));
     const failures = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
     if (failures.length > 0) throw mergeFailures(failures);
   }
@@ -67,10 +74,21 @@ export function createImageStage(project: Project, options: { started?: number }
     },
     /** Changes when an article's images do: part of its page's cache key. */
     signature: (article: Article): string => signatures.get(article) ?? '',
+    /** The image files (absolute) an article's images were read from: what it depends on besides its Markdown. */
+    sources: (article: Article): readonly string[] => sourcesOf.get(article) ?? [],
     /** The site's own images (team photos, share image), processed into `data.images`. */
-    siteImages: (server: ServerModule, data: Record<string, unknown>): Promise<OutputFile[]> =>
-      addSiteImages(project, server.site, data, ASSETS_DIR, cache),
+    async siteImages(server: ServerModule, data: Record<string, unknown>): Promise<OutputFile[]> {
+      const entries = new Set<string>();
+      const files = await addSiteImages(project, server.site, data, ASSETS_DIR, cache.recording(entries));
+      entriesOf.set(files, entries);
+      return files;
+    },
+    /** Build: removes the entries this build did not use. */
     prune: () => cache.prune(),
+    /** Dev: removes the entries neither these articles' images nor these site images use, those written since `since` spared. */
+    pruneUnused(articles: readonly Article[], siteImages: readonly OutputFile[], since: number): void {
+      cache.pruneExcept(new Set([siteImages, ...articles].flatMap((owner) => [...(entriesOf.get(owner) ?? [])])), since);
+    },
   };
 }
 

@@ -28,8 +28,8 @@ import { loadTemplate, type DocumentShell } from '../render/template.ts';
 import { createInPlaceOutput } from './in-place-output.ts';
 import { createImageStage, type ImageStage } from './images.ts';
 import { markdownHtml } from '../images/article-images.ts';
-import { bundleArticleOf } from '../images/stage.ts';
 import {
+  checkDrawnClashes,
   checkPublicClashes,
   checkSiteLinks,
   drawnFiles,
@@ -137,15 +137,27 @@ export function classify(project: Project, file: string): ChangeKind | undefined
   return undefined;
 }
 
-function classifyAll(project: Project, changed: Iterable<string>): Map<ChangeKind, string[]> {
-  const kinds = new Map<ChangeKind, string[]>();
-  for (const changedFile of changed) {
-    // An image of a page bundle changed: its article is what to read and render again.
-    const file = bundleArticleOf(path.resolve(project.root, changedFile), project.articlesDir) ?? changedFile;
-    const kind = classify(project, file);
-    if (kind) kinds.set(kind, [...(kinds.get(kind) ?? []), path.resolve(project.root, file)]);
+/**
+ * The articles that show each image file (beside them or in the public folder), as the last good
+ * rebuild processed them: when the file changes, appears or goes, they are read and processed again.
+ */
+function imageReaders(state: State | undefined, images: ImageStage, project: Project): Map<string, string[]> {
+  const readers = new Map<string, string[]>();
+  for (const article of state?.articles ?? []) {
+    for (const source of images.sources(article)) readers.set(source, [...(readers.get(source) ?? []), path.resolve(project.root, article.file)]);
   }
-  return kinds;
+  return readers;
+}
+
+function classifyAll(project: Project, changed: Iterable<string>, readers: ReadonlyMap<string, readonly string[]>): Map<ChangeKind, string[]> {
+  const kinds = new Map<ChangeKind, Set<string>>();
+  const add = (kind: ChangeKind | undefined, file: string) => kind && kinds.set(kind, (kinds.get(kind) ?? new Set()).add(file));
+  for (const changedFile of changed) {
+    const file = path.resolve(project.root, changedFile);
+    add(classify(project, file), file);
+    for (const article of readers.get(file) ?? []) add('article', article);
+  }
+  return new Map([...kinds].map(([kind, files]) => [kind, [...files]]));
 }
 
 /** The dev option of the bundle stage: esbuild contexts kept alive and rebuilt on a change. */
@@ -431,6 +443,7 @@ async function assemble(project: Project, stages: { images: ImageStage; drawn: D
   const drawn = await drawnFilesFor(project, previous, inputs, stages.drawn);
   checkPublicClashes(inputs.client, [], inputs.publicFiles, project.publicDir, drawn);
   const generated = siteFilesFor(previous, inputs, jobs, now);
+  checkDrawnClashes(drawn, { client: inputs.client, jobs, generated: [...inputs.settings.images, ...articleImages, ...generated] }, project);
   checkSiteLinks([...pages.values()].map((page) => page.links), {
     client: inputs.client,
     jobs,
@@ -475,13 +488,16 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
   const linkMemo = createLinkCheckMemo();
   let output = createInPlaceOutput(outDir, project.publicDir);
   let state: State | undefined;
+  /** When the last good rebuild started (wall clock): cache entries written since are spared. */
+  let lastGood = Date.now();
 
   /** Rebuilds from the last good state (or from nothing); all or nothing. */
   async function run(changed: Iterable<string>): Promise<UpdateResult> {
     const started = performance.now();
+    const startedAt = Date.now();
     const time = now();
     const previous = state;
-    const kinds = classifyAll(project, changed);
+    const kinds = classifyAll(project, changed, imageReaders(previous, images, project));
     const inputs = previous
       ? await changedInputs(project, bundler, images, previous, kinds, options, time)
       : await firstInputs(project, bundler, images, options, time);
@@ -493,6 +509,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     }
     const written = output.sync(outputFiles(next), next.publicFiles);
     state = next;
+    lastGood = startedAt;
     return { ...describeUpdate(previous, next, written, inputs, kinds), durationMs: performance.now() - started };
   }
 
@@ -506,6 +523,13 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     },
     /** Applies a set of changed files (relative to the root or absolute). All or nothing. */
     update: (changed: Iterable<string>) => run(changed),
+    /**
+     * Removes the processed images the site no longer shows from the cache, as `build` does; the
+     * caller runs it once a rebuild was announced, so that it never delays a reload.
+     */
+    pruneCaches(): void {
+      if (state) images.pruneUnused(state.articles, state.settings.images, lastGood);
+    },
     dispose: () => bundler.dispose(),
     hasBuilt: () => state !== undefined,
   };

@@ -1,6 +1,7 @@
 // The stages `build` and dev mode share: what the site's settings are, which articles are
 // published, which files the site will have, and the checks every build makes. Each is a plain
 // function of its inputs, so a check added here holds in both.
+import path from 'node:path';
 import type { Article } from '../content/articles.ts';
 import { duplicateSlug, isPublished, sortNewestFirst } from '../content/articles.ts';
 import type { ClientBundle } from '../bundle/bundle-client.ts';
@@ -11,7 +12,7 @@ import { SsgError, SsgErrorList } from '../errors.ts';
 import { generateFiles, type DrawnMemo } from '../render/generated-files.ts';
 import { checkLinks, type CheckedPage, type LinkCheckMemo, type PageLinks } from '../render/links.ts';
 import { publicFileClash, type OutputFile } from '../output/output.ts';
-import type { Project } from '../project.ts';
+import { relativeToRoot, type Project } from '../project.ts';
 import type { RenderContext } from '../render/render.ts';
 import type { PageJob } from '../render/routes.ts';
 import type { DataSchema, FeedDefinition, SiteMeta } from '../render/site-definition.ts';
@@ -182,6 +183,32 @@ export function checkPublicClashes(
   const errors = [...client.assets.map((asset) => asset.path), ...jobs.map((job) => job.outputPath), ...drawn.map((file) => file.path)]
     .filter((file) => publicFiles.has(file))
     .map((file) => publicFileClash(file, publicDir));
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new SsgErrorList(errors);
+}
+
+/**
+ * A drawn file (the site's files()) at the path of a page, as a file or as the URL it is served
+ * at, or of an asset, an image or a site file is refused: written one after the other, one of the
+ * two would silently be lost. `generated` is every other file the build makes.
+ */
+export function checkDrawnClashes(
+  drawn: readonly OutputFile[],
+  paths: { client: ClientBundle; jobs: readonly PageJob[]; generated: readonly OutputFile[] },
+  project: Project,
+): void {
+  if (drawn.length === 0) return;
+  const taken = new Map<string, string>();
+  for (const file of [...paths.client.assets, ...paths.generated]) taken.set(file.path, `the built file ${file.path}`);
+  for (const job of paths.jobs) {
+    taken.set(job.outputPath, `${job.outputPath}, the page ${job.path}`);
+    taken.set(job.path.slice(1), `the page ${job.path}`);
+  }
+  const file = relativeToRoot(project, project.siteEntry).split(path.sep).join('/');
+  const errors = drawn.flatMap((item) => {
+    const other = taken.get(item.path);
+    return other ? [new SsgError('GeneratedFileClash', `The generated file /${item.path} has the same path as ${other}.`, { file })] : [];
+  });
   if (errors.length === 1) throw errors[0];
   if (errors.length > 1) throw new SsgErrorList(errors);
 }
