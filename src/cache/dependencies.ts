@@ -14,8 +14,17 @@ export function emptyReads(): PageReads {
   return { articleList: false, articleFields: new Map(), dataKeys: new Set() };
 }
 
+// Each tracking proxy and the article behind it: what site code kept of a tracked list (a route's
+// entries) is handed on as the articles themselves.
+const targets = new WeakMap<object, Article>();
+
+/** The article behind a tracking proxy, or the value as it is. */
+export function untracked<T>(value: T): T {
+  return ((value && typeof value === 'object' && targets.get(value)) || value) as T;
+}
+
 function trackArticle(article: Article, reads: PageReads): Article {
-  return new Proxy(article, {
+  const proxy = new Proxy(article, {
     get(target, key, receiver) {
       if (typeof key === 'string') {
         let fields = reads.articleFields.get(target.slug);
@@ -25,6 +34,8 @@ function trackArticle(article: Article, reads: PageReads): Article {
       return Reflect.get(target, key, receiver);
     },
   });
+  targets.set(proxy, article);
+  return proxy;
 }
 
 const articleSets = new WeakMap<readonly Article[], ReadonlySet<unknown>>();

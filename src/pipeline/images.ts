@@ -39,8 +39,17 @@ export function createImageStage(project: Project, options: { started?: number }
   }
 
   /** Processes the images of each article not yet done; every problem of every article at once. */
+  // Articles looked at and found to show no image: a dev rebuild does not search their HTML again.
+  const showsNone = new WeakSet<Article>();
+  const needsImages = (article: Article) => {
+    if (filesOf.has(article) || showsNone.has(article)) return false;
+    if (showsImages(article)) return true;
+    showsNone.add(article);
+    return false;
+  };
+
   async function processEach(articles: readonly Article[]): Promise<void> {
-    const todo = articles.filter((article) => showsImages(article) && !filesOf.has(article));
+    const todo = articles.filter(needsImages);
     const results = await Promise.allSettled(todo.map(processOne));
     const failures = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
     if (failures.length > 0) throw mergeFailures(failures);

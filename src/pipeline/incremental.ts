@@ -10,7 +10,8 @@ import { isArticleName, parseArticle, readArticleSources, reportRawHtml, type Ar
 import { assetFiles } from './full-build.ts';
 import { ASSETS_DIR, collectClientBundle, findIslands, scriptBuildOptions, styleBuildOptions, type ClientBundle, type IslandSource } from '../bundle/bundle-client.ts';
 import { loadServerModule, serverBuildOptions, type ServerBundle } from '../bundle/bundle-server.ts';
-import { changedFields, dependsOnArticles, emptyReads, type PageReads } from '../cache/dependencies.ts';
+import { changedFields, dependsOnArticles, emptyReads, trackReads, untracked, type PageReads } from '../cache/dependencies.ts';
+import type { SiteDefinition } from '../render/site-definition.ts';
 import { readDataFiles, type DataFile } from '../content/data.ts';
 import { SsgError } from '../errors.ts';
 import { swapStyleSheet } from '../render/head.ts';
@@ -78,11 +79,14 @@ interface State {
   articles: Article[];
   publicFiles: Set<string>;
   jobs: PageJob[];
+  /** What the routes' entries() read when they were last expanded. */
+  routeReads: PageReads;
   pages: Map<string, RenderedPage>;
   /** The images the articles show, processed. */
   articleImages: OutputFile[];
-  /** The files the site draws (share images). */
+  /** The files the site draws (share images), and what its files() read to list them. */
   drawn: OutputFile[];
+  drawnReads: PageReads;
   generated: OutputFile[];
 }
 
@@ -116,11 +120,33 @@ function withReplacedArticles(jobs: PageJob[], before: readonly Article[], after
   const replaced = new Map<unknown, Article>();
   before.forEach((article, index) => article !== after[index] && replaced.set(article, after[index]!));
   if (replaced.size === 0) return jobs;
+  const replace = (value: unknown): unknown => (Array.isArray(value) ? value.map(replace) : (replaced.get(value) ?? value));
+  const holds = (value: unknown): boolean => (Array.isArray(value) ? value.some(holds) : replaced.has(value));
   return jobs.map((job) => {
-    if (!Object.values(job.entry).some((value) => replaced.has(value))) return job;
-    const entry = Object.fromEntries(Object.entries(job.entry).map(([key, value]) => [key, replaced.get(value) ?? value]));
-    return { ...job, entry };
+    if (!Object.values(job.entry).some(holds)) return job;
+    return { ...job, entry: Object.fromEntries(Object.entries(job.entry).map(([key, value]) => [key, replace(value)])) };
   });
+}
+
+/**
+ * Every page of the site, and what the routes' entries() read to list them: the routes are
+ * expanded again only when that changed. The entries hold the articles, not the tracking proxies.
+ */
+function expandTracked(site: SiteDefinition<Record<string, unknown>>, articles: readonly Article[], data: Record<string, unknown>) {
+  const reads = emptyReads();
+  const tracked = trackReads(articles, data, reads);
+  const unwrap = (value: unknown): unknown => (Array.isArray(value) ? value.map(unwrap) : untracked(value));
+  const jobs = expandRoutes(site, { articles: tracked.articles, data: tracked.data }).map((job) => ({
+    ...job,
+    entry: Object.fromEntries(Object.entries(job.entry).map(([key, value]) => [key, unwrap(value)])),
+  }));
+  return { jobs, reads };
+}
+
+/** Whether what `reads` noted (of a route table's entries, of the drawn files) may read otherwise now. */
+function readsChanged(reads: PageReads, inputs: Inputs): boolean {
+  if ([...reads.dataKeys].some((key) => inputs.changedData.has(key))) return true;
+  return dependsOnArticles(reads, { listChanged: inputs.listChanged, fields: inputs.fields });
 }
 
 const relative = (project: Project, file: string) => path.relative(project.root, file).split(path.sep).join('/');
@@ -199,7 +225,7 @@ async function createDevBundler(project: Project, outDir: string) {
 type DevBundler = Awaited<ReturnType<typeof createDevBundler>>;
 
 /** The inputs of a rebuild, and what changed in them since the last good one. */
-interface Inputs extends Omit<State, 'jobs' | 'pages' | 'drawn' | 'generated' | 'articleImages'> {
+interface Inputs extends Omit<State, 'jobs' | 'routeReads' | 'pages' | 'drawn' | 'drawnReads' | 'generated' | 'articleImages'> {
   /** Every page may look different (code, template, site config, first build). */
   renderAll: boolean;
   styleChanged: boolean;
@@ -371,14 +397,17 @@ function renderPages(jobs: readonly PageJob[], context: RenderContext): Map<stri
 const entryShape = (job: PageJob) =>
   JSON.stringify(job.entry, (_, value) => (value && typeof value === 'object' && typeof (value as Article).slug === 'string' && 'markdown' in value ? `article:${(value as Article).slug}` : value));
 
+/** Whether two jobs of one page were handed the same entry (the same job, when the routes were not expanded again). */
+const sameEntry = (before: PageJob, after: PageJob) => before === after || entryShape(before) === entryShape(after);
+
 /** The pages whose inputs changed: what they read (articles, fields, data), or everything. */
 function pagesToRender(jobs: readonly PageJob[], previous: State | undefined, inputs: Inputs): PageJob[] {
   if (!previous || inputs.renderAll) return [...jobs];
   const change = { listChanged: inputs.listChanged, fields: inputs.fields };
   return jobs.filter((job) => {
     const page = previous.pages.get(job.outputPath);
-    if (!page || entryShape(page.job) !== entryShape(job)) return true;
-    if ([...page.reads.dataKeys].some((key) => inputs.changedData.has(key))) return true;
+    if (!page || !sameEntry(page.job, job)) return true;
+    if (inputs.changedData.size > 0 && [...page.reads.dataKeys].some((key) => inputs.changedData.has(key))) return true;
     return dependsOnArticles(page.reads, change);
   });
 }
@@ -421,26 +450,27 @@ function siteFilesFor(previous: State | undefined, inputs: Inputs, jobs: readonl
 }
 
 /** The drawn files, drawn again (or taken from their cache) when what they are drawn from may have changed. */
-async function drawnFilesFor(project: Project, previous: State | undefined, inputs: Inputs, memo: DrawnMemo): Promise<OutputFile[]> {
-  const redraw = !previous || inputs.renderAll || inputs.listChanged || inputs.fields.size > 0 || inputs.changedData.size > 0;
-  return redraw ? drawnFiles(inputs, project, memo) : previous.drawn;
+async function drawnFilesFor(project: Project, previous: State | undefined, inputs: Inputs, memo: DrawnMemo): Promise<{ drawn: OutputFile[]; drawnReads: PageReads }> {
+  if (previous && !inputs.renderAll && !readsChanged(previous.drawnReads, inputs)) return previous;
+  const drawnReads = emptyReads();
+  return { drawn: await drawnFiles(inputs, project, { memo, reads: drawnReads }), drawnReads };
 }
 
 /** Runs the pipeline's page stages and checks on new inputs, in `build`'s order; throws before anything is written. */
 async function assemble(project: Project, stages: { images: ImageStage; drawn: DrawnMemo; links: LinkCheckMemo }, previous: State | undefined, inputs: Inputs, now: Date): Promise<State> {
   const { images } = stages;
-  // entries() may read any field of an article (tag pages read its tags): a changed field expands the routes again.
-  const routesMayChange = !previous || inputs.renderAll || inputs.listChanged || inputs.fields.size > 0 || inputs.changedData.size > 0;
-  const jobs = routesMayChange
-    ? expandRoutes(inputs.server.module.site, { articles: inputs.articles, data: inputs.settings.data })
-    : withReplacedArticles(previous.jobs, previous.articles, inputs.articles);
+  // entries() may read any field of an article (tag pages read its tags): what it read changed, the routes are expanded again.
+  const { jobs, routeReads } =
+    !previous || inputs.renderAll || readsChanged(previous.routeReads, inputs)
+      ? (({ jobs, reads }) => ({ jobs, routeReads: reads }))(expandTracked(inputs.server.module.site, inputs.articles, inputs.settings.data))
+      : { jobs: withReplacedArticles(previous.jobs, previous.articles, inputs.articles), routeReads: previous.routeReads };
   checkPublicClashes(inputs.client, jobs, inputs.publicFiles, project.publicDir);
   await images.processEach(inputs.articles); // the articles a change made (all at first)
   const articleImages = images.files(inputs.articles);
   const context = renderContext({ ...inputs, server: inputs.server.module }, now, project.root);
   const rendered = renderPages(pagesToRender(jobs, previous, inputs), context);
   const pages = mergePages(jobs, rendered, previous, inputs);
-  const drawn = await drawnFilesFor(project, previous, inputs, stages.drawn);
+  const { drawn, drawnReads } = await drawnFilesFor(project, previous, inputs, stages.drawn);
   checkPublicClashes(inputs.client, [], inputs.publicFiles, project.publicDir, drawn);
   const generated = siteFilesFor(previous, inputs, jobs, now);
   checkDrawnClashes(drawn, { client: inputs.client, jobs, generated: [...inputs.settings.images, ...articleImages, ...generated] }, project);
@@ -451,7 +481,7 @@ async function assemble(project: Project, stages: { images: ImageStage; drawn: D
     publicFiles: inputs.publicFiles,
   }, stages.links);
   const { renderAll: _r, styleChanged: _s, listChanged: _l, fields: _f, changedData: _d, publicChanged: _p, ...kept } = inputs;
-  return { ...kept, jobs, pages, articleImages, drawn, generated };
+  return { ...kept, jobs, routeReads, pages, articleImages, drawn, drawnReads, generated };
 }
 
 /** Every file the output folder should hold besides the public ones. */

@@ -10,6 +10,7 @@ import { addCspSources } from '../render/csp.ts';
 import { parseDataFiles, type DataFile } from '../content/data.ts';
 import { SsgError, SsgErrorList } from '../errors.ts';
 import { generateFiles, type DrawnMemo } from '../render/generated-files.ts';
+import { trackReads, type PageReads } from '../cache/dependencies.ts';
 import { checkLinks, type CheckedPage, type LinkCheckMemo, type PageLinks } from '../render/links.ts';
 import { publicFileClash, type OutputFile } from '../output/output.ts';
 import { relativeToRoot, type Project } from '../project.ts';
@@ -161,13 +162,15 @@ export function generatedFiles(
 export function drawnFiles(
   inputs: { server: ServerBundle; articles: readonly Article[]; settings: SiteSettings },
   project: Project,
-  memo?: DrawnMemo,
+  dev?: { memo: DrawnMemo; reads: PageReads },
 ): Promise<OutputFile[]> {
   const { settings } = inputs;
+  // Dev mode notes what the site's files() read, to call it again only when that changed.
+  const { articles, data } = dev ? trackReads(inputs.articles, settings.data, dev.reads) : { articles: inputs.articles, data: settings.data };
   return generateFiles(
     inputs.server.module.site,
-    { articles: inputs.articles, data: settings.data, baseUrl: settings.baseUrl, root: project.root },
-    { cacheDir: project.cacheDir, salt: inputs.server.code, memo },
+    { articles, data, baseUrl: settings.baseUrl, root: project.root },
+    { cacheDir: project.cacheDir, salt: inputs.server.code, memo: dev?.memo },
   );
 }
 

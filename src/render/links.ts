@@ -110,8 +110,8 @@ export interface LinkCheckMemo {
   files?: ReadonlySet<string>;
   byPath?: ReadonlyMap<string, PageLinks>;
   passed: WeakSet<PageLinks>;
-  /** Each page's links that carry a fragment. */
-  fragments: WeakMap<PageLinks, PageLink[]>;
+  /** Each page's fragment links' target pages, other than itself. */
+  fragments: WeakMap<PageLinks, string[]>;
 }
 
 export const createLinkCheckMemo = (): LinkCheckMemo => ({ passed: new WeakSet(), fragments: new WeakMap() });
@@ -122,9 +122,14 @@ const pageKey = (urlPath: string) => urlPath.replace(/\/+$/, '') || '/';
 /** Whether `page` passed the last check and nothing it was checked against has changed since. */
 function stillPasses(page: PageLinks, memo: LinkCheckMemo, byPath: ReadonlyMap<string, PageLinks>): boolean {
   if (!memo.passed.has(page)) return false;
-  let fragments = memo.fragments.get(page);
-  if (!fragments) memo.fragments.set(page, (fragments = page.links.filter((link) => link.fragment)));
-  return fragments.every((link) => byPath.get(pageKey(link.path)) === memo.byPath!.get(pageKey(link.path)));
+  let targets = memo.fragments.get(page);
+  if (!targets) {
+    // The other pages its fragments point at (its own are as they were: it is the same page).
+    const paths = new Set(page.links.filter((link) => link.fragment).map((link) => pageKey(link.path)));
+    paths.delete(pageKey(page.path));
+    memo.fragments.set(page, (targets = [...paths]));
+  }
+  return targets.every((target) => byPath.get(target) === memo.byPath!.get(target));
 }
 
 /**
