@@ -82,6 +82,20 @@ describe('a build with nothing to do', () => {
     await site.remove('content/news/later.md');
   });
 
+  it('never skips while an article is dated by the build (it has no date)', async () => {
+    await site.write('content/news/undated.md', '---\ntitle: Undated\nexcerpt: No date.\n---\nWhen?\n');
+    try {
+      for (let run = 0; run < 2; run++) {
+        const result = await site.run(['build']);
+        expect(result.code, result.stderr).toBe(0);
+        expect(result.stderr).toContain('no date in front matter');
+        expect(result.stdout).not.toContain(SKIPPED);
+      }
+    } finally {
+      await site.remove('content/news/undated.md');
+    }
+  });
+
   it('never skips while a linked folder is among the inputs (what is in it is not listed)', async () => {
     const outside = await mkdtemp(path.join(tmpdir(), 'ssg-linked-'));
     try {
@@ -195,15 +209,15 @@ describe('the input stamp', () => {
 });
 
 describe('how long a record holds', () => {
-  it('until the next UTC midnight, or the first held-back date before it (fast-check)', () => {
+  it('until the next UTC midnight, or the first held-back date before it, or not at all for a date of now (fast-check)', () => {
     fc.assert(
       fc.property(fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }), fc.array(fc.integer({ min: -3 * 86_400_000, max: 3 * 86_400_000 })), (now, offsets) => {
         const dates = offsets.map((offset) => now.getTime() + offset);
         const until = validUntil(now, dates);
         const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
-        expect(until).toBeGreaterThan(now.getTime());
+        expect(until).toBeGreaterThanOrEqual(now.getTime());
         expect(until).toBeLessThanOrEqual(midnight);
-        expect(until).toBe(Math.min(midnight, ...dates.filter((date) => date > now.getTime())));
+        expect(until).toBe(Math.min(midnight, ...dates.filter((date) => date >= now.getTime())));
       }),
     );
   });

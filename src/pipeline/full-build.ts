@@ -82,10 +82,12 @@ async function loadArticles(project: Project, options: BuildOptions, now: Date, 
   const publish = { drafts: options.drafts, future: options.future, now };
   const articles = publishArticles(new Map(parsed.all.map((article) => [article.file, article])), publish);
   parsed.pending = parsed.pending.filter((item) => isPublished(item.article, publish));
-  // When each article held back for its date is due: the site changes then, inputs or not.
-  const due = parsed.all.flatMap((article) =>
-    article instanceof SsgError || isPublished(article, publish) || (article.draft && !options.drafts) ? [] : [Date.parse(article.date)],
-  );
+  // When each article held back for its date is due: the site changes then, inputs or not. An
+  // article without a date is dated by the build itself: every build makes another site.
+  const read = parsed.all.filter((article): article is Article => !(article instanceof SsgError));
+  const due = read.some((article) => typeof article.data.date !== 'string')
+    ? [now.getTime()]
+    : read.flatMap((article) => (isPublished(article, publish) || (article.draft && !options.drafts) ? [] : [Date.parse(article.date)]));
   return { parsed, articles, due };
 }
 

@@ -90,10 +90,13 @@ export const manifestFileOf = (project: Project, outDir: string) => path.join(pr
 /** Where the inputs and report of the last build into `outDir` are kept (one per output folder). */
 export const recordFile = (project: Project, outDir: string) => path.join(project.cacheDir, `unchanged-${folderId(outDir)}.json`);
 
-/** The next UTC midnight after `now`, or the first held-back date after it if sooner. */
-export function validUntil(now: Date, heldBackDates: readonly number[]): number {
+/**
+ * The next UTC midnight after `now`, or the first held-back date after it if sooner; `now` itself
+ * (the record never holds) when one of the dates is `now`: an article dated by the build.
+ */
+export function validUntil(now: Date, dates: readonly number[]): number {
   const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
-  return Math.min(midnight, ...heldBackDates.filter((time) => time > now.getTime()));
+  return Math.min(midnight, ...dates.filter((time) => time >= now.getTime()));
 }
 
 function readRecord(file: string): UnchangedRecord | undefined {
