@@ -10,6 +10,19 @@ const MAX_SLUG_LENGTH = 60;
  * folded (`Zürich` → `zurich`). Empty when nothing of the tag survives (`!!!`, `ツ`).
  */
 export function tagSlug(tag: string): string {
+  let slug = slugs.get(tag);
+  if (slug === undefined) {
+    // Bounded: a site has a few hundred tags; a runaway list only costs the memory of this many.
+    if (slugs.size >= 10_000) slugs.clear();
+    slugs.set(tag, (slug = slugOfTag(tag)));
+  }
+  return slug;
+}
+
+// Every list page and tag page asks for the slugs of every article's tags: each worked out once.
+const slugs = new Map<string, string>();
+
+function slugOfTag(tag: string): string {
   return tag
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
