@@ -2,7 +2,8 @@
 // (src/pipeline/unchanged.ts). These tests hold it to never skipping a build that would have made
 // a different site: any edit, an output folder touched by hand, the date an article is due, a
 // new day, a linked folder it cannot see into.
-import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -110,6 +111,49 @@ describe('a build with nothing to do', () => {
       await site.remove('content/news/linked');
       await rm(outside, { recursive: true, force: true });
     }
+  });
+  /** Runs `change` on `target` and puts its times back as `touch -r` does, to the nanosecond. */
+  function keepingTimes(target: string, change: () => void): void {
+    const reference = `${site.dir}.times`;
+    writeFileSync(reference, '');
+    execFileSync('touch', ['-r', target, reference]);
+    change();
+    execFileSync('touch', ['-r', reference, target]);
+    rmSync(reference);
+  }
+
+  /** Overwrites a file's bytes in place (same size, same inode), as a tool writing into it does. */
+  function overwriteInPlace(file: string, edit: (text: string) => string): void {
+    const before = readFileSync(file, 'utf8');
+    const after = edit(before);
+    expect(Buffer.byteLength(after)).toBe(Buffer.byteLength(before));
+    keepingTimes(file, () => {
+      const handle = openSync(file, 'r+');
+      writeSync(handle, after, 0);
+      closeSync(handle);
+    });
+  }
+
+  it('builds in full when the output was edited by hand, even keeping sizes and times, a public copy included', async () => {
+    const run = () => build({ root: site.dir, outDir: 'dist' });
+    await run();
+    const cases: Array<[string, string, () => void]> = [
+      ['a public file copied into the output', 'dist/robots.txt', () => writeFileSync(site.file('dist/robots.txt'), 'User-agent: evil\nDisallow: /\n')],
+      ['a page, same size and time', 'dist/about.html', () => overwriteInPlace(site.file('dist/about.html'), (text) => text.replace('<h1>', '<h2>'))],
+      ['a public copy, same size and time', 'dist/robots.txt', () => overwriteInPlace(site.file('dist/robots.txt'), (text) => text.replace('*', '?'))],
+    ];
+    for (const [name, file, change] of cases) {
+      const before = readFileSync(site.file(file));
+      expect((await run()).timings, name).toHaveProperty(SKIPPED);
+      change();
+      expect(readFileSync(site.file(file)), name).not.toEqual(before);
+      expect((await run()).timings, name).not.toHaveProperty(SKIPPED);
+      expect(readFileSync(site.file(file)), name).toEqual(before);
+    }
+    // A file added, its folder's time put back: the build removes it.
+    keepingTimes(site.file('dist/news'), () => writeFileSync(site.file('dist/news/planted.html'), 'planted'));
+    expect((await run()).timings).not.toHaveProperty(SKIPPED);
+    expect(existsSync(site.file('dist/news/planted.html'))).toBe(false);
   });
 });
 
