@@ -170,6 +170,20 @@ describe('the page cache', () => {
     expect(openPageCache(inputs({ now: new Date('2026-11-22T23:59:00Z') })).get('news/a/index.html', 'entry a')).toMatchObject(page);
     expect(openPageCache(inputs({ now: new Date('2026-11-23T00:01:00Z') })).get('news/a/index.html', 'entry a')).toBeUndefined();
   });
+
+  it('keeps nothing across a change of time zone (a page may format a date in it)', () => {
+    const zone = process.env.TZ;
+    try {
+      process.env.TZ = 'UTC';
+      store();
+      expect(openPageCache(inputs()).get('news/a/index.html', 'entry a')).toMatchObject(page);
+      process.env.TZ = 'Pacific/Kiritimati';
+      expect(openPageCache(inputs()).get('news/a/index.html', 'entry a')).toBeUndefined();
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
 });
 
 /** The entry files of each cache of a site, by cache. */

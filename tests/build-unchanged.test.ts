@@ -155,6 +155,33 @@ describe('a build with nothing to do', () => {
     expect((await run()).timings).not.toHaveProperty(SKIPPED);
     expect(existsSync(site.file('dist/news/planted.html'))).toBe(false);
   });
+
+  it('builds in full when a module the site imports from outside site/ changed', async () => {
+    const entry = await site.read('site/index.tsx');
+    await site.write('shared/note.ts', "export const NOTE = 'first note';\n");
+    await site.write('site/index.tsx', `import { NOTE } from '../shared/note.ts';\n${entry.replace('<h1>Home</h1>', '<h1>Home {NOTE}</h1>')}`);
+    try {
+      const run = () => build({ root: site.dir, outDir: 'dist' });
+      // The first build keeps no record (the module is newer than it: the bundle may hold either version).
+      await run();
+      await run();
+      expect((await run()).timings).toHaveProperty(SKIPPED);
+      expect(await site.read('dist/index.html')).toContain('first note');
+      await site.write('shared/note.ts', "export const NOTE = 'other note';\n");
+      expect((await run()).timings).not.toHaveProperty(SKIPPED);
+      expect(await site.read('dist/index.html')).toContain('other note');
+    } finally {
+      await site.write('site/index.tsx', entry);
+      await site.remove('shared');
+    }
+  });
+
+  it('builds in full when the clock went back (the record is of a later day)', async () => {
+    const run = (at: string) => build({ root: site.dir, outDir: 'dist', now: new Date(at) });
+    expect((await run('2031-05-02T10:00:00Z')).timings).not.toHaveProperty(SKIPPED);
+    expect((await run('2031-05-02T11:00:00Z')).timings).toHaveProperty(SKIPPED);
+    expect((await run('2031-05-01T10:00:00Z')).timings).not.toHaveProperty(SKIPPED);
+  });
 });
 
 describe('the input stamp', () => {
@@ -237,6 +264,20 @@ describe('the input stamp', () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('differs by the time zone the build runs in (pages format dates in it)', () => {
+    const project = projectAt(root);
+    const zone = process.env.TZ;
+    try {
+      process.env.TZ = 'UTC';
+      const utc = inputStamp(project, path.join(root, 'dist'), {});
+      process.env.TZ = 'Pacific/Kiritimati';
+      expect(inputStamp(project, path.join(root, 'dist'), {})).not.toBe(utc);
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
   });
 
   it('differs by option and output folder', () => {
