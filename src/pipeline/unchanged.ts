@@ -27,7 +27,7 @@ export interface BuildReport {
 }
 
 interface UnchangedRecord {
-  version: 2;
+  version: 3;
   stamp: string;
   /** ms since the epoch: the build's time; a clock set back may make another site (an earlier day). */
   builtAt: number;
@@ -35,6 +35,12 @@ interface UnchangedRecord {
   validUntil: number;
   /** The files outside the stamped folders the site's code was bundled from: path → fingerprint. */
   sources: Record<string, string>;
+  /**
+   * A hash of the output manifest as this build left it: a later build that swapped its site in
+   * and was stopped before keeping its own record wrote another manifest, so this record no longer
+   * speaks for the folder.
+   */
+  manifest: string;
   report: BuildReport;
 }
 
@@ -44,7 +50,7 @@ export interface StampOptions {
   future?: boolean;
 }
 
-const RECORD_VERSION = 2;
+const RECORD_VERSION = 3;
 
 /**
  * Every file and folder under `dir` (none when it does not exist), by path, size and times, into
@@ -129,6 +135,7 @@ function readRecord(file: string): UnchangedRecord | undefined {
     const shaped =
       record?.version === RECORD_VERSION && typeof record.stamp === 'string' && typeof record.builtAt === 'number' && typeof record.validUntil === 'number' &&
       typeof record.sources === 'object' && record.sources !== null && Object.values(record.sources).every((value) => typeof value === 'string') &&
+      typeof record.manifest === 'string' &&
       typeof report === 'object' && report !== null && Array.isArray(report.pages) && typeof report.articles === 'number' &&
       Array.isArray(report.warnings) && report.warnings.every((warning) => typeof warning === 'string');
     return shaped ? (record as UnchangedRecord) : undefined;
@@ -151,7 +158,14 @@ export async function unchangedReport(
   const record = readRecord(recordFile(project, outDir));
   if (!record || record.stamp !== stamp || now.getTime() < record.builtAt || now.getTime() >= record.validUntil) return undefined;
   if (!Object.entries(record.sources).every(([file, fingerprint]) => fingerprintOf(file) === fingerprint)) return undefined;
+  if (manifestHash(manifestFile) !== record.manifest) return undefined;
   return (await outputStillIntact(manifestFile, outDir, project.publicDir)) ? record.report : undefined;
+}
+
+/** The hash of the output manifest's entry as it is now ('' when there is none). */
+function manifestHash(manifestFile: string): string {
+  const payload = readEntrySync(manifestFile);
+  return payload ? createHash('sha256').update(payload).digest('hex') : '';
 }
 
 /** Some margin for the file system's coarse clock, which may lag the process's by a tick. */
@@ -172,8 +186,10 @@ export function saveUnchangedRecord(
   project: Project,
   outDir: string,
   started: number,
-  record: Omit<UnchangedRecord, 'version' | 'sources'> & { sources: readonly string[] },
+  record: Omit<UnchangedRecord, 'version' | 'sources' | 'manifest'> & { sources: readonly string[] },
 ): void {
+  const manifest = manifestHash(manifestFileOf(project, outDir));
+  if (manifest === '') return; // nothing to tie the record to: the next build builds in full
   const folders = stampedFolders(project);
   const sources: Record<string, string> = {};
   for (const file of new Set(record.sources)) {
@@ -186,7 +202,7 @@ export function saveUnchangedRecord(
     sources[file] = fingerprintOf(file);
   }
   try {
-    writeEntrySync(recordFile(project, outDir), Buffer.from(JSON.stringify({ version: RECORD_VERSION, ...record, sources })));
+    writeEntrySync(recordFile(project, outDir), Buffer.from(JSON.stringify({ version: RECORD_VERSION, ...record, sources, manifest })));
   } catch {
     // Not kept: the next build builds in full.
   }
