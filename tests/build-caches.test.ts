@@ -103,6 +103,52 @@ describe('rebuilds: output, bundle and page caches', () => {
   });
 });
 
+/** The fixture with pages handed their articles inside their entries: in an object (a tag's group) and in a list. */
+function withNestedEntries(source: string): string {
+  const pages = `function TagPage({ entry }: PageProps) {
+  const group = entry.group as TagGroup;
+  return <ul>{group.articles.map((item) => <li key={item.slug}>{item.title}: <span dangerouslySetInnerHTML={{ __html: item.html }} /></li>)}</ul>;
+}
+
+function Picks({ entry }: PageProps) {
+  return <ol>{(entry.picks as Article[]).map((item) => <li key={item.slug}>{item.title}: <span dangerouslySetInnerHTML={{ __html: item.html }} /></li>)}</ol>;
+}
+
+export default defineSite({`;
+  return source
+    .replace("import { defineSite, type Article, type PageProps } from 'ssg';", "import { defineSite, groupByTag, type Article, type PageProps, type TagGroup } from 'ssg';")
+    .replace('export default defineSite({', pages)
+    .replace(
+      "    { path: '/404',",
+      `    { path: '/tag/:tag', page: TagPage, head: () => ({ title: 'Tag' }), entries: ({ articles }) => groupByTag(articles).map((group) => ({ params: { tag: group.slug }, props: { group } })) },
+    { path: '/picks/:n', page: Picks, head: () => ({ title: 'Picks' }), entries: ({ articles }) => [{ params: { n: '1' }, props: { picks: articles.slice(0, 2) } }] },
+    { path: '/404',`,
+    );
+}
+
+describe('pages handed articles inside their entries', () => {
+  let site: TempSite;
+  beforeAll(async () => {
+    site = await copySite(fixture);
+    await site.write('site/index.tsx', withNestedEntries(await site.read('site/index.tsx')));
+  });
+  afterAll(() => site.dispose());
+
+  it('show the edits of those articles in the next build (not a page kept from the last)', async () => {
+    const first = await site.run(['build']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(await site.read('dist/tag/one.html')).toMatch(/First post(<!-- -->)?: <span><h1[^>]*>Hello/);
+    expect(await site.read('dist/picks/1.html')).toMatch(/First post(<!-- -->)?: <span><h1[^>]*>Hello/);
+    const post = await site.read('content/news/first-post.md');
+    await site.write('content/news/first-post.md', post.replace('title: First post', 'title: Renamed post').replace('# Hello', '# Greetings'));
+    const second = await site.run(['build']);
+    expect(second.code, second.stderr).toBe(0);
+    for (const page of ['dist/tag/one.html', 'dist/tag/two.html', 'dist/picks/1.html']) {
+      expect(await site.read(page), page).toMatch(/Renamed post(<!-- -->)?: <span><h1[^>]*>Greetings/);
+    }
+  });
+});
+
 describe('the page cache', () => {
   let dir: string;
   beforeAll(async () => {
@@ -169,6 +215,20 @@ describe('the page cache', () => {
     store();
     expect(openPageCache(inputs({ now: new Date('2026-11-22T23:59:00Z') })).get('news/a/index.html', 'entry a')).toMatchObject(page);
     expect(openPageCache(inputs({ now: new Date('2026-11-23T00:01:00Z') })).get('news/a/index.html', 'entry a')).toBeUndefined();
+  });
+
+  it('keeps nothing across a change of time zone (a page may format a date in it)', () => {
+    const zone = process.env.TZ;
+    try {
+      process.env.TZ = 'UTC';
+      store();
+      expect(openPageCache(inputs()).get('news/a/index.html', 'entry a')).toMatchObject(page);
+      process.env.TZ = 'Pacific/Kiritimati';
+      expect(openPageCache(inputs()).get('news/a/index.html', 'entry a')).toBeUndefined();
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
   });
 });
 
@@ -254,6 +314,9 @@ describe('damaged cache entries are rebuilt, never shipped', () => {
     if (!damages.some(([, corruption]) => corruption.kind === 'directory' && corruption.withFile)) expectRebuilt(site, label);
     if (damages.some(([, corruption]) => corruption.kind === 'directory')) {
       for (const [file, corruption] of damages) if (corruption.kind === 'directory') await rm(file, { recursive: true, force: true });
+      // The last build ran in full and kept its record: the next would rightly do nothing, and
+      // make none of the entries the folders stood in for.
+      await forgetLastBuild(site);
       const again = await site.run(['build']);
       expect(again.code, again.stderr).toBe(0);
       expectRebuilt(site, `${label}, then without the folders`);

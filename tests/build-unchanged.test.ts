@@ -2,7 +2,8 @@
 // (src/pipeline/unchanged.ts). These tests hold it to never skipping a build that would have made
 // a different site: any edit, an output folder touched by hand, the date an article is due, a
 // new day, a linked folder it cannot see into.
-import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -111,6 +112,76 @@ describe('a build with nothing to do', () => {
       await rm(outside, { recursive: true, force: true });
     }
   });
+  /** Runs `change` on `target` and puts its times back as `touch -r` does, to the nanosecond. */
+  function keepingTimes(target: string, change: () => void): void {
+    const reference = `${site.dir}.times`;
+    writeFileSync(reference, '');
+    execFileSync('touch', ['-r', target, reference]);
+    change();
+    execFileSync('touch', ['-r', reference, target]);
+    rmSync(reference);
+  }
+
+  /** Overwrites a file's bytes in place (same size, same inode), as a tool writing into it does. */
+  function overwriteInPlace(file: string, edit: (text: string) => string): void {
+    const before = readFileSync(file, 'utf8');
+    const after = edit(before);
+    expect(Buffer.byteLength(after)).toBe(Buffer.byteLength(before));
+    keepingTimes(file, () => {
+      const handle = openSync(file, 'r+');
+      writeSync(handle, after, 0);
+      closeSync(handle);
+    });
+  }
+
+  it('builds in full when the output was edited by hand, even keeping sizes and times, a public copy included', async () => {
+    const run = () => build({ root: site.dir, outDir: 'dist' });
+    await run();
+    const cases: Array<[string, string, () => void]> = [
+      ['a public file copied into the output', 'dist/robots.txt', () => writeFileSync(site.file('dist/robots.txt'), 'User-agent: evil\nDisallow: /\n')],
+      ['a page, same size and time', 'dist/about.html', () => overwriteInPlace(site.file('dist/about.html'), (text) => text.replace('<h1>', '<h2>'))],
+      ['a public copy, same size and time', 'dist/robots.txt', () => overwriteInPlace(site.file('dist/robots.txt'), (text) => text.replace('*', '?'))],
+    ];
+    for (const [name, file, change] of cases) {
+      const before = readFileSync(site.file(file));
+      expect((await run()).timings, name).toHaveProperty(SKIPPED);
+      change();
+      expect(readFileSync(site.file(file)), name).not.toEqual(before);
+      expect((await run()).timings, name).not.toHaveProperty(SKIPPED);
+      expect(readFileSync(site.file(file)), name).toEqual(before);
+    }
+    // A file added, its folder's time put back: the build removes it.
+    keepingTimes(site.file('dist/news'), () => writeFileSync(site.file('dist/news/planted.html'), 'planted'));
+    expect((await run()).timings).not.toHaveProperty(SKIPPED);
+    expect(existsSync(site.file('dist/news/planted.html'))).toBe(false);
+  });
+
+  it('builds in full when a module the site imports from outside site/ changed', async () => {
+    const entry = await site.read('site/index.tsx');
+    await site.write('shared/note.ts', "export const NOTE = 'first note';\n");
+    await site.write('site/index.tsx', `import { NOTE } from '../shared/note.ts';\n${entry.replace('<h1>Home</h1>', '<h1>Home {NOTE}</h1>')}`);
+    try {
+      const run = () => build({ root: site.dir, outDir: 'dist' });
+      // The first build keeps no record (the module is newer than it: the bundle may hold either version).
+      await run();
+      await run();
+      expect((await run()).timings).toHaveProperty(SKIPPED);
+      expect(await site.read('dist/index.html')).toContain('first note');
+      await site.write('shared/note.ts', "export const NOTE = 'other note';\n");
+      expect((await run()).timings).not.toHaveProperty(SKIPPED);
+      expect(await site.read('dist/index.html')).toContain('other note');
+    } finally {
+      await site.write('site/index.tsx', entry);
+      await site.remove('shared');
+    }
+  });
+
+  it('builds in full when the clock went back (the record is of a later day)', async () => {
+    const run = (at: string) => build({ root: site.dir, outDir: 'dist', now: new Date(at) });
+    expect((await run('2031-05-02T10:00:00Z')).timings).not.toHaveProperty(SKIPPED);
+    expect((await run('2031-05-02T11:00:00Z')).timings).toHaveProperty(SKIPPED);
+    expect((await run('2031-05-01T10:00:00Z')).timings).not.toHaveProperty(SKIPPED);
+  });
 });
 
 describe('the input stamp', () => {
@@ -193,6 +264,20 @@ describe('the input stamp', () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('differs by the time zone the build runs in (pages format dates in it)', () => {
+    const project = projectAt(root);
+    const zone = process.env.TZ;
+    try {
+      process.env.TZ = 'UTC';
+      const utc = inputStamp(project, path.join(root, 'dist'), {});
+      process.env.TZ = 'Pacific/Kiritimati';
+      expect(inputStamp(project, path.join(root, 'dist'), {})).not.toBe(utc);
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
   });
 
   it('differs by option and output folder', () => {

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Article } from '../src/content/articles.ts';
-import { changedFields, dependsOnArticles, emptyReads, trackReads } from '../src/cache/dependencies.ts';
+import { changedFields, dependsOnArticles, emptyReads, isTracked, mapArticlesIn, trackReads, untracked } from '../src/cache/dependencies.ts';
 import { classify } from '../src/pipeline/incremental.ts';
 import { projectAt } from '../src/project.ts';
 
@@ -30,6 +31,44 @@ describe('trackReads', () => {
     expect(reads.articleFields.get('a')).toEqual(new Set(['slug']));
     expect(reads.articleFields.has('c')).toBe(false);
     expect(reads.dataKeys).toEqual(new Set(['site']));
+  });
+
+  it('records what a page read of articles handed inside its entry: in lists and objects, at any depth (fast-check)', () => {
+    const articles = [article('a'), article('b'), article('c'), article('d')];
+    // An entry value: an article, a list or a plain object of such values, or something else.
+    const { value } = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.constantFrom(...articles),
+        fc.constantFrom('text', 3, null, undefined),
+        fc.array(tie('value'), { maxLength: 3 }),
+        fc.dictionary(fc.constantFrom('group', 'items', 'prev', 'next'), tie('value'), { maxKeys: 3 }),
+      ),
+    }));
+    fc.assert(
+      fc.property(fc.dictionary(fc.constantFrom('group', 'article', 'picks'), value), (entry) => {
+        const reads = emptyReads();
+        const tracked = trackReads(articles, {}, reads, entry).entry;
+        // The same shape, articles and all, when looked through the proxies.
+        const seen = new Set<string>();
+        const visit = (original: unknown, copy: unknown): void => {
+          if (articles.includes(original as Article)) {
+            expect(isTracked(copy as object)).toBe(true);
+            expect(untracked(copy)).toBe(original);
+            seen.add((copy as Article).slug);
+            void (copy as Article).title;
+          } else if (original && typeof original === 'object') {
+            expect(Object.keys(copy as object)).toEqual(Object.keys(original));
+            for (const key of Object.keys(original)) visit((original as Record<string, unknown>)[key], (copy as Record<string, unknown>)[key]);
+          } else expect(copy).toBe(original);
+        };
+        visit(entry, tracked);
+        expect(new Set(reads.articleFields.keys())).toEqual(seen);
+        for (const slug of seen) expect(reads.articleFields.get(slug)).toContain('title');
+        // Nothing of the entry itself was changed.
+        expect(mapArticlesIn(entry, isTracked, untracked)).toBe(entry);
+      }),
+    );
   });
 
   it('a page that never touches articles depends on none', () => {

@@ -73,4 +73,16 @@ describe('the feed', () => {
     expect(content).toContain('href="https://site.example/networks"');
     expect(content).toContain('src="https://site.example/news/images/chart.png"');
   });
+
+  it('without articles, is the same all day: a build that repeats the last one gives the same feed (fast-check)', () => {
+    const feed = { path: '/news/feed.xml', title: 'T', description: 'D', link: (a: Article) => `/news/${a.slug}` };
+    fc.assert(
+      fc.property(fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }), fc.nat(86_399_999), (now, offset) => {
+        const dayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+        const xml = rssFeed(feed, undefined, [], 'https://site.example', now);
+        expect(rssFeed(feed, undefined, [], 'https://site.example', new Date(dayStart + offset))).toBe(xml);
+        expect(XMLValidator.validate(xml)).toBe(true);
+      }),
+    );
+  });
 });

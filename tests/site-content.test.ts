@@ -78,7 +78,7 @@ describe('shared layout', () => {
     }
     for (const href of ['/about', '/networks', '/news', '/contact', '/legal']) expect(footer).toMatch(new RegExp(`<a href="${href}"`));
     // The build's year, rendered at build time: no island, no script.
-    expect(footer).toMatch(new RegExp(`© (<!-- -->)?${new Date().getFullYear()}(<!-- -->)? (<!-- -->)?${config.legal.companyName}`));
+    expect(footer).toMatch(new RegExp(`© (<!-- -->)?${new Date().getUTCFullYear()}(<!-- -->)? (<!-- -->)?${config.legal.companyName}`));
     expect(footer).not.toContain('<ssg-island');
   });
 

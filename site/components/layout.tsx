@@ -57,8 +57,9 @@ export function Layout({ path, data, now, children }: PageProps<SiteData> & { ch
         </div>
         <div className="container footer-bottom">
           <p>
-            {/* `now` is the build date: a build a year gives the right year, without a script. */}
-            © {now.getFullYear()} {site.legal.companyName}
+            {/* `now` is the build date: a build a year gives the right year, without a script. In UTC,
+                the day the build and its caches go by, whatever the time zone it runs in. */}
+            © {now.getUTCFullYear()} {site.legal.companyName}
           </p>
         </div>
       </footer>

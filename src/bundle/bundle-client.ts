@@ -4,7 +4,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type * as esbuild from 'esbuild';
 import { BOOTSTRAP_HASH, cspHash } from '../runtime/bootstrap.ts';
-import { cachedBuild, type BundleResult } from '../cache/bundle-cache.ts';
+import { cachedBuild, sourceFiles, type BundleResult } from '../cache/bundle-cache.ts';
 import { fromEsbuildFailure, generatorNodeModules, ssgAlias } from './esbuild-plugins.ts';
 import { generatorRoot, type Project } from '../project.ts';
 
@@ -41,6 +41,8 @@ export interface ClientBundle {
   firstPaintScripts(html: string): string[];
   /** Gzip size of an asset by URL, measured once. */
   gzipSize(url: string): number;
+  /** Every file the scripts and styles were made from, absolute, packages included. */
+  sources: string[];
 }
 
 export interface IslandSource {
@@ -184,6 +186,7 @@ export function collectClientBundle(
   const gzipCache = new Map<string, number>();
   return {
     assets,
+    sources: [scripts, styles].flatMap((result) => sourceFiles({ absWorkingDir: project.root }, result?.metafile)),
     styleUrl,
     inlineStyle,
     inlineHashes: { style: inlineStyle ? [cspHash(inlineStyle.text)] : [], script: loaderUrl ? [BOOTSTRAP_HASH] : [] },

@@ -2,7 +2,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as esbuild from 'esbuild';
-import { cachedBuild, type BundleResult } from '../cache/bundle-cache.ts';
+import { cachedBuild, sourceFiles, type BundleResult } from '../cache/bundle-cache.ts';
 import { SsgError } from '../errors.ts';
 import { removeFilesOfEndedProcesses } from '../cache/store.ts';
 import { externalPackagesByPath, fromEsbuildFailure, generatorNodeModules, ssgAlias } from './esbuild-plugins.ts';
@@ -22,6 +22,8 @@ export interface ServerBundle {
   module: ServerModule;
   /** Every source file of the site the bundle was made from, relative to the project root. */
   inputs: string[];
+  /** Every file the bundle was made from, absolute, packages and the generator's own included. */
+  sources: string[];
   /** The compiled code itself, for telling whether it changed. */
   code: Uint8Array;
 }
@@ -94,7 +96,7 @@ export async function loadServerModule(project: Project, result: Pick<esbuild.Bu
   const inputs = Object.keys(result.metafile?.inputs ?? {})
     .filter((input) => !input.includes('node_modules') && !input.startsWith('<stdin>'))
     .map((input) => relativeToRoot(project, path.resolve(project.root, input)));
-  return { module, inputs, code: output.contents };
+  return { module, inputs, sources: sourceFiles(serverBuildOptions(project), result.metafile), code: output.contents };
 }
 
 export async function bundleServer(project: Project): Promise<ServerBundle> {

@@ -39,9 +39,10 @@ const listing = (folder: string): string => {
   }
 };
 
-function inputFiles(options: esbuild.BuildOptions, metafile: esbuild.Metafile): string[] {
+/** The files on disk a bundle was made from, absolute: its metafile's inputs but virtual modules and stdin. */
+export function sourceFiles(options: Pick<esbuild.BuildOptions, 'absWorkingDir' | 'stdin'>, metafile: esbuild.Metafile | undefined): string[] {
   const base = options.absWorkingDir ?? process.cwd();
-  return Object.keys(metafile.inputs)
+  return Object.keys(metafile?.inputs ?? {})
     .filter((input) => !input.startsWith('<') && !/^[a-z-]+:/.test(input) && input !== options.stdin?.sourcefile)
     .map((input) => path.resolve(base, input));
 }
@@ -108,7 +109,7 @@ export async function cachedBuild(cacheDir: string, name: string, options: esbui
   try {
     const inputs: Stored['inputs'] = {};
     const folders: Stored['folders'] = {};
-    for (const input of inputFiles(options, result.metafile)) {
+    for (const input of sourceFiles(options, result.metafile)) {
       const stat = statOf(input);
       // A generated input cannot be checked later, and one changed while esbuild ran may not be
       // what it read: either way the bundle is not kept.

@@ -23,6 +23,32 @@ export function untracked<T>(value: T): T {
   return ((value && typeof value === 'object' && targets.get(value)) || value) as T;
 }
 
+/** Whether a value is a tracking proxy of an article. */
+export const isTracked = (value: object): boolean => targets.has(value);
+
+/**
+ * An entry value with each article in it replaced: the value itself, or inside lists and plain
+ * objects at any depth (a tag's group, a list of related articles). Lists and objects are copied
+ * only when something in them was replaced; anything else (a Map, a class instance) is kept as is.
+ */
+export function mapArticlesIn(value: unknown, isArticle: (value: object) => boolean, replace: (article: Article) => unknown, inProgress = new Set<object>()): unknown {
+  if (!value || typeof value !== 'object') return value;
+  if (isArticle(value)) return replace(value as Article);
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  const plain = Array.isArray(value) || prototype === Object.prototype || prototype === null;
+  if (!plain || inProgress.has(value)) return value;
+  inProgress.add(value);
+  let changed = false;
+  const map = (item: unknown) => {
+    const next = mapArticlesIn(item, isArticle, replace, inProgress);
+    changed ||= next !== item;
+    return next;
+  };
+  const copy = Array.isArray(value) ? value.map(map) : Object.fromEntries(Object.entries(value).map(([key, item]) => [key, map(item)]));
+  inProgress.delete(value);
+  return changed ? copy : value;
+}
+
 function trackArticle(article: Article, reads: PageReads): Article {
   const proxy = new Proxy(article, {
     get(target, key, receiver) {
@@ -58,11 +84,16 @@ export function trackReads(
   entry: Record<string, unknown> = {},
 ): { articles: readonly Article[]; data: Record<string, unknown>; entry: Record<string, unknown> } {
   const items = new Map<number, Article>();
-  // An article handed to the page through its route entry is tracked like one read from the list.
+  // An article handed to the page through its route entry (itself, or in a list or an object it
+  // holds: a tag's group) is tracked like one read from the list.
   const known = articleSet(articles);
-  const trackedEntry = Object.fromEntries(
-    Object.entries(entry).map(([key, value]) => [key, known.has(value) ? trackArticle(value as Article, reads) : value]),
-  );
+  const tracked = new Map<Article, Article>();
+  const track = (article: Article) => {
+    let proxy = tracked.get(article);
+    if (!proxy) tracked.set(article, (proxy = trackArticle(article, reads)));
+    return proxy;
+  };
+  const trackedEntry = mapArticlesIn(entry, (value) => known.has(value), track) as Record<string, unknown>;
   const trackedArticles = new Proxy(articles as Article[], {
     get(target, key, receiver) {
       if (typeof key === 'string' && /^\d+$/.test(key)) {

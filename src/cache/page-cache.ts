@@ -11,7 +11,8 @@ import { generatorRoot } from '../project.ts';
  * Rendered pages kept between builds, each with what it read while it rendered (which articles,
  * the list of articles, which data files: the tracking dev mode uses). A page is taken from the
  * cache only when everything it read is as it was and nothing that every page depends on (the
- * site's compiled code, the template, the generator, the build's date, the options) changed.
+ * site's compiled code, the template, the generator, the build's date, time zone and locale, the
+ * options) changed.
  */
 export interface PageCache {
   /** The stored page, if nothing it depends on changed. */
@@ -45,6 +46,12 @@ const sha1 = (...parts: Array<string | Uint8Array>) => {
  * record): rendering with a changed renderer or React must not reuse pages.
  */
 const generatorStamp = (): string => sourceFingerprint(generatorRoot);
+
+/** The time zone and locale: pages that format dates without naming them format them in these. */
+export function dateEnvironment(): string {
+  const { timeZone, locale } = Intl.DateTimeFormat().resolvedOptions();
+  return `${timeZone}\0${locale}`;
+}
 
 export const pageCacheFile = (cacheDir: string) => path.join(cacheDir, 'pages.bin');
 
@@ -84,7 +91,7 @@ export interface PageCacheInputs {
 
 export function openPageCache(inputs: PageCacheInputs): PageCache {
   const file = pageCacheFile(inputs.cacheDir);
-  const global = sha1(generatorStamp(), inputs.now.toISOString().slice(0, 10), ...inputs.shared);
+  const global = sha1(generatorStamp(), dateEnvironment(), inputs.now.toISOString().slice(0, 10), ...inputs.shared);
   const articleSignature = (article: Article) => `${inputs.keys.get(article.file) ?? sha1(article.markdown)}:${article.date}:${article.draft}`;
   const bySlug = new Map(inputs.articles.map((article) => [article.slug, articleSignature(article)]));
   let list: string | undefined;

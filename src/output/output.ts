@@ -76,23 +76,34 @@ const swapFailed = (outDir: string, error: unknown) =>
   mountPointFailure(error, outDir) ??
   new SsgError('OutputSwapFailed', `Could not put the new site in place of ${outDir}: ${(error as Error).message}`, {}, { cause: error });
 
-/** What the last build left in an output folder: each file's content hash, size and time. */
+/**
+ * A file's or folder's size, modification and change time and inode. Any write, rename, `touch`
+ * or `chmod` changes one of them, and the change time cannot be set back (`touch -r` and `cp -p`
+ * set the modification time only).
+ */
+type Fingerprint = [size: number, mtimeMs: number, ctimeMs: number, ino: number];
+
+/** What the last build left in an output folder: each file's content hash and fingerprint. */
 interface OutputManifest {
-  version: 1;
+  version: 2;
   outDir: string;
-  /** Generated files: path → [sha1, size, mtimeMs in the output folder]. */
-  files: Record<string, [string, number, number]>;
-  /** Public files: path → [size, mtimeMs of the source in public/]. */
+  /** Generated files: path → sha1 of the contents. */
+  hashes: Record<string, string>;
+  /** Public files: path → [size, mtimeMs] of the source in public/. */
   publicSources: Record<string, [number, number]>;
-  /** Every folder of the output ('' for itself) → mtimeMs: a file added or removed changes it. */
-  folders: Record<string, number>;
+  /**
+   * Every file of the output (generated, and the copies of the public files) and every folder
+   * holding one ('' for the output folder itself: a file added or removed changes its folder).
+   */
+  stats: Record<string, Fingerprint>;
 }
+
+const MANIFEST_VERSION = 2;
 
 const hashOf = (contents: string | Uint8Array) => createHash('sha1').update(contents).digest('base64');
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isNumbers = (value: unknown, length: number, from = 0) =>
-  Array.isArray(value) && value.length === length && value.slice(from).every((item) => typeof item === 'number');
+const isNumbers = (value: unknown, length: number) => Array.isArray(value) && value.length === length && value.every((item) => typeof item === 'number');
 
 /** The manifest, if its entry is intact and of the expected shape (anything else: rebuild). */
 function readManifest(file: string, outDir: string): OutputManifest | undefined {
@@ -100,19 +111,32 @@ function readManifest(file: string, outDir: string): OutputManifest | undefined 
   if (!payload) return undefined;
   try {
     const manifest = JSON.parse(payload.toString('utf8')) as OutputManifest;
-    if (manifest.version !== 1 || manifest.outDir !== outDir) return undefined;
-    const { files, publicSources, folders } = manifest as Partial<OutputManifest>;
+    if (manifest.version !== MANIFEST_VERSION || manifest.outDir !== outDir) return undefined;
+    const { hashes, publicSources, stats } = manifest as Partial<OutputManifest>;
     const shaped =
-      isRecord(files) && Object.values(files).every((entry) => isNumbers(entry, 3, 1) && typeof (entry as unknown[])[0] === 'string') &&
+      isRecord(hashes) && Object.values(hashes).every((hash) => typeof hash === 'string') &&
       isRecord(publicSources) && Object.values(publicSources).every((entry) => isNumbers(entry, 2)) &&
-      isRecord(folders) && Object.values(folders).every((mtime) => typeof mtime === 'number');
+      isRecord(stats) && Object.values(stats).every((entry) => isNumbers(entry, 4));
     return shaped ? manifest : undefined;
   } catch {
     return undefined;
   }
 }
 
-const sameStat = (file: string, size: number, mtimeMs: number) => {
+const fingerprintOf = (file: string): Fingerprint => {
+  const stat = statSync(file);
+  return [stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino];
+};
+
+const sameFingerprint = (file: string, recorded: Fingerprint) => {
+  try {
+    return fingerprintOf(file).every((value, index) => value === recorded[index]);
+  } catch {
+    return false;
+  }
+};
+
+const sameSource = (file: string, [size, mtimeMs]: [number, number]) => {
   try {
     const stat = statSync(file);
     return stat.isFile() && stat.size === size && stat.mtimeMs === mtimeMs;
@@ -122,30 +146,19 @@ const sameStat = (file: string, size: number, mtimeMs: number) => {
 };
 
 /**
- * Whether the output folder still holds exactly what the manifest recorded (no file added,
- * removed or touched since) and the public files are the ones it was built from. Only then can a
- * build that makes the same bytes leave the folder alone.
+ * Whether the output folder still holds exactly what the manifest recorded (no file or folder
+ * added, removed, written or touched since, public copies included) and the public files are the
+ * ones it was built from. Only then can a build that makes the same bytes leave the folder alone.
  */
 function outputIntact(manifest: OutputManifest, outDir: string, publicDir: string, publicFiles: string[]): boolean {
   if (publicFiles.length !== Object.keys(manifest.publicSources).length) return false;
   for (const file of publicFiles) {
     const recorded = manifest.publicSources[file];
-    if (!recorded || !sameStat(path.join(publicDir, file), recorded[0], recorded[1])) return false;
+    if (!recorded || !sameSource(path.join(publicDir, file), recorded)) return false;
   }
-  // Folder times instead of listing every folder: a stat each, where reading a thousand folders
+  // Folder stats instead of listing every folder: a stat each, where reading a thousand folders
   // took 70-140 ms here.
-  if (!manifest.folders) return false;
-  for (const [folder, mtimeMs] of Object.entries(manifest.folders)) {
-    try {
-      if (statSync(path.join(outDir, folder)).mtimeMs !== mtimeMs) return false;
-    } catch {
-      return false;
-    }
-  }
-  for (const [file, [, size, mtimeMs]] of Object.entries(manifest.files)) {
-    if (!sameStat(path.join(outDir, file), size, mtimeMs)) return false;
-  }
-  return true;
+  return Object.entries(manifest.stats).every(([entry, recorded]) => sameFingerprint(path.join(outDir, entry), recorded));
 }
 
 /** The manifest of the last build, when the output folder still holds exactly what it lists. */
@@ -233,27 +246,23 @@ async function swapInStaging(staging: string, outDir: string, previous: string, 
 
 /** Records what the output folder now holds, for the next build to compare with. */
 async function saveManifest(manifestFile: string, outDir: string, publicDir: string, generated: Map<string, string>, publicFiles: string[]): Promise<void> {
-  const files: OutputManifest['files'] = {};
-  for (const [file, hash] of generated) {
-    const stat = statSync(path.join(outDir, file));
-    files[file] = [hash, stat.size, stat.mtimeMs];
-  }
   const publicSources: OutputManifest['publicSources'] = {};
   for (const file of publicFiles) {
     const stat = statSync(path.join(publicDir, file));
     publicSources[file] = [stat.size, stat.mtimeMs];
   }
-  const folders: OutputManifest['folders'] = {};
+  const stats: OutputManifest['stats'] = {};
   for (const file of [...generated.keys(), ...publicFiles]) {
+    stats[file] = fingerprintOf(path.join(outDir, file));
     // The file's folder and each above it, up to the output folder itself ('').
     for (let folder = path.posix.dirname(file); ; folder = path.posix.dirname(folder)) {
       const key = folder === '.' ? '' : folder;
-      if (key in folders) break;
-      folders[key] = statSync(path.join(outDir, key)).mtimeMs;
+      if (key in stats) break;
+      stats[key] = fingerprintOf(path.join(outDir, key));
       if (key === '') break;
     }
   }
-  const next: OutputManifest = { version: 1, outDir, files, publicSources, folders };
+  const next: OutputManifest = { version: MANIFEST_VERSION, outDir, hashes: Object.fromEntries(generated), publicSources, stats };
   writeEntrySync(manifestFile, Buffer.from(JSON.stringify(next)));
 }
 
@@ -307,7 +316,7 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
       const hash = hashOf(file.contents);
       generated.set(file.path, hash);
       if (held) {
-        if (manifest!.files[file.path]?.[0] === hash) {
+        if (manifest!.hashes[file.path] === hash) {
           held.set(file.path, file.contents);
           return;
         }
@@ -319,7 +328,7 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
     paths: () => new Set([...generated.keys(), ...publicFiles]),
     /** Swaps the new output in; false when the output folder already held exactly this site. */
     async commit(): Promise<boolean> {
-      if (held && generated.size === Object.keys(manifest!.files).length) return false;
+      if (held && generated.size === Object.keys(manifest!.hashes).length) return false;
       startWriting();
       const hadPrevious = await swapInStaging(staging, outDir, previous, writes, abort);
       unregisterStaging();

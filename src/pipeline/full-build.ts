@@ -225,6 +225,7 @@ function pageCacheFor(project: Project, context: RenderContext, server: ServerBu
  */
 export async function buildInto(project: Project, outDir: string, options: BuildOptions, started: number, stamp: string | undefined): Promise<BuildResult> {
   const clock = timer();
+  const startedAt = Date.now();
   const now = options.now ?? new Date();
   const warnings: string[] = [];
   const warn = (message: string) => {
@@ -273,7 +274,10 @@ export async function buildInto(project: Project, outDir: string, options: Build
     images.prune();
     output = undefined;
     const report = { pages: jobs.map((job) => pages.sizes.get(job)!), articles: articles.length, warnings };
-    if (stamp) saveUnchangedRecord(project, outDir, { stamp, validUntil: validUntil(now, due), report });
+    if (stamp) {
+      const sources = [...server.sources, ...client.sources];
+      saveUnchangedRecord(project, outDir, startedAt, { stamp, builtAt: now.getTime(), validUntil: validUntil(now, due), sources, report });
+    }
     clock.lap('write');
     return {
       outDir,

@@ -10,7 +10,7 @@ import { isArticleName, parseArticle, readArticleSources, reportRawHtml, type Ar
 import { assetFiles } from './full-build.ts';
 import { ASSETS_DIR, collectClientBundle, findIslands, scriptBuildOptions, styleBuildOptions, type ClientBundle, type IslandSource } from '../bundle/bundle-client.ts';
 import { loadServerModule, serverBuildOptions, type ServerBundle } from '../bundle/bundle-server.ts';
-import { changedFields, dependsOnArticles, emptyReads, trackReads, untracked, type PageReads } from '../cache/dependencies.ts';
+import { changedFields, dependsOnArticles, emptyReads, isTracked, mapArticlesIn, trackReads, untracked, type PageReads } from '../cache/dependencies.ts';
 import type { SiteDefinition } from '../render/site-definition.ts';
 import { readDataFiles, type DataFile } from '../content/data.ts';
 import { SsgError } from '../errors.ts';
@@ -120,11 +120,10 @@ function withReplacedArticles(jobs: PageJob[], before: readonly Article[], after
   const replaced = new Map<unknown, Article>();
   before.forEach((article, index) => article !== after[index] && replaced.set(article, after[index]!));
   if (replaced.size === 0) return jobs;
-  const replace = (value: unknown): unknown => (Array.isArray(value) ? value.map(replace) : (replaced.get(value) ?? value));
-  const holds = (value: unknown): boolean => (Array.isArray(value) ? value.some(holds) : replaced.has(value));
   return jobs.map((job) => {
-    if (!Object.values(job.entry).some(holds)) return job;
-    return { ...job, entry: Object.fromEntries(Object.entries(job.entry).map(([key, value]) => [key, replace(value)])) };
+    // Also inside the lists and objects an entry holds (a tag's group of articles).
+    const entry = mapArticlesIn(job.entry, (value) => replaced.has(value), (article) => replaced.get(article)!) as PageJob['entry'];
+    return entry === job.entry ? job : { ...job, entry };
   });
 }
 
@@ -135,10 +134,11 @@ function withReplacedArticles(jobs: PageJob[], before: readonly Article[], after
 function expandTracked(site: SiteDefinition<Record<string, unknown>>, articles: readonly Article[], data: Record<string, unknown>) {
   const reads = emptyReads();
   const tracked = trackReads(articles, data, reads);
-  const unwrap = (value: unknown): unknown => (Array.isArray(value) ? value.map(unwrap) : untracked(value));
+  // Also inside the lists and objects an entry holds: a page reading a tag group's articles
+  // records what it read as its own reads, not the route table's.
   const jobs = expandRoutes(site, { articles: tracked.articles, data: tracked.data }).map((job) => ({
     ...job,
-    entry: Object.fromEntries(Object.entries(job.entry).map(([key, value]) => [key, unwrap(value)])),
+    entry: mapArticlesIn(job.entry, isTracked, untracked) as PageJob['entry'],
   }));
   return { jobs, reads };
 }

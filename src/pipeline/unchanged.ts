@@ -4,13 +4,16 @@
 //
 // The inputs are the files of content/, site/ (its public folder too) and templates/, the
 // project's package files and npm's install record (by path, size and times, as the generator's
-// own fingerprint), the generator itself, Node's version, the build's options and the date: the
-// record holds until the next UTC midnight (pages and the page cache go by the day) or until the
-// first article held back for its date is due, whichever comes first.
+// own fingerprint), the generator itself, Node's version, the time zone and locale, the build's
+// options, every other file the site's code was bundled from (a module beside site/, a package),
+// and the date: the record holds from the build's time until the next UTC midnight (pages and the
+// page cache go by the day) or until the first article held back for its date is due, whichever
+// comes first.
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { sourceFingerprint } from '../../bin/fingerprint.js';
+import { dateEnvironment } from '../cache/page-cache.ts';
 import { readEntrySync, writeEntrySync } from '../cache/store.ts';
 import type { PageSizes } from '../cli/summary.ts';
 import { outputStillIntact } from '../output/output.ts';
@@ -24,10 +27,20 @@ export interface BuildReport {
 }
 
 interface UnchangedRecord {
-  version: 1;
+  version: 3;
   stamp: string;
+  /** ms since the epoch: the build's time; a clock set back may make another site (an earlier day). */
+  builtAt: number;
   /** ms since the epoch: after this the same inputs may make another site. */
   validUntil: number;
+  /** The files outside the stamped folders the site's code was bundled from: path → fingerprint. */
+  sources: Record<string, string>;
+  /**
+   * A hash of the output manifest as this build left it: a later build that swapped its site in
+   * and was stopped before keeping its own record wrote another manifest, so this record no longer
+   * speaks for the folder.
+   */
+  manifest: string;
   report: BuildReport;
 }
 
@@ -37,7 +50,7 @@ export interface StampOptions {
   future?: boolean;
 }
 
-const RECORD_VERSION = 1;
+const RECORD_VERSION = 3;
 
 /**
  * Every file and folder under `dir` (none when it does not exist), by path, size and times, into
@@ -61,12 +74,23 @@ function hashFile(hash: ReturnType<typeof createHash>, file: string): boolean {
       hash.update(`${file}\0folder\0`);
       return !lstatSync(file).isSymbolicLink();
     }
-    hash.update(`${file}\0${stat.size}\0${stat.mtimeMs}\0${stat.ctimeMs}\0${stat.ino}\0`);
   } catch {
-    hash.update(`${file}\0unreadable\0`);
+    // Told apart below.
   }
+  hash.update(`${file}\0${fingerprintOf(file)}\0`);
   return true;
 }
+
+/** A file's size, times and inode: any write, rename or `touch` changes one of them (the change time cannot be set back). */
+function fingerprintOf(file: string): string {
+  try {
+    const stat = statSync(file);
+    return `${stat.size}\0${stat.mtimeMs}\0${stat.ctimeMs}\0${stat.ino}`;
+  } catch {
+    return 'unreadable';
+  }
+}
+
 
 /**
  * One hash of everything a build of `project` with `options` is made from, the date aside;
@@ -74,13 +98,16 @@ function hashFile(hash: ReturnType<typeof createHash>, file: string): boolean {
  */
 export function inputStamp(project: Project, outDir: string, options: StampOptions): string | undefined {
   const hash = createHash('sha256');
-  hash.update(JSON.stringify([RECORD_VERSION, process.version, process.env.NODE_ENV ?? '', sourceFingerprint(generatorRoot), outDir, options.baseUrl ?? null, Boolean(options.drafts), Boolean(options.future)]));
-  for (const dir of [project.contentDir, path.dirname(project.siteEntry), path.dirname(project.template)]) {
+  hash.update(JSON.stringify([RECORD_VERSION, process.version, process.env.NODE_ENV ?? '', dateEnvironment(), sourceFingerprint(generatorRoot), outDir, options.baseUrl ?? null, Boolean(options.drafts), Boolean(options.future)]));
+  for (const dir of stampedFolders(project)) {
     if (!hashTree(hash, dir)) return undefined;
   }
   for (const file of ['package.json', 'package-lock.json', path.join('node_modules', '.package-lock.json')]) hashFile(hash, path.join(project.root, file));
   return hash.digest('hex');
 }
+
+/** The folders whose every file is in the stamp. */
+const stampedFolders = (project: Project) => [project.contentDir, path.dirname(project.siteEntry), path.dirname(project.template)];
 
 const folderId = (outDir: string) => createHash('sha1').update(outDir).digest('hex').slice(0, 12);
 
@@ -106,7 +133,9 @@ function readRecord(file: string): UnchangedRecord | undefined {
     const record = JSON.parse(payload.toString('utf8')) as Partial<UnchangedRecord> | null;
     const report = record?.report;
     const shaped =
-      record?.version === RECORD_VERSION && typeof record.stamp === 'string' && typeof record.validUntil === 'number' &&
+      record?.version === RECORD_VERSION && typeof record.stamp === 'string' && typeof record.builtAt === 'number' && typeof record.validUntil === 'number' &&
+      typeof record.sources === 'object' && record.sources !== null && Object.values(record.sources).every((value) => typeof value === 'string') &&
+      typeof record.manifest === 'string' &&
       typeof report === 'object' && report !== null && Array.isArray(report.pages) && typeof report.articles === 'number' &&
       Array.isArray(report.warnings) && report.warnings.every((warning) => typeof warning === 'string');
     return shaped ? (record as UnchangedRecord) : undefined;
@@ -127,14 +156,53 @@ export async function unchangedReport(
   now: Date,
 ): Promise<BuildReport | undefined> {
   const record = readRecord(recordFile(project, outDir));
-  if (!record || record.stamp !== stamp || now.getTime() >= record.validUntil) return undefined;
+  if (!record || record.stamp !== stamp || now.getTime() < record.builtAt || now.getTime() >= record.validUntil) return undefined;
+  if (!Object.entries(record.sources).every(([file, fingerprint]) => fingerprintOf(file) === fingerprint)) return undefined;
+  if (manifestHash(manifestFile) !== record.manifest) return undefined;
   return (await outputStillIntact(manifestFile, outDir, project.publicDir)) ? record.report : undefined;
 }
 
-/** Keeps what this build made of these inputs; without it, the next build simply builds in full. */
-export function saveUnchangedRecord(project: Project, outDir: string, record: Omit<UnchangedRecord, 'version'>): void {
+/** The hash of the output manifest's entry as it is now ('' when there is none). */
+function manifestHash(manifestFile: string): string {
+  const payload = readEntrySync(manifestFile);
+  return payload ? createHash('sha256').update(payload).digest('hex') : '';
+}
+
+/** Some margin for the file system's coarse clock, which may lag the process's by a tick. */
+const CLOCK_MARGIN_MS = 100;
+
+const isInside = (folder: string, file: string) => {
+  const relative = path.relative(folder, file);
+  return relative !== '' && !relative.startsWith(`..${path.sep}`) && relative !== '..' && !path.isAbsolute(relative);
+};
+
+/**
+ * Keeps what this build made of these inputs; without it, the next build simply builds in full.
+ * `sources` are the files the bundles were made from; those outside the stamped folders are kept
+ * by fingerprint. Not kept when one of them changed since the build started (`started`, ms since
+ * the epoch): the bundle may hold either version.
+ */
+export function saveUnchangedRecord(
+  project: Project,
+  outDir: string,
+  started: number,
+  record: Omit<UnchangedRecord, 'version' | 'sources' | 'manifest'> & { sources: readonly string[] },
+): void {
+  const manifest = manifestHash(manifestFileOf(project, outDir));
+  if (manifest === '') return; // nothing to tie the record to: the next build builds in full
+  const folders = stampedFolders(project);
+  const sources: Record<string, string> = {};
+  for (const file of new Set(record.sources)) {
+    if (folders.some((folder) => isInside(folder, file))) continue;
+    try {
+      if (statSync(file).ctimeMs >= started - CLOCK_MARGIN_MS) return;
+    } catch {
+      return;
+    }
+    sources[file] = fingerprintOf(file);
+  }
   try {
-    writeEntrySync(recordFile(project, outDir), Buffer.from(JSON.stringify({ version: RECORD_VERSION, ...record })));
+    writeEntrySync(recordFile(project, outDir), Buffer.from(JSON.stringify({ version: RECORD_VERSION, ...record, sources, manifest })));
   } catch {
     // Not kept: the next build builds in full.
   }

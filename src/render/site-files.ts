@@ -85,7 +85,9 @@ export function rssFeed(feed: FeedDefinition, meta: SiteMeta | undefined, allArt
       .join('\n');
   });
   const newest = articles.map((article) => Date.parse(article.date)).filter((time) => !Number.isNaN(time));
-  const updated = newest.length ? new Date(Math.max(...newest)) : now;
+  // Without articles, the build's day (UTC), as pages show it: the same site all day, as a build
+  // that repeats the last one (nothing changed) leaves it.
+  const updated = new Date(newest.length ? Math.max(...newest) : Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:content="http://purl.org/rss/1.0/modules/content/">',
