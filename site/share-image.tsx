@@ -3,6 +3,7 @@
 // and encoded by sharp. The background, logo and brand are the same on every card: drawn once,
 // each card lays out and rasterises only its title and date over them. Rasterising and encoding
 // run on libuv's threads, so cards are drawn on every core while the main thread lays out the next.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { renderAsync } from '@resvg/resvg-js';
@@ -116,15 +117,22 @@ export async function drawShareImage(article: Pick<Article, 'title' | 'date'>, b
   ]);
   return sharp(pixels, { raw: { ...SHARE_CARD, channels: 3 } })
     .composite([{ input: text.pixels, raw: { width: TEXT_BOX.width, height: TEXT_BOX.height, channels: 4, premultiplied: true }, left: TEXT_BOX.left, top: TEXT_BOX.top }])
+    .removeAlpha() // the card is opaque: RGB, a quarter smaller
     .png()
     .toBuffer();
 }
 
-/** One card per article, redrawn only when its title, date or the brand change (or the site code). */
+// The fonts are drawn into every card: new font files draw every card again.
+const fontStamps = new Map<string, string>();
+const fontStamp = (root: string) =>
+  fontStamps.get(root) ?? fontStamps.set(root, createHash('sha256').update(Buffer.concat(loadFonts(root).map((font) => font.data))).digest('hex')).get(root)!;
+
+/** One card per article, redrawn only when its title, date, the brand or the fonts change (or the site code). */
 export function shareImages(articles: readonly Article[], brand: string, root: string): GeneratedFile[] {
+  const fonts = fontStamp(root);
   return articles.map((article) => ({
     path: shareImagePath(article),
-    key: JSON.stringify([article.title, article.date, brand]),
+    key: JSON.stringify([article.title, article.date, brand, fonts]),
     render: () => drawShareImage(article, brand, root),
   }));
 }
