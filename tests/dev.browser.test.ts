@@ -55,6 +55,11 @@ describe('ssg dev in a real browser', () => {
   });
 
   it('swaps the style sheet in place when only styles change', async () => {
+    // Under load the fix saved by the last test may be rebuilt twice: its late reload would look
+    // like the style change reloading the page. Wait until dev has gone quiet.
+    const events = await dev.events();
+    await events.settle();
+    events.close();
     const { page } = await openPage(browser);
     await page.goto(`${dev.url}/about`);
     await page.evaluate(() => ((window as unknown as { marker: boolean }).marker = true));
