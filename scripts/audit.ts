@@ -1,8 +1,12 @@
-// npm run audit [-- --routes /,/about]
+// npm run audit [-- --routes /,/about] [-- --json dir]
 // Lighthouse 12 (mobile preset, default simulated throttling) in Debian's Chromium over every
 // route of a fresh build served as `preview` serves it (compression, _headers). Prints the four
-// category scores and LCP, TBT and CLS per route, and what kept a score below 100.
+// category scores and LCP, TBT and CLS per route, and what kept a score below 100. With --json,
+// each route's report and trace go to dir/<route>.json and dir/<route>.trace.json, to see which
+// main-thread tasks made the blocking time (its long-tasks audit, the trace's RunTask events).
+import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
@@ -12,7 +16,7 @@ import { copySite, repoRoot } from '../tests/helpers/project.ts';
 import { CHALLENGE_STAND_IN_PATH, challengeStandIn } from '../tests/helpers/site.ts';
 import { freePort } from '../tests/helpers/stand-ins.ts';
 
-const { values } = parseArgs({ options: { routes: { type: 'string' } } });
+const { values } = parseArgs({ options: { routes: { type: 'string' }, json: { type: 'string' } } });
 
 const port = await freePort();
 const origin = `http://127.0.0.1:${port}`;
@@ -40,8 +44,7 @@ const loadAtStart = loadavg();
 const problems: string[] = [];
 try {
   for (const route of routes) {
-    const result = await lighthouse(origin + route, { port: chrome.port, output: 'json', logLevel: 'error' });
-    const lhr = result!.lhr;
+    const lhr = await audit(route);
     const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
     const metric = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
     rows.push([
@@ -79,6 +82,29 @@ console.log(`Load average (1, 5, 15 min) at start ${load(loadAtStart)}, at end $
 console.log(line(header));
 for (const row of rows) console.log(line(row));
 console.log(problems.length ? `\nBelow 100:\n  ${problems.join('\n  ')}` : '\nEvery score is 100.');
+
+/**
+ * One route's report. Lighthouse now and then fails to record its own trace (NO_NAVSTART, a
+ * Chromium race, not a property of the page): such a run is tried again, twice at most, and
+ * said so; a run that fails three times is reported as it is.
+ */
+async function audit(route: string) {
+  for (let attempt = 1; ; attempt++) {
+    const result = await lighthouse(origin + route, { port: chrome.port, output: 'json', logLevel: 'error' });
+    const lhr = result!.lhr;
+    if (lhr.runtimeError && attempt < 3) {
+      console.log(`${route}: Lighthouse failed (${lhr.runtimeError.code}); running it again`);
+      continue;
+    }
+    if (values.json) {
+      const name = route === '/' ? 'home' : route.slice(1).replace(/\//g, '_');
+      await mkdir(values.json, { recursive: true });
+      await writeFile(path.join(values.json, `${name}.json`), JSON.stringify(lhr, null, 1));
+      await writeFile(path.join(values.json, `${name}.trace.json`), JSON.stringify(result!.artifacts.Trace));
+    }
+    return lhr;
+  }
+}
 
 /** Scripts the page fetched while Lighthouse loaded it (before any interaction). */
 function scriptRequests(lhr: { audits: Record<string, { details?: unknown }> }): number {

@@ -168,6 +168,41 @@ describe('no script before it is needed, no dead ends', () => {
     expect(errors).toEqual([]);
   });
 
+  it('/contact fetches the form code only once the page has painted, so it never competes with the first paint', async () => {
+    const { page, errors } = await openPage(browser, { viewport: { width: 1280, height: 900 } });
+    await page.goto(`${server.url}/contact`);
+    await expect.poll(() => page.locator('[data-island="contact-form"]').getAttribute('data-hydrated')).toBe('true');
+    const loader = (await page.locator('script[type="module"]').getAttribute('src'))!;
+    const { paint, scripts } = await page.evaluate(() => ({
+      paint: performance.getEntriesByName('first-contentful-paint')[0]!.startTime,
+      scripts: performance
+        .getEntriesByType('resource')
+        .filter((entry) => /\.js(\?|$)/.test(entry.name))
+        .map((entry) => ({ path: new URL(entry.name).pathname, start: entry.startTime })),
+    }));
+    // The loader and what it imports statically come with the page; the form's code is imported
+    // by the loader when the form is in view, and must not start before the first paint.
+    const firstPaintScripts = await staticImports(loader);
+    const islandCode = scripts.filter((script) => !firstPaintScripts.has(script.path));
+    expect(islandCode.length).toBeGreaterThan(0);
+    expect(islandCode.filter((script) => script.start < paint)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  /** A module and everything it imports statically (`import "./x.js"`, `from "./x.js"`), as paths. */
+  async function staticImports(entry: string): Promise<Set<string>> {
+    const found = new Set<string>();
+    const pending = [entry];
+    while (pending.length > 0) {
+      const url = pending.pop()!;
+      if (found.has(url)) continue;
+      found.add(url);
+      const code = await (await fetch(server.url + url)).text();
+      for (const [, file] of code.matchAll(/(?:import|from)\s*"\.\/([^"]+\.js)"/g)) pending.push(new URL(file!, `http://x${url}`).pathname);
+    }
+    return found;
+  }
+
   describe('without JavaScript', () => {
     it('the mobile menu opens, its links work, and it is closed on the next page', async () => {
       const { page } = await openPage(browser, { javaScriptEnabled: false, viewport: { width: 390, height: 844 } });

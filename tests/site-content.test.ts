@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -181,7 +181,18 @@ describe('networks', () => {
   it('lists Celo, Ethereum, Gnosis and Optimism in that order, each with a logo', () => {
     const names = [...read('/networks').matchAll(/<h2 id="network-[\w-]+">(\w+)<\/h2>/g)].map((m) => m[1]);
     expect(names).toEqual(['Celo', 'Ethereum', 'Gnosis', 'Optimism']);
-    expect(count(read('/networks'), /<img src="\/logos\/\w+\.svg" alt="" width="48"/)).toBe(4);
+    // Each logo is its file's drawing, in the page (no image document of its own), decorative.
+    const html = read('/networks');
+    for (const name of names) {
+      const heading = html.indexOf(`<h2 id="network-${name!.toLowerCase()}">`);
+      const header = html.slice(html.lastIndexOf('<article', heading), heading);
+      const file = readFileSync(`${repoRoot}/site/public/logos/${name!.toLowerCase()}.svg`, 'utf8');
+      const drawing = file.slice(file.indexOf('>') + 1).trim();
+      expect(header).toMatch(/<span class="network-logo"><svg width="48" height="48" aria-hidden="true" focusable="false"[^>]*>/);
+      expect(header).toContain(drawing);
+    }
+    expect(read('/networks')).not.toContain('/logos/');
+    expect(read('/')).not.toContain('/logos/');
   });
 
   it('styles the status badge differently for Active and other statuses', () => {
@@ -213,6 +224,22 @@ describe('networks', () => {
     expect(card('Gnosis')).toMatch(/<li>Mainnet<\/li><li>Solo Staking<\/li><li>Staking as a service<\/li>/);
     for (const name of ['Ethereum', 'Gnosis']) expect(card(name)).toMatch(/<a class="button" href="\/contact">/);
     expect(card('Optimism')).not.toMatch(/class="button"/);
+  });
+});
+
+describe('a network logo that is not one of those put in the page', () => {
+  it('is shown as an image of its file', async () => {
+    const other = await buildRealSite(async (copy) => {
+      await copy.write('site/public/logos/new.svg', '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 48 48"><rect width="48" height="48"/></svg>');
+      const networks = await copy.read('content/networks.yaml');
+      await copy.write('content/networks.yaml', networks.replace('logo: /logos/optimism.svg', 'logo: /logos/new.svg'));
+    });
+    try {
+      const html = await other.read('dist/networks.html');
+      expect(html).toMatch(/<img class="network-logo" src="\/logos\/new\.svg" alt="" width="48" height="48"\/>\s*<h2 id="network-optimism">/);
+    } finally {
+      await other.dispose();
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import type { PageProps } from 'ssg';
 import type { SiteData } from '../content.ts';
 import { KeyIcon, ServerIcon, ShieldIcon } from '../components/icons.tsx';
 import { NetworkIllustration } from '../components/network-illustration.tsx';
+import { NetworkLogo } from '../components/network-logo.tsx';
 import { ArrowLink, Card, Section } from '../components/ui.tsx';
 
 const valueCards = [
@@ -97,7 +98,7 @@ export function Home({ data }: PageProps<SiteData>) {
         <ul className="network-chips">
           {active.map((network) => (
             <li key={network.name}>
-              <img src={network.logo} alt="" width={40} height={40} />
+              <NetworkLogo src={network.logo} size={40} />
               <span>{network.name}</span>
             </li>
           ))}

@@ -1,6 +1,7 @@
 import type { PageProps } from 'ssg';
 import type { Network, SiteData } from '../content.ts';
 import { ExternalIcon } from '../components/icons.tsx';
+import { NetworkLogo } from '../components/network-logo.tsx';
 import { SoftBreaks } from '../components/soft-breaks.tsx';
 import { PageHeader, Section } from '../components/ui.tsx';
 import CopyButton from '../islands/copy-button.tsx';
@@ -15,7 +16,7 @@ function NetworkCard({ network }: { network: Network }) {
   return (
     <article className={`card network-card${wide ? ' network-card-wide' : ''}`} aria-labelledby={headingId}>
       <header className="network-header">
-        <img src={network.logo} alt="" width={48} height={48} />
+        <NetworkLogo src={network.logo} size={48} />
         <h2 id={headingId}>{network.name}</h2>
         <span className={`badge ${network.status === 'Active' ? 'badge-active' : 'badge-other'}`}>{network.status}</span>
       </header>

@@ -24,12 +24,37 @@ declare global {
 /** Events that mean the visitor is reaching for a widget: hydrate it before its turn. */
 const REACHING = ['pointerover', 'pointerdown', 'focusin', 'touchstart', 'keydown'] as const;
 
+/**
+ * Runs `run` once the page has painted its first content: an island's code (React, for most)
+ * fetched sooner would share a slow line with what that paint needs (the font) and delay it.
+ */
+function afterFirstPaint(run: () => void): void {
+  const painted = () => performance.getEntriesByName('first-contentful-paint').length > 0;
+  // A browser without paint timing never reports the paint: it runs at once.
+  if (!('PerformanceObserver' in window) || !PerformanceObserver.supportedEntryTypes?.includes('paint') || painted()) {
+    run();
+    return;
+  }
+  const observer = new PerformanceObserver(() => {
+    if (!painted()) return;
+    observer.disconnect();
+    run();
+  });
+  observer.observe({ type: 'paint' });
+}
+
 function whenIdle(run: () => void): void {
-  if ('requestIdleCallback' in window) window.requestIdleCallback(run, { timeout: 2000 });
-  else setTimeout(run, 200);
+  afterFirstPaint(() => {
+    if ('requestIdleCallback' in window) window.requestIdleCallback(run, { timeout: 2000 });
+    else setTimeout(run, 200);
+  });
 }
 
 function whenVisible(element: HTMLElement, run: () => void): void {
+  afterFirstPaint(() => observeVisible(element, run));
+}
+
+function observeVisible(element: HTMLElement, run: () => void): void {
   // The wrapper has `display: contents` and no box of its own; watch what it wraps.
   const target = element.firstElementChild ?? element;
   const observer = new IntersectionObserver(
