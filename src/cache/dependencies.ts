@@ -38,15 +38,18 @@ export function mapArticlesIn(value: unknown, isArticle: (value: object) => bool
   const plain = Array.isArray(value) || prototype === Object.prototype || prototype === null;
   if (!plain || inProgress.has(value)) return value;
   inProgress.add(value);
-  let changed = false;
-  const map = (item: unknown) => {
+  // Copied at the first item that changes: most entries (a slug, a page number) hold no article.
+  let copy: Record<string, unknown> | unknown[] | undefined;
+  const keys = Object.keys(value);
+  for (const key of keys) {
+    const item = (value as Record<string, unknown>)[key];
     const next = mapArticlesIn(item, isArticle, replace, inProgress);
-    changed ||= next !== item;
-    return next;
-  };
-  const copy = Array.isArray(value) ? value.map(map) : Object.fromEntries(Object.entries(value).map(([key, item]) => [key, map(item)]));
+    if (next === item) continue;
+    copy ??= Array.isArray(value) ? [...value] : { ...(value as Record<string, unknown>) };
+    (copy as Record<string, unknown>)[key] = next;
+  }
   inProgress.delete(value);
-  return changed ? copy : value;
+  return copy ?? value;
 }
 
 function trackArticle(article: Article, reads: PageReads): Article {

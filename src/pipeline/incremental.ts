@@ -120,9 +120,11 @@ function withReplacedArticles(jobs: PageJob[], before: readonly Article[], after
   const replaced = new Map<unknown, Article>();
   before.forEach((article, index) => article !== after[index] && replaced.set(article, after[index]!));
   if (replaced.size === 0) return jobs;
+  // Any article ends the walk (kept, or replaced), so the walk never goes through an article's own fields.
+  const known = new Set<unknown>(before);
   return jobs.map((job) => {
     // Also inside the lists and objects an entry holds (a tag's group of articles).
-    const entry = mapArticlesIn(job.entry, (value) => replaced.has(value), (article) => replaced.get(article)!) as PageJob['entry'];
+    const entry = mapArticlesIn(job.entry, (value) => known.has(value), (article) => replaced.get(article) ?? article) as PageJob['entry'];
     return entry === job.entry ? job : { ...job, entry };
   });
 }
