@@ -23,7 +23,8 @@ const EARLIER_OUTPUT_SIGNATURE = ['_headers', 'sitemap.xml', 'assets'];
 /** Symbolic links followed before giving up: the kernel's own limit. */
 const MAX_LINKS = 40;
 
-const isInside = (folder: string, candidate: string) => {
+/** Whether `candidate` is `folder` or inside it. */
+export const isInside = (folder: string, candidate: string) => {
   const relative = path.relative(folder, candidate);
   return relative === '' || (!relative.startsWith(`..${path.sep}`) && relative !== '..' && !path.isAbsolute(relative));
 };

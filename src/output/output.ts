@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readEntrySync, writeEntrySync } from '../cache/store.ts';
@@ -81,7 +81,7 @@ const swapFailed = (outDir: string, error: unknown) =>
  * or `chmod` changes one of them, and the change time cannot be set back (`touch -r` and `cp -p`
  * set the modification time only).
  */
-type Fingerprint = [size: number, mtimeMs: number, ctimeMs: number, ino: number];
+export type Fingerprint = [size: number, mtimeMs: number, ctimeMs: number, ino: number];
 
 /** What the last build left in an output folder: each file's content hash and fingerprint. */
 interface OutputManifest {
@@ -123,10 +123,10 @@ function readManifest(file: string, outDir: string): OutputManifest | undefined 
   }
 }
 
-const fingerprintOf = (file: string): Fingerprint => {
-  const stat = statSync(file);
-  return [stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino];
-};
+/** The fingerprint of what `statSync` found. */
+export const fingerprintOfStat = (stat: Stats): Fingerprint => [stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino];
+
+const fingerprintOf = (file: string): Fingerprint => fingerprintOfStat(statSync(file));
 
 const sameFingerprint = (file: string, recorded: Fingerprint) => {
   try {

@@ -142,7 +142,7 @@ function expandTracked(site: SiteDefinition<Record<string, unknown>>, articles: 
     ...job,
     entry: mapArticlesIn(job.entry, isTracked, untracked) as PageJob['entry'],
   }));
-  return { jobs, reads };
+  return { jobs, routeReads: reads };
 }
 
 /** Whether what `reads` noted (of a route table's entries, of the drawn files) may read otherwise now. */
@@ -464,7 +464,7 @@ async function assemble(project: Project, stages: { images: ImageStage; drawn: D
   // entries() may read any field of an article (tag pages read its tags): what it read changed, the routes are expanded again.
   const { jobs, routeReads } =
     !previous || inputs.renderAll || readsChanged(previous.routeReads, inputs)
-      ? (({ jobs, reads }) => ({ jobs, routeReads: reads }))(expandTracked(inputs.server.module.site, inputs.articles, inputs.settings.data))
+      ? expandTracked(inputs.server.module.site, inputs.articles, inputs.settings.data)
       : { jobs: withReplacedArticles(previous.jobs, previous.articles, inputs.articles), routeReads: previous.routeReads };
   checkPublicClashes(inputs.client, jobs, inputs.publicFiles, project.publicDir);
   await images.processEach(inputs.articles); // the articles a change made (all at first)

@@ -10,13 +10,14 @@
 // page cache go by the day) or until the first article held back for its date is due, whichever
 // comes first.
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { sourceFingerprint } from '../../bin/fingerprint.js';
 import { dateEnvironment } from '../cache/page-cache.ts';
 import { readEntrySync, writeEntrySync } from '../cache/store.ts';
 import type { PageSizes } from '../cli/summary.ts';
-import { outputStillIntact } from '../output/output.ts';
+import { fingerprintOfStat, outputStillIntact } from '../output/output.ts';
+import { isInside } from '../output/output-target.ts';
 import { generatorRoot, type Project } from '../project.ts';
 
 /** What a build reports, kept for the next one to repeat. */
@@ -68,29 +69,32 @@ function hashTree(hash: ReturnType<typeof createHash>, dir: string): boolean {
 }
 
 function hashFile(hash: ReturnType<typeof createHash>, file: string): boolean {
+  let stat: Stats;
   try {
-    const stat = statSync(file);
-    if (stat.isDirectory()) {
-      hash.update(`${file}\0folder\0`);
-      return !lstatSync(file).isSymbolicLink();
-    }
+    stat = statSync(file);
   } catch {
-    // Told apart below.
+    hash.update(`${file}\0unreadable\0`);
+    return true;
   }
-  hash.update(`${file}\0${fingerprintOf(file)}\0`);
+  if (stat.isDirectory()) {
+    hash.update(`${file}\0folder\0`);
+    return !lstatSync(file).isSymbolicLink();
+  }
+  hash.update(`${file}\0${fingerprintText(stat)}\0`);
   return true;
 }
 
-/** A file's size, times and inode: any write, rename or `touch` changes one of them (the change time cannot be set back). */
+/** A file's size, times and inode as text (see output.ts): any write, rename or `touch` changes one of them. */
+const fingerprintText = (stat: Stats) => fingerprintOfStat(stat).join('\0');
+
+/** The fingerprint of the file at `file` as text, or 'unreadable'. */
 function fingerprintOf(file: string): string {
   try {
-    const stat = statSync(file);
-    return `${stat.size}\0${stat.mtimeMs}\0${stat.ctimeMs}\0${stat.ino}`;
+    return fingerprintText(statSync(file));
   } catch {
     return 'unreadable';
   }
 }
-
 
 /**
  * One hash of everything a build of `project` with `options` is made from, the date aside;
@@ -171,11 +175,6 @@ function manifestHash(manifestFile: string): string {
 /** Some margin for the file system's coarse clock, which may lag the process's by a tick. */
 const CLOCK_MARGIN_MS = 100;
 
-const isInside = (folder: string, file: string) => {
-  const relative = path.relative(folder, file);
-  return relative !== '' && !relative.startsWith(`..${path.sep}`) && relative !== '..' && !path.isAbsolute(relative);
-};
-
 /**
  * Keeps what this build made of these inputs; without it, the next build simply builds in full.
  * `sources` are the files the bundles were made from; those outside the stamped folders are kept
@@ -193,7 +192,7 @@ export function saveUnchangedRecord(
   const folders = stampedFolders(project);
   const sources: Record<string, string> = {};
   for (const file of new Set(record.sources)) {
-    if (folders.some((folder) => isInside(folder, file))) continue;
+    if (folders.some((folder) => isInside(folder, file))) continue; // in the stamp already
     try {
       if (statSync(file).ctimeMs >= started - CLOCK_MARGIN_MS) return;
     } catch {
