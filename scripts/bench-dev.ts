@@ -41,7 +41,7 @@ try {
   }
 } finally {
   events.close();
-  console.log(dev.stderr.split("\n").slice(-30).join("\n")); await dev.stop();
+  await dev.stop();
   await site.dispose();
 }
 

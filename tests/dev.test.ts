@@ -40,6 +40,23 @@ describe('ssg dev', () => {
     events.close();
   });
 
+  it("editors' side files (swap, backup, dot files, Vim's 4913) cause no rebuild; the real save does", async () => {
+    const events = await dev.events();
+    const from = dev.stdout.length;
+    for (const name of ['.first-post.md.swp', '.first-post.md.swx', 'first-post.md~', '4913', '.hidden.md']) {
+      await site.write(`content/news/${name}`, '---\ntitle: Not an article\n---\nx');
+    }
+    await site.write('content/.drafts/note.md', 'x');
+    const original = await site.read('content/news/2024/second-post.md');
+    await site.write('content/news/2024/second-post.md', `${original}\nSaved for real.\n`);
+    const reload = await events.next('reload', (data) => data.pages.length > 0);
+    expect(reload.data).toEqual({ all: false, pages: ['/news/second-post'] });
+    const rebuilds = dev.stdout.slice(from).match(/ changed · /g) ?? [];
+    expect(dev.stdout.slice(from)).toMatch(/content\/news\/2024\/second-post\.md changed · 1 page written/);
+    expect(rebuilds).toHaveLength(1);
+    events.close();
+  });
+
   it('a title edit also re-renders the pages that list it, and nothing else', async () => {
     const events = await dev.events();
     const original = await site.read('content/news/first-post.md');
