@@ -98,7 +98,7 @@ console.log(line(header));
 for (const row of rows) console.log(line(row));
 const singleRuns = `${singleRunsBelow} of ${routes.length * runs} single runs had a score below 100`;
 console.log(belowTarget.length ? `\nMedian below 100 on ${belowTarget.join(', ')}; ${singleRuns}.` : `\nEvery median score is 100; ${singleRuns}.`);
-if (problems.length) console.log(`Below 100 in some runs:\n  ${problems.join('\n  ')}`);
+if (problems.length) console.log(`Audits short of full marks in some runs (the category can still round to 100):\n  ${problems.join('\n  ')}`);
 process.exitCode = belowTarget.length ? 1 : 0;
 
 /**
