@@ -1,5 +1,6 @@
-// The generator's sources as one short hash: Node's version, every file in src/ by path, size and
-// modification time, and npm's record of the installed packages (which the compiled CLI bundles).
+// The generator's sources as one short hash: Node's version, every file in src/ and patches/ (the
+// fixes patch-package applies to installed packages) by path, size and modification time, and
+// npm's record of the installed packages (which the compiled CLI bundles).
 // Cheap (a stat a file) and changed by any edit or install. The CLI names its compiled copy by
 // it; the page cache keeps pages only while it is unchanged.
 import { createHash } from 'node:crypto';
@@ -8,9 +9,8 @@ import path from 'node:path';
 
 export function sourceFingerprint(root) {
   const hash = createHash('sha1').update(process.version);
-  const files = readdirSync(path.join(root, 'src'), { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath ?? entry.path, entry.name))
+  const files = ['src', 'patches']
+    .flatMap((dir) => listFiles(path.join(root, dir)))
     .sort();
   for (const file of files) {
     const stat = statSync(file);
@@ -23,4 +23,15 @@ export function sourceFingerprint(root) {
     // No npm install record: the sources alone.
   }
   return hash.digest('hex').slice(0, 16);
+}
+
+function listFiles(dir) {
+  try {
+    return readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.join(entry.parentPath ?? entry.path, entry.name));
+  } catch (error) {
+    if (error.code === 'ENOENT') return [];
+    throw error;
+  }
 }
