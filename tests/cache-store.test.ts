@@ -223,7 +223,7 @@ describe('package versions in cache keys', () => {
 });
 
 describe('the fingerprint naming the compiled CLI copy', () => {
-  it('changes with a source file and with the installed packages, and only then', () => {
+  it('changes with a source file, with the installed packages and with a patch to them, and only then', () => {
     const root = path.join(dir, `generator-${++counter}`);
     mkdirSync(path.join(root, 'src', 'nested'), { recursive: true });
     mkdirSync(path.join(root, 'node_modules'));
@@ -239,7 +239,16 @@ describe('the fingerprint naming the compiled CLI copy', () => {
     expect(installed).not.toBe(edited);
     const later = new Date(Date.now() + 5000);
     utimesSync(path.join(root, 'node_modules', '.package-lock.json'), later, later);
-    expect(sourceFingerprint(root)).not.toBe(installed);
+    const touched = sourceFingerprint(root);
+    expect(touched).not.toBe(installed);
+    // A fix to a package in patches/ (applied by patch-package, which leaves npm's record alone) too.
+    mkdirSync(path.join(root, 'patches'));
+    writeFileSync(path.join(root, 'patches', 'chokidar+5.0.0.patch'), 'diff one');
+    const patched = sourceFingerprint(root);
+    expect(patched).not.toBe(touched);
+    writeFileSync(path.join(root, 'patches', 'chokidar+5.0.0.patch'), 'diff two!');
+    expect(sourceFingerprint(root)).not.toBe(patched);
+    expect(sourceFingerprint(root)).toBe(sourceFingerprint(root));
   });
 });
 
