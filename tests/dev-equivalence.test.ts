@@ -31,10 +31,17 @@ function existingArticles(site: TempSite): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.md')).map((name) => `content/news/${name}`);
 }
 
-/** Writes a file (making its folder) and says which path changed. */
-function put(site: TempSite, file: string, text: string): string[] {
+/** Writes a file, text or bytes (making its folder), and says which path changed. */
+function put(site: TempSite, file: string, contents: string | Uint8Array): string[] {
   mkdirSync(path.dirname(site.file(file)), { recursive: true });
-  writeFileSync(site.file(file), text);
+  writeFileSync(site.file(file), contents);
+  return [site.file(file)];
+}
+
+/** Removes a file if it is there and says which path changed (none when it was not). */
+function remove(site: TempSite, file: string): string[] {
+  if (!existsSync(site.file(file))) return [];
+  rmSync(site.file(file));
   return [site.file(file)];
 }
 
@@ -84,13 +91,6 @@ const SHOWN = 'content/news/shown.md';
 /** Where the drawn files go: beside the pages, or at the article pages' own paths (refused). */
 const DRAWN_AT = /\/(share|news)\/\$\{item\.slug\}\.(svg|html)/;
 
-/** Writes binary bytes (making the folder) and says which path changed. */
-function putBytes(site: TempSite, file: string, bytes: Uint8Array): string[] {
-  mkdirSync(path.dirname(site.file(file)), { recursive: true });
-  writeFileSync(site.file(file), bytes);
-  return [site.file(file)];
-}
-
 /** The files of the site's sources (what dev watches), relative to its folder. */
 function sourceFiles(dir: string): string[] {
   return ['content', 'site', 'templates'].flatMap((top) =>
@@ -108,7 +108,7 @@ function restore(site: TempSite, pristine: string): string[] {
   for (const file of touched) rmSync(file);
   for (const file of wanted) {
     const bytes = readFileSync(path.join(pristine, file));
-    if (!now.has(file) || !readFileSync(site.file(file)).equals(bytes)) touched.push(...putBytes(site, file, bytes));
+    if (!now.has(file) || !readFileSync(site.file(file)).equals(bytes)) touched.push(...put(site, file, bytes));
   }
   return touched;
 }
@@ -167,9 +167,7 @@ const step = fc.oneof(
     name: `delete article #${index}`,
     apply: (site) => {
       const file = pick(existingArticles(site), index);
-      if (!file) return [];
-      rmSync(site.file(file));
-      return [site.file(file)];
+      return file ? remove(site, file) : [];
     },
   })),
   fc.tuple(fc.nat(), fc.constantFrom(...slugs, '2024/beta')).map(([index, to]): Step => ({
@@ -219,34 +217,20 @@ const step = fc.oneof(
     ({ image, alt }): Step => ({
       name: `a page bundle showing image ${image}${alt ? '' : ' without alt text'}`,
       apply: (site) => [
-        ...putBytes(site, BUNDLE_IMAGE, pngs[image]!),
+        ...put(site, BUNDLE_IMAGE, pngs[image]!),
         ...put(site, BUNDLE, article('Pictured', '2024-05-05', `Intro.\n\n![${alt}](./chart.png)`)),
       ],
     }),
   ),
   fc.constantFrom(0, 1).map((image): Step => ({
     name: `the bundle's image replaced by image ${image}`,
-    apply: (site) => (existsSync(site.file(BUNDLE)) ? putBytes(site, BUNDLE_IMAGE, pngs[image]!) : []),
+    apply: (site) => (existsSync(site.file(BUNDLE)) ? put(site, BUNDLE_IMAGE, pngs[image]!) : []),
   })),
-  fc.constant<Step>({
-    name: "the bundle's image removed",
-    apply: (site) => {
-      if (!existsSync(site.file(BUNDLE_IMAGE))) return [];
-      rmSync(site.file(BUNDLE_IMAGE));
-      return [site.file(BUNDLE_IMAGE)];
-    },
-  }),
+  fc.constant<Step>({ name: "the bundle's image removed", apply: (site) => remove(site, BUNDLE_IMAGE) }),
   // A public image an article shows: the article written, the image replaced or removed.
   fc.constant<Step>({ name: 'an article showing the public image', apply: (site) => put(site, SHOWN, article('Shown', '2024-05-06', 'Intro.\n\n![A picture](/pic.png)')) }),
-  fc.constantFrom(0, 1).map((image): Step => ({ name: `the public image replaced by image ${image}`, apply: (site) => putBytes(site, PUBLIC_IMAGE, pngs[image]!) })),
-  fc.constant<Step>({
-    name: 'the public image removed',
-    apply: (site) => {
-      if (!existsSync(site.file(PUBLIC_IMAGE))) return [];
-      rmSync(site.file(PUBLIC_IMAGE));
-      return [site.file(PUBLIC_IMAGE)];
-    },
-  }),
+  fc.constantFrom(0, 1).map((image): Step => ({ name: `the public image replaced by image ${image}`, apply: (site) => put(site, PUBLIC_IMAGE, pngs[image]!) })),
+  fc.constant<Step>({ name: 'the public image removed', apply: (site) => remove(site, PUBLIC_IMAGE) }),
   fc.constantFrom(
     { name: 'files(): drawn at the article pages', path: '/news/${item.slug}.html' },
     { name: 'files(): drawn beside them again', path: '/share/${item.slug}.svg' },
