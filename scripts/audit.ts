@@ -21,7 +21,10 @@ import { freePort } from '../tests/helpers/stand-ins.ts';
 
 const { values } = parseArgs({ options: { routes: { type: 'string' }, runs: { type: 'string', default: '5' }, json: { type: 'string' } } });
 const runs = Number(values.runs);
-if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number of at least 1, not ${values.runs}`);
+if (!Number.isInteger(runs) || runs < 1) {
+  console.error(`npm run audit: --runs must be a whole number of at least 1, not "${values.runs}" (for example -- --runs 3).`);
+  process.exit(2);
+}
 
 const port = await freePort();
 const origin = `http://127.0.0.1:${port}`;
