@@ -87,12 +87,13 @@ describe('card PNG writer', () => {
   const height = 23;
   const background = Buffer.from(Array.from({ length: width * height * 3 }, (_, index) => (index * 7) % 251));
 
-  it('writes PNGs that read back pixel for pixel, card after card on one canvas', () => {
+  it('writes PNGs that read back pixel for pixel, card after card on one canvas', async () => {
     const canvas = canvasOf(background, width, height);
     const rect = fc.record({ x: fc.nat(width - 1), y: fc.nat(height - 1), w: fc.integer({ min: 1, max: width }), h: fc.integer({ min: 1, max: height }), color: fc.nat(255) });
-    fc.assert(
-      fc.property(fc.array(fc.array(rect, { maxLength: 4 }), { minLength: 1, maxLength: 5 }), (cards) => {
-        for (const rects of cards) {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(rect, { maxLength: 4 }), { minLength: 1, maxLength: 5 }), async (cards) => {
+        // Drawn one after the other without waiting, as the build draws them: each compressed while the next is drawn.
+        const pngs = cards.map((rects) => {
           const expected = Buffer.from(background);
           const png = pngWith(canvas, (card: Canvas) => {
             for (const { x, y, w, h, color } of rects) {
@@ -107,18 +108,21 @@ describe('card PNG writer', () => {
               touch(card, y, y + h);
             }
           });
-          const decoded = decodePng(png);
+          return { png, expected };
+        });
+        for (const { png, expected } of pngs) {
+          const decoded = decodePng(await png);
           expect([decoded.width, decoded.height]).toEqual([width, height]);
           expect(decoded.pixels.equals(expected)).toBe(true);
         }
         // What the cards drew is gone from the canvas.
-        expect(decodePng(pngWith(canvas, () => {})).pixels.equals(background)).toBe(true);
+        expect(decodePng(await pngWith(canvas, () => {})).pixels.equals(background)).toBe(true);
       }),
       { numRuns: 100 },
     );
   });
 
-  it('puts the canvas back even when drawing fails', () => {
+  it('puts the canvas back even when drawing fails', async () => {
     const canvas = canvasOf(background, width, height);
     expect(() =>
       pngWith(canvas, (card) => {
@@ -127,7 +131,7 @@ describe('card PNG writer', () => {
         throw new Error('drawing failed');
       }),
     ).toThrow('drawing failed');
-    expect(decodePng(pngWith(canvas, () => {})).pixels.equals(background)).toBe(true);
+    expect(decodePng(await pngWith(canvas, () => {})).pixels.equals(background)).toBe(true);
   });
 
   it('refuses pixels of the wrong size', () => {
@@ -153,12 +157,12 @@ describe('drawn cards', () => {
     }
   });
 
-  it('draws glyphs alike wherever the same text lands (a glyph is rasterised once, then reused)', () => {
+  it('draws glyphs alike wherever the same text lands (a glyph is rasterised once, then reused)', async () => {
     const canvas = canvasOf(Buffer.alloc(300 * 100 * 3), 300, 100);
     const layout = layoutText(bold, 'Aa', { size: 40, lineHeight: 46, width: 300, maxLines: 1 });
-    const draw = (left: number) => decodePng(pngWith(canvas, (card) => drawText(card, layout, left, 10, [255, 255, 255]))).pixels;
+    const draw = async (left: number) => decodePng(await pngWith(canvas, (card) => drawText(card, layout, left, 10, [255, 255, 255]))).pixels;
     const row = (pixels: Buffer, y: number, from: number) => pixels.subarray((y * 300 + from) * 3, (y * 300 + from + 60) * 3);
-    const [first, again, moved] = [draw(10), draw(10), draw(110)];
+    const [first, again, moved] = await Promise.all([draw(10), draw(10), draw(110)]);
     expect(first.equals(again)).toBe(true);
     for (let y = 0; y < 100; y++) expect(row(moved, y, 110).equals(row(first, y, 10))).toBe(true);
   });

@@ -1,9 +1,10 @@
 // An opaque RGB canvas kept as PNG scanlines (each row a filter byte, 0, then its pixels), and its
 // PNG encoding. Cards are one background with text drawn over some rows: the rows a card leaves as
 // the background are compressed once per run of rows and reused, so a card compresses only the
-// rows it drew on, and only those are put back for the next card. Each run is its own deflate stream flushed to a byte boundary, so the runs
-// join into one zlib stream; their Adler-32 sums are combined, not recomputed.
-import { crc32, deflateRawSync, constants } from 'node:zlib';
+// rows it drew on, and only those are put back for the next card. Each run is its own zlib stream,
+// compressed on libuv's threads, cut after a flush to a byte boundary: the runs join into one
+// stream, and the Adler-32 sums zlib computed for each are combined.
+import { constants, crc32, createDeflate } from 'node:zlib';
 
 export interface Canvas {
   readonly width: number;
@@ -17,10 +18,11 @@ export interface Canvas {
   /** Rows drawn on since the last card. */
   readonly touched: Uint8Array;
   /** Compressed runs of rows left as they were, kept for every later card. */
-  readonly runs: Map<string, Run>;
+  readonly runs: Map<string, Promise<Run>>;
 }
 
 interface Run {
+  /** Deflate blocks, the last not final, ending on a byte boundary. */
   deflated: Buffer;
   adler: number;
   length: number;
@@ -36,19 +38,32 @@ export function canvasOf(pixels: Uint8Array, width: number, height: number): Can
 }
 
 /**
- * The PNG of the canvas with `draw` drawn over it; the canvas is as it was afterwards. Rows `draw`
- * left alone are encoded from the compressed runs kept by earlier cards.
+ * The PNG of the canvas with `draw` drawn over it. The canvas is as it was again once this returns
+ * its promise (the rows drawn on are copied out to be compressed), so the next card can be drawn
+ * while this one is compressed. Rows `draw` left alone come from the runs kept by earlier cards.
  */
-export function pngWith(canvas: Canvas, draw: (canvas: Canvas) => void): Buffer {
+export function pngWith(canvas: Canvas, draw: (canvas: Canvas) => void, level = 1): Promise<Buffer> {
+  let runs: Promise<Run>[];
   try {
     draw(canvas);
-    return encodePng(canvas);
+    runs = rowRuns(canvas.touched).map(([from, to, touched]) => {
+      if (touched) return compress(canvas.rows.slice(from * canvas.stride, to * canvas.stride), level);
+      const key = `${from}:${to}`;
+      let run = canvas.runs.get(key);
+      if (!run) {
+        run = compress(canvas.original.subarray(from * canvas.stride, to * canvas.stride), 9); // never drawn on
+        run.catch(() => canvas.runs.delete(key));
+        canvas.runs.set(key, run);
+      }
+      return run;
+    });
   } finally {
     for (const [from, to, touched] of rowRuns(canvas.touched)) {
       if (touched) canvas.rows.set(canvas.original.subarray(from * canvas.stride, to * canvas.stride), from * canvas.stride);
     }
     canvas.touched.fill(0);
   }
+  return Promise.all(runs).then((done) => encodePng(canvas, done));
 }
 
 /** Marks rows `from` (inclusive) to `to` (exclusive) as drawn on. */
@@ -57,21 +72,6 @@ export function touch(canvas: Canvas, from: number, to: number): void {
 }
 
 const ADLER_BASE = 65521;
-
-function adler32(data: Uint8Array): number {
-  let a = 1;
-  let b = 0;
-  for (let start = 0; start < data.length; start += 5552) {
-    const end = Math.min(data.length, start + 5552);
-    for (let i = start; i < end; i++) {
-      a += data[i]!;
-      b += a;
-    }
-    a %= ADLER_BASE;
-    b %= ADLER_BASE;
-  }
-  return ((b << 16) | a) >>> 0;
-}
 
 /** The Adler-32 of two byte runs one after the other, from theirs (zlib's adler32_combine). */
 function adlerCombine(first: number, second: number, secondLength: number): number {
@@ -87,9 +87,25 @@ function adlerCombine(first: number, second: number, secondLength: number): numb
   return ((sum2 << 16) | sum1) >>> 0;
 }
 
-/** A run of rows as a deflate stream that ends on a byte boundary without a final block. */
-function compress(data: Uint8Array, level: number): Run {
-  return { deflated: deflateRawSync(data, { level, finishFlush: constants.Z_SYNC_FLUSH }), adler: adler32(data), length: data.length };
+/**
+ * A run of rows compressed on libuv's threads: zlib's output after a sync flush (header cut off),
+ * and the Adler-32 from the trailer that ending the stream then writes after an empty last block.
+ */
+function compress(data: Uint8Array, level: number): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const stream = createDeflate({ level });
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('error', reject);
+    stream.on('end', () => {
+      const all = Buffer.concat(chunks);
+      // ... blocks, the flush's empty stored block, then 03 00 (an empty, final, fixed-Huffman block) and the sum.
+      if (all.length < 8 || all[all.length - 6] !== 0x03 || all[all.length - 5] !== 0x00) return reject(new Error('zlib ended the stream in an unexpected way'));
+      resolve({ deflated: all.subarray(2, all.length - 6), adler: all.readUInt32BE(all.length - 4), length: data.length });
+    });
+    stream.write(data);
+    stream.flush(constants.Z_SYNC_FLUSH, () => stream.end());
+  });
 }
 
 function chunk(type: string, data: Uint8Array): Buffer {
@@ -117,29 +133,16 @@ function rowRuns(touched: Uint8Array): [number, number, boolean][] {
   return runs;
 }
 
-/**
- * The canvas as an 8-bit RGB PNG. Touched rows are compressed at `level` (fast by default: a
- * card's few hundred rows); untouched runs at the best level, once for every card.
- */
-function encodePng(canvas: Canvas, level = 3): Buffer {
+/** The canvas as an 8-bit RGB PNG, from its runs of rows compressed. */
+function encodePng(canvas: Canvas, runs: Run[]): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(canvas.width, 0);
   header.writeUInt32BE(canvas.height, 4);
   header.set([8, 2, 0, 0, 0], 8); // 8 bits, RGB, deflate, adaptive filters (all "none"), no interlace
-  const parts: Buffer[] = [ZLIB_HEADER];
   let adler = 1;
-  for (const [from, to, touched] of rowRuns(canvas.touched)) {
-    const rows = canvas.rows.subarray(from * canvas.stride, to * canvas.stride);
-    let run = touched ? undefined : canvas.runs.get(`${from}:${to}`);
-    if (!run) {
-      run = compress(rows, touched ? level : 9);
-      if (!touched) canvas.runs.set(`${from}:${to}`, run);
-    }
-    parts.push(run.deflated);
-    adler = adlerCombine(adler, run.adler, run.length);
-  }
+  for (const run of runs) adler = adlerCombine(adler, run.adler, run.length);
   const trailer = Buffer.alloc(4);
   trailer.writeUInt32BE(adler, 0);
-  parts.push(FINAL_BLOCK, trailer);
-  return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', Buffer.concat(parts)), chunk('IEND', new Uint8Array(0))]);
+  const stream = Buffer.concat([ZLIB_HEADER, ...runs.map((run) => run.deflated), FINAL_BLOCK, trailer]);
+  return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', stream), chunk('IEND', new Uint8Array(0))]);
 }
