@@ -47,8 +47,10 @@ export function cardTitle(title: string, limit = TITLE_LIMIT): string {
 const fontsByRoot = new Map<string, ReturnType<typeof readFonts>>();
 const loadFonts = (root: string) => fontsByRoot.get(root) ?? fontsByRoot.set(root, readFonts(root)).get(root)!;
 
+const FONT_FILES = { 400: 'site/share/fonts/inter-latin-400-normal.woff', 700: 'site/share/fonts/inter-latin-700-normal.woff' } as const;
+
 function readFonts(root: string) {
-  const file = (weight: number) => readFileSync(path.join(root, 'site', 'share', 'fonts', `inter-latin-${weight}-normal.woff`));
+  const file = (weight: 400 | 700) => readFileSync(path.join(root, FONT_FILES[weight]));
   return [
     { name: 'Inter', data: file(400), weight: 400 as const, style: 'normal' as const },
     { name: 'Inter', data: file(700), weight: 700 as const, style: 'normal' as const },
@@ -96,7 +98,7 @@ const DATE_COLOR = [0xb9, 0xd3, 0xe2] as const;
 const typefacesByRoot = new Map<string, { regular: Typeface; bold: Typeface }>();
 const typefaces = (root: string) =>
   typefacesByRoot.get(root) ??
-  typefacesByRoot.set(root, { regular: loadTypeface(loadFonts(root)[0]!.data), bold: loadTypeface(loadFonts(root)[1]!.data) }).get(root)!;
+  typefacesByRoot.set(root, { regular: loadTypeface(loadFonts(root)[0]!.data, FONT_FILES[400]), bold: loadTypeface(loadFonts(root)[1]!.data, FONT_FILES[700]) }).get(root)!;
 
 const backgrounds = new Map<string, Promise<Canvas>>();
 function background(brand: string, root: string): Promise<Canvas> {
@@ -118,8 +120,8 @@ function background(brand: string, root: string): Promise<Canvas> {
  * column would space them), both drawn over a copy of the background.
  */
 export async function drawShareImage(article: Pick<Article, 'title' | 'date'>, brand: string, root: string): Promise<Uint8Array> {
+  const { regular, bold } = typefaces(root); // first: a damaged font file is named here
   const canvas = await background(brand, root);
-  const { regular, bold } = typefaces(root);
   const title = layoutText(bold, cardTitle(article.title), TITLE);
   const date = layoutText(regular, `News · ${cardDate(article.date)}`, DATE);
   const titleTop = TEXT_BOX.top + Math.round((TEXT_BOX.height - title.lines.length * TITLE.lineHeight - DATE.lineHeight) / 2);

@@ -31,6 +31,23 @@ describe('generateFiles', () => {
   const context = { articles: [], data: {}, baseUrl: 'https://example.org', root: '/' };
   const text = (contents: string | Uint8Array) => (typeof contents === 'string' ? contents : new TextDecoder().decode(contents));
 
+  it("reports a files() or render() that throws as the site's error (GeneratedFileFailed), naming the file drawn", async () => {
+    const dir = await mkdtemp(path.join(cacheDir, 'throws-'));
+    const failing = (where: 'files' | 'render') =>
+      ({
+        routes: [],
+        files: () => {
+          if (where === 'files') throw new Error('no cards today');
+          return [{ path: '/cards/a.png', key: 'a', render: async () => Promise.reject(new Error('the font is damaged')) }];
+        },
+      }) as unknown as SiteDefinition;
+    await expect(generateFiles(failing('files'), context, { cacheDir: dir, salt: 'code' })).rejects.toMatchObject({ code: 'GeneratedFileFailed', message: expect.stringContaining('no cards today') });
+    await expect(generateFiles(failing('render'), context, { cacheDir: dir, salt: 'code' })).rejects.toMatchObject({
+      code: 'GeneratedFileFailed',
+      message: expect.stringMatching(/Drawing \/cards\/a\.png threw: the font is damaged/),
+    });
+  });
+
   it('with a memo, draws only what changed and reads nothing else, over random sequences of keys (fast-check)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.array(fc.constantFrom('a', 'b', 'c', 'd'), { maxLength: 5 }), { minLength: 1, maxLength: 5 }), async (rounds) => {

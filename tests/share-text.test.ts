@@ -56,6 +56,37 @@ describe('card text layout', () => {
     expect(() => loadTypeface(Buffer.from('not a font at all'))).toThrow(/not a font/);
   });
 
+  it('names the font file when a WOFF is damaged anywhere: cut short, or its table directory changed (fast-check)', () => {
+    const woff = fontFile(700);
+    const damaged = fc.oneof(
+      fc.integer({ min: 0, max: woff.length - 1 }).map((length) => woff.subarray(0, length)),
+      fc.record({ at: fc.integer({ min: 12, max: 44 + 20 * woff.readUInt16BE(12) - 1 }), byte: fc.nat(255) }).map(({ at, byte }) => {
+        const copy = Buffer.from(woff);
+        copy[at] = byte;
+        return copy;
+      }),
+    );
+    fc.assert(
+      fc.property(damaged, (file) => {
+        try {
+          loadTypeface(file, 'fonts/bold.woff');
+        } catch (error) {
+          // Never a bare RangeError or zlib message: the file, what is wrong, what to do.
+          expect((error as Error).message).toMatch(/^fonts\/bold\.woff (cannot be read|is not a font).*Replace it with/);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    for (const length of [0, 4, 43, 44, 1000, woff.length - 1]) expect(() => loadTypeface(woff.subarray(0, length), 'fonts/bold.woff')).toThrow(/fonts\/bold\.woff/);
+  });
+
+  it('stacks marks as the font positions them (a tilde over a circumflex is raised, not drawn on it)', () => {
+    // HarfBuzz composes e + circumflex into ê; the tilde then sits above it, 13 px up at 60 px.
+    const [letter, tilde] = layoutText(bold, 'e\u0302\u0303', { size: 60, lineHeight: 69, width: 1024, maxLines: 1 }).lines[0]!;
+    expect(letter!.y).toBe(0);
+    expect(tilde!.y).toBeGreaterThan(5);
+  });
+
   it('keeps every line within the width, in text order, at most three lines, the last clamped with an ellipsis', () => {
     const style = { size: 60, lineHeight: 69, width: 1024, maxLines: 3 };
     const words = fc.oneof(fc.constantFrom('validator', 'Ethereum', 'the', 'a', '—', 'staking-as-a-service', 'naïve', 'Ω', '漢字', '🙂', 'WWWWWWWWWWWWWWWWWWWWWWWWWWWWWW'), fc.string({ maxLength: 12 }));

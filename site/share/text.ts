@@ -24,16 +24,28 @@ interface GlyphImage {
   alpha: Uint8Array;
 }
 
-/** A WOFF font's tables unpacked into the plain OpenType file HarfBuzz reads; other files as they are. */
+/** A WOFF font's tables unpacked into the plain OpenType file HarfBuzz reads; other files as they are. Throws on a damaged WOFF. */
 export function sfntOf(file: Uint8Array): Uint8Array {
   const view = Buffer.from(file.buffer, file.byteOffset, file.byteLength);
   if (view.toString('latin1', 0, 4) !== 'wOFF') return file;
-  const count = view.readUInt16BE(12);
+  const damaged = (what: string) => new Error(`a damaged WOFF file: ${what}`);
+  const count = view.length >= 44 ? view.readUInt16BE(12) : 0;
+  if (count === 0 || 44 + count * 20 > view.length) throw damaged('its table directory is missing or cut short');
+  if (view.readUInt32BE(8) !== view.length) throw damaged(`it is ${view.length} bytes long where its header says ${view.readUInt32BE(8)}`);
   const tables = Array.from({ length: count }, (_, index) => {
     const entry = 44 + index * 20;
     const [offset, stored, length] = [view.readUInt32BE(entry + 4), view.readUInt32BE(entry + 8), view.readUInt32BE(entry + 12)];
+    const tag = view.toString('latin1', entry, entry + 4);
+    if (offset + stored > view.length || stored > length) throw damaged(`table ${tag} lies outside the file`);
     const bytes = view.subarray(offset, offset + stored);
-    return { tag: view.subarray(entry, entry + 4), checksum: view.readUInt32BE(entry + 16), data: stored < length ? inflateSync(bytes) : bytes };
+    let data: Uint8Array;
+    try {
+      data = stored < length ? inflateSync(bytes, { maxOutputLength: length }) : bytes;
+    } catch {
+      throw damaged(`table ${tag} does not unpack`);
+    }
+    if (data.length !== length) throw damaged(`table ${tag} unpacks to ${data.length} bytes, not ${length}`);
+    return { tag: view.subarray(entry, entry + 4), checksum: view.readUInt32BE(entry + 16), data };
   });
   const padded = (length: number) => (length + 3) & ~3;
   const out = Buffer.alloc(12 + count * 16 + tables.reduce((total, table) => total + padded(table.data.length), 0));
@@ -56,11 +68,19 @@ export function sfntOf(file: Uint8Array): Uint8Array {
   return out;
 }
 
-export function loadTypeface(file: Uint8Array): Typeface {
-  const face = new hb.Face(new hb.Blob(sfntOf(file)));
+/** The font in `file` (TrueType, OpenType or WOFF); `name` says which file in errors. */
+export function loadTypeface(file: Uint8Array, name = 'the font'): Typeface {
+  let face: hb.Face;
+  try {
+    face = new hb.Face(new hb.Blob(sfntOf(file)));
+  } catch (error) {
+    throw new Error(`${name} cannot be read: ${(error as Error).message}. Replace it with a TrueType, OpenType or WOFF font.`);
+  }
   const font = new hb.Font(face);
   const { ascender, descender } = font.hExtents();
-  if (face.upem === 0 || ascender === 0) throw new Error('not a font HarfBuzz can read (TrueType, OpenType or WOFF)');
+  if (face.upem === 0 || ascender === 0 || font.glyph(0x41) === undefined) {
+    throw new Error(`${name} is not a font HarfBuzz can read, or has no Latin letters. Replace it with a TrueType, OpenType or WOFF font.`);
+  }
   return { font, buffer: new hb.Buffer(), upem: face.upem, ascender, descender, glyphs: new Map() };
 }
 
@@ -68,6 +88,8 @@ export function loadTypeface(file: Uint8Array): Typeface {
 interface Placed {
   glyph: number;
   x: number;
+  /** Up from the baseline, in pixels (a mark stacked over another). */
+  y: number;
   /** Where this glyph's text starts, in UTF-16 units. */
   cluster: number;
 }
@@ -87,7 +109,7 @@ function shape(face: Typeface, text: string, size: number): Shaped {
   const scale = size / face.upem;
   let x = 0;
   const glyphs = buffer.getGlyphInfosAndPositions().map((info) => {
-    const placed = { glyph: info.codepoint, x: x + (info.xOffset ?? 0) * scale, cluster: info.cluster };
+    const placed = { glyph: info.codepoint, x: x + (info.xOffset ?? 0) * scale, y: (info.yOffset ?? 0) * scale, cluster: info.cluster };
     x += (info.xAdvance ?? 0) * scale;
     return placed;
   });
@@ -292,7 +314,7 @@ export function drawText(canvas: Canvas, layout: TextLayout, left: number, top: 
       const x = left + placed.x;
       const whole = Math.floor(x);
       const image = glyphImage(face, placed.glyph, style.size, Math.floor((x - whole) * SUBPIXELS));
-      blend(canvas, image, whole + image.left, baseline + image.top, color);
+      blend(canvas, image, whole + image.left, baseline - Math.round(placed.y) + image.top, color);
     }
   });
 }

@@ -5,6 +5,7 @@ import { pruneEntries, readEntry, writeEntrySync } from '../cache/store.ts';
 import type { OutputFile } from '../output/output.ts';
 import type { GeneratedFile, GeneratedFilesContext, SiteDefinition } from './site-definition.ts';
 import { SsgError } from '../errors.ts';
+import { siteCodeError } from '../site-code-error.ts';
 
 const SAFE_PATH = /^(?:[A-Za-z0-9][A-Za-z0-9._~-]*\/)*[A-Za-z0-9][A-Za-z0-9._~-]*\.[A-Za-z0-9]+$/;
 
@@ -26,7 +27,12 @@ export async function generateFiles<Data>(
   context: GeneratedFilesContext<Data>,
   options: { cacheDir: string; salt: string | Uint8Array; concurrency?: number; memo?: DrawnMemo },
 ): Promise<OutputFile[]> {
-  const files = site.files?.(context) ?? [];
+  let files: GeneratedFile[];
+  try {
+    files = site.files?.(context) ?? [];
+  } catch (error) {
+    throw siteCodeError('GeneratedFileFailed', "The site's files()", error, context.root);
+  }
   const memo = options.memo;
   if (files.length === 0) {
     memo?.clear();
@@ -43,7 +49,7 @@ export async function generateFiles<Data>(
   if (memo && missing.length === 0 && memo.size === names.length) return output;
   let next = 0;
   const worker = async () => {
-    for (let at = next++; at < missing.length; at = next++) output[missing[at]!] = await produce(files[missing[at]!]!, dir, names[missing[at]!]!);
+    for (let at = next++; at < missing.length; at = next++) output[missing[at]!] = await produce(files[missing[at]!]!, dir, names[missing[at]!]!, context.root);
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, missing.length) }, worker));
   if (memo) {
@@ -67,12 +73,17 @@ function checkPath(file: GeneratedFile, seen: Set<string>): void {
   seen.add(where);
 }
 
-async function produce(file: GeneratedFile, dir: string, name: string): Promise<OutputFile> {
+async function produce(file: GeneratedFile, dir: string, name: string, root: string): Promise<OutputFile> {
   const entry = path.join(dir, name);
   const cached = await readEntry(entry);
   const where = file.path.replace(/^\//, '');
   if (cached) return { path: where, contents: cached };
-  const contents = await file.render();
+  let contents: Uint8Array;
+  try {
+    contents = await file.render();
+  } catch (error) {
+    throw siteCodeError('GeneratedFileFailed', `Drawing ${file.path}`, error, root);
+  }
   try {
     writeEntrySync(entry, contents);
   } catch {
