@@ -6,6 +6,6 @@ export { island } from './runtime/island-server.tsx';
 export type { Hydrate, IslandOptions } from './runtime/island-server.tsx';
 export { paginate, listPage, pagePath, pageCount } from './content/pagination.ts';
 export type { ListPage } from './content/pagination.ts';
-export { groupByTag, tagSlug } from './content/tags.ts';
+export { groupByTag, tagGroup, tagSlug } from './content/tags.ts';
 export type { TagGroup } from './content/tags.ts';
 export type { PictureData } from './images/picture.ts';

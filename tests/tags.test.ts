@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Article } from '../src/content/articles.ts';
 import { SsgError } from '../src/errors.ts';
-import { articleTagSlugs, groupByTag, tagSlug } from '../src/content/tags.ts';
+import { articleTagSlugs, groupByTag, tagGroup, tagSlug } from '../src/content/tags.ts';
 
 const article = (slug: string, tags?: unknown): Article =>
   ({ slug, title: slug, date: '2025-01-01', excerpt: '', tags, markdown: '', html: '', data: {}, draft: false, file: `content/news/${slug}.md` }) as Article;
@@ -63,5 +63,23 @@ describe('groupByTag', () => {
       expect((error as SsgError).file).toBe('content/news/bad.md');
     }
     expect(() => groupByTag([article('fine', ['a']), article('bad', ['???'])])).toThrow(/"\?\?\?" has no letters or digits/);
+  });
+});
+
+describe('tagGroup', () => {
+  it("is groupByTag's group of that slug, for random tag lists and slugs, and undefined for a slug no article has", () => {
+    const tag = fc.stringMatching(/^[A-Za-z][A-Za-z0-9 -]{0,8}$/);
+    fc.assert(
+      fc.property(fc.array(fc.array(tag, { maxLength: 4 }), { maxLength: 15 }), tag, (lists, asked) => {
+        const articles = lists.map((tags, i) => article(`a${i}`, tags));
+        const groups = groupByTag(articles);
+        for (const slug of [...groups.map((group) => group.slug), tagSlug(asked)]) expect(tagGroup(articles, slug)).toEqual(groups.find((group) => group.slug === slug));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('checks every article\'s tags, as groupByTag does', () => {
+    expect(() => tagGroup([article('fine', ['a']), article('bad', ['???'])], 'a')).toThrow(/"\?\?\?" has no letters or digits/);
   });
 });

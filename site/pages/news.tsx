@@ -1,4 +1,4 @@
-import { groupByTag, listPage, tagSlug, type Article as ArticleData, type ListPage, type PageProps } from 'ssg';
+import { listPage, tagGroup, tagSlug, type Article as ArticleData, type ListPage, type PageProps } from 'ssg';
 import type { SiteData } from '../content.ts';
 import { PageHeader, Section } from '../components/ui.tsx';
 import LocalDate from '../islands/local-date.tsx';
@@ -17,7 +17,7 @@ export const tagPath = (slug: string) => `/news/tags/${slug}`;
 /** The articles, the tag's name and the page a list page shows, or undefined for a page that does not exist. */
 export function newsListOf(props: Pick<PageProps<SiteData>, 'articles' | 'entry'>) {
   const { tag, page = 1 } = props.entry as NewsListEntry;
-  const group = tag === undefined ? undefined : groupByTag(props.articles).find((candidate) => candidate.slug === tag);
+  const group = tag === undefined ? undefined : tagGroup(props.articles, tag);
   if (tag !== undefined && !group) return undefined;
   const base = group ? tagPath(group.slug) : '/news';
   const shown = listPage(group ? group.articles : props.articles, NEWS_PAGE_SIZE, base, page);

@@ -57,6 +57,15 @@ export function groupByTag(articles: readonly Article[]): TagGroup[] {
   return [...groups.values()].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
 }
 
+/**
+ * One tag's group, as `groupByTag` has it, without grouping every other tag: for a tag's own
+ * page. Undefined when no article has the tag. Every article's tags are still checked.
+ */
+export function tagGroup(articles: readonly Article[], slug: string): TagGroup | undefined {
+  const tagged = articles.filter((article) => articleTagSlugs(article).includes(slug));
+  return tagged.length === 0 ? undefined : { slug, name: tagNameIn(tagged[0]!, slug), articles: tagged };
+}
+
 /** The slugs of an article's tags, in its order; throws `TagInvalid` naming the file. */
 export function articleTagSlugs(article: Article): string[] {
   const tags: unknown = article.tags;
