@@ -14,8 +14,18 @@ export interface NewsListEntry {
 
 export const tagPath = (slug: string) => `/news/tags/${slug}`;
 
+// A list page's head() and page ask for the same list: worked out once per articles and entry
+// (the articles as this page sees them, so what the page read is noted the first time).
+const lists = new WeakMap<object, WeakMap<object, ReturnType<typeof listOf>>>();
+
 /** The articles, the tag's name and the page a list page shows, or undefined for a page that does not exist. */
 export function newsListOf(props: Pick<PageProps<SiteData>, 'articles' | 'entry'>) {
+  const byEntry = lists.get(props.articles) ?? lists.set(props.articles, new WeakMap()).get(props.articles)!;
+  if (!byEntry.has(props.entry)) byEntry.set(props.entry, listOf(props));
+  return byEntry.get(props.entry);
+}
+
+function listOf(props: Pick<PageProps<SiteData>, 'articles' | 'entry'>) {
   const { tag, page = 1 } = props.entry as NewsListEntry;
   const group = tag === undefined ? undefined : tagGroup(props.articles, tag);
   if (tag !== undefined && !group) return undefined;
