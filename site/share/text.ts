@@ -22,6 +22,8 @@ interface GlyphImage {
   width: number;
   height: number;
   alpha: Uint8Array;
+  /** Per row, the first column with coverage and one past the last (0, 0 for an empty row): blending skips the rest. */
+  spans: Int32Array;
 }
 
 /** A WOFF font's tables unpacked into the plain OpenType file HarfBuzz reads; other files as they are. Throws on a damaged WOFF. */
@@ -197,7 +199,7 @@ function glyphImage(face: Typeface, glyph: number, size: number, subpixel: numbe
 /** The outline's coverage, y pointing down, the origin at (shift, 0). */
 function rasterise(commands: hb.SvgPathCommand[], scale: number, shift: number): GlyphImage {
   const points = commands.flatMap((command) => command.values).map((value, index) => (index % 2 === 0 ? value * scale + shift : -value * scale));
-  if (points.length === 0) return { left: 0, top: 0, width: 0, height: 0, alpha: new Uint8Array(0) };
+  if (points.length === 0) return { left: 0, top: 0, width: 0, height: 0, alpha: new Uint8Array(0), spans: new Int32Array(0) };
   let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
   for (let index = 0; index < points.length; index += 2) {
     minX = Math.min(minX, points[index]!);
@@ -240,12 +242,23 @@ function rasterise(commands: hb.SvgPathCommand[], scale: number, shift: number):
   }
   if (x !== startX || y !== startY) line(x, y, startX, startY);
   const alpha = new Uint8Array(width * height);
+  const spans = new Int32Array(height * 2);
   let sum = 0;
-  for (let index = 0; index < alpha.length; index++) {
-    sum += area[index]!;
-    alpha[index] = Math.min(255, Math.round(Math.abs(sum) * 255));
+  for (let y = 0; y < height; y++) {
+    let [first, end] = [0, 0];
+    for (let x = 0, index = y * width; x < width; x++, index++) {
+      sum += area[index]!;
+      const value = Math.min(255, Math.round(Math.abs(sum) * 255));
+      alpha[index] = value;
+      if (value !== 0) {
+        if (end === 0) first = x;
+        end = x + 1;
+      }
+    }
+    spans[y * 2] = first;
+    spans[y * 2 + 1] = end;
   }
-  return { left, top, width, height, alpha };
+  return { left, top, width, height, alpha, spans };
 }
 
 function bezier(from: readonly [number, number], controls: (readonly [number, number])[], to: readonly [number, number], t: number): [number, number] {
@@ -329,9 +342,11 @@ function blend(canvas: Canvas, image: GlyphImage, left: number, top: number, col
   touch(canvas, top + fromY, top + toY);
   const [red, green, blue] = color;
   for (let y = fromY; y < toY; y++) {
-    let at = (top + y) * stride + 1 + (left + fromX) * 3;
-    let source = y * image.width + fromX;
-    for (let x = fromX; x < toX; x++, at += 3, source++) {
+    const from = Math.max(fromX, image.spans[y * 2]!);
+    const to = Math.min(toX, image.spans[y * 2 + 1]!);
+    let at = (top + y) * stride + 1 + (left + from) * 3;
+    let source = y * image.width + from;
+    for (let x = from; x < to; x++, at += 3, source++) {
       const alpha = image.alpha[source]!;
       if (alpha === 0) continue;
       if (alpha === 255) {
