@@ -2,8 +2,9 @@
 // the Inter shipped in site/share/fonts. The background, logo and brand are the same on every card:
 // drawn once per brand with satori (layout to SVG), resvg (SVG to pixels) and sharp. Each card then
 // only shapes its title and date with HarfBuzz and draws them over it from glyphs rasterised once
-// (share/text.ts), and compresses only the rows it drew on (share/canvas.ts): about 3 ms a card,
-// where satori, resvg and sharp for every card took about 27 ms.
+// (share/text.ts), and compresses only the rows it drew on (share/canvas.ts): about 5 ms of CPU a
+// card (3-4 on the main thread, the compression on libuv's threads), where satori, resvg and sharp
+// for every card took about 27 ms.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -117,7 +118,7 @@ function background(brand: string, root: string): Promise<Canvas> {
 
 /**
  * The PNG of an article's card: the title centred between the brand row and the date (as a flex
- * column would space them), both drawn over a copy of the background.
+ * column would space them), both drawn over the background.
  */
 export async function drawShareImage(article: Pick<Article, 'title' | 'date'>, brand: string, root: string): Promise<Uint8Array> {
   const { regular, bold } = typefaces(root); // first: a damaged font file is named here
