@@ -48,6 +48,25 @@ describe('generateFiles', () => {
     });
   });
 
+  it("passes the generator's own errors made inside the site's bundle through as they are, refuses a render() that gives no bytes, and starts nothing after a failure", async () => {
+    const dir = await mkdtemp(path.join(cacheDir, 'checks-'));
+    // The site's bundle has its own copy of SsgError: only its name and fields say what it is.
+    const bundled = Object.assign(new Error('In its front matter, the tag "???" has no letters or digits to make its URL from.'), { name: 'SsgError', code: 'TagInvalid', file: 'content/news/bad.md' });
+    const started: number[] = [];
+    const siteRendering = (render: (index: number) => unknown, count = 1) =>
+      ({ routes: [], files: () => Array.from({ length: count }, (_, index) => ({ path: `/cards/${index}.png`, key: String(index), render: async () => (started.push(index), render(index)) })) }) as unknown as SiteDefinition;
+    await expect(generateFiles(siteRendering(() => Promise.reject(bundled)), context, { cacheDir: dir, salt: 'code' })).rejects.toMatchObject({ code: 'TagInvalid', file: 'content/news/bad.md', message: bundled.message });
+    for (const nothing of [undefined, null, 'text', { length: 3 }]) {
+      await expect(generateFiles(siteRendering(() => nothing), context, { cacheDir: dir, salt: 'code' })).rejects.toMatchObject({ code: 'GeneratedFileFailed', message: expect.stringMatching(/^Drawing \/cards\/0\.png gave \w+, not the file's bytes/) });
+    }
+    started.length = 0;
+    await expect(
+      generateFiles(siteRendering((index) => (index === 0 ? Promise.reject(new Error('first fails')) : new Promise((resolve) => setTimeout(() => resolve(new Uint8Array(1)), 20))), 12), context, { cacheDir: dir, salt: 'code', concurrency: 4 }),
+    ).rejects.toThrow('first fails');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(started.length).toBeLessThanOrEqual(4); // the three others already under way, and no more
+  });
+
   it('with a memo, draws only what changed and reads nothing else, over random sequences of keys (fast-check)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.array(fc.constantFrom('a', 'b', 'c', 'd'), { maxLength: 5 }), { minLength: 1, maxLength: 5 }), async (rounds) => {

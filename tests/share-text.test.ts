@@ -80,6 +80,21 @@ describe('card text layout', () => {
     for (const length of [0, 4, 43, 44, 1000, woff.length - 1]) expect(() => loadTypeface(woff.subarray(0, length), 'fonts/bold.woff')).toThrow(/fonts\/bold\.woff/);
   });
 
+  it('refuses a font whose outlines are damaged (it would draw every title blank), and a table directory too long to be real', () => {
+    const sfnt = Buffer.from(sfntOf(fontFile(700)));
+    const tables = sfnt.readUInt16BE(4);
+    for (let index = 0; index < tables; index++) {
+      const record = 12 + index * 16;
+      if (sfnt.toString('latin1', record, record + 4) === 'glyf') sfnt.fill(0, sfnt.readUInt32BE(record + 8), sfnt.readUInt32BE(record + 8) + sfnt.readUInt32BE(record + 12));
+    }
+    expect(() => loadTypeface(sfnt, 'fonts/bold.ttf')).toThrow(/^fonts\/bold\.ttf is not a font HarfBuzz can read, or has no outlines/);
+    const endless = Buffer.alloc(44 + 4096 * 20);
+    endless.write('wOFF', 0, 'latin1');
+    endless.writeUInt32BE(endless.length, 8);
+    endless.writeUInt16BE(4096, 12);
+    expect(() => loadTypeface(endless, 'fonts/bold.woff')).toThrow(/^fonts\/bold\.woff cannot be read: a damaged WOFF file: its table directory is missing, cut short or impossibly long/);
+  });
+
   it('stacks marks as the font positions them (a tilde over a circumflex is raised, not drawn on it)', () => {
     // HarfBuzz composes e + circumflex into ê; the tilde then sits above it, 13 px up at 60 px.
     const [letter, tilde] = layoutText(bold, 'e\u0302\u0303', { size: 60, lineHeight: 69, width: 1024, maxLines: 1 }).lines[0]!;

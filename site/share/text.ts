@@ -26,19 +26,23 @@ interface GlyphImage {
   spans: Int32Array;
 }
 
+/** Larger than any table of a real font (Noto CJK's glyphs are about 16 MB): bounds what a damaged file may make us unpack. */
+const MAX_TABLE = 64 * 1024 * 1024;
+
 /** A WOFF font's tables unpacked into the plain OpenType file HarfBuzz reads; other files as they are. Throws on a damaged WOFF. */
 export function sfntOf(file: Uint8Array): Uint8Array {
   const view = Buffer.from(file.buffer, file.byteOffset, file.byteLength);
   if (view.toString('latin1', 0, 4) !== 'wOFF') return file;
   const damaged = (what: string) => new Error(`a damaged WOFF file: ${what}`);
   const count = view.length >= 44 ? view.readUInt16BE(12) : 0;
-  if (count === 0 || 44 + count * 20 > view.length) throw damaged('its table directory is missing or cut short');
+  if (count === 0 || count >= 4096 || 44 + count * 20 > view.length) throw damaged('its table directory is missing, cut short or impossibly long');
   if (view.readUInt32BE(8) !== view.length) throw damaged(`it is ${view.length} bytes long where its header says ${view.readUInt32BE(8)}`);
   const tables = Array.from({ length: count }, (_, index) => {
     const entry = 44 + index * 20;
     const [offset, stored, length] = [view.readUInt32BE(entry + 4), view.readUInt32BE(entry + 8), view.readUInt32BE(entry + 12)];
     const tag = view.toString('latin1', entry, entry + 4);
-    if (offset + stored > view.length || stored > length) throw damaged(`table ${tag} lies outside the file`);
+    if (offset + stored > view.length) throw damaged(`table ${tag} lies outside the file`);
+    if (stored > length || length > MAX_TABLE) throw damaged(`table ${tag} says it is ${length} bytes, stored in ${stored}`);
     const bytes = view.subarray(offset, offset + stored);
     let data: Uint8Array;
     try {
@@ -80,8 +84,10 @@ export function loadTypeface(file: Uint8Array, name = 'the font'): Typeface {
   }
   const font = new hb.Font(face);
   const { ascender, descender } = font.hExtents();
-  if (face.upem === 0 || ascender === 0 || font.glyph(0x41) === undefined) {
-    throw new Error(`${name} is not a font HarfBuzz can read, or has no Latin letters. Replace it with a TrueType, OpenType or WOFF font.`);
+  const letter = font.glyph(0x41);
+  // 'A' must have an outline: a font whose outline tables are damaged would draw every title blank.
+  if (face.upem === 0 || ascender === 0 || letter === undefined || font.glyphToJson(letter).length === 0) {
+    throw new Error(`${name} is not a font HarfBuzz can read, or has no outlines for Latin letters. Replace it with a TrueType, OpenType or WOFF font.`);
   }
   return { font, buffer: new hb.Buffer(), upem: face.upem, ascender, descender, glyphs: new Map() };
 }

@@ -48,8 +48,15 @@ export async function generateFiles<Data>(
   const missing = output.flatMap((file, index) => (file ? [] : [index]));
   if (memo && missing.length === 0 && memo.size === names.length) return output;
   let next = 0;
+  let failed = false;
   const worker = async () => {
-    for (let at = next++; at < missing.length; at = next++) output[missing[at]!] = await produce(files[missing[at]!]!, dir, names[missing[at]!]!, context.root);
+    try {
+      // After one file fails no other is started: the build stops with that error.
+      for (let at = next++; at < missing.length && !failed; at = next++) output[missing[at]!] = await produce(files[missing[at]!]!, dir, names[missing[at]!]!, context.root);
+    } catch (error) {
+      failed = true;
+      throw error;
+    }
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, missing.length) }, worker));
   if (memo) {
@@ -83,6 +90,9 @@ async function produce(file: GeneratedFile, dir: string, name: string, root: str
     contents = await file.render();
   } catch (error) {
     throw siteCodeError('GeneratedFileFailed', `Drawing ${file.path}`, error, root);
+  }
+  if (!(contents instanceof Uint8Array)) {
+    throw new SsgError('GeneratedFileFailed', `Drawing ${file.path} gave ${contents === null ? 'null' : typeof contents}, not the file's bytes (a Uint8Array or Buffer).`);
   }
   try {
     writeEntrySync(entry, contents);
