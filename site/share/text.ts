@@ -1,7 +1,7 @@
 // Text drawn into a canvas without a browser: HarfBuzz shapes it (kerning, ligatures, marks, as a
-// browser would), lines break at spaces (inside a word only when the word alone is too wide), and
-// each glyph is rasterised once per size and quarter-pixel offset, with exact area coverage, then
-// blended over the canvas wherever it recurs.
+// browser would), lines break after spaces, hyphens and dashes (inside a word only when the word
+// alone is too wide), and each glyph is rasterised once per size and quarter-pixel offset, with
+// exact area coverage, then blended over the canvas wherever it recurs.
 import { inflateSync } from 'node:zlib';
 import * as hb from 'harfbuzzjs';
 import { touch, type Canvas } from './canvas.ts';
