@@ -52,7 +52,12 @@ describe('Cloudflare Pages (wrangler pages dev)', () => {
     const browser = await launchBrowser();
     try {
       const { page, errors } = await openPage(browser);
-      await page.goto(`${pages.url}/contact`);
+      // The form needs the document and its island, not every subresource's load event; once in
+      // a full run (of several today) the load event of this page did not come within 30 s. Should
+      // the page itself not come, wrangler's output says what workerd was doing.
+      await page.goto(`${pages.url}/contact`, { waitUntil: 'domcontentloaded', timeout: 60_000 }).catch((error: Error) => {
+        throw new Error(`${error.message}\nwrangler's output:\n${pages.process.output.slice(-4000)}`);
+      });
       const name = page.getByLabel('Name');
       await waitForIsland(name);
       await name.fill('Ada Lovelace');
