@@ -2,7 +2,7 @@
 // stack trace or left it unusable.
 import fc from 'fast-check';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,8 +23,8 @@ afterEach(async () => {
 
 describe('a file that cannot be written into the staging folder', () => {
   it('fails the commit with OutDirNotWritable (no unhandled rejection), removes the staging folder, keeps the old output', async () => {
-    // A page path that runs through another page's file: the write fails as a full disk or a
-    // read-only folder would, synchronously inside write().
+    // A page path that runs through another page's file: the write fails (on a libuv thread, after
+    // write() has returned) as a full disk or a read-only folder would.
     await fc.assert(
       fc.asyncProperty(fc.stringMatching(/^[a-z]{1,8}$/), fc.integer({ min: 0, max: 5 }), async (name, before) => {
         const root = await scratch();
@@ -44,6 +44,32 @@ describe('a file that cannot be written into the staging folder', () => {
         expect(readdirSync(root).filter((entry) => entry.includes('.tmp-'))).toEqual([]);
       }),
       { numRuns: 20 },
+    );
+  });
+});
+
+describe('files written as they are made', () => {
+  it('all land with their contents, the last write of a path winning, whatever their folders and order', async () => {
+    // Writes run on libuv's threads, each after its folder is made: two writes of one file must
+    // still land in the order they were made, and no folder may be made after its file.
+    const segment = fc.constantFrom('a', 'b', 'news', 'x-y');
+    const file = fc.tuple(fc.array(segment, { maxLength: 3 }), fc.constantFrom('index.html', 'card.png', 'feed.xml'));
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(file, fc.string({ maxLength: 40 })), { minLength: 1, maxLength: 60 }), async (writes) => {
+        const root = await scratch();
+        const outDir = path.join(root, 'dist');
+        const output = await createStagedOutput(outDir, path.join(root, 'public'));
+        const expected = new Map<string, string>();
+        for (const [[folders, name], contents] of writes) {
+          const file = [...folders, name].join('/');
+          output.write({ path: file, contents });
+          expected.set(file, contents);
+        }
+        await output.commit();
+        for (const [file, contents] of expected) expect(readFileSync(path.join(outDir, file), 'utf8')).toBe(contents);
+        expect(readdirSync(root).filter((entry) => entry.includes('.tmp-'))).toEqual([]);
+      }),
+      { numRuns: 60 },
     );
   });
 });

@@ -172,31 +172,31 @@ export async function outputStillIntact(manifestFile: string, outDir: string, pu
   return intactManifest(manifestFile, outDir, publicDir, await listFiles(publicDir)) !== undefined;
 }
 
-/** Writes files into the staging folder as they are made; a failure waits in `writes` for commit to report it. */
+/**
+ * Writes files into the staging folder as they are made, on libuv's threads: creating a file can
+ * take the kernel half a millisecond (ext4 looking for a free inode), time the main thread, which
+ * renders the pages, does not have. A failure waits in `writes` for commit to report it.
+ */
 function stagingWriter(staging: string) {
-  const folders = new Set<string>();
+  const folders = new Map<string, Promise<unknown>>();
   const writes: Promise<void>[] = [];
 
   const ensureFolder = (folder: string) => {
-    if (folders.has(folder)) return;
-    mkdirSync(folder, { recursive: true });
-    folders.add(folder);
+    let made = folders.get(folder);
+    if (!made) folders.set(folder, (made = mkdir(folder, { recursive: true })));
+    return made;
   };
 
+  /** The last write to each file: a second write of a file waits for the first, so the last one wins. */
+  const last = new Map<string, Promise<unknown>>();
   const write = (file: string, contents: string | Uint8Array) => {
     const target = path.join(staging, file);
-    // Synchronously, as pages are made: a thousand small files go faster this way than queued
-    // behind each other in the thread pool, and the build has nothing else to do meanwhile.
-    try {
-      ensureFolder(path.dirname(target));
-      writeFileSync(target, contents);
-    } catch (error) {
-      // Reported by commit; handled now, or Node ends the process on the unhandled rejection
-      // (a full disk used to stop the build with a raw stack trace and leave its staging folder).
-      const failed = Promise.reject(error);
-      failed.catch(() => {});
-      writes.push(failed);
-    }
+    const written = (last.get(target) ?? ensureFolder(path.dirname(target))).then(() => writeFile(target, contents));
+    last.set(target, written.catch(() => {}));
+    // Handled now, or Node ends the process on the unhandled rejection (a full disk used to stop
+    // the build with a raw stack trace and leave its staging folder); commit reports it.
+    written.catch(() => {});
+    writes.push(written);
   };
 
   return { write, writes };
@@ -212,7 +212,8 @@ function startStaging(staging: string, publicDir: string, publicFiles: string[])
   } catch (error) {
     throw new SsgError('OutDirNotWritable', `Could not create the staging folder ${staging}: ${(error as Error).message}`, {}, { cause: error });
   }
-  const unregisterStaging = onInterrupt(() => rmSync(staging, { recursive: true, force: true }));
+  // Retried: a write still on a libuv thread can put a file back into a folder being removed.
+  const unregisterStaging = onInterrupt(() => rmSync(staging, { recursive: true, force: true, maxRetries: 3, retryDelay: 10 }));
   try {
     if (publicFiles.length > 0) cpSync(publicDir, staging, { recursive: true });
     writeFileSync(path.join(staging, OUTPUT_MARKER), OUTPUT_MARKER_TEXT);
@@ -314,6 +315,7 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
         throw publicFileClash(file.path, publicDir);
       }
       const hash = hashOf(file.contents);
+      if (generated.get(file.path) === hash) return; // already written (the site's images are written as they are ready, then with the rest)
       generated.set(file.path, hash);
       if (held) {
         if (manifest!.hashes[file.path] === hash) {
