@@ -3,7 +3,11 @@
 // of varied Markdown each), a full build from cold (no cache), then a build with nothing changed.
 // Prints wall time, ms per page and peak memory, as the CLI process measured them; then the
 // conversion floor of the same articles (two processes doing nothing but converting their bodies
-// with the same unified pipeline, each half of them) and the cold build's ratio to it.
+// with the same unified pipeline, each half of them) and the cold build's ratio to it. Beside each
+// wall time, the CPU time of every process it ran (user and system, all threads): on 2 cores the
+// wall time of a build can be no less than half its CPU time, so the two ratios together say how
+// much is work and how much is waiting. Last, the share cards alone: the same articles' cards
+// drawn in one process, for the part of the build's CPU they take.
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -14,45 +18,65 @@ import { writeArticles } from './bench/articles.ts';
 const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,5000' } } });
 const sizes = values.sizes!.split(',').map(Number);
 
-function timedBuild(cwd: string): Promise<{ wallMs: number; pages: number; peakMb: number; line: string }> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, [cliPath, 'build'], { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Runs a command through bash, whose `times` then gives the CPU its children used (the command and
+ * every process it waited for: the build's helpers and esbuild). Resolves with stdout, the exit
+ * code and the CPU seconds; `input` goes to its stdin.
+ */
+function runMeasured(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; input?: string }) {
+  return new Promise<{ out: string; err: string; code: number | null; cpuMs: number }>((resolve) => {
+    const script = '"$@"; status=$?; times >&3; exit $status';
+    const child = spawn('bash', ['-c', script, 'bash', command, ...args], { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.stderr.on('data', (chunk) => (err += chunk));
-    child.on('exit', (code) => {
-      const wallMs = performance.now() - started;
-      const match = /Built (\d+) pages.*peak memory (\d+) MB/.exec(out);
-      if (code !== 0 || !match) return reject(new Error(`build failed (${code}):\n${out}\n${err}`));
-      resolve({ wallMs, pages: Number(match[1]), peakMb: Number(match[2]), line: out.trim().split('\n').slice(-2).join('\n    ') });
+    let times = '';
+    child.stdout!.on('data', (chunk) => (out += chunk));
+    child.stderr!.on('data', (chunk) => (err += chunk));
+    (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk) => (times += chunk));
+    child.stdin!.end(options.input ?? '');
+    child.on('close', (code) => {
+      // `times`: the shell's own user and system time, then its children's: "0m21.351s 0m4.902s".
+      const children = times.trim().split('\n')[1] ?? '';
+      const cpuMs = [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce((sum, [, minutes, seconds]) => sum + (Number(minutes) * 60 + Number(seconds)) * 1000, 0);
+      resolve({ out, err, code, cpuMs });
     });
   });
 }
 
-/** Wall time of two processes converting half of the articles' bodies each (start-up included). */
-async function conversionFloor(dir: string): Promise<{ wallMs: number; convertMs: number[] }> {
+async function timedBuild(cwd: string): Promise<{ wallMs: number; cpuMs: number; pages: number; peakMb: number; line: string }> {
+  const started = performance.now();
+  const { out, err, code, cpuMs } = await runMeasured(process.execPath, [cliPath, 'build'], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+  const wallMs = performance.now() - started;
+  const match = /Built (\d+) pages.*peak memory (\d+) MB/.exec(out);
+  if (code !== 0 || !match) throw new Error(`build failed (${code}):\n${out}\n${err}`);
+  return { wallMs, cpuMs, pages: Number(match[1]), peakMb: Number(match[2]), line: out.trim().split('\n').slice(-2).join('\n    ') };
+}
+
+/** Wall and CPU time of two processes converting half of the articles' bodies each (start-up included). */
+async function conversionFloor(dir: string): Promise<{ wallMs: number; cpuMs: number; convertMs: number[] }> {
   const files = readdirSync(dir).filter((name) => name.endsWith('.md')).map((name) => path.join(dir, name));
   const halves = [files.filter((_, index) => index % 2 === 0), files.filter((_, index) => index % 2 === 1)];
   const started = performance.now();
-  const convertMs = await Promise.all(
-    halves.map(
-      (half) =>
-        new Promise<number>((resolve, reject) => {
-          const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'scripts', 'bench', 'floor.ts')], {
-            cwd: repoRoot,
-            stdio: ['pipe', 'pipe', 'inherit'],
-          });
-          let out = '';
-          child.stdout.on('data', (chunk) => (out += chunk));
-          child.on('exit', (code) => (code === 0 ? resolve(Number(out.trim())) : reject(new Error(`the floor process failed (${code})`))));
-          child.stdin.end(half.join('\n'));
-        }),
-    ),
+  const runs = await Promise.all(
+    halves.map(async (half) => {
+      const run = await runMeasured(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'scripts', 'bench', 'floor.ts')], { cwd: repoRoot, input: half.join('\n') });
+      if (run.code !== 0) throw new Error(`the floor process failed (${run.code}):\n${run.err}`);
+      return run;
+    }),
   );
-  return { wallMs: performance.now() - started, convertMs };
+  return { wallMs: performance.now() - started, cpuMs: runs.reduce((sum, run) => sum + run.cpuMs, 0), convertMs: runs.map((run) => Number(run.out.trim())) };
 }
+
+/** The articles' share cards drawn in one process: its CPU and wall milliseconds, and how many. */
+async function cardsAlone(site: string, dir: string): Promise<{ cpuMs: number; wallMs: number; cards: number }> {
+  const files = readdirSync(dir).filter((name) => name.endsWith('.md')).map((name) => path.join(dir, name));
+  const run = await runMeasured(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'scripts', 'bench', 'cards.ts'), site], { cwd: repoRoot, input: files.join('\n') });
+  if (run.code !== 0) throw new Error(`the cards process failed (${run.code}):\n${run.err}`);
+  const [cpuMs, wallMs, cards] = run.out.trim().split(' ').map(Number) as [number, number, number];
+  return { cpuMs, wallMs, cards };
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 console.log('Full builds of generated sites (wall time of the whole CLI process, start-up included)\n');
 for (const size of sizes) {
@@ -63,13 +87,20 @@ for (const size of sizes) {
     const warm = await timedBuild(site.dir);
     for (const [name, run] of [['full build (cold)', cold], ['nothing changed', warm]] as const) {
       console.log(
-        `${String(size).padStart(5)} articles, ${name.padEnd(17)} ${(run.wallMs / 1000).toFixed(2).padStart(6)} s   ${(run.wallMs / run.pages).toFixed(2).padStart(5)} ms/page   peak ${run.peakMb} MB (main process)`,
+        `${String(size).padStart(5)} articles, ${name.padEnd(17)} ${seconds(run.wallMs).padStart(8)}   ${(run.wallMs / run.pages).toFixed(2).padStart(5)} ms/page   CPU ${seconds(run.cpuMs)}   peak ${run.peakMb} MB (main process)`,
       );
       console.log(`    ${run.line}`);
     }
     const floor = await conversionFloor(site.file('content/news'));
     console.log(
-      `${String(size).padStart(5)} articles, conversion floor  ${(floor.wallMs / 1000).toFixed(2).padStart(6)} s   (2 processes, converting ${floor.convertMs.map((ms) => `${(ms / 1000).toFixed(2)} s`).join(' and ')} of it)   cold build / floor ${(cold.wallMs / floor.wallMs).toFixed(2)}x`,
+      `${String(size).padStart(5)} articles, conversion floor  ${seconds(floor.wallMs).padStart(8)}   (2 processes, converting ${floor.convertMs.map((ms) => seconds(ms)).join(' and ')} of it)   CPU ${seconds(floor.cpuMs)}`,
+    );
+    console.log(
+      `    cold build / floor: wall ${(cold.wallMs / floor.wallMs).toFixed(2)}x, CPU ${(cold.cpuMs / floor.cpuMs).toFixed(2)}x (CPU beyond the floor's: ${seconds(cold.cpuMs - floor.cpuMs)})`,
+    );
+    const cards = await cardsAlone(site.dir, site.file('content/news'));
+    console.log(
+      `    share cards alone: ${cards.cards} drawn in ${seconds(cards.wallMs)}, CPU ${seconds(cards.cpuMs)} (${(cards.cpuMs / cards.cards).toFixed(2)} ms each, ${Math.round((100 * cards.cpuMs) / floor.cpuMs)} % of the floor's CPU)`,
     );
   } finally {
     await site.dispose();
