@@ -63,12 +63,13 @@ function ChallengeBlocked({ email }: { email: string }) {
   );
 }
 
-function ContactForm({ siteKey, scriptUrl, endpoint, email }: ContactFormProps) {
-  const [status, setStatus] = useState<Status>('idle');
-  const [error, setError] = useState<string | null>(null);
+/**
+ * Renders the provider's widget into `widgetRef` once its script is ready (polling for it), and
+ * gives the token it hands out; `blocked` once the script cannot load or never offers its API.
+ */
+function useChallenge(siteKey: string, scriptUrl: string) {
   const [token, setToken] = useState('');
   const [blocked, setBlocked] = useState(false);
-  const formRef = useRef<HTMLFormElement>(null);
   const widgetRef = useRef<HTMLDivElement>(null);
   const widgetId = useRef<string | undefined>(undefined);
 
@@ -98,46 +99,17 @@ function ContactForm({ siteKey, scriptUrl, endpoint, email }: ContactFormProps) 
     return () => clearInterval(poll);
   }, [siteKey, scriptUrl]);
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (blocked) return;
-    setStatus('submitting');
-    setError(null);
-    if (!token) {
-      setStatus('error');
-      setError(messages.verificationFailed);
-      return;
-    }
-    const form = new FormData(event.currentTarget);
-    const field = (name: string) => String(form.get(name) ?? '');
-    try {
-      const response = await fetch(endpoint, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({
-          name: field('name'),
-          email: field('email'),
-          subject: field('subject'),
-          message: field('message'),
-          turnstileToken: token,
-        }),
-      });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      setStatus('success');
-      formRef.current?.reset();
-      setToken('');
-      window.turnstile?.reset(widgetId.current);
-    } catch {
-      setStatus('error');
-      setError(messages.requestFailed);
-    }
-  }
+  /** A token is good for one submission: the widget is asked for a new one. */
+  const reset = () => {
+    setToken('');
+    window.turnstile?.reset(widgetId.current);
+  };
+  return { token, blocked, widgetRef, reset };
+}
 
-  const submitting = status === 'submitting';
+function Fields() {
   return (
-    // Without JavaScript the browser posts the form itself: never as GET (the message would land in
-    // the URL), and the endpoint answers such a post with a page that explains and gives the e-mail.
-    <form ref={formRef} className="contact-form" method="post" action={endpoint} onSubmit={submit} aria-busy={submitting}>
+    <>
       <div className="field-row">
         <div className="field">
           <label htmlFor="contact-name">Name</label>
@@ -156,23 +128,79 @@ function ContactForm({ siteKey, scriptUrl, endpoint, email }: ContactFormProps) 
         <label htmlFor="contact-message">Message</label>
         <textarea id="contact-message" name="message" rows={6} required />
       </div>
-      {blocked ? <ChallengeBlocked email={email} /> : <div className="challenge" ref={widgetRef} />}
+    </>
+  );
+}
+
+function FormStatus({ status, error }: { status: Status; error: string | null }) {
+  return (
+    <div className="form-status" aria-live="polite">
+      {status === 'success' && (
+        <p className="notice notice-success" role="status">
+          {messages.success}
+        </p>
+      )}
+      {status === 'error' && error && (
+        <p className="notice notice-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function ContactForm({ siteKey, scriptUrl, endpoint, email }: ContactFormProps) {
+  const [status, setStatus] = useState<Status>('idle');
+  const [error, setError] = useState<string | null>(null);
+  const challenge = useChallenge(siteKey, scriptUrl);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (challenge.blocked) return;
+    setStatus('submitting');
+    setError(null);
+    if (!challenge.token) {
+      setStatus('error');
+      setError(messages.verificationFailed);
+      return;
+    }
+    const form = new FormData(event.currentTarget);
+    const field = (name: string) => String(form.get(name) ?? '');
+    try {
+      const response = await fetch(endpoint, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          name: field('name'),
+          email: field('email'),
+          subject: field('subject'),
+          message: field('message'),
+          turnstileToken: challenge.token,
+        }),
+      });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      setStatus('success');
+      formRef.current?.reset();
+      challenge.reset();
+    } catch {
+      setStatus('error');
+      setError(messages.requestFailed);
+    }
+  }
+
+  const submitting = status === 'submitting';
+  return (
+    // Without JavaScript the browser posts the form itself: never as GET (the message would land in
+    // the URL), and the endpoint answers such a post with a page that explains and gives the e-mail.
+    <form ref={formRef} className="contact-form" method="post" action={endpoint} onSubmit={submit} aria-busy={submitting}>
+      <Fields />
+      {challenge.blocked ? <ChallengeBlocked email={email} /> : <div className="challenge" ref={challenge.widgetRef} />}
       <div className="form-footer">
-        <button type="submit" className="button" disabled={submitting || blocked}>
+        <button type="submit" className="button" disabled={submitting || challenge.blocked}>
           {submitting ? 'Sending…' : 'Send message'}
         </button>
-        <div className="form-status" aria-live="polite">
-          {status === 'success' && (
-            <p className="notice notice-success" role="status">
-              {messages.success}
-            </p>
-          )}
-          {status === 'error' && error && (
-            <p className="notice notice-error" role="alert">
-              {error}
-            </p>
-          )}
-        </div>
+        <FormStatus status={status} error={error} />
       </div>
     </form>
   );

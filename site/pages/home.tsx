@@ -51,104 +51,135 @@ const faq = [
   },
 ];
 
-export function Home({ data }: PageProps<SiteData>) {
-  const active = data.networks.filter((network) => network.status === 'Active');
+function Hero() {
+  return (
+    <section className="hero">
+      <div className="container hero-inner">
+        <div className="hero-text">
+          <p className="eyebrow">Validator &amp; node operator · Vienna, Austria</p>
+          <h1>Non-custodial staking on infrastructure built to stay online</h1>
+          <p className="lead">
+            We run redundant bare-metal validators with 24/7 monitoring for Proof-of-Stake networks. You keep your keys;
+            rewards are paid directly by the network.
+          </p>
+          <div className="button-row">
+            <a className="button" href="/networks">
+              Stake with us
+            </a>
+            <a className="button button-secondary" href="/contact">
+              Contact
+            </a>
+          </div>
+        </div>
+        <NetworkIllustration />
+      </div>
+    </section>
+  );
+}
+
+function Values() {
+  return (
+    <Section id="values" eyebrow="Why us" title="Why stake with us" intro="Built for stakers, funds, DAOs and institutions that need a dependable operator.">
+      <div className="grid grid-3">
+        {valueCards.map(({ title, text, Icon }) => (
+          <Card key={title} title={title} icon={<Icon />}>
+            <p>{text}</p>
+          </Card>
+        ))}
+      </div>
+      <ArrowLink href="/services">Explore our services</ArrowLink>
+    </Section>
+  );
+}
+
+function ActiveNetworks({ active }: { active: SiteData['networks'] }) {
+  return (
+    <Section id="networks" eyebrow="Networks" title="Active networks" tone="muted">
+      <ul className="network-chips">
+        {active.map((network) => (
+          <li key={network.name}>
+            <NetworkLogo src={network.logo} size={40} />
+            <span>{network.name}</span>
+          </li>
+        ))}
+      </ul>
+      <ArrowLink href="/networks">See all networks and how to stake</ArrowLink>
+    </Section>
+  );
+}
+
+function Mission() {
+  return (
+    <Section id="mission">
+      <div className="mission">
+        <div>
+          <p className="eyebrow">Our mission</p>
+          <h2>Aligned with the networks we secure</h2>
+        </div>
+        <div>
+          <p>
+            We only validate networks we believe in, and we stake our own tokens beside yours. When the network is healthy,
+            decentralised and secure, our delegators and we succeed together.
+          </p>
+          <p>
+            That is why we take part in governance, run public infrastructure such as RPC endpoints, and publish how we
+            operate.
+          </p>
+        </div>
+      </div>
+    </Section>
+  );
+}
+
+function Faq() {
+  return (
+    <Section id="faq" eyebrow="FAQ" title="Frequently asked questions" tone="muted">
+      <div className="faq">
+        {faq.map(({ question, answer }) => (
+          <details key={question} className="faq-item">
+            <summary>{question}</summary>
+            <p>{answer}</p>
+          </details>
+        ))}
+      </div>
+    </Section>
+  );
+}
+
+function Stats({ activeChains }: { activeChains: number }) {
   const stats = [
-    { label: 'Active Chains', value: String(active.length) },
+    { label: 'Active Chains', value: String(activeChains) },
     { label: 'Uptime', value: '99.9%+' },
     { label: 'Started Validating', value: '2022' },
     { label: 'Jurisdiction', value: 'Vienna, Austria' },
   ];
   return (
+    <Section id="stats">
+      <dl className="stats">
+        {stats.map((stat) => (
+          <div key={stat.label} className="stat">
+            <dt>{stat.label}</dt>
+            <dd>{stat.value}</dd>
+          </div>
+        ))}
+      </dl>
+      <ArrowLink href="/about">
+        Learn more<span className="visually-hidden"> about us</span>
+      </ArrowLink>
+    </Section>
+  );
+}
+
+export function Home({ data }: PageProps<SiteData>) {
+  const active = data.networks.filter((network) => network.status === 'Active');
+  return (
     <>
-      <section className="hero">
-        <div className="container hero-inner">
-          <div className="hero-text">
-            <p className="eyebrow">Validator &amp; node operator · Vienna, Austria</p>
-            <h1>Non-custodial staking on infrastructure built to stay online</h1>
-            <p className="lead">
-              We run redundant bare-metal validators with 24/7 monitoring for Proof-of-Stake networks. You keep your keys;
-              rewards are paid directly by the network.
-            </p>
-            <div className="button-row">
-              <a className="button" href="/networks">
-                Stake with us
-              </a>
-              <a className="button button-secondary" href="/contact">
-                Contact
-              </a>
-            </div>
-          </div>
-          <NetworkIllustration />
-        </div>
-      </section>
-
-      <Section id="values" eyebrow="Why us" title="Why stake with us" intro="Built for stakers, funds, DAOs and institutions that need a dependable operator.">
-        <div className="grid grid-3">
-          {valueCards.map(({ title, text, Icon }) => (
-            <Card key={title} title={title} icon={<Icon />}>
-              <p>{text}</p>
-            </Card>
-          ))}
-        </div>
-        <ArrowLink href="/services">Explore our services</ArrowLink>
-      </Section>
-
-      <Section id="networks" eyebrow="Networks" title="Active networks" tone="muted">
-        <ul className="network-chips">
-          {active.map((network) => (
-            <li key={network.name}>
-              <NetworkLogo src={network.logo} size={40} />
-              <span>{network.name}</span>
-            </li>
-          ))}
-        </ul>
-        <ArrowLink href="/networks">See all networks and how to stake</ArrowLink>
-      </Section>
-
-      <Section id="mission">
-        <div className="mission">
-          <div>
-            <p className="eyebrow">Our mission</p>
-            <h2>Aligned with the networks we secure</h2>
-          </div>
-          <div>
-            <p>
-              We only validate networks we believe in, and we stake our own tokens beside yours. When the network is healthy,
-              decentralised and secure, our delegators and we succeed together.
-            </p>
-            <p>
-              That is why we take part in governance, run public infrastructure such as RPC endpoints, and publish how we
-              operate.
-            </p>
-          </div>
-        </div>
-      </Section>
-
-      <Section id="faq" eyebrow="FAQ" title="Frequently asked questions" tone="muted">
-        <div className="faq">
-          {faq.map(({ question, answer }) => (
-            <details key={question} className="faq-item">
-              <summary>{question}</summary>
-              <p>{answer}</p>
-            </details>
-          ))}
-        </div>
-      </Section>
-
-      <Section id="stats">
-        <dl className="stats">
-          {stats.map((stat) => (
-            <div key={stat.label} className="stat">
-              <dt>{stat.label}</dt>
-              <dd>{stat.value}</dd>
-            </div>
-          ))}
-        </dl>
-        <ArrowLink href="/about">
-          Learn more<span className="visually-hidden"> about us</span>
-        </ArrowLink>
-      </Section>
+      <Hero />
+      <Values />
+      <ActiveNetworks active={active} />
+      <Mission />
+      <Faq />
+      <Stats activeChains={active.length} />
     </>
   );
 }
