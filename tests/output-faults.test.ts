@@ -1,15 +1,17 @@
 // Faults found by attacking the output stage from outside: each case once broke a build with a raw
 // stack trace or left it unusable.
 import fc from 'fast-check';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runInterruptCleanups } from '../src/cli/interrupt.ts';
 import { SsgError, isUsageError } from '../src/errors.ts';
 import { createStagedOutput } from '../src/output/output.ts';
 import { OUTPUT_MARKER, checkOwnership } from '../src/output/output-target.ts';
+import { repoRoot } from './helpers/project.ts';
 
 const made: string[] = [];
 async function scratch(): Promise<string> {
@@ -71,6 +73,78 @@ describe('files written as they are made', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('writes still in flight', () => {
+  it('more files than the process may open at once: all land, a bounded number open at a time', () => {
+    // A process allowed 256 open files (ulimit -n; some CI runners and containers allow 1,024)
+    // writes 1,000: a write holds its handle from open to close, and 1,000 started at once ran out
+    // (EMFILE) where the synchronous writes before them had needed one.
+    const root = mkdtempSync(path.join(tmpdir(), 'ssg-output-faults-'));
+    made.push(root);
+    const script = `
+      import { createStagedOutput } from './src/output/output.ts';
+      const [root, count] = process.argv.slice(-2);
+      const output = await createStagedOutput(root + '/dist', root + '/public');
+      for (let index = 0; index < Number(count); index++) output.write({ path: 'news/' + (index % 10) + '/' + index + '.html', contents: 'page ' + index });
+      await output.commit();
+    `;
+    const child = spawnSync('bash', ['-c', 'ulimit -n 256 && exec "$@"', 'bash', process.execPath, '--import', 'tsx', '--input-type=module', '-e', script, root, '1000'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    });
+    expect(child.stderr).toBe('');
+    expect(child.status).toBe(0);
+    const written = readdirSync(path.join(root, 'dist'), { recursive: true }).filter((entry) => String(entry).endsWith('.html'));
+    expect(written).toHaveLength(1000);
+  });
+
+  it('a staging folder removed while files are written is not made again: the commit fails and the old output stays', async () => {
+    // Folders were made with mkdir -p, which made the removed staging folder again, and the commit
+    // swapped in a site holding only the files written after the removal.
+    const segment = fc.constantFrom('a', 'b', 'news');
+    const file = fc.tuple(fc.array(segment, { maxLength: 3 }), fc.constantFrom('index.html', 'card.png')).map(([folders, name]) => [...folders, name].join('/'));
+    await fc.assert(
+      fc.asyncProperty(fc.array(file, { maxLength: 20 }), fc.array(file, { minLength: 1, maxLength: 20 }), async (before, after) => {
+        const root = await scratch();
+        const outDir = path.join(root, 'dist');
+        mkdirSync(path.join(outDir, 'kept'), { recursive: true });
+        const output = await createStagedOutput(outDir, path.join(root, 'public'));
+        for (const name of before) output.write({ path: name, contents: 'before' });
+        // Until the first files have landed (bounded: they land within a few turns).
+        for (let turns = 0; turns < 10_000 && !before.every((name) => existsSync(path.join(output.staging, name))); turns++) {
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        rmSync(output.staging, { recursive: true, force: true });
+        for (const name of after) output.write({ path: name, contents: 'after' });
+        const error = await output.commit().then(() => undefined, (caught: unknown) => caught);
+        expect((error as SsgError).code).toBe('OutDirNotWritable');
+        expect(readdirSync(outDir)).toEqual(['kept']);
+        expect(readdirSync(root)).toEqual(['dist']);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it("the interrupt's clean-up removes the staging folder while writes are still on libuv's threads", async () => {
+    // The signal handler removes the folder synchronously, then the process exits: rmSync failed
+    // (ENOTEMPTY) while hundreds of queued writes went on creating files, and the folder was left.
+    const root = await scratch();
+    const outDir = path.join(root, 'dist');
+    mkdirSync(path.join(outDir, 'kept'), { recursive: true });
+    const output = await createStagedOutput(outDir, path.join(root, 'public'));
+    for (let index = 0; index < 2000; index++) output.write({ path: `news/${index % 20}/${index}.html`, contents: 'x'.repeat(1000) });
+    // Until a tenth of the files have landed: the others are in flight or waiting (bounded: they land within a few turns).
+    for (let turns = 0; turns < 100_000 && !existsSync(path.join(output.staging, 'news/0/200.html')); turns++) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    runInterruptCleanups();
+    expect(existsSync(output.staging)).toBe(false);
+    const error = await output.commit().then(() => undefined, (caught: unknown) => caught);
+    expect((error as SsgError).code).toBe('OutDirNotWritable');
+    expect(readdirSync(outDir)).toEqual(['kept']);
+    expect(readdirSync(root)).toEqual(['dist']);
   });
 });
 
