@@ -25,8 +25,8 @@ afterEach(async () => {
 
 describe('a file that cannot be written into the staging folder', () => {
   it('fails the commit with OutDirNotWritable (no unhandled rejection), removes the staging folder, keeps the old output', async () => {
-    // A page path that runs through another page's file: the write fails (on a libuv thread, after
-    // write() has returned) as a full disk or a read-only folder would.
+    // A page path that runs through another page's file: the write fails as a full disk or a
+    // read-only folder would, synchronously inside write().
     await fc.assert(
       fc.asyncProperty(fc.stringMatching(/^[a-z]{1,8}$/), fc.integer({ min: 0, max: 5 }), async (name, before) => {
         const root = await scratch();
@@ -52,8 +52,8 @@ describe('a file that cannot be written into the staging folder', () => {
 
 describe('files written as they are made', () => {
   it('all land with their contents, the last write of a path winning, whatever their folders and order', async () => {
-    // Writes run on libuv's threads, each after its folder is made: two writes of one file must
-    // still land in the order they were made, and no folder may be made after its file.
+    // Two writes of one file land in the order they were made, and every folder before its file
+    // (an earlier version wrote on libuv's threads, where neither held by itself).
     const segment = fc.constantFrom('a', 'b', 'news', 'x-y');
     const file = fc.tuple(fc.array(segment, { maxLength: 3 }), fc.constantFrom('index.html', 'card.png', 'feed.xml'));
     await fc.assert(
@@ -76,11 +76,11 @@ describe('files written as they are made', () => {
   });
 });
 
-describe('writes still in flight', () => {
+describe('the writer under pressure', () => {
   it('more files than the process may open at once: all land, a bounded number open at a time', () => {
     // A process allowed 256 open files (ulimit -n; some CI runners and containers allow 1,024)
-    // writes 1,000: a write holds its handle from open to close, and 1,000 started at once ran out
-    // (EMFILE) where the synchronous writes before them had needed one.
+    // writes 1,000: a write holds its handle from open to close, and writes tried on libuv's
+    // threads, 1,000 started at once, ran out (EMFILE).
     const root = mkdtempSync(path.join(tmpdir(), 'ssg-output-faults-'));
     made.push(root);
     const script = `
@@ -127,19 +127,22 @@ describe('writes still in flight', () => {
     );
   });
 
-  it("the interrupt's clean-up removes the staging folder while writes are still on libuv's threads", async () => {
-    // The signal handler removes the folder synchronously, then the process exits: rmSync failed
-    // (ENOTEMPTY) while hundreds of queued writes went on creating files, and the folder was left.
+  it("the interrupt's clean-up removes the staging folder in the middle of writing, and nothing makes it again", async () => {
+    // The signal handler removes the folder synchronously, then the process exits. With writes on
+    // libuv's threads (tried once) rmSync failed (ENOTEMPTY) while queued writes went on creating
+    // files, and the folder was left.
     const root = await scratch();
     const outDir = path.join(root, 'dist');
     mkdirSync(path.join(outDir, 'kept'), { recursive: true });
     const output = await createStagedOutput(outDir, path.join(root, 'public'));
     for (let index = 0; index < 2000; index++) output.write({ path: `news/${index % 20}/${index}.html`, contents: 'x'.repeat(1000) });
-    // Until a tenth of the files have landed: the others are in flight or waiting (bounded: they land within a few turns).
+    // Until a tenth of the files have landed (at once when writes are synchronous; bounded otherwise).
     for (let turns = 0; turns < 100_000 && !existsSync(path.join(output.staging, 'news/0/200.html')); turns++) {
       await new Promise((resolve) => setImmediate(resolve));
     }
     runInterruptCleanups();
+    expect(existsSync(output.staging)).toBe(false);
+    output.write({ path: 'news/late/index.html', contents: 'after the clean-up' });
     expect(existsSync(output.staging)).toBe(false);
     const error = await output.commit().then(() => undefined, (caught: unknown) => caught);
     expect((error as SsgError).code).toBe('OutDirNotWritable');

@@ -172,84 +172,43 @@ export async function outputStillIntact(manifestFile: string, outDir: string, pu
   return intactManifest(manifestFile, outDir, publicDir, await listFiles(publicDir)) !== undefined;
 }
 
-/**
- * Writes in flight at once: enough to keep libuv's threads busy, few enough that the handles they
- * hold from open to close stay far below a process's limit (1,024 on some machines).
- */
-const WRITES_IN_FLIGHT = 64;
-
-/** Runs tasks with at most `limit` running: a task that ends hands its place to the next waiting. */
-function limiter(limit: number) {
-  let running = 0;
-  const waiting: Array<() => void> = [];
-  return async <T>(task: () => Promise<T>): Promise<T> => {
-    if (running < limit) running++;
-    else await new Promise<void>((resolve) => waiting.push(resolve));
-    try {
-      return await task();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else running--;
-    }
-  };
-}
-
-/**
- * Writes files into the staging folder as they are made, on libuv's threads: creating a file can
- * take the kernel half a millisecond (ext4 looking for a free inode), time the main thread, which
- * renders the pages, does not have. A failure waits in `writes` for commit to report it.
- */
+/** Writes files into the staging folder as they are made; a failure waits in `writes` for commit to report it. */
 function stagingWriter(staging: string) {
   // Each folder made after its parent, and the staging folder itself never (startStaging made it):
   // once it is removed (an interrupt's clean-up, anyone), later writes fail instead of making it
   // again, as `mkdir -p` did, and of committing a site holding only what came after.
-  const folders = new Map<string, Promise<unknown>>();
-  const ensureFolder = (folder: string): Promise<unknown> => {
-    if (folder === staging || path.dirname(folder) === folder) return Promise.resolve();
-    let made = folders.get(folder);
-    if (!made) {
-      const exists = (error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EEXIST') throw error; // a file there: the write into it fails (ENOTDIR)
-      };
-      folders.set(folder, (made = ensureFolder(path.dirname(folder)).then(() => mkdir(folder).catch(exists))));
+  const folders = new Set<string>();
+  const ensureFolder = (folder: string): void => {
+    if (folder === staging || folders.has(folder) || path.dirname(folder) === folder) return;
+    ensureFolder(path.dirname(folder));
+    try {
+      mkdirSync(folder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error; // a file there: the write into it fails (ENOTDIR)
     }
-    return made;
+    folders.add(folder);
   };
-
-  const limited = limiter(WRITES_IN_FLIGHT);
   const writes: Promise<void>[] = [];
-  /** The last write to each file: a second write of a file waits for the first, so the last one wins. */
-  const last = new Map<string, Promise<unknown>>();
+
   const write = (file: string, contents: string | Uint8Array) => {
     const target = path.join(staging, file);
-    const written = (last.get(target) ?? ensureFolder(path.dirname(target))).then(() => limited(() => writeFile(target, contents)));
-    last.set(target, written.catch(() => {}));
-    // Handled now, or Node ends the process on the unhandled rejection (a full disk used to stop
-    // the build with a raw stack trace and leave its staging folder); commit reports it.
-    written.catch(() => {});
-    writes.push(written);
+    // Synchronously, as pages are made. Writes on libuv's threads, which keep file creation off
+    // the main thread, made cold builds of 1,000 articles no faster (17.3 s on average over 21
+    // builds, against 17.5 s over 17 taken alternately), and left writes in flight when a build
+    // failed or was stopped.
+    try {
+      ensureFolder(path.dirname(target));
+      writeFileSync(target, contents);
+    } catch (error) {
+      // Reported by commit; handled now, or Node ends the process on the unhandled rejection
+      // (a full disk used to stop the build with a raw stack trace and leave its staging folder).
+      const failed = Promise.reject(error);
+      failed.catch(() => {});
+      writes.push(failed);
+    }
   };
 
   return { write, writes };
-}
-
-/**
- * Removes the staging folder from a signal handler, which the process exits after. The writes
- * already handed to libuv's threads (no more than WRITES_IN_FLIGHT, and none starts while this
- * runs) go on creating files meanwhile, and rmSync fails on a folder that got one after it was
- * emptied: each attempt removes what is there, and once the folder is gone nothing makes it again.
- */
-function removeStagingNow(staging: string): void {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      rmSync(staging, { recursive: true, force: true });
-      return;
-    } catch (error) {
-      if (attempt === 50) throw error;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2); // the threads' turn
-    }
-  }
 }
 
 /**
@@ -262,7 +221,7 @@ function startStaging(staging: string, publicDir: string, publicFiles: string[])
   } catch (error) {
     throw new SsgError('OutDirNotWritable', `Could not create the staging folder ${staging}: ${(error as Error).message}`, {}, { cause: error });
   }
-  const unregisterStaging = onInterrupt(() => removeStagingNow(staging));
+  const unregisterStaging = onInterrupt(() => rmSync(staging, { recursive: true, force: true }));
   try {
     if (publicFiles.length > 0) cpSync(publicDir, staging, { recursive: true });
     writeFileSync(path.join(staging, OUTPUT_MARKER), OUTPUT_MARKER_TEXT);
@@ -280,13 +239,11 @@ function startStaging(staging: string, publicDir: string, publicFiles: string[])
  * to `previous`). On failure `abort` removes the staging folder. True when there was an old one.
  */
 async function swapInStaging(staging: string, outDir: string, previous: string, writes: Promise<void>[], abort: () => Promise<void>): Promise<boolean> {
-  // Every write settled before anything is removed: a write still running would put a file into
-  // a folder being removed (rm fails, ENOTEMPTY) or after it is gone.
-  const failed = (await Promise.allSettled(writes)).find((result) => result.status === 'rejected');
-  if (failed) {
+  try {
+    await Promise.all(writes);
+  } catch (error) {
     await abort();
-    const error = failed.reason as Error;
-    throw new SsgError('OutDirNotWritable', `Could not write the site into ${staging}: ${error.message}`, {}, { cause: error });
+    throw new SsgError('OutDirNotWritable', `Could not write the site into ${staging}: ${(error as Error).message}`, {}, { cause: error });
   }
   try {
     return swapIn(staging, outDir, previous);
