@@ -100,6 +100,38 @@ describe('checkPublicClashes', () => {
   });
 });
 
+describe('checkPublicClashes: folders', () => {
+  const client = { assets: [{ path: 'assets/a.js', contents: new Uint8Array() }] } as unknown as ClientBundle;
+  const jobs = ['index.html', 'about.html', 'news/x.html'].map((outputPath) => ({ outputPath }) as PageJob);
+  // A public file where the build needs a folder, or inside a file the build writes: writing
+  // the site would fail (it was reported as a folder that is not writable).
+  const folderFor: Record<string, string> = { news: 'news/x.html', assets: 'assets/a.js' };
+  const insideOf: Record<string, string> = { 'about.html/readme.txt': 'about.html', 'news/x.html/y': 'news/x.html', 'index.html/a/b.txt': 'index.html' };
+  it('names each, in the order of the public files, and passes files beside them', () => {
+    fc.assert(
+      fc.property(fc.shuffledSubarray([...Object.keys(folderFor), ...Object.keys(insideOf), 'news/x/y.html', 'newsletter', 'assets.txt', 'about/readme.txt']), (publicFiles) => {
+        let named: string[] = [];
+        try {
+          checkPublicClashes(client, jobs, new Set(publicFiles), '/p/site/public');
+        } catch (error) {
+          named = (error instanceof SsgErrorList ? error.errors : [error as SsgError]).map((item) => {
+            expect([item.code, item.file]).toEqual(['PublicFileClash', expect.stringMatching(/^site\/public\//)]);
+            return item.message;
+          });
+        }
+        const expected = publicFiles.flatMap((file) =>
+          file in folderFor
+            ? [`The public file ${file} is where the build needs a folder, for ${folderFor[file]}.`]
+            : file in insideOf
+              ? [`The public file ${file} is inside ${insideOf[file]}, which the build writes as a file.`]
+              : [],
+        );
+        expect(named).toEqual(expected);
+      }),
+    );
+  });
+});
+
 describe('checkDrawnClashes', () => {
   const client = { assets: [{ path: 'assets/a.js', contents: new Uint8Array() }] } as unknown as ClientBundle;
   const jobs = [
@@ -131,6 +163,42 @@ describe('checkDrawnClashes', () => {
           );
         }
         expect(named).toEqual(drawn.filter((file) => file in takenBy).map(() => ['GeneratedFileClash', 'site/index.tsx']));
+      }),
+    );
+  });
+});
+
+describe('checkDrawnClashes: folders', () => {
+  const client = { assets: [{ path: 'assets/a.js', contents: new Uint8Array() }] } as unknown as ClientBundle;
+  const jobs = [
+    { path: '/about', outputPath: 'about.html' },
+    { path: '/news/x', outputPath: 'news/x.html' },
+    { path: '/card.png', outputPath: 'card.png.html' },
+  ] as PageJob[];
+  const generated = [{ path: 'sitemap.xml', contents: '' }];
+  it('names a drawn file where another needs a folder, or inside another file; a folder beside a page or its URL is fine', () => {
+    const harmless = ['news/x.png', 'news/x/y.png', 'card.png/x.png', 'about/og.png', 'og/a.png'];
+    fc.assert(
+      fc.property(fc.shuffledSubarray(['news', 'assets', 'og', 'sitemap.xml/x.png', 'about.html/og.png', 'news/x.html/a/b.png', ...harmless]), (drawn) => {
+        const folderFor: Record<string, string | undefined> = { news: 'news/x.html', assets: 'assets/a.js', og: drawn.includes('og/a.png') ? 'og/a.png' : undefined };
+        const insideOf: Record<string, string> = { 'sitemap.xml/x.png': 'sitemap.xml', 'about.html/og.png': 'about.html', 'news/x.html/a/b.png': 'news/x.html' };
+        let named: string[] = [];
+        try {
+          checkDrawnClashes(drawn.map((file) => ({ path: file, contents: '' })), { client, jobs, generated }, projectAt('/p'));
+        } catch (error) {
+          named = (error instanceof SsgErrorList ? error.errors : [error as SsgError]).map((item) => {
+            expect([item.code, item.where]).toEqual(['GeneratedFileClash', 'site/index.tsx']);
+            return item.message;
+          });
+        }
+        const expected = drawn.flatMap((file) =>
+          folderFor[file]
+            ? [`The generated file /${file} is where the build needs a folder, for /${folderFor[file]}.`]
+            : file in insideOf
+              ? [`The generated file /${file} is inside /${insideOf[file]}, which the build writes as a file.`]
+              : [],
+        );
+        expect(named).toEqual(expected);
       }),
     );
   });

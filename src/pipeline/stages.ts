@@ -174,7 +174,32 @@ export function drawnFiles(
   );
 }
 
-/** A public file at the path of an asset, a page or a drawn file is refused: one of the two would be lost. */
+/** Every folder above each path ('a' and 'a/b' for 'a/b/c.html'), with one path it holds. */
+function foldersAbove(paths: Iterable<string>): Map<string, string> {
+  const folders = new Map<string, string>();
+  for (const file of paths) {
+    for (let end = file.lastIndexOf('/'); end > 0; end = file.lastIndexOf('/', end - 1)) {
+      const folder = file.slice(0, end);
+      if (folders.has(folder)) break; // and so is every folder above it
+      folders.set(folder, file);
+    }
+  }
+  return folders;
+}
+
+/** The first folder above `file` that is one of `files`: a file cannot be written inside a file. */
+function fileAbove(file: string, files: ReadonlySet<string>): string | undefined {
+  for (let end = file.indexOf('/'); end > 0; end = file.indexOf('/', end + 1)) {
+    if (files.has(file.slice(0, end))) return file.slice(0, end);
+  }
+  return undefined;
+}
+
+/**
+ * A public file at the path of an asset, a page or a drawn file is refused: one of the two would be
+ * lost. So is one where the build needs a folder, or inside a folder the build writes as a file:
+ * writing the site would fail.
+ */
 export function checkPublicClashes(
   client: ClientBundle,
   jobs: readonly PageJob[],
@@ -183,9 +208,18 @@ export function checkPublicClashes(
   drawn: readonly OutputFile[] = [],
 ): void {
   if (publicFiles.size === 0) return;
-  const errors = [...client.assets.map((asset) => asset.path), ...jobs.map((job) => job.outputPath), ...drawn.map((file) => file.path)]
-    .filter((file) => publicFiles.has(file))
-    .map((file) => publicFileClash(file, publicDir));
+  const built = [...client.assets.map((asset) => asset.path), ...jobs.map((job) => job.outputPath), ...drawn.map((file) => file.path)];
+  const errors = built.filter((file) => publicFiles.has(file)).map((file) => publicFileClash(file, publicDir));
+  const builtFolders = foldersAbove(built);
+  const builtFiles = new Set(built);
+  for (const file of publicFiles) {
+    const inside = builtFolders.get(file);
+    const above = fileAbove(file, builtFiles);
+    if (inside === undefined && above === undefined) continue;
+    const clash = publicFileClash(file, publicDir);
+    const why = inside !== undefined ? `is where the build needs a folder, for ${inside}` : `is inside ${above}, which the build writes as a file`;
+    errors.push(new SsgError('PublicFileClash', `The public file ${file} ${why}.`, { file: clash.file }));
+  }
   if (errors.length === 1) throw errors[0];
   if (errors.length > 1) throw new SsgErrorList(errors);
 }
@@ -193,7 +227,8 @@ export function checkPublicClashes(
 /**
  * A drawn file (the site's files()) at the path of a page, as a file or as the URL it is served
  * at, or of an asset, an image or a site file is refused: written one after the other, one of the
- * two would silently be lost. `generated` is every other file the build makes.
+ * two would silently be lost. So is one where another file needs a folder, or inside a folder
+ * another file takes: writing the site would fail. `generated` is every other file the build makes.
  */
 export function checkDrawnClashes(
   drawn: readonly OutputFile[],
@@ -207,10 +242,18 @@ export function checkDrawnClashes(
     taken.set(job.outputPath, `${job.outputPath}, the page ${job.path}`);
     taken.set(job.path.slice(1), `the page ${job.path}`);
   }
+  // On disk: the URLs pages are served at are no files, and a folder may share one's name.
+  const others = new Set([...paths.client.assets, ...paths.generated].map((file) => file.path).concat(paths.jobs.map((job) => job.outputPath)));
+  const folders = foldersAbove([...others, ...drawn.map((item) => item.path)]);
   const file = relativeToRoot(project, project.siteEntry).split(path.sep).join('/');
   const errors = drawn.flatMap((item) => {
     const other = taken.get(item.path);
-    return other ? [new SsgError('GeneratedFileClash', `The generated file /${item.path} has the same path as ${other}.`, { file })] : [];
+    if (other) return [new SsgError('GeneratedFileClash', `The generated file /${item.path} has the same path as ${other}.`, { file })];
+    const inside = folders.get(item.path);
+    if (inside !== undefined) return [new SsgError('GeneratedFileClash', `The generated file /${item.path} is where the build needs a folder, for /${inside}.`, { file })];
+    // Only against the other files: inside another drawn file, that one is named (above).
+    const above = fileAbove(item.path, others);
+    return above ? [new SsgError('GeneratedFileClash', `The generated file /${item.path} is inside /${above}, which the build writes as a file.`, { file })] : [];
   });
   if (errors.length === 1) throw errors[0];
   if (errors.length > 1) throw new SsgErrorList(errors);
