@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runInterruptCleanups } from '../src/cli/interrupt.ts';
+import { interruptOutcome, runInterruptCleanups } from '../src/cli/interrupt.ts';
 import { SsgError, isUsageError } from '../src/errors.ts';
 import { createStagedOutput } from '../src/output/output.ts';
 import { OUTPUT_MARKER, checkOwnership } from '../src/output/output-target.ts';
@@ -42,11 +42,27 @@ describe('a file that cannot be written into the staging folder', () => {
         const error = await output.commit().then(() => undefined, (caught: unknown) => caught);
         expect(error).toBeInstanceOf(SsgError);
         expect((error as SsgError).code).toBe('OutDirNotWritable');
+        // The output folder named, and the staging folder said to be gone (it is).
+        expect((error as SsgError).message).toMatch(new RegExp(`^Could not write the site for ${outDir}: .*Nothing was swapped in, and the unfinished copy dist\\.tmp-\\d+-\\d+ is removed\\.$`));
         expect(existsSync(path.join(outDir, 'kept'))).toBe(true);
         expect(readdirSync(root).filter((entry) => entry.includes('.tmp-'))).toEqual([]);
       }),
       { numRuns: 20 },
     );
+  });
+});
+
+describe('what a stop leaves', () => {
+  it('says nothing was swapped in until the commit swaps the new site in, then that it is in place', async () => {
+    const root = await scratch();
+    const outDir = path.join(root, 'dist');
+    for (let build = 0; build < 2; build++) {
+      const output = await createStagedOutput(outDir, path.join(root, 'public'));
+      output.write({ path: 'index.html', contents: `build ${build}` });
+      expect(interruptOutcome()).toBe('nothing was swapped in');
+      await output.commit();
+      expect(interruptOutcome()).toBe(`the new site is in place in ${outDir}`);
+    }
   });
 });
 

@@ -117,7 +117,7 @@ describe('a build stopped mid-way', () => {
       const code = await running.exited;
       if (signal === 'SIGINT') {
         expect(code).toBe(130);
-        expect(running.stderr()).toContain('Build stopped (SIGINT)');
+        expect(running.stderr()).toContain('Build stopped (SIGINT); nothing was swapped in.');
         expect(leftovers(site.dir)).toEqual([]); // removed on the way out
       }
       const gone = await waitFor(() => processesUsing(site!.dir).length === 0, 15_000);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StoredMessage } from '../server/message.ts';
 import { formatAnyError, isExpectedError, isUsageError } from '../errors.ts';
-import { runInterruptCleanups } from './interrupt.ts';
+import { interruptOutcome, runInterruptCleanups } from './interrupt.ts';
 import { progressLine } from './progress.ts';
 import { formatSummary, formatTimings, summaryRows } from './summary.ts';
 import { formatMs, paint, useColor } from './terminal.ts';
@@ -43,7 +43,7 @@ const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGT
 function cleanUpOnSignal(): void {
   for (const signal of Object.keys(SIGNAL_EXIT) as NodeJS.Signals[]) {
     process.once(signal, () => {
-      process.stderr.write(`Build stopped (${signal}); nothing was swapped in.\n`);
+      process.stderr.write(`Build stopped (${signal}); ${interruptOutcome()}.\n`);
       runInterruptCleanups();
       process.exit(SIGNAL_EXIT[signal]);
     });

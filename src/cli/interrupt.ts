@@ -5,6 +5,18 @@
  */
 const cleanups = new Set<() => void>();
 
+/** What a stop leaves, as the stop's message says it: set by whoever changes it. */
+let outcome = 'nothing was swapped in';
+
+/** Says what a stop from now on leaves in place (say, once the new output is swapped in). */
+export function setInterruptOutcome(text: string): void {
+  outcome = text;
+}
+
+export function interruptOutcome(): string {
+  return outcome;
+}
+
 /** Registers a clean-up; the returned function unregisters it once the thing is gone. */
 export function onInterrupt(cleanup: () => void): () => void {
   cleanups.add(cleanup);

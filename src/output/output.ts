@@ -4,7 +4,7 @@ import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readEntrySync, writeEntrySync } from '../cache/store.ts';
 import { SsgError } from '../errors.ts';
-import { onInterrupt } from '../cli/interrupt.ts';
+import { onInterrupt, setInterruptOutcome } from '../cli/interrupt.ts';
 import { present } from './output-lock.ts';
 import { KEPT_ENTRIES, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, mountPointFailure } from './output-target.ts';
 
@@ -243,7 +243,9 @@ async function swapInStaging(staging: string, outDir: string, previous: string, 
     await Promise.all(writes);
   } catch (error) {
     await abort();
-    throw new SsgError('OutDirNotWritable', `Could not write the site into ${staging}: ${(error as Error).message}`, {}, { cause: error });
+    // The staging folder is gone by now: the message says so, and names the output folder.
+    const message = `Could not write the site for ${outDir}: ${(error as Error).message}. Nothing was swapped in, and the unfinished copy ${path.basename(staging)} is removed.`;
+    throw new SsgError('OutDirNotWritable', message, {}, { cause: error });
   }
   try {
     return swapIn(staging, outDir, previous);
@@ -285,6 +287,7 @@ async function saveManifest(manifestFile: string, outDir: string, publicDir: str
  * starts (with what was held so far) at the first one that differs.
  */
 export async function createStagedOutput(outDir: string, publicDir: string, options: { manifestFile?: string } = {}) {
+  setInterruptOutcome('nothing was swapped in');
   const stamp = `${process.pid}-${Date.now()}`;
   const staging = `${outDir}.tmp-${stamp}`;
   const previous = `${outDir}.old-${stamp}`;
@@ -342,6 +345,7 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
       startWriting();
       const hadPrevious = await swapInStaging(staging, outDir, previous, writes, abort);
       unregisterStaging();
+      setInterruptOutcome(`the new site is in place in ${outDir}`);
       // Removed by this process, before it ends: a build leaves no process behind. If it is
       // stopped meanwhile, the next build removes the rest.
       if (hadPrevious) await rm(previous, { recursive: true, force: true });
