@@ -196,25 +196,28 @@ function fileAbove(file: string, files: ReadonlySet<string>): string | undefined
 }
 
 /**
- * A public file at the path of an asset, a page or a drawn file is refused: one of the two would be
- * lost. So is one where the build needs a folder, or inside a folder the build writes as a file:
- * writing the site would fail.
+ * A public file at the path of an asset, a page or another built file (`files`: drawn, images,
+ * site files) is refused: one of the two would be lost. So is one where the build needs a folder,
+ * or inside a folder the build writes as a file: writing the site would fail.
  */
 export function checkPublicClashes(
   client: ClientBundle,
   jobs: readonly PageJob[],
   publicFiles: ReadonlySet<string>,
   publicDir: string,
-  drawn: readonly OutputFile[] = [],
+  files: readonly OutputFile[] = [],
 ): void {
   if (publicFiles.size === 0) return;
-  const built = [...client.assets.map((asset) => asset.path), ...jobs.map((job) => job.outputPath), ...drawn.map((file) => file.path)];
+  const built = [...client.assets.map((asset) => asset.path), ...jobs.map((job) => job.outputPath), ...files.map((file) => file.path)];
   const errors = built.filter((file) => publicFiles.has(file)).map((file) => publicFileClash(file, publicDir));
   const builtFolders = foldersAbove(built);
   const builtFiles = new Set(built);
+  // Looking above every public file costs its depth squared; only when a built file is a public folder.
+  const publicFolders = foldersAbove(publicFiles);
+  const anyInside = built.some((file) => publicFolders.has(file));
   for (const file of publicFiles) {
     const inside = builtFolders.get(file);
-    const above = fileAbove(file, builtFiles);
+    const above = anyInside ? fileAbove(file, builtFiles) : undefined;
     if (inside === undefined && above === undefined) continue;
     const clash = publicFileClash(file, publicDir);
     const why = inside !== undefined ? `is where the build needs a folder, for ${inside}` : `is inside ${above}, which the build writes as a file`;
