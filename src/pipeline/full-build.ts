@@ -262,9 +262,9 @@ export async function buildInto(project: Project, outDir: string, options: Build
     pages.throwFirstFailure();
     clock.lap('markdown & render');
     const drawn = await drawing;
-    checkPublicClashes(client, [], publicFiles, project.publicDir, drawn);
     const extra = generatedFiles(site, jobs, publicFiles, now);
     const imageFiles = [...settings.images, ...images.files(articles)];
+    checkPublicClashes(client, [], publicFiles, project.publicDir, [...drawn, ...imageFiles, ...extra]);
     checkDrawnClashes(drawn, { client, jobs, generated: [...imageFiles, ...extra] }, project);
     for (const file of [...imageFiles, ...drawn, ...extra, ...(await compressed.compress(extra)), ...(await compressing)]) output.write(file);
     checkSiteLinks(pages.documents(), { client, jobs, generated: [...imageFiles, ...drawn, ...extra], publicFiles });

@@ -473,8 +473,8 @@ async function assemble(project: Project, stages: { images: ImageStage; drawn: D
   const rendered = renderPages(pagesToRender(jobs, previous, inputs), context);
   const pages = mergePages(jobs, rendered, previous, inputs);
   const { drawn, drawnReads } = await drawnFilesFor(project, previous, inputs, stages.drawn);
-  checkPublicClashes(inputs.client, [], inputs.publicFiles, project.publicDir, drawn);
   const generated = siteFilesFor(previous, inputs, jobs, now);
+  checkPublicClashes(inputs.client, [], inputs.publicFiles, project.publicDir, [...drawn, ...inputs.settings.images, ...articleImages, ...generated]);
   checkDrawnClashes(drawn, { client: inputs.client, jobs, generated: [...inputs.settings.images, ...articleImages, ...generated] }, project);
   checkSiteLinks([...pages.values()].map((page) => page.links), {
     client: inputs.client,
