@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readEntrySync, writeEntrySync } from '../cache/store.ts';
@@ -14,12 +14,16 @@ export interface OutputFile {
   contents: string | Uint8Array;
 }
 
-/** Lists every file below `dir`, as paths relative to it with forward slashes. */
+/**
+ * Lists every file below `dir`, as paths relative to it with forward slashes. Symlinks are listed
+ * as files, whatever they lead to: the public folder is copied with them as they are, and a build
+ * writing a page over one, or into one that leads to a folder, would write where it leads.
+ */
 export async function listFiles(dir: string): Promise<string[]> {
   if (!existsSync(dir)) return [];
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries
-    .filter((entry) => entry.isFile())
+    .filter((entry) => entry.isFile() || entry.isSymbolicLink())
     .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'));
 }
 
@@ -123,10 +127,11 @@ function readManifest(file: string, outDir: string): OutputManifest | undefined 
   }
 }
 
-/** The fingerprint of what `statSync` found. */
+/** The fingerprint of what a stat found. */
 export const fingerprintOfStat = (stat: Stats): Fingerprint => [stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino];
 
-const fingerprintOf = (file: string): Fingerprint => fingerprintOfStat(statSync(file));
+// Of the entry itself: a public symlink is copied as it is, and its target may be anywhere (or nowhere).
+const fingerprintOf = (file: string): Fingerprint => fingerprintOfStat(lstatSync(file));
 
 const sameFingerprint = (file: string, recorded: Fingerprint) => {
   try {
@@ -138,8 +143,8 @@ const sameFingerprint = (file: string, recorded: Fingerprint) => {
 
 const sameSource = (file: string, [size, mtimeMs]: [number, number]) => {
   try {
-    const stat = statSync(file);
-    return stat.isFile() && stat.size === size && stat.mtimeMs === mtimeMs;
+    const stat = lstatSync(file);
+    return (stat.isFile() || stat.isSymbolicLink()) && stat.size === size && stat.mtimeMs === mtimeMs;
   } catch {
     return false;
   }
@@ -259,7 +264,7 @@ async function swapInStaging(staging: string, outDir: string, previous: string, 
 async function saveManifest(manifestFile: string, outDir: string, publicDir: string, generated: Map<string, string>, publicFiles: string[]): Promise<void> {
   const publicSources: OutputManifest['publicSources'] = {};
   for (const file of publicFiles) {
-    const stat = statSync(path.join(publicDir, file));
+    const stat = lstatSync(path.join(publicDir, file));
     publicSources[file] = [stat.size, stat.mtimeMs];
   }
   const stats: OutputManifest['stats'] = {};
