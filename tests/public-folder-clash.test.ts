@@ -140,3 +140,41 @@ describe('a symlink in the public folder', () => {
     outsideUntouched();
   }, 120_000);
 });
+
+describe('an empty public folder at the path of a file the build makes', () => {
+  let site: TempSite;
+  // Copied by the build as it is: a page cannot be written over it. Dev copies files only.
+  const clashing: Record<string, string> = { 'about.html': 'about.html', 'news/first-post.html/sub': 'news/first-post.html' };
+  const harmless = ['news/empty', 'assets', 'about.html.d', 'x'];
+
+  beforeAll(async () => {
+    site = await copySite(fixture);
+  });
+  afterAll(async () => {
+    await site?.dispose();
+  });
+
+  it('is named by the build, which leaves the output as it was; one elsewhere, or with no public file, is fine', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.subarray([...Object.keys(clashing), ...harmless]), fc.boolean(), async (chosen, withFile) => {
+        rmSync(site.file('site/public'), { recursive: true, force: true });
+        for (const name of ['', ...chosen]) mkdirSync(site.file(`site/public/${name}`), { recursive: true });
+        if (withFile) writeFileSync(site.file('site/public/robots.txt'), 'User-agent: *\n');
+        const before = existsSync(site.file('dist')) ? readdirSync(site.file('dist'), { recursive: true }).sort() : [];
+        const problems = await build({ root: site.dir, outDir: 'dist', warn: () => {} }).then(() => [], describeProblems);
+        // Copied only with the public files (as the build copies the folder).
+        const folders = withFile ? chosen.flatMap((name) => (name in clashing ? [clashing[name]!] : [])) : [];
+        if (folders.length === 0) {
+          expect(problems).toEqual([]);
+          return;
+        }
+        // The first one written is named; nothing is swapped in.
+        expect(problems).toHaveLength(1);
+        const folder = folders.find((name) => problems[0]!.where === `site/public/${name}`);
+        expect(problems[0]).toEqual(expect.objectContaining({ code: 'PublicFileClash', message: `The public folder ${folder} is where the build writes a file.` }));
+        expect(existsSync(site.file('dist')) ? readdirSync(site.file('dist'), { recursive: true }).sort() : []).toEqual(before);
+      }),
+      { numRuns: 10 },
+    );
+  }, 120_000);
+});

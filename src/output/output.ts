@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, lstatSync, mkdirSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, renameSync, rmSync, writeFileSync, type Dirent, type Stats } from 'node:fs';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readEntrySync, writeEntrySync } from '../cache/store.ts';
@@ -20,11 +20,18 @@ export interface OutputFile {
  * writing a page over one, or into one that leads to a folder, would write where it leads.
  */
 export async function listFiles(dir: string): Promise<string[]> {
-  if (!existsSync(dir)) return [];
+  return (await listEntries(dir)).files;
+}
+
+/** The files below `dir` (as listFiles lists them) and its folders, empty ones too. */
+async function listEntries(dir: string): Promise<{ files: string[]; folders: string[] }> {
+  if (!existsSync(dir)) return { files: [], folders: [] };
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile() || entry.isSymbolicLink())
-    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'));
+  const relative = (entry: Dirent) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
+  return {
+    files: entries.filter((entry) => entry.isFile() || entry.isSymbolicLink()).map(relative),
+    folders: entries.filter((entry) => entry.isDirectory()).map(relative),
+  };
 }
 
 /** Writes files with a bounded number in flight: fast, without exhausting file handles. */
@@ -296,7 +303,10 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
   const stamp = `${process.pid}-${Date.now()}`;
   const staging = `${outDir}.tmp-${stamp}`;
   const previous = `${outDir}.old-${stamp}`;
-  const publicFiles = await listFiles(publicDir);
+  const { files: publicFiles, folders } = await listEntries(publicDir);
+  // The clash checks see the public files; an empty folder is copied with them (never alone), and
+  // a file cannot be written over it.
+  const publicFolders = new Set(publicFiles.length > 0 ? folders : []);
   const generated = new Map<string, string>();
   const publicSet = new Set(publicFiles);
   const { write: writeToStaging, writes } = stagingWriter(staging);
@@ -329,6 +339,10 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
     write(file: OutputFile): void {
       if (publicSet.has(file.path)) {
         throw publicFileClash(file.path, publicDir);
+      }
+      if (publicFolders.has(file.path)) {
+        const { file: where } = publicFileClash(file.path, publicDir);
+        throw new SsgError('PublicFileClash', `The public folder ${file.path} is where the build writes a file.`, { file: where });
       }
       const hash = hashOf(file.contents);
       if (generated.get(file.path) === hash) return; // already written (the site's images are written as they are ready, then with the rest)
