@@ -227,7 +227,7 @@ function stagingWriter(staging: string) {
  * Creates the staging folder, with the public files and the marker saying a build wrote it.
  * Returns the function that stops an interrupt from removing it.
  */
-function startStaging(staging: string, publicDir: string, publicFiles: string[]): () => void {
+function startStaging(staging: string, outDir: string, publicDir: string, publicFiles: string[]): () => void {
   try {
     mkdirSync(staging, { recursive: true });
   } catch (error) {
@@ -241,7 +241,9 @@ function startStaging(staging: string, publicDir: string, publicFiles: string[])
     // A full disk, or a public entry that cannot be copied (a FIFO, a folder named like the marker).
     rmSync(staging, { recursive: true, force: true });
     unregisterStaging();
-    throw new SsgError('OutDirNotWritable', `Could not copy the public files into ${staging}: ${(error as Error).message}`, {}, { cause: error });
+    // Named by the output folder, as a failed write is: the staging folder is gone by now.
+    const message = `Could not copy the public files for ${outDir}: ${(error as Error).message}. Nothing was swapped in, and the unfinished copy ${path.basename(staging)} is removed.`;
+    throw new SsgError('OutDirNotWritable', message, {}, { cause: error });
   }
   return unregisterStaging;
 }
@@ -322,11 +324,11 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
     if (!held) return;
     const pending = held;
     held = undefined;
-    unregisterStaging = startStaging(staging, publicDir, publicFiles);
+    unregisterStaging = startStaging(staging, outDir, publicDir, publicFiles);
     for (const [file, contents] of pending) writeToStaging(file, contents);
   };
 
-  if (!held) unregisterStaging = startStaging(staging, publicDir, publicFiles);
+  if (!held) unregisterStaging = startStaging(staging, outDir, publicDir, publicFiles);
 
   const abort = async () => {
     await rm(staging, { recursive: true, force: true });
