@@ -45,7 +45,7 @@ export const errorCatalogue = {
   ImageUnreadable: { title: 'An image cannot be read', hint: 'Replace the file with a valid PNG, JPEG, WebP, AVIF, GIF or SVG image (export it again from the editor).' },
   ImageDataClash: { title: 'A data file has the name the images use', hint: 'Rename the data file: the pages receive the processed images under this name.' },
   ImageTooLarge: { title: 'An image is too large', hint: 'Scale the image down (a few thousand pixels wide is plenty for the web) and save it again.' },
-  GeneratedFileClash: { title: 'A generated file has the path of a page, another built file or a folder they need', hint: "Give the file another path in the site's files() (site/index.tsx), or the page another route: one of the two would be lost." },
+  GeneratedFileClash: { title: 'A generated file has the path of a page, another built file or a folder they need', hint: "Give the file another path in the site's files() or feed() (site/index.tsx), or the page another route: one of the two would be lost." },
   PublicFileClash: { title: 'A public file has the path of a built file or of a folder the build needs', hint: 'Rename or remove the public file; the page or asset of that path is made by the build.' },
   ArticleUnreadable: { title: 'An article cannot be read', hint: 'Check that the file is readable, or move it out of the content folder.' },
   LinkBroken: { title: 'A link leads nowhere', hint: 'Fix the link, or add the page or file it points to.' },

@@ -8,7 +8,8 @@ import type { ClientBundle } from '../src/bundle/bundle-client.ts';
 import { SsgError, SsgErrorList } from '../src/errors.ts';
 import { listFiles } from '../src/output/output.ts';
 import { createInPlaceOutput } from '../src/pipeline/in-place-output.ts';
-import { checkDrawnClashes, checkPublicClashes, publishArticles } from '../src/pipeline/stages.ts';
+import { checkDrawnClashes, checkFeedClashes, checkPublicClashes, publishArticles } from '../src/pipeline/stages.ts';
+import { isSiteFilePath } from '../src/render/generated-files.ts';
 import { projectAt } from '../src/project.ts';
 import type { PageJob } from '../src/render/routes.ts';
 
@@ -201,6 +202,59 @@ describe('checkDrawnClashes: folders', () => {
         expect(named).toEqual(expected);
       }),
     );
+  });
+});
+
+describe('the feed path', () => {
+  it('is a path on the site: never outside the output folder, never a folder, always with an extension', () => {
+    for (const good of ['/news/feed.xml', '/feed.xml', '/a.b/c-d_e~f.rss']) expect(isSiteFilePath(good), good).toBe(true);
+    for (const bad of ['/../escaped.xml', '/news/../../x.xml', 'feed.xml', '/news/', '/news', '/./feed.xml', '//feed.xml', '/news/feed.xml/', '/.feed.xml', '/a b.xml', '']) {
+      expect(isSiteFilePath(bad), bad).toBe(false);
+    }
+    // Whatever is accepted stays inside the output folder, as it is written.
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('/', '.', 'a', 'b', '-', '~', '_', '%', ' ', '\\') , maxLength: 14 }), (candidate) => {
+        if (!isSiteFilePath(candidate)) return;
+        const written = path.posix.join('/out', candidate);
+        expect(written.startsWith('/out/')).toBe(true);
+        expect(path.posix.normalize(candidate)).toBe(candidate);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  const client = { assets: [{ path: 'assets/a.js', contents: new Uint8Array() }] } as unknown as ClientBundle;
+  const jobs = [
+    { path: '/about', outputPath: 'about.html' },
+    { path: '/news/x', outputPath: 'news/x.html' },
+    { path: '/card.png', outputPath: 'card.png.html' },
+  ] as PageJob[];
+  const siteFile = (file: string) => ({ path: file, contents: '' });
+  // What a feed at each path clashes with; the feed is among the site files, as the build passes it.
+  const clashes: Record<string, string> = {
+    '/about.html': 'The feed /about.html has the same path as about.html, the page /about.',
+    '/card.png': 'The feed /card.png has the same path as the page /card.png.',
+    '/assets/a.js': 'The feed /assets/a.js has the same path as the built file assets/a.js.',
+    '/sitemap.xml': 'The feed /sitemap.xml has the same path as the built file sitemap.xml.',
+    '/og/a.png': 'The feed /og/a.png has the same path as the built file og/a.png.',
+    '/news': 'The feed /news is where the build needs a folder, for /news/x.html.',
+    '/news/x.html/feed.xml': 'The feed /news/x.html/feed.xml is inside /news/x.html, which the build writes as a file.',
+  };
+  it('is refused where a page, a built file or a folder they need is, and passes elsewhere', () => {
+    for (const at of [...Object.keys(clashes), '/news/feed.xml', '/feed.xml', '/news/x/feed.xml', '/card.png/feed.xml']) {
+      const generated = ['sitemap.xml', 'robots.txt', 'og/a.png'].map(siteFile);
+      generated.push(siteFile(at.slice(1))); // the feed itself
+      let named: string[] = [];
+      try {
+        checkFeedClashes({ path: at }, { client, jobs, generated }, projectAt('/p'));
+      } catch (error) {
+        named = (error instanceof SsgErrorList ? error.errors : [error as SsgError]).map((item) => {
+          expect([item.code, item.where]).toEqual(['GeneratedFileClash', 'site/index.tsx']);
+          return item.message;
+        });
+      }
+      expect(named, at).toEqual(at in clashes ? [clashes[at]] : []);
+    }
   });
 });
 

@@ -22,6 +22,7 @@ import type { PageSizes } from '../cli/summary.ts';
 import { loadTemplate, type DocumentShell } from '../render/template.ts';
 import {
   checkDrawnClashes,
+  checkFeedClashes,
   checkPublicClashes,
   checkSiteLinks,
   drawnFiles,
@@ -266,6 +267,7 @@ export async function buildInto(project: Project, outDir: string, options: Build
     const imageFiles = [...settings.images, ...images.files(articles)];
     checkPublicClashes(client, [], publicFiles, project.publicDir, [...drawn, ...imageFiles, ...extra]);
     checkDrawnClashes(drawn, { client, jobs, generated: [...imageFiles, ...extra] }, project);
+    checkFeedClashes(settings.feed, { client, jobs, generated: [...imageFiles, ...drawn, ...extra] }, project);
     for (const file of [...imageFiles, ...drawn, ...extra, ...(await compressed.compress(extra)), ...(await compressing)]) output.write(file);
     checkSiteLinks(pages.documents(), { client, jobs, generated: [...imageFiles, ...drawn, ...extra], publicFiles });
     clock.lap('render');

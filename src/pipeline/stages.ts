@@ -9,7 +9,7 @@ import type { ServerBundle, ServerModule } from '../bundle/bundle-server.ts';
 import { addCspSources } from '../render/csp.ts';
 import { parseDataFiles, type DataFile } from '../content/data.ts';
 import { SsgError, SsgErrorList } from '../errors.ts';
-import { generateFiles, type DrawnMemo } from '../render/generated-files.ts';
+import { generateFiles, isSiteFilePath, type DrawnMemo } from '../render/generated-files.ts';
 import { trackReads, type PageReads } from '../cache/dependencies.ts';
 import { checkLinks, type CheckedPage, type LinkCheckMemo, type PageLinks } from '../render/links.ts';
 import { publicFileClash, type OutputFile } from '../output/output.ts';
@@ -70,7 +70,13 @@ export async function siteSettings(
   const baseUrl = resolveBaseUrl(project, data, options.baseUrl);
   site.check?.(data, options.warn);
   const images = await options.siteImages(server, data);
-  return { data, baseUrl, meta: site.meta?.(data), feed: site.feed?.(data), images };
+  const feed = site.feed?.(data);
+  // Written where it says: a path like ../x would land outside the output folder.
+  if (feed && !(typeof feed.path === 'string' && isSiteFilePath(feed.path))) {
+    const file = relativeToRoot(project, project.siteEntry).split(path.sep).join('/');
+    throw new SsgError('RouteInvalid', `The feed's path ${JSON.stringify(feed.path)} needs a path on the site such as "/news/feed.xml".`, { file });
+  }
+  return { data, baseUrl, meta: site.meta?.(data), feed, images };
 }
 
 /** Which articles are published: drafts with `--drafts`, those dated after `now` with `--future`. */
@@ -228,6 +234,42 @@ export function checkPublicClashes(
 }
 
 /**
+ * Files the site places itself (`checked`, each with how a message names it) clashing with the
+ * others: at the path of a page, as a file or as the URL it is served at, or of another built
+ * file; where another file needs a folder; inside a folder another file takes.
+ */
+function clashesOf(
+  checked: ReadonlyArray<{ path: string; named: string }>,
+  paths: { client: ClientBundle; jobs: readonly PageJob[]; generated: readonly OutputFile[] },
+  project: Project,
+): SsgError[] {
+  const taken = new Map<string, string>();
+  for (const file of [...paths.client.assets, ...paths.generated]) taken.set(file.path, `the built file ${file.path}`);
+  for (const job of paths.jobs) {
+    taken.set(job.outputPath, `${job.outputPath}, the page ${job.path}`);
+    taken.set(job.path.slice(1), `the page ${job.path}`);
+  }
+  // On disk: the URLs pages are served at are no files, and a folder may share one's name.
+  const others = new Set([...paths.client.assets, ...paths.generated].map((file) => file.path).concat(paths.jobs.map((job) => job.outputPath)));
+  const folders = foldersAbove([...others, ...checked.map((item) => item.path)]);
+  const file = relativeToRoot(project, project.siteEntry).split(path.sep).join('/');
+  return checked.flatMap(({ path: at, named }) => {
+    const other = taken.get(at);
+    if (other) return [new SsgError('GeneratedFileClash', `${named} has the same path as ${other}.`, { file })];
+    const inside = folders.get(at);
+    if (inside !== undefined) return [new SsgError('GeneratedFileClash', `${named} is where the build needs a folder, for /${inside}.`, { file })];
+    // Only against the other files: inside another checked file, that one is named (above).
+    const above = fileAbove(at, others);
+    return above ? [new SsgError('GeneratedFileClash', `${named} is inside /${above}, which the build writes as a file.`, { file })] : [];
+  });
+}
+
+function throwAll(errors: SsgError[]): void {
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new SsgErrorList(errors);
+}
+
+/**
  * A drawn file (the site's files()) at the path of a page, as a file or as the URL it is served
  * at, or of an asset, an image or a site file is refused: written one after the other, one of the
  * two would silently be lost. So is one where another file needs a folder, or inside a folder
@@ -239,27 +281,24 @@ export function checkDrawnClashes(
   project: Project,
 ): void {
   if (drawn.length === 0) return;
-  const taken = new Map<string, string>();
-  for (const file of [...paths.client.assets, ...paths.generated]) taken.set(file.path, `the built file ${file.path}`);
-  for (const job of paths.jobs) {
-    taken.set(job.outputPath, `${job.outputPath}, the page ${job.path}`);
-    taken.set(job.path.slice(1), `the page ${job.path}`);
-  }
-  // On disk: the URLs pages are served at are no files, and a folder may share one's name.
-  const others = new Set([...paths.client.assets, ...paths.generated].map((file) => file.path).concat(paths.jobs.map((job) => job.outputPath)));
-  const folders = foldersAbove([...others, ...drawn.map((item) => item.path)]);
-  const file = relativeToRoot(project, project.siteEntry).split(path.sep).join('/');
-  const errors = drawn.flatMap((item) => {
-    const other = taken.get(item.path);
-    if (other) return [new SsgError('GeneratedFileClash', `The generated file /${item.path} has the same path as ${other}.`, { file })];
-    const inside = folders.get(item.path);
-    if (inside !== undefined) return [new SsgError('GeneratedFileClash', `The generated file /${item.path} is where the build needs a folder, for /${inside}.`, { file })];
-    // Only against the other files: inside another drawn file, that one is named (above).
-    const above = fileAbove(item.path, others);
-    return above ? [new SsgError('GeneratedFileClash', `The generated file /${item.path} is inside /${above}, which the build writes as a file.`, { file })] : [];
-  });
-  if (errors.length === 1) throw errors[0];
-  if (errors.length > 1) throw new SsgErrorList(errors);
+  throwAll(clashesOf(drawn.map((item) => ({ path: item.path, named: `The generated file /${item.path}` })), paths, project));
+}
+
+/**
+ * The feed, written where the site's feed() says, is refused where a drawn file would be: it
+ * replaced the About page when given its path. `generated` is every other built file, the site
+ * files with the feed among them (once: twice when it has the path of the sitemap, say).
+ */
+export function checkFeedClashes(
+  feed: { path: string } | undefined,
+  paths: { client: ClientBundle; jobs: readonly PageJob[]; generated: readonly OutputFile[] },
+  project: Project,
+): void {
+  if (!feed) return;
+  const at = feed.path.replace(/^\//, '');
+  const itself = paths.generated.findIndex((file) => file.path === at);
+  const generated = paths.generated.filter((_, index) => index !== itself);
+  throwAll(clashesOf([{ path: at, named: `The feed ${feed.path}` }], { ...paths, generated }, project));
 }
 
 /**

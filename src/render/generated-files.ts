@@ -71,9 +71,15 @@ export async function generateFiles<Data>(
   return output;
 }
 
+/** A path the site may write a file of its own at: `/news/feed.xml`, never `../x` or `/x/` or `/x`. */
+export function isSiteFilePath(file: string): boolean {
+  const where = file.replace(/^\//, '');
+  return file.startsWith('/') && SAFE_PATH.test(where) && !where.split('/').includes('..');
+}
+
 function checkPath(file: GeneratedFile, seen: Set<string>): void {
   const where = file.path.replace(/^\//, '');
-  if (!file.path.startsWith('/') || !SAFE_PATH.test(where) || where.split('/').includes('..')) {
+  if (!isSiteFilePath(file.path)) {
     throw new SsgError('RouteInvalid', `The generated file ${JSON.stringify(file.path)} needs a path on the site such as "/news/post.png".`);
   }
   if (seen.has(where)) throw new SsgError('RouteDuplicate', `Two generated files are both ${file.path}.`);
