@@ -133,14 +133,18 @@ describe('checkPublicClashes: folders', () => {
   });
 });
 
+/** What the clash checks compare with: an asset, and pages (the last served at a URL like a file's). */
+const clashClient = { assets: [{ path: 'assets/a.js', contents: new Uint8Array() }] } as unknown as ClientBundle;
+const clashJobs = [
+  { path: '/', outputPath: 'index.html' },
+  { path: '/about', outputPath: 'about.html' },
+  { path: '/news/x', outputPath: 'news/x.html' },
+  { path: '/card.png', outputPath: 'card.png.html' },
+] as PageJob[];
+
 describe('checkDrawnClashes', () => {
-  const client = { assets: [{ path: 'assets/a.js', contents: new Uint8Array() }] } as unknown as ClientBundle;
-  const jobs = [
-    { path: '/', outputPath: 'index.html' },
-    { path: '/about', outputPath: 'about.html' },
-    { path: '/news/x', outputPath: 'news/x.html' },
-    { path: '/card.png', outputPath: 'card.png.html' },
-  ] as PageJob[];
+  const client = clashClient;
+  const jobs = clashJobs;
   const generated = ['sitemap.xml', 'assets/chart-400w-0123456789.png'].map((file) => ({ path: file, contents: '' }));
   // What each drawn path is taken by: a page's file, the URL a page is served at, an asset, another built file.
   const takenBy: Record<string, string> = {
@@ -170,12 +174,8 @@ describe('checkDrawnClashes', () => {
 });
 
 describe('checkDrawnClashes: folders', () => {
-  const client = { assets: [{ path: 'assets/a.js', contents: new Uint8Array() }] } as unknown as ClientBundle;
-  const jobs = [
-    { path: '/about', outputPath: 'about.html' },
-    { path: '/news/x', outputPath: 'news/x.html' },
-    { path: '/card.png', outputPath: 'card.png.html' },
-  ] as PageJob[];
+  const client = clashClient;
+  const jobs = clashJobs;
   const generated = [{ path: 'sitemap.xml', contents: '' }];
   it('names a drawn file where another needs a folder, or inside another file; a folder beside a page or its URL is fine', () => {
     const harmless = ['news/x.png', 'news/x/y.png', 'card.png/x.png', 'about/og.png', 'og/a.png'];
@@ -223,12 +223,8 @@ describe('the feed path', () => {
     );
   });
 
-  const client = { assets: [{ path: 'assets/a.js', contents: new Uint8Array() }] } as unknown as ClientBundle;
-  const jobs = [
-    { path: '/about', outputPath: 'about.html' },
-    { path: '/news/x', outputPath: 'news/x.html' },
-    { path: '/card.png', outputPath: 'card.png.html' },
-  ] as PageJob[];
+  const client = clashClient;
+  const jobs = clashJobs;
   const siteFile = (file: string) => ({ path: file, contents: '' });
   // What a feed at each path clashes with; the feed is among the site files, as the build passes it.
   const clashes: Record<string, string> = {

@@ -6,29 +6,17 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeProblems } from '../src/dev/dev.ts';
 import { build } from '../src/pipeline/build.ts';
-import { createIncrementalBuild, type IncrementalBuild } from '../src/pipeline/incremental.ts';
+import { devSite } from './helpers/dev-site.ts';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 
 const fixture = path.join(repoRoot, 'tests', 'fixtures', 'basic');
 
 describe('a public folder at the path of a file the build makes', () => {
-  let site: TempSite;
-  let dev: IncrementalBuild;
-  const buildProblems = () => build({ root: site.dir, outDir: 'dist', warn: () => {} }).then(() => [], describeProblems);
-  const devProblems = (changed: string) => dev.update([site.file(changed)]).then(() => [], describeProblems);
-
-  beforeAll(async () => {
-    site = await copySite(fixture);
-    dev = await createIncrementalBuild({ root: site.dir, outDir: '.cache/ssg/dev', warn: () => {} });
-    await dev.initial();
-  }, 120_000);
-  afterAll(async () => {
-    await dev?.dispose();
-    await site?.dispose();
-  });
+  const ctx = devSite(fixture);
+  const { buildProblems, devProblems } = ctx;
 
   it('a site file (the sitemap): named by dev as by build, and dev recovers once it is gone', async () => {
-    await site.write('site/public/sitemap.xml/a.txt', 'a');
+    await ctx.site.write('site/public/sitemap.xml/a.txt', 'a');
     const problems = await devProblems('site/public/sitemap.xml/a.txt');
     expect(problems).toEqual([
       expect.objectContaining({
@@ -38,19 +26,18 @@ describe('a public folder at the path of a file the build makes', () => {
       }),
     ]);
     expect(await buildProblems()).toEqual(problems);
-    expect(existsSync(site.file('dist'))).toBe(false);
+    expect(existsSync(ctx.site.file('dist'))).toBe(false);
 
-    await site.remove('site/public/sitemap.xml');
+    await ctx.site.remove('site/public/sitemap.xml');
     expect(await devProblems('site/public/sitemap.xml/a.txt')).toEqual([]);
-    expect(readFileSync(path.join(dev.outDir, 'sitemap.xml'), 'utf8')).toContain('<urlset');
+    expect(readFileSync(path.join(ctx.dev.outDir, 'sitemap.xml'), 'utf8')).toContain('<urlset');
     expect(await buildProblems()).toEqual([]);
   });
 });
 
 describe('a symlink in the public folder', () => {
-  let site: TempSite;
-  let dev: IncrementalBuild;
-  const outside = () => site.file('outside');
+  const ctx = devSite(fixture, () => resetOutside());
+  const outside = () => ctx.site.file('outside');
   // Each entry: how to make it, and the clash it is (undefined: none). The checks run in two
   // steps, pages and assets first: a clash there stops the build before the other files are
   // compared, as the sitemap folder would be.
@@ -77,10 +64,10 @@ describe('a symlink in the public folder', () => {
   };
   /** The public folder holding the fixture's robots.txt (unless replaced) and `chosen`. */
   const setPublic = (chosen: string[]) => {
-    rmSync(site.file('site/public'), { recursive: true, force: true });
-    mkdirSync(site.file('site/public'));
-    if (!chosen.some((name) => name.startsWith('robots.txt'))) writeFileSync(site.file('site/public/robots.txt'), 'User-agent: *\n');
-    for (const name of chosen) entries[name]!.make(site.file(`site/public/${name}`));
+    rmSync(ctx.site.file('site/public'), { recursive: true, force: true });
+    mkdirSync(ctx.site.file('site/public'));
+    if (!chosen.some((name) => name.startsWith('robots.txt'))) writeFileSync(ctx.site.file('site/public/robots.txt'), 'User-agent: *\n');
+    for (const name of chosen) entries[name]!.make(ctx.site.file(`site/public/${name}`));
   };
   const expected = (chosen: string[]) => {
     const pages = chosen.filter((name) => entries[name]!.clash === 'page');
@@ -91,22 +78,12 @@ describe('a symlink in the public folder', () => {
     return problems.map((problem) => problem.where).sort();
   };
 
-  beforeAll(async () => {
-    site = await copySite(fixture);
-    resetOutside();
-    dev = await createIncrementalBuild({ root: site.dir, outDir: '.cache/ssg/dev', warn: () => {} });
-    await dev.initial();
-  }, 120_000);
-  afterAll(async () => {
-    await dev?.dispose();
-    await site?.dispose();
-  });
 
   it('over a page, or where pages need a folder, is named by dev, and nothing is written where it leads', async () => {
     await fc.assert(
       fc.asyncProperty(fc.subarray(Object.keys(entries)), async (chosen) => {
         setPublic(chosen);
-        const problems = await dev.update(Object.keys(entries).map((name) => site.file(`site/public/${name}`))).then(() => [], describeProblems);
+        const problems = await ctx.dev.update(Object.keys(entries).map((name) => ctx.site.file(`site/public/${name}`))).then(() => [], describeProblems);
         expect(named(problems)).toEqual(expected(chosen));
         outsideUntouched();
       }),
@@ -117,26 +94,26 @@ describe('a symlink in the public folder', () => {
   it('is named by build as by dev, and a build beside harmless ones writes nothing where they lead', async () => {
     const chosen = ['about.html', 'news', 'index.html', 'linked.txt', 'shelf', '.#about.md'];
     setPublic(chosen);
-    const problems = await build({ root: site.dir, outDir: 'dist', warn: () => {} }).then(() => [], describeProblems);
+    const problems = await build({ root: ctx.site.dir, outDir: 'dist', warn: () => {} }).then(() => [], describeProblems);
     expect(named(problems)).toEqual(expected(chosen));
-    expect(existsSync(site.file('dist'))).toBe(false);
+    expect(existsSync(ctx.site.file('dist'))).toBe(false);
     outsideUntouched();
 
     setPublic(['sitemap.xml', 'linked.txt', 'shelf', '.#about.md']);
-    expect(await build({ root: site.dir, outDir: 'dist', warn: () => {} }).then(() => [], describeProblems)).toEqual([]);
+    expect(await build({ root: ctx.site.dir, outDir: 'dist', warn: () => {} }).then(() => [], describeProblems)).toEqual([]);
     outsideUntouched();
-    expect(readFileSync(site.file('dist/index.html'), 'utf8')).toContain('<html');
+    expect(readFileSync(ctx.site.file('dist/index.html'), 'utf8')).toContain('<html');
   }, 120_000);
 
   it('harmless ones are copied as they are, and a build with nothing new writes nothing', async () => {
     setPublic(['linked.txt', 'shelf', '.#about.md']);
-    const once = () => build({ root: site.dir, outDir: 'dist', warn: () => {} });
+    const once = () => build({ root: ctx.site.dir, outDir: 'dist', warn: () => {} });
     await once();
-    expect(readFileSync(site.file('dist/linked.txt'), 'utf8')).toBe('outside');
+    expect(readFileSync(ctx.site.file('dist/linked.txt'), 'utf8')).toBe('outside');
     expect((await once()).unchanged).toBe(true); // the links themselves compared, not where they lead
-    rmSync(site.file('site/public/linked.txt'));
+    rmSync(ctx.site.file('site/public/linked.txt'));
     expect((await once()).unchanged).toBe(false);
-    expect(existsSync(site.file('dist/linked.txt'))).toBe(false);
+    expect(existsSync(ctx.site.file('dist/linked.txt'))).toBe(false);
     outsideUntouched();
   }, 120_000);
 });
