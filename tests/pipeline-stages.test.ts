@@ -8,7 +8,7 @@ import type { ClientBundle } from '../src/bundle/bundle-client.ts';
 import { SsgError, SsgErrorList } from '../src/errors.ts';
 import { listFiles } from '../src/output/output.ts';
 import { createInPlaceOutput } from '../src/pipeline/in-place-output.ts';
-import { checkDrawnClashes, checkFeedClashes, checkPublicClashes, publishArticles } from '../src/pipeline/stages.ts';
+import { checkDrawnClashes, checkPublicClashes, publishArticles } from '../src/pipeline/stages.ts';
 import { isSiteFilePath } from '../src/render/generated-files.ts';
 import { projectAt } from '../src/project.ts';
 import type { PageJob } from '../src/render/routes.ts';
@@ -232,17 +232,19 @@ describe('the feed path', () => {
     '/card.png': 'The feed /card.png has the same path as the page /card.png.',
     '/assets/a.js': 'The feed /assets/a.js has the same path as the built file assets/a.js.',
     '/sitemap.xml': 'The feed /sitemap.xml has the same path as the built file sitemap.xml.',
-    '/og/a.png': 'The feed /og/a.png has the same path as the built file og/a.png.',
+    '/og/a.png': 'The feed /og/a.png has the same path as the generated file /og/a.png.',
+    '/og': 'The feed /og is where the build needs a folder, for /og/a.png.',
     '/news': 'The feed /news is where the build needs a folder, for /news/x.html.',
     '/news/x.html/feed.xml': 'The feed /news/x.html/feed.xml is inside /news/x.html, which the build writes as a file.',
   };
   it('is refused where a page, a built file or a folder they need is, and passes elsewhere', () => {
     for (const at of [...Object.keys(clashes), '/news/feed.xml', '/feed.xml', '/news/x/feed.xml', '/card.png/feed.xml']) {
-      const generated = ['sitemap.xml', 'robots.txt', 'og/a.png'].map(siteFile);
+      const generated = ['sitemap.xml', 'robots.txt'].map(siteFile);
+      const drawn = ['og/a.png', 'news/feed.png'].map(siteFile);
       generated.push(siteFile(at.slice(1))); // the feed itself
       let named: string[] = [];
       try {
-        checkFeedClashes({ path: at }, { client, jobs, generated }, projectAt('/p'));
+        checkDrawnClashes(drawn, { client, jobs, generated }, projectAt('/p'), { path: at });
       } catch (error) {
         named = (error instanceof SsgErrorList ? error.errors : [error as SsgError]).map((item) => {
           expect([item.code, item.where]).toEqual(['GeneratedFileClash', 'site/index.tsx']);

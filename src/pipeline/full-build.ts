@@ -22,7 +22,6 @@ import type { PageSizes } from '../cli/summary.ts';
 import { loadTemplate, type DocumentShell } from '../render/template.ts';
 import {
   checkDrawnClashes,
-  checkFeedClashes,
   checkPublicClashes,
   checkSiteLinks,
   drawnFiles,
@@ -266,8 +265,7 @@ export async function buildInto(project: Project, outDir: string, options: Build
     const extra = generatedFiles(site, jobs, publicFiles, now);
     const imageFiles = [...settings.images, ...images.files(articles)];
     checkPublicClashes(client, [], publicFiles, project.publicDir, [...drawn, ...imageFiles, ...extra]);
-    checkDrawnClashes(drawn, { client, jobs, generated: [...imageFiles, ...extra] }, project);
-    checkFeedClashes(settings.feed, { client, jobs, generated: [...imageFiles, ...drawn, ...extra] }, project);
+    checkDrawnClashes(drawn, { client, jobs, generated: [...imageFiles, ...extra] }, project, settings.feed);
     for (const file of [...imageFiles, ...drawn, ...extra, ...(await compressed.compress(extra)), ...(await compressing)]) output.write(file);
     checkSiteLinks(pages.documents(), { client, jobs, generated: [...imageFiles, ...drawn, ...extra], publicFiles });
     clock.lap('render');

@@ -31,7 +31,6 @@ import { createImageStage, type ImageStage } from './images.ts';
 import { markdownHtml } from '../images/article-images.ts';
 import {
   checkDrawnClashes,
-  checkFeedClashes,
   checkPublicClashes,
   checkSiteLinks,
   drawnFiles,
@@ -476,8 +475,7 @@ async function assemble(project: Project, stages: { images: ImageStage; drawn: D
   const { drawn, drawnReads } = await drawnFilesFor(project, previous, inputs, stages.drawn);
   const generated = siteFilesFor(previous, inputs, jobs, now);
   checkPublicClashes(inputs.client, [], inputs.publicFiles, project.publicDir, [...drawn, ...inputs.settings.images, ...articleImages, ...generated]);
-  checkDrawnClashes(drawn, { client: inputs.client, jobs, generated: [...inputs.settings.images, ...articleImages, ...generated] }, project);
-  checkFeedClashes(inputs.settings.feed, { client: inputs.client, jobs, generated: [...inputs.settings.images, ...articleImages, ...drawn, ...generated] }, project);
+  checkDrawnClashes(drawn, { client: inputs.client, jobs, generated: [...inputs.settings.images, ...articleImages, ...generated] }, project, inputs.settings.feed);
   checkSiteLinks([...pages.values()].map((page) => page.links), {
     client: inputs.client,
     jobs,

@@ -235,8 +235,8 @@ export function checkPublicClashes(
 
 /**
  * Files the site places itself (`checked`, each with how a message names it) clashing with the
- * others: at the path of a page, as a file or as the URL it is served at, or of another built
- * file; where another file needs a folder; inside a folder another file takes.
+ * others or each other: at the path of a page, as a file or as the URL it is served at, or of
+ * another built file; where another file needs a folder; inside a folder another file takes.
  */
 function clashesOf(
   checked: ReadonlyArray<{ path: string; named: string }>,
@@ -253,20 +253,17 @@ function clashesOf(
   const others = new Set([...paths.client.assets, ...paths.generated].map((file) => file.path).concat(paths.jobs.map((job) => job.outputPath)));
   const folders = foldersAbove([...others, ...checked.map((item) => item.path)]);
   const file = relativeToRoot(project, project.siteEntry).split(path.sep).join('/');
+  const seen = new Map<string, string>();
   return checked.flatMap(({ path: at, named }) => {
-    const other = taken.get(at);
+    const other = taken.get(at) ?? seen.get(at)?.replace(/^The/, 'the');
+    seen.set(at, named);
     if (other) return [new SsgError('GeneratedFileClash', `${named} has the same path as ${other}.`, { file })];
     const inside = folders.get(at);
     if (inside !== undefined) return [new SsgError('GeneratedFileClash', `${named} is where the build needs a folder, for /${inside}.`, { file })];
-    // Only against the other files: inside another checked file, that one is named (above).
+    // Only against the other files: inside a checked file, that one is named (above).
     const above = fileAbove(at, others);
     return above ? [new SsgError('GeneratedFileClash', `${named} is inside /${above}, which the build writes as a file.`, { file })] : [];
   });
-}
-
-function throwAll(errors: SsgError[]): void {
-  if (errors.length === 1) throw errors[0];
-  if (errors.length > 1) throw new SsgErrorList(errors);
 }
 
 /**
@@ -274,31 +271,29 @@ function throwAll(errors: SsgError[]): void {
  * at, or of an asset, an image or a site file is refused: written one after the other, one of the
  * two would silently be lost. So is one where another file needs a folder, or inside a folder
  * another file takes: writing the site would fail. `generated` is every other file the build makes.
+ *
+ * The `feed`, written where the site's feed() says, is held to the same rules (it replaced the
+ * About page when given its path); it is among the site files in `generated`, once (twice when it
+ * has the path of the sitemap, say). Both in one pass: a dev rebuild runs this every time.
  */
 export function checkDrawnClashes(
   drawn: readonly OutputFile[],
   paths: { client: ClientBundle; jobs: readonly PageJob[]; generated: readonly OutputFile[] },
   project: Project,
+  feed?: { path: string },
 ): void {
-  if (drawn.length === 0) return;
-  throwAll(clashesOf(drawn.map((item) => ({ path: item.path, named: `The generated file /${item.path}` })), paths, project));
-}
-
-/**
- * The feed, written where the site's feed() says, is refused where a drawn file would be: it
- * replaced the About page when given its path. `generated` is every other built file, the site
- * files with the feed among them (once: twice when it has the path of the sitemap, say).
- */
-export function checkFeedClashes(
-  feed: { path: string } | undefined,
-  paths: { client: ClientBundle; jobs: readonly PageJob[]; generated: readonly OutputFile[] },
-  project: Project,
-): void {
-  if (!feed) return;
-  const at = feed.path.replace(/^\//, '');
-  const itself = paths.generated.findIndex((file) => file.path === at);
-  const generated = paths.generated.filter((_, index) => index !== itself);
-  throwAll(clashesOf([{ path: at, named: `The feed ${feed.path}` }], { ...paths, generated }, project));
+  const checked = drawn.map((item) => ({ path: item.path, named: `The generated file /${item.path}` }));
+  let { generated } = paths;
+  if (feed) {
+    const at = feed.path.replace(/^\//, '');
+    const itself = generated.findIndex((file) => file.path === at);
+    generated = generated.filter((_, index) => index !== itself);
+    checked.push({ path: at, named: `The feed ${feed.path}` });
+  }
+  if (checked.length === 0) return;
+  const errors = clashesOf(checked, { ...paths, generated }, project);
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new SsgErrorList(errors);
 }
 
 /**
