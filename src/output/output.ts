@@ -76,9 +76,12 @@ function swapIn(staging: string, outDir: string, previous: string): boolean {
   return hadPrevious;
 }
 
-/** A file of the public folder at a path the build makes a page, asset or site file for. */
-export function publicFileClash(file: string, publicDir: string): SsgError {
-  return new SsgError('PublicFileClash', `The public file ${file} has the same path as a generated file.`, {
+/**
+ * An entry of the public folder at a path the build makes a page, asset or site file for (or
+ * needs a folder at, or writes as a file above it: `message` says which), named by its path.
+ */
+export function publicFileClash(file: string, publicDir: string, message = `The public file ${file} has the same path as a generated file.`): SsgError {
+  return new SsgError('PublicFileClash', message, {
     file: path.join(path.basename(path.dirname(publicDir)), path.basename(publicDir), file),
   });
 }
@@ -343,8 +346,7 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
         throw publicFileClash(file.path, publicDir);
       }
       if (publicFolders.has(file.path)) {
-        const { file: where } = publicFileClash(file.path, publicDir);
-        throw new SsgError('PublicFileClash', `The public folder ${file.path} is where the build writes a file.`, { file: where });
+        throw publicFileClash(file.path, publicDir, `The public folder ${file.path} is where the build writes a file.`);
       }
       const hash = hashOf(file.contents);
       if (generated.get(file.path) === hash) return; // already written (the site's images are written as they are ready, then with the rest)

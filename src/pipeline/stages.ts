@@ -55,6 +55,9 @@ export interface SiteSettings {
   images: OutputFile[];
 }
 
+/** The site's entry (site/index.tsx) as errors name it: from the project root, forward slashes. */
+const siteEntryShown = (project: Project) => relativeToRoot(project, project.siteEntry).split(path.sep).join('/');
+
 /**
  * Data checked against the site's schemas, the base URL, the site's own check, the site's images
  * (the image stage adds them to the data), then meta and feed, which may name an image.
@@ -73,8 +76,7 @@ export async function siteSettings(
   const feed = site.feed?.(data);
   // Written where it says: a path like ../x would land outside the output folder.
   if (feed && !(typeof feed.path === 'string' && isSiteFilePath(feed.path))) {
-    const file = relativeToRoot(project, project.siteEntry).split(path.sep).join('/');
-    throw new SsgError('RouteInvalid', `The feed's path ${JSON.stringify(feed.path)} needs a path on the site such as "/news/feed.xml".`, { file });
+    throw new SsgError('RouteInvalid', `The feed's path ${JSON.stringify(feed.path)} needs a path on the site such as "/news/feed.xml".`, { file: siteEntryShown(project) });
   }
   return { data, baseUrl, meta: site.meta?.(data), feed, images };
 }
@@ -225,9 +227,8 @@ export function checkPublicClashes(
     const inside = builtFolders.get(file);
     const above = anyInside ? fileAbove(file, builtFiles) : undefined;
     if (inside === undefined && above === undefined) continue;
-    const clash = publicFileClash(file, publicDir);
     const why = inside !== undefined ? `is where the build needs a folder, for ${inside}` : `is inside ${above}, which the build writes as a file`;
-    errors.push(new SsgError('PublicFileClash', `The public file ${file} ${why}.`, { file: clash.file }));
+    errors.push(publicFileClash(file, publicDir, `The public file ${file} ${why}.`));
   }
   if (errors.length === 1) throw errors[0];
   if (errors.length > 1) throw new SsgErrorList(errors);
@@ -252,7 +253,7 @@ function clashesOf(
   // On disk: the URLs pages are served at are no files, and a folder may share one's name.
   const others = new Set([...paths.client.assets, ...paths.generated].map((file) => file.path).concat(paths.jobs.map((job) => job.outputPath)));
   const folders = foldersAbove([...others, ...checked.map((item) => item.path)]);
-  const file = relativeToRoot(project, project.siteEntry).split(path.sep).join('/');
+  const file = siteEntryShown(project);
   const seen = new Map<string, string>();
   return checked.flatMap(({ path: at, named }) => {
     const other = taken.get(at) ?? seen.get(at)?.replace(/^The/, 'the');
