@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
+import { onTestFinished } from 'vitest';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -29,12 +30,19 @@ export interface PageWithLog {
   errors: string[];
 }
 
+/**
+ * A page in a context of its own, closed when the test that opened it ends: a page left open goes
+ * on running its timers and islands, and on two cores every open page slows the ones under test.
+ */
 export async function openPage(browser: Browser, options: BrowserContextOptions = {}): Promise<PageWithLog> {
   const context = await browser.newContext(options);
+  onTestFinished(() => context.close());
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
+    // A failed load names no URL in its text; its location does, so a failure says what failed.
+    const { url } = message.location();
+    if (message.type() === 'error') errors.push(message.text().startsWith('Failed to load resource') && url ? `${message.text()} (${url})` : message.text());
   });
   page.on('pageerror', (error) => errors.push(error.message));
   return { page, errors };
@@ -71,12 +79,18 @@ export async function waitForIsland(locator: Locator): Promise<void> {
   );
 }
 
-/** Scrolls through the whole page so that every lazily hydrated island wakes, then waits for all. */
+/**
+ * Wakes every lazily hydrated island, then waits for all: each island that waits to be visible is
+ * scrolled into view in turn (as a reader scrolling down would bring it), rather than painting the
+ * whole page step by step; those that wait for interaction are reached for.
+ */
 export async function hydrateEverything(page: Page): Promise<void> {
   await page.evaluate(async () => {
-    for (let y = 0; y < document.body.scrollHeight; y += window.innerHeight / 2) {
-      window.scrollTo(0, y);
-      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    for (const island of document.querySelectorAll<HTMLElement>('[data-island][data-hydrate="visible"]')) {
+      if (island.dataset.hydrated) continue;
+      (island.firstElementChild ?? island).scrollIntoView({ block: 'center' });
+      await frame();
     }
     window.scrollTo(0, 0);
   });
