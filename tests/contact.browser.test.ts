@@ -7,7 +7,7 @@ import { openSqliteInbox } from '../src/server/inbox-sqlite.ts';
 import { launchBrowser, openPage, waitForIslands } from './helpers/browser.ts';
 import type { TempSite } from './helpers/project.ts';
 import { ServeProcess } from './helpers/serve-process.ts';
-import { buildRealSite, CHALLENGE_STAND_IN_PATH, challengeStandIn } from './helpers/site.ts';
+import { buildRealSite } from './helpers/site.ts';
 import { freePort, startSiteverify, startSmtp } from './helpers/stand-ins.ts';
 
 describe('the contact form of the built site, end to end through ssg serve', () => {
@@ -20,7 +20,7 @@ describe('the contact form of the built site, end to end through ssg serve', () 
 
   beforeAll(async () => {
     // serve only serves files: the challenge stand-in ships as a public file of this copy.
-    site = await buildRealSite((copy) => copy.write(`site/public${CHALLENGE_STAND_IN_PATH}`, challengeStandIn));
+    site = await buildRealSite();
     dataDir = await mkdtemp(path.join(tmpdir(), 'ssg-e2e-'));
     siteverify = await startSiteverify('127.0.0.1');
     smtp = await startSmtp();

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DevProcess } from './helpers/dev-process.ts';
-import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
+import type { TempSite } from './helpers/project.ts';
+import { realSiteCopy } from './helpers/site.ts';
 
 describe('ssg dev on the real site', () => {
   let site: TempSite;
   let dev: DevProcess;
 
   beforeAll(async () => {
-    site = await copySite(repoRoot, ['dist', 'node_modules', '.cache', '.git', 'tests', 'screenshots', 'data']);
+    site = await realSiteCopy();
     dev = await DevProcess.start(site.dir);
   });
   afterAll(async () => {

@@ -7,7 +7,7 @@ import { createRateLimiter } from '../src/server/rate-limit.ts';
 import { launchBrowser, openPage } from './helpers/browser.ts';
 import type { TempSite } from './helpers/project.ts';
 import { serveSite, type TestServer } from './helpers/server.ts';
-import { buildRealSite, CHALLENGE_STAND_IN_PATH, challengeStandIn } from './helpers/site.ts';
+import { sharedRealSite, CHALLENGE_STAND_IN_PATH, challengeStandIn } from './helpers/site.ts';
 
 /** Routes whose only islands wait for interaction, or that have none: no script before it. */
 const STATIC_ROUTES = ['/', '/about', '/services', '/networks', '/legal'];
@@ -56,7 +56,7 @@ describe('no script before it is needed, no dead ends', () => {
   ];
 
   beforeAll(async () => {
-    site = await buildRealSite();
+    site = sharedRealSite();
     email = /email: (\S+)/.exec(await site.read('content/site.yaml'))![1]!.replace(/['"]/g, '');
     server = await serveSite(`${site.dir}/dist`, routes);
     browser = await launchBrowser();

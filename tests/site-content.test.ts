@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { repoRoot, type TempSite } from './helpers/project.ts';
-import { buildRealSite } from './helpers/site.ts';
+import { buildRealSite, sharedRealSite } from './helpers/site.ts';
 
 // Every route, text, count and constant of the product spec, checked on the built HTML.
 
@@ -42,7 +42,7 @@ const files: Record<string, string> = {
 const config = parse(await readFile(`${repoRoot}/content/site.yaml`, 'utf8'));
 
 beforeAll(async () => {
-  site = await buildRealSite();
+  site = sharedRealSite();
   for (const [route, file] of Object.entries(files)) pages.set(route, await site.read(`dist/${file}`));
 });
 afterAll(() => site?.dispose());

@@ -1,42 +1,46 @@
-import { expect } from 'vitest';
-import { copySite, repoRoot, type TempSite } from './project.ts';
+import { expect, inject } from 'vitest';
+import { copyBuiltSite } from './real-site.ts';
+import { TempSite, type CliResult } from './project.ts';
 
-/** Where the test server serves its stand-in for the bot-challenge provider's script. */
-export const CHALLENGE_STAND_IN_PATH = '/__stand-in/challenge/api.js';
+export { CHALLENGE_STAND_IN_PATH, challengeStandIn } from './real-site.ts';
+
+/** The run's one built copy of the real site, shared by every test file: it refuses changes. */
+class SharedSite extends TempSite {
+  private refuse(what: string): never {
+    throw new Error(`${what}: the shared real site is read by other test files at the same time; take a copy with buildRealSite()`);
+  }
+  override write(relative: string): Promise<void> {
+    return this.refuse(`write ${relative}`);
+  }
+  override remove(relative: string): Promise<void> {
+    return this.refuse(`remove ${relative}`);
+  }
+  override run(args: string[]): Promise<CliResult> {
+    return this.refuse(`ssg ${args.join(' ')}`);
+  }
+  /** Removed by the global set-up at the end of the run, not by a test file. */
+  override async dispose(): Promise<void> {}
+}
 
 /**
- * Stands in for the bot-challenge provider: `turnstile.render` draws a button that calls the
- * callback with a token, `reset` is recorded. It is served after a delay, so the form has to
- * poll for it as it would for the real, slower script.
+ * The real site as the global set-up built it (tests/setup/real-site.ts): its challenge script is
+ * the local stand-in, served as a public file. For test files that only read or serve it.
  */
-export const challengeStandIn = `
-window.__challenge = { renders: [], resets: [] };
-window.turnstile = {
-  render(container, options) {
-    window.__challenge.renders.push({ sitekey: options.sitekey });
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.textContent = 'I am human';
-    button.onclick = () => options.callback('stand-in-token-' + window.__challenge.renders.length);
-    container.append(button);
-    return 'widget-1';
-  },
-  reset(id) {
-    window.__challenge.resets.push(id);
-  },
-};`;
+export function sharedRealSite(): TempSite {
+  return new SharedSite(inject('realSite'));
+}
+
+/** A copy of the built real site of its own, not built again: `dist/` and `.cache/` as the set-up left them. */
+export function realSiteCopy(): Promise<TempSite> {
+  return copyBuiltSite(inject('realSite'));
+}
 
 /**
- * A copy of the real site in a temporary folder, built. The challenge script points at a local
- * stand-in so no test ever reaches the provider; `prepare` may add articles or edit content first.
+ * A copy of the built real site of its own (output and caches included, so the build is warm),
+ * built again after `prepare` has added articles or edited content. For tests that change it.
  */
 export async function buildRealSite(prepare?: (site: TempSite) => Promise<void>): Promise<TempSite> {
-  const site = await copySite(repoRoot, ['dist', 'node_modules', '.cache', '.git', 'tests', 'screenshots', 'test-results']);
-  const config = await site.read('content/site.yaml');
-  await site.write(
-    'content/site.yaml',
-    config.replace(/scriptUrl: .*/, `scriptUrl: ${CHALLENGE_STAND_IN_PATH}?render=explicit`),
-  );
+  const site = await realSiteCopy();
   await prepare?.(site);
   const result = await site.run(['build']);
   expect(result.stderr).not.toMatch(/Build failed/);
