@@ -33,6 +33,19 @@ if [ -n "$(git -C "$repo" status --porcelain)" ]; then
   echo "clean-clone-check: note: the working tree has changes that are not committed; the check runs ${commit:0:12} without them" >&2
 fi
 
+dir=''
+log=''
+child=''
+# Stopped (Ctrl-C, SIGTERM): the run's processes are ended and its clone removed; its log is kept.
+stop() {
+  trap - INT TERM
+  if [ -n "$child" ]; then kill -TERM -- "-$child" 2>/dev/null || true; wait "$child" 2>/dev/null || true; fi
+  if [ -n "$dir" ] && [ "$keep" != true ]; then rm -rf "$dir"; fi
+  if [ -n "$log" ]; then echo "clean-clone-check: stopped; the log so far: $log" >&2; fi
+  exit 130
+}
+trap stop INT TERM
+
 failed=0
 for run in $(seq 1 "$runs"); do
   dir="$(mktemp -d "${TMPDIR:-/tmp}/clean-clone-check.XXXXXX")"
@@ -41,7 +54,11 @@ for run in $(seq 1 "$runs"); do
   git -C "$dir/repo" checkout --quiet --detach "$commit"
   start=$(date +%s.%N)
   status=0
-  (cd "$dir/repo" && CI=true bash .ci/run) < /dev/null > "$log" 2>&1 || status=$?
+  # In a process group of its own, so that a stop ends npm, vitest and every browser with it.
+  setsid bash -c 'cd "$1" && CI=true exec bash .ci/run' _ "$dir/repo" < /dev/null > "$log" 2>&1 &
+  child=$!
+  wait "$child" || status=$?
+  child=''
   seconds=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.0f", e - s }')
   summary="$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1 || true)"
   verdict=ok

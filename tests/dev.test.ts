@@ -51,9 +51,14 @@ describe('ssg dev', () => {
     await site.write('content/news/2024/second-post.md', `${original}\nSaved for real.\n`);
     const reload = await events.next('reload', (data) => data.pages.length > 0);
     expect(reload.data).toEqual({ all: false, pages: ['/news/second-post'] });
-    const rebuilds = dev.stdout.slice(from).match(/ changed · /g) ?? [];
-    expect(dev.stdout.slice(from)).toMatch(/content\/news\/2024\/second-post\.md changed · 1 page written/);
-    expect(rebuilds).toHaveLength(1);
+    const output = dev.stdout.slice(from);
+    expect(output).toMatch(/content\/news\/2024\/second-post\.md changed · 1 page written/);
+    // No rebuild names a side file, alone or with others ("N files changed"). A save may rebuild
+    // twice: the file is emptied, then written, and on a busy machine the two can come further
+    // apart than the watcher's debounce (the second rebuild reads what the first missed); a late
+    // second event of the last test's save likewise.
+    const rebuilds = output.match(/^.* changed · .*$/gm) ?? [];
+    for (const line of rebuilds) expect(line, output).toMatch(/(^|\s)content\/news\/(2024\/second-post|first-post)\.md changed · /);
     events.close();
   });
 

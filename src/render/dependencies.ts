@@ -1,0 +1,146 @@
+import type { Article } from '../content/articles.ts';
+
+/** What one page read while it rendered: the answer to "which pages depend on this change". */
+export interface PageReads {
+  /** The page looked at the list itself (its length, order or members), not only at one article. */
+  articleList: boolean;
+  /** Fields read of each article, by slug. */
+  articleFields: Map<string, Set<string>>;
+  /** Top-level names of `data` read (`site`, `networks`, …). */
+  dataKeys: Set<string>;
+}
+
+export function emptyReads(): PageReads {
+  return { articleList: false, articleFields: new Map(), dataKeys: new Set() };
+}
+
+// Each tracking proxy and the article behind it: what site code kept of a tracked list (a route's
+// entries) is handed on as the articles themselves.
+const targets = new WeakMap<object, Article>();
+
+/** The article behind a tracking proxy, or the value as it is. */
+export function untracked<T>(value: T): T {
+  return ((value && typeof value === 'object' && targets.get(value)) || value) as T;
+}
+
+/** Whether a value is a tracking proxy of an article. */
+export const isTracked = (value: object): boolean => targets.has(value);
+
+/**
+ * An entry value with each article in it replaced: the value itself, or inside lists and plain
+ * objects at any depth (a tag's group, a list of related articles). Lists and objects are copied
+ * only when something in them was replaced; anything else (a Map, a class instance) is kept as is.
+ */
+export function mapArticlesIn(value: unknown, isArticle: (value: object) => boolean, replace: (article: Article) => unknown, inProgress = new Set<object>()): unknown {
+  if (!value || typeof value !== 'object') return value;
+  if (isArticle(value)) return replace(value as Article);
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  const plain = Array.isArray(value) || prototype === Object.prototype || prototype === null;
+  if (!plain || inProgress.has(value)) return value;
+  inProgress.add(value);
+  // Copied at the first item that changes: most entries (a slug, a page number) hold no article.
+  let copy: Record<string, unknown> | unknown[] | undefined;
+  const keys = Object.keys(value);
+  for (const key of keys) {
+    const item = (value as Record<string, unknown>)[key];
+    const next = mapArticlesIn(item, isArticle, replace, inProgress);
+    if (next === item) continue;
+    copy ??= Array.isArray(value) ? [...value] : { ...(value as Record<string, unknown>) };
+    (copy as Record<string, unknown>)[key] = next;
+  }
+  inProgress.delete(value);
+  return copy ?? value;
+}
+
+function trackArticle(article: Article, reads: PageReads): Article {
+  const proxy = new Proxy(article, {
+    get(target, key, receiver) {
+      if (typeof key === 'string') {
+        let fields = reads.articleFields.get(target.slug);
+        if (!fields) reads.articleFields.set(target.slug, (fields = new Set()));
+        fields.add(key);
+      }
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  targets.set(proxy, article);
+  return proxy;
+}
+
+const articleSets = new WeakMap<readonly Article[], ReadonlySet<unknown>>();
+
+/** The articles as a set, made once per list: every page of a build asks, and lists are long. */
+function articleSet(articles: readonly Article[]): ReadonlySet<unknown> {
+  let set = articleSets.get(articles);
+  if (!set) articleSets.set(articles, (set = new Set(articles)));
+  return set;
+}
+
+/**
+ * Wraps the articles and data a page receives so that rendering records what it used. Reading
+ * `articles.length` or iterating marks the list; reading `article.title` marks that field.
+ */
+export function trackReads(
+  articles: readonly Article[],
+  data: Record<string, unknown>,
+  reads: PageReads,
+  entry: Record<string, unknown> = {},
+): { articles: readonly Article[]; data: Record<string, unknown>; entry: Record<string, unknown> } {
+  const items = new Map<number, Article>();
+  // An article handed to the page through its route entry (itself, or in a list or an object it
+  // holds: a tag's group) is tracked like one read from the list.
+  const known = articleSet(articles);
+  const tracked = new Map<Article, Article>();
+  const track = (article: Article) => {
+    let proxy = tracked.get(article);
+    if (!proxy) tracked.set(article, (proxy = trackArticle(article, reads)));
+    return proxy;
+  };
+  const trackedEntry = mapArticlesIn(entry, (value) => known.has(value), track) as Record<string, unknown>;
+  const trackedArticles = new Proxy(articles as Article[], {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && /^\d+$/.test(key)) {
+        const index = Number(key);
+        const article = target[index];
+        if (!article) {
+          reads.articleList = true;
+          return undefined;
+        }
+        let tracked = items.get(index);
+        if (!tracked) items.set(index, (tracked = trackArticle(article, reads)));
+        return tracked;
+      }
+      if (key === 'length' || key === Symbol.iterator) reads.articleList = true;
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  const trackedData = new Proxy(data, {
+    get(target, key, receiver) {
+      if (typeof key === 'string') reads.dataKeys.add(key);
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  return { articles: trackedArticles, data: trackedData, entry: trackedEntry };
+}
+
+/** The fields that differ between two versions of one article. */
+export function changedFields(before: Article, after: Article): Set<string> {
+  const fields = new Set<string>();
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)]) as Set<keyof Article>) {
+    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) fields.add(key);
+  }
+  return fields;
+}
+
+/** Whether a page that read `reads` must be rendered again after these article changes. */
+export function dependsOnArticles(
+  reads: PageReads,
+  change: { listChanged: boolean; fields: ReadonlyMap<string, ReadonlySet<string>> },
+): boolean {
+  if (change.listChanged && reads.articleList) return true;
+  for (const [slug, fields] of change.fields) {
+    const read = reads.articleFields.get(slug);
+    if (read && [...fields].some((field) => read.has(field))) return true;
+  }
+  return false;
+}

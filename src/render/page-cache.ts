@@ -1,0 +1,146 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import { sourceFingerprint } from '../fingerprint.js';
+import type { Article } from '../content/articles.ts';
+import { readEntrySync, writeEntrySync } from '../cache/store.ts';
+import type { PageReads } from './dependencies.ts';
+import { generatorRoot } from '../project.ts';
+
+/**
+ * Rendered pages kept between builds, each with what it read while it rendered (which articles,
+ * the list of articles, which data files: the tracking dev mode uses). A page is taken from the
+ * cache only when everything it read is as it was and nothing that every page depends on (the
+ * site's compiled code, the template, the generator, the build's date, time zone and locale, the
+ * options) changed.
+ */
+export interface PageCache {
+  /** The stored page, if nothing it depends on changed. */
+  get(outputPath: string, entryKey: string): { html: string; islands: string[] } | undefined;
+  set(outputPath: string, entryKey: string, page: { html: string; islands: string[] }, reads: PageReads): void;
+  /** Writes the pages of this build (only those), atomically; never fails the build. */
+  save(): void;
+}
+
+interface StoredPage {
+  entryKey: string;
+  html: string;
+  islands: string[];
+  /** What the page read, as signatures: '*' for the article list, 'a:<slug>', 'd:<name>'. */
+  reads: Record<string, string>;
+}
+
+interface Stored {
+  global: string;
+  pages: Record<string, StoredPage>;
+}
+
+const sha1 = (...parts: Array<string | Uint8Array>) => {
+  const hash = createHash('sha1');
+  for (const part of parts) hash.update(part).update('\0');
+  return hash.digest('base64');
+};
+
+/**
+ * The generator's own sources and its installed packages (the fingerprint covers npm's install
+ * record): rendering with a changed renderer or React must not reuse pages.
+ */
+const generatorStamp = (): string => sourceFingerprint(generatorRoot);
+
+/** The time zone and locale: pages that format dates without naming them format them in these. */
+export function dateEnvironment(): string {
+  const { timeZone, locale } = Intl.DateTimeFormat().resolvedOptions();
+  return `${timeZone}\0${locale}`;
+}
+
+export const pageCacheFile = (cacheDir: string) => path.join(cacheDir, 'pages.bin');
+
+/** The stored pages, if the file is intact, of the expected shape and made under `global`. */
+function readStored(file: string, global: string): Stored | undefined {
+  const payload = readEntrySync(file);
+  if (!payload) return undefined;
+  try {
+    const stored = deserialize(payload) as Partial<Stored> | null;
+    if (stored?.global !== global || typeof stored.pages !== 'object' || stored.pages === null) return undefined;
+    return stored as Stored;
+  } catch {
+    return undefined;
+  }
+}
+
+const isPage = (page: unknown): page is StoredPage =>
+  typeof page === 'object' &&
+  page !== null &&
+  typeof (page as StoredPage).entryKey === 'string' &&
+  typeof (page as StoredPage).html === 'string' &&
+  Array.isArray((page as StoredPage).islands) &&
+  typeof (page as StoredPage).reads === 'object' &&
+  (page as StoredPage).reads !== null;
+
+export interface PageCacheInputs {
+  cacheDir: string;
+  /** Everything every page depends on besides articles and data: code, template, options. */
+  shared: Array<string | Uint8Array>;
+  /** When the build started: pages may show its date, so the cache lasts a day (UTC) at most. */
+  now: Date;
+  /** The published articles, newest first, and the content hash of each source file. */
+  articles: readonly Article[];
+  keys: ReadonlyMap<string, string>;
+  data: Record<string, unknown>;
+}
+
+export function openPageCache(inputs: PageCacheInputs): PageCache {
+  const file = pageCacheFile(inputs.cacheDir);
+  const global = sha1(generatorStamp(), dateEnvironment(), inputs.now.toISOString().slice(0, 10), ...inputs.shared);
+  const articleSignature = (article: Article) => `${inputs.keys.get(article.file) ?? sha1(article.markdown)}:${article.date}:${article.draft}`;
+  const bySlug = new Map(inputs.articles.map((article) => [article.slug, articleSignature(article)]));
+  let list: string | undefined;
+  const dataSignatures = new Map<string, string>();
+
+  /** The signature today of one thing a page read. */
+  const current = (read: string): string | undefined => {
+    if (read === '*') return (list ??= sha1(...inputs.articles.map(articleSignature)));
+    if (read.startsWith('a:')) return bySlug.get(read.slice(2));
+    if (read.startsWith('d:')) {
+      const name = read.slice(2);
+      let signature = dataSignatures.get(name);
+      if (signature === undefined) dataSignatures.set(name, (signature = sha1(JSON.stringify(inputs.data[name]) ?? 'undefined')));
+      return signature;
+    }
+    return undefined;
+  };
+
+  const stored = readStored(file, global);
+  const next: Stored = { global, pages: {} };
+  /** Whether this build rendered a page: otherwise the stored pages are this build's, unless some went. */
+  let rendered = false;
+
+  return {
+    get(outputPath, entryKey) {
+      const page = stored && Object.hasOwn(stored.pages, outputPath) ? stored.pages[outputPath] : undefined;
+      if (!isPage(page) || page.entryKey !== entryKey) return undefined;
+      for (const [read, signature] of Object.entries(page.reads)) {
+        if (current(read) !== signature) return undefined;
+      }
+      next.pages[outputPath] = page;
+      return page;
+    },
+    set(outputPath, entryKey, page, reads) {
+      const signatures: Record<string, string> = {};
+      const add = (read: string) => (signatures[read] = current(read) ?? '');
+      if (reads.articleList) add('*');
+      for (const slug of reads.articleFields.keys()) add(`a:${slug}`);
+      for (const name of reads.dataKeys) add(`d:${name}`);
+      next.pages[outputPath] = { entryKey, html: page.html, islands: page.islands, reads: signatures };
+      rendered = true;
+    },
+    save() {
+      if (!rendered && stored && Object.keys(stored.pages).length === Object.keys(next.pages).length) return;
+      try {
+        writeEntrySync(file, serialize(next));
+      } catch {
+        // Not kept: the next build renders every page.
+      }
+    },
+  };
+}
