@@ -34,6 +34,12 @@ const common = {
 const testDefaults = {
   testTimeout: 60_000,
   hookTimeout: 120_000,
+  // expect.poll gives up after 1 s by default. Islands hydrate only after the page's first paint
+  // (and `idle` ones when the browser is idle, or after 2 s); with the suite keeping both cores
+  // busy, a "visible" island once took longer than 1 s (no-js.browser, the news dates, in a
+  // clean-clone run), and a dev rebuild can too. 10 s is far beyond either, and costs nothing
+  // when the condition holds sooner.
+  expect: { poll: { timeout: 10_000 } },
 };
 
 export default defineConfig({

@@ -39,7 +39,13 @@ child=''
 # Stopped (Ctrl-C, SIGTERM): the run's processes are ended and its clone removed; its log is kept.
 stop() {
   trap - INT TERM
-  if [ -n "$child" ]; then kill -TERM -- "-$child" 2>/dev/null || true; wait "$child" 2>/dev/null || true; fi
+  if [ -n "$child" ]; then
+    # npm ci may outlive SIGTERM (it waits for install scripts): five seconds, then SIGKILL.
+    kill -TERM -- "-$child" 2>/dev/null || true
+    for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 -- "-$child" 2>/dev/null || break; sleep 0.5; done
+    kill -KILL -- "-$child" 2>/dev/null || true
+    wait "$child" 2>/dev/null || true
+  fi
   if [ -n "$dir" ] && [ "$keep" != true ]; then rm -rf "$dir"; fi
   if [ -n "$log" ]; then echo "clean-clone-check: stopped; the log so far: $log" >&2; fi
   exit 130
