@@ -274,7 +274,7 @@ describe('ssg dev', () => {
     await site.write('content/news/first-post.md', `${original}\nFirst save.`);
     await new Promise((resolve) => setTimeout(resolve, 30));
     await site.write('content/news/first-post.md', `${original}\nSecond save.`);
-    await expect.poll(() => text(`${dev.url}/news/first-post`), { timeout: 3000 }).toContain('Second save.');
+    await expect.poll(() => text(`${dev.url}/news/first-post`)).toContain('Second save.');
   });
 
   it('an editor that empties the file before writing it is not mistaken for an empty article', async () => {
@@ -283,7 +283,7 @@ describe('ssg dev', () => {
     truncateSync(site.file('content/news/first-post.md'));
     await new Promise((resolve) => setTimeout(resolve, 10));
     writeFileSync(site.file('content/news/first-post.md'), `${original}\nAfter truncation.`);
-    await expect.poll(() => text(`${dev.url}/news/first-post`), { timeout: 3000 }).toContain('After truncation.');
+    await expect.poll(() => text(`${dev.url}/news/first-post`)).toContain('After truncation.');
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(dev.stderr.slice(fromErr)).not.toContain('first-post.md: no date');
   });
