@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { sourceFingerprint } from './fingerprint.js';
+import { sourceFingerprint } from '../src/fingerprint.js';
 
 const LIST = 'files.json';
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');

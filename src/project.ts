@@ -36,6 +36,12 @@ export function projectAt(root: string): Project {
 /** The generator's own folder, for its runtime files and its node_modules. */
 export const generatorRoot = findGeneratorRoot(path.dirname(fileURLToPath(import.meta.url)));
 
+/** The generator's own packages (esbuild, React, the Markdown pipeline), whichever site it builds. */
+export const generatorNodeModules = path.join(generatorRoot, 'node_modules');
+
+/** The folder of the output (and of the image cache's files) that holds the hashed assets. */
+export const ASSETS_DIR = 'assets';
+
 export function relativeToRoot(project: Project, file: string): string {
   return path.relative(project.root, file) || '.';
 }

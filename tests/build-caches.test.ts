@@ -9,10 +9,10 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Article } from '../src/content/articles.ts';
 import { readEntrySync, writeEntrySync } from '../src/cache/store.ts';
-import { emptyReads } from '../src/cache/dependencies.ts';
-import type { StoredMarkdown } from '../src/cache/markdown-cache.ts';
+import { emptyReads } from '../src/render/dependencies.ts';
+import type { StoredMarkdown } from '../src/content/markdown-cache.ts';
 import { listFiles } from '../src/output/output.ts';
-import { openPageCache, pageCacheFile, type PageCacheInputs } from '../src/cache/page-cache.ts';
+import { openPageCache, pageCacheFile, type PageCacheInputs } from '../src/render/page-cache.ts';
 import { corruptionKinds, corruptions, damage, type Corruption } from './helpers/corrupt.ts';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 

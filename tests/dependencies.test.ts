@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Article } from '../src/content/articles.ts';
-import { changedFields, dependsOnArticles, emptyReads, isTracked, mapArticlesIn, trackReads, untracked } from '../src/cache/dependencies.ts';
+import { changedFields, dependsOnArticles, emptyReads, isTracked, mapArticlesIn, trackReads, untracked } from '../src/render/dependencies.ts';
 import { classify } from '../src/pipeline/incremental.ts';
 import { projectAt } from '../src/project.ts';
 

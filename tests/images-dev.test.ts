@@ -3,7 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SsgError, SsgErrorList } from '../src/errors.ts';
-import { ASSETS_DIR } from '../src/bundle/bundle-client.ts';
+import { ASSETS_DIR } from '../src/project.ts';
 import { describeProblems } from '../src/dev/dev.ts';
 import { imageKey } from '../src/images/image-cache.ts';
 import { DEFAULT_IMAGE_SETTINGS } from '../src/images/process.ts';

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { interruptOutcome, runInterruptCleanups } from '../src/cli/interrupt.ts';
+import { interruptOutcome, runInterruptCleanups } from '../src/interrupt.ts';
 import { SsgError, isUsageError } from '../src/errors.ts';
 import { createStagedOutput } from '../src/output/output.ts';
 import { OUTPUT_MARKER, checkOwnership } from '../src/output/output-target.ts';

@@ -4,11 +4,12 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type * as esbuild from 'esbuild';
 import { BOOTSTRAP_HASH, cspHash } from '../runtime/bootstrap.ts';
-import { cachedBuild, sourceFiles, type BundleResult } from '../cache/bundle-cache.ts';
-import { fromEsbuildFailure, generatorNodeModules, ssgAlias } from './esbuild-plugins.ts';
-import { generatorRoot, type Project } from '../project.ts';
+import { cachedBuild, sourceFiles, type BundleResult } from './bundle-cache.ts';
+import { fromEsbuildFailure, ssgAlias } from './esbuild-plugins.ts';
+import { ASSETS_DIR, generatorNodeModules, generatorRoot, type Project } from '../project.ts';
+import type { ClientBundle, OutputAsset } from '../render/bundles.ts';
 
-export const ASSETS_DIR = 'assets';
+export type { ClientBundle, OutputAsset };
 
 /**
  * Style sheets up to this size go into every page instead of a render-blocking request: one
@@ -16,34 +17,6 @@ export const ASSETS_DIR = 'assets';
  * across pages (a larger one is).
  */
 export const INLINE_STYLE_MAX_BYTES = 48 * 1024;
-
-export interface OutputAsset {
-  /** Path inside the output folder, with forward slashes: `assets/loader-AB12.js`. */
-  path: string;
-  contents: Uint8Array;
-}
-
-export interface ClientBundle {
-  assets: OutputAsset[];
-  /** URL of the style sheet every page links, if the site has one. */
-  styleUrl?: string;
-  /** The style sheet's text when pages carry it inline (small enough, and safe inside `<style>`). */
-  inlineStyle?: { url: string; text: string };
-  /** CSP sources that allow the inline style and the inline bootstrap script the pages may carry. */
-  inlineHashes: { style: string[]; script: string[] };
-  /** URL of the island loader; only pages with islands load it. */
-  loaderUrl?: string;
-  /** Island names that have code. */
-  islands: Set<string>;
-  /** The assets a page with these islands loads up front or on hydration, by URL. */
-  assetsFor(islands: readonly string[]): { js: string[]; css: string[] };
-  /** The scripts a page fetches before any interaction: its module scripts and what they import. */
-  firstPaintScripts(html: string): string[];
-  /** Gzip size of an asset by URL, measured once. */
-  gzipSize(url: string): number;
-  /** Every file the scripts and styles were made from, absolute, packages included. */
-  sources: string[];
-}
 
 export interface IslandSource {
   name: string;

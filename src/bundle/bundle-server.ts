@@ -2,21 +2,15 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as esbuild from 'esbuild';
-import { cachedBuild, sourceFiles, type BundleResult } from '../cache/bundle-cache.ts';
+import { cachedBuild, sourceFiles, type BundleResult } from './bundle-cache.ts';
 import { SsgError } from '../errors.ts';
 import { removeFilesOfEndedProcesses } from '../cache/store.ts';
-import { externalPackagesByPath, fromEsbuildFailure, generatorNodeModules, ssgAlias } from './esbuild-plugins.ts';
-import { generatorRoot, relativeToRoot, type Project } from '../project.ts';
+import { externalPackagesByPath, fromEsbuildFailure, ssgAlias } from './esbuild-plugins.ts';
+import { generatorNodeModules, generatorRoot, relativeToRoot, type Project } from '../project.ts';
 import { siteCodeError } from '../site-code-error.ts';
-import type { RenderedPage } from '../runtime/render-page.tsx';
-import type { SiteDefinition } from '../render/site-definition.ts';
+import type { ServerModule } from '../render/bundles.ts';
 
-/** The site's code, compiled for Node, together with the renderer that shares its React. */
-export interface ServerModule {
-  site: SiteDefinition<Record<string, unknown>>;
-  renderPage: (element: import('react').ReactElement) => RenderedPage;
-  createElement: typeof import('react').createElement;
-}
+export type { ServerModule };
 
 export interface ServerBundle {
   module: ServerModule;

@@ -2,9 +2,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Message, Plugin } from 'esbuild';
 import { SsgError, SsgErrorList, type ErrorCode } from '../errors.ts';
-import { generatorRoot } from '../project.ts';
-
-export const generatorNodeModules = path.join(generatorRoot, 'node_modules');
+import { generatorNodeModules, generatorRoot } from '../project.ts';
 
 /** `import ... from 'ssg'` means the generator's public surface, in its server or browser form. */
 export function ssgAlias(target: 'server' | 'client'): Plugin {

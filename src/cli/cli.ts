@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StoredMessage } from '../server/message.ts';
 import { formatAnyError, isExpectedError, isUsageError } from '../errors.ts';
-import { interruptOutcome, runInterruptCleanups } from './interrupt.ts';
+import { interruptOutcome, runInterruptCleanups } from '../interrupt.ts';
 import { progressLine } from './progress.ts';
 import { formatSummary, formatTimings, summaryRows } from './summary.ts';
 import { formatMs, paint, useColor } from './terminal.ts';

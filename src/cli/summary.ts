@@ -1,20 +1,5 @@
+import type { PageSizes, SummaryRow } from '../pipeline/build-result.ts';
 import { formatBytes, formatMs, type Paint } from './terminal.ts';
-
-export interface SummaryRow {
-  /** The URL path, or a route pattern with a count when pages are grouped. */
-  route: string;
-  htmlBytes: number;
-  /** Gzip size of the scripts fetched before the visitor interacts (the first paint). */
-  firstPaintJsGzip: number;
-  /** Gzip size of every script the page may fetch, the islands' when they hydrate included. */
-  jsGzip: number;
-  cssGzip: number;
-}
-
-export interface PageSizes extends SummaryRow {
-  /** The route-table pattern the page came from. */
-  pattern: string;
-}
 
 /** Routes with more pages than this are shown as one row with the largest sizes. */
 const GROUP_ABOVE = 8;

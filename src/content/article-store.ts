@@ -1,5 +1,5 @@
 import { parseArticles, reportRawHtml, type Article, type ArticleSource } from './articles.ts';
-import { contentKey, openMarkdownCache, type MarkdownCache } from '../cache/markdown-cache.ts';
+import { contentKey, openMarkdownCache, type MarkdownCache } from './markdown-cache.ts';
 import { createMarkdownPool } from './markdown-pool.ts';
 
 export interface ParsedWithCache {

@@ -3,7 +3,13 @@ import path from 'node:path';
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import { yamlMessage } from './yaml-message.ts';
 import { SsgError, SsgErrorList } from '../errors.ts';
-import type { DataSchema } from '../render/site-definition.ts';
+
+/** A schema check for a YAML file: anything with zod's `safeParse` contract. */
+export interface DataSchema<T = unknown> {
+  safeParse(input: unknown):
+    | { success: true; data: T }
+    | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
+}
 
 export interface DataFile {
   name: string;

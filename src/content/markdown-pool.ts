@@ -1,12 +1,12 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { generatorNodeModules } from '../bundle/esbuild-plugins.ts';
+import { generatorNodeModules } from '../project.ts';
 import { generatorRoot } from '../project.ts';
 import { availableParallelism } from 'node:os';
 import type { MarkdownBatchResult } from './markdown-worker.ts';
 import type { ConvertedMarkdown } from './markdown.ts';
-import { onInterrupt } from '../cli/interrupt.ts';
+import { onInterrupt } from '../interrupt.ts';
 import { removeFilesOfEndedProcesses } from '../cache/store.ts';
 
 /** Below this many conversions the main thread does them: a helper costs more to start. */

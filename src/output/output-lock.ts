@@ -2,7 +2,7 @@ import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, st
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SsgError } from '../errors.ts';
-import { onInterrupt } from '../cli/interrupt.ts';
+import { onInterrupt } from '../interrupt.ts';
 import { isRunning } from '../processes.ts';
 import { KEPT_ENTRIES } from './output-target.ts';
 

@@ -4,7 +4,7 @@ import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readEntrySync, writeEntrySync } from '../cache/store.ts';
 import { SsgError } from '../errors.ts';
-import { onInterrupt, setInterruptOutcome } from '../cli/interrupt.ts';
+import { onInterrupt, setInterruptOutcome } from '../interrupt.ts';
 import { present } from './output-lock.ts';
 import { KEPT_ENTRIES, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, mountPointFailure } from './output-target.ts';
 

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { pruneEntries, readEntry, removeAbandonedTemporaries, writeEntrySync } from '../cache/store.ts';
 import type { OutputFile } from './output.ts';
-import { ASSETS_DIR } from '../bundle/bundle-client.ts';
+import { ASSETS_DIR } from '../project.ts';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);

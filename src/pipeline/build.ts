@@ -2,44 +2,13 @@
 // for the last build into it, see unchanged.ts) or the full pipeline, loaded only then.
 import path from 'node:path';
 import { openCacheFolder } from '../cache/store.ts';
-import type { PageSizes } from '../cli/summary.ts';
 import { cleanLeftovers, lockOutput } from '../output/output-lock.ts';
 import { checkOwnership, checkProjectRoot, resolveOutDir } from '../output/output-target.ts';
 import { projectAt, type Project } from '../project.ts';
+import type { BuildOptions, BuildResult } from './build-result.ts';
 import { inputStamp, manifestFileOf, unchangedReport } from './unchanged.ts';
 
-export interface BuildOptions {
-  root: string;
-  /** The output folder, absolute or relative to root. */
-  outDir: string;
-  /** Overrides `baseUrl` of content/site.yaml. */
-  baseUrl?: string;
-  drafts?: boolean;
-  /** Include articles dated after the build time (held back until their date otherwise). */
-  future?: boolean;
-  /** The build time; articles without a date get it. */
-  now?: Date;
-  warn?: (message: string) => void;
-  /** Replace the contents of an output folder no build wrote (one a build wrote is always replaced). */
-  emptyOutDir?: boolean;
-  /** Told after each batch of articles converted: how many of those to convert are done (the CLI's progress line). */
-  onProgress?: (converted: number, total: number) => void;
-  /** How long to wait for another build into the same folder (default two minutes). */
-  lockTimeoutMs?: number;
-}
-
-export interface BuildResult {
-  outDir: string;
-  pages: PageSizes[];
-  articles: number;
-  /** Markdown conversions taken from the cache, and done. */
-  markdown: { cached: number; converted: number };
-  timings: Record<string, number>;
-  durationMs: number;
-  /** The output folder already held exactly this site; nothing was written. */
-  unchanged: boolean;
-}
-
+export type { BuildOptions, BuildResult, PageSizes, SummaryRow } from './build-result.ts';
 export { normalizeBaseUrl, resolveBaseUrl } from './stages.ts';
 
 /**

@@ -4,21 +4,20 @@
 import path from 'node:path';
 import { Buffer } from 'node:buffer';
 import { isPublished, readArticleSources, type Article } from '../content/articles.ts';
-import { ASSETS_DIR, bundleClient, type ClientBundle } from '../bundle/bundle-client.ts';
+import { bundleClient, type ClientBundle } from '../bundle/bundle-client.ts';
 import { bundleServer, type ServerBundle } from '../bundle/bundle-server.ts';
 import { readDataFiles, type DataFile } from '../content/data.ts';
 import { removeAbandonedTemporaries } from '../cache/store.ts';
 import { openCompressedCache } from '../output/precompress.ts';
 import { convertPending, parseWithCache, type ParsedWithCache } from '../content/article-store.ts';
 import { createStagedOutput, type OutputFile, type StagedOutput } from '../output/output.ts';
-import type { Project } from '../project.ts';
-import { emptyReads } from '../cache/dependencies.ts';
+import { ASSETS_DIR, type Project } from '../project.ts';
+import { emptyReads } from '../render/dependencies.ts';
 import { SsgError } from '../errors.ts';
 import type { CheckedPage } from '../render/links.ts';
-import { openPageCache, type PageCache } from '../cache/page-cache.ts';
+import { openPageCache, type PageCache } from '../render/page-cache.ts';
 import { renderDocument, type RenderContext } from '../render/render.ts';
 import { expandRoutes, type PageJob } from '../render/routes.ts';
-import type { PageSizes } from '../cli/summary.ts';
 import { loadTemplate, type DocumentShell } from '../render/template.ts';
 import {
   checkDrawnClashes,
@@ -35,7 +34,7 @@ import {
 } from './stages.ts';
 import { createImageStage, type ImageStage } from './images.ts';
 import { manifestFileOf, saveUnchangedRecord, validUntil } from './unchanged.ts';
-import type { BuildOptions, BuildResult } from './build.ts';
+import type { BuildOptions, BuildResult, PageSizes } from './build-result.ts';
 
 export function assetFiles(client: ClientBundle): OutputFile[] {
   return client.assets.map((asset) => ({ path: asset.path, contents: asset.contents }));

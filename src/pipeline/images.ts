@@ -4,11 +4,10 @@
 // through `processEach`, one article at a time, so they write the same files and fail alike.
 import { createHash } from 'node:crypto';
 import type { Article } from '../content/articles.ts';
-import { ASSETS_DIR } from '../bundle/bundle-client.ts';
 import type { ServerModule } from '../bundle/bundle-server.ts';
 import { SsgError, SsgErrorList } from '../errors.ts';
 import type { OutputFile } from '../output/output.ts';
-import type { Project } from '../project.ts';
+import { ASSETS_DIR, type Project } from '../project.ts';
 import { markdownHtml, processArticleImages } from '../images/article-images.ts';
 import { openImageCache } from '../images/image-cache.ts';
 import { DEFAULT_IMAGE_SETTINGS } from '../images/process.ts';
@@ -38,7 +37,6 @@ export function createImageStage(project: Project, options: { started?: number }
     signatures.set(article, createHash('sha1').update(article.html).digest('base64'));
   }
 
-  /** Processes the images of each article not yet done; every problem of every article at once. */
   // Articles looked at and found to show no image: a dev rebuild does not search their HTML again.
   const showsNone = new WeakSet<Article>();
   const needsImages = (article: Article) => {
@@ -48,11 +46,9 @@ export function createImageStage(project: Project, options: { started?: number }
     return false;
   };
 
+  /** Processes the images of each article not yet done; every problem of every article at once. */
   async function processEach(articles: readonly Article[]): Promise<void> {
-    const todo = articles.filter(needsImages);
-    const results = await Promise.allSettled(todo.map(processOne));
-    const failures = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
-    if (failures.length > 0) throw mergeFailures(failures);
+    throwFailures(await Promise.allSettled(articles.filter(needsImages).map(processOne)));
   }
 
   const pending: Array<Promise<void>> = [];
@@ -71,9 +67,7 @@ export function createImageStage(project: Project, options: { started?: number }
     },
     /** Build: waits for every admitted article; rejects with every image problem found. */
     async settle(): Promise<void> {
-      const results = await Promise.allSettled(pending);
-      const failures = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
-      if (failures.length > 0) throw mergeFailures(failures);
+      throwFailures(await Promise.allSettled(pending));
     },
     /** The processed files of these articles, once each (two articles may show one image). */
     files(articles: readonly Article[]): OutputFile[] {
@@ -102,6 +96,12 @@ export function createImageStage(project: Project, options: { started?: number }
 }
 
 export type ImageStage = ReturnType<typeof createImageStage>;
+
+/** Throws the problems of the jobs that failed, as one report, if any did. */
+function throwFailures(results: ReadonlyArray<PromiseSettledResult<void>>): void {
+  const failures = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
+  if (failures.length > 0) throw mergeFailures(failures);
+}
 
 /**
  * The problems of every article as one report, in file order whatever order they were processed

@@ -10,7 +10,7 @@ import { addCspSources } from '../render/csp.ts';
 import { parseDataFiles, type DataFile } from '../content/data.ts';
 import { SsgError, SsgErrorList } from '../errors.ts';
 import { generateFiles, isSiteFilePath, type DrawnMemo } from '../render/generated-files.ts';
-import { trackReads, type PageReads } from '../cache/dependencies.ts';
+import { trackReads, type PageReads } from '../render/dependencies.ts';
 import { checkLinks, type CheckedPage, type LinkCheckMemo, type PageLinks } from '../render/links.ts';
 import { publicFileClash, type OutputFile } from '../output/output.ts';
 import { relativeToRoot, type Project } from '../project.ts';

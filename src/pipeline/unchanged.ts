@@ -12,10 +12,10 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { sourceFingerprint } from '../../bin/fingerprint.js';
-import { dateEnvironment } from '../cache/page-cache.ts';
+import { sourceFingerprint } from '../fingerprint.js';
+import { dateEnvironment } from '../render/page-cache.ts';
 import { readEntrySync, writeEntrySync } from '../cache/store.ts';
-import type { PageSizes } from '../cli/summary.ts';
+import type { PageSizes } from './build-result.ts';
 import { fingerprintOfStat, outputStillIntact } from '../output/output.ts';
 import { isInside } from '../output/output-target.ts';
 import { generatorRoot, type Project } from '../project.ts';

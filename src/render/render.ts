@@ -1,7 +1,6 @@
 import type { Article } from '../content/articles.ts';
-import type { ServerModule } from '../bundle/bundle-server.ts';
-import type { ClientBundle } from '../bundle/bundle-client.ts';
-import { trackReads, type PageReads } from '../cache/dependencies.ts';
+import type { ClientBundle, ServerModule } from './bundles.ts';
+import { trackReads, type PageReads } from './dependencies.ts';
 import { SsgError } from '../errors.ts';
 import { renderHead } from './head.ts';
 import { siteFrame } from '../site-code-error.ts';

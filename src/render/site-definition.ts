@@ -1,5 +1,8 @@
 import type { ComponentType, ReactNode } from 'react';
 import type { Article } from '../content/articles.ts';
+import type { DataSchema } from '../content/data.ts';
+
+export type { DataSchema };
 
 /** What every page and the layout receive. */
 export interface PageProps<Data = Record<string, unknown>> {
@@ -88,13 +91,6 @@ export interface Route<Data = Record<string, unknown>> {
 export interface RouteEntry {
   params: Record<string, string>;
   props?: Record<string, unknown>;
-}
-
-/** A schema check for a YAML file: anything with zod's `safeParse` contract. */
-export interface DataSchema<T = unknown> {
-  safeParse(input: unknown):
-    | { success: true; data: T }
-    | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
 }
 
 export interface SiteDefinition<Data = Record<string, unknown>> {

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { SsgError } from '../errors.ts';
-import { externalPackagesByPath, fromEsbuildFailure, generatorNodeModules } from '../bundle/esbuild-plugins.ts';
-import { generatorRoot } from '../project.ts';
+import { externalPackagesByPath, fromEsbuildFailure } from '../bundle/esbuild-plugins.ts';
+import { generatorNodeModules, generatorRoot } from '../project.ts';
 import { siteCodeError } from '../site-code-error.ts';
 import { apiRoutePath, isApiRoute, type ApiRoute } from './api-route.ts';
 
