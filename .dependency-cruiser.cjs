@@ -1,0 +1,82 @@
+// The generator's layers, checked by `npm run layers` (part of `npm test`). A folder of `src/` may
+// import its own layer (without a cycle between folders) and the layers below it, never above:
+//
+//   cli                                      the commands; bin/ssg.js only calls it
+//   dev, server                              dev mode; the production server
+//   pipeline                                 the stages of a build, in order
+//   content, cache, bundle, images,          the stages' own work
+//   render, output
+//   runtime                                  the code shipped to browsers (imports nothing)
+//   project.ts, errors.ts, processes.ts,     what everything may use
+//   site-code-error.ts, interrupt.ts,
+//   fingerprint.js
+//
+// Nothing in src/ imports bin/ or site/ (the engine never names the company's site). Type-only
+// imports count: a type is part of the contract between layers.
+
+const folders = (...names) => `^src/(${names.join('|')})/`;
+const LAYERS = [
+  { name: 'cli', path: folders('cli') },
+  { name: 'dev and server', path: folders('dev', 'server') },
+  { name: 'pipeline', path: folders('pipeline') },
+  { name: 'stages', path: folders('content', 'cache', 'bundle', 'images', 'render', 'output') },
+  { name: 'runtime', path: folders('runtime') },
+];
+
+/** For each layer, a rule forbidding imports of every layer above it. */
+const upward = LAYERS.slice(1).map((layer, index) => ({
+  name: `no-upward-from-${layer.name.replace(/ /g, '-')}`,
+  comment: `${layer.name} may not import a layer above it (${LAYERS.slice(0, index + 1).map((above) => above.name).join(', ')}).`,
+  severity: 'error',
+  from: { path: layer.path },
+  to: { path: LAYERS.slice(0, index + 1).map((above) => above.path).join('|') },
+}));
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    ...upward,
+    {
+      name: 'no-upward-from-the-base',
+      comment: 'The files at the top of src/ (project, errors, processes, site-code-error, interrupt, fingerprint) are the bottom layer: they import no folder of src/.',
+      severity: 'error',
+      from: { path: '^src/(project|errors|processes|site-code-error|interrupt)\\.ts$|^src/fingerprint\\.js$' },
+      to: { path: '^src/[^/]+/' },
+    },
+    {
+      name: 'no-bin-or-site-from-src',
+      comment: 'The engine never imports the CLI entry (bin/) or the site it builds (site/).',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(bin|site)/' },
+    },
+    {
+      name: 'bin-calls-only-the-cli',
+      comment: 'bin/ starts the CLI and nothing else (and, while the CLI compiles itself at start, names its copy by src/fingerprint.js).',
+      severity: 'error',
+      from: { path: '^bin/' },
+      to: { path: '^src/', pathNot: '^src/(cli/|fingerprint\\.js$)' },
+    },
+    {
+      name: 'no-folder-cycles',
+      comment: 'No cycle between the folders of src/, in a layer or across.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-module-cycles',
+      comment: 'No cycle between modules.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    includeOnly: '^(src|bin|site)/',
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'node', 'default'], extensions: ['.ts', '.tsx', '.js'] },
+  },
+};
