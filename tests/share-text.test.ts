@@ -123,7 +123,12 @@ describe('card text layout', () => {
         if (all.some((glyph) => !shown.has(glyph.cluster))) expect(layout.lines.at(-1)!.at(-1)!.glyph).toBe(ELLIPSIS);
         else expect(layout.lines.flat().map((glyph) => glyph.glyph)).toEqual(all.map((glyph) => glyph.glyph));
       }),
-      { numRuns: 200 },
+      {
+        numRuns: 200,
+        // Found by a clean-clone run: a line ending in a W kerned against the next line's first
+        // glyph measured 0.16 px wider than the card by its own advance.
+        examples: [[['!N#mxU7 i', 'naïve', 'a', '漢字', 'A]@2/a<C', 'WWWWWWWWWWWWWWWWWWWWWWWWWWWWWW'], '-']],
+      },
     );
   });
 });

@@ -154,7 +154,9 @@ export function layoutText(face: Typeface, text: string, style: TextStyle): Text
     let end = start;
     let lastBreak = -1;
     while (end < glyphs.length) {
-      const right = (glyphs[end + 1]?.x ?? total) - origin;
+      // A line ends where the next glyph starts or where this one's own advance ends, whichever
+      // is further: kerning may pull the next glyph in under this one's edge.
+      const right = Math.max(glyphs[end + 1]?.x ?? total, lineEnd(face, [glyphs[end]!], style.size)) - origin;
       if (right > style.width && !isSpace(text[glyphs[end]!.cluster]) && end > start) break;
       if (breaksAfter(text[glyphs[end]!.cluster])) lastBreak = end;
       end++;
@@ -175,7 +177,7 @@ export function layoutText(face: Typeface, text: string, style: TextStyle): Text
 /** The line cut where an ellipsis still fits after it (and after no space). */
 function withEllipsis(face: Typeface, text: string, line: Placed[], style: TextStyle): Placed[] {
   const ellipsis = shape(face, '…', style.size);
-  const advance = (glyphs: Placed[], index: number) => (glyphs[index + 1]?.x ?? lineEnd(face, glyphs, style.size)) - glyphs[index]!.x;
+  const advance = (glyphs: Placed[], index: number) => Math.max(glyphs[index + 1]?.x ?? 0, lineEnd(face, [glyphs[index]!], style.size)) - glyphs[index]!.x;
   const kept = [...line];
   const endOf = () => (kept.length === 0 ? 0 : kept.at(-1)!.x + advance(line, kept.length - 1));
   while (kept.length > 0 && (endOf() + ellipsis.width > style.width || isSpace(text[kept.at(-1)!.cluster]))) kept.pop();
