@@ -1,20 +1,22 @@
 #!/usr/bin/env node
-// The CLI is TypeScript. It runs from a checked JavaScript copy in .cache/cli-<fingerprint>/
-// (see cli-copy.js): loading compiled code starts about 0.2 s faster than compiling on the fly at
-// every start. Should that copy not be possible (a read-only install, say), tsx compiles the
-// sources on the fly as before.
+// The CLI runs from lib/cli.js, the JavaScript the package's build step compiles from src/
+// (scripts/build-package.js; `prepare` runs it on install and pack). In a checkout whose sources
+// changed since, or when lib/ is missing or damaged, it runs from the TypeScript sources through tsx
+// instead, which starts slower, and says so under --verbose; `npm run build:package` compiles again.
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { compiledEntry } from './cli-copy.js';
+import { libProblem } from './lib-check.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const verbose = process.argv.includes('--verbose');
 
 let main;
-try {
-  const entry = await compiledEntry(root);
-  if (process.argv.includes('--verbose')) process.setSourceMapsEnabled(true);
-  ({ main } = await import(pathToFileURL(entry).href));
-} catch {
+const problem = libProblem(root);
+if (problem === undefined) {
+  if (verbose) process.setSourceMapsEnabled(true);
+  ({ main } = await import(pathToFileURL(path.join(root, 'lib', 'cli.js')).href));
+} else {
+  if (verbose) process.stderr.write(`ssg: running from the TypeScript sources: ${problem} (npm run build:package compiles it)\n`);
   const { register } = await import('tsx/esm/api');
   register();
   ({ main } = await import('../src/cli/cli.ts'));

@@ -1,80 +1,484 @@
 /**
  * The catalogue of expected errors, as Astro's errors-data: each failure has a permanent name (the
- * key, printed as `[Name]`), a title saying what went wrong in general, a hint saying what to do,
- * and for some a message made from the details. Distinct failures have distinct names. Anything
- * else that escapes is a bug of the generator and is shown with its stack.
+ * key, printed as `[Name]`), a title saying what went wrong in general, a message made from the
+ * details of one occurrence, and a hint saying what to do (for some also made from the details).
+ * Distinct failures have distinct names. This is the only place messages are worded: an SsgError
+ * is made by `catalogueError(name, details, location)` (tests/error-catalogue.test.ts checks).
+ * Anything else that escapes is a bug of the generator and is shown with its stack.
  */
+
+/** A message (or hint) worded from the details of one occurrence. */
+type Wording = (...details: any[]) => string;
+
+/** The details of a `byCase` message: the case's name, then that case's own details. */
+type CaseDetails<Cases extends Record<string, Wording>> = { [K in keyof Cases & string]: [K, ...Parameters<Cases[K]>] }[keyof Cases & string];
+
+/**
+ * One failure worded several ways: the first detail names the case, the rest are its details. For
+ * occurrences that differ in wording only; a failure of another kind gets an entry of its own.
+ */
+function byCase<const Cases extends Record<string, Wording>>(cases: Cases): (...details: CaseDetails<Cases>) => string {
+  return (...details) => {
+    const [name, ...rest] = details as unknown as [string, ...unknown[]];
+    return (cases[name] as Wording)(...rest);
+  };
+}
+
+/** `<what ran> threw: <what it threw>`: the site's code threw (see src/site-code-error.ts). */
+const threw = (what: string, thrown: string) => `${what} threw: ${thrown}`;
+
+/** After a failed write into the staging folder: removed by now, it is named after the output folder and why. */
+const stagingGone = (outDir: string, reason: string, staging: string) => `${outDir}: ${reason}. Nothing was swapped in, and the unfinished copy ${staging} is removed.`;
+
 export const errorCatalogue = {
-  FrontMatterUnclosed: { title: 'The front matter has no closing line', hint: 'Add a line with three dashes (---) after the front matter.' },
-  FrontMatterInvalidYaml: { title: 'The front matter is not valid YAML', hint: 'Fix the YAML between the two --- lines.' },
-  FrontMatterFieldInvalid: { title: 'A front matter field is wrong', hint: 'Fix the field on the line named; README.md ("News articles") lists every field and its type.' },
-  FrontMatterNotMapping: { title: 'The front matter is not key: value pairs', hint: 'Front matter must be key: value pairs, for example "title: Hello".' },
-  ArticleSlugInvalid: { title: 'The file name is not a URL slug', hint: 'Rename the file to lowercase letters, digits and single hyphens, for example "my-first-post.md".' },
-  ArticleSlugDuplicate: { title: 'Two articles have one slug', hint: 'Rename one of the files: each article needs its own file name.' },
-  DataInvalidYaml: { title: 'A data file is not valid YAML', hint: 'Fix the YAML syntax in this file.' },
-  DataSchemaMismatch: { title: 'A data file does not match its schema', hint: 'Correct the fields listed above.' },
-  SiteConfigMissing: { title: 'There is no content/site.yaml', hint: 'Create content/site.yaml with at least "baseUrl: https://example.com".' },
-  BaseUrlInvalid: { title: 'The base URL is not an absolute origin', hint: 'Use an absolute origin such as https://example.com (in content/site.yaml or --base-url).' },
-  TemplateMissing: { title: 'There is no document shell', hint: 'Create templates/document.html with <!--ssg:head--> and <!--ssg:body--> markers.' },
-  TemplateMarkerMissing: { title: 'The document shell lacks a marker', hint: 'Add the missing marker to the document shell.' },
-  SiteDefinitionInvalid: { title: 'The route table is missing or malformed', hint: 'site/index.tsx must default-export defineSite({ routes: [...] }).' },
-  SiteCompileFailed: { title: 'The site code does not compile', hint: 'Fix the syntax error shown above.' },
-  ClientCompileFailed: { title: 'The browser code does not compile', hint: 'Fix the syntax error shown above.' },
-  RouteInvalid: { title: 'A route is malformed', hint: 'Check the route table in site/index.tsx.' },
-  RouteDuplicate: { title: 'Two routes write one path', hint: 'Each output path may be produced by one route only.' },
-  PageRenderFailed: { title: 'A page threw while rendering', hint: 'Fix the component so it renders; run with --verbose for the stack trace.' },
-  IslandUnknown: { title: 'A page uses an island that has no file', hint: 'Create site/islands/<name>.tsx, or use the name of an existing island.' },
-  CacheUnusable: { title: 'A cache file cannot be used', hint: 'Move the file out of the way (or delete .cache: it only makes the next build slower).' },
-  ProjectRootMissing: { title: 'The site folder does not exist', hint: 'Give -C the folder that holds content/, site/ and templates/, or run from inside it.' },
-  OutDirEmpty: { title: '--out is empty', hint: 'Give --out a folder name such as "dist"; if a script passes a variable, check that it is set.' },
-  OutDirInvalid: { title: '--out is not a folder path', hint: 'Give --out a plain folder path, such as "dist" or "../site-output".' },
-  OutDirContainsProject: { title: '--out holds the project', hint: 'Give --out a folder of its own, such as "dist"; the build replaces the whole folder.' },
-  OutDirInSources: { title: '--out is inside the sources', hint: 'Give --out a folder outside the sources, such as "dist".' },
-  OutDirIsFile: { title: '--out is a file', hint: 'Give --out a folder, not a file, or move the file away.' },
-  OutDirThroughFile: { title: '--out goes through a file', hint: 'Part of the --out path is a file, not a folder: fix the path or move the file away.' },
-  OutDirNotOwned: { title: '--out holds files the build did not write', hint: 'Use a new or empty folder, or pass --empty-out-dir once to let the build replace its contents (.git, CNAME and .nojekyll are kept).' },
-  OutDirLocked: { title: 'Another build holds the output folder', hint: 'Wait for the other build to finish, or build into another folder with --out.' },
-  OutDirNotWritable: { title: 'The output folder cannot be written', hint: 'Check that the folder that holds the output exists and is writable, or choose another with --out.' },
-  OutputSwapFailed: { title: 'The new output could not be swapped in', hint: 'Check that nothing else (an editor, a server, a sync tool) holds files in the output folder, then build again.' },
-  OutDirIsMountPoint: { title: '--out is a mount point', hint: 'Build into a folder inside it (for example --out dist/site), or mount the folder above it: the build swaps the output folder in by renaming it, which a mount point cannot be.' },
-  HeaderInvalid: { title: 'A response header cannot be written for every host', hint: "Fix the header in the site's headers() (site/index.tsx): a name of letters, digits and hyphens, a value on one line without `$` (nginx would read it as a variable)." },
-  TagInvalid: { title: 'A tag makes no URL', hint: 'Give each tag in "tags:" as text with at least one letter or digit, for example tags: [staking, ethereum].' },
-  ImageMissing: { title: 'An image is missing', hint: 'Put the image beside the article (./name.png in its folder) or in site/public (/name.png), or fix the path.' },
-  ImageAltMissing: { title: 'An image has no alt text', hint: 'Describe the image in the brackets: ![What it shows](./name.png); for a purely decorative image write ![""](./name.png).' },
-  ImageRemote: { title: 'An image comes from another origin', hint: 'Save the image beside the article and link it as ./name.png: the site only shows images from its own origin.' },
-  ImageUnreadable: { title: 'An image cannot be read', hint: 'Replace the file with a valid PNG, JPEG, WebP, AVIF, GIF or SVG image (export it again from the editor).' },
-  ImageDataClash: { title: 'A data file has the name the images use', hint: 'Rename the data file: the pages receive the processed images under this name.' },
-  ImageTooLarge: { title: 'An image is too large', hint: 'Scale the image down (a few thousand pixels wide is plenty for the web) and save it again.' },
-  GeneratedFileClash: { title: 'A generated file has the path of a page, another built file or a folder they need', hint: "Give the file another path in the site's files() or feed() (site/index.tsx), or the page another route: one of the two would be lost." },
-  PublicFileClash: { title: 'A public file has the path of a built file or of a folder the build needs', hint: 'Rename or remove the public file; the page or asset of that path is made by the build.' },
-  ArticleUnreadable: { title: 'An article cannot be read', hint: 'Check that the file is readable, or move it out of the content folder.' },
-  LinkBroken: { title: 'A link leads nowhere', hint: 'Fix the link, or add the page or file it points to.' },
-  LinkFragmentMissing: { title: 'A link points to a heading that does not exist', hint: 'Link to a heading that exists (its id is shown by the # after it), or fix the heading.' },
-  ServeConfigInvalid: { title: 'A server setting is missing or wrong', hint: 'Set the variable in the environment; the README lists every one.' },
-  DataDirUnwritable: { title: 'The data folder cannot be written', hint: 'Point DATA_DIR at a folder the server may write to, or fix its owner and permissions.' },
-  DataDirInUse: { title: 'Another server uses the data folder', hint: 'Stop the other server first, or give this one its own DATA_DIR.' },
-  ApiRouteCompileFailed: { title: 'An API route does not compile', hint: 'Fix the syntax error shown above in the API route.' },
-  ApiRouteInvalid: { title: 'An API route file exports no route', hint: 'Default-export defineApiRoute({ create(services) { return handler; } }) from the file (import it from "ssg/server").' },
-  ApiRouteThrew: { title: 'An API route threw while loading or setting up', hint: 'Fix the code at the file and line shown; run with --verbose for the stack trace.' },
-  InboxUnreadable: { title: 'The inbox cannot be read', hint: 'Check --data-dir (or DATA_DIR) names the folder ssg serve keeps its inbox in, and the file\'s permissions; a damaged inbox: move it aside, keep it, and let serve create a new one. The file was left as it is.' },
-  SiteModuleThrew: { title: 'Site code threw while loading', hint: 'Fix the code at the file and line shown (code at the top of a module runs when the site is loaded); run with --verbose for the stack trace.' },
-  RouteEntriesFailed: { title: "A route's entries() threw", hint: 'Fix entries() at the file and line shown; run with --verbose for the stack trace.' },
-  GeneratedFileFailed: { title: 'Drawing a generated file failed', hint: "Fix the site's files() or the render() it returns (site/index.tsx) at the file and line shown, or the file it names; run with --verbose for the stack trace." },
-  PortInUse: { title: 'The port is in use', hint: 'Stop what uses it, or pick another port with --port (PORT for serve).', message: (port: number, host: string) => `Port ${port} on ${host} is in use.` },
-  PortNotPermitted: { title: 'The port may not be used', hint: 'Ports below 1024 need privileges: pick a port of 1024 or more with --port (PORT for serve).', message: (port: number, host: string) => `Listening on ${host}:${port} is not permitted.` },
-  HostUnavailable: { title: 'The address is not on this machine', hint: 'Set HOST to an address of this machine, such as 127.0.0.1 or 0.0.0.0.', message: (port: number, host: string) => `${host} is not an address this machine can listen on (port ${port}).` },
-  SiteDirMissing: { title: 'There is no built site', hint: 'Run "npm run build" first. Or point --dir (or SITE_DIR for serve) at the built site.', message: (dir: string) => `There is no built site in ${dir}.` },
+  FrontMatterUnclosed: {
+    title: 'The front matter has no closing line',
+    hint: 'Add a line with three dashes (---) after the front matter.',
+    message: () => 'The front matter block opened on line 1 is never closed.',
+  },
+  FrontMatterInvalidYaml: {
+    title: 'The front matter is not valid YAML',
+    hint: 'Fix the YAML between the two --- lines.',
+    message: (yamlError: string) => `Invalid YAML in front matter: ${yamlError}`,
+  },
+  FrontMatterFieldInvalid: {
+    title: 'A front matter field is wrong',
+    hint: 'Fix the field on the line named; README.md ("News articles") lists every field and its type.',
+    /** The schema's own message for the field (src/content/frontmatter-schema.ts words them). */
+    message: (issue: string) => issue,
+  },
+  FrontMatterNotMapping: {
+    title: 'The front matter is not key: value pairs',
+    hint: 'Front matter must be key: value pairs, for example "title: Hello".',
+    message: () => 'The front matter is not a list of key: value pairs.',
+  },
+  ArticleSlugInvalid: {
+    title: 'The file name is not a URL slug',
+    hint: 'Rename the file to lowercase letters, digits and single hyphens, for example "my-first-post.md".',
+    message: (slug: string) => `"${slug}" is not a safe URL slug.`,
+  },
+  ArticleSlugDuplicate: {
+    title: 'Two articles have one slug',
+    hint: 'Rename one of the files: each article needs its own file name.',
+    message: (slug: string, usedBy: string) => `The slug "${slug}" is already used by ${usedBy}.`,
+  },
+  DataInvalidYaml: {
+    title: 'A data file is not valid YAML',
+    hint: 'Fix the YAML syntax in this file.',
+    message: (yamlError: string) => `Invalid YAML: ${yamlError}`,
+  },
+  DataSchemaMismatch: {
+    title: 'A data file does not match its schema',
+    hint: 'Correct the fields listed above.',
+    /** `field`: where in the file, as `describePath` names it; `issue`: the schema's message. */
+    message: (field: string, issue: string) => `${field}: ${issue}`,
+  },
+  DataFileMissing: {
+    title: 'A data file the site needs is missing',
+    hint: (name: string) => `Create content/${name}.yaml.`,
+    message: (name: string) => `content/${name}.yaml is missing; the site needs it.`,
+  },
+  SiteConfigMissing: {
+    title: 'There is no content/site.yaml',
+    hint: 'Create content/site.yaml with at least "baseUrl: https://example.com".',
+    message: (configFile: string) => `${configFile} is missing, and no --base-url was given.`,
+  },
+  BaseUrlInvalid: {
+    title: 'The base URL is not an absolute origin',
+    hint: 'Use an absolute origin such as https://example.com (in content/site.yaml or --base-url).',
+    message: byCase({
+      unset: () => 'The base URL is not set.',
+      notAbsolute: (value: string) => `The base URL "${value}" is not an absolute URL.`,
+      notHttp: (value: string) => `The base URL "${value}" is not http or https.`,
+      hasPath: (value: string) => `The base URL "${value}" has a path; give the origin only.`,
+    }),
+  },
+  TemplateMissing: {
+    title: 'There is no document shell',
+    hint: 'Create templates/document.html with <!--ssg:head--> and <!--ssg:body--> markers.',
+    message: () => 'The document shell is missing.',
+  },
+  TemplateMarkerMissing: {
+    title: 'The document shell lacks a marker',
+    hint: 'Add the missing marker to the document shell.',
+    message: (marker: string) => `The document shell has no ${marker} marker.`,
+  },
+  SiteDefinitionInvalid: {
+    title: 'The route table is missing or malformed',
+    hint: 'site/index.tsx must default-export defineSite({ routes: [...] }).',
+    message: () => 'The site definition has no route table.',
+  },
+  SiteCompileFailed: {
+    title: 'The site code does not compile',
+    hint: 'Fix the syntax error shown above.',
+    /** esbuild's message, and the line it points at (shown below it). */
+    message: (error: string, lineText?: string) => `${error}${lineText ? `\n    ${lineText.trim()}` : ''}`,
+  },
+  ClientCompileFailed: {
+    title: 'The browser code does not compile',
+    hint: 'Fix the syntax error shown above.',
+    message: (error: string, lineText?: string) => `${error}${lineText ? `\n    ${lineText.trim()}` : ''}`,
+  },
+  RouteInvalid: {
+    title: 'A route is malformed',
+    hint: 'Check the route table in site/index.tsx.',
+    message: byCase({
+      pathNotAbsolute: (path: unknown) => `Route path ${JSON.stringify(path)} must start with "/".`,
+      noPageOrHead: (route: string) => `Route ${route} needs a page component and a head function.`,
+      noEntries: (route: string) => `Route ${route} has parameters but no entries() to list its pages.`,
+      entriesNotList: (route: string, entries: unknown) => `entries() of the route ${route} returned ${entries === null ? 'null' : typeof entries}, not a list.`,
+      entryWithoutParams: (route: string) => `Route ${route}: each entry needs params, for example { params: { slug: 'a' } }.`,
+      paramInvalid: (route: string, param: string, value: unknown) =>
+        `Route ${route}: parameter "${param}" is ${value === undefined ? 'missing' : `"${String(value)}", not a safe URL segment`}.`,
+    }),
+  },
+  RouteDuplicate: {
+    title: 'Two routes write one path',
+    hint: 'Each output path may be produced by one route only.',
+    message: (firstRoute: string, route: string, outputPath: string) => `Routes ${firstRoute} and ${route} both write ${outputPath}.`,
+  },
+  GeneratedFilePathInvalid: {
+    title: 'A generated file has no path on the site',
+    hint: "Give the file a path on the site starting with / in the site's files() or feed() (site/index.tsx), such as \"/news/feed.xml\": never ../ or a folder.",
+    message: byCase({
+      feed: (path: unknown) => `The feed's path ${JSON.stringify(path)} needs a path on the site such as "/news/feed.xml".`,
+      file: (path: unknown) => `The generated file ${JSON.stringify(path)} needs a path on the site such as "/news/post.png".`,
+    }),
+  },
+  PageRenderFailed: {
+    title: 'A page threw while rendering',
+    hint: 'Fix the component so it renders; run with --verbose for the stack trace.',
+    message: (page: string, thrown: string) => `The page ${page} failed to render: ${thrown}`,
+  },
+  IslandUnknown: {
+    title: 'A page uses an island that has no file',
+    hint: 'Create site/islands/<name>.tsx, or use the name of an existing island.',
+    message: (page: string, island: string) => `The page ${page} uses the island "${island}", which has no file.`,
+  },
+  CacheUnusable: {
+    title: 'A cache file cannot be used',
+    hint: 'Move the file out of the way (or delete .cache: it only makes the next build slower).',
+    message: byCase({
+      fileInTheWay: () => 'A file stands where the build keeps its cache folder (at this path or one above it).',
+      linkToNothing: () => 'A symbolic link stands where the build keeps its cache folder (at this path or one above it), and leads nowhere.',
+      notCreated: (reason: string) => `The cache folder cannot be created: ${reason}`,
+    }),
+  },
+  ProjectRootMissing: {
+    title: 'The site folder does not exist',
+    hint: 'Give -C the folder that holds content/, site/ and templates/, or run from inside it.',
+    message: byCase({
+      missing: (shown: string, root: string) => `The site folder "${shown}" (${root}) does not exist.`,
+      notAFolder: (shown: string, root: string) => `The site folder "${shown}" (${root}) is not a folder.`,
+    }),
+  },
+  OutDirEmpty: {
+    title: '--out is empty',
+    hint: 'Give --out a folder name such as "dist"; if a script passes a variable, check that it is set.',
+    message: (value: string) => `The output folder is empty ("${value}"): the build would replace the project folder.`,
+  },
+  OutDirInvalid: {
+    title: '--out is not a folder path',
+    hint: 'Give --out a plain folder path, such as "dist" or "../site-output".',
+    message: byCase({
+      nameTooLong: (shown: string) => `The output folder "${shown.slice(0, 80)}…" has too long a name.`,
+      nulCharacter: (value: string) => `The output folder "${value.replaceAll('\0', '\\0')}" holds a NUL character.`,
+    }),
+  },
+  OutDirContainsProject: {
+    title: '--out holds the project',
+    hint: 'Give --out a folder of its own, such as "dist"; the build replaces the whole folder.',
+    /** `project`: the project folder (or the generator's) that `outDir` is or holds. */
+    message: (shown: string, outDir: string, project: string) =>
+      `The output folder "${shown}" (${outDir}) ${outDir === project ? 'is the project folder' : `contains the project folder ${project}`}; building there would replace the sources.`,
+  },
+  OutDirInSources: {
+    title: '--out is inside the sources',
+    hint: 'Give --out a folder outside the sources, such as "dist".',
+    /** `source`: the source folder `outDir` is or is inside, `name` its name (content, site, …). */
+    message: (shown: string, outDir: string, source: string, name: string) =>
+      `The output folder "${shown}" (${outDir}) is ${outDir === source ? 'the' : 'inside the'} source folder ${name}/.`,
+  },
+  OutDirIsFile: {
+    title: '--out is a file',
+    hint: 'Give --out a folder, not a file, or move the file away.',
+    message: (shown: string, outDir: string) => `The output folder "${shown}" (${outDir}) is a file.`,
+  },
+  OutDirThroughFile: {
+    title: '--out goes through a file',
+    hint: 'Part of the --out path is a file, not a folder: fix the path or move the file away.',
+    message: byCase({
+      linkLoop: (shown: string) => `The output folder "${shown}" leads through a loop of symbolic links.`,
+      file: (shown: string, file: string) => `The output folder "${shown}" leads through ${file}, which is a file.`,
+    }),
+  },
+  OutDirNotOwned: {
+    title: '--out holds files the build did not write',
+    hint: 'Use a new or empty folder, or pass --empty-out-dir once to let the build replace its contents (.git, CNAME and .nojekyll are kept).',
+    /** `entries`: what the folder holds; the first five are named. */
+    message: (shown: string, outDir: string, entries: readonly string[]) =>
+      `The output folder "${shown}" (${outDir}) holds files the build did not write (${entries.slice(0, 5).join(', ') + (entries.length > 5 ? `, … (${entries.length} entries)` : '')}); it is left as it is.`,
+  },
+  OutDirLocked: {
+    title: 'Another build holds the output folder',
+    hint: 'Wait for the other build to finish, or build into another folder with --out.',
+    message: byCase({
+      gaveUp: (holder: number, outDir: string) => `Another build (process ${holder}) is writing into ${outDir}; gave up waiting for it.`,
+      notTaken: (lockFile: string) => `Could not take the lock ${lockFile}.`,
+    }),
+  },
+  OutDirNotWritable: {
+    title: 'The output folder cannot be written',
+    hint: 'Check that the folder that holds the output exists and is writable, or choose another with --out.',
+    message: byCase({
+      unreachable: (shown: string, reason: string) => `The output folder "${shown}" cannot be reached: ${reason}`,
+      parentNotCreated: (parent: string, reason: string) => `Could not create ${parent}, the folder to hold the output: ${reason}`,
+      lockNotCreated: (lockFile: string, reason: string) => `Could not create ${lockFile} beside the output folder: ${reason}`,
+      stagingNotCreated: (staging: string, reason: string) => `Could not create the staging folder ${staging}: ${reason}`,
+      publicNotCopied: (outDir: string, reason: string, staging: string) => `Could not copy the public files for ${stagingGone(outDir, reason, staging)}`,
+      siteNotWritten: (outDir: string, reason: string, staging: string) => `Could not write the site for ${stagingGone(outDir, reason, staging)}`,
+    }),
+  },
+  OutputSwapFailed: {
+    title: 'The new output could not be swapped in',
+    hint: 'Check that nothing else (an editor, a server, a sync tool) holds files in the output folder, then build again.',
+    message: (outDir: string, reason: string) => `Could not put the new site in place of ${outDir}: ${reason}`,
+  },
+  OutDirIsMountPoint: {
+    title: '--out is a mount point',
+    hint: 'Build into a folder inside it (for example --out dist/site), or mount the folder above it: the build swaps the output folder in by renaming it, which a mount point cannot be.',
+    message: (shown: string, outDir: string) => `The output folder "${shown}" (${outDir}) is a mount point (a volume, tmpfs or bind mount), which cannot be replaced.`,
+  },
+  HeaderInvalid: {
+    title: 'A response header cannot be written for every host',
+    hint: "Fix the header in the site's headers() (site/index.tsx): a name of letters, digits and hyphens, a value on one line without `$` (nginx would read it as a variable).",
+    message: (name: string, value: string) => `The header ${JSON.stringify(name)}: ${JSON.stringify(value)} cannot be written for nginx and _headers.`,
+  },
+  TagInvalid: {
+    title: 'A tag makes no URL',
+    hint: 'Give each tag in "tags:" as text with at least one letter or digit, for example tags: [staking, ethereum].',
+    message: byCase({
+      notAList: (tags: unknown) => `In its front matter, "tags" is ${JSON.stringify(tags)}, not a list.`,
+      notText: (tag: unknown) => `In its front matter, the tag ${JSON.stringify(tag)} is not text.`,
+      noLetters: (tag: string) => `In its front matter, the tag ${JSON.stringify(tag)} has no letters or digits to make its URL from.`,
+    }),
+  },
+  ImageMissing: {
+    title: 'An image is missing',
+    hint: 'Put the image beside the article (./name.png in its folder) or in site/public (/name.png), or fix the path.',
+    message: byCase({
+      notFound: (url: string, lookedFor: string) => `The image "${url}" does not exist (looked for ${lookedFor}).`,
+      notInPublicFolder: (publicPath: string) => `The image "${publicPath}" is not a path in the public folder.`,
+      outside: (url: string, folder: string) => `The image "${url}" is outside ${folder || '.'}.`,
+      invalidPath: (url: string) => `The image path "${url}" is not a valid URL path.`,
+      noFileName: (url: string) => `The image "${url}" has no file name.`,
+    }),
+  },
+  ImageAltMissing: {
+    title: 'An image has no alt text',
+    hint: 'Describe the image in the brackets: ![What it shows](./name.png); for a purely decorative image write ![""](./name.png).',
+    message: (url: string) => `The image "${url}" has no alt text.`,
+  },
+  ImageRemote: {
+    title: 'An image comes from another origin',
+    hint: 'Save the image beside the article and link it as ./name.png: the site only shows images from its own origin.',
+    message: (url: string) => `The image "${url}" is on another origin; the site's Content-Security-Policy (img-src 'self') blocks it.`,
+  },
+  ImageUnreadable: {
+    title: 'An image cannot be read',
+    hint: 'Replace the file with a valid PNG, JPEG, WebP, AVIF, GIF or SVG image (export it again from the editor).',
+    message: byCase({
+      notRead: (reason: string) => `The image cannot be read: ${reason}.`,
+      notDecoded: (reason: string) => `The image cannot be read: ${reason} (is it really an image?).`,
+      noSize: () => 'The image cannot be read: it has no width or height.',
+      notWebFormat: (format: string | undefined) => `The image cannot be read: "${format}" is not a web image format.`,
+      notEncoded: (reason: string) => `The image cannot be read: ${reason} (the file may be damaged or cut off).`,
+      formatNotShown: (extension: string) => `"${extension}" is not an image format the site shows (PNG, JPEG, WebP, AVIF, GIF, TIFF, SVG).`,
+    }),
+  },
+  ImageDataClash: {
+    title: 'A data file has the name the images use',
+    hint: 'Rename the data file: the pages receive the processed images under this name.',
+    message: (key: string) => `This data file clashes with the processed images the pages receive as data.${key}.`,
+  },
+  ImageTooLarge: {
+    title: 'An image is too large',
+    hint: 'Scale the image down (a few thousand pixels wide is plenty for the web) and save it again.',
+    message: (width: number, height: number, maxPixels: number) => `The image is ${width}×${height} pixels, more than the ${maxPixels.toLocaleString('en')} allowed.`,
+  },
+  GeneratedFileClash: {
+    title: 'A generated file has the path of a page, another built file or a folder they need',
+    hint: "Give the file another path in the site's files() or feed() (site/index.tsx), or the page another route: one of the two would be lost.",
+    /** `named`: how the file is named, for example "The feed /news/feed.xml". */
+    message: byCase({
+      samePath: (named: string, other: string) => `${named} has the same path as ${other}.`,
+      whereAFolderIs: (named: string, folderFor: string) => `${named} is where the build needs a folder, for /${folderFor}.`,
+      insideAFile: (named: string, file: string) => `${named} is inside /${file}, which the build writes as a file.`,
+      twice: (path: string) => `Two generated files are both ${path}.`,
+    }),
+  },
+  PublicFileClash: {
+    title: 'A public file has the path of a built file or of a folder the build needs',
+    hint: 'Rename or remove the public file; the page or asset of that path is made by the build.',
+    message: byCase({
+      samePath: (file: string) => `The public file ${file} has the same path as a generated file.`,
+      whereAFolderIs: (file: string, folderFor: string) => `The public file ${file} is where the build needs a folder, for ${folderFor}.`,
+      insideAFile: (file: string, builtFile: string) => `The public file ${file} is inside ${builtFile}, which the build writes as a file.`,
+      folderWhereAFileIs: (folder: string) => `The public folder ${folder} is where the build writes a file.`,
+    }),
+  },
+  ArticleUnreadable: {
+    title: 'An article cannot be read',
+    hint: 'Check that the file is readable, or move it out of the content folder.',
+    message: byCase({
+      folder: (reason: string) => `The articles folder cannot be read: ${reason}`,
+      article: (reason: string) => `The article cannot be read: ${reason}`,
+    }),
+  },
+  LinkBroken: {
+    title: 'A link leads nowhere',
+    hint: 'Fix the link, or add the page or file it points to.',
+    message: (page: string, link: string) => `The page ${page} links to ${link}, which no route or public file provides.`,
+  },
+  LinkFragmentMissing: {
+    title: 'A link points to a heading that does not exist',
+    hint: 'Link to a heading that exists (its id is shown by the # after it), or fix the heading.',
+    message: (page: string, link: string, target: string, id: string) => `The page ${page} links to ${link}, but ${target} has no element with the id "${id}".`,
+  },
+  ServeConfigInvalid: {
+    title: 'A server setting is missing or wrong',
+    /** `problem`: one sentence without a full stop naming the variable (src/server/settings.ts words them). */
+    message: byCase({
+      setting: (variable: string, problem: string) => `${problem}.`,
+      trustProxy: (reason: string) => `TRUST_PROXY ${reason}.`,
+    }),
+    hint: byCase({
+      setting: (variable: string, _problem: string) => `Set ${variable} in the environment; the README lists every variable.`,
+      trustProxy: (_reason: string) =>
+        'Use false, true (one proxy in front), a hop count, or a list such as "loopback" or "10.0.0.0/8,cloudflare"; the README explains each.',
+    }),
+  },
+  DataDirUnwritable: {
+    title: 'The data folder cannot be written',
+    hint: 'Point DATA_DIR at a folder the server may write to, or fix its owner and permissions.',
+    /** `code`: the system's or SQLite's error code. */
+    message: byCase({
+      folder: (code: string) => `The data folder cannot be written to (${code}).`,
+      inbox: (code: string) => `The inbox in this folder cannot be opened for writing (${code}).`,
+    }),
+  },
+  InboxDamaged: {
+    title: 'The inbox is not a SQLite database or is damaged',
+    hint: 'Move the file aside (keep it: it may hold messages) and start again to create a new inbox.',
+    message: (code: string) => `inbox.sqlite in this folder is not a SQLite database or is damaged (${code}).`,
+  },
+  DataDirInUse: {
+    title: 'Another server uses the data folder',
+    hint: 'Stop the other server first, or give this one its own DATA_DIR.',
+    message: () => 'Another "ssg serve" is already using this data folder.',
+  },
+  ApiRouteCompileFailed: {
+    title: 'An API route does not compile',
+    hint: 'Fix the syntax error shown above in the API route.',
+    message: (error: string, lineText?: string) => `${error}${lineText ? `\n    ${lineText.trim()}` : ''}`,
+  },
+  ApiRouteInvalid: {
+    title: 'An API route file exports no route',
+    hint: 'Default-export defineApiRoute({ create(services) { return handler; } }) from the file (import it from "ssg/server").',
+    message: (file: string) => `${file} does not default-export an API route.`,
+  },
+  ApiRouteThrew: {
+    title: 'An API route threw while loading or setting up',
+    hint: 'Fix the code at the file and line shown; run with --verbose for the stack trace.',
+    message: threw,
+  },
+  InboxUnreadable: {
+    title: 'The inbox cannot be read',
+    hint: 'Check --data-dir (or DATA_DIR) names the folder ssg serve keeps its inbox in, and the file\'s permissions; a damaged inbox: move it aside, keep it, and let serve create a new one. The file was left as it is.',
+    message: (code: string, reason: string) => `The inbox cannot be read (${code}): ${reason}.`,
+  },
+  SiteModuleThrew: {
+    title: 'Site code threw while loading',
+    hint: 'Fix the code at the file and line shown (code at the top of a module runs when the site is loaded); run with --verbose for the stack trace.',
+    message: threw,
+  },
+  RouteEntriesFailed: {
+    title: "A route's entries() threw",
+    hint: 'Fix entries() at the file and line shown; run with --verbose for the stack trace.',
+    message: threw,
+  },
+  GeneratedFileFailed: {
+    title: 'Drawing a generated file failed',
+    hint: "Fix the site's files() or the render() it returns (site/index.tsx) at the file and line shown, or the file it names; run with --verbose for the stack trace.",
+    message: threw,
+  },
+  GeneratedFileNotBytes: {
+    title: 'A generated file was drawn as something other than bytes',
+    hint: "Make the render() of the file in the site's files() (site/index.tsx) resolve to the file's bytes: a Uint8Array or a Buffer.",
+    message: (path: string, drawn: unknown) => `Drawing ${path} gave ${drawn === null ? 'null' : typeof drawn}, not the file's bytes (a Uint8Array or Buffer).`,
+  },
+  PortInUse: {
+    title: 'The port is in use',
+    hint: 'Stop what uses it, or pick another port with --port (PORT for serve).',
+    message: (port: number, host: string) => `Port ${port} on ${host} is in use.`,
+  },
+  PortNotPermitted: {
+    title: 'The port may not be used',
+    hint: 'Ports below 1024 need privileges: pick a port of 1024 or more with --port (PORT for serve).',
+    message: (port: number, host: string) => `Listening on ${host}:${port} is not permitted.`,
+  },
+  HostUnavailable: {
+    title: 'The address is not on this machine',
+    hint: 'Set HOST to an address of this machine, such as 127.0.0.1 or 0.0.0.0.',
+    message: (port: number, host: string) => `${host} is not an address this machine can listen on (port ${port}).`,
+  },
+  SiteDirMissing: {
+    title: 'There is no built site',
+    hint: 'Run "npm run build" first. Or point --dir (or SITE_DIR for serve) at the built site.',
+    message: (dir: string) => `There is no built site in ${dir}.`,
+  },
+  SqliteMissing: {
+    title: 'better-sqlite3 is not installed',
+    hint: 'Install it in the site (npm install better-sqlite3): ssg serve and ssg inbox keep the inbox with it; init, build, dev and preview do not need it.',
+    message: () => 'This command needs better-sqlite3, which is not installed.',
+  },
+  InitFolderNotEmpty: {
+    title: 'The folder for the new site is not empty',
+    hint: 'Give ssg init a folder that does not exist yet, or an empty one: it never writes over anything.',
+    message: (folder: string) => `"${folder}" already exists and is not an empty folder.`,
+  },
+  InitFailed: {
+    title: 'The new site could not be written',
+    hint: 'Check that the folder above it exists and may be written to, then run ssg init again.',
+    message: (folder: string, reason: string) => `Could not write the new site into "${folder}": ${reason}`,
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 /** One failure of the catalogue. */
 export interface CatalogueEntry {
+  /** What went wrong, in general: printed after the name. */
   title: string;
-  hint: string;
+  /** What to do; a function of the details where the advice names them. */
+  hint: string | Wording;
   /** The message, from the details of one occurrence. */
-  message?: (...details: never[]) => string;
+  message: Wording;
 }
 
 export type ErrorCode = keyof typeof errorCatalogue;
+
+/** What `catalogueError` takes to word the message of a failure (and its hint, if worded too). */
+export type ErrorDetails<Code extends ErrorCode> = Parameters<(typeof errorCatalogue)[Code]['message']>;
+
+/** Compile-time check: every hint that is a function takes the details its message takes. */
+type HintTakesDetails = {
+  [Code in ErrorCode]: (typeof errorCatalogue)[Code]['hint'] extends string
+    ? true
+    : (typeof errorCatalogue)[Code]['hint'] extends (...details: ErrorDetails<Code>) => string
+      ? true
+      : Code;
+}[ErrorCode];
+const hintsTakeDetails: true = true as HintTakesDetails;
+void hintsTakeDetails;
 
 /** Failures of what the user asked for rather than of the build: the CLI exits 2 on these. */
 export const usageErrorCodes: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
@@ -87,6 +491,7 @@ export const usageErrorCodes: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'OutDirIsMountPoint',
   'OutDirThroughFile',
   'OutDirNotOwned',
+  'InitFolderNotEmpty',
 ]);
 
 export function isUsageError(error: unknown): boolean {
@@ -99,6 +504,9 @@ export interface ErrorLocation {
   column?: number;
 }
 
+/** Held by this module only: an SsgError's words come from the catalogue (catalogueError). */
+const worded: unique symbol = Symbol('worded by the catalogue');
+
 export class SsgError extends Error {
   readonly code: ErrorCode;
   readonly file?: string;
@@ -106,14 +514,21 @@ export class SsgError extends Error {
   readonly column?: number;
   readonly hint: string;
 
-  constructor(code: ErrorCode, message: string, location: ErrorLocation = {}, options?: { cause?: unknown; hint?: string }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+  /** Made by `catalogueError(code, details, location, options)`: the constructor is this module's own. */
+  constructor(token: typeof worded, code: ErrorCode, words: { message: string; hint: string }, location: ErrorLocation = {}, cause?: unknown) {
+    if (token !== worded) throw new TypeError('An SsgError is made by catalogueError(), from an entry of the catalogue.');
+    super(words.message, cause === undefined ? undefined : { cause });
     this.name = 'SsgError';
     this.code = code;
     this.file = location.file;
     this.line = location.line;
     this.column = location.column;
-    this.hint = options?.hint ?? errorCatalogue[code].hint;
+    this.hint = words.hint;
+  }
+
+  /** What went wrong in general: the catalogue's title for the code. */
+  get title(): string {
+    return errorCatalogue[this.code].title;
   }
 
   /** `path/to/file:3:7` or just the path, relative paths as given. */
@@ -124,18 +539,38 @@ export class SsgError extends Error {
   }
 }
 
-type Details<Code extends ErrorCode> = (typeof errorCatalogue)[Code] extends { message: (...details: infer D) => string } ? D : never;
+function hintOf(code: ErrorCode, details: readonly unknown[]): string {
+  const hint = (errorCatalogue[code] as CatalogueEntry).hint;
+  return typeof hint === 'string' ? hint : hint(...details);
+}
 
-/** An error of a catalogue entry that makes its own message from the details. */
+/**
+ * The error of a catalogue entry, its message (and hint) worded by the entry from the details:
+ * the only way an SsgError is made.
+ */
 export function catalogueError<Code extends ErrorCode>(
   code: Code,
-  details: Details<Code>,
+  details: Readonly<ErrorDetails<Code>>,
   location: ErrorLocation = {},
-  options?: { cause?: unknown; hint?: string },
+  options?: { cause?: unknown },
 ): SsgError {
   const entry = errorCatalogue[code] as CatalogueEntry;
-  const message = entry.message ? (entry.message as (...args: unknown[]) => string)(...details) : entry.title;
-  return new SsgError(code, message, location, options);
+  return new SsgError(worded, code, { message: entry.message(...details), hint: hintOf(code, details) }, location, options?.cause);
+}
+
+/**
+ * An SsgError made by another copy of this module (the one bundled into the site's code, met when
+ * site code calls a helper of the generator's that throws) as this copy's own: its words came
+ * from the same catalogue. Undefined for anything else.
+ */
+export function adoptBundledSsgError(error: unknown): SsgError | undefined {
+  if (!(error instanceof Error) || error.name !== 'SsgError') return undefined;
+  const { code, file, line, column, hint } = error as Error & Partial<SsgError>;
+  if (typeof code !== 'string' || !Object.hasOwn(errorCatalogue, code)) return undefined;
+  const catalogueHint = (errorCatalogue[code] as CatalogueEntry).hint;
+  const words = { message: error.message, hint: typeof hint === 'string' ? hint : catalogueHint };
+  if (typeof words.hint !== 'string') return undefined;
+  return new SsgError(worded, code, words as { message: string; hint: string }, { file, line, column }, error.cause);
 }
 
 /** Several problems found in one pass (all bad fields of a file, all broken links) reported at once. */
@@ -152,9 +587,16 @@ export function isExpectedError(error: unknown): error is SsgError | SsgErrorLis
   return error instanceof SsgError || error instanceof SsgErrorList;
 }
 
-/** Formats an expected error for the terminal: where, what, and what to do. */
+/**
+ * Formats an expected error for the terminal: the name and title, then where and what, then what
+ * to do:
+ *
+ *     [ImageMissing] An image is missing
+ *       content/news/a.md:5: The image "./gone.png" does not exist (looked for content/news/gone.png).
+ *       hint: Put the image beside the article …
+ */
 export function formatError(error: SsgError, options: { verbose?: boolean } = {}): string {
-  const lines = [`[${error.code}] ${error.where ? `${error.where}: ` : ''}${error.message}`, `  hint: ${error.hint}`];
+  const lines = [`[${error.code}] ${error.title}`, `  ${error.where ? `${error.where}: ` : ''}${error.message}`, `  hint: ${error.hint}`];
   if (options.verbose) {
     let cause: unknown = error.cause;
     while (cause) {

@@ -36,14 +36,29 @@ export function projectAt(root: string): Project {
 /** The generator's own folder, for its runtime files and its node_modules. */
 export const generatorRoot = findGeneratorRoot(path.dirname(fileURLToPath(import.meta.url)));
 
-/** The generator's own packages (esbuild, React, the Markdown pipeline), whichever site it builds. */
-export const generatorNodeModules = path.join(generatorRoot, 'node_modules');
+/**
+ * The node_modules folders the generator's own packages (esbuild, React, the Markdown pipeline)
+ * resolve from, nearest first, as Node looks: its own, then those above it. In a checkout that is
+ * `<root>/node_modules`; installed as a package, its packages are mostly hoisted beside it.
+ */
+export const generatorModulePaths = modulePathsFrom(generatorRoot);
+
+/** The one of them holding the generator's packages (where esbuild is installed), and npm's record of them. */
+export const generatorNodeModules = generatorModulePaths.find((dir) => existsSync(path.join(dir, 'esbuild', 'package.json'))) ?? generatorModulePaths[0]!;
 
 /** The folder of the output (and of the image cache's files) that holds the hashed assets. */
 export const ASSETS_DIR = 'assets';
 
 export function relativeToRoot(project: Project, file: string): string {
   return path.relative(project.root, file) || '.';
+}
+
+function modulePathsFrom(from: string): string[] {
+  const paths: string[] = [];
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (path.basename(dir) !== 'node_modules') paths.push(path.join(dir, 'node_modules'));
+    if (path.dirname(dir) === dir) return paths;
+  }
 }
 
 /**

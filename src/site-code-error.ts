@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { errorCatalogue, SsgError, type ErrorCode, type ErrorLocation } from './errors.ts';
+import { adoptBundledSsgError, catalogueError, SsgError, type ErrorLocation } from './errors.ts';
 import { generatorRoot } from './project.ts';
 
 const generatorSource = path.join(generatorRoot, 'src') + path.sep;
@@ -33,24 +33,19 @@ export function siteFrame(error: unknown, root?: string): ErrorLocation | undefi
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** The catalogue's entries for the site's code throwing: worded `<what> threw: <what it threw>`. */
+export type SiteCodeErrorCode = 'SiteModuleThrew' | 'RouteEntriesFailed' | 'GeneratedFileFailed' | 'ApiRouteThrew';
+
 /**
  * An exception thrown by the site's code (a route's entries() or head(), a component, the top of
  * a site module) as an expected error naming the site file and line: the site's to fix, not a
  * bug of the generator. `what` says what ran, for example "entries() of /news/:slug".
  */
-export function siteCodeError(code: ErrorCode, what: string, error: unknown, root?: string, fallback: ErrorLocation = {}): SsgError {
+export function siteCodeError(code: SiteCodeErrorCode, what: string, error: unknown, root?: string, fallback: ErrorLocation = {}): SsgError {
   if (error instanceof SsgError) return error;
   // The site's bundle holds its own copy of the generator's code: an error it made there (a
   // tag without letters met by tagGroup, say) is the generator's error all the same.
-  const copied = bundledSsgError(error);
+  const copied = adoptBundledSsgError(error);
   if (copied) return copied;
-  return new SsgError(code, `${what} threw: ${describe(error)}`, siteFrame(error, root) ?? fallback, { cause: error });
-}
-
-/** An SsgError made by the copy of the generator's code inside the site's bundle, as this copy's own. */
-function bundledSsgError(error: unknown): SsgError | undefined {
-  if (!(error instanceof Error) || error.name !== 'SsgError') return undefined;
-  const { code, file, line, column, hint } = error as Error & Partial<SsgError>;
-  if (typeof code !== 'string' || !Object.hasOwn(errorCatalogue, code)) return undefined;
-  return new SsgError(code, error.message, { file, line, column }, { cause: error.cause, hint: typeof hint === 'string' ? hint : undefined });
+  return catalogueError(code, [what, describe(error)], siteFrame(error, root) ?? fallback, { cause: error });
 }

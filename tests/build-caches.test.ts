@@ -371,7 +371,7 @@ describe('damaged cache entries are rebuilt, never shipped', () => {
     writeFileSync(site.file('.cache'), 'not a folder');
     const result = await site.run(['build']);
     expect(result.code).toBe(1);
-    expect(result.stdout + result.stderr).toContain('[CacheUnusable] .cache/ssg: A file stands where the build keeps its cache folder');
+    expect(result.stdout + result.stderr).toContain('[CacheUnusable] A cache file cannot be used\n  .cache/ssg: A file stands where the build keeps its cache folder');
     expect(result.stdout + result.stderr).not.toContain('Unexpected internal error');
     expect(readFileSync(site.file('.cache'), 'utf8')).toBe('not a folder');
     await expectSameSite(site, reference, 'after the failed build');

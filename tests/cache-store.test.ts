@@ -6,8 +6,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyIntact } from '../bin/cli-copy.js';
-import { sourceFingerprint } from '../src/fingerprint.js';
+import { libProblem } from '../bin/lib-check.js';
+import { sourceFingerprint } from '../src/fingerprint.ts';
 import { importedPackages, packageVersions } from '../src/content/package-versions.ts';
 import { entryHeader, openEntry, pruneEntries, readEntry, readEntrySync, removeAbandonedTemporaries, writeEntrySync } from '../src/cache/store.ts';
 import { corruptions, damage } from './helpers/corrupt.ts';
@@ -222,8 +222,8 @@ describe('package versions in cache keys', () => {
   });
 });
 
-describe('the fingerprint naming the compiled CLI copy', () => {
-  it('changes with a source file, with the installed packages and with a patch to them, and only then', () => {
+describe("the generator's fingerprint (kept by the record of an unchanged build)", () => {
+  it('changes with a source file and with the installed packages, and only then', () => {
     const root = path.join(dir, `generator-${++counter}`);
     mkdirSync(path.join(root, 'src', 'nested'), { recursive: true });
     mkdirSync(path.join(root, 'node_modules'));
@@ -233,82 +233,76 @@ describe('the fingerprint naming the compiled CLI copy', () => {
     writeFileSync(path.join(root, 'src', 'nested', 'a.ts'), 'two!');
     const edited = sourceFingerprint(root);
     expect(edited).not.toBe(first);
-    // The copy bundles the packages: an npm install (which rewrites its record) makes a new one.
+    // The CLI bundles the packages: an npm install (which rewrites its record) changes it.
     writeFileSync(path.join(root, 'node_modules', '.package-lock.json'), '{"packages":{}}');
     const installed = sourceFingerprint(root);
     expect(installed).not.toBe(edited);
     const later = new Date(Date.now() + 5000);
     utimesSync(path.join(root, 'node_modules', '.package-lock.json'), later, later);
-    const touched = sourceFingerprint(root);
-    expect(touched).not.toBe(installed);
-    // A fix to a package in patches/ (applied by patch-package, which leaves npm's record alone) too.
-    mkdirSync(path.join(root, 'patches'));
-    writeFileSync(path.join(root, 'patches', 'chokidar+5.0.0.patch'), 'diff one');
-    const patched = sourceFingerprint(root);
-    expect(patched).not.toBe(touched);
-    writeFileSync(path.join(root, 'patches', 'chokidar+5.0.0.patch'), 'diff two!');
-    expect(sourceFingerprint(root)).not.toBe(patched);
+    expect(sourceFingerprint(root)).not.toBe(installed);
     expect(sourceFingerprint(root)).toBe(sourceFingerprint(root));
   });
 });
 
-describe('the compiled CLI copy', () => {
+describe('the compiled package (lib/) the CLI runs', () => {
   let scratch: string;
-  const help = () =>
-    new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [path.join(scratch, 'bin', 'ssg.js'), '--help'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const cli = (...args: string[]) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [path.join(scratch, 'bin', 'ssg.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
+      let stderr = '';
       child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.stderr.on('data', (chunk) => (stderr += chunk));
       child.on('error', reject);
-      child.on('exit', (code) => resolve({ code, stdout }));
+      child.on('exit', (code) => resolve({ code, stdout, stderr }));
     });
-  const copyDir = () => {
-    const names = readdirSync(path.join(scratch, '.cache')).filter((name) => /^cli-[0-9a-f]+$/.test(name));
-    expect(names).toHaveLength(1);
-    return path.join(scratch, '.cache', names[0]!);
-  };
+  const lib = () => path.join(scratch, 'lib');
 
   beforeAll(async () => {
-    // The generator's own files in a folder of their own: its .cache is this test's to damage.
-    scratch = await mkdtemp(path.join(tmpdir(), 'ssg-cli-copy-'));
-    for (const part of ['bin', 'src', 'package.json']) cpSync(path.join(repoRoot, part), path.join(scratch, part), { recursive: true });
+    // The generator's own files in a folder of their own: its lib/ is this test's to damage.
+    scratch = await mkdtemp(path.join(tmpdir(), 'ssg-lib-'));
+    for (const part of ['bin', 'src', 'lib', 'package.json']) cpSync(path.join(repoRoot, part), path.join(scratch, part), { recursive: true });
     symlinkSync(path.join(repoRoot, 'node_modules'), path.join(scratch, 'node_modules'));
   });
   afterAll(() => rm(scratch, { recursive: true, force: true }));
 
-  it('is checked at start: a damaged copy is made again, and the CLI works all the same', async () => {
-    const first = await help();
-    expect(first.code).toBe(0);
-    expect(first.stdout).toContain('Usage');
-    const dir = copyDir();
-    expect(copyIntact(dir)).toBe(true);
-    const list = readFileSync(path.join(dir, 'files.json'), 'utf8');
-    const names = Object.keys(JSON.parse(list) as object).filter((name) => !name.endsWith('.map'));
+  it('is run when whole and made from the sources as they are; compiling nothing at start', async () => {
+    expect(libProblem(scratch)).toBeUndefined();
+    const result = await cli('--help', '--verbose');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Usage');
+    expect(result.stderr).toBe('');
+    expect(existsSync(path.join(scratch, '.cache'))).toBe(false);
+  });
 
+  it('is never run damaged or stale: the CLI runs its sources instead, says why under --verbose, and works all the same', async () => {
+    const first = await cli('--help');
+    const list = JSON.parse(readFileSync(path.join(lib(), 'files.json'), 'utf8')) as { files: Record<string, unknown> };
+    const names = Object.keys(list.files).filter((name) => !name.endsWith('.map') && (name.endsWith('.js') || name === 'cli.js'));
+    const pristine = path.join(scratch, 'lib-pristine');
+    cpSync(lib(), pristine, { recursive: true });
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...names, 'files.json'), corruptions(), async (name, corruption) => {
-        const file = path.join(dir, name);
-        damage(file, corruption);
-        if (corruption.kind !== 'delete') expect(copyIntact(dir)).toBe(false);
-        const result = await help();
+        await rm(lib(), { recursive: true, force: true });
+        cpSync(pristine, lib(), { recursive: true });
+        damage(path.join(lib(), name), corruption);
+        expect(libProblem(scratch)).toBeDefined();
+        const result = await cli('--help', '--verbose');
         expect(result.code).toBe(0);
         expect(result.stdout).toBe(first.stdout);
-        expect(copyIntact(copyDir())).toBe(true);
-        // The same sources make the same copy.
-        expect(readFileSync(path.join(copyDir(), 'files.json'), 'utf8')).toBe(list);
+        expect(result.stderr).toMatch(/^ssg: running from the TypeScript sources: .+ \(npm run build:package compiles it\)\n$/);
       }),
       { numRuns: 4 },
     );
-    // Nothing half-made or set aside is left.
-    expect(readdirSync(path.join(scratch, '.cache'))).toEqual([path.basename(dir)]);
+    await rm(lib(), { recursive: true, force: true });
+    cpSync(pristine, lib(), { recursive: true });
+    expect(libProblem(scratch)).toBeUndefined();
+    // A source edited since lib/ was made (a checkout): the sources run.
+    const file = path.join(scratch, 'src', 'index.ts');
+    writeFileSync(file, `${readFileSync(file, 'utf8')}\n// edited\n`);
+    expect(libProblem(scratch)).toBe('src/ has changed since lib/ was compiled');
+    const stale = await cli('--help', '--verbose');
+    expect(stale.stdout).toBe(first.stdout);
+    expect(stale.stderr).toContain('src/ has changed since lib/ was compiled');
   }, 120_000);
-
-  it('falls back to compiling on the fly when no copy can be made', async () => {
-    await rm(path.join(scratch, '.cache'), { recursive: true, force: true });
-    writeFileSync(path.join(scratch, '.cache'), 'a file where the cache folder goes');
-    const result = await help();
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain('Usage');
-    expect(readFileSync(path.join(scratch, '.cache'), 'utf8')).toBe('a file where the cache folder goes');
-  }, 60_000);
 });

@@ -161,7 +161,7 @@ describe('ssg dev', () => {
     expect(error.data).toEqual([
       expect.objectContaining({ code: 'FrontMatterUnclosed', where: 'content/news/2024/second-post.md:1' }),
     ]);
-    await expect.poll(() => dev.stderr.slice(fromErr)).toMatch(/\[FrontMatterUnclosed\] content\/news\/2024\/second-post\.md:1: /);
+    await expect.poll(() => dev.stderr.slice(fromErr)).toMatch(/\[FrontMatterUnclosed\] The front matter has no closing line\n {2}content\/news\/2024\/second-post\.md:1: /);
     // The last good page is still served, and a page opened now learns of the error at once.
     await expect.poll(() => text(`${dev.url}/news/second-post`)).toContain('Second post');
     const late = await dev.events();
@@ -310,7 +310,7 @@ describe('ssg dev with a broken site at start', () => {
     await site.write('content/news/first-post.md', original.replace('tags: [one, two]', 'tags: [one, two'));
     const dev = await DevProcess.start(site.dir);
     try {
-      expect(dev.stderr).toMatch(/\[FrontMatterInvalidYaml\] content\/news\/first-post\.md:\d+/);
+      expect(dev.stderr).toMatch(/\[FrontMatterInvalidYaml\] The front matter is not valid YAML\n {2}content\/news\/first-post\.md:\d+/);
       const waiting = await fetch(`${dev.url}/`);
       expect(waiting.status).toBe(503);
       const events = await dev.events();

@@ -57,7 +57,7 @@ describe('generateFiles', () => {
       ({ routes: [], files: () => Array.from({ length: count }, (_, index) => ({ path: `/cards/${index}.png`, key: String(index), render: async () => (started.push(index), render(index)) })) }) as unknown as SiteDefinition;
     await expect(generateFiles(siteRendering(() => Promise.reject(bundled)), context, { cacheDir: dir, salt: 'code' })).rejects.toMatchObject({ code: 'TagInvalid', file: 'content/news/bad.md', message: bundled.message });
     for (const nothing of [undefined, null, 'text', { length: 3 }]) {
-      await expect(generateFiles(siteRendering(() => nothing), context, { cacheDir: dir, salt: 'code' })).rejects.toMatchObject({ code: 'GeneratedFileFailed', message: expect.stringMatching(/^Drawing \/cards\/0\.png gave \w+, not the file's bytes/) });
+      await expect(generateFiles(siteRendering(() => nothing), context, { cacheDir: dir, salt: 'code' })).rejects.toMatchObject({ code: 'GeneratedFileNotBytes', message: expect.stringMatching(/^Drawing \/cards\/0\.png gave \w+, not the file's bytes/) });
     }
     started.length = 0;
     await expect(

@@ -111,7 +111,7 @@ describe('a tag that makes no URL', () => {
       await site.write('content/news/bad-tags.md', '---\ntitle: Bad\ndate: "2025-05-01"\ntags: [fine, "%%%"]\n---\nBody\n');
       const result = await site.run(['build']);
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain('[TagInvalid] content/news/bad-tags.md');
+      expect(result.stderr).toContain('[TagInvalid] A tag makes no URL\n  content/news/bad-tags.md: ');
       expect(result.stderr).toContain('"%%%" has no letters or digits');
       expect(result.stderr).not.toContain('Unexpected internal error');
       expect(await site.read('dist/news.html')).toBe(before);

@@ -108,7 +108,7 @@ describe('dangerous --out values are refused with exit 2 and change nothing', ()
     expect(absolute.changes).toEqual([]);
     const missing = await runCli(['-C', 'no-such-folder', 'build'], scratch.project);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('[ProjectRootMissing] The site folder "no-such-folder"');
+    expect(missing.stderr).toContain('[ProjectRootMissing] The site folder does not exist\n  The site folder "no-such-folder"');
   });
 
   it('an output folder whose parent cannot be written: a message, exit 1, no internal error', async () => {

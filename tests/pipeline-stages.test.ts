@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Article } from '../src/content/articles.ts';
 import type { ClientBundle } from '../src/bundle/bundle-client.ts';
-import { SsgError, SsgErrorList } from '../src/errors.ts';
+import { catalogueError, SsgError, SsgErrorList } from '../src/errors.ts';
 import { listFiles } from '../src/output/output.ts';
 import { createInPlaceOutput } from '../src/pipeline/in-place-output.ts';
 import { checkDrawnClashes, checkPublicClashes, publishArticles } from '../src/pipeline/stages.ts';
@@ -41,7 +41,7 @@ describe('publishArticles', () => {
             else seen.set(entry.slug, entry.name);
           }
           const byFile = new Map<string, Article | SsgError>(
-            entries.map((entry) => [entry.name, entry.bad ? new SsgError('FrontMatterUnclosed', `bad ${entry.name}`) : article(entry.name, entry.slug, '2024-01-01')]),
+            entries.map((entry) => [entry.name, entry.bad ? catalogueError('FrontMatterFieldInvalid', [`bad ${entry.name}`]) : article(entry.name, entry.slug, '2024-01-01')]),
           );
           let messages: string[] = [];
           try {

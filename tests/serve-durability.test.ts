@@ -173,7 +173,7 @@ describe('starting serve', () => {
     writeFileSync(notAFolder, 'x');
     const result = await runCli(['serve'], root, env(notAFolder));
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`[DataDirUnwritable] ${notAFolder}`);
+    expect(result.stderr).toContain(`[DataDirUnwritable] The data folder cannot be written\n  ${notAFolder}: `);
     expect(result.stderr).toContain('hint:');
     expect(result.stderr).not.toContain('Unexpected internal error');
   }, 30_000);

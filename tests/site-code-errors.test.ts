@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatAnyError, SsgError } from '../src/errors.ts';
+import { catalogueError, errorCatalogue, formatAnyError, type ErrorCode } from '../src/errors.ts';
 import { siteFrame } from '../src/site-code-error.ts';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 
@@ -51,12 +51,13 @@ afterEach(async () => {
   site = undefined;
 });
 
-async function expectSiteError(files: Record<string, string>, name: string, where: string) {
+async function expectSiteError(files: Record<string, string>, name: ErrorCode, where: string) {
   site = await siteWith(files);
   const result = await site.run(['build']);
   expect(result.code, result.stderr).toBe(1);
   expect(result.stderr).toContain('Build failed');
-  expect(result.stderr).toContain(`[${name}] ${where}`);
+  // The name and the entry's title, then where (and what) on the next line.
+  expect(result.stderr).toContain(`[${name}] ${errorCatalogue[name].title}\n  ${where}`);
   expect(result.stderr).toContain('hint:');
   expect(result.stderr).not.toContain('Unexpected internal error');
   expect(existsSync(site.file('dist/index.html'))).toBe(false);
@@ -94,7 +95,7 @@ describe('exceptions thrown by site code, reported at the site file and line', (
     site = await siteWith({ 'site/index.tsx': source });
     const result = await site.run(['build']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('[RouteInvalid] Route /news/:slug: each entry needs params');
+    expect(result.stderr).toContain('[RouteInvalid] A route is malformed\n  Route /news/:slug: each entry needs params');
     expect(result.stderr).not.toContain('Unexpected internal error');
   });
 
@@ -111,7 +112,9 @@ describe('exceptions thrown by site code, reported at the site file and line', (
 describe('what is and is not the site', () => {
   it('a bug of the generator stays an unexpected internal error, with its stack', () => {
     expect(formatAnyError(new TypeError('x is undefined'))).toMatch(/^Unexpected internal error: TypeError: x is undefined/);
-    expect(formatAnyError(new SsgError('RouteEntriesFailed', 'entries() threw', { file: 'site/a.ts', line: 3 }))).toMatch(/^\[RouteEntriesFailed\] site\/a\.ts:3: /);
+    expect(formatAnyError(catalogueError('RouteEntriesFailed', ['entries() of the route /a', 'boom'], { file: 'site/a.ts', line: 3 }))).toMatch(
+      /^\[RouteEntriesFailed\] A route's entries\(\) threw\n {2}site\/a\.ts:3: entries\(\) of the route \/a threw: boom\n {2}hint: /,
+    );
   });
 
   it('takes the first frame in the site, skipping the generator, packages and caches', () => {

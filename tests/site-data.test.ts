@@ -59,7 +59,7 @@ describe('content checked against the site schema', () => {
   it('broken YAML syntax names the file and line', async () => {
     const result = await buildWith('content/team.yaml', (text) => text.replace('  role: Advisor', '  role: [Advisor'));
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/\[DataInvalidYaml\] content\/team\.yaml:\d+:\d+: Invalid YAML/);
+    expect(result.stderr).toMatch(/\[DataInvalidYaml\] A data file is not valid YAML\n {2}content\/team\.yaml:\d+:\d+: Invalid YAML/);
   });
 
   it('warns once, listing every field that still holds an example value', async () => {

@@ -3,8 +3,7 @@
 // it in the Pages project's environment variables (see the README): SITE_ORIGIN,
 // TURNSTILE_SECRET_KEY, CONTACT_WEBHOOK_URL.
 import contact from '../../site/api/contact.ts';
-import { createWebhookInbox } from '../../src/server/inbox-webhook.ts';
-import { pagesFunction } from '../../src/server/pages-function.ts';
+import { createWebhookInbox, pagesFunction } from 'ssg/server';
 
 export interface Env {
   SITE_ORIGIN: string;
@@ -18,7 +17,7 @@ export interface Env {
   RATE_LIMIT_WINDOW_SECONDS?: string;
 }
 
-export type { PagesContext } from '../../src/server/pages-function.ts';
+export type { PagesContext } from 'ssg/server';
 
 export const onRequest = pagesFunction<Env>(contact, {
   inbox: (settings, route) =>

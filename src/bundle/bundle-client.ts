@@ -6,7 +6,7 @@ import type * as esbuild from 'esbuild';
 import { BOOTSTRAP_HASH, cspHash } from '../runtime/bootstrap.ts';
 import { cachedBuild, sourceFiles, type BundleResult } from './bundle-cache.ts';
 import { fromEsbuildFailure, ssgAlias } from './esbuild-plugins.ts';
-import { ASSETS_DIR, generatorNodeModules, generatorRoot, type Project } from '../project.ts';
+import { ASSETS_DIR, generatorModulePaths, generatorRoot, type Project } from '../project.ts';
 import type { ClientBundle, OutputAsset } from '../render/bundles.ts';
 
 export type { ClientBundle, OutputAsset };
@@ -78,7 +78,7 @@ export function scriptBuildOptions(project: Project, islands: readonly IslandSou
     outdir,
     entryNames: '[name]-[hash]',
     chunkNames: 'chunk-[hash]',
-    nodePaths: [generatorNodeModules],
+    nodePaths: generatorModulePaths,
     define: { 'process.env.NODE_ENV': '"production"' },
     plugins: [
       ssgAlias('client'),

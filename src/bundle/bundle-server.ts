@@ -3,10 +3,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as esbuild from 'esbuild';
 import { cachedBuild, sourceFiles, type BundleResult } from './bundle-cache.ts';
-import { SsgError } from '../errors.ts';
+import { catalogueError } from '../errors.ts';
 import { removeFilesOfEndedProcesses } from '../cache/store.ts';
 import { externalPackagesByPath, fromEsbuildFailure, ssgAlias } from './esbuild-plugins.ts';
-import { generatorNodeModules, generatorRoot, relativeToRoot, type Project } from '../project.ts';
+import { generatorModulePaths, generatorRoot, relativeToRoot, type Project } from '../project.ts';
 import { siteCodeError } from '../site-code-error.ts';
 import type { ServerModule } from '../render/bundles.ts';
 
@@ -44,7 +44,7 @@ export function serverBuildOptions(project: Project): esbuild.BuildOptions {
     metafile: true,
     sourcemap: 'inline',
     logLevel: 'silent',
-    nodePaths: [generatorNodeModules],
+    nodePaths: generatorModulePaths,
     outfile: path.join(project.cacheDir, 'server.mjs'),
     plugins: [ssgAlias('server'), externalPackagesByPath()],
   };
@@ -83,9 +83,7 @@ export async function loadServerModule(project: Project, result: Pick<esbuild.Bu
   }
   const site = module.site as unknown;
   if (!site || typeof site !== 'object' || !Array.isArray((site as { routes?: unknown }).routes)) {
-    throw new SsgError('SiteDefinitionInvalid', 'The site definition has no route table.', {
-      file: siteEntry,
-    });
+    throw catalogueError('SiteDefinitionInvalid', [], { file: siteEntry });
   }
   const inputs = Object.keys(result.metafile?.inputs ?? {})
     .filter((input) => !input.includes('node_modules') && !input.startsWith('<stdin>'))

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Message, Plugin } from 'esbuild';
-import { SsgError, SsgErrorList, type ErrorCode } from '../errors.ts';
-import { generatorNodeModules, generatorRoot } from '../project.ts';
+import { catalogueError, SsgErrorList } from '../errors.ts';
+import { generatorRoot } from '../project.ts';
 
 /** `import ... from 'ssg'` means the generator's public surface, in its server or browser form. */
 export function ssgAlias(target: 'server' | 'client'): Plugin {
@@ -44,14 +44,13 @@ export function externalPackagesByPath(): Plugin {
 }
 
 /** esbuild's failures as our errors: file, line and message for each. */
-export function fromEsbuildFailure(error: unknown, code: ErrorCode, root: string): unknown {
+export function fromEsbuildFailure(error: unknown, code: 'SiteCompileFailed' | 'ClientCompileFailed' | 'ApiRouteCompileFailed', root: string): unknown {
   const messages = (error as { errors?: Message[] }).errors;
   if (!Array.isArray(messages) || messages.length === 0) return error;
   const errors = messages.map((message) => {
     const location = message.location;
     const file = location ? path.relative(root, path.resolve(root, location.file)) : undefined;
-    const excerpt = location?.lineText ? `\n    ${location.lineText.trim()}` : '';
-    return new SsgError(code, `${message.text}${excerpt}`, {
+    return catalogueError(code, [message.text, location?.lineText], {
       file,
       line: location?.line,
       column: location ? location.column + 1 : undefined,

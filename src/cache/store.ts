@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { SsgError } from '../errors.ts';
+import { catalogueError } from '../errors.ts';
 import { isRunning } from '../processes.ts';
 
 /**
@@ -48,13 +48,13 @@ export function openCacheFolder(dir: string, shownAs: string): void {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // ENOENT after a recursive mkdir: a symbolic link on the way points nowhere.
-    const what =
+    const problem =
       code === 'EEXIST' || code === 'ENOTDIR'
-        ? 'A file stands where the build keeps its cache folder (at this path or one above it).'
+        ? (['fileInTheWay'] as const)
         : code === 'ENOENT' || code === 'ELOOP'
-          ? 'A symbolic link stands where the build keeps its cache folder (at this path or one above it), and leads nowhere.'
-          : `The cache folder cannot be created: ${(error as Error).message}`;
-    throw new SsgError('CacheUnusable', what, { file: shownAs }, { cause: error });
+          ? (['linkToNothing'] as const)
+          : (['notCreated', (error as Error).message] as const);
+    throw catalogueError('CacheUnusable', problem, { file: shownAs }, { cause: error });
   }
 }
 

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StoredMessage } from '../server/message.ts';
-import { formatAnyError, isExpectedError, isUsageError } from '../errors.ts';
+import { catalogueError, formatAnyError, isExpectedError, isUsageError } from '../errors.ts';
 import { interruptOutcome, runInterruptCleanups } from '../interrupt.ts';
 import { progressLine } from './progress.ts';
 import { formatSummary, formatTimings, summaryRows } from './summary.ts';
@@ -25,7 +25,7 @@ interface GlobalOptions {
 }
 
 /** What failed, as the first line of the report: the command's own words. */
-type FailureHeading = 'Build failed' | 'Dev server failed' | 'Preview failed' | 'Serve failed' | 'Inbox failed' | 'Failed';
+type FailureHeading = 'Build failed' | 'Dev server failed' | 'Preview failed' | 'Serve failed' | 'Inbox failed' | 'Init failed' | 'Failed';
 
 function reportFailure(error: unknown, verbose: boolean, heading: FailureHeading): void {
   const colors = paint(useColor(process.stderr));
@@ -96,12 +96,37 @@ export function createProgram(): Command {
     .option('--verbose', 'show stack traces and causes of errors')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
+  addInitCommand(program);
   addBuildCommand(program);
   addDevCommand(program);
   addPreviewCommand(program);
   addServeCommand(program);
   addInboxCommands(program);
   return program;
+}
+
+function addInitCommand(program: Command): void {
+  program
+    .command('init')
+    .description('create a new site (a page, an island, an article) in a folder that does not exist yet or is empty')
+    .argument('<folder>', 'the folder to create the site in')
+    .action(async (folder: string, _options: unknown, command: Command) => {
+      const global = command.optsWithGlobals<GlobalOptions>();
+      try {
+        const { initSite } = await import('./init.ts');
+        const result = initSite(folder, path.resolve(global.root));
+        const shown = path.relative(process.cwd(), path.resolve(global.root, folder)) || '.';
+        const next = shown === '.' ? ['npx ssg dev', 'npx ssg build'] : [`cd ${shellWord(shown)}`, 'npx ssg dev'];
+        process.stdout.write(`Created a site in ${folder} (${result.files.length} files). Next:\n${next.map((line) => `  ${line}\n`).join('')}`);
+      } catch (error) {
+        reportFailure(error, Boolean(global.verbose), 'Init failed');
+      }
+    });
+}
+
+/** A folder name as a POSIX shell reads it back: quoted unless it is plain. */
+function shellWord(word: string): string {
+  return /^[\w./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
 interface BuildOptions {
@@ -242,7 +267,7 @@ function addServeCommand(program: Command): void {
 async function runServeCommand(options: { dir?: string; port?: number }, command: Command): Promise<void> {
   const global = command.optsWithGlobals<GlobalOptions>();
   try {
-    const [{ readServeConfig }, { serve }] = await Promise.all([import('../server/serve-config.ts'), import('../server/serve.ts')]);
+    const [{ readServeConfig }, { serve }] = await Promise.all([import('../server/serve-config.ts'), needingSqlite(() => import('../server/serve.ts'))]);
     const config = readServeConfig(process.env, path.resolve(global.root), options);
     const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
     const running = await serve(config, log);
@@ -251,6 +276,19 @@ async function runServeCommand(options: { dir?: string; port?: number }, command
     stopOnSignal(() => running.close(), Boolean(global.verbose), 'Serve failed', (signal) => log(`${signal}: finishing requests in flight, then stopping`));
   } catch (error) {
     reportFailure(error, Boolean(global.verbose), 'Serve failed');
+  }
+}
+
+/**
+ * Loads a module that uses better-sqlite3, an optional peer dependency of the package: only `serve`
+ * and `inbox` need it, and a site that uses them installs it.
+ */
+async function needingSqlite<T>(load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && /better-sqlite3/.test((error as Error).message);
+    throw missing ? catalogueError('SqliteMissing', [], {}, { cause: error }) : error;
   }
 }
 
@@ -264,7 +302,7 @@ function addInboxCommands(program: Command): void {
 // one message at a time, waiting for the pipe: an inbox may be larger than the process's memory.
 async function eachMessage(command: Command, options: { undelivered?: boolean }, print: (message: StoredMessage, index: number) => string): Promise<number> {
   const global = command.optsWithGlobals<GlobalOptions & { dataDir?: string }>();
-  const { iterateInbox } = await import('../server/inbox-sqlite.ts');
+  const { iterateInbox } = await needingSqlite(() => import('../server/inbox-sqlite.ts'));
   let count = 0;
   for (const message of iterateInbox(path.resolve(global.root, global.dataDir ?? process.env.DATA_DIR ?? 'data'), options)) {
     if (!process.stdout.write(print(message, count++))) await once(process.stdout, 'drain');

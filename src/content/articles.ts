@@ -1,7 +1,7 @@
 import { readFileSync, statSync, type Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { SsgError, SsgErrorList } from '../errors.ts';
+import { catalogueError, SsgError, SsgErrorList } from '../errors.ts';
 import { z } from 'zod';
 import { bodyOf, bodyStartLine, isoDate, lineOfKey, splitFrontMatter } from './frontmatter.ts';
 
@@ -64,7 +64,7 @@ export function parseArticle(source: ArticleSource, options: ParseOptions): Arti
 
 function checkSlug(file: string): string {
   const slug = slugOf(file);
-  if (!isValidSlug(slug)) throw new SsgError('ArticleSlugInvalid', `"${slug}" is not a safe URL slug.`, { file });
+  if (!isValidSlug(slug)) throw catalogueError('ArticleSlugInvalid', [slug], { file });
   return slug;
 }
 
@@ -128,7 +128,7 @@ function checkFrontMatter(file: string, data: Record<string, unknown>, text: str
   const result = frontMatterSchema.safeParse(data);
   if (result.success) return result.data;
   const errors = result.error.issues.map(
-    (issue) => new SsgError('FrontMatterFieldInvalid', issue.message, { file, line: lineOfKey(text, String(issue.path[0] ?? '')) }),
+    (issue) => catalogueError('FrontMatterFieldInvalid', [issue.message], { file, line: lineOfKey(text, String(issue.path[0] ?? '')) }),
   );
   throw errors.length === 1 ? errors[0]! : new SsgErrorList(errors);
 }
@@ -183,7 +183,7 @@ export function reportRawHtml(article: Article, bodyLines: readonly number[], wa
 
 /** Two files with one slug: the error names the later file and the one it collides with. */
 export function duplicateSlug(existing: Article, article: Article): SsgError {
-  return new SsgError('ArticleSlugDuplicate', `The slug "${article.slug}" is already used by ${existing.file}.`, { file: article.file });
+  return catalogueError('ArticleSlugDuplicate', [article.slug, existing.file], { file: article.file });
 }
 
 /** Newest first; articles with the same date (or unreadable dates) keep a stable order by slug. */
@@ -260,7 +260,7 @@ export async function readArticleSources(root: string, dir: string, warn: (messa
     entries = await readdir(absolute, { recursive: true, withFileTypes: true });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new SsgError('ArticleUnreadable', `The articles folder cannot be read: ${(error as Error).message}`, { file: path.relative(root, absolute) }, { cause: error });
+    throw catalogueError('ArticleUnreadable', ['folder', (error as Error).message], { file: path.relative(root, absolute) }, { cause: error });
   }
   const files = entries
     .map((entry) => path.join(entry.parentPath, entry.name))
@@ -290,6 +290,6 @@ function readArticleSource(root: string, file: string, warn: (message: string) =
   try {
     return { file: relative, text: readFileSync(file, 'utf8') };
   } catch (error) {
-    throw new SsgError('ArticleUnreadable', `The article cannot be read: ${(error as Error).message}`, { file: relative }, { cause: error });
+    throw catalogueError('ArticleUnreadable', ['article', (error as Error).message], { file: relative }, { cause: error });
   }
 }

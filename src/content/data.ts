@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import { yamlMessage } from './yaml-message.ts';
-import { SsgError, SsgErrorList } from '../errors.ts';
+import { catalogueError, SsgError, SsgErrorList } from '../errors.ts';
 
 /** A schema check for a YAML file: anything with zod's `safeParse` contract. */
 export interface DataSchema<T = unknown> {
@@ -65,12 +65,7 @@ export function parseDataFile(source: DataFile, schema: DataSchema | undefined):
   const doc = parseDocument(source.text, { lineCounter: lines, prettyErrors: true });
   if (doc.errors.length > 0) {
     const first = doc.errors[0]!;
-    throw new SsgError(
-      'DataInvalidYaml',
-      `Invalid YAML: ${yamlMessage(first)}`,
-      { file: source.file, line: first.linePos?.[0].line, column: first.linePos?.[0].col },
-      { cause: first },
-    );
+    throw catalogueError('DataInvalidYaml', [yamlMessage(first)], { file: source.file, line: first.linePos?.[0].line, column: first.linePos?.[0].col }, { cause: first });
   }
   const value: unknown = doc.toJS();
   if (!schema) return value;
@@ -79,10 +74,7 @@ export function parseDataFile(source: DataFile, schema: DataSchema | undefined):
   throw new SsgErrorList(
     result.error.issues.map(
       (issue) =>
-        new SsgError('DataSchemaMismatch', `${describePath(doc, issue.path)}: ${issue.message}`, {
-          file: source.file,
-          line: lineOf(doc, lines, issue.path),
-        }),
+        catalogueError('DataSchemaMismatch', [describePath(doc, issue.path), issue.message], { file: source.file, line: lineOf(doc, lines, issue.path) }),
     ),
   );
 }
@@ -107,11 +99,7 @@ export function parseDataFiles(
     if (!present.has(name) && schemas[name]) {
       const result = schemas[name]!.safeParse(undefined);
       if (!result.success) {
-        errors.push(
-          new SsgError('DataSchemaMismatch', `content/${name}.yaml is missing; the site needs it.`, {}, {
-            hint: `Create content/${name}.yaml.`,
-          }),
-        );
+        errors.push(catalogueError('DataFileMissing', [name]));
       }
     }
   }

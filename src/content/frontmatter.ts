@@ -1,6 +1,6 @@
 import { parseDocument } from 'yaml';
 import { yamlMessage } from './yaml-message.ts';
-import { SsgError } from '../errors.ts';
+import { catalogueError } from '../errors.ts';
 
 export interface SplitFile {
   /** The parsed front matter; empty when the file has none. */
@@ -32,10 +32,7 @@ export function splitFrontMatter(source: string, file: string): SplitFile {
 
   const closing = lines.findIndex((line, index) => index > 0 && FENCE.test(line));
   if (closing === -1) {
-    throw new SsgError('FrontMatterUnclosed', 'The front matter block opened on line 1 is never closed.', {
-      file,
-      line: 1,
-    });
+    throw catalogueError('FrontMatterUnclosed', [], { file, line: 1 });
   }
 
   const yamlSource = lines.slice(1, closing).join('\n');
@@ -44,20 +41,12 @@ export function splitFrontMatter(source: string, file: string): SplitFile {
     const first = doc.errors[0]!;
     const position = first.linePos?.[0];
     // The YAML starts on the line after the opening fence.
-    throw new SsgError(
-      'FrontMatterInvalidYaml',
-      `Invalid YAML in front matter: ${yamlMessage(first)}`,
-      { file, line: position ? position.line + 1 : undefined, column: position?.col },
-      { cause: first },
-    );
+    throw catalogueError('FrontMatterInvalidYaml', [yamlMessage(first)], { file, line: position ? position.line + 1 : undefined, column: position?.col }, { cause: first });
   }
 
   const data: unknown = doc.toJS() ?? {};
   if (typeof data !== 'object' || Array.isArray(data)) {
-    throw new SsgError('FrontMatterNotMapping', 'The front matter is not a list of key: value pairs.', {
-      file,
-      line: 2,
-    });
+    throw catalogueError('FrontMatterNotMapping', [], { file, line: 2 });
   }
 
   return { data: data as Record<string, unknown>, body: lines.slice(closing + 1).join('\n') };

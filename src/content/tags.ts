@@ -1,6 +1,6 @@
 // Article tags as URL segments: `Staking & Rewards` → `staking-rewards`.
 import type { Article } from './articles.ts';
-import { SsgError } from '../errors.ts';
+import { catalogueError, type ErrorDetails, type SsgError } from '../errors.ts';
 
 /** Long enough for any real tag; keeps file names and URLs reasonable. */
 const MAX_SLUG_LENGTH = 60;
@@ -70,11 +70,11 @@ export function tagGroup(articles: readonly Article[], slug: string): TagGroup |
 export function articleTagSlugs(article: Article): string[] {
   const tags: unknown = article.tags;
   if (tags === undefined) return [];
-  if (!Array.isArray(tags)) throw tagError(article, `"tags" is ${JSON.stringify(tags)}, not a list.`);
+  if (!Array.isArray(tags)) throw tagError(article, ['notAList', tags]);
   return tags.map((tag: unknown) => {
-    if (typeof tag !== 'string') throw tagError(article, `the tag ${JSON.stringify(tag)} is not text.`);
+    if (typeof tag !== 'string') throw tagError(article, ['notText', tag]);
     const slug = tagSlug(tag);
-    if (slug === '') throw tagError(article, `the tag ${JSON.stringify(tag)} has no letters or digits to make its URL from.`);
+    if (slug === '') throw tagError(article, ['noLetters', tag]);
     return slug;
   });
 }
@@ -83,6 +83,6 @@ function tagNameIn(article: Article, slug: string): string {
   return (article.tags ?? []).find((tag) => tagSlug(tag) === slug)!.trim();
 }
 
-function tagError(article: Article, why: string): SsgError {
-  return new SsgError('TagInvalid', `In its front matter, ${why}`, { file: article.file });
+function tagError(article: Article, why: ErrorDetails<'TagInvalid'>): SsgError {
+  return catalogueError('TagInvalid', why, { file: article.file });
 }

@@ -43,12 +43,12 @@ export interface DevServer {
   close(): Promise<void>;
 }
 
-/** What the overlay shows for an error: code, where, message and hint of each problem. */
-export function describeProblems(error: unknown): Array<{ code?: string; where?: string; message: string; hint?: string }> {
+/** What the overlay shows for an error: code, title, where, message and hint of each problem. */
+export function describeProblems(error: unknown): Array<{ code?: string; title?: string; where?: string; message: string; hint?: string }> {
   const errors = error instanceof SsgErrorList ? error.errors : [error];
   return errors.map((item) =>
     item instanceof SsgError
-      ? { code: item.code, where: item.where, message: item.message, hint: item.hint }
+      ? { code: item.code, title: item.title, where: item.where, message: item.message, hint: item.hint }
       : { message: item instanceof Error ? (item.stack ?? item.message) : String(item) },
   );
 }

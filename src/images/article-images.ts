@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { Article } from '../content/articles.ts';
-import { SsgError, SsgErrorList } from '../errors.ts';
+import { catalogueError, SsgError, SsgErrorList } from '../errors.ts';
 import { parseMarkdownTree } from '../content/markdown.ts';
 import type { ImageProcessor } from './image-cache.ts';
 import { pictureHtml, pictureOf, plainImageHtml } from './picture.ts';
@@ -79,22 +79,22 @@ export function resolveImageFile(reference: ImageReference, articleFile: string,
   const where = { file: articleFile, line: reference.line };
   const url = reference.url.trim();
   if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('//') || url.startsWith('\\\\')) {
-    return new SsgError('ImageRemote', `The image "${url}" is on another origin; the site's Content-Security-Policy (img-src 'self') blocks it.`, where);
+    return catalogueError('ImageRemote', [url], where);
   }
   let decoded: string;
   try {
     decoded = decodeURIComponent(url.replace(/[?#].*$/s, ''));
   } catch {
-    return new SsgError('ImageMissing', `The image path "${url}" is not a valid URL path.`, where);
+    return catalogueError('ImageMissing', ['invalidPath', url], where);
   }
-  if (decoded === '' || decoded.includes('\0')) return new SsgError('ImageMissing', `The image "${url}" has no file name.`, where);
+  if (decoded === '' || decoded.includes('\0')) return catalogueError('ImageMissing', ['noFileName', url], where);
   const [base, file] = decoded.startsWith('/')
     ? [folders.publicDir, path.join(folders.publicDir, decoded)]
     : [folders.articlesDir, path.resolve(folders.root, path.dirname(articleFile), decoded)];
   if (file !== base && !file.startsWith(base + path.sep)) {
-    return new SsgError('ImageMissing', `The image "${url}" is outside ${path.relative(folders.root, base) || '.'}.`, where);
+    return catalogueError('ImageMissing', ['outside', url, path.relative(folders.root, base)], where);
   }
-  if (!isFile(file)) return new SsgError('ImageMissing', `The image "${url}" does not exist (looked for ${path.relative(folders.root, file)}).`, where);
+  if (!isFile(file)) return catalogueError('ImageMissing', ['notFound', url, path.relative(folders.root, file)], where);
   return file;
 }
 
@@ -109,7 +109,7 @@ function isFile(file: string): boolean {
 
 function altProblem(reference: ImageReference, articleFile: string): SsgError | undefined {
   if (reference.alt.trim() !== '') return undefined;
-  return new SsgError('ImageAltMissing', `The image "${reference.url}" has no alt text.`, { file: articleFile, line: reference.line });
+  return catalogueError('ImageAltMissing', [reference.url], { file: articleFile, line: reference.line });
 }
 
 /** What the build learns of one source file: processed (raster) or shown as it is (SVG) with its size. */
@@ -181,11 +181,11 @@ async function showFile(file: string, options: ArticleImageOptions): Promise<Sho
   try {
     bytes = await readFile(file);
   } catch (error) {
-    throw new SsgError('ImageUnreadable', `The image cannot be read: ${(error as Error).message}.`, { file: shownAs }, { cause: error });
+    throw catalogueError('ImageUnreadable', ['notRead', (error as Error).message], { file: shownAs }, { cause: error });
   }
   if (isRasterPath(file)) return { kind: 'picture', image: await options.cache.process(bytes, shownAs) };
   if (path.extname(file).toLowerCase() === '.svg') return showAsIs(file, bytes, options.assetsDir);
-  throw new SsgError('ImageUnreadable', `"${path.extname(file) || path.basename(file)}" is not an image format the site shows (PNG, JPEG, WebP, AVIF, GIF, TIFF, SVG).`, { file: shownAs });
+  throw catalogueError('ImageUnreadable', ['formatNotShown', path.extname(file) || path.basename(file)], { file: shownAs });
 }
 
 /** The article's HTML with each `<img>` the Markdown made replaced by its processed markup. */

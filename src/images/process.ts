@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
-import { SsgError } from '../errors.ts';
+import { catalogueError, type ErrorDetails, type SsgError } from '../errors.ts';
 
 /** The formats a processed image is offered in; the last one is the fallback `<img>` itself. */
 export type ImageFormat = 'avif' | 'webp' | 'jpeg' | 'png';
@@ -62,8 +62,8 @@ export function variantWidths(original: number, widths: readonly number[]): numb
   return [...new Set(chosen)].sort((a, b) => a - b);
 }
 
-function unreadable(file: string, why: string, cause?: unknown): SsgError {
-  return new SsgError('ImageUnreadable', `The image cannot be read: ${why}.`, { file }, { cause });
+function unreadable(file: string, why: ErrorDetails<'ImageUnreadable'>, cause?: unknown): SsgError {
+  return catalogueError('ImageUnreadable', why, { file }, { cause });
 }
 
 /** The original's width, height and fallback format, refusing anything sharp cannot decode or too large to. */
@@ -72,14 +72,14 @@ async function inspect(bytes: Uint8Array, file: string, settings: ImageSettings)
   try {
     metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch (error) {
-    throw unreadable(file, `${(error as Error).message} (is it really an image?)`, error);
+    throw unreadable(file, ['notDecoded', (error as Error).message], error);
   }
   const { width, height, format, hasAlpha } = metadata;
-  if (!width || !height) throw unreadable(file, 'it has no width or height');
+  if (!width || !height) throw unreadable(file, ['noSize']);
   if (width * height > settings.maxPixels) {
-    throw new SsgError('ImageTooLarge', `The image is ${width}×${height} pixels, more than the ${settings.maxPixels.toLocaleString('en')} allowed.`, { file });
+    throw catalogueError('ImageTooLarge', [width, height, settings.maxPixels], { file });
   }
-  if (!['jpeg', 'png', 'webp', 'avif', 'gif', 'tiff', 'heif'].includes(format ?? '')) throw unreadable(file, `"${format}" is not a web image format`);
+  if (!['jpeg', 'png', 'webp', 'avif', 'gif', 'tiff', 'heif'].includes(format ?? '')) throw unreadable(file, ['notWebFormat', format]);
   // EXIF orientation swaps the shown width and height.
   const rotated = (metadata.orientation ?? 1) >= 5;
   const fallback: ImageFormat = format === 'png' || format === 'gif' || hasAlpha ? 'png' : 'jpeg';
@@ -125,7 +125,7 @@ export async function processImage(
       try {
         encoded = await encode(bytes, format, width, settings);
       } catch (error) {
-        throw unreadable(file, `${(error as Error).message} (the file may be damaged or cut off)`, error);
+        throw unreadable(file, ['notEncoded', (error as Error).message], error);
       }
       const contents = new Uint8Array(encoded.data.buffer, encoded.data.byteOffset, encoded.data.byteLength);
       const assetPath = variantPath(file, options.assetsDir ?? 'assets', encoded.info.width, format, contents);

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { SsgError, SsgErrorList } from '../errors.ts';
+import { catalogueError, SsgError, SsgErrorList } from '../errors.ts';
 import type { OutputFile } from '../output/output.ts';
 import type { Project } from '../project.ts';
 import { openImageCache, type ImageProcessor } from './image-cache.ts';
@@ -29,14 +29,14 @@ export async function processSiteImages(
     const file = path.join(project.publicDir, publicPath);
     const shownAs = path.relative(project.root, file);
     if (!publicPath.startsWith('/') || !file.startsWith(project.publicDir + path.sep)) {
-      errors.push(new SsgError('ImageMissing', `The image "${publicPath}" is not a path in the public folder.`, { file: shownAs }));
+      errors.push(catalogueError('ImageMissing', ['notInPublicFolder', publicPath], { file: shownAs }));
       continue;
     }
     let bytes: Uint8Array;
     try {
       bytes = await readFile(file);
     } catch {
-      errors.push(new SsgError('ImageMissing', `The image "${publicPath}" does not exist (looked for ${shownAs}).`, { file: shownAs }));
+      errors.push(catalogueError('ImageMissing', ['notFound', publicPath, shownAs], { file: shownAs }));
       continue;
     }
     try {
@@ -66,7 +66,7 @@ export async function addSiteImages(
 ): Promise<OutputFile[]> {
   if (!site.images) return [];
   if (Object.hasOwn(data, IMAGES_DATA_KEY)) {
-    throw new SsgError('ImageDataClash', `This data file clashes with the processed images the pages receive as data.${IMAGES_DATA_KEY}.`, { file: `content/${IMAGES_DATA_KEY}.yaml` });
+    throw catalogueError('ImageDataClash', [IMAGES_DATA_KEY], { file: `content/${IMAGES_DATA_KEY}.yaml` });
   }
   const { pictures, files } = await processSiteImages(project, site.images(data as never), assetsDir, cache);
   data[IMAGES_DATA_KEY] = pictures;

@@ -1,7 +1,7 @@
 import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SsgError } from '../errors.ts';
+import { catalogueError } from '../errors.ts';
 import { onInterrupt } from '../interrupt.ts';
 import { isRunning } from '../processes.ts';
 import { KEPT_ENTRIES } from './output-target.ts';
@@ -41,7 +41,7 @@ export async function lockOutput(outDir: string, options: LockOptions = {}): Pro
   try {
     mkdirSync(path.dirname(outDir), { recursive: true });
   } catch (error) {
-    throw new SsgError('OutDirNotWritable', `Could not create ${path.dirname(outDir)}, the folder to hold the output: ${(error as Error).message}`, {}, { cause: error });
+    throw catalogueError('OutDirNotWritable', ['parentNotCreated', path.dirname(outDir), (error as Error).message], {}, { cause: error });
   }
   const deadline = Date.now() + (options.timeoutMs ?? 120_000);
   let announced = false;
@@ -58,7 +58,7 @@ export async function lockOutput(outDir: string, options: LockOptions = {}): Pro
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new SsgError('OutDirNotWritable', `Could not create ${file} beside the output folder: ${(error as Error).message}`, {}, { cause: error });
+        throw catalogueError('OutDirNotWritable', ['lockNotCreated', file, (error as Error).message], {}, { cause: error });
       }
     }
     const holder = lockHolder(file);
@@ -69,13 +69,13 @@ export async function lockOutput(outDir: string, options: LockOptions = {}): Pro
       continue;
     }
     if (Date.now() > deadline) {
-      throw new SsgError('OutDirLocked', `Another build (process ${holder}) is writing into ${outDir}; gave up waiting for it.`);
+      throw catalogueError('OutDirLocked', ['gaveUp', holder, outDir]);
     }
     if (!announced && holder > 0) options.onWait?.(holder);
     announced = true;
     await sleep(Math.min(50 * 2 ** Math.min(attempt, 4), 500));
   }
-  throw new SsgError('OutDirLocked', `Could not take the lock ${file}.`);
+  throw catalogueError('OutDirLocked', ['notTaken', file]);
 }
 
 /** `dist.tmp-<pid>-<time>` (a staging folder) and `dist.old-<pid>-<time>` (the output before a swap). */

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { SsgError } from '../errors.ts';
+import { catalogueError, type SsgError } from '../errors.ts';
 import { generatorRoot, type Project } from '../project.ts';
 
 /**
@@ -44,18 +44,18 @@ function nearestExisting(target: string): string {
  */
 export function realLocation(target: string, shown: string, hops = 0): string {
   if (hops > MAX_LINKS) {
-    throw new SsgError('OutDirThroughFile', `The output folder "${shown}" leads through a loop of symbolic links.`);
+    throw catalogueError('OutDirThroughFile', ['linkLoop', shown]);
   }
   try {
     return realpathSync.native(target);
   } catch (error) {
     if (errnoOf(error) === 'ENOTDIR') {
-      throw new SsgError('OutDirThroughFile', `The output folder "${shown}" leads through ${nearestExisting(target)}, which is a file.`);
+      throw catalogueError('OutDirThroughFile', ['file', shown, nearestExisting(target)]);
     }
     if (errnoOf(error) === 'ELOOP') return realLocation(target, shown, MAX_LINKS + 1);
-    if (errnoOf(error) === 'ENAMETOOLONG') throw new SsgError('OutDirInvalid', `The output folder "${shown.slice(0, 80)}…" has too long a name.`);
+    if (errnoOf(error) === 'ENAMETOOLONG') throw catalogueError('OutDirInvalid', ['nameTooLong', shown]);
     if (errnoOf(error) !== 'ENOENT') {
-      throw new SsgError('OutDirNotWritable', `The output folder "${shown}" cannot be reached: ${(error as Error).message}`, {}, { cause: error });
+      throw catalogueError('OutDirNotWritable', ['unreachable', shown, (error as Error).message], {}, { cause: error });
     }
   }
   const parent = path.dirname(target);
@@ -83,14 +83,13 @@ function checkNotSources(outDir: string, project: Project, shown: string): void 
   const root = realOrAsIs(project.root);
   for (const protectedRoot of new Set([root, realOrAsIs(generatorRoot)])) {
     if (isInside(outDir, protectedRoot)) {
-      const what = outDir === protectedRoot ? 'is the project folder' : `contains the project folder ${protectedRoot}`;
-      throw new SsgError('OutDirContainsProject', `The output folder "${shown}" (${outDir}) ${what}; building there would replace the sources.`);
+      throw catalogueError('OutDirContainsProject', [shown, outDir, protectedRoot]);
     }
   }
   for (const name of SOURCE_FOLDERS) {
     for (const source of new Set([path.join(root, name), realOrAsIs(path.join(root, name))])) {
       if (isInside(source, outDir)) {
-        throw new SsgError('OutDirInSources', `The output folder "${shown}" (${outDir}) is ${outDir === source ? 'the' : 'inside the'} source folder ${name}/.`);
+        throw catalogueError('OutDirInSources', [shown, outDir, source, name]);
       }
     }
   }
@@ -102,7 +101,7 @@ function isEarlierOutput(entries: readonly string[]): boolean {
 }
 
 const mountPointError = (outDir: string, shown: string) =>
-  new SsgError('OutDirIsMountPoint', `The output folder "${shown}" (${outDir}) is a mount point (a volume, tmpfs or bind mount), which cannot be replaced.`);
+  catalogueError('OutDirIsMountPoint', [shown, outDir]);
 
 /**
  * Refuses a folder on another file system than its parent (a Docker volume, a tmpfs): renaming it
@@ -132,17 +131,13 @@ export function checkOwnership(outDir: string, shown: string, emptyOutDir: boole
     return false; // does not exist yet: the build makes it
   }
   if (!stat.isDirectory()) {
-    throw new SsgError('OutDirIsFile', `The output folder "${shown}" (${outDir}) is a file.`);
+    throw catalogueError('OutDirIsFile', [shown, outDir]);
   }
   checkNotMountPoint(outDir, shown, stat.dev);
   const entries = readdirSync(outDir);
   if (entries.length === 0) return false;
   if (entries.includes(OUTPUT_MARKER) || isEarlierOutput(entries) || emptyOutDir) return true;
-  const sample = entries.slice(0, 5).join(', ') + (entries.length > 5 ? `, … (${entries.length} entries)` : '');
-  throw new SsgError(
-    'OutDirNotOwned',
-    `The output folder "${shown}" (${outDir}) holds files the build did not write (${sample}); it is left as it is.`,
-  );
+  throw catalogueError('OutDirNotOwned', [shown, outDir, entries]);
 }
 
 /**
@@ -153,9 +148,9 @@ export function checkOwnership(outDir: string, shown: string, emptyOutDir: boole
  */
 export function resolveOutDir(project: Project, value: string): string {
   if (value.trim() === '') {
-    throw new SsgError('OutDirEmpty', `The output folder is empty ("${value}"): the build would replace the project folder.`);
+    throw catalogueError('OutDirEmpty', [value]);
   }
-  if (value.includes('\0')) throw new SsgError('OutDirInvalid', `The output folder "${value.replaceAll('\0', '\\0')}" holds a NUL character.`);
+  if (value.includes('\0')) throw catalogueError('OutDirInvalid', ['nulCharacter', value]);
   const outDir = realLocation(path.resolve(project.root, value), value);
   checkNotSources(outDir, project, value);
   return outDir;
@@ -167,7 +162,7 @@ export function checkProjectRoot(root: string, shown: string): void {
   try {
     stat = statSync(root);
   } catch {
-    throw new SsgError('ProjectRootMissing', `The site folder "${shown}" (${root}) does not exist.`);
+    throw catalogueError('ProjectRootMissing', ['missing', shown, root]);
   }
-  if (!stat.isDirectory()) throw new SsgError('ProjectRootMissing', `The site folder "${shown}" (${root}) is not a folder.`);
+  if (!stat.isDirectory()) throw catalogueError('ProjectRootMissing', ['notAFolder', shown, root]);
 }

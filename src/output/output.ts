@@ -3,7 +3,7 @@ import { cpSync, existsSync, lstatSync, mkdirSync, renameSync, rmSync, writeFile
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readEntrySync, writeEntrySync } from '../cache/store.ts';
-import { SsgError } from '../errors.ts';
+import { catalogueError, type ErrorDetails, type SsgError } from '../errors.ts';
 import { onInterrupt, setInterruptOutcome } from '../interrupt.ts';
 import { present } from './output-lock.ts';
 import { KEPT_ENTRIES, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, mountPointFailure } from './output-target.ts';
@@ -78,17 +78,17 @@ function swapIn(staging: string, outDir: string, previous: string): boolean {
 
 /**
  * An entry of the public folder at a path the build makes a page, asset or site file for (or
- * needs a folder at, or writes as a file above it: `message` says which), named by its path.
+ * needs a folder at, or writes as a file above it: the case says which), named by its path.
  */
-export function publicFileClash(file: string, publicDir: string, message = `The public file ${file} has the same path as a generated file.`): SsgError {
-  return new SsgError('PublicFileClash', message, {
-    file: path.join(path.basename(path.dirname(publicDir)), path.basename(publicDir), file),
+export function publicFileClash(publicDir: string, clash: ErrorDetails<'PublicFileClash'>): SsgError {
+  return catalogueError('PublicFileClash', clash, {
+    file: path.join(path.basename(path.dirname(publicDir)), path.basename(publicDir), clash[1]),
   });
 }
 
 const swapFailed = (outDir: string, error: unknown) =>
   mountPointFailure(error, outDir) ??
-  new SsgError('OutputSwapFailed', `Could not put the new site in place of ${outDir}: ${(error as Error).message}`, {}, { cause: error });
+  catalogueError('OutputSwapFailed', [outDir, (error as Error).message], {}, { cause: error });
 
 /**
  * A file's or folder's size, modification and change time and inode. Any write, rename, `touch`
@@ -234,7 +234,7 @@ function startStaging(staging: string, outDir: string, publicDir: string, public
   try {
     mkdirSync(staging, { recursive: true });
   } catch (error) {
-    throw new SsgError('OutDirNotWritable', `Could not create the staging folder ${staging}: ${(error as Error).message}`, {}, { cause: error });
+    throw catalogueError('OutDirNotWritable', ['stagingNotCreated', staging, (error as Error).message], {}, { cause: error });
   }
   const unregisterStaging = onInterrupt(() => rmSync(staging, { recursive: true, force: true }));
   try {
@@ -245,8 +245,7 @@ function startStaging(staging: string, outDir: string, publicDir: string, public
     rmSync(staging, { recursive: true, force: true });
     unregisterStaging();
     // Named by the output folder, as a failed write is: the staging folder is gone by now.
-    const message = `Could not copy the public files for ${outDir}: ${(error as Error).message}. Nothing was swapped in, and the unfinished copy ${path.basename(staging)} is removed.`;
-    throw new SsgError('OutDirNotWritable', message, {}, { cause: error });
+    throw catalogueError('OutDirNotWritable', ['publicNotCopied', outDir, (error as Error).message, path.basename(staging)], {}, { cause: error });
   }
   return unregisterStaging;
 }
@@ -261,8 +260,7 @@ async function swapInStaging(staging: string, outDir: string, previous: string, 
   } catch (error) {
     await abort();
     // The staging folder is gone by now: the message says so, and names the output folder.
-    const message = `Could not write the site for ${outDir}: ${(error as Error).message}. Nothing was swapped in, and the unfinished copy ${path.basename(staging)} is removed.`;
-    throw new SsgError('OutDirNotWritable', message, {}, { cause: error });
+    throw catalogueError('OutDirNotWritable', ['siteNotWritten', outDir, (error as Error).message, path.basename(staging)], {}, { cause: error });
   }
   try {
     return swapIn(staging, outDir, previous);
@@ -343,10 +341,10 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
     publicFiles,
     write(file: OutputFile): void {
       if (publicSet.has(file.path)) {
-        throw publicFileClash(file.path, publicDir);
+        throw publicFileClash(publicDir, ['samePath', file.path]);
       }
       if (publicFolders.has(file.path)) {
-        throw publicFileClash(file.path, publicDir, `The public folder ${file.path} is where the build writes a file.`);
+        throw publicFileClash(publicDir, ['folderWhereAFileIs', file.path]);
       }
       const hash = hashOf(file.contents);
       if (generated.get(file.path) === hash) return; // already written (the site's images are written as they are ready, then with the rest)

@@ -8,7 +8,7 @@ import type { ClientBundle } from '../bundle/bundle-client.ts';
 import type { ServerBundle, ServerModule } from '../bundle/bundle-server.ts';
 import { addCspSources } from '../render/csp.ts';
 import { parseDataFiles, type DataFile } from '../content/data.ts';
-import { SsgError, SsgErrorList } from '../errors.ts';
+import { catalogueError, SsgError, SsgErrorList, type ErrorDetails } from '../errors.ts';
 import { generateFiles, isSiteFilePath, type DrawnMemo } from '../render/generated-files.ts';
 import { trackReads, type PageReads } from '../render/dependencies.ts';
 import { checkLinks, type CheckedPage, type LinkCheckMemo, type PageLinks } from '../render/links.ts';
@@ -22,16 +22,16 @@ import type { DocumentShell } from '../render/template.ts';
 
 /** `https://example.com/` → `https://example.com`; anything but an absolute http(s) origin is refused. */
 export function normalizeBaseUrl(value: unknown, source: string): string {
-  const fail = (why: string) => new SsgError('BaseUrlInvalid', `The base URL ${why}.`, { file: source });
-  if (typeof value !== 'string' || value === '') throw fail('is not set');
+  const fail = (why: ErrorDetails<'BaseUrlInvalid'>) => catalogueError('BaseUrlInvalid', why, { file: source });
+  if (typeof value !== 'string' || value === '') throw fail(['unset']);
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw fail(`"${value}" is not an absolute URL`);
+    throw fail(['notAbsolute', value]);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw fail(`"${value}" is not http or https`);
-  if (url.pathname !== '/' || url.search || url.hash) throw fail(`"${value}" has a path; give the origin only`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw fail(['notHttp', value]);
+  if (url.pathname !== '/' || url.search || url.hash) throw fail(['hasPath', value]);
   return url.origin;
 }
 
@@ -40,7 +40,7 @@ export function resolveBaseUrl(project: Project, data: Record<string, unknown>, 
   const siteConfig = data[project.siteConfigName] as { baseUrl?: unknown } | undefined;
   const configFile = `content/${project.siteConfigName}.yaml`;
   if (!override && !siteConfig) {
-    throw new SsgError('SiteConfigMissing', `${configFile} is missing, and no --base-url was given.`);
+    throw catalogueError('SiteConfigMissing', [configFile]);
   }
   return normalizeBaseUrl(override ?? siteConfig?.baseUrl, override ? '--base-url' : configFile);
 }
@@ -76,7 +76,7 @@ export async function siteSettings(
   const feed = site.feed?.(data);
   // Written where it says: a path like ../x would land outside the output folder.
   if (feed && !(typeof feed.path === 'string' && isSiteFilePath(feed.path))) {
-    throw new SsgError('RouteInvalid', `The feed's path ${JSON.stringify(feed.path)} needs a path on the site such as "/news/feed.xml".`, { file: siteEntryShown(project) });
+    throw catalogueError('GeneratedFilePathInvalid', ['feed', feed.path], { file: siteEntryShown(project) });
   }
   return { data, baseUrl, meta: site.meta?.(data), feed, images };
 }
@@ -217,7 +217,7 @@ export function checkPublicClashes(
 ): void {
   if (publicFiles.size === 0) return;
   const built = [...client.assets.map((asset) => asset.path), ...jobs.map((job) => job.outputPath), ...files.map((file) => file.path)];
-  const errors = built.filter((file) => publicFiles.has(file)).map((file) => publicFileClash(file, publicDir));
+  const errors = built.filter((file) => publicFiles.has(file)).map((file) => publicFileClash(publicDir, ['samePath', file]));
   const builtFolders = foldersAbove(built);
   const builtFiles = new Set(built);
   // Looking above every public file costs its depth squared; only when a built file is a public folder.
@@ -227,8 +227,7 @@ export function checkPublicClashes(
     const inside = builtFolders.get(file);
     const above = anyInside ? fileAbove(file, builtFiles) : undefined;
     if (inside === undefined && above === undefined) continue;
-    const why = inside !== undefined ? `is where the build needs a folder, for ${inside}` : `is inside ${above}, which the build writes as a file`;
-    errors.push(publicFileClash(file, publicDir, `The public file ${file} ${why}.`));
+    errors.push(publicFileClash(publicDir, inside !== undefined ? ['whereAFolderIs', file, inside] : ['insideAFile', file, above!]));
   }
   if (errors.length === 1) throw errors[0];
   if (errors.length > 1) throw new SsgErrorList(errors);
@@ -258,12 +257,12 @@ function clashesOf(
   return checked.flatMap(({ path: at, named }) => {
     const other = taken.get(at) ?? seen.get(at)?.replace(/^The/, 'the');
     seen.set(at, named);
-    if (other) return [new SsgError('GeneratedFileClash', `${named} has the same path as ${other}.`, { file })];
+    if (other) return [catalogueError('GeneratedFileClash', ['samePath', named, other], { file })];
     const inside = folders.get(at);
-    if (inside !== undefined) return [new SsgError('GeneratedFileClash', `${named} is where the build needs a folder, for /${inside}.`, { file })];
+    if (inside !== undefined) return [catalogueError('GeneratedFileClash', ['whereAFolderIs', named, inside], { file })];
     // Only against the other files: inside a checked file, that one is named (above).
     const above = fileAbove(at, others);
-    return above ? [new SsgError('GeneratedFileClash', `${named} is inside /${above}, which the build writes as a file.`, { file })] : [];
+    return above ? [catalogueError('GeneratedFileClash', ['insideAFile', named, above], { file })] : [];
   });
 }
 

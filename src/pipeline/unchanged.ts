@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { sourceFingerprint } from '../fingerprint.js';
+import { sourceFingerprint } from '../fingerprint.ts';
 import { dateEnvironment } from '../render/page-cache.ts';
 import { readEntrySync, writeEntrySync } from '../cache/store.ts';
 import type { PageSizes } from './build-result.ts';

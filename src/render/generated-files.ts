@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pruneEntries, readEntry, writeEntrySync } from '../cache/store.ts';
 import type { OutputFile } from '../output/output.ts';
 import type { GeneratedFile, GeneratedFilesContext, SiteDefinition } from './site-definition.ts';
-import { SsgError } from '../errors.ts';
+import { catalogueError } from '../errors.ts';
 import { siteCodeError } from '../site-code-error.ts';
 
 const SAFE_PATH = /^(?:[A-Za-z0-9][A-Za-z0-9._~-]*\/)*[A-Za-z0-9][A-Za-z0-9._~-]*\.[A-Za-z0-9]+$/;
@@ -80,9 +80,9 @@ export function isSiteFilePath(file: string): boolean {
 function checkPath(file: GeneratedFile, seen: Set<string>): void {
   const where = file.path.replace(/^\//, '');
   if (!isSiteFilePath(file.path)) {
-    throw new SsgError('RouteInvalid', `The generated file ${JSON.stringify(file.path)} needs a path on the site such as "/news/post.png".`);
+    throw catalogueError('GeneratedFilePathInvalid', ['file', file.path]);
   }
-  if (seen.has(where)) throw new SsgError('RouteDuplicate', `Two generated files are both ${file.path}.`);
+  if (seen.has(where)) throw catalogueError('GeneratedFileClash', ['twice', file.path]);
   seen.add(where);
 }
 
@@ -98,7 +98,7 @@ async function produce(file: GeneratedFile, dir: string, name: string, root: str
     throw siteCodeError('GeneratedFileFailed', `Drawing ${file.path}`, error, root);
   }
   if (!(contents instanceof Uint8Array)) {
-    throw new SsgError('GeneratedFileFailed', `Drawing ${file.path} gave ${contents === null ? 'null' : typeof contents}, not the file's bytes (a Uint8Array or Buffer).`);
+    throw catalogueError('GeneratedFileNotBytes', [file.path, contents]);
   }
   try {
     writeEntrySync(entry, contents);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { SsgError, SsgErrorList } from '../errors.ts';
+import { catalogueError, SsgErrorList, type SsgError } from '../errors.ts';
 
 /** Every `href` and `src` value in a page. */
 const LINK_ATTRIBUTE = /\s(?:href|src)="([^"]*)"/g;
@@ -166,9 +166,9 @@ export function checkLinks(
       const { ignored, found, target } = verdictOf(link.path);
       if (ignored) continue;
       if (!found) {
-        errors.push(new SsgError('LinkBroken', `The page ${page.path} links to ${link.written}, which no route or public file provides.`, { file: page.file }));
+        errors.push(catalogueError('LinkBroken', [page.path, link.written], { file: page.file }));
       } else if (link.fragment && link.fragment !== 'top' && target && !target.ids.has(link.fragment)) {
-        errors.push(new SsgError('LinkFragmentMissing', `The page ${page.path} links to ${link.written}, but ${target.path} has no element with the id "${link.fragment}".`, { file: page.file }));
+        errors.push(catalogueError('LinkFragmentMissing', [page.path, link.written, target.path, link.fragment], { file: page.file }));
       }
     }
   }

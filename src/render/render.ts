@@ -1,7 +1,7 @@
 import type { Article } from '../content/articles.ts';
 import type { ClientBundle, ServerModule } from './bundles.ts';
 import { trackReads, type PageReads } from './dependencies.ts';
-import { SsgError } from '../errors.ts';
+import { catalogueError } from '../errors.ts';
 import { renderHead } from './head.ts';
 import { siteFrame } from '../site-code-error.ts';
 import type { PageJob } from './routes.ts';
@@ -55,16 +55,11 @@ export function renderDocument(job: PageJob, context: RenderContext, reads?: Pag
     head = job.route.head(props);
   } catch (error) {
     const where = siteFrame(error, context.root);
-    throw new SsgError(
-      'PageRenderFailed',
-      `The page ${job.path} failed to render: ${error instanceof Error ? error.message : String(error)}`,
-      where ?? {},
-      { cause: error },
-    );
+    throw catalogueError('PageRenderFailed', [job.path, error instanceof Error ? error.message : String(error)], where ?? {}, { cause: error });
   }
   const unknown = islands.filter((name) => !client.islands.has(name));
   if (unknown.length > 0) {
-    throw new SsgError('IslandUnknown', `The page ${job.path} uses the island "${unknown[0]}", which has no file.`);
+    throw catalogueError('IslandUnknown', [job.path, unknown[0]!]);
   }
   const assets = client.assetsFor(islands);
   const headHtml = renderHead({

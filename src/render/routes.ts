@@ -1,4 +1,4 @@
-import { SsgError } from '../errors.ts';
+import { catalogueError } from '../errors.ts';
 import type { Article } from '../content/articles.ts';
 import { siteCodeError } from '../site-code-error.ts';
 import type { Route, RouteEntry, SiteDefinition } from './site-definition.ts';
@@ -42,10 +42,7 @@ function fillParams(route: Route<any>, params: Record<string, string>): string {
   return route.path.replace(PARAM, (_, name: string) => {
     const value = params[name];
     if (typeof value !== 'string' || !SAFE_SEGMENT.test(value)) {
-      throw new SsgError(
-        'RouteInvalid',
-        `Route ${route.path}: parameter "${name}" is ${value === undefined ? 'missing' : `"${value}", not a safe URL segment`}.`,
-      );
+      throw catalogueError('RouteInvalid', ['paramInvalid', route.path, name, value]);
     }
     return value;
   });
@@ -60,7 +57,7 @@ function listEntries<Data>(route: Route<Data>, context: { articles: readonly Art
     throw siteCodeError('RouteEntriesFailed', `entries() of the route ${route.path}`, error);
   }
   if (!Array.isArray(entries)) {
-    throw new SsgError('RouteInvalid', `entries() of the route ${route.path} returned ${entries === null ? 'null' : typeof entries}, not a list.`);
+    throw catalogueError('RouteInvalid', ['entriesNotList', route.path, entries]);
   }
   return entries as RouteEntry[];
 }
@@ -76,26 +73,26 @@ export function expandRoutes<Data>(
   const seen = new Map<string, string>();
   for (const route of site.routes) {
     if (typeof route.path !== 'string' || !route.path.startsWith('/')) {
-      throw new SsgError('RouteInvalid', `Route path ${JSON.stringify(route.path)} must start with "/".`);
+      throw catalogueError('RouteInvalid', ['pathNotAbsolute', route.path]);
     }
     if (typeof route.page !== 'function' || typeof route.head !== 'function') {
-      throw new SsgError('RouteInvalid', `Route ${route.path} needs a page component and a head function.`);
+      throw catalogueError('RouteInvalid', ['noPageOrHead', route.path]);
     }
     const hasParams = route.path.includes(':');
     if (hasParams && !route.entries) {
-      throw new SsgError('RouteInvalid', `Route ${route.path} has parameters but no entries() to list its pages.`);
+      throw catalogueError('RouteInvalid', ['noEntries', route.path]);
     }
     const entries = hasParams ? listEntries(route, context) : [{ params: {} }];
     for (const entry of entries) {
       const { params, props } = (entry ?? {}) as Partial<RouteEntry>;
       if (!params || typeof params !== 'object') {
-        throw new SsgError('RouteInvalid', `Route ${route.path}: each entry needs params, for example { params: { slug: 'a' } }.`);
+        throw catalogueError('RouteInvalid', ['entryWithoutParams', route.path]);
       }
       const path = fillParams(route, params);
       const outputPath = outputPathFor(path);
       const previous = seen.get(outputPath);
       if (previous) {
-        throw new SsgError('RouteDuplicate', `Routes ${previous} and ${route.path} both write ${outputPath}.`);
+        throw catalogueError('RouteDuplicate', [previous, route.path, outputPath]);
       }
       seen.set(outputPath, route.path);
       jobs.push({ route, path, params, entry: props ?? {}, outputPath, notFound: isNotFoundPath(path) });

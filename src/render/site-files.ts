@@ -1,6 +1,6 @@
 // The files beside the pages that search engines, feed readers and phones read.
 import type { Article } from '../content/articles.ts';
-import { SsgError } from '../errors.ts';
+import { catalogueError } from '../errors.ts';
 import type { OutputFile } from '../output/output.ts';
 import type { PageJob } from './routes.ts';
 import type { FeedDefinition, SiteMeta } from './site-definition.ts';
@@ -152,7 +152,7 @@ export function nginxHeadersFile(headers: Record<string, string> | undefined): s
   ];
   for (const [name, value] of Object.entries(headers ?? {})) {
     if (!HEADER_NAME.test(name) || NGINX_UNSAFE_VALUE.test(value)) {
-      throw new SsgError('HeaderInvalid', `The header ${JSON.stringify(name)}: ${JSON.stringify(value)} cannot be written for nginx and _headers.`, { file: 'site/index.tsx' });
+      throw catalogueError('HeaderInvalid', [name, value], { file: 'site/index.tsx' });
     }
     lines.push(`add_header ${name} "${value.replace(/[\\"]/g, '\\$&')}" always;`);
   }

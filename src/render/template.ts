@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { SsgError } from '../errors.ts';
+import { catalogueError } from '../errors.ts';
 
 export const HEAD_MARKER = '<!--ssg:head-->';
 export const BODY_MARKER = '<!--ssg:body-->';
@@ -12,7 +12,7 @@ export interface DocumentShell {
 export function parseTemplate(source: string, file: string): DocumentShell {
   for (const marker of [HEAD_MARKER, BODY_MARKER]) {
     if (!source.includes(marker)) {
-      throw new SsgError('TemplateMarkerMissing', `The document shell has no ${marker} marker.`, { file });
+      throw catalogueError('TemplateMarkerMissing', [marker], { file });
     }
   }
   const [beforeHead, afterHead] = source.split(HEAD_MARKER, 2) as [string, string];
@@ -25,7 +25,7 @@ export async function loadTemplate(file: string, displayName: string): Promise<D
   try {
     source = await readFile(file, 'utf8');
   } catch (error) {
-    throw new SsgError('TemplateMissing', 'The document shell is missing.', { file: displayName }, { cause: error });
+    throw catalogueError('TemplateMissing', [], { file: displayName }, { cause: error });
   }
   return parseTemplate(source, displayName);
 }

@@ -3,6 +3,8 @@
 
 interface BuildProblem {
   code?: string;
+  /** The catalogue's title for the code: what went wrong, in general. */
+  title?: string;
   where?: string;
   message: string;
   hint?: string;
@@ -26,7 +28,7 @@ function showOverlay(problems: BuildProblem[]): void {
       border-radius: 8px; padding: 1.25rem 1.5rem; box-shadow: 0 10px 40px rgb(0 0 0 / 50%); }
     h1 { margin: 0 0 1rem; font-size: 16px; color: #fca5a5; }
     .problem + .problem { margin-top: 1rem; padding-top: 1rem; border-top: 1px solid #334155; }
-    .where { color: #93c5fd; } pre { margin: 0.25rem 0; white-space: pre-wrap; }
+    .where { color: #93c5fd; } .title { font-weight: bold; } pre { margin: 0.25rem 0; white-space: pre-wrap; }
     .hint { color: #a7f3d0; } .note { margin-top: 1rem; color: #94a3b8; }`;
   const panel = document.createElement('div');
   panel.className = 'panel';
@@ -40,9 +42,16 @@ function showOverlay(problems: BuildProblem[]): void {
     const where = document.createElement('div');
     where.className = 'where';
     where.textContent = [problem.code && `[${problem.code}]`, problem.where].filter(Boolean).join(' ');
+    item.append(where);
+    if (problem.title) {
+      const general = document.createElement('div');
+      general.className = 'title';
+      general.textContent = problem.title;
+      item.append(general);
+    }
     const message = document.createElement('pre');
     message.textContent = problem.message;
-    item.append(where, message);
+    item.append(message);
     if (problem.hint) {
       const hint = document.createElement('div');
       hint.className = 'hint';

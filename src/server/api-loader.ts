@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
-import { SsgError } from '../errors.ts';
+import { catalogueError } from '../errors.ts';
 import { externalPackagesByPath, fromEsbuildFailure } from '../bundle/esbuild-plugins.ts';
-import { generatorNodeModules, generatorRoot } from '../project.ts';
+import { generatorModulePaths, generatorRoot } from '../project.ts';
 import { siteCodeError } from '../site-code-error.ts';
 import { apiRoutePath, isApiRoute, type ApiRoute } from './api-route.ts';
 
@@ -57,7 +57,7 @@ async function compileRoutes(root: string, files: string[], outdir: string): Pro
       target: 'node20',
       sourcemap: 'inline',
       logLevel: 'silent',
-      nodePaths: [generatorNodeModules],
+      nodePaths: generatorModulePaths,
       plugins: [ssgServerAlias, externalPackagesByPath()],
     });
   } catch (error) {
@@ -74,7 +74,7 @@ async function importRoute(root: string, outdir: string, found: { path: string; 
     throw siteCodeError('ApiRouteThrew', `Loading ${found.file}`, error, root, { file: found.file });
   }
   if (!isApiRoute(module.default)) {
-    throw new SsgError('ApiRouteInvalid', `${found.file} does not default-export an API route.`, { file: found.file });
+    throw catalogueError('ApiRouteInvalid', [found.file], { file: found.file });
   }
   return { ...found, route: module.default };
 }

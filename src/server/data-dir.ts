@@ -1,7 +1,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { SsgError } from '../errors.ts';
+import { catalogueError, type SsgError } from '../errors.ts';
 
 export const LOCK_FILE_NAME = 'serve.lock';
 
@@ -11,7 +11,7 @@ export interface DataDirClaim {
 
 function unwritable(dataDir: string, error: unknown): SsgError {
   const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-  return new SsgError('DataDirUnwritable', `The data folder cannot be written to (${code}).`, { file: dataDir }, { cause: error });
+  return catalogueError('DataDirUnwritable', ['folder', code], { file: dataDir }, { cause: error });
 }
 
 /** Creates the folder if needed and writes, syncs and removes a file of our own to prove it is writable. */
@@ -51,7 +51,7 @@ export function claimDataDir(dataDir: string): DataDirClaim {
   } catch (error) {
     db.close();
     if ((error as { code?: string }).code === 'SQLITE_BUSY') {
-      throw new SsgError('DataDirInUse', 'Another "ssg serve" is already using this data folder.', { file: dataDir }, { cause: error });
+      throw catalogueError('DataDirInUse', [], { file: dataDir }, { cause: error });
     }
     throw unwritable(dataDir, error);
   }

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { SsgError } from '../errors.ts';
+import { catalogueError } from '../errors.ts';
 import type { Inbox, NewFormMessage, StoredMessage } from './message.ts';
 import { openSqliteThread, type SqliteThread } from './sqlite-thread.ts';
 
@@ -140,7 +140,7 @@ export function* iterateInbox(dataDir: string, options: { undelivered?: boolean 
   } catch (error) {
     // A damaged, foreign or unreadable file is the operator's to look at, not a bug.
     const code = (error as { code?: string }).code ?? (error as Error).message;
-    throw new SsgError('InboxUnreadable', `The inbox cannot be read (${code}): ${(error as Error).message}.`, { file }, { cause: error });
+    throw catalogueError('InboxUnreadable', [code, (error as Error).message], { file }, { cause: error });
   } finally {
     db?.close();
   }

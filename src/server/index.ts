@@ -7,3 +7,7 @@ export { hasControlCharacters } from './control-characters.ts';
 export { readBodyLimited } from './request-body.ts';
 export type { FormMessage, Inbox, NewFormMessage, StoredMessage } from './message.ts';
 export type { Settings } from './settings.ts';
+// Host adapters: a route as a Cloudflare Pages Function, messages handed to a webhook.
+export { pagesFunction } from './pages-function.ts';
+export type { PagesContext, PagesPlatform } from './pages-function.ts';
+export { createWebhookInbox } from './inbox-webhook.ts';

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { parseProxyTrust, type ProxyTrust } from './client-address.ts';
-import { SsgError } from '../errors.ts';
+import { catalogueError } from '../errors.ts';
 import { readSettings, type SettingFailure, type Settings } from './settings.ts';
 
 /** Everything `ssg serve` reads from its environment. The README lists the same variables. */
@@ -31,15 +31,13 @@ type Env = Record<string, string | undefined>;
 
 /** A missing or wrong variable stops `ssg serve` at start, naming it. */
 export const serveSettingFailure: SettingFailure = (name, problem) =>
-  new SsgError('ServeConfigInvalid', `${problem}.`, {}, { hint: `Set ${name} in the environment; the README lists every variable.` });
+  catalogueError('ServeConfigInvalid', ['setting', name, problem]);
 
 function proxyTrust(env: Env): ProxyTrust {
   try {
     return parseProxyTrust(env.TRUST_PROXY);
   } catch (error) {
-    throw new SsgError('ServeConfigInvalid', `TRUST_PROXY ${(error as Error).message}.`, {}, {
-      hint: 'Use false, true (one proxy in front), a hop count, or a list such as "loopback" or "10.0.0.0/8,cloudflare"; the README explains each.',
-    });
+    throw catalogueError('ServeConfigInvalid', ['trustProxy', (error as Error).message]);
   }
 }
 

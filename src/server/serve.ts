@@ -10,7 +10,7 @@ import { createSmtpSender } from './mail.ts';
 import type { Inbox } from './message.ts';
 import { siteCodeError } from '../site-code-error.ts';
 import { resolveClientAddress, type ProxyTrust } from './client-address.ts';
-import { catalogueError, SsgError } from '../errors.ts';
+import { catalogueError } from '../errors.ts';
 import { listen } from './preview.ts';
 import type { ServeConfig } from './serve-config.ts';
 import { headersFor, loadHeadersFile } from './headers-file.ts';
@@ -90,12 +90,9 @@ async function openInbox(dataDir: string, claim: DataDirClaim): Promise<AsyncInb
     claim.release();
     const code = (error as { code?: string }).code ?? (error as Error).message;
     const damaged = code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT';
-    throw new SsgError(
-      'DataDirUnwritable',
-      damaged ? `inbox.sqlite in this folder is not a SQLite database or is damaged (${code}).` : `The inbox in this folder cannot be opened for writing (${code}).`,
-      { file: dataDir },
-      { cause: error, hint: damaged ? 'Move the file aside (keep it: it may hold messages) and start again to create a new inbox.' : undefined },
-    );
+    throw damaged
+      ? catalogueError('InboxDamaged', [code], { file: dataDir }, { cause: error })
+      : catalogueError('DataDirUnwritable', ['inbox', code], { file: dataDir }, { cause: error });
   }
 }
 

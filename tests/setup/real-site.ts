@@ -1,4 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { libProblem } from '../../bin/lib-check.js';
 import type { TestProject } from 'vitest/node';
 import { buildSharedRealSite } from '../helpers/real-site.ts';
 import { cliPath, repoRoot, runCli } from '../helpers/project.ts';
@@ -11,13 +14,15 @@ declare module 'vitest' {
 }
 
 /**
- * Once per run, before any test file: the CLI's compiled copy is made (so test files starting
- * CLIs at once do not all compile it at once), and the real site is built once in a temporary
+ * Once per run, before any test file: lib/, the compiled package, is made again if src/ changed
+ * since `npm ci` made it (so every CLI the tests start runs the sources as they are, compiled), and the real site is built once in a temporary
  * folder that test files read and serve, or copy with its caches (`tests/helpers/site.ts`).
  * Building it in every file that needs it cost a cold build each, many at once on two cores.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const version = await runCli(['--version'], repoRoot);
+  if (libProblem(repoRoot) !== undefined) execFileSync(process.execPath, [path.join(repoRoot, 'scripts', 'build-package.js')], { cwd: repoRoot, stdio: 'inherit' });
+  const version = await runCli(['--version', '--verbose'], repoRoot);
+  if (version.stderr.includes('running from the TypeScript sources')) throw new Error(`lib/ is not usable after scripts/build-package.js:\n${version.stderr}`);
   if (version.code !== 0) throw new Error(`${cliPath} --version failed:\n${version.stderr}`);
   const dir = await buildSharedRealSite();
   project.provide('realSite', dir);

@@ -1,0 +1,70 @@
+// The package's build step (`npm run build:package`, run by `prepare`: on `npm ci`, `npm install`
+// in a checkout and `npm pack`): compiles the TypeScript in src/ into lib/, which is what the
+// installed package runs and what its `exports` name.
+//   lib/cli.js       the CLI, with the packages it uses compiled in (fewer files to load at start)
+//   lib/index.js     `ssg`: what a site's pages import
+//   lib/server.js    `ssg/server`: what a site's API routes and host adapters import
+//   lib/client.js    `ssg/client`: the browser runtime
+//   lib/types/       their type declarations
+//   lib/files.json   every file's size and SHA-256 and a hash of src/ as compiled: bin/ssg.js runs
+//                    lib/ only when it is whole and, in a checkout, made from the sources as they are
+// Made in a folder of its own and renamed into place whole; a failure leaves the previous lib/.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { libFileList, sourceHash } from '../bin/lib-check.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const lib = path.join(root, 'lib');
+const staging = `${lib}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+const src = (...parts) => path.join(root, 'src', ...parts);
+
+const common = {
+  outdir: staging,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  jsx: 'automatic',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+};
+
+try {
+  const compiledFrom = sourceHash(root);
+  await esbuild.build({
+    ...common,
+    entryPoints: { cli: src('cli', 'cli.ts') },
+    // Packages are compiled in, but for esbuild and the SQLite binding, which find native files of
+    // their own, and tsx (which the API loader registers).
+    external: ['esbuild', 'better-sqlite3', 'tsx'],
+    banner: { js: "import { createRequire as __ssgRequire } from 'node:module'; const require = __ssgRequire(import.meta.url);" },
+    entryNames: '[name]',
+    chunkNames: 'cli-chunks/[name]-[hash]',
+  });
+  // What sites and host adapters import: their packages stay imports, resolved where installed.
+  await esbuild.build({
+    ...common,
+    entryPoints: { index: src('index.ts'), server: src('server', 'index.ts'), client: src('index.client.ts') },
+    packages: 'external',
+    entryNames: '[name]',
+    chunkNames: 'chunks/[name]-[hash]',
+  });
+  execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'tsconfig.types.json'), '--outDir', path.join(staging, 'types')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  writeFileSync(path.join(staging, 'files.json'), JSON.stringify({ source: compiledFrom, files: libFileList(staging) }));
+  const old = `${lib}.old-${process.pid}-${randomBytes(4).toString('hex')}`;
+  if (existsSync(lib)) renameSync(lib, old);
+  renameSync(staging, lib);
+  rmSync(old, { recursive: true, force: true });
+} catch (error) {
+  rmSync(staging, { recursive: true, force: true });
+  console.error(`build:package: lib/ was not made (the previous one, if any, is kept): ${error instanceof Error ? error.message : error}`);
+  process.exit(1);
+}

@@ -1,0 +1,197 @@
+// ssg as a package another site installs: packed as `npm pack` packs it, installed into an empty
+// folder, and used there through its own `ssg`: init, build, dev (one edit, one reload), preview.
+// The install is offline: the versions are the repository's own (its lockfile, less what only the
+// repository needs), taken from npm's cache, which the repository's `npm ci` filled. No traffic
+// leaves the machine.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from './helpers/project.ts';
+
+const run = promisify(execFile);
+
+interface LockEntry {
+  version?: string;
+  dev?: boolean;
+  dependencies?: Record<string, string>;
+  [key: string]: unknown;
+}
+
+/** A lockfile for a project whose one dependency is the tarball: the repository's locked versions of what the package needs. */
+function lockfileFor(tarball: string, manifest: { version: string; dependencies: Record<string, string> }): object {
+  const lock = JSON.parse(readFileSync(path.join(repoRoot, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+  const packages: Record<string, LockEntry> = {
+    '': { name: 'installed-ssg', dependencies: { ssg: `file:${tarball}` } },
+    'node_modules/ssg': { version: manifest.version, resolved: `file:${tarball}`, dependencies: manifest.dependencies, bin: { ssg: 'bin/ssg.js' } },
+  };
+  for (const [where, entry] of Object.entries(lock.packages)) {
+    if (where === '' || entry.dev || !where.startsWith('node_modules/')) continue;
+    packages[where] = entry;
+  }
+  return { name: 'installed-ssg', lockfileVersion: 3, requires: true, packages };
+}
+
+/** Starts `ssg <args>` from the installed package and waits for its first line matching `ready`. */
+function start(bin: string, args: string[], cwd: string, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray; output: () => string }> {
+  const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`ssg ${args.join(' ')} did not start:\n${output}`)), 60_000);
+    const look = (chunk: Buffer) => {
+      output += chunk;
+      const match = ready.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, match, output: () => output });
+      }
+    };
+    child.stdout!.on('data', look);
+    child.stderr!.on('data', look);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`ssg ${args.join(' ')} exited (${code}):\n${output}`));
+    });
+  });
+}
+
+async function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+describe('ssg installed from its packed tarball', () => {
+  let scratch: string;
+  let project: string;
+  let bin: string;
+  let site: string;
+  const children: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    scratch = await mkdtemp(path.join(tmpdir(), 'ssg-package-'));
+    // lib/ is made by `prepare` (and kept current by the suite's global setup): packed as it is.
+    const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 });
+    const [packed] = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    const tarball = path.join(scratch, packed!.filename);
+    const names = packed!.files.map((file) => file.path);
+    expect(names).toContain('lib/cli.js');
+    expect(names).toContain('starter/site/index.tsx');
+    // What only the company's site and the repository use is not shipped.
+    expect(names.filter((name) => /^(site|content|templates|tests|functions|patches)\//.test(name))).toEqual([]);
+
+    project = path.join(scratch, 'project');
+    const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> };
+    await import('node:fs/promises').then((fs) => fs.mkdir(project));
+    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'installed-ssg', private: true, dependencies: { ssg: `file:${tarball}` } }, null, 2));
+    writeFileSync(path.join(project, 'package-lock.json'), JSON.stringify(lockfileFor(tarball, manifest), null, 2));
+    await run('npm', ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: project, maxBuffer: 64 * 1024 * 1024 });
+    bin = path.join(project, 'node_modules', '.bin', 'ssg');
+    site = path.join(project, 'my-site');
+  }, 240_000);
+
+  afterAll(async () => {
+    await Promise.all(children.map(stop));
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  it('installs without patching a dependency or compiling at start, and names its entry points in exports', async () => {
+    const installed = path.join(project, 'node_modules', 'ssg');
+    expect(existsSync(path.join(installed, 'lib', 'cli.js'))).toBe(true);
+    expect(existsSync(path.join(project, 'node_modules', 'patch-package'))).toBe(false);
+    // better-sqlite3 is an optional peer: only `ssg serve` with a SQLite inbox needs it.
+    expect(existsSync(path.join(project, 'node_modules', 'better-sqlite3'))).toBe(false);
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', "const a = await import('ssg'); const b = await import('ssg/server'); console.log(typeof a.defineSite, typeof a.island, typeof b.defineApiRoute, typeof b.pagesFunction)"], { cwd: project });
+    expect(stdout.trim()).toBe('function function function function');
+    const version = await run(process.execPath, [bin, '--version', '--verbose'], { cwd: project });
+    expect(version.stdout.trim()).toBe('0.1.0');
+    // Nothing written into the installed package: it runs lib/ as installed.
+    expect(version.stderr).toBe('');
+    expect(readdirSync(installed).sort()).toEqual(['README.md', 'bin', 'lib', 'package.json', 'src', 'starter', 'tsconfig.json'].filter((name) => existsSync(path.join(installed, name))).sort());
+    expect(existsSync(path.join(installed, '.cache'))).toBe(false);
+  });
+
+  it('init writes a site and prints the next two commands; it refuses a folder that is not empty', async () => {
+    const result = await run(process.execPath, [bin, 'init', 'my-site'], { cwd: project });
+    expect(result.stdout).toMatch(/^Created a site in my-site \(\d+ files\)\. Next:\n {2}cd my-site\n {2}npx ssg dev\n$/);
+    for (const file of ['site/index.tsx', 'site/islands/counter.tsx', 'content/news/hello-world.md', 'templates/document.html', 'README.md', '.gitignore']) {
+      expect(existsSync(path.join(site, file)), file).toBe(true);
+    }
+    expect(readFileSync(path.join(site, 'README.md'), 'utf8').trimEnd().split('\n')).toHaveLength(3);
+
+    const before = readFileSync(path.join(site, 'site', 'index.tsx'), 'utf8');
+    const again = (await run(process.execPath, [bin, 'init', 'my-site'], { cwd: project }).then(() => ({ code: 0, stderr: '' }), (error: { code: number; stderr: string }) => error));
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('[InitFolderNotEmpty]');
+    expect(readFileSync(path.join(site, 'site', 'index.tsx'), 'utf8')).toBe(before);
+    expect(readdirSync(project).filter((name) => name.includes('.tmp-'))).toEqual([]);
+  });
+
+  it('builds the site it wrote', async () => {
+    const result = await run(process.execPath, [bin, 'build'], { cwd: site });
+    expect(result.stdout).toContain('pages');
+    const home = readFileSync(path.join(site, 'dist', 'index.html'), 'utf8');
+    expect(home).toContain('<h1>Welcome</h1>');
+    expect(home).toContain('href="/news/hello-world"');
+    expect(home).toMatch(/<ssg-island[^>]*counter/);
+    const article = readFileSync(path.join(site, 'dist', 'news', 'hello-world.html'), 'utf8');
+    expect(article).toContain('<h1>Hello, world</h1>');
+    expect(readdirSync(path.join(site, 'dist', 'assets')).some((name) => name.endsWith('.js'))).toBe(true);
+  });
+
+  it('dev serves it and, after one edit, sends one reload and serves the edit', async () => {
+    const dev = await start(bin, ['dev', '--port', '0'], site, /Dev server at (http:\/\/[^/\s]+)\//);
+    children.push(dev.child);
+    const origin = dev.match[1]!;
+    expect(await (await fetch(`${origin}/news/hello-world`)).text()).toContain('<h1>Hello, world</h1>');
+
+    const controller = new AbortController();
+    const events = await fetch(`${origin}/__ssg/events`, { signal: controller.signal });
+    const reader = events.body!.getReader();
+    let received = '';
+    const reload = (async () => {
+      while (!received.includes('event: reload')) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        received += new TextDecoder().decode(value);
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const file = path.join(site, 'content', 'news', 'hello-world.md');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('title: Hello, world', 'title: Hello again'));
+    await Promise.race([reload, new Promise((_, reject) => setTimeout(() => reject(new Error(`no reload event: ${received}\n${dev.output()}`)), 20_000))]);
+    controller.abort();
+    expect(received).toContain('event: reload');
+    expect(await (await fetch(`${origin}/news/hello-world`)).text()).toContain('<h1>Hello again</h1>');
+    await stop(dev.child);
+  });
+
+  it('preview serves the build', async () => {
+    const preview = await start(bin, ['preview', '--port', '0'], site, /Serving dist at (http:\/\/[^/\s]+)\//);
+    children.push(preview.child);
+    const response = await fetch(`${preview.match[1]}/`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('<h1>Welcome</h1>');
+    const missing = await fetch(`${preview.match[1]}/no-such-page`);
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain('Page not found');
+    await stop(preview.child);
+  });
+
+  it('serve and inbox, which need the optional better-sqlite3, say how to install it', async () => {
+    for (const args of [['serve'], ['inbox', 'list']]) {
+      const result = await run(process.execPath, [bin, ...args], { cwd: site, env: { ...process.env, NO_COLOR: '1' } }).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(result.code, args.join(' ')).toBe(1);
+      expect(result.stderr).toContain('[SqliteMissing]');
+      expect(result.stderr).toContain('npm install better-sqlite3');
+      expect(result.stderr).not.toContain('Unexpected internal error');
+    }
+  });
+});
