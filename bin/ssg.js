@@ -16,7 +16,10 @@ if (problem === undefined) {
   if (verbose) process.setSourceMapsEnabled(true);
   ({ main } = await import(pathToFileURL(path.join(root, 'lib', 'cli.js')).href));
 } else {
-  if (verbose) process.stderr.write(`ssg: running from the TypeScript sources: ${problem} (npm run build:package compiles it)\n`);
+  if (verbose) {
+    const installed = root.split(path.sep).includes('node_modules');
+    process.stderr.write(`ssg: running from the TypeScript sources: ${problem} (${installed ? 'installing ssg again restores it' : 'npm run build:package compiles it'})\n`);
+  }
   const { register } = await import('tsx/esm/api');
   register();
   ({ main } = await import('../src/cli/cli.ts'));

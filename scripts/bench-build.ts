@@ -8,15 +8,24 @@
 // wall time of a build can be no less than half its CPU time, so the two ratios together say how
 // much is work and how much is waiting. Last, the share cards alone: the same articles' cards
 // drawn in one process, for the part of the build's CPU they take.
-import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+//
+// Then the cold start of this site as it is (its own articles, no .cache, no dist/): the time from
+// typing `ssg build` to the built site, --runs times. With --against REF, the same for the CLI of
+// that commit (a worktree sharing this node_modules; its own compiled copies removed before each
+// run, as a fresh clone has none), alternating with this one so both see the same machine.
+//   npm run bench -- --sizes 1000 --against HEAD~3 --runs 5     (--sizes 0 for the cold start only)
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { cliPath, copySite, repoRoot } from '../tests/helpers/project.ts';
 import { writeArticles } from './bench/articles.ts';
 
-const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,5000' } } });
-const sizes = values.sizes!.split(',').map(Number);
+const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,5000' }, against: { type: 'string' }, runs: { type: 'string', default: '3' } } });
+const sizes = values.sizes!.split(',').map(Number).filter((size) => size > 0);
+const runs = Number(values.runs);
+if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number of at least 1, not "${values.runs}"`);
 
 /**
  * Runs a command through bash, whose `times` then gives the CPU its children used (the command and
@@ -43,9 +52,9 @@ function runMeasured(command: string, args: string[], options: { cwd: string; en
   });
 }
 
-async function timedBuild(cwd: string): Promise<{ wallMs: number; cpuMs: number; pages: number; peakMb: number; line: string }> {
+async function timedBuild(cwd: string, cli = cliPath): Promise<{ wallMs: number; cpuMs: number; pages: number; peakMb: number; line: string }> {
   const started = performance.now();
-  const { out, err, code, cpuMs } = await runMeasured(process.execPath, [cliPath, 'build'], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+  const { out, err, code, cpuMs } = await runMeasured(process.execPath, [cli, 'build'], { cwd, env: { ...process.env, NO_COLOR: '1' } });
   const wallMs = performance.now() - started;
   const match = /Built (\d+) pages.*peak memory (\d+) MB/.exec(out);
   if (code !== 0 || !match) throw new Error(`build failed (${code}):\n${out}\n${err}`);
@@ -105,4 +114,44 @@ for (const size of sizes) {
   } finally {
     await site.dispose();
   }
+}
+
+/** A worktree of `ref` sharing this node_modules: the CLI of that commit. */
+function worktreeOf(ref: string): { root: string; dispose: () => void } {
+  const root = mkdtempSync(path.join(tmpdir(), 'ssg-bench-against-'));
+  rmSync(root, { recursive: true });
+  execFileSync('git', ['worktree', 'add', '--detach', '--quiet', root, ref], { cwd: repoRoot, stdio: 'inherit' });
+  symlinkSync(path.join(repoRoot, 'node_modules'), path.join(root, 'node_modules'));
+  return { root, dispose: () => execFileSync('git', ['worktree', 'remove', '--force', root], { cwd: repoRoot, stdio: 'inherit' }) };
+}
+
+/** One cold start: a fresh copy of this site (no .cache, no dist) built by `cli`. */
+async function coldStart(cli: string): Promise<{ wallMs: number; cpuMs: number }> {
+  const site = await copySite(repoRoot, ['dist', 'node_modules', '.cache', '.git', 'tests', 'screenshots', 'data', 'lib']);
+  try {
+    return await timedBuild(site.dir, cli);
+  } finally {
+    await site.dispose();
+  }
+}
+
+console.log(`\nCold start of this site (its ${readdirSync(path.join(repoRoot, 'content', 'news')).length} article file(s), no .cache, no dist), ${runs} run(s) each`);
+const against = values.against ? worktreeOf(values.against) : undefined;
+try {
+  const results: Record<string, Array<{ wallMs: number; cpuMs: number }>> = { 'this tree': [] };
+  if (against) results[values.against!] = [];
+  for (let run = 0; run < runs; run++) {
+    results['this tree']!.push(await coldStart(cliPath));
+    if (against) {
+      // The older CLI compiled itself into its .cache/ on first start: a fresh clone has none.
+      rmSync(path.join(against.root, '.cache'), { recursive: true, force: true });
+      results[values.against!]!.push(await coldStart(path.join(against.root, 'bin', 'ssg.js')));
+    }
+  }
+  const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+  for (const [name, list] of Object.entries(results)) {
+    console.log(`  ${name.padEnd(12)} median ${seconds(median(list.map((run) => run.wallMs)))} (CPU ${seconds(median(list.map((run) => run.cpuMs)))}); runs ${list.map((run) => seconds(run.wallMs)).join(', ')}`);
+  }
+} finally {
+  against?.dispose();
 }

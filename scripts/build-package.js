@@ -54,10 +54,14 @@ try {
     entryNames: '[name]',
     chunkNames: 'chunks/[name]-[hash]',
   });
-  execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'tsconfig.types.json'), '--outDir', path.join(staging, 'types')], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  // The declarations need TypeScript, a dev dependency: an install without them (npm ci
+  // --omit=dev, to run `ssg serve`) gets lib/ without lib/types, which the CLI does not read.
+  const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  if (existsSync(tsc)) {
+    execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.types.json'), '--outDir', path.join(staging, 'types')], { cwd: root, stdio: 'inherit' });
+  } else {
+    console.warn('build:package: TypeScript is not installed (an install without dev dependencies): lib/types/ is not made; the CLI runs without it.');
+  }
   writeFileSync(path.join(staging, 'files.json'), JSON.stringify({ source: compiledFrom, files: libFileList(staging) }));
   const old = `${lib}.old-${process.pid}-${randomBytes(4).toString('hex')}`;
   if (existsSync(lib)) renameSync(lib, old);

@@ -439,8 +439,14 @@ export const errorCatalogue = {
   },
   SqliteMissing: {
     title: 'better-sqlite3 is not installed',
-    hint: 'Install it in the site (npm install better-sqlite3): ssg serve and ssg inbox keep the inbox with it; init, build, dev and preview do not need it.',
-    message: () => 'This command needs better-sqlite3, which is not installed.',
+    hint: 'Install it in the site (npm install better-sqlite3), and list it in package.json\'s allowScripts so that its install script builds it (npm rebuild better-sqlite3 builds it afterwards): ssg serve and ssg inbox keep the inbox with it; init, build, dev and preview do not need it.',
+    message: (why?: 'noBinding') =>
+      why === 'noBinding' ? 'better-sqlite3 is installed without its compiled part (its install script did not run).' : 'This command needs better-sqlite3, which is not installed.',
+  },
+  InitFolderMissing: {
+    title: 'No folder was given for the new site',
+    hint: 'Name the folder to create the site in, for example: ssg init my-site (or ssg init . for the current folder, if it is empty).',
+    message: () => 'The folder name is empty.',
   },
   InitFolderNotEmpty: {
     title: 'The folder for the new site is not empty',
@@ -492,6 +498,7 @@ export const usageErrorCodes: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'OutDirThroughFile',
   'OutDirNotOwned',
   'InitFolderNotEmpty',
+  'InitFolderMissing',
 ]);
 
 export function isUsageError(error: unknown): boolean {

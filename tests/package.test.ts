@@ -17,20 +17,58 @@ const run = promisify(execFile);
 interface LockEntry {
   version?: string;
   dev?: boolean;
+  devOptional?: boolean;
   dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
   [key: string]: unknown;
 }
 
-/** A lockfile for a project whose one dependency is the tarball: the repository's locked versions of what the package needs. */
-function lockfileFor(tarball: string, manifest: { version: string; dependencies: Record<string, string> }): object {
+interface Manifest {
+  version: string;
+  dependencies: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+}
+
+/**
+ * A lockfile for a project whose one dependency is the tarball: what the package needs (its
+ * dependencies and required peers, and theirs), at the versions the repository locked, found as
+ * Node finds them (nested first, then hoisted).
+ */
+function lockfileFor(tarball: string, manifest: Manifest): object {
   const lock = JSON.parse(readFileSync(path.join(repoRoot, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+  const peers = Object.keys(manifest.peerDependencies ?? {}).filter((name) => !manifest.peerDependenciesMeta?.[name]?.optional);
   const packages: Record<string, LockEntry> = {
     '': { name: 'installed-ssg', dependencies: { ssg: `file:${tarball}` } },
-    'node_modules/ssg': { version: manifest.version, resolved: `file:${tarball}`, dependencies: manifest.dependencies, bin: { ssg: 'bin/ssg.js' } },
+    'node_modules/ssg': {
+      version: manifest.version,
+      resolved: `file:${tarball}`,
+      dependencies: manifest.dependencies,
+      peerDependencies: manifest.peerDependencies,
+      peerDependenciesMeta: manifest.peerDependenciesMeta,
+      bin: { ssg: 'bin/ssg.js' },
+    },
   };
-  for (const [where, entry] of Object.entries(lock.packages)) {
-    if (where === '' || entry.dev || !where.startsWith('node_modules/')) continue;
+  const resolve = (from: string, name: string): string | undefined => {
+    for (let at = from; ; at = at.includes('/node_modules/') ? at.slice(0, at.lastIndexOf('/node_modules/')) : '') {
+      const where = `${at ? `${at}/` : ''}node_modules/${name}`;
+      if (lock.packages[where]) return where;
+      if (at === '') return undefined;
+    }
+  };
+  const queue: Array<[string, string, boolean]> = [...Object.keys(manifest.dependencies), ...peers].map((name) => ['', name, false]);
+  while (queue.length > 0) {
+    const [from, name, optional] = queue.pop()!;
+    const where = resolve(from, name);
+    if (!where) {
+      if (optional) continue;
+      throw new Error(`${name} (needed by ${from || 'ssg'}) is not in the repository's lockfile`);
+    }
+    if (packages[where]) continue;
+    const { dev: _dev, devOptional: _devOptional, ...entry } = lock.packages[where]!;
     packages[where] = entry;
+    for (const next of Object.keys(entry.dependencies ?? {})) queue.push([where, next, false]);
+    for (const next of Object.keys(entry.optionalDependencies ?? {})) queue.push([where, next, true]);
   }
   return { name: 'installed-ssg', lockfileVersion: 3, requires: true, packages };
 }
@@ -85,7 +123,7 @@ describe('ssg installed from its packed tarball', () => {
     expect(names.filter((name) => /^(site|content|templates|tests|functions|patches)\//.test(name))).toEqual([]);
 
     project = path.join(scratch, 'project');
-    const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as Manifest;
     await import('node:fs/promises').then((fs) => fs.mkdir(project));
     writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'installed-ssg', private: true, dependencies: { ssg: `file:${tarball}` } }, null, 2));
     writeFileSync(path.join(project, 'package-lock.json'), JSON.stringify(lockfileFor(tarball, manifest), null, 2));

@@ -20,15 +20,18 @@ export default class SummaryReporter implements Reporter {
     const counts = { passed: 0, failed: 0, skipped: 0 };
     const tests: TestCase[] = [];
     for (const module of testModules) {
-      // A file that failed to load has no tests; count it as a failure so it cannot pass silently.
-      if (module.state() === 'failed' && [...module.children.allTests()].length === 0) counts.failed += 1;
+      let failedTests = 0;
       for (const test of module.children.allTests()) {
         tests.push(test);
         const state = test.result().state;
         if (state === 'passed') counts.passed += 1;
-        else if (state === 'failed') counts.failed += 1;
+        else if (state === 'failed') failedTests += 1;
         else counts.skipped += 1;
       }
+      counts.failed += failedTests;
+      // A file that failed to load, or whose beforeAll or afterAll hook threw (its tests then show
+      // as skipped), failed without a failed test: count it, so it cannot pass silently.
+      if (module.state() === 'failed' && failedTests === 0) counts.failed += 1;
     }
     counts.failed += unhandledErrors.length;
     const lines = [

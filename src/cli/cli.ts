@@ -1,10 +1,11 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { once } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StoredMessage } from '../server/message.ts';
 import { catalogueError, formatAnyError, isExpectedError, isUsageError } from '../errors.ts';
+import { generatorRoot } from '../project.ts';
 import { interruptOutcome, runInterruptCleanups } from '../interrupt.ts';
 import { progressLine } from './progress.ts';
 import { formatSummary, formatTimings, summaryRows } from './summary.ts';
@@ -37,13 +38,13 @@ function reportFailure(error: unknown, verbose: boolean, heading: FailureHeading
 const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 
 /**
- * A build stopped by a signal removes what it made (staging folder, lock, helper processes)
- * and exits as a process killed by that signal would.
+ * A build (or init) stopped by a signal removes what it made (staging folder, lock, helper
+ * processes) and exits as a process killed by that signal would.
  */
-function cleanUpOnSignal(): void {
+function cleanUpOnSignal(what = 'Build'): void {
   for (const signal of Object.keys(SIGNAL_EXIT) as NodeJS.Signals[]) {
     process.once(signal, () => {
-      process.stderr.write(`Build stopped (${signal}); ${interruptOutcome()}.\n`);
+      process.stderr.write(`${what} stopped (${signal}); ${interruptOutcome()}.\n`);
       runInterruptCleanups();
       process.exit(SIGNAL_EXIT[signal]);
     });
@@ -112,21 +113,46 @@ function addInitCommand(program: Command): void {
     .argument('<folder>', 'the folder to create the site in')
     .action(async (folder: string, _options: unknown, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
+      // Init runs without a pause: a signal is handled once it is done (or undone).
+      cleanUpOnSignal('Init');
       try {
         const { initSite } = await import('./init.ts');
         const result = initSite(folder, path.resolve(global.root));
-        const shown = path.relative(process.cwd(), path.resolve(global.root, folder)) || '.';
-        const next = shown === '.' ? ['npx ssg dev', 'npx ssg build'] : [`cd ${shellWord(shown)}`, 'npx ssg dev'];
-        process.stdout.write(`Created a site in ${folder} (${result.files.length} files). Next:\n${next.map((line) => `  ${line}\n`).join('')}`);
+        const shown = path.relative(process.cwd(), result.target) || '.';
+        const ssg = ssgCommandFor(result.target);
+        const next = shown === '.' ? [`${ssg} dev`, `${ssg} build`] : [`cd ${shellWord(shown)}`, `${ssg} dev`];
+        process.stdout.write(`Created a site in ${shown} (${result.files.length} files). Next:\n${next.map((line) => `  ${line}\n`).join('')}`);
       } catch (error) {
         reportFailure(error, Boolean(global.verbose), 'Init failed');
       }
     });
 }
 
-/** A folder name as a POSIX shell reads it back: quoted unless it is plain. */
+/** A folder name as a POSIX shell reads it back (quoted unless plain; never read as an option). */
 function shellWord(word: string): string {
-  return /^[\w./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+  const safe = word.startsWith('-') ? `./${word}` : word;
+  return /^[\w./-]+$/.test(safe) ? safe : `'${safe.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * How to run this ssg from `site`: `npx ssg` when npm finds this very package from there (a
+ * node_modules/ssg above it that is this one); otherwise this CLI by its path, since npx would
+ * look the name up elsewhere.
+ */
+function ssgCommandFor(site: string): string {
+  const own = realpathOrSelf(generatorRoot);
+  for (let dir = site; ; dir = path.dirname(dir)) {
+    if (realpathOrSelf(path.join(dir, 'node_modules', 'ssg')) === own) return 'npx ssg';
+    if (path.dirname(dir) === dir) return `node ${shellWord(path.join(generatorRoot, 'bin', 'ssg.js'))}`;
+  }
+}
+
+function realpathOrSelf(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
 }
 
 interface BuildOptions {

@@ -1,55 +1,99 @@
 // `ssg init <folder>`: a new site from the starter the package ships (starter/): a route table, a
-// page, an island, one article, the document shell and a short README. Written into a folder of its
-// own beside the target and renamed into place whole, so a failure leaves nothing half-written, and
-// never over anything: the target must not exist or be an empty folder.
+// page, an island, one article, the document shell and a short README. Never written over anything:
+// the folder must not exist, or be empty (a `.git` in it aside). A new folder is made whole beside
+// its place and renamed in; into an existing empty folder (`ssg init .`, a mount point, a folder
+// whose owner and mode the user chose) the starter is staged inside it and its entries moved up.
+// A failure or a signal leaves nothing of the starter behind.
 import { randomBytes } from 'node:crypto';
-import { cpSync, lstatSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { constants, copyFileSync, cpSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { catalogueError } from '../errors.ts';
+import { catalogueError, SsgError } from '../errors.ts';
+import { onInterrupt } from '../interrupt.ts';
 import { generatorRoot } from '../project.ts';
 
 /** Files whose names npm would not pack as they are: shipped under another name, renamed here. */
 const RENAMED: Record<string, string> = { gitignore: '.gitignore' };
 
+/** What may already be in the folder: a repository made for the site first. */
+const ALLOWED = new Set(['.git']);
+
 export interface InitResult {
-  /** The site's folder, as given. */
-  folder: string;
+  /** The site's folder, absolute. */
+  target: string;
   files: string[];
 }
 
 export function initSite(folder: string, cwd = process.cwd()): InitResult {
+  if (folder.trim() === '') throw catalogueError('InitFolderMissing', []);
   const target = path.resolve(cwd, folder);
-  checkTarget(target, folder);
-  const staging = path.join(path.dirname(target), `.${path.basename(target)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const exists = checkTarget(target, folder);
+  const short = `.ssg-init-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const made: string[] = [];
+  const undo = () => {
+    for (const entry of made.reverse()) rmSync(entry, { recursive: true, force: true });
+  };
+  const unregister = onInterrupt(undo);
   try {
+    if (!exists) {
+      const parent = path.dirname(target);
+      const created = mkdirSync(parent, { recursive: true });
+      if (created) made.push(created);
+    }
+    const staging = exists ? path.join(target, short) : path.join(path.dirname(target), short);
+    made.push(staging);
     cpSync(path.join(generatorRoot, 'starter'), staging, { recursive: true, errorOnExist: true, force: false });
     for (const [from, to] of Object.entries(RENAMED)) renameSync(path.join(staging, from), path.join(staging, to));
-    // Onto an empty folder, rename replaces it; onto one that gained an entry meanwhile, it fails.
-    renameSync(staging, target);
+    if (exists) {
+      for (const name of readdirSync(staging)) {
+        // Fails rather than replaces: an entry that appeared meanwhile is the user's. A file is
+        // copied in exclusively (which fails on an existing name) and a folder renamed (which
+        // fails on one that holds anything).
+        const from = path.join(staging, name);
+        const to = path.join(target, name);
+        if (lstatSync(to, { throwIfNoEntry: false })) throw Object.assign(new Error(`${name} appeared meanwhile`), { code: 'EEXIST' });
+        if (lstatSync(from).isDirectory()) renameSync(from, to);
+        else copyFileSync(from, to, constants.COPYFILE_EXCL);
+        made.push(to);
+      }
+      rmSync(staging, { recursive: true, force: true });
+    } else {
+      // Onto a folder made meanwhile, rename fails if it holds anything and replaces it if empty.
+      renameSync(staging, target);
+      made.push(target);
+    }
   } catch (error) {
-    rmSync(staging, { recursive: true, force: true });
+    try {
+      undo();
+    } catch {
+      // The first failure is the one to report.
+    }
+    if (error instanceof SsgError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOTEMPTY' || code === 'EEXIST') throw catalogueError('InitFolderNotEmpty', [folder], { file: folder });
     throw catalogueError('InitFailed', [folder, (error as Error).message], { file: folder }, { cause: error });
+  } finally {
+    unregister();
   }
-  return { folder, files: listFiles(target) };
+  return { target, files: listFiles(target) };
 }
 
-function checkTarget(target: string, shown: string): void {
+/** Whether the target exists (as an empty folder); throws when it may not be used. */
+function checkTarget(target: string, shown: string): boolean {
   let stats;
   try {
     stats = lstatSync(target);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw catalogueError('InitFailed', [shown, (error as Error).message], { file: shown }, { cause: error });
   }
-  if (!stats.isDirectory()) throw catalogueError('InitFolderNotEmpty', [shown], { file: shown });
-  if (readdirSync(target).length > 0) throw catalogueError('InitFolderNotEmpty', [shown], { file: shown });
+  if (!stats.isDirectory() || readdirSync(target).some((name) => !ALLOWED.has(name))) throw catalogueError('InitFolderNotEmpty', [shown], { file: shown });
+  return true;
 }
 
 function listFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+    .filter((file) => !file.split(path.sep).includes('.git'))
     .sort();
 }

@@ -36,6 +36,11 @@ export function checkWritable(dataDir: string): void {
  * One server per data folder: an exclusive SQLite lock on `serve.lock`. The lock is the kernel's
  * (fcntl), so it goes with the process, a SIGKILL included: nothing stale to clean up by hand.
  */
+/** better-sqlite3 installed without its native module (its install script did not run). */
+export function sqliteBindingMissing(error: unknown): boolean {
+  return /Could not locate the bindings file|better_sqlite3\.node/.test(error instanceof Error ? error.message : String(error));
+}
+
 export function claimDataDir(dataDir: string): DataDirClaim {
   checkWritable(dataDir);
   const file = path.join(dataDir, LOCK_FILE_NAME);
@@ -44,6 +49,7 @@ export function claimDataDir(dataDir: string): DataDirClaim {
     db = new Database(file, { timeout: 0 });
     db.pragma('locking_mode = EXCLUSIVE');
   } catch (error) {
+    if (sqliteBindingMissing(error)) throw catalogueError('SqliteMissing', ['noBinding'], {}, { cause: error });
     throw unwritable(dataDir, error);
   }
   try {

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { catalogueError } from '../errors.ts';
 import type { Inbox, NewFormMessage, StoredMessage } from './message.ts';
 import { openSqliteThread, type SqliteThread } from './sqlite-thread.ts';
+import { sqliteBindingMissing } from './data-dir.ts';
 
 export const INBOX_FILE_NAME = 'inbox.sqlite';
 
@@ -138,6 +139,7 @@ export function* iterateInbox(dataDir: string, options: { undelivered?: boolean 
     db.pragma('busy_timeout = 5000');
     for (const row of db.prepare(options.undelivered ? SQL.undelivered : SQL.all).iterate() as IterableIterator<Row>) yield toMessage(row);
   } catch (error) {
+    if (sqliteBindingMissing(error)) throw catalogueError('SqliteMissing', ['noBinding'], {}, { cause: error });
     // A damaged, foreign or unreadable file is the operator's to look at, not a bug.
     const code = (error as { code?: string }).code ?? (error as Error).message;
     throw catalogueError('InboxUnreadable', [code, (error as Error).message], { file }, { cause: error });
