@@ -57,6 +57,29 @@ describe('checkLinks', () => {
   });
 });
 
+describe('reading a page as a browser does', () => {
+  it('takes links and ids from the markup only: never from text, code samples, comments, scripts or styles', () => {
+    const html = [
+      '<p>Write <code>&lt;img src="/missing.png"&gt;</code> or <code><a href="/nowhere">a</a></code> to link.</p>',
+      '<pre><code>&lt;a href="/no-such-page" id="fake"&gt;</code></pre>',
+      '<!-- <a href="/commented-out"> -->',
+      '<script type="application/ld+json">{"@context":"https://schema.org","url":"x", "x": "<a href=\\"/in-json\\">"}</script>',
+      '<style>a[href="/in-css"] { color: red }</style>',
+      '<textarea><a href="/in-textarea"></textarea>',
+      '<a HREF="/news/a?x=1&amp;y=2#top" name="anchor">ok</a><input name="field"><div ID="upper"></div>',
+    ].join('');
+    const links = pageLinks(page('/news/b', html));
+    // The one real anchor in a code element is a link all the same; the rest is text.
+    expect(links.links.map((link) => link.written)).toEqual(['/nowhere', '/news/a?x=1&y=2#top']);
+    expect([...links.ids].sort()).toEqual(['anchor', 'upper']);
+  });
+
+  it('an article that shows HTML in its code passes the check (it failed when links were read with regexes)', () => {
+    const html = '<p>Use <code>&lt;img src="/missing.png"&gt;</code> and <code>&lt;a href="/gone"&gt;</code>.</p><a href="/news/a">a</a>';
+    expect(() => checkLinks([page('/news/b', html), page('/news/a', '')], files)).not.toThrow();
+  });
+});
+
 describe('checkLinks with a memo (dev mode)', () => {
   const outcome = (run: () => void) => {
     try {

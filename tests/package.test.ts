@@ -3,7 +3,7 @@
 // The install is offline: the versions are the repository's own (its lockfile, less what only the
 // repository needs), taken from npm's cache, which the repository's `npm ci` filled. No traffic
 // leaves the machine.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -37,6 +37,7 @@ interface Manifest {
  */
 function lockfileFor(tarball: string, manifest: Manifest): object {
   const lock = JSON.parse(readFileSync(path.join(repoRoot, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+  const registry = execFileSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8' }).trim().replace(/\/?$/, '/');
   const peers = Object.keys(manifest.peerDependencies ?? {}).filter((name) => !manifest.peerDependenciesMeta?.[name]?.optional);
   const packages: Record<string, LockEntry> = {
     '': { name: 'installed-ssg', dependencies: { ssg: `file:${tarball}` } },
@@ -66,6 +67,13 @@ function lockfileFor(tarball: string, manifest: Manifest): object {
     }
     if (packages[where]) continue;
     const { dev: _dev, devOptional: _devOptional, ...entry } = lock.packages[where]!;
+    // This machine's npm leaves registry URLs out of lockfiles (omit-lockfile-registry-resolved):
+    // named here, each tarball comes from npm's cache by its URL and integrity, with no lookup of
+    // the package's metadata, which an offline install may not have.
+    if (!entry.resolved && typeof entry.integrity === 'string' && typeof entry.version === 'string') {
+      const pkg = where.slice(where.lastIndexOf('node_modules/') + 'node_modules/'.length);
+      entry.resolved = `${registry}${pkg}/-/${pkg.split('/').pop()}-${entry.version}.tgz`;
+    }
     packages[where] = entry;
     for (const next of Object.keys(entry.dependencies ?? {})) queue.push([where, next, false]);
     for (const next of Object.keys(entry.optionalDependencies ?? {})) queue.push([where, next, true]);

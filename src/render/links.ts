@@ -1,26 +1,37 @@
 import path from 'node:path';
+import { Parser } from 'htmlparser2';
 import { catalogueError, SsgErrorList, type SsgError } from '../errors.ts';
 
-/** Every `href` and `src` value in a page. */
-const LINK_ATTRIBUTE = /\s(?:href|src)="([^"]*)"/g;
-/** Every `id` (and `name` of an `<a>`): what a `#fragment` may point to. */
-const TARGET_ATTRIBUTE = /<[a-z][^>]*?\s(?:id|name)="([^"]*)"/gi;
 /** A URL with a scheme (`https:`, `mailto:`, `data:`) or another host (`//`): not this site's. */
 const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
 
-const decodeEntities = (value: string) =>
-  value.replaceAll('&amp;', '&').replaceAll('&quot;', '"').replaceAll('&#x27;', "'").replaceAll('&#39;', "'").replaceAll('&lt;', '<').replaceAll('&gt;', '>');
-
-/** The ids a page's fragments can point to. */
-export function fragmentTargets(html: string): Set<string> {
+/**
+ * A page's `href` and `src` values and its fragment targets (every `id`, and the `name` of an
+ * `<a>`), read by an HTML parser as a browser reads the markup: attribute values with their
+ * entities decoded, and nothing taken from text, code samples, comments, scripts or styles (an
+ * article that shows `<img src="/x.png">` in its code has no such image).
+ */
+export function scanPage(html: string): { links: string[]; ids: Set<string> } {
+  const links: string[] = [];
   const ids = new Set<string>();
-  for (const match of html.matchAll(TARGET_ATTRIBUTE)) ids.add(decodeEntities(match[1]!));
-  return ids;
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        if (attributes.href !== undefined) links.push(attributes.href);
+        if (attributes.src !== undefined) links.push(attributes.src);
+        if (attributes.id !== undefined) ids.add(attributes.id);
+        if (name === 'a' && attributes.name !== undefined) ids.add(attributes.name);
+      },
+    },
+    { decodeEntities: true, lowerCaseAttributeNames: true },
+  );
+  parser.end(html);
+  return { links, ids };
 }
 
 /** An internal link resolved against the page holding it: its path and fragment, or undefined when it leaves the site. */
 export function resolveLink(value: string, pagePath: string): { path: string; fragment: string } | undefined {
-  const link = decodeEntities(value).trim();
+  const link = value.trim();
   if (link === '' || EXTERNAL.test(link)) return undefined;
   let url: URL;
   try {
@@ -82,23 +93,14 @@ export interface PageLinks {
 
 /** The links and ids of one page. */
 export function pageLinks(page: CheckedPage): PageLinks {
+  const scanned = scanPage(page.html);
   const links = new Map<string, PageLink>();
-  for (const match of page.html.matchAll(LINK_ATTRIBUTE)) {
-    const written = decodeEntities(match[1]!);
+  for (const written of scanned.links) {
     if (links.has(written)) continue;
     const link = resolveLink(written, page.path);
     if (link) links.set(written, { written, ...link });
   }
-  let ids: Set<string> | undefined;
-  return {
-    path: page.path,
-    file: page.file,
-    links: [...links.values()],
-    // Read only of pages a fragment points to.
-    get ids() {
-      return (ids ??= fragmentTargets(page.html));
-    },
-  };
+  return { path: page.path, file: page.file, links: [...links.values()], ids: scanned.ids };
 }
 
 /**
