@@ -20,11 +20,11 @@ import { renderDocument, type RenderContext } from '../render/render.ts';
 import { expandRoutes, type PageJob } from '../render/routes.ts';
 import { loadTemplate, type DocumentShell } from '../render/template.ts';
 import {
-  checkDrawnClashes,
   checkPublicClashes,
-  checkSiteLinks,
+  checkSiteOutput,
   drawnFiles,
   entryArticles,
+  inOrder,
   generatedFiles,
   publishArticles,
   renderContext,
@@ -60,16 +60,12 @@ type BuildInputs = [DocumentShell, DataFile[], ServerBundle, ClientBundle];
  * several fail, the first in this order is reported (as dev mode orders them), not the fastest.
  */
 function startInputs(project: Project, outDir: string): Promise<BuildInputs> {
-  const inputs = Promise.allSettled([
+  const inputs = inOrder<BuildInputs>([
     loadTemplate(project.template, path.relative(project.root, project.template)),
     readDataFiles(project.root, project.contentDir),
     bundleServer(project),
     bundleClient(project, path.join(outDir, ASSETS_DIR)),
-  ]).then((settled) => {
-    const failed = settled.find((result) => result.status === 'rejected');
-    if (failed) throw failed.reason;
-    return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as BuildInputs;
-  });
+  ]);
   inputs.catch(() => {}); // reported where it is awaited
   return inputs;
 }
@@ -263,10 +259,8 @@ export async function buildInto(project: Project, outDir: string, options: Build
     const drawn = await drawing;
     const extra = generatedFiles(site, jobs, publicFiles, now);
     const imageFiles = [...settings.images, ...images.files(articles)];
-    checkPublicClashes(client, [], publicFiles, project.publicDir, [...drawn, ...imageFiles, ...extra]);
-    checkDrawnClashes(drawn, { client, jobs, generated: [...imageFiles, ...extra] }, project, settings.feed);
+    checkSiteOutput(project, { client, jobs, publicFiles, images: imageFiles, drawn, generated: extra }, pages.documents(), { feed: settings.feed });
     for (const file of [...imageFiles, ...drawn, ...extra, ...(await compressed.compress(extra)), ...(await compressing)]) output.write(file);
-    checkSiteLinks(pages.documents(), { client, jobs, generated: [...imageFiles, ...drawn, ...extra], publicFiles });
     clock.lap('render');
 
     const written = await commitOutput(project, output, parsed, pageCache, compressed);

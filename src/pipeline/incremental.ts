@@ -30,11 +30,11 @@ import { createInPlaceOutput } from './in-place-output.ts';
 import { createImageStage, type ImageStage } from './images.ts';
 import { markdownHtml } from '../images/article-images.ts';
 import {
-  checkDrawnClashes,
   checkPublicClashes,
-  checkSiteLinks,
+  checkSiteOutput,
   drawnFiles,
   generatedFiles,
+  inOrder,
   publishArticles,
   renderContext,
   siteSettings,
@@ -323,14 +323,6 @@ function changedDataNames(before: Record<string, unknown>, after: Record<string,
   return names;
 }
 
-/** Waits for all, then reports the first failure in the order given (the order `build` reports). */
-async function inOrder<T extends readonly unknown[]>(work: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
-  const settled = await Promise.allSettled(work);
-  const failed = settled.find((result) => result.status === 'rejected');
-  if (failed) throw failed.reason;
-  return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as unknown as T;
-}
-
 /** Everything read afresh: the first build, in the order of `build`'s stages. */
 async function firstInputs(project: Project, bundler: DevBundler, images: ImageStage, options: IncrementalOptions, now: Date): Promise<Inputs> {
   const { byFile, articles } = await loadAllArticles(project, options, now);
@@ -474,14 +466,12 @@ async function assemble(project: Project, stages: { images: ImageStage; drawn: D
   const pages = mergePages(jobs, rendered, previous, inputs);
   const { drawn, drawnReads } = await drawnFilesFor(project, previous, inputs, stages.drawn);
   const generated = siteFilesFor(previous, inputs, jobs, now);
-  checkPublicClashes(inputs.client, [], inputs.publicFiles, project.publicDir, [...drawn, ...inputs.settings.images, ...articleImages, ...generated]);
-  checkDrawnClashes(drawn, { client: inputs.client, jobs, generated: [...inputs.settings.images, ...articleImages, ...generated] }, project, inputs.settings.feed);
-  checkSiteLinks([...pages.values()].map((page) => page.links), {
-    client: inputs.client,
-    jobs,
-    generated: [...inputs.settings.images, ...articleImages, ...drawn, ...generated],
-    publicFiles: inputs.publicFiles,
-  }, stages.links);
+  checkSiteOutput(
+    project,
+    { client: inputs.client, jobs, publicFiles: inputs.publicFiles, images: [...inputs.settings.images, ...articleImages], drawn, generated },
+    [...pages.values()].map((page) => page.links),
+    { feed: inputs.settings.feed, memo: stages.links },
+  );
   const { renderAll: _r, styleChanged: _s, listChanged: _l, fields: _f, changedData: _d, publicChanged: _p, ...kept } = inputs;
   return { ...kept, jobs, routeReads, pages, articleImages, drawn, drawnReads, generated };
 }

@@ -313,3 +313,43 @@ export function checkSiteLinks(
   ]);
   checkLinks(pages, files, undefined, memo);
 }
+
+/** What a site's files are made of, for the checks that run once every file is known. */
+export interface SiteOutputFiles {
+  client: ClientBundle;
+  jobs: readonly PageJob[];
+  publicFiles: ReadonlySet<string>;
+  /** The processed images the pages receive as data, and the images articles show. */
+  images: readonly OutputFile[];
+  /** What the site's files() drew (share cards), and the site files (sitemap, feed, robots, _headers). */
+  drawn: readonly OutputFile[];
+  generated: readonly OutputFile[];
+}
+
+/**
+ * The checks of the finished site, in the one order `build` and dev mode both run them: no made
+ * file where a public file is, no drawn file (or the feed) where another file is, then every link
+ * of every page. The first that fails is reported.
+ */
+export function checkSiteOutput(
+  project: Project,
+  files: SiteOutputFiles,
+  pages: ReadonlyArray<CheckedPage | PageLinks>,
+  options: { feed?: { path: string }; memo?: LinkCheckMemo } = {},
+): void {
+  const { client, jobs, publicFiles, images, drawn, generated } = files;
+  checkPublicClashes(client, [], publicFiles, project.publicDir, [...drawn, ...images, ...generated]);
+  checkDrawnClashes(drawn, { client, jobs, generated: [...images, ...generated] }, project, options.feed);
+  checkSiteLinks(pages, { client, jobs, generated: [...images, ...drawn, ...generated], publicFiles }, options.memo);
+}
+
+/**
+ * Waits for all of `work`, then reports the first failure in the order given, not the first to
+ * happen: build and dev mode report one problem the same way whatever finished first.
+ */
+export async function inOrder<T extends readonly unknown[]>(work: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(work);
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
