@@ -434,7 +434,7 @@ export const errorCatalogue = {
   },
   SiteDirMissing: {
     title: 'There is no built site',
-    hint: 'Run "npm run build" first. Or point --dir (or SITE_DIR for serve) at the built site.',
+    hint: 'Build the site first ("npx ssg build"; "npm run build" in this repository). Or point --dir (or SITE_DIR for serve) at the built site.',
     message: (dir: string) => `There is no built site in ${dir}.`,
   },
   SqliteMissing: {

@@ -85,6 +85,6 @@ describe('ssg preview without a build', () => {
     const result = await site.run(['preview', '--port', '0']);
     await site.dispose();
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('Run "npm run build" first.');
+    expect(result.stderr).toContain('Build the site first ("npx ssg build"; "npm run build" in this repository).');
   });
 });
