@@ -327,13 +327,15 @@ function changedDataNames(before: Record<string, unknown>, after: Record<string,
 async function firstInputs(project: Project, bundler: DevBundler, images: ImageStage, options: IncrementalOptions, now: Date): Promise<Inputs> {
   const { byFile, articles } = await loadAllArticles(project, options, now);
   const islands = await findIslands(project);
-  const [shell, server] = await inOrder<[DocumentShell, ServerBundle, void, void]>([
+  // In the order `build` reads them (full-build.ts's startInputs): a failure of each is reported alike.
+  const [shell, dataFiles, server] = await inOrder<[DocumentShell, DataFile[], ServerBundle, void, void]>([
     loadTemplate(project.template, relative(project, project.template)),
+    readDataFiles(project.root, project.contentDir),
     bundler.server(),
     bundler.scripts(islands),
     bundler.styles(),
   ]);
-  const dataSources = new Map((await readDataFiles(project.root, project.contentDir)).map((file) => [file.name, file]));
+  const dataSources = new Map(dataFiles.map((file) => [file.name, file]));
   const settings = await siteSettings(project, server.module, [...dataSources.values()], { ...options, siteImages: images.siteImages });
   const publicFiles = new Set(await listFiles(project.publicDir));
   const client = bundler.client(islands);
