@@ -10,6 +10,9 @@
 /** A message (or hint) worded from the details of one occurrence. */
 type Wording = (...details: any[]) => string;
 
+/** esbuild's message, and the line it points at (shown below it): the compile failures' one wording. */
+const compileFailure = (error: string, lineText?: string) => `${error}${lineText ? `\n    ${lineText.trim()}` : ''}`;
+
 /** The details of a `byCase` message: the case's name, then that case's own details. */
 type CaseDetails<Cases extends Record<string, Wording>> = { [K in keyof Cases & string]: [K, ...Parameters<Cases[K]>] }[keyof Cases & string];
 
@@ -111,13 +114,12 @@ export const errorCatalogue = {
   SiteCompileFailed: {
     title: 'The site code does not compile',
     hint: 'Fix the syntax error shown above.',
-    /** esbuild's message, and the line it points at (shown below it). */
-    message: (error: string, lineText?: string) => `${error}${lineText ? `\n    ${lineText.trim()}` : ''}`,
+    message: compileFailure,
   },
   ClientCompileFailed: {
     title: 'The browser code does not compile',
     hint: 'Fix the syntax error shown above.',
-    message: (error: string, lineText?: string) => `${error}${lineText ? `\n    ${lineText.trim()}` : ''}`,
+    message: compileFailure,
   },
   RouteInvalid: {
     title: 'A route is malformed',
@@ -380,7 +382,7 @@ export const errorCatalogue = {
   ApiRouteCompileFailed: {
     title: 'An API route does not compile',
     hint: 'Fix the syntax error shown above in the API route.',
-    message: (error: string, lineText?: string) => `${error}${lineText ? `\n    ${lineText.trim()}` : ''}`,
+    message: compileFailure,
   },
   ApiRouteInvalid: {
     title: 'An API route file exports no route',
