@@ -113,11 +113,11 @@ function addInitCommand(program: Command): void {
     .argument('<folder>', 'the folder to create the site in')
     .action(async (folder: string, _options: unknown, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
-      // Init runs without a pause: a signal is handled once it is done (or undone).
+      // A signal while init writes undoes what it wrote (its clean-up is registered).
       cleanUpOnSignal('Init');
       try {
         const { initSite } = await import('./init.ts');
-        const result = initSite(folder, path.resolve(global.root));
+        const result = await initSite(folder, path.resolve(global.root));
         const shown = path.relative(process.cwd(), result.target) || '.';
         const ssg = ssgCommandFor(result.target);
         const next = shown === '.' ? [`${ssg} dev`, `${ssg} build`] : [`cd ${shellWord(shown)}`, `${ssg} dev`];

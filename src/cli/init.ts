@@ -9,6 +9,7 @@ import { constants, copyFileSync, cpSync, lstatSync, mkdirSync, readdirSync, ren
 import path from 'node:path';
 import { catalogueError, SsgError } from '../errors.ts';
 import { onInterrupt } from '../interrupt.ts';
+import { listFiles } from '../output/output.ts';
 import { generatorRoot } from '../project.ts';
 
 /** Files whose names npm would not pack as they are: shipped under another name, renamed here. */
@@ -20,10 +21,11 @@ const ALLOWED = new Set(['.git']);
 export interface InitResult {
   /** The site's folder, absolute. */
   target: string;
+  /** The files written, relative to it. */
   files: string[];
 }
 
-export function initSite(folder: string, cwd = process.cwd()): InitResult {
+export async function initSite(folder: string, cwd = process.cwd()): Promise<InitResult> {
   if (folder.trim() === '') throw catalogueError('InitFolderMissing', []);
   const target = path.resolve(cwd, folder);
   const exists = checkTarget(target, folder);
@@ -33,6 +35,7 @@ export function initSite(folder: string, cwd = process.cwd()): InitResult {
     for (const entry of made.reverse()) rmSync(entry, { recursive: true, force: true });
   };
   const unregister = onInterrupt(undo);
+  let files: string[];
   try {
     if (!exists) {
       const parent = path.dirname(target);
@@ -43,6 +46,7 @@ export function initSite(folder: string, cwd = process.cwd()): InitResult {
     made.push(staging);
     cpSync(path.join(generatorRoot, 'starter'), staging, { recursive: true, errorOnExist: true, force: false });
     for (const [from, to] of Object.entries(RENAMED)) renameSync(path.join(staging, from), path.join(staging, to));
+    files = await listFiles(staging);
     if (exists) {
       for (const name of readdirSync(staging)) {
         // Fails rather than replaces: an entry that appeared meanwhile is the user's. A file is
@@ -74,7 +78,7 @@ export function initSite(folder: string, cwd = process.cwd()): InitResult {
   } finally {
     unregister();
   }
-  return { target, files: listFiles(target) };
+  return { target, files };
 }
 
 /** Whether the target exists (as an empty folder); throws when it may not be used. */
@@ -88,12 +92,4 @@ function checkTarget(target: string, shown: string): boolean {
   }
   if (!stats.isDirectory() || readdirSync(target).some((name) => !ALLOWED.has(name))) throw catalogueError('InitFolderNotEmpty', [shown], { file: shown });
   return true;
-}
-
-function listFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
-    .filter((file) => !file.split(path.sep).includes('.git'))
-    .sort();
 }
