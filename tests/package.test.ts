@@ -5,11 +5,12 @@
 // leaves the machine.
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DevProcess } from './helpers/dev-process.ts';
 import { repoRoot } from './helpers/project.ts';
 
 const run = promisify(execFile);
@@ -132,7 +133,7 @@ describe('ssg installed from its packed tarball', () => {
 
     project = path.join(scratch, 'project');
     const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as Manifest;
-    await import('node:fs/promises').then((fs) => fs.mkdir(project));
+    await mkdir(project);
     writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'installed-ssg', private: true, dependencies: { ssg: `file:${tarball}` } }, null, 2));
     writeFileSync(path.join(project, 'package-lock.json'), JSON.stringify(lockfileFor(tarball, manifest), null, 2));
     await run('npm', ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: project, maxBuffer: 64 * 1024 * 1024 });
@@ -190,29 +191,16 @@ describe('ssg installed from its packed tarball', () => {
   });
 
   it('dev serves it and, after one edit, sends one reload and serves the edit', async () => {
-    const dev = await start(bin, ['dev', '--port', '0'], site, /Dev server at (http:\/\/[^/\s]+)\//);
+    const dev = await DevProcess.start(site, [], bin);
     children.push(dev.child);
-    const origin = dev.match[1]!;
-    expect(await (await fetch(`${origin}/news/hello-world`)).text()).toContain('<h1>Hello, world</h1>');
-
-    const controller = new AbortController();
-    const events = await fetch(`${origin}/__ssg/events`, { signal: controller.signal });
-    const reader = events.body!.getReader();
-    let received = '';
-    const reload = (async () => {
-      while (!received.includes('event: reload')) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        received += new TextDecoder().decode(value);
-      }
-    })();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await (await fetch(`${dev.url}/news/hello-world`)).text()).toContain('<h1>Hello, world</h1>');
+    const events = await dev.events();
+    await events.settle();
     const file = path.join(site, 'content', 'news', 'hello-world.md');
     await writeFile(file, (await readFile(file, 'utf8')).replace('title: Hello, world', 'title: Hello again'));
-    await Promise.race([reload, new Promise((_, reject) => setTimeout(() => reject(new Error(`no reload event: ${received}\n${dev.output()}`)), 20_000))]);
-    controller.abort();
-    expect(received).toContain('event: reload');
-    expect(await (await fetch(`${origin}/news/hello-world`)).text()).toContain('<h1>Hello again</h1>');
+    await events.next('reload', undefined, 20_000);
+    events.close();
+    expect(await (await fetch(`${dev.url}/news/hello-world`)).text()).toContain('<h1>Hello again</h1>');
     await stop(dev.child);
   });
 

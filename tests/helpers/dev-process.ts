@@ -18,8 +18,9 @@ export class DevProcess {
     this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
   }
 
-  static start(cwd: string, args: string[] = []): Promise<DevProcess> {
-    const child = spawn(process.execPath, [...(process.env.SSG_DEV_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SSG_DEV_PROF}`] : []), cliPath, 'dev', '--port', '0', ...args], {
+  /** `cli` is the CLI to run: this repository's by default, or an installed package's `ssg`. */
+  static start(cwd: string, args: string[] = [], cli = cliPath): Promise<DevProcess> {
+    const child = spawn(process.execPath, [...(process.env.SSG_DEV_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SSG_DEV_PROF}`] : []), cli, 'dev', '--port', '0', ...args], {
       cwd,
       env: { ...process.env, NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
