@@ -1,8 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { generatorNodeModules } from '../project.ts';
-import { generatorRoot } from '../project.ts';
+import { generatorModulePaths, generatorRoot } from '../project.ts';
 import { availableParallelism } from 'node:os';
 import type { MarkdownBatchResult } from './markdown-worker.ts';
 import type { ConvertedMarkdown } from './markdown.ts';
@@ -36,7 +35,7 @@ async function compileHelper(helperFile: string): Promise<void> {
     target: 'node20',
     outfile: helperFile,
     logLevel: 'silent',
-    nodePaths: [generatorNodeModules],
+    nodePaths: generatorModulePaths,
     absWorkingDir: generatorRoot,
   });
 }
