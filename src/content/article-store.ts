@@ -37,7 +37,7 @@ export async function parseWithCache(
  * the cache; `onConverted` hears of each batch as it lands.
  */
 export function convertPending(
-  parsed: ParsedWithCache,
+  parsed: Pick<ParsedWithCache, 'pending' | 'cache'>,
   options: { cacheDir: string; onConverted?: (articles: Article[]) => void; warn?: (message: string) => void },
 ): { done: Promise<void>; close: () => Promise<void> } {
   const { pending, cache } = parsed;

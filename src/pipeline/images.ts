@@ -1,7 +1,7 @@
 // The image stage `build` and dev mode share: article images checked, processed and written into
 // each article's HTML, the site's own images handed to pages as data, through one image cache.
-// Build admits articles as they are converted; dev processes the articles a change made. Both go
-// through `processEach`, one article at a time, so they write the same files and fail alike.
+// The pipeline admits articles as they are converted (all at once when nothing converts): those
+// whose images are not processed yet are, one article at a time.
 import { createHash } from 'node:crypto';
 import type { Article } from '../content/articles.ts';
 import type { ServerModule } from '../bundle/bundle-server.ts';
@@ -54,20 +54,20 @@ export function createImageStage(project: Project, options: { started?: number }
   const pending: Array<Promise<void>> = [];
   return {
     cache,
-    processEach,
-    /** Build: `onReady` hears of the articles that can render, at once for those that show no image. */
+    /** `onReady` hears of the articles that can render: at once those that show no image or whose images are done. */
     admit(articles: Article[], onReady: (articles: Article[]) => void): void {
-      const plain = articles.filter((article) => !showsImages(article));
-      const shown = articles.filter(showsImages);
+      const shown = articles.filter(needsImages);
+      const waiting = new Set(shown);
+      const plain = shown.length === 0 ? articles : articles.filter((article) => !waiting.has(article));
       if (plain.length > 0) onReady(plain);
       if (shown.length === 0) return;
       const job = processEach(shown).then(() => onReady(shown));
       job.catch(() => {}); // reported by settle()
       pending.push(job);
     },
-    /** Build: waits for every admitted article; rejects with every image problem found. */
+    /** Waits for every admitted article; rejects with every image problem found. */
     async settle(): Promise<void> {
-      throwFailures(await Promise.allSettled(pending));
+      throwFailures(await Promise.allSettled(pending.splice(0)));
     },
     /** The processed files of these articles, once each (two articles may show one image). */
     files(articles: readonly Article[]): OutputFile[] {

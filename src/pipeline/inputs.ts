@@ -1,0 +1,298 @@
+// The pipeline's first stage: the template, the data files, both bundles and the articles, read
+// afresh on a first run (every build) or, after a change, only what the changed files affect.
+// Bundling is the strategy's: one-shot bundles for `build`, esbuild contexts kept alive for dev.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import * as esbuild from 'esbuild';
+import { isArticleName, isPublished, parseArticle, readArticleSources, reportRawHtml, type Article } from '../content/articles.ts';
+import { bundleClient, collectClientBundle, findIslands, scriptBuildOptions, styleBuildOptions, type ClientBundle, type IslandSource } from '../bundle/bundle-client.ts';
+import { bundleServer, loadServerModule, serverBuildOptions, type ServerBundle } from '../bundle/bundle-server.ts';
+import { fromEsbuildFailure } from '../bundle/esbuild-plugins.ts';
+import { convertPending, parseWithCache, type ParsedWithCache } from '../content/article-store.ts';
+import { convertMarkdown } from '../content/markdown.ts';
+import { readDataFiles, type DataFile } from '../content/data.ts';
+import { changedFields } from '../render/dependencies.ts';
+import { SsgError } from '../errors.ts';
+import { markdownHtml } from '../images/article-images.ts';
+import { listFiles } from '../output/output.ts';
+import { ASSETS_DIR, type Project } from '../project.ts';
+import { loadTemplate, type DocumentShell } from '../render/template.ts';
+import type { ImageStage } from './images.ts';
+import type { Bundler, ChangeKind, Conversion, Inputs, RunOptions, State, Strategy } from './pipeline-types.ts';
+import { inOrder, publishArticles, siteSettings, type SiteSettings } from './stages.ts';
+
+export type { ChangeKind } from './pipeline-types.ts';
+
+/** The one-shot bundles of `build`, each taken from its cache while its sources are as they were. */
+export function oneShotBundler(project: Project, outDir: string): Bundler {
+  return {
+    server: () => bundleServer(project),
+    client: () => bundleClient(project, path.join(outDir, ASSETS_DIR)),
+    dispose: async () => {},
+  };
+}
+
+/** Dev mode's bundles: esbuild contexts kept alive and rebuilt on a change. */
+export async function contextBundler(project: Project, outDir: string): Promise<Bundler> {
+  const assetsDir = path.join(outDir, ASSETS_DIR);
+  const failEsbuild = (error: unknown, code: 'SiteCompileFailed' | 'ClientCompileFailed') => {
+    throw fromEsbuildFailure(error, code, project.root);
+  };
+  const serverContext = await esbuild.context(serverBuildOptions(project));
+  const styleContext = existsSync(project.stylesEntry) ? await esbuild.context(styleBuildOptions(project, assetsDir)) : undefined;
+  let scriptContext: esbuild.BuildContext | undefined;
+  let islands: IslandSource[] = [];
+  let scriptIslands: string | undefined;
+  let scriptResult: esbuild.BuildResult | undefined;
+  let styleResult: esbuild.BuildResult | undefined;
+  const scripts = async () => {
+    islands = await findIslands(project);
+    const key = islands.map((island) => island.file).join('\n');
+    if (key !== scriptIslands) {
+      await scriptContext?.dispose();
+      scriptContext = islands.length > 0 ? await esbuild.context(scriptBuildOptions(project, islands, assetsDir)) : undefined;
+      scriptIslands = key;
+    }
+    scriptResult = await scriptContext?.rebuild().catch((error) => failEsbuild(error, 'ClientCompileFailed'));
+  };
+  const styles = async () => {
+    styleResult = await styleContext?.rebuild().catch((error) => failEsbuild(error, 'ClientCompileFailed'));
+  };
+  return {
+    async server() {
+      const result = await serverContext.rebuild().catch((error) => failEsbuild(error, 'SiteCompileFailed'));
+      return loadServerModule(project, result);
+    },
+    async client(changed) {
+      await inOrder([changed.code ? scripts() : Promise.resolve(), changed.style ? styles() : Promise.resolve()]);
+      return collectClientBundle(project, islands, assetsDir, scriptResult, styleResult);
+    },
+    async dispose() {
+      await Promise.all([serverContext.dispose(), styleContext?.dispose(), scriptContext?.dispose()]);
+    },
+  };
+}
+
+export const relative = (project: Project, file: string) => path.relative(project.root, file).split(path.sep).join('/');
+
+/** Which kind of input a file is, or undefined for files the site does not read. */
+export function classify(project: Project, file: string): ChangeKind | undefined {
+  const absolute = path.resolve(project.root, file);
+  const inside = (dir: string) => absolute === dir || absolute.startsWith(dir + path.sep);
+  if (absolute === project.template) return 'template';
+  if (inside(project.articlesDir)) return isArticleName(path.relative(project.articlesDir, absolute)) ? 'article' : undefined;
+  if (path.dirname(absolute) === project.contentDir) return /\.ya?ml$/i.test(absolute) ? 'data' : undefined;
+  if (inside(project.publicDir)) return 'public';
+  if (inside(path.join(project.root, 'site'))) return absolute.endsWith('.css') ? 'style' : 'code';
+  return undefined;
+}
+
+/**
+ * The changed files by kind. An image file an article shows (beside it or in the public folder)
+ * changes that article too: it is read and its images processed again.
+ */
+export function classifyAll(project: Project, changed: Iterable<string>, state: State | undefined, images: ImageStage): Map<ChangeKind, string[]> {
+  const readers = new Map<string, string[]>();
+  for (const article of state?.articles ?? []) {
+    for (const source of images.sources(article)) readers.set(source, [...(readers.get(source) ?? []), path.resolve(project.root, article.file)]);
+  }
+  const kinds = new Map<ChangeKind, Set<string>>();
+  const add = (kind: ChangeKind | undefined, file: string) => kind && kinds.set(kind, (kinds.get(kind) ?? new Set()).add(file));
+  for (const changedFile of changed) {
+    const file = path.resolve(project.root, changedFile);
+    add(classify(project, file), file);
+    for (const article of readers.get(file) ?? []) add('article', article);
+  }
+  return new Map([...kinds].map(([kind, files]) => [kind, [...files]]));
+}
+
+/**
+ * Reads a file that just changed. An editor that truncates and then writes is seen in between as
+ * an empty file: an empty read is given a moment and read again before it is believed.
+ */
+async function readSettled(file: string): Promise<string> {
+  const text = readFileSync(file, 'utf8');
+  if (text !== '') return text;
+  await new Promise((resolve) => setTimeout(resolve, 25));
+  return readFileSync(file, 'utf8');
+}
+
+const statIsFile = (file: string) => statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
+
+/** Parses one changed article file; its error is kept to be reported with the others in file order. */
+async function parseChanged(project: Project, file: string, previous: Article | undefined, options: RunOptions) {
+  if (!statIsFile(file)) return undefined; // deleted, or a folder named x.md (its articles come on their own)
+  try {
+    const article = parseArticle({ file: relative(project, file), text: await readSettled(file) }, { now: options.now, warn: options.warn });
+    if (previous && previous.markdown === article.markdown) {
+      // As the Markdown stage made it: its images are processed again, never rewritten twice.
+      article.html = markdownHtml(previous);
+    } else {
+      const { html, rawHtmlLines } = convertMarkdown(article.markdown);
+      article.html = html;
+      reportRawHtml(article, rawHtmlLines, options.warn);
+    }
+    return article;
+  } catch (error) {
+    if (error instanceof SsgError) return error;
+    throw error;
+  }
+}
+
+/**
+ * Converts the pending articles in helper processes and admits each to the image stage as it
+ * lands; the others (from the Markdown cache, or the last run) at once.
+ */
+function startConversion(project: Project, parsed: Pick<ParsedWithCache, 'pending' | 'cache'> | undefined, articles: readonly Article[], images: ImageStage, options: RunOptions): Conversion {
+  const pending = parsed?.pending ?? [];
+  const waiting = new Set(pending.map((item) => item.article));
+  const published = new Set(articles);
+  let convertedSoFar = 0;
+  const ready = new Set<Article>();
+  let listener: (articles: Article[]) => void = () => {};
+  const admit = (done: Article[]) =>
+    images.admit(done, (imagesDone) => {
+      for (const article of imagesDone) ready.add(article);
+      listener(imagesDone);
+    });
+  admit(articles.filter((article) => !waiting.has(article)));
+  const conversion = parsed
+    ? convertPending({ ...parsed, pending }, {
+        cacheDir: project.cacheDir,
+        warn: options.warn,
+        onConverted: (done) => {
+          options.onProgress?.((convertedSoFar += done.length), waiting.size);
+          admit(done.filter((article) => published.has(article)));
+        },
+      })
+    : { done: Promise.resolve(), close: async () => {} };
+  const done = conversion.done.then(() => images.settle());
+  done.catch(() => {}); // reported where it is awaited
+  return { done, close: conversion.close, ready, converting: pending.length, listen: (next) => (listener = next) };
+}
+
+type ArticleInputs = Pick<Inputs, 'byFile' | 'articles' | 'listChanged' | 'fields' | 'conversion' | 'saveArticles' | 'articleKeys'>;
+
+/** Every article: files seen in an earlier build skip their YAML and Markdown (both cached). */
+async function readAllArticles(project: Project, strategy: Strategy<unknown>, options: RunOptions): Promise<ArticleInputs> {
+  const { now, warn } = options;
+  const sources = await readArticleSources(project.root, project.articlesDir, warn);
+  const store = await parseWithCache(sources, { now, warn, cacheDir: project.cacheDir });
+  const byFile = new Map(store.all.map((article) => [article.file, article]));
+  const publish = { drafts: options.drafts, future: options.future, now };
+  const articles = publishArticles(byFile, publish);
+  // Held back (drafts, future posts) are not converted, unless they may come due while this runs.
+  const pending = strategy.convertHeldBack ? store.pending : store.pending.filter((item) => isPublished(item.article, publish));
+  const conversion = startConversion(project, { pending, cache: store.cache }, articles, strategy.images, options);
+  const saveArticles = async () => {
+    await conversion.done.catch(() => {});
+    if (store.stale) await store.cache.save();
+  };
+  return { byFile: byFile as Map<string, Article>, articles, listChanged: false, fields: new Map(), conversion, saveArticles, articleKeys: store.keys };
+}
+
+/**
+ * The changed article files parsed again (none: the list is published again, as future posts
+ * come due while dev runs): the list, and what changed in each article.
+ */
+async function updateArticles(project: Project, strategy: Strategy<unknown>, previous: State, files: readonly string[], options: RunOptions): Promise<ArticleInputs> {
+  const parsed = new Map<string, Article | SsgError>(previous.byFile);
+  for (const file of files) {
+    const name = relative(project, file);
+    const article = await parseChanged(project, file, previous.byFile.get(name), options);
+    if (article) parsed.set(name, article);
+    else parsed.delete(name);
+  }
+  const articles = publishArticles(parsed, { drafts: options.drafts, future: options.future, now: options.now });
+  const byFile = parsed as Map<string, Article>; // publishArticles threw if any was an error
+  const listChanged =
+    articles.length !== previous.articles.length || articles.some((article, index) => previous.articles[index]!.slug !== article.slug);
+  const before = new Map(previous.articles.map((article) => [article.slug, article]));
+  const fields = new Map<string, Set<string>>();
+  for (const article of articles) {
+    const old = before.get(article.slug);
+    const changed = old && old !== article ? changedFields(old, article) : undefined;
+    if (changed && changed.size > 0) fields.set(article.slug, changed);
+  }
+  const conversion = startConversion(project, undefined, articles, strategy.images, options);
+  return { byFile, articles, listChanged, fields, conversion, saveArticles: async () => {} };
+}
+
+/** The data files after the changed ones were read again (or dropped). */
+function updateDataSources(project: Project, previous: Map<string, DataFile>, files: readonly string[]): Map<string, DataFile> {
+  const sources = new Map(previous);
+  for (const file of files) {
+    const name = path.basename(file).replace(/\.ya?ml$/i, '');
+    if (statIsFile(file)) sources.set(name, { name, file: relative(project, file), text: readFileSync(file, 'utf8') });
+    else sources.delete(name);
+  }
+  return sources;
+}
+
+/** The names of `data` whose value differs. */
+function changedDataNames(before: Record<string, unknown>, after: Record<string, unknown>): Set<string> {
+  const names = new Set<string>();
+  if (before === after) return names;
+  for (const name of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (JSON.stringify(before[name]) !== JSON.stringify(after[name])) names.add(name);
+  }
+  return names;
+}
+
+type Sources = [ArticleInputs, DocumentShell, Map<string, DataFile>, ServerBundle, ClientBundle];
+
+/**
+ * The articles, template, data files and bundles: everything on a first run, after that only what
+ * the changed files affect. All start at once; when several fail, the first in this order is
+ * reported, whatever finished first.
+ */
+async function readSources(project: Project, strategy: Strategy<unknown>, previous: State | undefined, changes: ReadonlyMap<ChangeKind, readonly string[]>, options: RunOptions): Promise<Sources> {
+  const changed = (kind: ChangeKind) => !previous || changes.has(kind);
+  const same = <T,>(value: T) => Promise.resolve(value);
+  const { bundler } = strategy;
+  const articles = previous ? updateArticles(project, strategy, previous, changes.get('article') ?? [], options) : readAllArticles(project, strategy, options);
+  const data = previous
+    ? same(changed('data') ? updateDataSources(project, previous.dataSources, changes.get('data')!) : previous.dataSources)
+    : readDataFiles(project.root, project.contentDir).then((files) => new Map(files.map((file) => [file.name, file])));
+  const code = changed('code');
+  const style = changed('style');
+  try {
+    return await inOrder<Sources>([
+      articles,
+      changed('template') ? loadTemplate(project.template, relative(project, project.template)) : same(previous!.shell),
+      data,
+      code ? bundler.server() : same(previous!.server),
+      code || style ? bundler.client({ code, style }) : same(previous!.client),
+    ]);
+  } catch (error) {
+    await (await articles.catch(() => undefined))?.conversion.close();
+    throw error;
+  }
+}
+
+/** The pipeline's first stage: the inputs of a run and what changed in them since `previous`. */
+export async function readInputs(
+  project: Project,
+  strategy: Strategy<unknown>,
+  previous: State | undefined,
+  changes: ReadonlyMap<ChangeKind, readonly string[]>,
+  options: RunOptions,
+): Promise<Inputs> {
+  const [articles, shell, dataSources, server, client] = await readSources(project, strategy, previous, changes, options);
+  try {
+    const changed = (kind: ChangeKind) => !previous || changes.has(kind);
+    // A public file may be an image the pages receive processed (data.images): the data is made again.
+    const settings: SiteSettings =
+      changed('data') || changed('code') || changed('public')
+        ? await siteSettings(project, server.module, [...dataSources.values()], { ...options, siteImages: strategy.images.siteImages })
+        : previous!.settings;
+    const publicFiles = changed('public') ? new Set(await listFiles(project.publicDir)) : previous!.publicFiles;
+    const changedData = previous ? changedDataNames(previous.settings.data, settings.data) : new Set<string>();
+    const renderAll = !previous || changed('code') || changed('template') || changedData.has(project.siteConfigName) || settings.baseUrl !== previous.settings.baseUrl;
+    const styleChanged = previous !== undefined && changes.has('style');
+    return { ...articles, shell, server, client, dataSources, settings, publicFiles, renderAll, styleChanged, changedData, publicChanged: changed('public') };
+  } catch (error) {
+    await articles.conversion.close();
+    throw error;
+  }
+}

@@ -1,0 +1,122 @@
+// The pipeline's page stages: the routes expanded into pages, then each page rendered as soon as
+// the articles it was handed are ready, or taken as it was made before when the strategy's page
+// source says nothing it reads changed (build: the page cache; dev: what each page read).
+import type { Article } from '../content/articles.ts';
+import { dependsOnArticles, emptyReads, isTracked, mapArticlesIn, trackReads, untracked, type PageReads } from '../render/dependencies.ts';
+import { pageLinks } from '../render/links.ts';
+import { renderDocument, type RenderContext } from '../render/render.ts';
+import { expandRoutes, type PageJob } from '../render/routes.ts';
+import type { SiteDefinition } from '../render/site-definition.ts';
+import type { Conversion, Inputs, Output, PageSource, RenderedPage, State } from './pipeline-types.ts';
+import { entryArticles, sourceFileOf } from './stages.ts';
+
+/** Whether what `reads` noted (of a route table's entries, of the drawn files) may read otherwise now. */
+export function readsChanged(reads: PageReads, inputs: Inputs): boolean {
+  if ([...reads.dataKeys].some((key) => inputs.changedData.has(key))) return true;
+  return dependsOnArticles(reads, { listChanged: inputs.listChanged, fields: inputs.fields });
+}
+
+/**
+ * Route entries may carry article objects; after an edit that kept the list as it was, hand each
+ * page the new object in place of the old one instead of expanding every route again.
+ */
+function withReplacedArticles(jobs: PageJob[], before: readonly Article[], after: readonly Article[]): PageJob[] {
+  const replaced = new Map<unknown, Article>();
+  before.forEach((article, index) => article !== after[index] && replaced.set(article, after[index]!));
+  if (replaced.size === 0) return jobs;
+  // Any article ends the walk (kept, or replaced), so the walk never goes through an article's own fields.
+  const known = new Set<unknown>(before);
+  return jobs.map((job) => {
+    // Also inside the lists and objects an entry holds (a tag's group of articles).
+    const entry = mapArticlesIn(job.entry, (value) => known.has(value), (article) => replaced.get(article) ?? article) as PageJob['entry'];
+    return entry === job.entry ? job : { ...job, entry };
+  });
+}
+
+/**
+ * Every page of the site, and what the routes' entries() read to list them: the routes are
+ * expanded again only when that changed. The entries hold the articles, not the tracking proxies.
+ */
+function expandTracked(site: SiteDefinition<Record<string, unknown>>, articles: readonly Article[], data: Record<string, unknown>) {
+  const reads = emptyReads();
+  const tracked = trackReads(articles, data, reads);
+  // Also inside the lists and objects an entry holds: a page reading a tag group's articles
+  // records what it read as its own reads, not the route table's.
+  const jobs = expandRoutes(site, { articles: tracked.articles, data: tracked.data }).map((job) => ({
+    ...job,
+    entry: mapArticlesIn(job.entry, isTracked, untracked) as PageJob['entry'],
+  }));
+  return { jobs, routeReads: reads };
+}
+
+/** The pipeline's route stage: every page, expanded again when what entries() read may have changed. */
+export function expandPages(previous: State | undefined, inputs: Inputs): Pick<State, 'jobs' | 'routeReads'> {
+  // entries() may read any field of an article (tag pages read its tags).
+  if (!previous || inputs.renderAll || readsChanged(previous.routeReads, inputs)) {
+    return expandTracked(inputs.server.module.site, inputs.articles, inputs.settings.data);
+  }
+  return { jobs: withReplacedArticles(previous.jobs, previous.articles, inputs.articles), routeReads: previous.routeReads };
+}
+
+/**
+ * Pages that were handed their articles render as soon as those are ready; every other page (a
+ * list may read any article) once all are.
+ */
+async function renderAsConverted(jobs: readonly PageJob[], known: ReadonlySet<Article>, conversion: Conversion, render: (job: PageJob) => void): Promise<void> {
+  const isReady = (job: PageJob) => entryArticles(job, known).every((article) => conversion.ready.has(article));
+  const waitingOn = new Map<Article, PageJob[]>();
+  const later: PageJob[] = [];
+  for (const job of jobs) {
+    const needs = entryArticles(job, known);
+    if (needs.length === 0) later.push(job);
+    else if (isReady(job)) render(job);
+    else for (const article of needs) waitingOn.set(article, [...(waitingOn.get(article) ?? []), job]);
+  }
+  conversion.listen((done) => {
+    for (const article of done) {
+      for (const job of waitingOn.get(article) ?? []) if (isReady(job)) render(job);
+      waitingOn.delete(article);
+    }
+  });
+  await conversion.done;
+  await conversion.close();
+  for (const job of later) render(job);
+}
+
+/**
+ * The pipeline's page stage: every page made (rendered, or as it was) and handed to the output as
+ * soon as it is. A page that fails is remembered, and the first in route order is reported,
+ * whatever order the pages were made in.
+ */
+export async function renderPages(
+  jobs: readonly PageJob[],
+  context: RenderContext,
+  conversion: Conversion,
+  source: PageSource,
+  output: Output<unknown>,
+): Promise<Map<string, RenderedPage>> {
+  const known = new Set(context.articles);
+  const order = new Map(jobs.map((job, index) => [job, index]));
+  const made = new Map<PageJob, RenderedPage>();
+  const failures = new Map<number, unknown>();
+  const makeOne = (job: PageJob) => {
+    const earlier = source.earlier(job);
+    const reads = emptyReads();
+    const { html, islands } = earlier ?? renderDocument(job, context, reads);
+    const links = earlier?.links ?? pageLinks({ path: job.path, html, file: sourceFileOf(job, known) });
+    const page: RenderedPage = { job, html, islands, reads: earlier ? earlier.reads : reads, links };
+    made.set(job, page);
+    source.made?.(page, !earlier);
+    output.write({ path: job.outputPath, contents: html });
+  };
+  await renderAsConverted(jobs, known, conversion, (job) => {
+    if (made.has(job) || failures.has(order.get(job)!)) return;
+    try {
+      makeOne(job);
+    } catch (error) {
+      failures.set(order.get(job)!, error);
+    }
+  });
+  if (failures.size > 0) throw failures.get(Math.min(...failures.keys()));
+  return new Map(jobs.map((job) => [job.outputPath, made.get(job)!]));
+}

@@ -1,0 +1,129 @@
+// The shapes the one pipeline (pipeline.ts) passes between its stages and its strategies.
+import type { Article } from '../content/articles.ts';
+import type { ClientBundle } from '../bundle/bundle-client.ts';
+import type { ServerBundle } from '../bundle/bundle-server.ts';
+import type { DataFile } from '../content/data.ts';
+import type { DrawnMemo } from '../render/generated-files.ts';
+import type { PageReads } from '../render/dependencies.ts';
+import type { LinkCheckMemo, PageLinks } from '../render/links.ts';
+import type { OutputFile } from '../output/output.ts';
+import type { PageJob } from '../render/routes.ts';
+import type { DocumentShell } from '../render/template.ts';
+import type { ImageStage } from './images.ts';
+import type { SiteSettings } from './stages.ts';
+
+/** What a change touched, by the kind of input. */
+export type ChangeKind = 'article' | 'data' | 'template' | 'style' | 'public' | 'code';
+
+/** How the bundles are made: once (build), or by contexts kept alive and rebuilt (dev). */
+export interface Bundler {
+  server(): Promise<ServerBundle>;
+  /** After the site's code (`code`: islands and scripts) or its styles changed; both at first. */
+  client(changed: { code: boolean; style: boolean }): Promise<ClientBundle>;
+  dispose(): Promise<void>;
+}
+
+/** Articles converting in helper processes; one is ready once converted and its images processed. */
+export interface Conversion {
+  ready: ReadonlySet<Article>;
+  /** `next` hears of each batch of articles as it gets ready. */
+  listen(next: (articles: Article[]) => void): void;
+  /** Every article ready; rejects with the first conversion problem or every image problem. */
+  done: Promise<void>;
+  close(): Promise<void>;
+  /** How many articles are converted in this run (the rest came from the Markdown cache or the last run). */
+  converting: number;
+}
+
+/** The inputs of a run, and what changed in them since the last good one. */
+export interface Inputs extends Omit<State, 'jobs' | 'routeReads' | 'pages' | 'drawn' | 'drawnReads' | 'generated' | 'articleImages'> {
+  /** Every page may look different (code, template, site config, first run). */
+  renderAll: boolean;
+  styleChanged: boolean;
+  listChanged: boolean;
+  /** Fields changed of each article, by slug. */
+  fields: Map<string, Set<string>>;
+  changedData: Set<string>;
+  publicChanged: boolean;
+  conversion: Conversion;
+  /** Keeps the converted Markdown for the next run (the Markdown cache), once conversion is done. */
+  saveArticles(): Promise<void>;
+  /** The content hash of each article file, when they were all read (a first run). */
+  articleKeys?: ReadonlyMap<string, string>;
+}
+
+/** One page as the last run made it. */
+export interface RenderedPage {
+  job: PageJob;
+  html: string;
+  /** The islands it shows: which scripts and styles it loads. */
+  islands: string[];
+  /** What it read while it rendered; undefined when it came from the page cache (build). */
+  reads: PageReads | undefined;
+  /** Its internal links and ids, taken out once: every run checks the links of every page. */
+  links: PageLinks;
+}
+
+/** Everything one good run made; the next run (dev) starts from it. */
+export interface State {
+  shell: DocumentShell;
+  server: ServerBundle;
+  client: ClientBundle;
+  dataSources: Map<string, DataFile>;
+  settings: SiteSettings;
+  /** Every article file parsed, drafts included. */
+  byFile: Map<string, Article>;
+  /** The published articles, newest first, with their HTML. */
+  articles: Article[];
+  publicFiles: Set<string>;
+  jobs: PageJob[];
+  /** What the routes' entries() read when they were last expanded. */
+  routeReads: PageReads;
+  pages: Map<string, RenderedPage>;
+  /** The images the articles show, processed. */
+  articleImages: OutputFile[];
+  /** The files the site draws (share images), and what its files() read to list them. */
+  drawn: OutputFile[];
+  drawnReads: PageReads;
+  generated: OutputFile[];
+}
+
+/** Where a run's files go; `Written` is what the strategy reports of the files it wrote. */
+export interface Output<Written> {
+  /** A file of the site, written now (a staging folder) or when committed (in place). `compress`: worth precompressing. */
+  write(file: OutputFile, compress?: boolean): void;
+  /** Every file is written: puts the site in place. */
+  commit(): Promise<Written>;
+  /** The run failed: removes what was written for it. */
+  abort(): Promise<void>;
+}
+
+/** What `build` and dev mode do differently; the stages and their order are the pipeline's. */
+export interface Strategy<Written> {
+  bundler: Bundler;
+  images: ImageStage;
+  /** Convert the Markdown of drafts and future posts too (dev: they come due while it runs). */
+  convertHeldBack: boolean;
+  /** Which pages are taken as they were made before rather than rendered (a page cache, or what they read). */
+  pages(inputs: Inputs, previous: State | undefined): PageSource;
+  openOutput(previous: State | undefined, publicFiles: ReadonlySet<string>): Promise<Output<Written>>;
+  /** Kept between runs: what the drawn files and the link check did last time (dev). */
+  memo?: { drawn: DrawnMemo; links: LinkCheckMemo };
+}
+
+export interface RunOptions {
+  drafts?: boolean;
+  future?: boolean;
+  baseUrl?: string;
+  now: Date;
+  warn: (message: string) => void;
+  onProgress?: (converted: number, total: number) => void;
+}
+
+/** Which pages are taken as they were made before, and who hears of each page made. */
+export interface PageSource {
+  /** The page as made before, when nothing it reads changed; undefined renders it. */
+  earlier(job: PageJob): (Omit<RenderedPage, 'job' | 'links'> & { links?: PageLinks }) | undefined;
+  /** Hears of each page of the run, rendered (`fresh`) or not. */
+  made?(page: RenderedPage, fresh: boolean): void;
+}

@@ -1,0 +1,128 @@
+// The one pipeline of the generator: the stages every build runs, in their one order. `build` runs
+// it once with everything changed (full-build.ts); dev mode keeps it and runs it again after each
+// save on what changed (incremental.ts). What differs between the two is a strategy passed in:
+// one-shot bundles or esbuild contexts kept alive (inputs.ts), a page taken from the page cache or
+// kept because nothing it read changed (pages.ts), a staging folder swapped in or the folder
+// written in place (the output).
+import type { ClientBundle } from '../bundle/bundle-client.ts';
+import type { DrawnMemo } from '../render/generated-files.ts';
+import { emptyReads } from '../render/dependencies.ts';
+import type { OutputFile } from '../output/output.ts';
+import type { Project } from '../project.ts';
+import type { PageJob } from '../render/routes.ts';
+import { FEED_LIMIT } from '../render/site-files.ts';
+import { checkPublicClashes, checkSiteOutput, drawnFiles, generatedFiles, renderContext } from './stages.ts';
+import { readInputs } from './inputs.ts';
+import { expandPages, readsChanged, renderPages } from './pages.ts';
+import type { ChangeKind, Inputs, Output, RunOptions, State, Strategy } from './pipeline-types.ts';
+
+export type * from './pipeline-types.ts';
+
+
+/** How long each stage took, for `build --verbose`. */
+function timer() {
+  const timings: Record<string, number> = {};
+  let last = performance.now();
+  return {
+    timings,
+    lap(stage: string) {
+      const now = performance.now();
+      timings[stage] = (timings[stage] ?? 0) + now - last;
+      last = now;
+    },
+  };
+}
+
+export function assetFiles(client: ClientBundle): OutputFile[] {
+  return client.assets.map((asset) => ({ path: asset.path, contents: asset.contents }));
+}
+
+/** The drawn files, drawn again (or taken from their cache) when what they are drawn from may have changed. */
+async function drawnFilesFor(project: Project, previous: State | undefined, inputs: Inputs, memo: DrawnMemo | undefined): Promise<Pick<State, 'drawn' | 'drawnReads'>> {
+  if (previous && !inputs.renderAll && !readsChanged(previous.drawnReads, inputs)) return previous;
+  const drawnReads = emptyReads();
+  return { drawn: await drawnFiles(inputs, project, memo && { memo, reads: drawnReads }), drawnReads };
+}
+
+/**
+ * sitemap, robots, feed, manifest and _headers, made again when what they read may have changed:
+ * the sitemap reads the list, the dates and drafts, the feed the newest articles, _headers the style's hash.
+ */
+function siteFilesFor(previous: State | undefined, inputs: Inputs, jobs: readonly PageJob[], now: Date): OutputFile[] {
+  const feedLimit = inputs.settings.feed?.limit ?? FEED_LIMIT;
+  const inFeed = new Set(inputs.articles.slice(0, feedLimit).map((article) => article.slug));
+  const regenerate =
+    !previous ||
+    inputs.renderAll ||
+    inputs.listChanged ||
+    inputs.changedData.size > 0 ||
+    inputs.publicChanged ||
+    inputs.styleChanged ||
+    [...inputs.fields].some(([slug, fields]) => inFeed.has(slug) || fields.has('date') || fields.has('data') || fields.has('draft'));
+  return regenerate ? generatedFiles({ ...inputs, server: inputs.server.module }, jobs, inputs.publicFiles, now) : previous.generated;
+}
+
+/** What a run made: the new state, what the output reports, and the inputs it read. */
+export interface RunResult<Written> {
+  state: State;
+  written: Written;
+  inputs: Inputs;
+  timings: Record<string, number>;
+}
+
+/**
+ * Runs every stage, in the one order, from `previous` (nothing: everything is read) and the files
+ * that changed. The first failure in this order is reported; nothing is put in place unless all is well.
+ */
+export async function runPipeline<Written>(
+  project: Project,
+  strategy: Strategy<Written>,
+  previous: State | undefined,
+  changes: ReadonlyMap<ChangeKind, readonly string[]>,
+  options: RunOptions,
+): Promise<RunResult<Written>> {
+  const clock = timer();
+  const { now } = options;
+  // 1. Inputs: template, data files, bundles and articles (converting meanwhile in helper processes).
+  const inputs = await readInputs(project, strategy, previous, changes, options);
+  let output: Output<Written> | undefined;
+  let saving: Promise<void> | undefined;
+  try {
+    clock.lap('inputs');
+    // 2. Routes: every page of the site, none where a public file is.
+    const { jobs, routeReads } = expandPages(previous, inputs);
+    checkPublicClashes(inputs.client, jobs, inputs.publicFiles, project.publicDir);
+    // 3. Output: the assets and the site's images first.
+    output = await strategy.openOutput(previous, inputs.publicFiles);
+    for (const file of assetFiles(inputs.client)) output.write(file, true);
+    for (const file of inputs.settings.images) output.write(file);
+    // 4. Drawn files (share images), meanwhile; their failures are reported after the pages'.
+    const drawing = drawnFilesFor(project, previous, inputs, strategy.memo?.drawn);
+    drawing.catch(() => {});
+    // 5. Pages, each once its articles are converted and their images processed.
+    const context = renderContext({ ...inputs, server: inputs.server.module }, now, project.root);
+    const pages = await renderPages(jobs, context, inputs.conversion, strategy.pages(inputs, previous), output);
+    clock.lap('markdown & render');
+    // The Markdown cache, every article converted: kept even when a check below fails.
+    saving = inputs.saveArticles();
+    const { drawn, drawnReads } = await drawing;
+    const generated = siteFilesFor(previous, inputs, jobs, now);
+    const articleImages = strategy.images.files(inputs.articles);
+    // 6. Checks of the whole site: clashes, then every link of every page.
+    const files = { client: inputs.client, jobs, publicFiles: inputs.publicFiles, images: [...inputs.settings.images, ...articleImages], drawn, generated };
+    checkSiteOutput(project, files, [...pages.values()].map((page) => page.links), { feed: inputs.settings.feed, memo: strategy.memo?.links });
+    // 7. The rest of the files, and the site put in place.
+    for (const file of [...articleImages, ...drawn]) output.write(file);
+    for (const file of generated) output.write(file, true);
+    clock.lap('checks');
+    const [written] = await Promise.all([output.commit(), saving]);
+    output = undefined;
+    clock.lap('write');
+    const { renderAll: _r, styleChanged: _s, listChanged: _l, fields: _f, changedData: _d, publicChanged: _p, conversion: _c, saveArticles: _m, articleKeys: _k, ...kept } = inputs;
+    return { state: { ...kept, jobs, routeReads, pages, articleImages, drawn, drawnReads, generated }, written, inputs, timings: clock.timings };
+  } finally {
+    await inputs.conversion.close();
+    await output?.abort();
+    await saving?.catch(() => {});
+  }
+}
