@@ -106,6 +106,7 @@ export async function runPipeline<Written>(
     // The Markdown cache, every article converted: kept even when a check below fails.
     saving = inputs.saveArticles();
     const { drawn, drawnReads } = await drawing;
+    clock.lap('drawn files');
     const generated = siteFilesFor(previous, inputs, jobs, now);
     const articleImages = strategy.images.files(inputs.articles);
     // 6. Checks of the whole site: clashes, then every link of every page.
