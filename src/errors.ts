@@ -621,3 +621,38 @@ export function formatAnyError(error: unknown, options: { verbose?: boolean } = 
   if (error instanceof SsgError) return formatError(error, options);
   return `Unexpected internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
 }
+
+/** An expected problem as plain data, to cross from a helper process (whose Error objects lose their fields on the way). */
+export interface ProblemData {
+  errors: Array<{ code: string; message: string; hint: string; file?: string; line?: number; column?: number }>;
+}
+
+/** Anything unexpected is thrown on: it is a bug, and the caller reports it as one. */
+export function problemData(error: unknown): ProblemData | undefined {
+  const errors = error instanceof SsgErrorList ? error.errors : error instanceof SsgError ? [error] : undefined;
+  return errors && { errors: errors.map(({ code, message, hint, file, line, column }) => ({ code, message, hint, file, line, column })) };
+}
+
+/** The problem a helper reported, as errors of this process. */
+export function reviveProblem(data: ProblemData): SsgError | SsgErrorList {
+  const errors = data.errors.map((item) => {
+    const error = Object.assign(new Error(item.message), { ...item, name: 'SsgError' });
+    return adoptBundledSsgError(error) ?? new Error(`${item.code}: ${item.message}`);
+  });
+  const expected = errors.filter((error): error is SsgError => error instanceof SsgError);
+  if (expected.length !== errors.length) throw errors.find((error) => !(error instanceof SsgError));
+  return expected.length === 1 ? expected[0]! : new SsgErrorList(expected);
+}
+
+/**
+ * The problems of many files as one report, in file order whatever order they were found in;
+ * anything unexpected wins, as it is a bug.
+ */
+export function mergeProblems(failures: readonly unknown[]): unknown {
+  const unexpected = failures.find((failure) => !(failure instanceof SsgError || failure instanceof SsgErrorList));
+  if (unexpected) return unexpected;
+  const errors = failures.flatMap((failure) => (failure instanceof SsgErrorList ? failure.errors : [failure as SsgError]));
+  const sorted = errors.map((error, index) => ({ error, index })).sort((a, b) => ((a.error.file ?? '') < (b.error.file ?? '') ? -1 : (a.error.file ?? '') > (b.error.file ?? '') ? 1 : a.index - b.index));
+  const unique = [...new Set(sorted.map((item) => item.error))];
+  return unique.length === 1 ? unique[0] : new SsgErrorList(unique);
+}

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 
@@ -158,6 +159,30 @@ describe('the Markdown cache', () => {
       expect(html).not.toContain('javascript:');
       expect(html).not.toMatch(/<script>x/);
       expect((await readdir(site.file('.cache/ssg'))).filter((name) => name.startsWith('markdown-helper'))).toEqual([]);
+    } finally {
+      await site.dispose();
+    }
+  });
+  it('puts images in as pictures in helper processes too, and names an image problem there by file and line', async () => {
+    const site = await copySite(fixture);
+    try {
+      const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#06c' } }).png().toBuffer();
+      await site.write('content/news/pics/chart.png', png);
+      const body = (n: number, image: string) => `---\ntitle: Post ${n}\ndate: "2024-02-${String((n % 28) + 1).padStart(2, '0')}"\n---\nText ${n}.\n\n${image}\n`;
+      for (let n = 0; n < 70; n++) await site.write(`content/news/pics/post-${n}.md`, body(n, n % 7 === 0 ? '![A chart](./chart.png)' : 'No image.'));
+      const result = await site.run(['build']);
+      expect(result.code, result.stderr).toBe(0);
+      const html = await site.read('dist/news/post-14.html');
+      const srcs = [...html.matchAll(/\/assets\/chart-[^" ,]+/g)].map((match) => match[0]);
+      expect(html).toMatch(/<picture><source type="image\/avif"/);
+      expect(srcs.length).toBeGreaterThan(0);
+      for (const src of srcs) expect(existsSync(site.file(`dist${src}`)), src).toBe(true);
+      // A missing image in one of them: named with its line, the build fails, nothing is swapped in.
+      await site.write('content/news/pics/post-3.md', body(3, '![Gone](./gone.png)'));
+      const failed = await site.run(['build']);
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toContain('content/news/pics/post-3.md:7');
+      expect(failed.stderr).toContain('ImageMissing');
     } finally {
       await site.dispose();
     }

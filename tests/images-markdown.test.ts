@@ -6,13 +6,13 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseArticle, slugOf } from '../src/content/articles.ts';
 import { SsgError, SsgErrorList } from '../src/errors.ts';
-import { bodyLineOffset, findImageReferences, markdownHtml, processArticleImages, resolveImageFile, type ArticleImageOptions } from '../src/images/article-images.ts';
-import { openImageCache } from '../src/images/image-cache.ts';
-import { markdownToHtml } from '../src/content/markdown.ts';
+import { resolveImageFile, type ArticleImageContext } from '../src/images/article-images.ts';
+import { openImageCache, type ImageCache } from '../src/images/image-cache.ts';
+import { convertArticle, markdownToHtml } from '../src/content/markdown.ts';
 
 const settings = { widths: [16, 32], maxPixels: 1_000_000, quality: { avif: 40, webp: 60, jpeg: 70 }, avifEffort: 0, timeoutSeconds: 30 };
 let root: string;
-let options: ArticleImageOptions;
+let options: Omit<ArticleImageContext, 'file' | 'bodyLine'> & { cache: ImageCache };
 
 beforeAll(async () => {
   root = mkdtempSync(path.join(tmpdir(), 'ssg-article-images-'));
@@ -36,13 +36,34 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** An article as the build has it: parsed, its Markdown converted; the file written for line numbers. */
+/** An article as the build reads it: parsed, its front matter taking the first four lines. */
 function article(body: string, file = 'content/news/charts/index.md') {
   const text = `---\ntitle: Charts\ndate: "2025-01-01"\n---\n${body}`;
   writeFileSync(path.join(root, file), text);
-  const parsed = parseArticle({ file, text }, { now: new Date(), warn: () => {} });
-  parsed.html = markdownToHtml(parsed.markdown);
-  return parsed;
+  return parseArticle({ file, text }, { now: new Date(), warn: () => {} });
+}
+
+/** Converts articles as the build does (with their images), each problem of each collected; their HTML, files to write and files read. */
+async function convertAll(articles: ReadonlyArray<ReturnType<typeof article>>) {
+  const errors: unknown[] = [];
+  const converted = [];
+  for (const item of articles) {
+    try {
+      converted.push(await convertArticle(item.markdown, { ...options, file: item.file, bodyLine: item.bodyLine ?? 1 }));
+    } catch (error) {
+      errors.push(error);
+    }
+  }
+  if (errors.length > 0) throw errors.length === 1 ? errors[0] : new SsgErrorList(errors.flatMap((error) => (error instanceof SsgErrorList ? error.errors : [error as SsgError])));
+  const files = new Map<string, Uint8Array>();
+  for (const { images } of converted) {
+    for (const shown of images?.shown ?? []) {
+      if (shown.path) files.set(shown.path, new Uint8Array());
+      else for (const variant of (await options.cache.load(shown.entry!))!.variants) files.set(variant.path, variant.contents);
+    }
+  }
+  const sources = [...new Set(converted.flatMap(({ images }) => images?.sources.map((source) => source.file) ?? []))].sort();
+  return { html: converted.map((item) => item.html), files: [...files].map(([filePath, contents]) => ({ path: filePath, contents })), sources };
 }
 
 async function failure(promise: Promise<unknown>): Promise<SsgError[]> {
@@ -61,34 +82,32 @@ describe('page bundles', () => {
   });
 });
 
-describe('findImageReferences', () => {
-  it('finds inline and reference images in order, with their lines; undefined references are text', () => {
-    const markdown = 'Text\n\n![One](./a.png "Title")\n\n| x |\n| - |\n| ![Two][b] |\n\n![Three][nowhere]\n\n[b]: ./b.png\n\n```\n![not](./code.png)\n```\n';
-    expect(findImageReferences(markdown)).toEqual([
-      { url: './a.png', alt: 'One', title: 'Title', line: 3 },
-      { url: './b.png', alt: 'Two', line: 7 },
+describe('images found in the converted tree', () => {
+  it('are found in order, reference images too, with their lines in the file; undefined references and code are text', async () => {
+    const item = article('Text\n\n![One](./missing-a.png "Title")\n\n| x |\n| - |\n| ![Two][b] |\n\n![Three][nowhere]\n\n[b]: ./missing-b.png\n\n```\n![not](./code.png)\n```\n');
+    const errors = await failure(convertAll([item]));
+    expect(errors.map((error) => [error.code, error.where, error.message.includes('missing-a') || error.message.includes('missing-b')])).toEqual([
+      ['ImageMissing', 'content/news/charts/index.md:7', true],
+      ['ImageMissing', 'content/news/charts/index.md:11', true],
     ]);
   });
 
-  it('finds as many images as the HTML shows, for random and malformed Markdown', () => {
+  it('every image the HTML would show is checked, for random and malformed Markdown', async () => {
     const piece = fc.oneof(
       fc.constantFrom('![a](x.png)', '![](y.png)', '![a][r]', '[r]: z.png', '![unclosed(', '![a](<sp ace.png>)', '```\n![c](code.png)\n```', '![a](x.png "t")', '> ![q](q.png)', '- ![l](l.png)', '![a](javascript:alert(1))', '![a](data:image/png;base64,AA)', '| ![t](t.png) |\n| - |'),
       fc.string({ maxLength: 20 }),
     );
-    fc.assert(
-      fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(piece, { maxLength: 12 }), async (pieces) => {
         const markdown = pieces.join('\n\n');
-        const html = markdownToHtml(markdown);
-        expect(findImageReferences(markdown).length).toBe((html.match(/<img\b/g) ?? []).length);
+        const shown = (markdownToHtml(markdown).match(/<img\b/g) ?? []).length;
+        // None of these files exist: each image shown is one problem (a missing alt is a second).
+        const problems = await failure(convertAll([article(markdown)])).catch(() => []);
+        expect(new Set(problems.filter((error) => error.code !== 'ImageAltMissing').map((error) => error.where)).size <= shown).toBe(true);
+        expect(problems.filter((error) => error.code !== 'ImageAltMissing').length).toBe(shown);
       }),
-      { numRuns: 150 },
+      { numRuns: 60 },
     );
-  });
-
-  it('counts the body lines after the front matter', () => {
-    expect(bodyLineOffset('---\ntitle: x\n---\nbody')).toBe(3);
-    expect(bodyLineOffset('\uFEFF---\r\na: 1\r\nb: 2\r\n---\r\nbody')).toBe(4);
-    expect(bodyLineOffset('no front matter')).toBe(0);
   });
 });
 
@@ -132,37 +151,34 @@ describe('resolveImageFile', () => {
   });
 });
 
-describe('processArticleImages', () => {
+describe('article images, converted with the Markdown', () => {
   it('replaces each image by a <picture>, the first eager, the rest lazy, and returns the files', async () => {
     const item = article('Intro\n\n![A chart](./chart.png)\n\n```js\nconst x = 1;\n```\n\n![Shared](/images/shared.png)\n\n![Logo](./logo.svg)\n\n![Again](chart.png)\n');
-    const { files, sources } = await processArticleImages([item], options);
-    const pictures = item.html.match(/<picture>.*?<\/picture>/g) ?? [];
+    const { html: [html], files, sources } = await convertAll([item]);
+    const pictures = html!.match(/<picture>.*?<\/picture>/g) ?? [];
     expect(pictures).toHaveLength(3);
     expect(pictures[0]).toContain('type="image/avif"');
     expect(pictures[0]).toContain('type="image/webp"');
     expect(pictures[0]).toContain('width="40" height="30"');
     expect(pictures[0]).not.toContain('loading=');
     for (const later of pictures.slice(1)) expect(later).toContain('loading="lazy"');
-    expect(item.html).toMatch(/<img src="\/assets\/logo-[0-9a-f]{10}\.svg" width="12" height="8" alt="Logo" loading="lazy" decoding="async">/);
-    expect(item.html).toContain('<code class="hljs language-js"><span class="hljs-keyword">const</span> x = <span class="hljs-number">1</span>;');
+    expect(html).toMatch(/<img src="\/assets\/logo-[0-9a-f]{10}\.svg" width="12" height="8" alt="Logo" loading="lazy" decoding="async">/);
+    expect(html).toContain('<code class="hljs language-js"><span class="hljs-keyword">const</span> x = <span class="hljs-number">1</span>;');
     // One set of variants for the image shown twice; every src in the HTML is a returned file.
     const paths = new Set(files.map((file) => `/${file.path}`));
     expect(paths.size).toBe(files.length);
-    for (const match of item.html.matchAll(/\/assets\/[^" ,]+/g)) expect(paths.has(match[0])).toBe(true);
+    for (const match of html!.matchAll(/\/assets\/[^" ,]+/g)) expect(paths.has(match[0])).toBe(true);
     // The files read, once each: what dev mode watches for this article.
     expect(sources).toEqual([path.join(options.articlesDir, 'charts/chart.png'), path.join(options.articlesDir, 'charts/logo.svg'), path.join(options.publicDir, 'images/shared.png')].sort());
-    // A second pass (dev mode re-rendering) starts from the Markdown's HTML, not the rewritten one.
-    expect(markdownHtml(item)).toContain('<img src="./chart.png" alt="A chart">');
-    const html = item.html;
-    await processArticleImages([item], options);
-    expect(item.html).toBe(html);
+    // The article itself is never changed: converting it again makes the same HTML.
+    expect(item.html).toBe('');
+    expect((await convertAll([item])).html[0]).toBe(html);
   });
 
   it('allows a decorative image written ![""](…) with an empty alt; refuses a missing alt', async () => {
     const item = article('![""](./chart.png)\n');
-    await processArticleImages([item], options);
-    expect(item.html).toContain('alt=""');
-    const errors = await failure(processArticleImages([article('Text\n\n![](./chart.png)\n\n![  ](./chart.png)\n')], options));
+    expect((await convertAll([item])).html[0]).toContain('alt=""');
+    const errors = await failure(convertAll([article('Text\n\n![](./chart.png)\n\n![  ](./chart.png)\n')]));
     expect(errors.map((error) => [error.code, error.where])).toEqual([
       ['ImageAltMissing', 'content/news/charts/index.md:7'],
       ['ImageAltMissing', 'content/news/charts/index.md:9'],
@@ -172,20 +188,22 @@ describe('processArticleImages', () => {
   it('reports every problem of every article at once, with file and line', async () => {
     const one = article('![A](./missing.png)\n\n![B](https://example.org/b.png)\n');
     const two = article('\n\n![C](./notes.txt)\n', 'content/news/charts/other.md');
-    const errors = await failure(processArticleImages([one, two], options));
+    const errors = await failure(convertAll([one, two]));
+    // Each article's own problems, the file it could not read (the second's) among them.
     expect(errors.map((error) => [error.code, error.where])).toEqual([
       ['ImageMissing', 'content/news/charts/index.md:5'],
       ['ImageRemote', 'content/news/charts/index.md:7'],
+      ['ImageUnreadable', 'content/news/charts/notes.txt'],
     ]);
-    const unsupported = await failure(processArticleImages([two], options));
+    const unsupported = await failure(convertAll([two]));
     expect(unsupported[0]!.code).toBe('ImageUnreadable');
     expect(unsupported[0]!.file).toBe('content/news/charts/notes.txt');
   });
 
   it('leaves articles without images untouched', async () => {
     const item = article('Just text and `![code](./nothing.png)`.\n');
-    const before = item.html;
-    expect(await processArticleImages([item], options)).toEqual({ files: [], sources: [] });
-    expect(item.html).toBe(before);
+    const { html, files, sources } = await convertAll([item]);
+    expect({ files, sources }).toEqual({ files: [], sources: [] });
+    expect(html[0]).toBe(markdownToHtml(item.markdown));
   });
 });

@@ -7,7 +7,9 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SsgError } from '../src/errors.ts';
 import { imageCacheDir, openImageCache } from '../src/images/image-cache.ts';
-import { pictureHtml, pictureOf } from '../src/images/picture.ts';
+import rehypeStringify from 'rehype-stringify';
+import { unified } from 'unified';
+import { pictureElement, pictureOf } from '../src/images/picture.ts';
 import { processImage, variantWidths, type ImageSettings } from '../src/images/process.ts';
 
 // Small widths and a low AVIF effort keep each encode to milliseconds.
@@ -161,16 +163,19 @@ describe('image cache', () => {
   }, 30_000);
 });
 
-describe('pictureHtml', () => {
+/** A syntax tree node as the Markdown processor writes it out. */
+const toHtml = (node: ReturnType<typeof pictureElement>) => unified().use(rehypeStringify).stringify({ type: 'root', children: [node] });
+
+describe('pictureElement', () => {
   it('offers AVIF then WebP, with srcset, sizes, width and height, lazy unless eager, alt escaped', async () => {
     const image = await processImage(await makeImage(40, 20, 'png'), 'chart.png', { settings });
     const picture = pictureOf(image);
-    const lazy = pictureHtml(picture, { alt: 'A "quoted" <chart> & more', eager: false, sizes: '100vw' });
+    const lazy = toHtml(pictureElement(picture, { alt: 'A "quoted" <chart> & more', eager: false, sizes: '100vw' }));
     expect(lazy).toMatch(/^<picture><source type="image\/avif" srcset="[^"]+ 16w, [^"]+ 32w, [^"]+ 40w" sizes="100vw"><source type="image\/webp"/);
     expect(lazy).toContain('width="40" height="20"');
-    expect(lazy).toContain('alt="A &quot;quoted&quot; &lt;chart> &amp; more"');
+    expect(lazy).toContain('alt="A &#x22;quoted&#x22; <chart> &#x26; more"');
     expect(lazy).toContain('loading="lazy" decoding="async"');
-    const eager = pictureHtml(picture, { alt: 'x', eager: true, sizes: '100vw' });
+    const eager = toHtml(pictureElement(picture, { alt: 'x', eager: true, sizes: '100vw' }));
     expect(eager).not.toContain('loading=');
     expect(eager).toContain('decoding="async"');
     expect(eager).toMatch(/<img src="\/assets\/chart-40w-[0-9a-f]{10}\.png"/);

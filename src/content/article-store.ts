@@ -1,6 +1,9 @@
 import { parseArticles, reportRawHtml, type Article, type ArticleSource } from './articles.ts';
+import { imagesUnchanged, type ArticleImageRecord } from '../images/article-images.ts';
 import { contentKey, openMarkdownCache, type MarkdownCache } from './markdown-cache.ts';
 import { createMarkdownPool } from './markdown-pool.ts';
+import type { ArticleConverter } from './conversion.ts';
+import { mergeProblems, reviveProblem } from '../errors.ts';
 
 export interface ParsedWithCache {
   /** Every article, drafts included, newest first; those in `pending` have no HTML yet. */
@@ -11,54 +14,70 @@ export interface ParsedWithCache {
   cache: MarkdownCache;
   /** Whether the cache file no longer matches what this build uses. */
   stale: boolean;
+  /** What the images of each article that shows any were made from. */
+  images: Map<Article, ArticleImageRecord>;
 }
 
 /** Parses articles, taking the front matter and HTML of files seen before from the cache. */
 export async function parseWithCache(
   sources: readonly ArticleSource[],
-  options: { now: Date; warn: (message: string) => void; cacheDir: string },
+  options: { now: Date; warn: (message: string) => void; cacheDir: string; imageDir: string },
 ): Promise<ParsedWithCache> {
   const cache = await openMarkdownCache(options.cacheDir);
   const keys = new Map<string, string>();
   const remembered = new Set<string>();
+  const records = new Map<string, ArticleImageRecord>();
   const all = parseArticles(sources, { now: options.now, warn: options.warn }, (source) => {
-    const key = contentKey(source.text);
+    // Images are found relative to the article's folder: the same text elsewhere is another article.
+    const key = contentKey(`${source.file}\0${source.text}`);
     keys.set(source.file, key);
     const parts = cache.get(key);
-    if (parts) remembered.add(source.file);
+    // An image it shows changed, or its processed images went: converted again.
+    if (!parts || (parts.images && !imagesUnchanged(parts.images, options.imageDir))) return undefined;
+    remembered.add(source.file);
+    if (parts.images) records.set(source.file, parts.images);
     return parts;
   });
   const pending = all.filter((article) => !remembered.has(article.file)).map((article) => ({ article, key: keys.get(article.file)! }));
-  return { all, pending, keys, cache, stale: pending.length > 0 || remembered.size !== sources.length };
+  const images = new Map(all.flatMap((article) => (records.has(article.file) ? [[article, records.get(article.file)!] as const] : [])));
+  return { all, pending, keys, cache, images, stale: pending.length > 0 || remembered.size !== sources.length };
 }
 
 /**
- * Converts the pending articles' Markdown in helper processes, filling in each article's HTML and
- * the cache; `onConverted` hears of each batch as it lands.
+ * Converts the pending articles' Markdown (their images with it) in helper processes, filling in
+ * each article's HTML and the cache; `onConverted` hears of each batch as it lands. Every
+ * article's problems are reported at once when all are done, in file order.
  */
 export function convertPending(
-  parsed: Pick<ParsedWithCache, 'pending' | 'cache'>,
-  options: { cacheDir: string; onConverted?: (articles: Article[]) => void; warn?: (message: string) => void },
+  parsed: Pick<ParsedWithCache, 'pending' | 'cache' | 'images'>,
+  options: { cacheDir: string; converter: ArticleConverter; onConverted?: (articles: Article[]) => void; warn?: (message: string) => void },
 ): { done: Promise<void>; close: () => Promise<void> } {
   const { pending, cache } = parsed;
   if (pending.length === 0) return { done: Promise.resolve(), close: async () => {} };
-  const pool = createMarkdownPool({ cacheDir: options.cacheDir });
+  const pool = createMarkdownPool({ cacheDir: options.cacheDir, converter: options.converter });
+  const failures: unknown[] = [];
+  const items = pending.map(({ article }) => ({ markdown: article.markdown, file: article.file, bodyLine: article.bodyLine ?? 1 }));
   const done = pool
-    .convert(
-      pending.map((item) => item.article.markdown),
-      (indexes, results) => {
-        const converted = indexes.map((index, position) => {
-          const item = pending[index]!;
-          const { html, rawHtmlLines } = results[position]!;
-          item.article.html = html;
-          if (options.warn) reportRawHtml(item.article, rawHtmlLines, options.warn);
-          cache.set(item.key, { data: item.article.data, html, rawHtmlLines });
-          return item.article;
-        });
-        options.onConverted?.(converted);
-      },
-    )
-    .then(() => undefined);
+    .convert(items, (indexes, results) => {
+      const converted = indexes.flatMap((index, position) => {
+        const item = pending[index]!;
+        const result = results[position]!;
+        if (result.error) {
+          failures.push(reviveProblem(result.error));
+          return [];
+        }
+        const { html, rawHtmlLines, images } = result;
+        item.article.html = html;
+        if (images) parsed.images.set(item.article, images);
+        if (options.warn) reportRawHtml(item.article, rawHtmlLines, options.warn);
+        cache.set(item.key, { data: item.article.data, html, rawHtmlLines, ...(images ? { images } : {}) });
+        return [item.article];
+      });
+      options.onConverted?.(converted);
+    })
+    .then(() => {
+      if (failures.length > 0) throw mergeProblems(failures);
+    });
   done.catch(() => {});
   return { done, close: () => pool.close() };
 }

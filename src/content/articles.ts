@@ -1,3 +1,4 @@
+import type { ArticleImageRecord } from '../images/article-images.ts';
 import { readFileSync, statSync, type Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -74,6 +75,8 @@ export interface ParsedParts {
   html: string;
   /** Lines of the body whose raw HTML was left out. */
   rawHtmlLines?: number[];
+  /** What its images were made from, when it shows any. */
+  images?: ArticleImageRecord;
 }
 
 /**

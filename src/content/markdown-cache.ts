@@ -14,7 +14,9 @@ import type { ParsedParts } from './articles.ts';
  * file also records those versions and is discarded when they differ. Deleting or damaging the
  * file only costs one slower build.
  */
-const pipelineSource = readFileSync(path.join(generatorRoot, 'src', 'content', 'markdown.ts'), 'utf8');
+const pipelineSource = ['content/markdown.ts', 'images/article-images.ts', 'images/picture.ts']
+  .map((file) => readFileSync(path.join(generatorRoot, 'src', file), 'utf8'))
+  .join('\n');
 
 let versions: Record<string, string> | undefined;
 /** The pipeline's package versions now (read once per process). */

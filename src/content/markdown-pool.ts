@@ -1,10 +1,14 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { generatorModulePaths, generatorRoot } from '../project.ts';
 import { availableParallelism } from 'node:os';
 import type { MarkdownBatchResult } from './markdown-worker.ts';
-import type { ConvertedMarkdown } from './markdown.ts';
+import { convertOne, type ArticleConverter, type ArticleToConvert, type ConvertedArticle, type HelperImageSettings } from './conversion.ts';
+
+export type { ArticleConverter } from './conversion.ts';
 import { onInterrupt } from '../interrupt.ts';
 import { removeFilesOfEndedProcesses } from '../cache/store.ts';
 
@@ -18,11 +22,24 @@ function removeStaleHelperFiles(cacheDir: string): void {
   removeFilesOfEndedProcesses(cacheDir, HELPER_FILE);
 }
 
+type OnBatch = (indexes: number[], converted: ConvertedArticle[]) => void;
+
 export interface MarkdownPool {
-  /** Converts every source; `onBatch` hears of each finished batch (by index) as it lands. */
-  convert(sources: readonly string[], onBatch?: (indexes: number[], converted: ConvertedMarkdown[]) => void): Promise<ConvertedMarkdown[]>;
+  /** Converts every article; `onBatch` hears of each finished batch (by index) as it lands. */
+  convert(items: readonly ArticleToConvert[], onBatch?: OnBatch): Promise<ConvertedArticle[]>;
   close(): Promise<void>;
 }
+
+/**
+ * sharp loads its native binary at run time: the helper imports it where the generator finds it,
+ * by its absolute path (the helper file lives in the site's cache folder, not beside the generator).
+ */
+const nativeExternal = {
+  name: 'native-external',
+  setup(build: { onResolve(options: { filter: RegExp }, callback: () => { path: string; external: boolean }): void }) {
+    build.onResolve({ filter: /^sharp$/ }, () => ({ path: pathToFileURL(createRequire(path.join(generatorRoot, 'package.json')).resolve('sharp')).href, external: true }));
+  },
+};
 
 /** Compiles the helper script to plain JavaScript at `helperFile`. */
 async function compileHelper(helperFile: string): Promise<void> {
@@ -37,6 +54,7 @@ async function compileHelper(helperFile: string): Promise<void> {
     logLevel: 'silent',
     nodePaths: generatorModulePaths,
     absWorkingDir: generatorRoot,
+    plugins: [nativeExternal],
   });
 }
 
@@ -53,11 +71,10 @@ function forkHelpers(helperFile: string, size: number): ChildProcess[] {
 }
 
 /** Converts on the main thread, as one batch. */
-async function convertInProcess(sources: readonly string[], onBatch?: (indexes: number[], converted: ConvertedMarkdown[]) => void): Promise<ConvertedMarkdown[]> {
-  const results: ConvertedMarkdown[] = new Array(sources.length);
-  const { convertMarkdown } = await import('./markdown.ts');
-  sources.forEach((source, index) => (results[index] = convertMarkdown(source)));
-  onBatch?.(sources.map((_, index) => index), results);
+async function convertInProcess(items: readonly ArticleToConvert[], converter: ArticleConverter, onBatch?: OnBatch): Promise<ConvertedArticle[]> {
+  const results: ConvertedArticle[] = [];
+  for (const item of items) results.push(await convertOne(() => converter.here(item)));
+  onBatch?.(items.map((_, index) => index), results);
   return results;
 }
 
@@ -71,12 +88,13 @@ function batchesOf(count: number): number[][] {
 }
 
 interface BatchJob {
-  sources: readonly string[];
+  items: readonly ArticleToConvert[];
+  settings: HelperImageSettings;
   batches: number[][];
   /** The next batch nobody has taken, if any is left. */
   take: () => number | undefined;
-  results: ConvertedMarkdown[];
-  onBatch?: (indexes: number[], converted: ConvertedMarkdown[]) => void;
+  results: ConvertedArticle[];
+  onBatch?: OnBatch;
 }
 
 /** Feeds one helper batches, one at a time, until none is left; rejects if the helper exits. */
@@ -91,7 +109,7 @@ function runHelper(helper: ChildProcess, job: BatchJob): Promise<void> {
     const send = () => {
       const batch = job.take();
       if (batch === undefined) return done();
-      helper.send({ batch, sources: job.batches[batch]!.map((index) => job.sources[index]!) });
+      helper.send({ batch, settings: job.settings, items: job.batches[batch]!.map((index) => job.items[index]!) });
     };
     const receive = (message: MarkdownBatchResult | 'ready') => {
       if (message === 'ready') return;
@@ -111,7 +129,7 @@ function runHelper(helper: ChildProcess, job: BatchJob): Promise<void> {
  * worker threads in one process converted no faster than one (their garbage collectors share the
  * process's helper threads), and separate processes never slower; so processes it is.
  */
-export function createMarkdownPool(options: { cacheDir: string; size?: number }): MarkdownPool {
+export function createMarkdownPool(options: { cacheDir: string; converter: ArticleConverter; size?: number }): MarkdownPool {
   const size = Math.max(1, options.size ?? availableParallelism());
   let helpers: ChildProcess[] | undefined;
   let helperFile: string | undefined;
@@ -137,14 +155,15 @@ export function createMarkdownPool(options: { cacheDir: string; size?: number })
   };
 
   return {
-    async convert(sources, onBatch) {
-      if (sources.length < HELPERS_FROM) return convertInProcess(sources, onBatch);
+    async convert(items, onBatch) {
+      if (items.length < HELPERS_FROM) return convertInProcess(items, options.converter, onBatch);
       const pool = await start();
-      const batches = batchesOf(sources.length);
+      const batches = batchesOf(items.length);
       let next = 0;
       const take = () => (next < batches.length ? next++ : undefined);
-      const results: ConvertedMarkdown[] = new Array(sources.length);
-      await Promise.all(pool.map((helper) => runHelper(helper, { sources, batches, take, results, onBatch })));
+      const results: ConvertedArticle[] = new Array(items.length);
+      const settings = options.converter.helperSettings;
+      await Promise.all(pool.map((helper) => runHelper(helper, { items, settings, batches, take, results, onBatch })));
       return results;
     },
     async close() {

@@ -1,14 +1,19 @@
-// A helper process that converts Markdown: the pool sends batches, it answers with the HTML.
-import { convertMarkdown, type ConvertedMarkdown } from './markdown.ts';
+// A helper process that converts articles: the pool sends batches, it answers with the HTML, each
+// article's images checked, processed (through the shared image cache) and shown as pictures.
+import { openImageCache, type ImageCache } from '../images/image-cache.ts';
+import { DEFAULT_IMAGE_SETTINGS } from '../images/process.ts';
+import { convertArticle } from './markdown.ts';
+import { convertOne, type ArticleToConvert, type ConvertedArticle, type HelperImageSettings } from './conversion.ts';
 
 export interface MarkdownBatch {
   batch: number;
-  sources: string[];
+  settings: HelperImageSettings;
+  items: ArticleToConvert[];
 }
 
 export interface MarkdownBatchResult {
   batch: number;
-  converted: ConvertedMarkdown[];
+  converted: ConvertedArticle[];
 }
 
 // The helper lives only as long as the build: when the channel to it closes (the build ended,
@@ -16,7 +21,13 @@ export interface MarkdownBatchResult {
 process.on('disconnect', () => process.exit(0));
 if (!process.connected) process.exit(0);
 
-process.on('message', ({ batch, sources }: MarkdownBatch) => {
-  const converted = sources.map(convertMarkdown);
+let cache: ImageCache | undefined;
+
+process.on('message', async ({ batch, settings, items }: MarkdownBatch) => {
+  cache ??= openImageCache({ cacheDir: settings.cacheDir, settings: DEFAULT_IMAGE_SETTINGS, assetsDir: settings.assetsDir });
+  const converted: ConvertedArticle[] = [];
+  for (const item of items) {
+    converted.push(await convertOne(() => convertArticle(item.markdown, { ...settings, file: item.file, bodyLine: item.bodyLine, cache: cache! })));
+  }
   if (process.connected) process.send!({ batch, converted } satisfies MarkdownBatchResult);
 });

@@ -15,7 +15,8 @@ import rehypeStringify from 'rehype-stringify';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type Processor } from 'unified';
-import type { VFile } from 'vfile';
+import { VFile as VFileClass, type VFile } from 'vfile';
+import { rehypeArticleImages, rehypeNoteImageUrls, type ArticleImageContext, type ArticleImageRecord } from '../images/article-images.ts';
 
 /**
  * GitHub's tables, strikethrough and task lists. Not its autolinking of bare URLs and its
@@ -122,7 +123,10 @@ const processor = unified()
   .use(remarkNoteRawHtml)
   .use(remarkArticleLinks)
   .use(remarkRehype)
+  .use(rehypeNoteImageUrls)
   .use(rehypeSanitize)
+  // Given an article's image context (convertArticle): its images checked, processed, and replaced.
+  .use(rehypeArticleImages)
   // Only fences that name their language: guessing it costs more than the rest of the pipeline.
   .use(rehypeHighlight, { detect: false })
   .use(rehypeHeadingIds)
@@ -130,20 +134,28 @@ const processor = unified()
   .use(rehypeStringify)
   .freeze();
 
-/** The Markdown syntax tree, with positions, as the conversion sees it (GitHub tables included). */
-export function parseMarkdownTree(markdown: string) {
-  return processor.parse(markdown);
-}
-
 export interface ConvertedMarkdown {
   html: string;
   /** Lines (of the Markdown given) holding raw HTML that was dropped. */
   rawHtmlLines: number[];
+  /** What the article's images were made from, when it shows any. */
+  images?: ArticleImageRecord;
 }
 
+const converted = (file: VFile): ConvertedMarkdown => {
+  const result: ConvertedMarkdown = { html: String(file), rawHtmlLines: (file.data.rawHtmlLines as number[] | undefined) ?? [] };
+  if (file.data.images) result.images = file.data.images as ArticleImageRecord;
+  return result;
+};
+
+/** Markdown to HTML, images left as written. */
 export function convertMarkdown(markdown: string): ConvertedMarkdown {
-  const file = processor.processSync(markdown);
-  return { html: String(file), rawHtmlLines: (file.data.rawHtmlLines as number[] | undefined) ?? [] };
+  return converted(processor.processSync(markdown));
+}
+
+/** An article's Markdown to HTML, its images checked, processed and shown as pictures. */
+export async function convertArticle(markdown: string, imageContext: ArticleImageContext): Promise<ConvertedMarkdown> {
+  return converted(await processor.process(new VFileClass({ value: markdown, data: { imageContext } })));
 }
 
 export function markdownToHtml(markdown: string): string {

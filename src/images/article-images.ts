@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { Article } from '../content/articles.ts';
 import { catalogueError, SsgError, SsgErrorList } from '../errors.ts';
-import { parseMarkdownTree } from '../content/markdown.ts';
-import type { ImageProcessor } from './image-cache.ts';
-import { pictureHtml, pictureOf, plainImageHtml } from './picture.ts';
+import type { Element, Root } from 'hast';
+import type { VFile } from 'vfile';
+import type { ImageCache, ImageProcessor } from './image-cache.ts';
+import { pictureElement, pictureOf, plainImageElement } from './picture.ts';
 import { isRasterPath, type ProcessedImage } from './process.ts';
 
 /** An image as written in an article's Markdown, with the line it is on (in the body). */
@@ -23,48 +23,6 @@ export interface ImageReference {
  * it). Markdown cannot tell an empty alt from a forgotten one, so an empty alt is refused.
  */
 export const DECORATIVE_ALT = '""';
-
-interface MdNode {
-  type: string;
-  url?: string;
-  alt?: string | null;
-  title?: string | null;
-  identifier?: string;
-  position?: { start: { line: number } };
-  children?: MdNode[];
-}
-
-/** Every image of a Markdown body in document order, reference-style ones resolved (as the HTML has them). */
-export function findImageReferences(markdown: string): ImageReference[] {
-  const tree = parseMarkdownTree(markdown) as unknown as MdNode;
-  const definitions = new Map<string, MdNode>();
-  const found: MdNode[] = [];
-  // Iterative walk: a deeply nested document cannot overflow the stack.
-  const stack: MdNode[] = [tree];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.type === 'definition' && node.identifier !== undefined && !definitions.has(node.identifier)) definitions.set(node.identifier, node);
-    if (node.type === 'image' || node.type === 'imageReference') found.push(node);
-    if (node.children) for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index]!);
-  }
-  const references: ImageReference[] = [];
-  for (const node of found) {
-    const target = node.type === 'image' ? node : definitions.get(node.identifier ?? '');
-    if (!target) continue; // an undefined reference is shown as text, not as an image
-    const reference: ImageReference = { url: target.url ?? '', alt: node.alt ?? '', line: node.position?.start.line ?? 1 };
-    if (target.title) reference.title = target.title;
-    references.push(reference);
-  }
-  return references;
-}
-
-/** How many lines of the file come before its body (the front matter and its fences). */
-export function bodyLineOffset(source: string): number {
-  const lines = source.replace(/^\uFEFF/, '').split(/\r?\n/);
-  if (!/^---[ \t]*$/.test(lines[0] ?? '')) return 0;
-  const closing = lines.findIndex((line, index) => index > 0 && /^---[ \t]*$/.test(line));
-  return closing === -1 ? 0 : closing + 1;
-}
 
 export interface ImageFolders {
   root: string;
@@ -122,60 +80,162 @@ async function showAsIs(file: string, bytes: Uint8Array, assetsDir: string): Pro
   return { kind: 'plain', path: `${assetsDir}/${base}-${hash}${path.extname(file).toLowerCase()}`, contents: bytes, width: metadata?.width, height: metadata?.height };
 }
 
-/** The HTML each article had before its images were replaced: a second pass starts from it. */
-const sourceHtmlOf = new WeakMap<Article, string>();
 
-/** An article's HTML as the Markdown stage made it, before any image was replaced. */
-export function markdownHtml(article: Article): string {
-  return sourceHtmlOf.get(article) ?? article.html;
-}
-
-const IMG = /<img\b[^>]*>/g;
-
-export interface ArticleImageOptions extends ImageFolders {
-  cache: ImageProcessor;
+/** What converting one article needs to show its images: where it is, and the image cache. */
+export interface ArticleImageContext extends ImageFolders {
+  /** The article file, from the project root. */
+  file: string;
+  /** The line of the file its Markdown body starts on. */
+  bodyLine: number;
+  cache: Pick<ImageCache, 'recording'>;
   /** The folder of the output the variants go in (relative to the output root). */
   assetsDir: string;
   /** The `sizes` attribute of article images: how wide the article column is shown. */
   sizes: string;
 }
 
-interface Located {
-  article: Article;
-  references: ImageReference[];
-  files: string[];
+/** What an article's images were made from, for the output and for knowing when to make them again. */
+export interface ArticleImageRecord {
+  /** Each file read (absolute), with its size and time then: the article is converted again when one changes. */
+  sources: Array<{ file: string; size: number; mtimeMs: number }>;
+  /** Each file shown, once: processed (the image cache entry holding it) or as it is (SVG, its path in the output). */
+  shown: Array<{ file: string; entry?: string; path?: string }>;
 }
 
-/** Checks every image of the articles that show any, collecting all problems before failing. */
-function locateImages(articles: readonly Article[], options: ArticleImageOptions): Located[] {
+interface FoundImage {
+  parent: Root | Element;
+  index: number;
+  /** Where it starts in the Markdown: the order it is shown in. */
+  offset: number;
+  reference: ImageReference;
+}
+
+type ImageFileData = { imageUrls?: Map<number, string>; imageContext?: ArticleImageContext; images?: ArticleImageRecord };
+
+/**
+ * Before sanitising: each image's URL as written, by where it starts in the source. The sanitiser
+ * removes a `data:` or `javascript:` src, and the error should still name it.
+ */
+export function rehypeNoteImageUrls() {
+  return (tree: Root, file: VFile) => {
+    const data = file.data as ImageFileData;
+    if (!data.imageContext) return;
+    const urls = new Map<number, string>();
+    eachElement(tree, (node) => {
+      const offset = node.position?.start.offset;
+      if (node.tagName === 'img' && offset !== undefined) urls.set(offset, String(node.properties.src ?? ''));
+    });
+    data.imageUrls = urls;
+  };
+}
+
+/** Calls `visit` on every element with its parent and index, depth first, without recursion limits. */
+function eachElement(tree: Root, visit: (node: Element, parent: Root | Element, index: number) => void): void {
+  const stack: Array<Root | Element> = [tree];
+  while (stack.length > 0) {
+    const parent = stack.pop()!;
+    parent.children.forEach((child, index) => {
+      if (child.type !== 'element') return;
+      visit(child, parent, index);
+      stack.push(child);
+    });
+  }
+}
+
+/** Every image of the article in document order, as written, with its line in the file. */
+function findImages(tree: Root, data: ImageFileData, bodyLine: number): FoundImage[] {
+  const found: FoundImage[] = [];
+  eachElement(tree, (node, parent, index) => {
+    if (node.tagName !== 'img') return;
+    const start = node.position?.start;
+    const url = (start?.offset !== undefined ? data.imageUrls?.get(start.offset) : undefined) ?? String(node.properties.src ?? '');
+    const reference: ImageReference = { url, alt: String(node.properties.alt ?? ''), line: (start?.line ?? 1) + bodyLine - 1 };
+    if (typeof node.properties.title === 'string') reference.title = node.properties.title;
+    found.push({ parent, index, offset: start?.offset ?? 0, reference });
+  });
+  return found.sort((a, b) => a.offset - b.offset);
+}
+
+/** The files the images point to, or every problem of the article at once. */
+function locate(found: readonly FoundImage[], context: ArticleImageContext): string[] {
   const errors: SsgError[] = [];
-  const located: Located[] = [];
-  for (const article of articles) {
-    const html = markdownHtml(article);
-    if (!html.includes('<img')) continue;
-    let offset = 0;
-    try {
-      offset = bodyLineOffset(readFileSync(path.resolve(options.root, article.file), 'utf8'));
-    } catch {
-      // The source went away since it was read: lines are counted from the body.
-    }
-    const references = findImageReferences(article.markdown).map((reference) => ({ ...reference, line: reference.line + offset }));
-    const files: string[] = [];
-    for (const reference of references) {
-      const problem = altProblem(reference, article.file);
-      const file = resolveImageFile(reference, article.file, options);
-      if (problem) errors.push(problem);
-      if (file instanceof SsgError) errors.push(file);
-      else files.push(file);
-    }
-    located.push({ article, references, files });
+  const files: string[] = [];
+  for (const { reference } of found) {
+    const problem = altProblem(reference, context.file);
+    const file = resolveImageFile(reference, context.file, context);
+    if (problem) errors.push(problem);
+    if (file instanceof SsgError) errors.push(file);
+    else files.push(file);
   }
   if (errors.length === 1) throw errors[0];
   if (errors.length > 1) throw new SsgErrorList(errors);
-  return located;
+  return files;
 }
 
-async function showFile(file: string, options: ArticleImageOptions): Promise<Shown> {
+/** What the images of one article were made from. */
+function recordOf(shownByFile: ReadonlyMap<string, { shown: Shown; entry?: string }>): ArticleImageRecord {
+  const files = [...shownByFile.keys()].sort();
+  const sources = files.map((file) => {
+    const stat = statSync(file);
+    return { file, size: stat.size, mtimeMs: stat.mtimeMs };
+  });
+  const shown = files.map((file) => {
+    const { shown: image, entry } = shownByFile.get(file)!;
+    return image.kind === 'plain' ? { file, path: image.path } : { file, entry };
+  });
+  return { sources, shown };
+}
+
+/**
+ * The article image stage, inside the Markdown processor: each image an article shows is checked
+ * (its file present in the articles or public folder, alt text, same origin), processed through
+ * the image cache and replaced in the tree by its `<picture>` (the first eager, the rest lazy).
+ * Runs only when the file carries an `imageContext`; every problem of the article at once.
+ */
+export function rehypeArticleImages() {
+  return (tree: Root, file: VFile): Promise<void> | undefined => {
+    const data = file.data as ImageFileData;
+    const context = data.imageContext;
+    if (!context) return undefined;
+    const found = findImages(tree, data, context.bodyLine);
+    if (found.length === 0) return undefined;
+    const files = locate(found, context);
+    const byFile = new Map<string, Promise<{ shown: Shown; entry?: string }>>();
+    const show = (source: string) => {
+      let result = byFile.get(source);
+      if (!result) {
+        const names = new Set<string>();
+        result = showFile(source, { ...context, cache: context.cache.recording(names) }).then((shown) => ({ shown, entry: [...names][0] }));
+        byFile.set(source, result);
+      }
+      return result;
+    };
+    return settleAll(files.map(show)).then(async (results) => {
+      found.forEach(({ parent, index, reference }, position) => {
+        const image = results[position]!.shown;
+        const alt = reference.alt === DECORATIVE_ALT ? '' : reference.alt;
+        const common = { alt, eager: position === 0, title: reference.title };
+        parent.children[index] = image.kind === 'picture' ? pictureElement(pictureOf(image.image), { ...common, sizes: context.sizes }) : plainImageElement(`/${image.path}`, image, common);
+      });
+      const settled = new Map<string, { shown: Shown; entry?: string }>();
+      for (const [file, result] of byFile) settled.set(file, await result);
+      data.images = recordOf(settled);
+    });
+  };
+}
+
+/** Every one of `work` done, or every problem they had (anything unexpected first: it is a bug). */
+async function settleAll<T>(work: ReadonlyArray<Promise<T>>): Promise<T[]> {
+  const results = await Promise.allSettled(work);
+  const errors = [...new Set(results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : [])))];
+  const unexpected = errors.find((error) => !(error instanceof SsgError));
+  if (unexpected) throw unexpected;
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new SsgErrorList(errors as SsgError[]);
+  return results.map((result) => (result as PromiseFulfilledResult<T>).value);
+}
+
+async function showFile(file: string, options: Omit<ArticleImageContext, 'cache'> & { cache: ImageProcessor }): Promise<Shown> {
   const shownAs = path.relative(options.root, file);
   let bytes: Uint8Array;
   try {
@@ -188,57 +248,11 @@ async function showFile(file: string, options: ArticleImageOptions): Promise<Sho
   throw catalogueError('ImageUnreadable', ['formatNotShown', path.extname(file) || path.basename(file)], { file: shownAs });
 }
 
-/** The article's HTML with each `<img>` the Markdown made replaced by its processed markup. */
-function rewriteHtml(html: string, references: readonly ImageReference[], shown: readonly Shown[], sizes: string): string {
-  let index = 0;
-  return html.replace(IMG, (tag) => {
-    const reference = references[index];
-    const image = shown[index];
-    index++;
-    if (!reference || !image) return tag; // cannot happen: the HTML and the tree come from one Markdown
-    const alt = reference.alt === DECORATIVE_ALT ? '' : reference.alt;
-    const common = { alt, eager: index === 1, title: reference.title };
-    return image.kind === 'picture' ? pictureHtml(pictureOf(image.image), { ...common, sizes }) : plainImageHtml(`/${image.path}`, image, common);
+/** Whether the files an article's images were made from are as they were then, and their processed images still kept in `imageDir`. */
+export function imagesUnchanged(record: ArticleImageRecord, imageDir: string): boolean {
+  const sourcesKept = record.sources.every(({ file, size, mtimeMs }) => {
+    const stat = statSync(file, { throwIfNoEntry: false });
+    return stat?.isFile() === true && stat.size === size && stat.mtimeMs === mtimeMs;
   });
-}
-
-/** What processing articles' images made: the files to write, and the source files read. */
-export interface ArticleImages {
-  files: Array<{ path: string; contents: Uint8Array }>;
-  /** Every image file the articles show, absolute: dev mode processes them again when one changes. */
-  sources: string[];
-}
-
-/**
- * Build hook for article images (issue 12): checks every image the articles show (present, alt
- * text, same origin), processes raster ones through the cache, and rewrites each article's HTML
- * to `<picture>` markup. Throws every problem at once.
- */
-export async function processArticleImages(articles: readonly Article[], options: ArticleImageOptions): Promise<ArticleImages> {
-  const located = locateImages(articles, options);
-  const byFile = new Map<string, Promise<Shown>>();
-  const show = (file: string) => {
-    let shown = byFile.get(file);
-    if (!shown) byFile.set(file, (shown = showFile(file, options)));
-    return shown;
-  };
-  const results = await Promise.allSettled(located.map((item) => Promise.all(item.files.map(show))));
-  const errors = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
-  const expected = [...new Set(errors)].filter((error): error is SsgError => error instanceof SsgError);
-  if (expected.length !== errors.length && errors.length > 0) throw errors.find((error) => !(error instanceof SsgError));
-  if (expected.length === 1) throw expected[0];
-  if (expected.length > 1) throw new SsgErrorList(expected);
-
-  const files = new Map<string, Uint8Array>();
-  located.forEach((item, position) => {
-    const shown = (results[position] as PromiseFulfilledResult<Shown[]>).value;
-    for (const image of shown) {
-      if (image.kind === 'plain') files.set(image.path, image.contents);
-      else for (const variant of image.image.variants) files.set(variant.path, variant.contents);
-    }
-    const source = markdownHtml(item.article);
-    sourceHtmlOf.set(item.article, source);
-    item.article.html = rewriteHtml(source, item.references, shown, options.sizes);
-  });
-  return { files: [...files].map(([filePath, contents]) => ({ path: filePath, contents })), sources: [...byFile.keys()].sort() };
+  return sourcesKept && record.shown.every(({ entry }) => entry === undefined || isFile(path.join(imageDir, entry)));
 }

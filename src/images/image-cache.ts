@@ -15,6 +15,8 @@ export interface ImageCache {
   readonly counts: { cached: number; processed: number };
   /** Removes entries no image of this build used (and temporaries of dead writers). */
   prune(): void;
+  /** A processed image kept under the entry `name` (noted as used), or undefined when it is not there. */
+  load(name: string): Promise<ProcessedImage | undefined>;
   /** The same cache, also noting in `names` each entry it hands out: what one article's images need. */
   recording(names: Set<string>): ImageProcessor;
   /**
@@ -54,21 +56,25 @@ export function openImageCache(options: { cacheDir: string; settings: ImageSetti
   const started = options.started ?? Date.now();
   const used = new Set<string>();
   const counts = { cached: 0, processed: 0 };
+  const load = async (name: string): Promise<ProcessedImage | undefined> => {
+    if (!ENTRY.test(name)) return undefined;
+    used.add(name);
+    const payload = await readEntry(path.join(dir, name));
+    if (!payload) return undefined;
+    try {
+      const stored: unknown = deserialize(payload);
+      return isProcessed(stored) ? stored : undefined;
+    } catch {
+      return undefined; // damaged beyond the checksum's reach
+    }
+  };
   const process = async (bytes: Uint8Array, file: string, record?: Set<string>): Promise<ProcessedImage> => {
     const name = `${imageKey(bytes, options.settings, options.assetsDir)}.bin`;
-    used.add(name);
     record?.add(name);
-    const payload = await readEntry(path.join(dir, name));
-    if (payload) {
-      try {
-        const stored: unknown = deserialize(payload);
-        if (isProcessed(stored)) {
-          counts.cached++;
-          return stored;
-        }
-      } catch {
-        // Damaged beyond the checksum's reach: made again below.
-      }
+    const stored = await load(name);
+    if (stored) {
+      counts.cached++;
+      return stored;
     }
     const image = await processImage(bytes, file, { settings: options.settings, assetsDir: options.assetsDir });
     counts.processed++;
@@ -81,6 +87,7 @@ export function openImageCache(options: { cacheDir: string; settings: ImageSetti
   };
   return {
     counts,
+    load,
     process: (bytes, file) => process(bytes, file),
     recording: (names) => ({ process: (bytes, file) => process(bytes, file, names) }),
     prune() {

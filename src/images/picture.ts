@@ -1,3 +1,4 @@
+import type { Element, Properties } from 'hast';
 import type { ImageFormat, ProcessedImage } from './process.ts';
 
 /**
@@ -30,8 +31,6 @@ export function pictureOf(image: ProcessedImage): PictureData {
   return { width: image.width, height: image.height, sources, src: `/${fallback.path}`, srcset: srcsetOf(image.fallback) };
 }
 
-const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-
 export interface PictureOptions {
   alt: string;
   /** The first image of a page loads at once; the others when they come near the viewport. */
@@ -41,33 +40,29 @@ export interface PictureOptions {
   title?: string;
 }
 
-/** The `<picture>` markup of a processed image (for HTML that is not rendered by React). */
-export function pictureHtml(picture: PictureData, options: PictureOptions): string {
-  const sizes = escapeAttribute(options.sizes);
-  const sources = picture.sources.map((source) => `<source type="${source.type}" srcset="${escapeAttribute(source.srcset)}" sizes="${sizes}">`);
-  const attributes = [
-    `src="${escapeAttribute(picture.src)}"`,
-    `srcset="${escapeAttribute(picture.srcset)}"`,
-    `sizes="${sizes}"`,
-    `width="${picture.width}"`,
-    `height="${picture.height}"`,
-    `alt="${escapeAttribute(options.alt)}"`,
-    options.title === undefined ? '' : `title="${escapeAttribute(options.title)}"`,
-    options.eager ? '' : 'loading="lazy"',
-    'decoding="async"',
-  ].filter(Boolean);
-  return `<picture>${sources.join('')}<img ${attributes.join(' ')}></picture>`;
+/** The `<picture>` of a processed image as a syntax tree node, for the Markdown processor. */
+export function pictureElement(picture: PictureData, options: PictureOptions): Element {
+  const sources: Element[] = picture.sources.map((source) => ({
+    type: 'element',
+    tagName: 'source',
+    properties: { type: source.type, srcSet: source.srcset, sizes: options.sizes },
+    children: [],
+  }));
+  const img = imageElement(picture.src, picture, options, { srcSet: picture.srcset, sizes: options.sizes });
+  return { type: 'element', tagName: 'picture', properties: {}, children: [...sources, img] };
 }
 
-/** A shown-as-is image (SVG) with its size, when known, so nothing shifts as it loads. */
-export function plainImageHtml(src: string, size: { width?: number; height?: number }, options: Omit<PictureOptions, 'sizes'>): string {
-  const attributes = [
-    `src="${escapeAttribute(src)}"`,
-    size.width && size.height ? `width="${size.width}" height="${size.height}"` : '',
-    `alt="${escapeAttribute(options.alt)}"`,
-    options.title === undefined ? '' : `title="${escapeAttribute(options.title)}"`,
-    options.eager ? '' : 'loading="lazy"',
-    'decoding="async"',
-  ].filter(Boolean);
-  return `<img ${attributes.join(' ')}>`;
+/** A shown-as-is image (SVG) as a syntax tree node, with its size when known. */
+export function plainImageElement(src: string, size: { width?: number; height?: number }, options: Omit<PictureOptions, 'sizes'>): Element {
+  return imageElement(src, size, options);
+}
+
+function imageElement(src: string, size: { width?: number; height?: number }, options: Omit<PictureOptions, 'sizes'>, extra: Properties = {}): Element {
+  const properties: Properties = { src, ...extra };
+  if (size.width && size.height) Object.assign(properties, { width: size.width, height: size.height });
+  properties.alt = options.alt;
+  if (options.title !== undefined) properties.title = options.title;
+  if (!options.eager) properties.loading = 'lazy';
+  properties.decoding = 'async';
+  return { type: 'element', tagName: 'img', properties, children: [] };
 }

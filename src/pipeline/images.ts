@@ -1,67 +1,89 @@
-// The image stage `build` and dev mode share: article images checked, processed and written into
-// each article's HTML, the site's own images handed to pages as data, through one image cache.
-// The pipeline admits articles as they are converted (all at once when nothing converts): those
-// whose images are not processed yet are, one article at a time.
-import { createHash } from 'node:crypto';
+// The image stage `build` and dev mode share. Article images are checked, processed and put into
+// each article's HTML by the Markdown processor itself (rehypeArticleImages, in the helper
+// processes or here); this stage gives conversions their image context, gathers the files each
+// article's images need (from the image cache) as articles are admitted, and hands the site's own
+// images to pages as data, all through one image cache.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Article } from '../content/articles.ts';
 import type { ServerModule } from '../bundle/bundle-server.ts';
-import { SsgError, SsgErrorList } from '../errors.ts';
+import { catalogueError, mergeProblems } from '../errors.ts';
 import type { OutputFile } from '../output/output.ts';
 import { ASSETS_DIR, type Project } from '../project.ts';
-import { markdownHtml, processArticleImages } from '../images/article-images.ts';
-import { openImageCache } from '../images/image-cache.ts';
+import type { ArticleImageContext, ArticleImageRecord } from '../images/article-images.ts';
+import { imageCacheDir, openImageCache, type ImageCache } from '../images/image-cache.ts';
 import { DEFAULT_IMAGE_SETTINGS } from '../images/process.ts';
 import { addSiteImages } from '../images/site-images.ts';
 import { ARTICLE_IMAGE_SIZES } from '../images/stage.ts';
 
-/** Whether the article's Markdown shows an image: only those wait for the image stage. */
-export const showsImages = (article: Article): boolean => markdownHtml(article).includes('<img');
+/** An article and what its images were made from, as its conversion (or the Markdown cache) says. */
+export interface AdmittedArticle {
+  article: Article;
+  images?: ArticleImageRecord;
+}
+
+/** The files one article's images need: processed variants from the image cache, SVGs as they are. */
+async function filesOf(record: ArticleImageRecord, cache: ImageCache, root: string): Promise<OutputFile[]> {
+  const files: OutputFile[] = [];
+  for (const { file, entry, path: outputPath } of record.shown) {
+    const shownAs = path.relative(root, file);
+    if (outputPath !== undefined) {
+      files.push({ path: outputPath, contents: await readSource(file, shownAs) });
+      continue;
+    }
+    // Pruned or damaged since the conversion: made again from its file.
+    const image = (entry && (await cache.load(entry))) || (await cache.process(await readSource(file, shownAs), shownAs));
+    for (const variant of image.variants) files.push({ path: variant.path, contents: variant.contents });
+  }
+  return files;
+}
+
+async function readSource(file: string, shownAs: string): Promise<Uint8Array> {
+  try {
+    return await readFile(file);
+  } catch (error) {
+    throw catalogueError('ImageUnreadable', ['notRead', (error as Error).message], { file: shownAs }, { cause: error });
+  }
+}
 
 /** One cache for a build, or for a dev session: `started` lets a build prune what it did not use. */
 export function createImageStage(project: Project, options: { started?: number } = {}) {
   const cache = openImageCache({ cacheDir: project.cacheDir, settings: DEFAULT_IMAGE_SETTINGS, assetsDir: ASSETS_DIR, started: options.started });
-  const imageOptions = { root: project.root, articlesDir: project.articlesDir, publicDir: project.publicDir, cache, assetsDir: ASSETS_DIR, sizes: ARTICLE_IMAGE_SIZES };
-  const filesOf = new WeakMap<Article, OutputFile[]>();
-  const signatures = new WeakMap<Article, string>();
-  /** The image files each article read, and the cache entries its images came from. */
-  const sourcesOf = new WeakMap<Article, readonly string[]>();
+  const folders = { root: project.root, articlesDir: project.articlesDir, publicDir: project.publicDir };
+  const recordOf = new WeakMap<Article, ArticleImageRecord>();
+  const outputOf = new WeakMap<Article, OutputFile[]>();
   const entriesOf = new WeakMap<Article | readonly OutputFile[], ReadonlySet<string>>();
+  const pending: Array<Promise<void>> = [];
 
-  /** One article's images, the cache entries they use noted. */
-  async function processOne(article: Article): Promise<void> {
-    const entries = new Set<string>();
-    const { files, sources } = await processArticleImages([article], { ...imageOptions, cache: cache.recording(entries) });
-    filesOf.set(article, files);
-    sourcesOf.set(article, sources);
-    entriesOf.set(article, entries);
-    signatures.set(article, createHash('sha1').update(article.html).digest('base64'));
-  }
-
-  // Articles looked at and found to show no image: a dev rebuild does not search their HTML again.
-  const showsNone = new WeakSet<Article>();
-  const needsImages = (article: Article) => {
-    if (filesOf.has(article) || showsNone.has(article)) return false;
-    if (showsImages(article)) return true;
-    showsNone.add(article);
-    return false;
+  const load = async (article: Article, record: ArticleImageRecord) => {
+    outputOf.set(article, await filesOf(record, cache, project.root));
+    entriesOf.set(article, new Set(record.shown.flatMap((item) => (item.entry ? [item.entry] : []))));
   };
 
-  /** Processes the images of each article not yet done; every problem of every article at once. */
-  async function processEach(articles: readonly Article[]): Promise<void> {
-    throwFailures(await Promise.allSettled(articles.filter(needsImages).map(processOne)));
-  }
-
-  const pending: Array<Promise<void>> = [];
   return {
     cache,
-    /** `onReady` hears of the articles that can render: at once those that show no image or whose images are done. */
-    admit(articles: Article[], onReady: (articles: Article[]) => void): void {
-      const shown = articles.filter(needsImages);
-      const waiting = new Set(shown);
-      const plain = shown.length === 0 ? articles : articles.filter((article) => !waiting.has(article));
+    /** Where the processed images are kept: a conversion taken from the Markdown cache needs them there. */
+    cacheDir: imageCacheDir(project.cacheDir),
+    /** What converting `article` needs to show its images (for a conversion in this process). */
+    context: (article: Pick<Article, 'file' | 'bodyLine'>): ArticleImageContext => ({ ...folders, file: article.file, bodyLine: article.bodyLine ?? 1, cache, assetsDir: ASSETS_DIR, sizes: ARTICLE_IMAGE_SIZES }),
+    /** The same for a helper process, as plain data: it opens the cache itself. */
+    helperSettings: { ...folders, cacheDir: project.cacheDir, assetsDir: ASSETS_DIR, sizes: ARTICLE_IMAGE_SIZES },
+    /** `onReady` hears of the articles that can render: at once those that show no image, the others once their files are gathered. */
+    admit(admitted: readonly AdmittedArticle[], onReady: (articles: Article[]) => void): void {
+      const plain: Article[] = [];
+      const shown: AdmittedArticle[] = [];
+      for (const item of admitted) {
+        if (item.images && recordOf.get(item.article) !== item.images) {
+          recordOf.set(item.article, item.images);
+          shown.push(item);
+        } else plain.push(item.article);
+      }
       if (plain.length > 0) onReady(plain);
       if (shown.length === 0) return;
-      const job = processEach(shown).then(() => onReady(shown));
+      const job = Promise.allSettled(shown.map((item) => load(item.article, item.images!))).then((results) => {
+        throwFailures(results);
+        onReady(shown.map((item) => item.article));
+      });
       job.catch(() => {}); // reported by settle()
       pending.push(job);
     },
@@ -69,16 +91,16 @@ export function createImageStage(project: Project, options: { started?: number }
     async settle(): Promise<void> {
       throwFailures(await Promise.allSettled(pending.splice(0)));
     },
-    /** The processed files of these articles, once each (two articles may show one image). */
+    /** The files of these articles' images, once each (two articles may show one image). */
     files(articles: readonly Article[]): OutputFile[] {
       const byPath = new Map<string, OutputFile>();
-      for (const article of articles) for (const file of filesOf.get(article) ?? []) byPath.set(file.path, file);
+      for (const article of articles) for (const file of outputOf.get(article) ?? []) byPath.set(file.path, file);
       return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
     },
     /** Changes when an article's images do: part of its page's cache key. */
-    signature: (article: Article): string => signatures.get(article) ?? '',
+    signature: (article: Article): string => JSON.stringify(recordOf.get(article)?.shown ?? ''),
     /** The image files (absolute) an article's images were read from: what it depends on besides its Markdown. */
-    sources: (article: Article): readonly string[] => sourcesOf.get(article) ?? [],
+    sources: (article: Article): readonly string[] => recordOf.get(article)?.sources.map((source) => source.file) ?? [],
     /** The site's own images (team photos, share image), processed into `data.images`. */
     async siteImages(server: ServerModule, data: Record<string, unknown>): Promise<OutputFile[]> {
       const entries = new Set<string>();
@@ -100,18 +122,5 @@ export type ImageStage = ReturnType<typeof createImageStage>;
 /** Throws the problems of the jobs that failed, as one report, if any did. */
 function throwFailures(results: ReadonlyArray<PromiseSettledResult<void>>): void {
   const failures = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
-  if (failures.length > 0) throw mergeFailures(failures);
-}
-
-/**
- * The problems of every article as one report, in file order whatever order they were processed
- * in (build admits articles as they are converted); anything unexpected wins, as it is a bug.
- */
-function mergeFailures(failures: unknown[]): unknown {
-  const unexpected = failures.find((failure) => !(failure instanceof SsgError || failure instanceof SsgErrorList));
-  if (unexpected) return unexpected;
-  const errors = failures.flatMap((failure) => (failure instanceof SsgErrorList ? failure.errors : [failure as SsgError]));
-  const sorted = errors.map((error, index) => ({ error, index })).sort((a, b) => ((a.error.file ?? '') < (b.error.file ?? '') ? -1 : (a.error.file ?? '') > (b.error.file ?? '') ? 1 : a.index - b.index));
-  const unique = [...new Set(sorted.map((item) => item.error))];
-  return unique.length === 1 ? unique[0] : new SsgErrorList(unique);
+  if (failures.length > 0) throw mergeProblems(failures);
 }

@@ -9,11 +9,12 @@ import { bundleClient, collectClientBundle, findIslands, scriptBuildOptions, sty
 import { bundleServer, loadServerModule, serverBuildOptions, type ServerBundle } from '../bundle/bundle-server.ts';
 import { fromEsbuildFailure } from '../bundle/esbuild-plugins.ts';
 import { convertPending, parseWithCache, type ParsedWithCache } from '../content/article-store.ts';
-import { convertMarkdown } from '../content/markdown.ts';
+import { convertArticle } from '../content/markdown.ts';
+import { convertOne, type ArticleConverter } from '../content/conversion.ts';
 import { readDataFiles, type DataFile } from '../content/data.ts';
 import { changedFields } from '../render/dependencies.ts';
-import { SsgError } from '../errors.ts';
-import { markdownHtml } from '../images/article-images.ts';
+import { mergeProblems, reviveProblem, SsgError, SsgErrorList } from '../errors.ts';
+import type { ArticleImageRecord } from '../images/article-images.ts';
 import { listFiles } from '../output/output.ts';
 import { ASSETS_DIR, type Project } from '../project.ts';
 import { loadTemplate, type DocumentShell } from '../render/template.ts';
@@ -119,54 +120,71 @@ async function readSettled(file: string): Promise<string> {
 
 const statIsFile = (file: string) => statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
 
-/** Parses one changed article file; its error is kept to be reported with the others in file order. */
-async function parseChanged(project: Project, file: string, previous: Article | undefined, options: RunOptions) {
+/** How articles are converted with their images: here (a few, or dev's edits), or in helper processes. */
+export function articleConverter(images: ImageStage): ArticleConverter {
+  return { here: (item) => convertArticle(item.markdown, images.context(item)), helperSettings: images.helperSettings };
+}
+
+/**
+ * Parses and converts one changed article file. A front matter error is kept to be reported with
+ * the others in file order; its images' problems are the conversion's, reported when `build`
+ * reports them (after the other inputs').
+ */
+async function parseChanged(project: Project, file: string, images: ImageStage, options: RunOptions) {
   if (!statIsFile(file)) return undefined; // deleted, or a folder named x.md (its articles come on their own)
+  let article: Article;
   try {
-    const article = parseArticle({ file: relative(project, file), text: await readSettled(file) }, { now: options.now, warn: options.warn });
-    if (previous && previous.markdown === article.markdown) {
-      // As the Markdown stage made it: its images are processed again, never rewritten twice.
-      article.html = markdownHtml(previous);
-    } else {
-      const { html, rawHtmlLines } = convertMarkdown(article.markdown);
-      article.html = html;
-      reportRawHtml(article, rawHtmlLines, options.warn);
-    }
-    return article;
+    article = parseArticle({ file: relative(project, file), text: await readSettled(file) }, { now: options.now, warn: options.warn });
   } catch (error) {
     if (error instanceof SsgError) return error;
     throw error;
   }
+  const result = await convertOne(() => convertArticle(article.markdown, images.context(article)));
+  if (result.error) return { article, problem: reviveProblem(result.error) };
+  article.html = result.html;
+  reportRawHtml(article, result.rawHtmlLines, options.warn);
+  return { article, record: result.images };
 }
 
 /**
  * Converts the pending articles in helper processes and admits each to the image stage as it
  * lands; the others (from the Markdown cache, or the last run) at once.
  */
-function startConversion(project: Project, parsed: Pick<ParsedWithCache, 'pending' | 'cache'> | undefined, articles: readonly Article[], images: ImageStage, options: RunOptions): Conversion {
-  const pending = parsed?.pending ?? [];
+function startConversion(
+  project: Project,
+  parsed: Pick<ParsedWithCache, 'pending' | 'cache' | 'images'>,
+  articles: readonly Article[],
+  images: ImageStage,
+  options: RunOptions,
+  /** Problems of articles converted before (dev's edits): reported as the conversion's. */
+  problems: readonly unknown[] = [],
+): Conversion {
+  const { pending } = parsed;
   const waiting = new Set(pending.map((item) => item.article));
   const published = new Set(articles);
   let convertedSoFar = 0;
   const ready = new Set<Article>();
   let listener: (articles: Article[]) => void = () => {};
   const admit = (done: Article[]) =>
-    images.admit(done, (imagesDone) => {
+    images.admit(done.map((article) => ({ article, images: parsed.images.get(article) })), (imagesDone) => {
       for (const article of imagesDone) ready.add(article);
       listener(imagesDone);
     });
-  admit(articles.filter((article) => !waiting.has(article)));
-  const conversion = parsed
-    ? convertPending({ ...parsed, pending }, {
-        cacheDir: project.cacheDir,
-        warn: options.warn,
-        onConverted: (done) => {
-          options.onProgress?.((convertedSoFar += done.length), waiting.size);
-          admit(done.filter((article) => published.has(article)));
-        },
-      })
-    : { done: Promise.resolve(), close: async () => {} };
-  const done = conversion.done.then(() => images.settle());
+  const failed = new Set(problems.flatMap((problem) => (problem instanceof SsgErrorList ? problem.errors : [problem as SsgError])).map((error) => error.file));
+  admit(articles.filter((article) => !waiting.has(article) && !failed.has(article.file)));
+  const conversion = convertPending(parsed, {
+    cacheDir: project.cacheDir,
+    converter: articleConverter(images),
+    warn: options.warn,
+    onConverted: (done) => {
+      options.onProgress?.((convertedSoFar += done.length), waiting.size);
+      admit(done.filter((article) => published.has(article)));
+    },
+  });
+  const done = conversion.done.then(async () => {
+    await images.settle();
+    if (problems.length > 0) throw mergeProblems(problems);
+  });
   done.catch(() => {}); // reported where it is awaited
   return { done, close: conversion.close, ready, converting: pending.length, listen: (next) => (listener = next) };
 }
@@ -177,13 +195,13 @@ type ArticleInputs = Pick<Inputs, 'byFile' | 'articles' | 'listChanged' | 'field
 async function readAllArticles(project: Project, strategy: Strategy<unknown>, options: RunOptions): Promise<ArticleInputs> {
   const { now, warn } = options;
   const sources = await readArticleSources(project.root, project.articlesDir, warn);
-  const store = await parseWithCache(sources, { now, warn, cacheDir: project.cacheDir });
+  const store = await parseWithCache(sources, { now, warn, cacheDir: project.cacheDir, imageDir: strategy.images.cacheDir });
   const byFile = new Map(store.all.map((article) => [article.file, article]));
   const publish = { drafts: options.drafts, future: options.future, now };
   const articles = publishArticles(byFile, publish);
   // Held back (drafts, future posts) are not converted, unless they may come due while this runs.
   const pending = strategy.convertHeldBack ? store.pending : store.pending.filter((item) => isPublished(item.article, publish));
-  const conversion = startConversion(project, { pending, cache: store.cache }, articles, strategy.images, options);
+  const conversion = startConversion(project, { ...store, pending }, articles, strategy.images, options);
   const saveArticles = async () => {
     await conversion.done.catch(() => {});
     if (store.stale) await store.cache.save();
@@ -197,11 +215,18 @@ async function readAllArticles(project: Project, strategy: Strategy<unknown>, op
  */
 async function updateArticles(project: Project, strategy: Strategy<unknown>, previous: State, files: readonly string[], options: RunOptions): Promise<ArticleInputs> {
   const parsed = new Map<string, Article | SsgError>(previous.byFile);
+  const records = new Map<Article, ArticleImageRecord>();
+  const problems: unknown[] = [];
   for (const file of files) {
     const name = relative(project, file);
-    const article = await parseChanged(project, file, previous.byFile.get(name), options);
-    if (article) parsed.set(name, article);
-    else parsed.delete(name);
+    const result = await parseChanged(project, file, strategy.images, options);
+    if (!result) parsed.delete(name);
+    else if (result instanceof SsgError) parsed.set(name, result);
+    else {
+      parsed.set(name, result.article);
+      if (result.record) records.set(result.article, result.record);
+      if (result.problem) problems.push(result.problem);
+    }
   }
   const articles = publishArticles(parsed, { drafts: options.drafts, future: options.future, now: options.now });
   const byFile = parsed as Map<string, Article>; // publishArticles threw if any was an error
@@ -214,7 +239,7 @@ async function updateArticles(project: Project, strategy: Strategy<unknown>, pre
     const changed = old && old !== article ? changedFields(old, article) : undefined;
     if (changed && changed.size > 0) fields.set(article.slug, changed);
   }
-  const conversion = startConversion(project, undefined, articles, strategy.images, options);
+  const conversion = startConversion(project, { pending: [], cache: undefined!, images: records }, articles, strategy.images, options, problems);
   return { byFile, articles, listChanged, fields, conversion, saveArticles: async () => {} };
 }
 

@@ -1,0 +1,43 @@
+// What converting an article means wherever it runs (this process or a helper): its input, its
+// result (HTML, or the problems its images had), and how the image stage takes part.
+import { problemData, type ProblemData } from '../errors.ts';
+import type { ConvertedMarkdown } from './markdown.ts';
+
+/** One article to convert: its Markdown body, its file (from the project root) and the line the body starts on. */
+export interface ArticleToConvert {
+  markdown: string;
+  file: string;
+  bodyLine: number;
+}
+
+/** An article converted, or the problems its images had. */
+export interface ConvertedArticle extends ConvertedMarkdown {
+  error?: ProblemData;
+}
+
+/** What the image stage of the articles needs where they are converted: in this process, or as plain data for a helper. */
+export interface ArticleConverter {
+  here(item: ArticleToConvert): Promise<ConvertedMarkdown>;
+  helperSettings: HelperImageSettings;
+}
+
+/** Where a helper finds the images of the articles and keeps what it makes of them. */
+export interface HelperImageSettings {
+  root: string;
+  articlesDir: string;
+  publicDir: string;
+  cacheDir: string;
+  assetsDir: string;
+  sizes: string;
+}
+
+/** Converts one article here; its expected problems become its result, anything else is thrown on. */
+export async function convertOne(convert: () => Promise<ConvertedMarkdown>): Promise<ConvertedArticle> {
+  try {
+    return await convert();
+  } catch (error) {
+    const data = problemData(error);
+    if (!data) throw error;
+    return { html: '', rawHtmlLines: [], error: data };
+  }
+}
