@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { catalogueError, SsgError, SsgErrorList } from '../errors.ts';
+import { catalogueError, mergeProblems, SsgError, SsgErrorList } from '../errors.ts';
 import type { Element, Root } from 'hast';
 import type { VFile } from 'vfile';
 import type { ImageCache, ImageProcessor } from './image-cache.ts';
@@ -224,25 +224,26 @@ export function rehypeArticleImages() {
   };
 }
 
-/** Every one of `work` done, or every problem they had (anything unexpected first: it is a bug). */
+/** Every one of `work` done, or every problem they had as one report (anything unexpected first: it is a bug). */
 async function settleAll<T>(work: ReadonlyArray<Promise<T>>): Promise<T[]> {
   const results = await Promise.allSettled(work);
-  const errors = [...new Set(results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : [])))];
-  const unexpected = errors.find((error) => !(error instanceof SsgError));
-  if (unexpected) throw unexpected;
-  if (errors.length === 1) throw errors[0];
-  if (errors.length > 1) throw new SsgErrorList(errors as SsgError[]);
+  const failures = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
+  if (failures.length > 0) throw mergeProblems(failures);
   return results.map((result) => (result as PromiseFulfilledResult<T>).value);
+}
+
+/** An image file's bytes; one that cannot be read is named. */
+export async function readImageFile(file: string, shownAs: string): Promise<Uint8Array> {
+  try {
+    return await readFile(file);
+  } catch (error) {
+    throw catalogueError('ImageUnreadable', ['notRead', (error as Error).message], { file: shownAs }, { cause: error });
+  }
 }
 
 async function showFile(file: string, options: Omit<ArticleImageContext, 'cache'> & { cache: ImageProcessor }): Promise<Shown> {
   const shownAs = path.relative(options.root, file);
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    throw catalogueError('ImageUnreadable', ['notRead', (error as Error).message], { file: shownAs }, { cause: error });
-  }
+  const bytes = await readImageFile(file, shownAs);
   if (isRasterPath(file)) return { kind: 'picture', image: await options.cache.process(bytes, shownAs) };
   if (path.extname(file).toLowerCase() === '.svg') return showAsIs(file, bytes, options.assetsDir);
   throw catalogueError('ImageUnreadable', ['formatNotShown', path.extname(file) || path.basename(file)], { file: shownAs });

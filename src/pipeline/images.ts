@@ -3,14 +3,13 @@
 // processes or here); this stage gives conversions their image context, gathers the files each
 // article's images need (from the image cache) as articles are admitted, and hands the site's own
 // images to pages as data, all through one image cache.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Article } from '../content/articles.ts';
 import type { ServerModule } from '../bundle/bundle-server.ts';
-import { catalogueError, mergeProblems } from '../errors.ts';
+import { mergeProblems } from '../errors.ts';
 import type { OutputFile } from '../output/output.ts';
 import { ASSETS_DIR, type Project } from '../project.ts';
-import type { ArticleImageContext, ArticleImageRecord } from '../images/article-images.ts';
+import { readImageFile, type ArticleImageContext, type ArticleImageRecord } from '../images/article-images.ts';
 import { imageCacheDir, openImageCache, type ImageCache } from '../images/image-cache.ts';
 import { DEFAULT_IMAGE_SETTINGS } from '../images/process.ts';
 import { addSiteImages } from '../images/site-images.ts';
@@ -28,22 +27,14 @@ async function filesOf(record: ArticleImageRecord, cache: ImageCache, root: stri
   for (const { file, entry, path: outputPath } of record.shown) {
     const shownAs = path.relative(root, file);
     if (outputPath !== undefined) {
-      files.push({ path: outputPath, contents: await readSource(file, shownAs) });
+      files.push({ path: outputPath, contents: await readImageFile(file, shownAs) });
       continue;
     }
     // Pruned or damaged since the conversion: made again from its file.
-    const image = (entry && (await cache.load(entry))) || (await cache.process(await readSource(file, shownAs), shownAs));
+    const image = (entry && (await cache.load(entry))) || (await cache.process(await readImageFile(file, shownAs), shownAs));
     for (const variant of image.variants) files.push({ path: variant.path, contents: variant.contents });
   }
   return files;
-}
-
-async function readSource(file: string, shownAs: string): Promise<Uint8Array> {
-  try {
-    return await readFile(file);
-  } catch (error) {
-    throw catalogueError('ImageUnreadable', ['notRead', (error as Error).message], { file: shownAs }, { cause: error });
-  }
 }
 
 /** One cache for a build, or for a dev session: `started` lets a build prune what it did not use. */

@@ -13,7 +13,7 @@ import { convertArticle } from '../content/markdown.ts';
 import { convertOne, type ArticleConverter } from '../content/conversion.ts';
 import { readDataFiles, type DataFile } from '../content/data.ts';
 import { changedFields } from '../render/dependencies.ts';
-import { mergeProblems, reviveProblem, SsgError, SsgErrorList } from '../errors.ts';
+import { mergeProblems, reviveProblem, SsgError } from '../errors.ts';
 import type { ArticleImageRecord } from '../images/article-images.ts';
 import { listFiles } from '../output/output.ts';
 import { ASSETS_DIR, type Project } from '../project.ts';
@@ -152,12 +152,12 @@ async function parseChanged(project: Project, file: string, images: ImageStage, 
  */
 function startConversion(
   project: Project,
-  parsed: Pick<ParsedWithCache, 'pending' | 'cache' | 'images'>,
+  parsed: Pick<ParsedWithCache, 'pending' | 'images'> & { cache?: ParsedWithCache['cache'] },
   articles: readonly Article[],
   images: ImageStage,
   options: RunOptions,
-  /** Problems of articles converted before (dev's edits): reported as the conversion's. */
-  problems: readonly unknown[] = [],
+  /** Articles converted before whose images failed (dev's edits), with their problems: reported as the conversion's. */
+  failed: ReadonlyMap<Article, unknown> = new Map(),
 ): Conversion {
   const { pending } = parsed;
   const waiting = new Set(pending.map((item) => item.article));
@@ -170,20 +170,21 @@ function startConversion(
       for (const article of imagesDone) ready.add(article);
       listener(imagesDone);
     });
-  const failed = new Set(problems.flatMap((problem) => (problem instanceof SsgErrorList ? problem.errors : [problem as SsgError])).map((error) => error.file));
-  admit(articles.filter((article) => !waiting.has(article) && !failed.has(article.file)));
-  const conversion = convertPending(parsed, {
-    cacheDir: project.cacheDir,
-    converter: articleConverter(images),
-    warn: options.warn,
-    onConverted: (done) => {
-      options.onProgress?.((convertedSoFar += done.length), waiting.size);
-      admit(done.filter((article) => published.has(article)));
-    },
-  });
+  admit(articles.filter((article) => !waiting.has(article) && !failed.has(article)));
+  const conversion = parsed.cache
+    ? convertPending({ ...parsed, cache: parsed.cache }, {
+        cacheDir: project.cacheDir,
+        converter: articleConverter(images),
+        warn: options.warn,
+        onConverted: (done) => {
+          options.onProgress?.((convertedSoFar += done.length), waiting.size);
+          admit(done.filter((article) => published.has(article)));
+        },
+      })
+    : { done: Promise.resolve(), close: async () => {} };
   const done = conversion.done.then(async () => {
     await images.settle();
-    if (problems.length > 0) throw mergeProblems(problems);
+    if (failed.size > 0) throw mergeProblems([...failed.values()]);
   });
   done.catch(() => {}); // reported where it is awaited
   return { done, close: conversion.close, ready, converting: pending.length, listen: (next) => (listener = next) };
@@ -216,7 +217,7 @@ async function readAllArticles(project: Project, strategy: Strategy<unknown>, op
 async function updateArticles(project: Project, strategy: Strategy<unknown>, previous: State, files: readonly string[], options: RunOptions): Promise<ArticleInputs> {
   const parsed = new Map<string, Article | SsgError>(previous.byFile);
   const records = new Map<Article, ArticleImageRecord>();
-  const problems: unknown[] = [];
+  const failed = new Map<Article, unknown>();
   for (const file of files) {
     const name = relative(project, file);
     const result = await parseChanged(project, file, strategy.images, options);
@@ -225,7 +226,7 @@ async function updateArticles(project: Project, strategy: Strategy<unknown>, pre
     else {
       parsed.set(name, result.article);
       if (result.record) records.set(result.article, result.record);
-      if (result.problem) problems.push(result.problem);
+      if (result.problem) failed.set(result.article, result.problem);
     }
   }
   const articles = publishArticles(parsed, { drafts: options.drafts, future: options.future, now: options.now });
@@ -239,7 +240,7 @@ async function updateArticles(project: Project, strategy: Strategy<unknown>, pre
     const changed = old && old !== article ? changedFields(old, article) : undefined;
     if (changed && changed.size > 0) fields.set(article.slug, changed);
   }
-  const conversion = startConversion(project, { pending: [], cache: undefined!, images: records }, articles, strategy.images, options, problems);
+  const conversion = startConversion(project, { pending: [], images: records }, articles, strategy.images, options, failed);
   return { byFile, articles, listChanged, fields, conversion, saveArticles: async () => {} };
 }
 

@@ -18,7 +18,6 @@ import type { ChangeKind, Inputs, Output, RunOptions, State, Strategy } from './
 
 export type * from './pipeline-types.ts';
 
-
 /** How long each stage took, for `build --verbose`. */
 function timer() {
   const timings: Record<string, number> = {};
