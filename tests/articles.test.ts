@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isValidSlug, parseArticle, parseArticles, sortNewestFirst, type Article } from '../src/content/articles.ts';
+import { isValidSlug, parseArticle, parseArticles, sortNewestFirst, withHtml, type Article } from '../src/content/articles.ts';
 import { SsgError, SsgErrorList } from '../src/errors.ts';
 
 const now = new Date('2026-02-03T04:05:06.000Z');
@@ -23,6 +23,18 @@ describe('parseArticle', () => {
       markdown: '# Body\n',
       draft: false,
     });
+  });
+
+  it('is never changed once made: converting makes a new value, and assigning to one throws', () => {
+    const parsed = parse('content/news/a.md', '---\ntitle: A\ndate: "2025-01-01"\ntags: [x]\n---\nBody\n');
+    const converted = withHtml(parsed, '<p>Body</p>');
+    expect(converted).not.toBe(parsed);
+    expect(parsed.html).toBe('');
+    expect(converted).toMatchObject({ ...parsed, html: '<p>Body</p>' });
+    for (const article of [parsed, converted]) {
+      expect(() => Object.assign(article, { html: 'x' })).toThrow(TypeError);
+      expect(() => (article.tags as string[]).push('y')).toThrow(TypeError);
+    }
   });
 
   it('defaults the title to the slug and the excerpt to an empty string', () => {

@@ -1,4 +1,4 @@
-import { parseArticles, reportRawHtml, type Article, type ArticleSource } from './articles.ts';
+import { parseArticles, reportRawHtml, withHtml, type Article, type ArticleSource } from './articles.ts';
 import { imagesUnchanged, type ArticleImageRecord } from '../images/article-images.ts';
 import { contentKey, openMarkdownCache, type MarkdownCache } from './markdown-cache.ts';
 import { createMarkdownPool } from './markdown-pool.ts';
@@ -6,7 +6,7 @@ import type { ArticleConverter } from './conversion.ts';
 import { mergeProblems, reviveProblem } from '../errors.ts';
 
 export interface ParsedWithCache {
-  /** Every article, drafts included, newest first; those in `pending` have no HTML yet. */
+  /** Every article, drafts included, newest first; those in `pending` have no HTML yet (their converted values come from convertPending). */
   all: Article[];
   pending: Array<{ article: Article; key: string }>;
   /** The content hash of each source, by file. */
@@ -43,14 +43,17 @@ export async function parseWithCache(
   return { all, pending, keys, cache, images, stale: pending.length > 0 || remembered.size !== sources.length };
 }
 
+/** An article as parsed (listed, handed to routes) and the value it became once converted. */
+export type ConvertedPair = readonly [listed: Article, converted: Article];
+
 /**
- * Converts the pending articles' Markdown (their images with it) in helper processes, filling in
- * each article's HTML and the cache; `onConverted` hears of each batch as it lands. Every
- * article's problems are reported at once when all are done, in file order.
+ * Converts the pending articles' Markdown (their images with it) in helper processes, each into a
+ * new article value with its HTML, and fills the cache; `onConverted` hears of each batch as it
+ * lands. Every article's problems are reported at once when all are done, in file order.
  */
 export function convertPending(
   parsed: Pick<ParsedWithCache, 'pending' | 'cache' | 'images'>,
-  options: { cacheDir: string; converter: ArticleConverter; onConverted?: (articles: Article[]) => void; warn?: (message: string) => void },
+  options: { cacheDir: string; converter: ArticleConverter; onConverted?: (pairs: ConvertedPair[]) => void; warn?: (message: string) => void },
 ): { done: Promise<void>; close: () => Promise<void> } {
   const { pending, cache } = parsed;
   if (pending.length === 0) return { done: Promise.resolve(), close: async () => {} };
@@ -59,7 +62,7 @@ export function convertPending(
   const items = pending.map(({ article }) => ({ markdown: article.markdown, file: article.file, bodyLine: article.bodyLine ?? 1 }));
   const done = pool
     .convert(items, (indexes, results) => {
-      const converted = indexes.flatMap((index, position) => {
+      const converted = indexes.flatMap((index, position): ConvertedPair[] => {
         const item = pending[index]!;
         const result = results[position]!;
         if (result.error) {
@@ -67,11 +70,11 @@ export function convertPending(
           return [];
         }
         const { html, rawHtmlLines, images } = result;
-        item.article.html = html;
-        if (images) parsed.images.set(item.article, images);
-        if (options.warn) reportRawHtml(item.article, rawHtmlLines, options.warn);
-        cache.set(item.key, { data: item.article.data, html, rawHtmlLines, ...(images ? { images } : {}) });
-        return [item.article];
+        const article = withHtml(item.article, html);
+        if (images) parsed.images.set(article, images);
+        if (options.warn) reportRawHtml(article, rawHtmlLines, options.warn);
+        cache.set(item.key, { data: article.data, html, rawHtmlLines, ...(images ? { images } : {}) });
+        return [[item.article, article]];
       });
       options.onConverted?.(converted);
     })

@@ -6,23 +6,31 @@ import { catalogueError, SsgError, SsgErrorList } from '../errors.ts';
 import { z } from 'zod';
 import { bodyOf, bodyStartLine, isoDate, lineOfKey, splitFrontMatter } from './frontmatter.ts';
 
-/** A news article as the spec defines it, plus where it came from and its converted body. */
+/**
+ * A news article as the spec defines it, plus where it came from and its converted body. Never
+ * changed once made: converting an article's Markdown makes a new value (`withHtml`).
+ */
 export interface Article {
-  slug: string;
-  title: string;
-  date: string;
-  excerpt: string;
-  tags?: string[];
-  markdown: string;
-  /** The body converted to HTML; filled in by the Markdown stage. */
-  html: string;
+  readonly slug: string;
+  readonly title: string;
+  readonly date: string;
+  readonly excerpt: string;
+  readonly tags?: readonly string[];
+  readonly markdown: string;
+  /** The body converted to HTML; empty while the Markdown stage has not converted it. */
+  readonly html: string;
   /** The whole front matter, for fields beyond the ones above. */
-  data: Record<string, unknown>;
-  draft: boolean;
+  readonly data: Readonly<Record<string, unknown>>;
+  readonly draft: boolean;
   /** The source file, relative to the project root. */
-  file: string;
+  readonly file: string;
   /** The line of the file where `markdown` begins (after the front matter). */
-  bodyLine?: number;
+  readonly bodyLine?: number;
+}
+
+/** The article with its body converted: a new value, the parsed one left as it was. */
+export function withHtml(article: Article, html: string): Article {
+  return Object.freeze({ ...article, html });
 }
 
 export interface ArticleSource {
@@ -140,7 +148,7 @@ function checkFrontMatter(file: string, data: Record<string, unknown>, text: str
  * An article from front matter already parsed and its body: the spec's defaults applied.
  * `text` is the whole file, for line numbers (the body alone when the file is not at hand).
  */
-export function articleFromParts(file: string, data: Record<string, unknown>, body: string, options: ParseOptions, text = body): Article {
+export function articleFromParts(file: string, data: Record<string, unknown>, body: string, options: ParseOptions, text = body, html = ''): Article {
   const slug = slugOf(file);
   const fields = checkFrontMatter(file, data, text);
   warnLookalikeKeys(file, data, text, options.warn);
@@ -153,20 +161,19 @@ export function articleFromParts(file: string, data: Record<string, unknown>, bo
     options.warn(`${file}: no date in front matter${fields.date === undefined ? '' : ' (it is not a string)'}; using the build time ${date}.`);
   }
 
-  const article: Article = {
+  return Object.freeze({
     slug,
     title: typeof fields.title === 'string' && fields.title !== '' ? fields.title : slug,
     date,
     excerpt: typeof fields.excerpt === 'string' ? fields.excerpt : '',
     markdown: body,
-    html: '',
+    html,
     data,
     draft: fields.draft === true,
     file,
     bodyLine: bodyStartLine(text, body),
-  };
-  if (Array.isArray(fields.tags)) article.tags = fields.tags.map(String);
-  return article;
+    ...(Array.isArray(fields.tags) ? { tags: Object.freeze(fields.tags.map(String)) } : {}),
+  });
 }
 
 /** Whether a build shows the article: drafts only with `drafts`, future dates only with `future`. */
@@ -217,8 +224,7 @@ export function parseArticles(
       let article: Article;
       if (parts) {
         checkSlug(source.file);
-        article = articleFromParts(source.file, parts.data, bodyOf(source.text), options, source.text);
-        article.html = parts.html;
+        article = articleFromParts(source.file, parts.data, bodyOf(source.text), options, source.text, parts.html);
         reportRawHtml(article, parts.rawHtmlLines ?? [], options.warn);
       } else {
         article = parseArticle(source, options);

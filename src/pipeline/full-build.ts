@@ -30,7 +30,8 @@ function cachedPages(project: Project, inputs: Inputs, options: BuildOptions & {
     keys: inputs.articleKeys ?? new Map(),
     data: settings.data,
   });
-  const known = new Set<unknown>(inputs.articles);
+  // The jobs asked about hold the articles as converted.
+  const known = inputs.conversion.converted as ReadonlySet<unknown>;
   const entryKey = (job: PageJob) =>
     JSON.stringify([job.path, job.params, job.entry], (_, value) => (known.has(value) ? `article:${(value as Article).file}:${images.signature(value as Article)}` : value));
   const keys = new Map<PageJob, string>();

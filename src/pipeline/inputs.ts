@@ -4,11 +4,11 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import { isArticleName, isPublished, parseArticle, readArticleSources, reportRawHtml, type Article } from '../content/articles.ts';
+import { isArticleName, isPublished, parseArticle, readArticleSources, reportRawHtml, withHtml, type Article } from '../content/articles.ts';
 import { bundleClient, collectClientBundle, findIslands, scriptBuildOptions, styleBuildOptions, type ClientBundle, type IslandSource } from '../bundle/bundle-client.ts';
 import { bundleServer, loadServerModule, serverBuildOptions, type ServerBundle } from '../bundle/bundle-server.ts';
 import { fromEsbuildFailure } from '../bundle/esbuild-plugins.ts';
-import { convertPending, parseWithCache, type ParsedWithCache } from '../content/article-store.ts';
+import { convertPending, parseWithCache, type ConvertedPair, type ParsedWithCache } from '../content/article-store.ts';
 import { convertArticle } from '../content/markdown.ts';
 import { convertOne, type ArticleConverter } from '../content/conversion.ts';
 import { readDataFiles, type DataFile } from '../content/data.ts';
@@ -132,16 +132,16 @@ export function articleConverter(images: ImageStage): ArticleConverter {
  */
 async function parseChanged(project: Project, file: string, images: ImageStage, options: RunOptions) {
   if (!statIsFile(file)) return undefined; // deleted, or a folder named x.md (its articles come on their own)
-  let article: Article;
+  let parsed: Article;
   try {
-    article = parseArticle({ file: relative(project, file), text: await readSettled(file) }, { now: options.now, warn: options.warn });
+    parsed = parseArticle({ file: relative(project, file), text: await readSettled(file) }, { now: options.now, warn: options.warn });
   } catch (error) {
     if (error instanceof SsgError) return error;
     throw error;
   }
-  const result = await convertOne(() => convertArticle(article.markdown, images.context(article)));
-  if (result.error) return { article, problem: reviveProblem(result.error) };
-  article.html = result.html;
+  const result = await convertOne(() => convertArticle(parsed.markdown, images.context(parsed)));
+  if (result.error) return { article: parsed, problem: reviveProblem(result.error) };
+  const article = withHtml(parsed, result.html);
   reportRawHtml(article, result.rawHtmlLines, options.warn);
   return { article, record: result.images };
 }
@@ -163,14 +163,22 @@ function startConversion(
   const waiting = new Set(pending.map((item) => item.article));
   const published = new Set(articles);
   let convertedSoFar = 0;
-  const ready = new Set<Article>();
+  // Each listed article (as the routes hold it) and its converted value, once its images are ready too.
+  const ready = new Map<Article, Article>();
+  const converted = new Set<Article>();
   let listener: (articles: Article[]) => void = () => {};
-  const admit = (done: Article[]) =>
-    images.admit(done.map((article) => ({ article, images: parsed.images.get(article) })), (imagesDone) => {
-      for (const article of imagesDone) ready.add(article);
-      listener(imagesDone);
+  const admit = (pairs: readonly ConvertedPair[]) => {
+    const listedOf = new Map(pairs.map(([listed, converted]) => [converted, listed]));
+    images.admit(pairs.map(([, article]) => ({ article, images: parsed.images.get(article) })), (imagesDone) => {
+      const listed = imagesDone.map((article) => listedOf.get(article)!);
+      imagesDone.forEach((article, index) => {
+        ready.set(listed[index]!, article);
+        converted.add(article);
+      });
+      listener(listed);
     });
-  admit(articles.filter((article) => !waiting.has(article) && !failed.has(article)));
+  };
+  admit(articles.filter((article) => !waiting.has(article) && !failed.has(article)).map((article) => [article, article] as const));
   const conversion = parsed.cache
     ? convertPending({ ...parsed, cache: parsed.cache }, {
         cacheDir: project.cacheDir,
@@ -178,7 +186,7 @@ function startConversion(
         warn: options.warn,
         onConverted: (done) => {
           options.onProgress?.((convertedSoFar += done.length), waiting.size);
-          admit(done.filter((article) => published.has(article)));
+          admit(done.filter(([listed]) => published.has(listed)));
         },
       })
     : { done: Promise.resolve(), close: async () => {} };
@@ -187,7 +195,7 @@ function startConversion(
     if (failed.size > 0) throw mergeProblems([...failed.values()]);
   });
   done.catch(() => {}); // reported where it is awaited
-  return { done, close: conversion.close, ready, converting: pending.length, listen: (next) => (listener = next) };
+  return { done, close: conversion.close, ready, converted, converting: pending.length, listen: (next) => (listener = next) };
 }
 
 type ArticleInputs = Pick<Inputs, 'byFile' | 'articles' | 'listChanged' | 'fields' | 'conversion' | 'saveArticles' | 'articleKeys'>;

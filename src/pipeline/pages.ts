@@ -84,9 +84,27 @@ async function renderAsConverted(jobs: readonly PageJob[], known: ReadonlySet<Ar
 }
 
 /**
+ * What a page is rendered with: its entry and the list with each article as converted so far.
+ * The routes were expanded with the articles as listed, before their Markdown was converted.
+ */
+function convertedView(context: RenderContext, known: ReadonlySet<Article>, conversion: Conversion) {
+  let seen = -1;
+  let current = context;
+  const converted = (article: Article) => conversion.ready.get(article) ?? article;
+  return (job: PageJob): { job: PageJob; context: RenderContext } => {
+    if (seen !== conversion.ready.size) {
+      seen = conversion.ready.size;
+      current = { ...context, articles: context.articles.map(converted) };
+    }
+    const entry = mapArticlesIn(job.entry, (value) => known.has(value as Article), converted) as PageJob['entry'];
+    return { job: entry === job.entry ? job : { ...job, entry }, context: current };
+  };
+}
+
+/**
  * The pipeline's page stage: every page made (rendered, or as it was) and handed to the output as
  * soon as it is. A page that fails is remembered, and the first in route order is reported,
- * whatever order the pages were made in.
+ * whatever order the pages were made in. The pages' jobs hold the converted articles.
  */
 export async function renderPages(
   jobs: readonly PageJob[],
@@ -96,16 +114,18 @@ export async function renderPages(
   output: Output<unknown>,
 ): Promise<Map<string, RenderedPage>> {
   const known = new Set(context.articles);
+  const view = convertedView(context, known, conversion);
   const order = new Map(jobs.map((job, index) => [job, index]));
   const made = new Map<PageJob, RenderedPage>();
   const failures = new Map<number, unknown>();
-  const makeOne = (job: PageJob) => {
+  const makeOne = (listed: PageJob) => {
+    const { job, context: current } = view(listed);
     const earlier = source.earlier(job);
     const reads = emptyReads();
-    const { html, islands } = earlier ?? renderDocument(job, context, reads);
-    const links = earlier?.links ?? pageLinks({ path: job.path, html, file: sourceFileOf(job, known) });
+    const { html, islands } = earlier ?? renderDocument(job, current, reads);
+    const links = earlier?.links ?? pageLinks({ path: job.path, html, file: sourceFileOf(listed, known) });
     const page: RenderedPage = { job, html, islands, reads: earlier ? earlier.reads : reads, links };
-    made.set(job, page);
+    made.set(listed, page);
     source.made?.(page, !earlier);
     output.write({ path: job.outputPath, contents: html });
   };

@@ -25,8 +25,11 @@ export interface Bundler {
 
 /** Articles converting in helper processes; one is ready once converted and its images processed. */
 export interface Conversion {
-  ready: ReadonlySet<Article>;
-  /** `next` hears of each batch of articles as it gets ready. */
+  /** Each ready article, as listed (the routes' entries hold these), and its converted value with its HTML. */
+  ready: ReadonlyMap<Article, Article>;
+  /** The converted values of `ready`: what the pages' jobs hold once rendered. */
+  converted: ReadonlySet<Article>;
+  /** `next` hears of each batch of listed articles as it gets ready. */
   listen(next: (articles: Article[]) => void): void;
   /** Every article ready; rejects with the first conversion problem or every image problem. */
   done: Promise<void>;

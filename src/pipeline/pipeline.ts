@@ -14,7 +14,8 @@ import { FEED_LIMIT } from '../render/site-files.ts';
 import { checkPublicClashes, checkSiteOutput, drawnFiles, generatedFiles, renderContext } from './stages.ts';
 import { readInputs } from './inputs.ts';
 import { expandPages, readsChanged, renderPages } from './pages.ts';
-import type { ChangeKind, Inputs, Output, RunOptions, State, Strategy } from './pipeline-types.ts';
+import type { ChangeKind, Inputs, Output, RenderedPage, RunOptions, State, Strategy } from './pipeline-types.ts';
+import type { Article } from '../content/articles.ts';
 
 export type * from './pipeline-types.ts';
 
@@ -61,6 +62,16 @@ function siteFilesFor(previous: State | undefined, inputs: Inputs, jobs: readonl
   return regenerate ? generatedFiles({ ...inputs, server: inputs.server.module }, jobs, inputs.publicFiles, now) : previous.generated;
 }
 
+/** Every article as converted, and the jobs as the pages were rendered from them. */
+function convertedInputs(inputs: Inputs, listedJobs: readonly PageJob[], pages: ReadonlyMap<string, RenderedPage>) {
+  const converted = (article: Article) => inputs.conversion.ready.get(article) ?? article;
+  return {
+    articles: inputs.articles.map(converted),
+    byFile: new Map([...inputs.byFile].map(([file, article]) => [file, converted(article)])),
+    jobs: listedJobs.map((job) => pages.get(job.outputPath)!.job),
+  };
+}
+
 /** What a run made: the new state, what the output reports, and the inputs it read. */
 export interface RunResult<Written> {
   state: State;
@@ -89,8 +100,8 @@ export async function runPipeline<Written>(
   try {
     clock.lap('inputs');
     // 2. Routes: every page of the site, none where a public file is.
-    const { jobs, routeReads } = expandPages(previous, inputs);
-    checkPublicClashes(inputs.client, jobs, inputs.publicFiles, project.publicDir);
+    const { jobs: listedJobs, routeReads } = expandPages(previous, inputs);
+    checkPublicClashes(inputs.client, listedJobs, inputs.publicFiles, project.publicDir);
     // 3. Output: the assets and the site's images first.
     output = await strategy.openOutput(previous, inputs.publicFiles);
     for (const file of assetFiles(inputs.client)) output.write(file, true);
@@ -100,14 +111,16 @@ export async function runPipeline<Written>(
     drawing.catch(() => {});
     // 5. Pages, each once its articles are converted and their images processed.
     const context = renderContext({ ...inputs, server: inputs.server.module }, now, project.root);
-    const pages = await renderPages(jobs, context, inputs.conversion, strategy.pages(inputs, previous), output);
+    const pages = await renderPages(listedJobs, context, inputs.conversion, strategy.pages(inputs, previous), output);
     clock.lap('markdown & render');
+    // From here on, the articles as converted (the routes were expanded before).
+    const { articles, byFile, jobs } = convertedInputs(inputs, listedJobs, pages);
     // The Markdown cache, every article converted: kept even when a check below fails.
     saving = inputs.saveArticles();
     const { drawn, drawnReads } = await drawing;
     clock.lap('drawn files');
-    const generated = siteFilesFor(previous, inputs, jobs, now);
-    const articleImages = strategy.images.files(inputs.articles);
+    const generated = siteFilesFor(previous, { ...inputs, articles }, jobs, now);
+    const articleImages = strategy.images.files(articles);
     // 6. Checks of the whole site: clashes, then every link of every page.
     const files = { client: inputs.client, jobs, publicFiles: inputs.publicFiles, images: [...inputs.settings.images, ...articleImages], drawn, generated };
     checkSiteOutput(project, files, [...pages.values()].map((page) => page.links), { feed: inputs.settings.feed, memo: strategy.memo?.links });
@@ -119,7 +132,7 @@ export async function runPipeline<Written>(
     output = undefined;
     clock.lap('write');
     const { renderAll: _r, styleChanged: _s, listChanged: _l, fields: _f, changedData: _d, publicChanged: _p, conversion: _c, saveArticles: _m, articleKeys: _k, ...kept } = inputs;
-    return { state: { ...kept, jobs, routeReads, pages, articleImages, drawn, drawnReads, generated }, written, inputs, timings: clock.timings };
+    return { state: { ...kept, articles, byFile, jobs, routeReads, pages, articleImages, drawn, drawnReads, generated }, written, inputs, timings: clock.timings };
   } finally {
     await inputs.conversion.close();
     await output?.abort();
