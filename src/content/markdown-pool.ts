@@ -1,8 +1,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { generatorModulePaths, generatorRoot } from '../project.ts';
 import { availableParallelism } from 'node:os';
 import type { MarkdownBatchResult } from './markdown-worker.ts';
@@ -40,6 +40,16 @@ const nativeExternal = {
     build.onResolve({ filter: /^sharp$/ }, () => ({ path: pathToFileURL(createRequire(path.join(generatorRoot, 'package.json')).resolve('sharp')).href, external: true }));
   },
 };
+
+/**
+ * The helper script the package ships, compiled beside the CLI into lib/ (scripts/build-package.js):
+ * used when the generator itself runs compiled. Run from its TypeScript sources (a checkout whose
+ * sources changed, the tests), the generator compiles the helper from those sources instead.
+ */
+function shippedHelper(): string | undefined {
+  const file = path.join(generatorRoot, 'lib', 'markdown-helper.js');
+  return !fileURLToPath(import.meta.url).endsWith('.ts') && existsSync(file) ? file : undefined;
+}
 
 /** Compiles the helper script to plain JavaScript at `helperFile`. */
 async function compileHelper(helperFile: string): Promise<void> {
@@ -143,8 +153,13 @@ export function createMarkdownPool(options: { cacheDir: string; converter: Artic
   };
   const start = async () => {
     if (helpers) return helpers;
-    // The helper runs as plain JavaScript, compiled here in milliseconds: loaded through the
-    // TypeScript loader, the same conversions cost 60 % more CPU.
+    const shipped = shippedHelper();
+    if (shipped) {
+      unregister = onInterrupt(stop);
+      return (helpers = forkHelpers(shipped, size));
+    }
+    // The helper runs as plain JavaScript, compiled here: loaded through the TypeScript loader,
+    // the same conversions cost 60 % more CPU.
     mkdirSync(options.cacheDir, { recursive: true });
     removeStaleHelperFiles(options.cacheDir);
     helperFile = path.join(options.cacheDir, `markdown-helper-${process.pid}.mjs`);

@@ -1,0 +1,41 @@
+// The Markdown helper processes, run from the generator's TypeScript sources (as in a checkout
+// whose sources changed since lib/ was made): the helper script is compiled into the cache folder,
+// converts as this process does, and is removed when the pool closes. The shipped helper
+// (lib/markdown-helper.js) is what the CLI tests run, through bin/ssg.js.
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMarkdownPool } from '../src/content/markdown-pool.ts';
+import { convertMarkdown } from '../src/content/markdown.ts';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'ssg-pool-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('the Markdown helper processes, from the sources', () => {
+  it('compile their script into the cache folder, convert as this process does, and leave nothing behind', async () => {
+    const cacheDir = path.join(dir, '.cache');
+    const settings = { root: dir, articlesDir: path.join(dir, 'news'), publicDir: path.join(dir, 'public'), cacheDir, assetsDir: 'assets', sizes: '100vw' };
+    const here = async () => {
+      throw new Error('70 articles are converted by the helpers, not here');
+    };
+    const pool = createMarkdownPool({ cacheDir, converter: { here, helperSettings: settings }, size: 2 });
+    const items = Array.from({ length: 70 }, (_, n) => ({ markdown: `# Post ${n}\n\n| a |\n|---|\n| ${n} |\n\n~~gone~~ <b>raw</b>\n`, file: `news/post-${n}.md`, bodyLine: 4 }));
+    let batches = 0;
+    try {
+      const results = await pool.convert(items, () => batches++);
+      expect(batches).toBeGreaterThan(1);
+      expect(results.map((result) => result.html)).toEqual(items.map((item) => convertMarkdown(item.markdown).html));
+      expect(results[0]!.rawHtmlLines).toEqual([7]);
+      expect((await readdir(cacheDir)).filter((name) => name.startsWith('markdown-helper'))).toHaveLength(1);
+    } finally {
+      await pool.close();
+    }
+    expect((await readdir(cacheDir)).filter((name) => name.startsWith('markdown-helper'))).toEqual([]);
+  }, 60_000);
+});
