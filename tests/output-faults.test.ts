@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { interruptOutcome, runInterruptCleanups } from '../src/interrupt.ts';
+import { createInterrupts } from '../src/interrupt.ts';
 import { SsgError, isUsageError } from '../src/errors.ts';
 import { createStagedOutput } from '../src/output/output.ts';
 import { OUTPUT_MARKER, checkOwnership } from '../src/output/output-target.ts';
@@ -56,12 +56,13 @@ describe('what a stop leaves', () => {
   it('says nothing was swapped in until the commit swaps the new site in, then that it is in place', async () => {
     const root = await scratch();
     const outDir = path.join(root, 'dist');
+    const interrupts = createInterrupts();
     for (let build = 0; build < 2; build++) {
-      const output = await createStagedOutput(outDir, path.join(root, 'public'));
+      const output = await createStagedOutput(outDir, path.join(root, 'public'), { interrupts });
       output.write({ path: 'index.html', contents: `build ${build}` });
-      expect(interruptOutcome()).toBe('nothing was swapped in');
+      expect(interrupts.outcome()).toBe('nothing was swapped in');
       await output.commit();
-      expect(interruptOutcome()).toBe(`the new site is in place in ${outDir}`);
+      expect(interrupts.outcome()).toBe(`the new site is in place in ${outDir}`);
     }
   });
 });
@@ -150,13 +151,14 @@ describe('the writer under pressure', () => {
     const root = await scratch();
     const outDir = path.join(root, 'dist');
     mkdirSync(path.join(outDir, 'kept'), { recursive: true });
-    const output = await createStagedOutput(outDir, path.join(root, 'public'));
+    const interrupts = createInterrupts();
+    const output = await createStagedOutput(outDir, path.join(root, 'public'), { interrupts });
     for (let index = 0; index < 2000; index++) output.write({ path: `news/${index % 20}/${index}.html`, contents: 'x'.repeat(1000) });
     // Until a tenth of the files have landed (at once when writes are synchronous; bounded otherwise).
     for (let turns = 0; turns < 100_000 && !existsSync(path.join(output.staging, 'news/0/200.html')); turns++) {
       await new Promise((resolve) => setImmediate(resolve));
     }
-    runInterruptCleanups();
+    interrupts.runAll();
     expect(existsSync(output.staging)).toBe(false);
     output.write({ path: 'news/late/index.html', contents: 'after the clean-up' });
     expect(existsSync(output.staging)).toBe(false);

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { StoredMessage } from '../server/message.ts';
 import { catalogueError, formatAnyError, isExpectedError, isUsageError } from '../errors.ts';
 import { generatorRoot } from '../project.ts';
-import { interruptOutcome, runInterruptCleanups } from '../interrupt.ts';
+import { createInterrupts, type Interrupts } from '../interrupt.ts';
 import { progressLine } from './progress.ts';
 import { formatSummary, formatTimings, summaryRows } from './summary.ts';
 import { formatMs, paint, useColor } from './terminal.ts';
@@ -39,16 +39,19 @@ const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGT
 
 /**
  * A build (or init) stopped by a signal removes what it made (staging folder, lock, helper
- * processes) and exits as a process killed by that signal would.
+ * processes: registered with the registrar returned, which the command passes down) and exits
+ * as a process killed by that signal would.
  */
-function cleanUpOnSignal(what = 'Build'): void {
+function cleanUpOnSignal(what = 'Build'): Interrupts {
+  const interrupts = createInterrupts();
   for (const signal of Object.keys(SIGNAL_EXIT) as NodeJS.Signals[]) {
     process.once(signal, () => {
-      process.stderr.write(`${what} stopped (${signal}); ${interruptOutcome()}.\n`);
-      runInterruptCleanups();
+      process.stderr.write(`${what} stopped (${signal}); ${interrupts.outcome()}.\n`);
+      interrupts.runAll();
       process.exit(SIGNAL_EXIT[signal]);
     });
   }
+  return interrupts;
 }
 
 /** On Ctrl-C or SIGTERM: close cleanly once, then exit 0 (1 if closing failed). */
@@ -114,10 +117,10 @@ function addInitCommand(program: Command): void {
     .action(async (folder: string, _options: unknown, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       // A signal while init writes undoes what it wrote (its clean-up is registered).
-      cleanUpOnSignal('Init');
+      const interrupts = cleanUpOnSignal('Init');
       try {
         const { initSite } = await import('./init.ts');
-        const result = await initSite(folder, path.resolve(global.root));
+        const result = await initSite(folder, path.resolve(global.root), interrupts);
         const shown = path.relative(process.cwd(), result.target) || '.';
         const ssg = ssgCommandFor(result.target);
         const next = shown === '.' ? [`${ssg} dev`, `${ssg} build`] : [`cd ${shellWord(shown)}`, `${ssg} dev`];
@@ -178,7 +181,7 @@ function addBuildCommand(program: Command): void {
 async function runBuildCommand(options: BuildOptions, command: Command): Promise<void> {
   const global = command.optsWithGlobals<GlobalOptions>();
   const colors = paint(useColor());
-  cleanUpOnSignal();
+  const interrupts = cleanUpOnSignal();
   try {
     // Loaded on use: `--help` and `preview` should not wait for the Markdown and bundling stack.
     const { build } = await import('../pipeline/build.ts');
@@ -190,6 +193,7 @@ async function runBuildCommand(options: BuildOptions, command: Command): Promise
       drafts: options.drafts,
       future: options.future,
       emptyOutDir: options.emptyOutDir,
+      interrupts,
       onProgress: (done, total) => progress.update(done, total),
       warn: (message) => {
         progress.clear();

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { constants, copyFileSync, cpSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { catalogueError, SsgError } from '../errors.ts';
-import { onInterrupt } from '../interrupt.ts';
+import { noInterrupts, type Interrupts } from '../interrupt.ts';
 import { listFiles } from '../output/output.ts';
 import { generatorRoot } from '../project.ts';
 
@@ -25,7 +25,7 @@ export interface InitResult {
   files: string[];
 }
 
-export async function initSite(folder: string, cwd = process.cwd()): Promise<InitResult> {
+export async function initSite(folder: string, cwd = process.cwd(), interrupts: Interrupts = noInterrupts): Promise<InitResult> {
   if (folder.trim() === '') throw catalogueError('InitFolderMissing', []);
   const target = path.resolve(cwd, folder);
   const exists = checkTarget(target, folder);
@@ -34,7 +34,7 @@ export async function initSite(folder: string, cwd = process.cwd()): Promise<Ini
   const undo = () => {
     for (const entry of made.reverse()) rmSync(entry, { recursive: true, force: true });
   };
-  const unregister = onInterrupt(undo);
+  const unregister = interrupts.on(undo);
   let files: string[];
   try {
     if (!exists) {

@@ -4,6 +4,7 @@ import { contentKey, openMarkdownCache, type MarkdownCache } from './markdown-ca
 import { createMarkdownPool } from './markdown-pool.ts';
 import type { ArticleConverter } from './conversion.ts';
 import { mergeProblems, reviveProblem } from '../errors.ts';
+import type { Interrupts } from '../interrupt.ts';
 
 export interface ParsedWithCache {
   /** Every article, drafts included, newest first; those in `pending` have no HTML yet (their converted values come from convertPending). */
@@ -53,11 +54,11 @@ export type ConvertedPair = readonly [listed: Article, converted: Article];
  */
 export function convertPending(
   parsed: Pick<ParsedWithCache, 'pending' | 'cache' | 'images'>,
-  options: { cacheDir: string; converter: ArticleConverter; onConverted?: (pairs: ConvertedPair[]) => void; warn?: (message: string) => void },
+  options: { cacheDir: string; converter: ArticleConverter; onConverted?: (pairs: ConvertedPair[]) => void; warn?: (message: string) => void; interrupts?: Interrupts },
 ): { done: Promise<void>; close: () => Promise<void> } {
   const { pending, cache } = parsed;
   if (pending.length === 0) return { done: Promise.resolve(), close: async () => {} };
-  const pool = createMarkdownPool({ cacheDir: options.cacheDir, converter: options.converter });
+  const pool = createMarkdownPool({ cacheDir: options.cacheDir, converter: options.converter, interrupts: options.interrupts });
   const failures: unknown[] = [];
   const items = pending.map(({ article }) => ({ markdown: article.markdown, file: article.file, bodyLine: article.bodyLine ?? 1 }));
   const done = pool

@@ -9,7 +9,7 @@ import type { MarkdownBatchResult } from './markdown-worker.ts';
 import { convertOne, type ArticleConverter, type ArticleToConvert, type ConvertedArticle, type HelperImageSettings } from './conversion.ts';
 
 export type { ArticleConverter } from './conversion.ts';
-import { onInterrupt } from '../interrupt.ts';
+import { noInterrupts, type Interrupts } from '../interrupt.ts';
 import { removeFilesOfEndedProcesses } from '../cache/store.ts';
 
 /** Below this many conversions the main thread does them: a helper costs more to start. */
@@ -68,9 +68,10 @@ async function compileHelper(helperFile: string): Promise<void> {
   });
 }
 
-function forkHelpers(helperFile: string, size: number): ChildProcess[] {
+/** The helpers name the cache folder they work for on their command line: `ps` tells whose they are. */
+function forkHelpers(helperFile: string, size: number, cacheDir: string): ChildProcess[] {
   return Array.from({ length: size }, () =>
-    fork(helperFile, [], {
+    fork(helperFile, [`--for=${cacheDir}`], {
       // Parsing Markdown allocates a great deal: a larger young generation, fewer collections.
       execArgv: ['--max-semi-space-size=64'],
       cwd: generatorRoot,
@@ -139,7 +140,8 @@ function runHelper(helper: ChildProcess, job: BatchJob): Promise<void> {
  * worker threads in one process converted no faster than one (their garbage collectors share the
  * process's helper threads), and separate processes never slower; so processes it is.
  */
-export function createMarkdownPool(options: { cacheDir: string; converter: ArticleConverter; size?: number }): MarkdownPool {
+export function createMarkdownPool(options: { cacheDir: string; converter: ArticleConverter; size?: number; interrupts?: Interrupts }): MarkdownPool {
+  const interrupts = options.interrupts ?? noInterrupts;
   const size = Math.max(1, options.size ?? availableParallelism());
   let helpers: ChildProcess[] | undefined;
   let helperFile: string | undefined;
@@ -155,17 +157,17 @@ export function createMarkdownPool(options: { cacheDir: string; converter: Artic
     if (helpers) return helpers;
     const shipped = shippedHelper();
     if (shipped) {
-      unregister = onInterrupt(stop);
-      return (helpers = forkHelpers(shipped, size));
+      unregister = interrupts.on(stop);
+      return (helpers = forkHelpers(shipped, size, options.cacheDir));
     }
     // The helper runs as plain JavaScript, compiled here: loaded through the TypeScript loader,
     // the same conversions cost 60 % more CPU.
     mkdirSync(options.cacheDir, { recursive: true });
     removeStaleHelperFiles(options.cacheDir);
     helperFile = path.join(options.cacheDir, `markdown-helper-${process.pid}.mjs`);
-    unregister = onInterrupt(stop);
+    unregister = interrupts.on(stop);
     await compileHelper(helperFile);
-    helpers = forkHelpers(helperFile, size);
+    helpers = forkHelpers(helperFile, size, options.cacheDir);
     return helpers;
   };
 

@@ -2,7 +2,7 @@ import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, st
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { catalogueError } from '../errors.ts';
-import { onInterrupt } from '../interrupt.ts';
+import { noInterrupts, type Interrupts } from '../interrupt.ts';
 import { isRunning } from '../processes.ts';
 import { KEPT_ENTRIES } from './output-target.ts';
 
@@ -29,6 +29,8 @@ export interface LockOptions {
   timeoutMs?: number;
   /** Told once, when the build has to wait. */
   onWait?: (holderPid: number) => void;
+  /** Where a stop by a signal hears of the lock, to release it. */
+  interrupts?: Interrupts;
 }
 
 /**
@@ -51,7 +53,7 @@ export async function lockOutput(outDir: string, options: LockOptions = {}): Pro
       const release = () => {
         if (lockHolder(file) === process.pid) rmSync(file, { force: true });
       };
-      const unregister = onInterrupt(release);
+      const unregister = (options.interrupts ?? noInterrupts).on(release);
       return () => {
         unregister();
         release();

@@ -4,7 +4,7 @@ import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readEntrySync, writeEntrySync } from '../cache/store.ts';
 import { catalogueError, type ErrorDetails, type SsgError } from '../errors.ts';
-import { onInterrupt, setInterruptOutcome } from '../interrupt.ts';
+import { noInterrupts, type Interrupts } from '../interrupt.ts';
 import { present } from './output-lock.ts';
 import { KEPT_ENTRIES, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, mountPointFailure } from './output-target.ts';
 
@@ -230,13 +230,13 @@ function stagingWriter(staging: string) {
  * Creates the staging folder, with the public files and the marker saying a build wrote it.
  * Returns the function that stops an interrupt from removing it.
  */
-function startStaging(staging: string, outDir: string, publicDir: string, publicFiles: string[]): () => void {
+function startStaging(staging: string, outDir: string, publicDir: string, publicFiles: string[], interrupts: Interrupts): () => void {
   try {
     mkdirSync(staging, { recursive: true });
   } catch (error) {
     throw catalogueError('OutDirNotWritable', ['stagingNotCreated', staging, (error as Error).message], {}, { cause: error });
   }
-  const unregisterStaging = onInterrupt(() => rmSync(staging, { recursive: true, force: true }));
+  const unregisterStaging = interrupts.on(() => rmSync(staging, { recursive: true, force: true }));
   try {
     if (publicFiles.length > 0) cpSync(publicDir, staging, { recursive: true });
     writeFileSync(path.join(staging, OUTPUT_MARKER), OUTPUT_MARKER_TEXT);
@@ -301,8 +301,9 @@ async function saveManifest(manifestFile: string, outDir: string, publicDir: str
  * already holds them writes nothing at all: files are compared as they are made, and writing
  * starts (with what was held so far) at the first one that differs.
  */
-export async function createStagedOutput(outDir: string, publicDir: string, options: { manifestFile?: string } = {}) {
-  setInterruptOutcome('nothing was swapped in');
+export async function createStagedOutput(outDir: string, publicDir: string, options: { manifestFile?: string; interrupts?: Interrupts } = {}) {
+  const interrupts = options.interrupts ?? noInterrupts;
+  interrupts.setOutcome('nothing was swapped in');
   const stamp = `${process.pid}-${Date.now()}`;
   const staging = `${outDir}.tmp-${stamp}`;
   const previous = `${outDir}.old-${stamp}`;
@@ -325,11 +326,11 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
     if (!held) return;
     const pending = held;
     held = undefined;
-    unregisterStaging = startStaging(staging, outDir, publicDir, publicFiles);
+    unregisterStaging = startStaging(staging, outDir, publicDir, publicFiles, interrupts);
     for (const [file, contents] of pending) writeToStaging(file, contents);
   };
 
-  if (!held) unregisterStaging = startStaging(staging, outDir, publicDir, publicFiles);
+  if (!held) unregisterStaging = startStaging(staging, outDir, publicDir, publicFiles, interrupts);
 
   const abort = async () => {
     await rm(staging, { recursive: true, force: true });
@@ -366,7 +367,7 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
       startWriting();
       const hadPrevious = await swapInStaging(staging, outDir, previous, writes, abort);
       unregisterStaging();
-      setInterruptOutcome(`the new site is in place in ${outDir}`);
+      interrupts.setOutcome(`the new site is in place in ${outDir}`);
       // Removed by this process, before it ends: a build leaves no process behind. If it is
       // stopped meanwhile, the next build removes the rest.
       if (hadPrevious) await rm(previous, { recursive: true, force: true });

@@ -1,3 +1,4 @@
+import type { Interrupts } from '../interrupt.ts';
 // What a build is asked for and what it answers, apart from the code that builds (build.ts loads
 // the full pipeline only when there is something to do, and the pipeline's modules need these types).
 
@@ -35,6 +36,8 @@ export interface BuildOptions {
   onProgress?: (converted: number, total: number) => void;
   /** How long to wait for another build into the same folder (default two minutes). */
   lockTimeoutMs?: number;
+  /** Where the lock, the staging folder and the helper processes are registered, for a stop by a signal (the CLI's) to remove. */
+  interrupts?: Interrupts;
 }
 
 export interface BuildResult {

@@ -24,6 +24,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const outDir = resolveOutDir(project, options.outDir);
   const release = await lockOutput(outDir, {
     timeoutMs: options.lockTimeoutMs,
+    interrupts: options.interrupts,
     onWait: (pid) => options.warn?.(`another build (process ${pid}) is writing into ${outDir}; waiting for it to finish.`),
   });
   try {

@@ -8,6 +8,7 @@ import { removeAbandonedTemporaries } from '../cache/store.ts';
 import { openCompressedCache, type CompressedCache } from '../output/precompress.ts';
 import { createStagedOutput, type OutputFile } from '../output/output.ts';
 import type { Project } from '../project.ts';
+import type { Interrupts } from '../interrupt.ts';
 import { openPageCache, type PageCache } from '../render/page-cache.ts';
 import type { PageJob } from '../render/routes.ts';
 import { createImageStage, type ImageStage } from './images.ts';
@@ -55,8 +56,8 @@ function cachedPages(project: Project, inputs: Inputs, options: BuildOptions & {
 }
 
 /** A staging folder swapped in at the end; the text assets and site files get precompressed siblings. */
-async function stagedOutput(project: Project, outDir: string, compressed: CompressedCache): Promise<Output<boolean>> {
-  const staged = await createStagedOutput(outDir, project.publicDir, { manifestFile: manifestFileOf(project, outDir) });
+async function stagedOutput(project: Project, outDir: string, compressed: CompressedCache, interrupts: Interrupts | undefined): Promise<Output<boolean>> {
+  const staged = await createStagedOutput(outDir, project.publicDir, { manifestFile: manifestFileOf(project, outDir), interrupts });
   const compressing: Array<Promise<OutputFile[]>> = [];
   return {
     write(file, compress) {
@@ -120,7 +121,7 @@ export async function buildInto(project: Project, outDir: string, options: Build
       pageCache = cached.pageCache;
       return cached.source;
     },
-    openOutput: () => stagedOutput(project, outDir, compressed),
+    openOutput: () => stagedOutput(project, outDir, compressed, options.interrupts),
   };
   const run = await runPipeline(project, strategy, undefined, new Map(), { ...options, now, warn });
   const { state, inputs, timings } = run;

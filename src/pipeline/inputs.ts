@@ -184,6 +184,7 @@ function startConversion(
         cacheDir: project.cacheDir,
         converter: articleConverter(images),
         warn: options.warn,
+        interrupts: options.interrupts,
         onConverted: (done) => {
           options.onProgress?.((convertedSoFar += done.length), waiting.size);
           admit(done.filter(([listed]) => published.has(listed)));

@@ -10,6 +10,7 @@ import type { OutputFile } from '../output/output.ts';
 import type { PageJob } from '../render/routes.ts';
 import type { DocumentShell } from '../render/template.ts';
 import type { ImageStage } from './images.ts';
+import type { Interrupts } from '../interrupt.ts';
 import type { SiteSettings } from './stages.ts';
 
 /** What a change touched, by the kind of input. */
@@ -121,6 +122,8 @@ export interface RunOptions {
   now: Date;
   warn: (message: string) => void;
   onProgress?: (converted: number, total: number) => void;
+  /** Where what the run makes outside the output (helper processes) is registered, for a stop by a signal to remove. */
+  interrupts?: Interrupts;
 }
 
 /** Which pages are taken as they were made before, and who hears of each page made. */
