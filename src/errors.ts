@@ -308,6 +308,12 @@ export const errorCatalogue = {
     hint: 'Scale the image down (a few thousand pixels wide is plenty for the web) and save it again.',
     message: (width: number, height: number, maxPixels: number) => `The image is ${width}×${height} pixels, more than the ${maxPixels.toLocaleString('en')} allowed.`,
   },
+  MarkdownHelperEnded: {
+    title: 'A Markdown helper process ended before it finished',
+    hint: 'Build again. If it ends again, the machine may have run out of memory (see its system log) or something stopped the process.',
+    message: (how: string, files: readonly string[]) =>
+      `A helper process converting articles ended (${how}) while converting ${files[0]}${files.length > 1 ? ` and ${files.length - 1} more` : ''}.`,
+  },
   GeneratedFileClash: {
     title: 'A generated file has the path of a page, another built file or a folder they need',
     hint: "Give the file another path in the site's files() or feed() (site/index.tsx), or the page another route: one of the two would be lost.",
@@ -565,6 +571,14 @@ export function catalogueError<Code extends ErrorCode>(
 ): SsgError {
   const entry = errorCatalogue[code] as CatalogueEntry;
   return new SsgError(worded, code, { message: entry.message(...details), hint: hintOf(code, details) }, location, options?.cause);
+}
+
+/**
+ * The same problem, told where it shows: at `location` (the article line showing an image), its
+ * message naming what it is about (`subject`: the image file, which was its location).
+ */
+export function problemAt(error: SsgError, location: ErrorLocation, subject: string): SsgError {
+  return new SsgError(worded, error.code, { message: `${subject}: ${error.message}`, hint: error.hint }, location, error);
 }
 
 /**

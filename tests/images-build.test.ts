@@ -167,8 +167,8 @@ describe('image problems fail the build and leave the last good site as it was',
     ['a missing image', '![Gone](./gone.png)', {}, /\[ImageMissing\] An image is missing\n {2}content\/news\/broken\/index\.md:5: The image "\.\/gone\.png" does not exist/],
     ['no alt text', '![](./pic.png)', { 'pic.png': 'png' }, /\[ImageAltMissing\] An image has no alt text\n {2}content\/news\/broken\/index\.md:5:/],
     ['another origin', '![Remote](https://cdn.example.org/pic.png)', {}, /\[ImageRemote\] An image comes from another origin\n {2}content\/news\/broken\/index\.md:5: .*img-src 'self'/],
-    ['a .png that is text', '![Text](./pic.png)', { 'pic.png': 'hello, I am text' }, /\[ImageUnreadable\] An image cannot be read\n {2}content\/news\/broken\/pic\.png: .*unsupported image format/],
-    ['a truncated PNG', '![Cut](./pic.png)', { 'pic.png': 'truncated' }, /\[ImageUnreadable\] An image cannot be read\n {2}content\/news\/broken\/pic\.png: .*damaged or cut off/],
+    ['a .png that is text', '![Text](./pic.png)', { 'pic.png': 'hello, I am text' }, /\[ImageUnreadable\] An image cannot be read\n {2}content\/news\/broken\/index\.md:5: content\/news\/broken\/pic\.png: .*unsupported image format/],
+    ['a truncated PNG', '![Cut](./pic.png)', { 'pic.png': 'truncated' }, /\[ImageUnreadable\] An image cannot be read\n {2}content\/news\/broken\/index\.md:5: content\/news\/broken\/pic\.png: .*damaged or cut off/],
   ];
 
   it.each(cases)('%s', async (_, markdown, files, message) => {

@@ -73,7 +73,7 @@ describe('dev mode: images articles show from the public folder or beside them, 
   const cacheDir = () => path.join(site.dir, '.cache/ssg/images');
   const page = () => readFileSync(path.join(out(), 'news/public-picture.html'), 'utf8');
   const png = (background: string) => sharp({ create: { width: 300, height: 200, channels: 3, background } }).png().toBuffer();
-  const entryOf = (bytes: Uint8Array) => `${imageKey(bytes, DEFAULT_IMAGE_SETTINGS, ASSETS_DIR)}.bin`;
+  const entryOf = (bytes: Uint8Array, file: string) => `${imageKey(bytes, DEFAULT_IMAGE_SETTINGS, ASSETS_DIR, file)}.bin`;
   const entries = () => new Set(readdirSync(cacheDir()));
   const logoUrl = (html: string) => /\/assets\/pic-\d+w-\w+\.png/.exec(html)?.[0];
 
@@ -131,7 +131,7 @@ describe('dev mode: images articles show from the public folder or beside them, 
 
   it('prunes, when asked after a good rebuild, the cache entries no image shows any more, sparing those in use and newer ones', async () => {
     build.pruneCaches();
-    const [picture, photo] = [entryOf(readFileSync(site.file('site/public/pic.png'))), entryOf(readFileSync(site.file('content/news/img/photo.png')))];
+    const [picture, photo] = [entryOf(readFileSync(site.file('site/public/pic.png')), 'pic.png'), entryOf(readFileSync(site.file('content/news/img/photo.png')), 'photo.png')];
     expect([...entries()].sort()).toEqual([picture, photo].sort());
 
     const stale = `${'a'.repeat(64)}.bin`;
@@ -146,6 +146,6 @@ describe('dev mode: images articles show from the public folder or beside them, 
     utimesSync(path.join(cacheDir(), newer), new Date(Date.now() + 60_000), new Date(Date.now() + 60_000));
     expect(entries()).toContain(picture); // nothing is pruned by the rebuild itself
     build.pruneCaches();
-    expect([...entries()].sort()).toEqual([entryOf(replaced), photo, newer].sort());
+    expect([...entries()].sort()).toEqual([entryOf(replaced, 'pic.png'), photo, newer].sort());
   });
 });

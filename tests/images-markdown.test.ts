@@ -168,8 +168,9 @@ describe('article images, converted with the Markdown', () => {
     const paths = new Set(files.map((file) => `/${file.path}`));
     expect(paths.size).toBe(files.length);
     for (const match of html!.matchAll(/\/assets\/[^" ,]+/g)) expect(paths.has(match[0])).toBe(true);
-    // The files read, once each: what dev mode watches for this article.
-    expect(sources).toEqual([path.join(options.articlesDir, 'charts/chart.png'), path.join(options.articlesDir, 'charts/logo.svg'), path.join(options.publicDir, 'images/shared.png')].sort());
+    // The files read, once each, named from the project root: what dev mode watches for this article.
+    const named = (file: string) => path.relative(options.root, file);
+    expect(sources).toEqual([named(path.join(options.articlesDir, 'charts/chart.png')), named(path.join(options.articlesDir, 'charts/logo.svg')), named(path.join(options.publicDir, 'images/shared.png'))].sort());
     // The article itself is never changed: converting it again makes the same HTML.
     expect(item.html).toBe('');
     expect((await convertAll([item])).html[0]).toBe(html);
@@ -189,15 +190,15 @@ describe('article images, converted with the Markdown', () => {
     const one = article('![A](./missing.png)\n\n![B](https://example.org/b.png)\n');
     const two = article('\n\n![C](./notes.txt)\n', 'content/news/charts/other.md');
     const errors = await failure(convertAll([one, two]));
-    // Each article's own problems, the file it could not read (the second's) among them.
+    // Each article's own problems, the file it could not read (the second's) among them, named at the line showing it.
     expect(errors.map((error) => [error.code, error.where])).toEqual([
       ['ImageMissing', 'content/news/charts/index.md:5'],
       ['ImageRemote', 'content/news/charts/index.md:7'],
-      ['ImageUnreadable', 'content/news/charts/notes.txt'],
+      ['ImageUnreadable', 'content/news/charts/other.md:7'],
     ]);
     const unsupported = await failure(convertAll([two]));
     expect(unsupported[0]!.code).toBe('ImageUnreadable');
-    expect(unsupported[0]!.file).toBe('content/news/charts/notes.txt');
+    expect(unsupported[0]!.message).toMatch(/^content\/news\/charts\/notes\.txt: /);
   });
 
   it('leaves articles without images untouched', async () => {

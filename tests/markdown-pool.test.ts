@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMarkdownPool } from '../src/content/markdown-pool.ts';
+import type { SsgError } from '../src/errors.ts';
+import { processesUsing } from './helpers/tree.ts';
 import { convertMarkdown } from '../src/content/markdown.ts';
 
 let dir: string;
@@ -37,5 +39,32 @@ describe('the Markdown helper processes, from the sources', () => {
       await pool.close();
     }
     expect((await readdir(cacheDir)).filter((name) => name.startsWith('markdown-helper'))).toEqual([]);
+  }, 60_000);
+
+  it('a helper killed mid-way fails the conversion by name, naming the articles it held; nothing crashes after', async () => {
+    const cacheDir = path.join(dir, '.cache-killed');
+    const settings = { root: dir, articlesDir: path.join(dir, 'news'), publicDir: path.join(dir, 'public'), cacheDir, assetsDir: 'assets', sizes: '100vw' };
+    const pool = createMarkdownPool({ cacheDir, converter: { here: async () => ({ html: '', rawHtmlLines: [] }), helperSettings: settings }, size: 2 });
+    const body = Array.from({ length: 400 }, (_, n) => `Paragraph ${n} with *emphasis* and a [link](https://example.com/${n}).`).join('\n\n');
+    const items = Array.from({ length: 600 }, (_, n) => ({ markdown: body, file: `news/post-${n}.md`, bodyLine: 4 }));
+    let killed = 0;
+    try {
+      const error = await pool
+        .convert(items, () => {
+          if (killed > 0) return;
+          const helpers = processesUsing(cacheDir);
+          killed = helpers.length;
+          if (helpers[0]) process.kill(helpers[0], 'SIGKILL');
+        })
+        .then(() => undefined, (caught: unknown) => caught);
+      expect(killed).toBeGreaterThan(0);
+      expect((error as SsgError).code).toBe('MarkdownHelperEnded');
+      expect((error as SsgError).message).toMatch(/ended \(stopped by SIGKILL\) while converting news\/post-\d+\.md and 15 more/);
+    } finally {
+      await pool.close();
+    }
+    // Late messages of the other helper and sends to the dead one raise nothing.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(processesUsing(cacheDir)).toEqual([]);
   }, 60_000);
 });

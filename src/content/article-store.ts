@@ -22,7 +22,7 @@ export interface ParsedWithCache {
 /** Parses articles, taking the front matter and HTML of files seen before from the cache. */
 export async function parseWithCache(
   sources: readonly ArticleSource[],
-  options: { now: Date; warn: (message: string) => void; cacheDir: string; imageDir: string },
+  options: { now: Date; warn: (message: string) => void; cacheDir: string; imageDir: string; root: string },
 ): Promise<ParsedWithCache> {
   const cache = await openMarkdownCache(options.cacheDir);
   const keys = new Map<string, string>();
@@ -34,7 +34,7 @@ export async function parseWithCache(
     keys.set(source.file, key);
     const parts = cache.get(key);
     // An image it shows changed, or its processed images went: converted again.
-    if (!parts || (parts.images && !imagesUnchanged(parts.images, options.imageDir))) return undefined;
+    if (!parts || (parts.images && !imagesUnchanged(parts.images, options.imageDir, options.root))) return undefined;
     remembered.add(source.file);
     if (parts.images) records.set(source.file, parts.images);
     return parts;

@@ -14,7 +14,8 @@ import type { ParsedParts } from './articles.ts';
  * file also records those versions and is discarded when they differ. Deleting or damaging the
  * file only costs one slower build.
  */
-const pipelineSource = ['content/markdown.ts', 'images/article-images.ts', 'images/picture.ts']
+// The image settings and sizes too: processed images are part of the HTML kept.
+const pipelineSource = ['content/markdown.ts', 'images/article-images.ts', 'images/picture.ts', 'images/process.ts', 'images/stage.ts']
   .map((file) => readFileSync(path.join(generatorRoot, 'src', file), 'utf8'))
   .join('\n');
 

@@ -10,6 +10,7 @@ import { convertOne, type ArticleConverter, type ArticleToConvert, type Converte
 
 export type { ArticleConverter } from './conversion.ts';
 import { noInterrupts, type Interrupts } from '../interrupt.ts';
+import { catalogueError } from '../errors.ts';
 import { removeFilesOfEndedProcesses } from '../cache/store.ts';
 
 /** Below this many conversions the main thread does them: a helper costs more to start. */
@@ -70,15 +71,18 @@ async function compileHelper(helperFile: string): Promise<void> {
 
 /** The helpers name the cache folder they work for on their command line: `ps` tells whose they are. */
 function forkHelpers(helperFile: string, size: number, cacheDir: string): ChildProcess[] {
-  return Array.from({ length: size }, () =>
-    fork(helperFile, [`--for=${cacheDir}`], {
+  return Array.from({ length: size }, () => {
+    const helper = fork(helperFile, [`--for=${cacheDir}`], {
       // Parsing Markdown allocates a great deal: a larger young generation, fewer collections.
       execArgv: ['--max-semi-space-size=64'],
       cwd: generatorRoot,
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    }),
-  );
+    });
+    // A send to a helper that ended (EPIPE) is told to its callback; its exit ends the batch.
+    helper.on('error', () => {});
+    return helper;
+  });
 }
 
 /** Converts on the main thread, as one batch. */
@@ -108,22 +112,37 @@ interface BatchJob {
   onBatch?: OnBatch;
 }
 
-/** Feeds one helper batches, one at a time, until none is left; rejects if the helper exits. */
+/**
+ * Feeds one helper batches, one at a time, until none is left; rejects, naming the batch's
+ * articles, if the helper ends (killed, out of memory). Nothing is sent to a helper that ended.
+ */
 function runHelper(helper: ChildProcess, job: BatchJob): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    const done = () => {
+    let current: number | undefined;
+    let ended = false;
+    const finish = () => {
+      ended = true;
       helper.off('message', receive);
       helper.off('exit', exited);
+    };
+    const done = () => {
+      finish();
       resolve();
     };
-    const exited = (code: number | null) => reject(new Error(`the Markdown helper exited with code ${code}`));
+    const exited = (code: number | null, signal: NodeJS.Signals | null) => {
+      finish();
+      const files = current === undefined ? ['its first batch'] : job.batches[current]!.map((index) => job.items[index]!.file);
+      reject(catalogueError('MarkdownHelperEnded', [signal ? `stopped by ${signal}` : `exit code ${code}`, files]));
+    };
     const send = () => {
       const batch = job.take();
       if (batch === undefined) return done();
-      helper.send({ batch, settings: job.settings, items: job.batches[batch]!.map((index) => job.items[index]!) });
+      current = batch;
+      // A helper that ended in between: its exit event rejects.
+      helper.send({ batch, settings: job.settings, items: job.batches[batch]!.map((index) => job.items[index]!) }, (error) => error && helper.kill());
     };
     const receive = (message: MarkdownBatchResult | 'ready') => {
-      if (message === 'ready') return;
+      if (message === 'ready' || ended) return;
       const indexes = job.batches[message.batch]!;
       indexes.forEach((index, position) => (job.results[index] = message.converted[position]!));
       job.onBatch?.(indexes, message.converted);

@@ -16,7 +16,7 @@ import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type Processor } from 'unified';
 import { VFile as VFileClass, type VFile } from 'vfile';
-import { rehypeArticleImages, rehypeNoteImageUrls, type ArticleImageContext, type ArticleImageRecord } from '../images/article-images.ts';
+import { rehypeArticleImages, rehypeNoteImageUrls, remarkNoteImageUrls, type ArticleImageContext, type ArticleImageRecord } from '../images/article-images.ts';
 
 /**
  * GitHub's tables, strikethrough and task lists. Not its autolinking of bare URLs and its
@@ -122,6 +122,7 @@ const processor = unified()
   .use(remarkGfmTables)
   .use(remarkNoteRawHtml)
   .use(remarkArticleLinks)
+  .use(remarkNoteImageUrls)
   .use(remarkRehype)
   .use(rehypeNoteImageUrls)
   .use(rehypeSanitize)

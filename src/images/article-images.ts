@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { catalogueError, mergeProblems, SsgError, SsgErrorList } from '../errors.ts';
+import { catalogueError, mergeProblems, problemAt, SsgError, SsgErrorList } from '../errors.ts';
 import type { Element, Root } from 'hast';
+import type { Root as MdastRoot } from 'mdast';
 import type { VFile } from 'vfile';
 import type { ImageCache, ImageProcessor } from './image-cache.ts';
 import { pictureElement, pictureOf, plainImageElement } from './picture.ts';
-import { isRasterPath, type ProcessedImage } from './process.ts';
+import { isRasterPath, outputBaseName, type ProcessedImage } from './process.ts';
 
 /** An image as written in an article's Markdown, with the line it is on (in the body). */
 export interface ImageReference {
@@ -53,8 +54,12 @@ export function resolveImageFile(reference: ImageReference, articleFile: string,
     return catalogueError('ImageMissing', ['outside', url, path.relative(folders.root, base)], where);
   }
   if (!isFile(file)) return catalogueError('ImageMissing', ['notFound', url, path.relative(folders.root, file)], where);
+  // A link inside the folder to a file outside the project would publish that file.
+  if (!within(realpathSync(file), realpathSync(folders.root))) return catalogueError('ImageMissing', ['outside', url, path.relative(folders.root, base)], where);
   return file;
 }
+
+const within = (file: string, dir: string) => file === dir || file.startsWith(dir + path.sep);
 
 /** Whether a regular file is there; a path through a file (ENOTDIR) or an unreadable folder is not. */
 function isFile(file: string): boolean {
@@ -71,12 +76,30 @@ function altProblem(reference: ImageReference, articleFile: string): SsgError | 
 }
 
 /** What the build learns of one source file: processed (raster) or shown as it is (SVG) with its size. */
-type Shown = { kind: 'picture'; image: ProcessedImage } | { kind: 'plain'; path: string; contents: Uint8Array; width?: number; height?: number };
+type ShownPlain = { kind: 'plain'; path: string; contents: Uint8Array; width?: number; height?: number };
+type Shown = ({ kind: 'picture'; image: ProcessedImage } | ShownPlain) & { source: SourceStamp };
 
-async function showAsIs(file: string, bytes: Uint8Array, assetsDir: string): Promise<Shown> {
+/** A source file as it was read: its size, times and inode (a quick check), and its content's hash (the sure one). */
+export interface SourceStamp {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  sha256: string;
+}
+
+const stampOf = (stat: Stats, bytes: Uint8Array): SourceStamp => ({
+  size: stat.size,
+  mtimeMs: stat.mtimeMs,
+  ctimeMs: stat.ctimeMs,
+  ino: stat.ino,
+  sha256: createHash('sha256').update(bytes).digest('hex'),
+});
+
+async function showAsIs(file: string, bytes: Uint8Array, assetsDir: string): Promise<ShownPlain> {
   const metadata = await sharp(bytes).metadata().catch(() => undefined);
   const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 10);
-  const base = path.basename(file, path.extname(file)).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'image';
+  const base = outputBaseName(file);
   return { kind: 'plain', path: `${assetsDir}/${base}-${hash}${path.extname(file).toLowerCase()}`, contents: bytes, width: metadata?.width, height: metadata?.height };
 }
 
@@ -94,10 +117,13 @@ export interface ArticleImageContext extends ImageFolders {
   sizes: string;
 }
 
-/** What an article's images were made from, for the output and for knowing when to make them again. */
+/**
+ * What an article's images were made from, for the output and for knowing when to make them
+ * again. Files are named from the project root: a copy of the project checks its own files.
+ */
 export interface ArticleImageRecord {
-  /** Each file read (absolute), with its size and time then: the article is converted again when one changes. */
-  sources: Array<{ file: string; size: number; mtimeMs: number }>;
+  /** Each file read, as it was read: the article is converted again when one changes. */
+  sources: Array<{ file: string } & SourceStamp>;
   /** Each file shown, once: processed (the image cache entry holding it) or as it is (SVG, its path in the output). */
   shown: Array<{ file: string; entry?: string; path?: string }>;
 }
@@ -112,20 +138,47 @@ interface FoundImage {
 
 type ImageFileData = { imageUrls?: Map<number, string>; imageContext?: ArticleImageContext; images?: ArticleImageRecord };
 
+type MdastNode = { type: string; url?: string; identifier?: string; position?: { start: { offset?: number } }; children?: MdastNode[] };
+
 /**
- * Before sanitising: each image's URL as written, by where it starts in the source. The sanitiser
- * removes a `data:` or `javascript:` src, and the error should still name it.
+ * On the Markdown tree: each image's URL as the author wrote it (`./café.png`, not the encoded
+ * `./caf%C3%A9.png` of the HTML), by where it starts in the source; a reference image by its
+ * definition's URL. Messages quote what the author wrote.
+ */
+export function remarkNoteImageUrls() {
+  return (tree: MdastRoot, file: VFile) => {
+    const data = file.data as ImageFileData;
+    if (!data.imageContext) return;
+    const urls = new Map<number, string>();
+    const definitions = new Map<string, string>();
+    const references: Array<[number, string]> = [];
+    const stack: MdastNode[] = [tree as MdastNode];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      const offset = node.position?.start.offset;
+      if (node.type === 'definition' && node.identifier !== undefined && !definitions.has(node.identifier)) definitions.set(node.identifier, node.url ?? '');
+      else if (node.type === 'image' && offset !== undefined) urls.set(offset, node.url ?? '');
+      else if (node.type === 'imageReference' && offset !== undefined && node.identifier !== undefined) references.push([offset, node.identifier]);
+      if (node.children) stack.push(...node.children);
+    }
+    for (const [offset, identifier] of references) if (definitions.has(identifier)) urls.set(offset, definitions.get(identifier)!);
+    data.imageUrls = urls;
+  };
+}
+
+/**
+ * Before sanitising, for images the Markdown tree did not note (raw HTML): the src as written. The
+ * sanitiser removes a `data:` or `javascript:` src, and the error should still name it.
  */
 export function rehypeNoteImageUrls() {
   return (tree: Root, file: VFile) => {
     const data = file.data as ImageFileData;
     if (!data.imageContext) return;
-    const urls = new Map<number, string>();
+    const urls = (data.imageUrls ??= new Map());
     eachElement(tree, (node) => {
       const offset = node.position?.start.offset;
-      if (node.tagName === 'img' && offset !== undefined) urls.set(offset, String(node.properties.src ?? ''));
+      if (node.tagName === 'img' && offset !== undefined && !urls.has(offset)) urls.set(offset, String(node.properties.src ?? ''));
     });
-    data.imageUrls = urls;
   };
 }
 
@@ -172,16 +225,14 @@ function locate(found: readonly FoundImage[], context: ArticleImageContext): str
   return files;
 }
 
-/** What the images of one article were made from. */
-function recordOf(shownByFile: ReadonlyMap<string, { shown: Shown; entry?: string }>): ArticleImageRecord {
+/** What the images of one article were made from, each file as it was read. */
+function recordOf(shownByFile: ReadonlyMap<string, { shown: Shown; entry?: string }>, root: string): ArticleImageRecord {
   const files = [...shownByFile.keys()].sort();
-  const sources = files.map((file) => {
-    const stat = statSync(file);
-    return { file, size: stat.size, mtimeMs: stat.mtimeMs };
-  });
+  const named = (file: string) => path.relative(root, file).split(path.sep).join('/');
+  const sources = files.map((file) => ({ file: named(file), ...shownByFile.get(file)!.shown.source }));
   const shown = files.map((file) => {
     const { shown: image, entry } = shownByFile.get(file)!;
-    return image.kind === 'plain' ? { file, path: image.path } : { file, entry };
+    return image.kind === 'plain' ? { file: named(file), path: image.path } : { file: named(file), entry };
   });
   return { sources, shown };
 }
@@ -201,16 +252,23 @@ export function rehypeArticleImages() {
     if (found.length === 0) return undefined;
     const files = locate(found, context);
     const byFile = new Map<string, Promise<{ shown: Shown; entry?: string }>>();
-    const show = (source: string) => {
+    // A file that cannot be shown is named at the first line showing it: which article, where.
+    const show = (source: string, reference: ImageReference) => {
       let result = byFile.get(source);
       if (!result) {
         const names = new Set<string>();
-        result = showFile(source, { ...context, cache: context.cache.recording(names) }).then((shown) => ({ shown, entry: [...names][0] }));
+        const where = { file: context.file, line: reference.line };
+        result = showFile(source, { ...context, cache: context.cache.recording(names) }).then(
+          (shown) => ({ shown, entry: [...names][0] }),
+          (error: unknown) => {
+            throw error instanceof SsgError ? problemAt(error, where, error.file ?? reference.url) : error;
+          },
+        );
         byFile.set(source, result);
       }
       return result;
     };
-    return settleAll(files.map(show)).then(async (results) => {
+    return settleAll(files.map((source, index) => show(source, found[index]!.reference))).then(async (results) => {
       found.forEach(({ parent, index, reference }, position) => {
         const image = results[position]!.shown;
         const alt = reference.alt === DECORATIVE_ALT ? '' : reference.alt;
@@ -219,7 +277,7 @@ export function rehypeArticleImages() {
       });
       const settled = new Map<string, { shown: Shown; entry?: string }>();
       for (const [file, result] of byFile) settled.set(file, await result);
-      data.images = recordOf(settled);
+      data.images = recordOf(settled, context.root);
     });
   };
 }
@@ -227,7 +285,8 @@ export function rehypeArticleImages() {
 /** Every one of `work` done, or every problem they had as one report (anything unexpected first: it is a bug). */
 async function settleAll<T>(work: ReadonlyArray<Promise<T>>): Promise<T[]> {
   const results = await Promise.allSettled(work);
-  const failures = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
+  // Once each: two lines showing one file share its failure.
+  const failures = [...new Set(results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : [])))];
   if (failures.length > 0) throw mergeProblems(failures);
   return results.map((result) => (result as PromiseFulfilledResult<T>).value);
 }
@@ -241,19 +300,51 @@ export async function readImageFile(file: string, shownAs: string): Promise<Uint
   }
 }
 
+/**
+ * An image file's bytes and how it was when read: its status taken from the open file before the
+ * read, so a file changed meanwhile is seen as changed by the next build.
+ */
+async function readImageSource(file: string, shownAs: string): Promise<{ bytes: Uint8Array; source: SourceStamp }> {
+  try {
+    const handle = await open(file, 'r');
+    try {
+      const stat = await handle.stat();
+      const bytes = await handle.readFile();
+      return { bytes, source: stampOf(stat, bytes) };
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    throw catalogueError('ImageUnreadable', ['notRead', (error as Error).message], { file: shownAs }, { cause: error });
+  }
+}
+
 async function showFile(file: string, options: Omit<ArticleImageContext, 'cache'> & { cache: ImageProcessor }): Promise<Shown> {
   const shownAs = path.relative(options.root, file);
-  const bytes = await readImageFile(file, shownAs);
-  if (isRasterPath(file)) return { kind: 'picture', image: await options.cache.process(bytes, shownAs) };
-  if (path.extname(file).toLowerCase() === '.svg') return showAsIs(file, bytes, options.assetsDir);
+  const { bytes, source } = await readImageSource(file, shownAs);
+  if (isRasterPath(file)) return { kind: 'picture', image: await options.cache.process(bytes, shownAs), source };
+  if (path.extname(file).toLowerCase() === '.svg') return { ...(await showAsIs(file, bytes, options.assetsDir)), source };
   throw catalogueError('ImageUnreadable', ['formatNotShown', path.extname(file) || path.basename(file)], { file: shownAs });
 }
 
-/** Whether the files an article's images were made from are as they were then, and their processed images still kept in `imageDir`. */
-export function imagesUnchanged(record: ArticleImageRecord, imageDir: string): boolean {
-  const sourcesKept = record.sources.every(({ file, size, mtimeMs }) => {
-    const stat = statSync(file, { throwIfNoEntry: false });
-    return stat?.isFile() === true && stat.size === size && stat.mtimeMs === mtimeMs;
-  });
+/** Whether a file is as `stamp` says it was read: by its status when that is unchanged, else by its content. */
+function sameSource(file: string, stamp: SourceStamp): boolean {
+  const stat = statSync(file, { throwIfNoEntry: false });
+  if (stat?.isFile() !== true || stat.size !== stamp.size) return false;
+  if (stat.mtimeMs === stamp.mtimeMs && stat.ctimeMs === stamp.ctimeMs && stat.ino === stamp.ino) return true;
+  // Touched, copied or checked out again (a CI clone): the same file if it holds the same bytes.
+  try {
+    return createHash('sha256').update(readFileSync(file)).digest('hex') === stamp.sha256;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether the files an article's images were made from (named from `root`) are as they were
+ * then, and their processed images still kept in `imageDir`.
+ */
+export function imagesUnchanged(record: ArticleImageRecord, imageDir: string, root: string): boolean {
+  const sourcesKept = record.sources.every((source) => typeof source.sha256 === 'string' && sameSource(path.resolve(root, source.file), source));
   return sourcesKept && record.shown.every(({ entry }) => entry === undefined || isFile(path.join(imageDir, entry)));
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { pruneEntries, readEntry, removeAbandonedTemporaries, writeEntrySync } from '../cache/store.ts';
-import { processImage, sharpVersion, type ImageSettings, type ProcessedImage } from './process.ts';
+import { outputBaseName, processImage, sharpVersion, type ImageSettings, type ProcessedImage } from './process.ts';
 
 /**
  * Processed images kept between builds, one store entry per source image, by a hash of its bytes,
@@ -33,8 +33,9 @@ const ENTRY = /^[0-9a-f]{64}\.bin$/;
 
 export const imageCacheDir = (cacheDir: string) => path.join(cacheDir, 'images');
 
-export function imageKey(bytes: Uint8Array, settings: ImageSettings, assetsDir: string): string {
-  return createHash('sha256').update(`${sharpVersion()}\0${JSON.stringify(settings)}\0${assetsDir}\0`).update(bytes).digest('hex');
+/** The entry of an image: its bytes, how it is processed, and the name its output files take from its file (two files with the same bytes are two entries). */
+export function imageKey(bytes: Uint8Array, settings: ImageSettings, assetsDir: string, file: string): string {
+  return createHash('sha256').update(`${sharpVersion()}\0${JSON.stringify(settings)}\0${assetsDir}\0${outputBaseName(file)}\0`).update(bytes).digest('hex');
 }
 
 const isProcessed = (value: unknown): value is ProcessedImage => {
@@ -69,7 +70,7 @@ export function openImageCache(options: { cacheDir: string; settings: ImageSetti
     }
   };
   const process = async (bytes: Uint8Array, file: string, record?: Set<string>): Promise<ProcessedImage> => {
-    const name = `${imageKey(bytes, options.settings, options.assetsDir)}.bin`;
+    const name = `${imageKey(bytes, options.settings, options.assetsDir, file)}.bin`;
     record?.add(name);
     const stored = await load(name);
     if (stored) {

@@ -45,6 +45,11 @@ export interface ProcessedImage {
   variants: ImageVariant[];
 }
 
+/** The name an image's output files start with: its file's name, in lower-case letters, digits and dashes. */
+export function outputBaseName(file: string): string {
+  return path.basename(file, path.extname(file)).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'image';
+}
+
 export const sharpVersion = (): string => `${sharp.versions.sharp}/${sharp.versions.vips}`;
 
 /** Raster files by extension: what the build processes. SVG is shown as it is. */
@@ -101,7 +106,7 @@ async function encode(bytes: Uint8Array, format: ImageFormat, width: number, set
 
 /** `chart-800w-3f2a9c01bd.avif`: readable, and a new name whenever the bytes change. */
 function variantPath(file: string, assetsDir: string, width: number, format: ImageFormat, contents: Uint8Array): string {
-  const base = path.basename(file, path.extname(file)).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'image';
+  const base = outputBaseName(file);
   const hash = createHash('sha256').update(contents).digest('hex').slice(0, 10);
   const extension = format === 'jpeg' ? 'jpg' : format;
   return `${assetsDir}/${base}-${width}w-${hash}.${extension}`;

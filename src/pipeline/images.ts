@@ -24,8 +24,8 @@ export interface AdmittedArticle {
 /** The files one article's images need: processed variants from the image cache, SVGs as they are. */
 async function filesOf(record: ArticleImageRecord, cache: ImageCache, root: string): Promise<OutputFile[]> {
   const files: OutputFile[] = [];
-  for (const { file, entry, path: outputPath } of record.shown) {
-    const shownAs = path.relative(root, file);
+  for (const { file: shownAs, entry, path: outputPath } of record.shown) {
+    const file = path.resolve(root, shownAs);
     if (outputPath !== undefined) {
       files.push({ path: outputPath, contents: await readImageFile(file, shownAs) });
       continue;
@@ -91,7 +91,7 @@ export function createImageStage(project: Project, options: { started?: number }
     /** Changes when an article's images do: part of its page's cache key. */
     signature: (article: Article): string => JSON.stringify(recordOf.get(article)?.shown ?? ''),
     /** The image files (absolute) an article's images were read from: what it depends on besides its Markdown. */
-    sources: (article: Article): readonly string[] => recordOf.get(article)?.sources.map((source) => source.file) ?? [],
+    sources: (article: Article): readonly string[] => recordOf.get(article)?.sources.map((source) => path.resolve(project.root, source.file)) ?? [],
     /** The site's own images (team photos, share image), processed into `data.images`. */
     async siteImages(server: ServerModule, data: Record<string, unknown>): Promise<OutputFile[]> {
       const entries = new Set<string>();

@@ -205,7 +205,7 @@ type ArticleInputs = Pick<Inputs, 'byFile' | 'articles' | 'listChanged' | 'field
 async function readAllArticles(project: Project, strategy: Strategy<unknown>, options: RunOptions): Promise<ArticleInputs> {
   const { now, warn } = options;
   const sources = await readArticleSources(project.root, project.articlesDir, warn);
-  const store = await parseWithCache(sources, { now, warn, cacheDir: project.cacheDir, imageDir: strategy.images.cacheDir });
+  const store = await parseWithCache(sources, { now, warn, cacheDir: project.cacheDir, imageDir: strategy.images.cacheDir, root: project.root });
   const byFile = new Map(store.all.map((article) => [article.file, article]));
   const publish = { drafts: options.drafts, future: options.future, now };
   const articles = publishArticles(byFile, publish);
