@@ -30,8 +30,9 @@ describe('articles on a fixture site', () => {
     expect(await site.read('dist/news/older.html')).toContain('<a href="guide#set-up">the guide</a>');
   });
 
-  it('warns of the raw HTML left out, with file and line', () => {
-    expect(stderr).toContain('content/news/guide.md:18: raw HTML is not allowed in articles and was left out');
+  it('keeps safe raw HTML and warns of what the sanitiser removed, with file and line', async () => {
+    expect(stderr).toContain('content/news/guide.md:18: the class attribute of <div> removed');
+    expect(await site.read('dist/news/guide.html')).toContain('<div>raw</div>');
   });
 
   it('holds back the future post and leaves out the draft', async () => {
@@ -46,7 +47,7 @@ describe('articles on a fixture site', () => {
     expect(existsSync(site.file('dist/news/coming-soon.html'))).toBe(true);
     // The guide came from the Markdown cache this time: its warning is still given.
     expect(result.stdout).toMatch(/Markdown: 2 converted, 2 from cache/);
-    expect(result.stderr).toContain('content/news/guide.md:18: raw HTML');
+    expect(result.stderr).toContain('content/news/guide.md:18: the class attribute of <div> removed');
     const draft = await site.read('dist/news/unfinished.html');
     expect(draft).toContain('<meta name="robots" content="noindex">');
     expect(draft).not.toContain('rel="canonical"');

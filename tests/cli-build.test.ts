@@ -19,7 +19,9 @@ describe('ssg build on a fixture site', () => {
 
   it('exits 0 and prints a summary row per page and the total time', () => {
     // The one warning: the fixture's article carries a <script> (the Markdown test below).
-    expect(result.stderr).toBe('warning content/news/first-post.md:9: raw HTML is not allowed in articles and was left out; write it in Markdown instead.\n');
+    expect(result.stderr).toBe(
+      'warning content/news/first-post.md:9: <script> and its content, the href "javascript:alert(1)" of <a> removed: articles may not carry scripts, styles, frames or event handlers (see "HTML in articles" in the README).\n',
+    );
     expect(result.code).toBe(0);
     for (const route of ['/', '/about', '/news/first-post', '/news/second-post', '/404']) {
       expect(result.stdout).toMatch(new RegExp(`^${route.replace(/\//g, '\\/')}\\s+\\d+(\\.\\d)? (B|KB)`, 'm'));

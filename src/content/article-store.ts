@@ -1,4 +1,4 @@
-import { parseArticles, reportRawHtml, withHtml, type Article, type ArticleSource } from './articles.ts';
+import { parseArticles, reportRemovedHtml, withHtml, type Article, type ArticleSource } from './articles.ts';
 import { imagesUnchanged, type ArticleImageRecord } from '../images/article-images.ts';
 import { contentKey, openMarkdownCache, type MarkdownCache } from './markdown-cache.ts';
 import { createMarkdownPool } from './markdown-pool.ts';
@@ -70,11 +70,11 @@ export function convertPending(
           failures.push(reviveProblem(result.error));
           return [];
         }
-        const { html, rawHtmlLines, images } = result;
+        const { html, removedHtml, images } = result;
         const article = withHtml(item.article, html);
         if (images) parsed.images.set(article, images);
-        if (options.warn) reportRawHtml(article, rawHtmlLines, options.warn);
-        cache.set(item.key, { data: article.data, html, rawHtmlLines, ...(images ? { images } : {}) });
+        if (options.warn) reportRemovedHtml(article, removedHtml, options.warn);
+        cache.set(item.key, { data: article.data, html, removedHtml, ...(images ? { images } : {}) });
         return [[item.article, article]];
       });
       options.onConverted?.(converted);

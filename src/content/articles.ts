@@ -1,4 +1,5 @@
 import type { ArticleImageRecord } from '../images/article-images.ts';
+import type { RemovedHtml } from './markdown-html.ts';
 import { readFileSync, statSync, type Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -81,8 +82,8 @@ function checkSlug(file: string): string {
 export interface ParsedParts {
   data: Record<string, unknown>;
   html: string;
-  /** Lines of the body whose raw HTML was left out. */
-  rawHtmlLines?: number[];
+  /** What the sanitiser removed from the body, with its line in the body. */
+  removedHtml?: RemovedHtml[];
   /** What its images were made from, when it shows any. */
   images?: ArticleImageRecord;
 }
@@ -182,13 +183,19 @@ export function isPublished(article: Article, options: { drafts?: boolean; futur
   return Boolean(options.future) || !(Date.parse(article.date) > options.now.getTime());
 }
 
-/** Says where raw HTML was left out of an article's body (lines of the body, counted from 1). */
-export function reportRawHtml(article: Article, bodyLines: readonly number[], warn: (message: string) => void): void {
-  if (bodyLines.length === 0) return;
-  const [first, ...rest] = bodyLines.map((line) => line + (article.bodyLine ?? 1) - 1);
-  warn(
-    `${article.file}:${first}: raw HTML is not allowed in articles and was left out${rest.length ? ` (also on line ${rest.join(', ')})` : ''}; write it in Markdown instead.`,
-  );
+/**
+ * Says what the sanitiser removed from an article's body, a warning a line (lines of the body,
+ * counted from 1, made lines of the file): `<script>`, `the onclick attribute of <a>`.
+ */
+export function reportRemovedHtml(article: Article, removed: readonly RemovedHtml[], warn: (message: string) => void): void {
+  const byLine = new Map<number, string[]>();
+  for (const { line, what } of removed) {
+    const items = byLine.get(line) ?? [];
+    if (!items.includes(what)) byLine.set(line, [...items, what]);
+  }
+  for (const [line, items] of [...byLine].sort((a, b) => a[0] - b[0])) {
+    warn(`${article.file}:${line + (article.bodyLine ?? 1) - 1}: ${items.join(', ')} removed: articles may not carry scripts, styles, frames or event handlers (see "HTML in articles" in the README).`);
+  }
 }
 
 /** Two files with one slug: the error names the later file and the one it collides with. */
@@ -225,7 +232,7 @@ export function parseArticles(
       if (parts) {
         checkSlug(source.file);
         article = articleFromParts(source.file, parts.data, bodyOf(source.text), options, source.text, parts.html);
-        reportRawHtml(article, parts.rawHtmlLines ?? [], options.warn);
+        reportRemovedHtml(article, parts.removedHtml ?? [], options.warn);
       } else {
         article = parseArticle(source, options);
       }

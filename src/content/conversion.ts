@@ -38,6 +38,6 @@ export async function convertOne(convert: () => Promise<ConvertedMarkdown>): Pro
   } catch (error) {
     const data = problemData(error);
     if (!data) throw error;
-    return { html: '', rawHtmlLines: [], error: data };
+    return { html: '', removedHtml: [], error: data };
   }
 }

@@ -65,6 +65,8 @@ async function compileHelper(helperFile: string): Promise<void> {
     logLevel: 'silent',
     nodePaths: generatorModulePaths,
     absWorkingDir: generatorRoot,
+    // Packages written as CommonJS (some of the HTML parser's) require Node's modules.
+    banner: { js: "import { createRequire as __ssgRequire } from 'node:module'; const require = __ssgRequire(import.meta.url);" },
     plugins: [nativeExternal],
   });
 }

@@ -1,9 +1,3 @@
-import { gfmStrikethrough } from 'micromark-extension-gfm-strikethrough';
-import { gfmTable } from 'micromark-extension-gfm-table';
-import { gfmTaskListItem } from 'micromark-extension-gfm-task-list-item';
-import { gfmStrikethroughFromMarkdown } from 'mdast-util-gfm-strikethrough';
-import { gfmTableFromMarkdown } from 'mdast-util-gfm-table';
-import { gfmTaskListItemFromMarkdown } from 'mdast-util-gfm-task-list-item';
 import GithubSlugger, { slug } from 'github-slugger';
 import type { Element, ElementContent, Root as HastRoot } from 'hast';
 import { toString as hastText } from 'hast-util-to-string';
@@ -12,22 +6,14 @@ import rehypeAutolinkHeadings from 'rehype-autolink-headings';
 import rehypeHighlight from 'rehype-highlight';
 import rehypeSanitize from 'rehype-sanitize';
 import rehypeStringify from 'rehype-stringify';
+import remarkGfm from 'remark-gfm';
+import { slugOf } from './articles.ts';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type Processor } from 'unified';
 import { VFile as VFileClass, type VFile } from 'vfile';
+import { articleSchema, FOOTNOTE_PREFIX, rehypeLinkIds, rehypeNoteRemovedHtml, rehypeRawWhenPresent, type RemovedHtml } from './markdown-html.ts';
 import { rehypeArticleImages, rehypeNoteImageUrls, remarkNoteImageUrls, type ArticleImageContext, type ArticleImageRecord } from '../images/article-images.ts';
-
-/**
- * GitHub's tables, strikethrough and task lists. Not its autolinking of bare URLs and its
- * footnotes: together they make parsing half again slower, and news links are written as
- * [text](url) or <url>, which CommonMark links already.
- */
-function remarkGfmTables(this: Processor) {
-  const data = this.data() as { micromarkExtensions?: unknown[]; fromMarkdownExtensions?: unknown[] };
-  (data.micromarkExtensions ??= []).push(gfmTable(), gfmStrikethrough(), gfmTaskListItem());
-  (data.fromMarkdownExtensions ??= []).push(gfmTableFromMarkdown(), gfmStrikethroughFromMarkdown(), gfmTaskListItemFromMarkdown());
-}
 
 type MdastNode = { type: string; url?: string; value?: string; position?: { start: { line: number } }; children?: MdastNode[] };
 
@@ -41,20 +27,17 @@ function eachNode(root: MdastNode, visit: (node: MdastNode) => void): void {
   }
 }
 
-/** An HTML comment only: dropping it loses nothing the reader would have seen. */
-const COMMENT_ONLY = /^\s*<!--[\s\S]*?-->\s*$/;
-
 /**
- * Raw HTML is dropped (remark-rehype without allowDangerousHtml); this notes the line of each
- * piece, so the build can say where instead of the text vanishing silently.
+ * Whether the article holds raw HTML (comments aside): only then is the tree parsed again as HTML
+ * (rehype-raw), which costs as much as the rest of the conversion.
  */
 function remarkNoteRawHtml() {
   return (tree: MdastRoot, file: VFile) => {
-    const lines: number[] = [];
+    let found = false;
     eachNode(tree as MdastNode, (node) => {
-      if (node.type === 'html' && !COMMENT_ONLY.test(node.value ?? '') && node.position) lines.push(node.position.start.line);
+      if (node.type === 'html') found = true;
     });
-    file.data.rawHtmlLines = [...new Set(lines)];
+    file.data.rawHtml = found;
   };
 }
 
@@ -93,58 +76,82 @@ const HEADING = /^h[1-6]$/;
 
 /**
  * An id on every heading, as GitHub makes them (`## Set-up & keys` → `set-up--keys`), unique in
- * the article (`-1`, `-2` after repeats); a heading with no letters to make one of is `section`.
+ * the article (`-1`, `-2` after repeats) and never one an element already has (a footnote, raw
+ * HTML); a heading with no letters to make one of is `section`. The footnotes' own hidden
+ * heading keeps its id.
  */
 function rehypeHeadingIds() {
   return (tree: HastRoot) => {
     const slugger = new GithubSlugger();
+    const headings: Element[] = [];
     const stack: Array<HastRoot | ElementContent> = [tree];
     while (stack.length > 0) {
       const node = stack.pop()!;
-      if (node.type === 'element' && HEADING.test(node.tagName)) {
-        node.properties.id = slugger.slug(slug(hastText(node)) || 'section');
-      } else if ('children' in node) {
-        for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index] as ElementContent);
+      if (node.type === 'element') {
+        if (node.properties.dataFootnotes !== undefined) {
+          collectIds(node, slugger);
+          continue;
+        }
+        if (HEADING.test(node.tagName)) headings.push(node);
+        else if (typeof node.properties.id === 'string') slugger.slug(node.properties.id);
       }
+      if ('children' in node) for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index] as ElementContent);
     }
+    for (const heading of headings) heading.properties.id = slugger.slug(slug(hastText(heading)) || 'section');
   };
 }
 
+/** Notes the ids inside `root` as taken. */
+function collectIds(root: Element, slugger: GithubSlugger): void {
+  const stack: ElementContent[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type !== 'element') continue;
+    if (typeof node.properties.id === 'string') slugger.slug(node.properties.id);
+    stack.push(...node.children);
+  }
+}
+
+const isFootnoteLabel = (element: Element) => Array.isArray(element.properties.className) && element.properties.className.includes('sr-only');
+
 /**
- * Markdown to HTML. Raw HTML in the source is dropped by remark-rehype (allowDangerousHtml is
- * off), and rehype-sanitize removes anything unsafe that Markdown itself can express, such as
- * `javascript:` link targets. Heading ids, anchors and highlighting come after sanitising: they
- * are made from the text, so they need no `user-content-` prefix, and highlighting gives
+ * Markdown to HTML as GitHub renders it: all of GFM (tables, strikethrough, task lists, autolinked
+ * URLs and e-mail addresses, footnotes), raw HTML parsed and sanitised with GitHub's schema (what
+ * it removes noted first, for a warning with the line). Images, highlighting, heading ids and
+ * anchors come after sanitising: they are the generator's own markup, made from the text, with
  * classes only (no style attribute, so the Content-Security-Policy holds).
  */
 const processor = unified()
   .use(remarkParse)
-  .use(remarkGfmTables)
+  .use(remarkGfm)
   .use(remarkNoteRawHtml)
   .use(remarkArticleLinks)
   .use(remarkNoteImageUrls)
-  .use(remarkRehype)
+  .use(remarkRehype, { allowDangerousHtml: true, clobberPrefix: FOOTNOTE_PREFIX })
+  .use(rehypeRawWhenPresent)
   .use(rehypeNoteImageUrls)
-  .use(rehypeSanitize)
+  .use(rehypeNoteRemovedHtml)
+  .use(rehypeSanitize, articleSchema)
+  .use(rehypeLinkIds)
   // Given an article's image context (convertArticle): its images checked, processed, and replaced.
   .use(rehypeArticleImages)
   // Only fences that name their language: guessing it costs more than the rest of the pipeline.
   .use(rehypeHighlight, { detect: false })
   .use(rehypeHeadingIds)
-  .use(rehypeAutolinkHeadings, headingAnchor)
+  .use(rehypeAutolinkHeadings, { ...headingAnchor, test: (element: Element) => !isFootnoteLabel(element) })
   .use(rehypeStringify)
   .freeze();
 
 export interface ConvertedMarkdown {
   html: string;
-  /** Lines (of the Markdown given) holding raw HTML that was dropped. */
-  rawHtmlLines: number[];
+  /** What the sanitiser removed, with its line (in the Markdown given). */
+  removedHtml: RemovedHtml[];
   /** What the article's images were made from, when it shows any. */
   images?: ArticleImageRecord;
 }
 
 const converted = (file: VFile): ConvertedMarkdown => {
-  const result: ConvertedMarkdown = { html: String(file), rawHtmlLines: (file.data.rawHtmlLines as number[] | undefined) ?? [] };
+  const result: ConvertedMarkdown = { html: String(file), removedHtml: (file.data.removedHtml as RemovedHtml[] | undefined) ?? [] };
   if (file.data.images) result.images = file.data.images as ArticleImageRecord;
   return result;
 };
@@ -156,7 +163,7 @@ export function convertMarkdown(markdown: string): ConvertedMarkdown {
 
 /** An article's Markdown to HTML, its images checked, processed and shown as pictures. */
 export async function convertArticle(markdown: string, imageContext: ArticleImageContext): Promise<ConvertedMarkdown> {
-  return converted(await processor.process(new VFileClass({ value: markdown, data: { imageContext } })));
+  return converted(await processor.process(new VFileClass({ value: markdown, data: { imageContext, slug: slugOf(imageContext.file) } })));
 }
 
 export function markdownToHtml(markdown: string): string {

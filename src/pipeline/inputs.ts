@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import { isArticleName, isPublished, parseArticle, readArticleSources, reportRawHtml, withHtml, type Article } from '../content/articles.ts';
+import { isArticleName, isPublished, parseArticle, readArticleSources, reportRemovedHtml, withHtml, type Article } from '../content/articles.ts';
 import { bundleClient, collectClientBundle, findIslands, scriptBuildOptions, styleBuildOptions, type ClientBundle, type IslandSource } from '../bundle/bundle-client.ts';
 import { bundleServer, loadServerModule, serverBuildOptions, type ServerBundle } from '../bundle/bundle-server.ts';
 import { fromEsbuildFailure } from '../bundle/esbuild-plugins.ts';
@@ -142,7 +142,7 @@ async function parseChanged(project: Project, file: string, images: ImageStage, 
   const result = await convertOne(() => convertArticle(parsed.markdown, images.context(parsed)));
   if (result.error) return { article: parsed, problem: reviveProblem(result.error) };
   const article = withHtml(parsed, result.html);
-  reportRawHtml(article, result.rawHtmlLines, options.warn);
+  reportRemovedHtml(article, result.removedHtml, options.warn);
   return { article, record: result.images };
 }
 

@@ -1,0 +1,147 @@
+// HTML in articles, as GitHub treats it: raw HTML is parsed (rehype-raw) and sanitised with
+// GitHub's schema plus a few elements the site shows (rehype-sanitize), never dropped whole.
+// What the sanitiser removes is noted first, with its line, so the build can warn about it; after
+// sanitising, the ids it prefixed are linked up again and footnote ids are made the article's own.
+import type { Element, ElementContent, Properties, Root } from 'hast';
+import rehypeRaw from 'rehype-raw';
+import { defaultSchema } from 'rehype-sanitize';
+import type { VFile } from 'vfile';
+
+type Schema = typeof defaultSchema;
+type AttributeRule = NonNullable<Schema['attributes']>[string][number];
+
+/**
+ * GitHub's schema, plus `abbr`, `mark`, `u`, `small`, `cite`, `dfn`, `time`, `figure` and
+ * `figcaption`: text-level and grouping elements with no behaviour, which authors use.
+ */
+export const articleSchema: Schema = {
+  ...defaultSchema,
+  tagNames: [...(defaultSchema.tagNames ?? []), 'abbr', 'mark', 'u', 'small', 'cite', 'dfn', 'time', 'figure', 'figcaption'],
+};
+
+/** The prefix the sanitiser puts before ids from the article (DOM clobbering: `id="location"`). */
+export const CLOBBER_PREFIX = articleSchema.clobberPrefix ?? 'user-content-';
+
+/** What remark-rehype puts before footnote ids; replaced by the article's own after sanitising. */
+export const FOOTNOTE_PREFIX = 'ssgfn-';
+/** The id of the footnotes' hidden heading, as the sanitiser leaves it (remark-rehype does not prefix it). */
+const FOOTNOTE_LABEL = `${CLOBBER_PREFIX}footnote-label`;
+
+export interface RemovedHtml {
+  /** The line in the Markdown given. */
+  line: number;
+  /** What was removed, as the author would recognise it: `<script>`, `the onclick attribute of <a>`. */
+  what: string;
+}
+
+type HtmlFileData = { rawHtml?: boolean; removedHtml?: RemovedHtml[]; slug?: string };
+
+/** rehype-raw, only for articles that hold raw HTML (the Markdown tree said so): it re-parses the whole tree. */
+export function rehypeRawWhenPresent() {
+  const raw = rehypeRaw();
+  return (tree: Root, file: VFile) => ((file.data as HtmlFileData).rawHtml ? raw(tree, file) : undefined);
+}
+
+const URL_PROPERTIES = new Set(Object.keys(articleSchema.protocols ?? {}));
+const PROTOCOL = /^([a-z][a-z0-9+.-]*):/i;
+
+/** Whether a property value is allowed by one rule of the schema (a name, or a name and the values allowed). */
+function ruleAllows(rule: AttributeRule, key: string, value: unknown): boolean | undefined {
+  if (typeof rule === 'string') return rule === key ? true : undefined;
+  const [name, ...allowed] = rule as [string, ...Array<string | number | boolean | RegExp | null | undefined>];
+  if (name !== key) return undefined;
+  const values = Array.isArray(value) ? value : [value];
+  return values.every((item) => allowed.some((allow) => (allow instanceof RegExp ? allow.test(String(item)) : allow === item)));
+}
+
+function attributeAllowed(tagName: string, key: string, value: unknown): boolean {
+  const rules = [...(articleSchema.attributes?.[tagName] ?? []), ...(articleSchema.attributes?.['*'] ?? [])];
+  return rules.some((rule) => ruleAllows(rule, key, value) === true);
+}
+
+/** `onClick` → `onclick`, `className` → `class`, `dataFoo` → `data-foo`: as the author wrote it. */
+const attributeName = (key: string) =>
+  key === 'className' ? 'class' : key === 'htmlFor' ? 'for' : key.startsWith('data') || key.startsWith('aria') ? key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`) : key.toLowerCase();
+
+/** The URL property's value with a scheme the schema does not allow (`javascript:`), if any. */
+function unsafeUrl(key: string, value: unknown): string | undefined {
+  if (!URL_PROPERTIES.has(key) || typeof value !== 'string') return undefined;
+  const scheme = PROTOCOL.exec(value.trim())?.[1]?.toLowerCase();
+  if (!scheme) return undefined;
+  return articleSchema.protocols?.[key]?.includes(scheme) ? undefined : value;
+}
+
+/** What the sanitiser will remove from one element of an allowed tag: attributes, unsafe URLs. */
+function removedAttributes(node: Element, line: number, removed: RemovedHtml[]): void {
+  for (const [key, value] of Object.entries(node.properties as Properties)) {
+    if (value === undefined || value === null || value === false) continue;
+    const unsafe = unsafeUrl(key, value);
+    if (unsafe !== undefined) removed.push({ line, what: `the ${attributeName(key)} "${unsafe.length > 40 ? `${unsafe.slice(0, 40)}…` : unsafe}" of <${node.tagName}>` });
+    else if (!attributeAllowed(node.tagName, key, value)) removed.push({ line, what: `the ${attributeName(key)} attribute of <${node.tagName}>` });
+  }
+}
+
+/**
+ * Before sanitising: notes what the sanitiser will remove (elements outside the schema, with
+ * their content for `script`; attributes it does not allow; URLs with other schemes), each with
+ * its line, so the build warns instead of the markup vanishing silently.
+ */
+export function rehypeNoteRemovedHtml() {
+  const allowedTags = new Set(articleSchema.tagNames ?? []);
+  const stripped = new Set(articleSchema.strip ?? []);
+  return (tree: Root, file: VFile) => {
+    const removed: RemovedHtml[] = [];
+    const stack: Array<Root | ElementContent> = [tree];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      if (node.type === 'element') {
+        const line = node.position?.start.line ?? 1;
+        if (!allowedTags.has(node.tagName)) {
+          removed.push({ line, what: stripped.has(node.tagName) ? `<${node.tagName}> and its content` : `<${node.tagName}> (its text is kept)` });
+          if (stripped.has(node.tagName)) continue;
+        } else {
+          removedAttributes(node, line, removed);
+        }
+      }
+      if ('children' in node) for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index] as ElementContent);
+    }
+    (file.data as HtmlFileData).removedHtml = removed;
+  };
+}
+
+/** Every element of the tree, depth first, without recursion limits. */
+function eachElement(tree: Root, visit: (node: Element) => void): void {
+  const stack: Array<Root | ElementContent> = [tree];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === 'element') visit(node);
+    if ('children' in node) for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index] as ElementContent);
+  }
+}
+
+/**
+ * After sanitising: footnote ids become the article's own (`<slug>-fn-1`, so two articles on one
+ * page never share one), and a link to `#name` whose target's id the sanitiser prefixed points at
+ * it again, as GitHub's page script does. References ids (`aria-describedby`) follow.
+ */
+export function rehypeLinkIds() {
+  return (tree: Root, file: VFile) => {
+    const slug = (file.data as HtmlFileData).slug ?? 'note';
+    const footnoteId = `${CLOBBER_PREFIX}${FOOTNOTE_PREFIX}`;
+    const own = (id: string) =>
+      id.startsWith(footnoteId) ? `${slug}-${id.slice(footnoteId.length)}` : id === FOOTNOTE_LABEL ? `${slug}-footnote-label` : id;
+    const ids = new Set<string>();
+    eachElement(tree, (node) => {
+      if (typeof node.properties.id === 'string') ids.add((node.properties.id = own(node.properties.id)));
+      const described = node.properties.ariaDescribedBy;
+      if (Array.isArray(described)) node.properties.ariaDescribedBy = described.map((id) => own(String(id)));
+    });
+    eachElement(tree, (node) => {
+      const href = node.properties.href;
+      if (node.tagName !== 'a' || typeof href !== 'string' || !href.startsWith('#')) return;
+      const target = href.slice(1);
+      if (target.startsWith(FOOTNOTE_PREFIX)) node.properties.href = `#${slug}-${target.slice(FOOTNOTE_PREFIX.length)}`;
+      else if (!ids.has(target) && ids.has(`${CLOBBER_PREFIX}${target}`)) node.properties.href = `#${CLOBBER_PREFIX}${target}`;
+    });
+  };
+}
