@@ -8,6 +8,7 @@ import rehypeSanitize from 'rehype-sanitize';
 import rehypeStringify from 'rehype-stringify';
 import remarkGfm from 'remark-gfm';
 import { slugOf } from './articles.ts';
+import { rehypeAlerts } from './markdown-alerts.ts';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type Processor } from 'unified';
@@ -133,6 +134,7 @@ const processor = unified()
   .use(rehypeNoteRemovedHtml)
   .use(rehypeSanitize, articleSchema)
   .use(rehypeLinkIds)
+  .use(rehypeAlerts)
   // Given an article's image context (convertArticle): its images checked, processed, and replaced.
   .use(rehypeArticleImages)
   // Only fences that name their language: guessing it costs more than the rest of the pipeline.

@@ -1,0 +1,56 @@
+// GitHub's alerts: a quote whose first line is `[!NOTE]`, `[!TIP]`, `[!IMPORTANT]`, `[!WARNING]`
+// or `[!CAUTION]` becomes a callout, marked up as GitHub marks it (`markdown-alert-note`, a title
+// paragraph), with `role="note"` so a screen reader announces it as such. Runs after sanitising:
+// the markup is the generator's own, and carries classes only.
+import type { Element, ElementContent, Root } from 'hast';
+
+const KINDS = { note: 'Note', tip: 'Tip', important: 'Important', warning: 'Warning', caution: 'Caution' } as const;
+/** The marker alone on the quote's first line, as GitHub requires it. */
+const MARKER = /^\[!(note|tip|important|warning|caution)\][ \t]*(?:\r?\n|$)/i;
+
+/** The alert a quote is, with the marker taken out of its first paragraph; undefined for a plain quote. */
+function alertOf(quote: Element): keyof typeof KINDS | undefined {
+  const first = quote.children.find((child): child is Element => child.type === 'element');
+  if (first?.tagName !== 'p') return undefined;
+  const text = first.children[0];
+  if (text?.type !== 'text') return undefined;
+  const match = MARKER.exec(text.value);
+  if (!match) return undefined;
+  // A marker with text after it on the same line is a plain quote, as on GitHub.
+  if (!match[0].includes('\n') && match[0].length === text.value.length && first.children.length > 1) {
+    const next = first.children[1];
+    if (!(next?.type === 'element' && next.tagName === 'br')) return undefined;
+  }
+  text.value = text.value.slice(match[0].length);
+  if (text.value === '') first.children.shift();
+  if (first.children[0]?.type === 'element' && first.children[0].tagName === 'br') first.children.shift();
+  if (first.children.every((child) => child.type === 'text' && child.value.trim() === '')) quote.children.splice(quote.children.indexOf(first), 1);
+  return match[1]!.toLowerCase() as keyof typeof KINDS;
+}
+
+export function rehypeAlerts() {
+  return (tree: Root) => {
+    const stack: Array<Root | Element> = [tree];
+    while (stack.length > 0) {
+      const parent = stack.pop()!;
+      parent.children.forEach((child, index) => {
+        if (child.type !== 'element') return;
+        const kind = child.tagName === 'blockquote' ? alertOf(child) : undefined;
+        if (kind) {
+          const title: Element = { type: 'element', tagName: 'p', properties: { className: ['markdown-alert-title'] }, children: [{ type: 'text', value: KINDS[kind] }] };
+          const alert: Element = {
+            type: 'element',
+            tagName: 'div',
+            properties: { className: ['markdown-alert', `markdown-alert-${kind}`], role: 'note' },
+            children: [{ type: 'text', value: '\n' }, title, ...(child.children as ElementContent[])],
+            position: child.position,
+          };
+          parent.children[index] = alert;
+          stack.push(alert);
+        } else {
+          stack.push(child);
+        }
+      });
+    }
+  };
+}
