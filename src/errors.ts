@@ -308,6 +308,16 @@ export const errorCatalogue = {
     hint: 'Scale the image down (a few thousand pixels wide is plenty for the web) and save it again.',
     message: (width: number, height: number, maxPixels: number) => `The image is ${width}×${height} pixels, more than the ${maxPixels.toLocaleString('en')} allowed.`,
   },
+  MarkdownPluginFailed: {
+    title: "A Markdown plugin of the site failed",
+    hint: "If the message names something in the article the plugin cannot handle, change the article; else fix the plugin's options in the site's markdown settings (site/index.tsx), or remove the plugin.",
+    message: (plugin: string, reason: string) => `The plugin ${plugin} failed: ${reason}`,
+  },
+  MarkdownPluginInvalid: {
+    title: "A Markdown plugin of the site is not a plugin",
+    hint: "Each entry of markdown.remarkPlugins and markdown.rehypePlugins is a plugin (the function a package exports) or [plugin, options], as in Astro.",
+    message: (where: string) => `${where} is not a plugin or [plugin, options].`,
+  },
   MarkdownHelperEnded: {
     title: 'A Markdown helper process ended before it finished',
     hint: 'Build again. If it ends again, the machine may have run out of memory (see its system log) or something stopped the process.',

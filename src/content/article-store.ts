@@ -22,7 +22,7 @@ export interface ParsedWithCache {
 /** Parses articles, taking the front matter and HTML of files seen before from the cache. */
 export async function parseWithCache(
   sources: readonly ArticleSource[],
-  options: { now: Date; warn: (message: string) => void; cacheDir: string; imageDir: string; root: string },
+  options: { now: Date; warn: (message: string) => void; cacheDir: string; imageDir: string; root: string; siteStamp: string },
 ): Promise<ParsedWithCache> {
   const cache = await openMarkdownCache(options.cacheDir);
   const keys = new Map<string, string>();
@@ -30,7 +30,7 @@ export async function parseWithCache(
   const records = new Map<string, ArticleImageRecord>();
   const all = parseArticles(sources, { now: options.now, warn: options.warn }, (source) => {
     // Images are found relative to the article's folder: the same text elsewhere is another article.
-    const key = contentKey(`${source.file}\0${source.text}`);
+    const key = contentKey(`${source.file}\0${source.text}`, options.siteStamp);
     keys.set(source.file, key);
     const parts = cache.get(key);
     // An image it shows changed, or its processed images went: converted again.

@@ -23,6 +23,8 @@ export interface ArticleConverter {
 
 /** Where a helper finds the images of the articles and keeps what it makes of them. */
 export interface HelperImageSettings {
+  /** A copy of the site's compiled module, when it has Markdown plugins: the helper imports it for them. */
+  siteModule?: string;
   root: string;
   articlesDir: string;
   publicDir: string;

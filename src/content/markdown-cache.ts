@@ -26,8 +26,9 @@ export const pipelineVersions = (): Record<string, string> => (versions ??= pack
 let pipeline: string | undefined;
 const pipelineStamp = () => (pipeline ??= createHash('sha256').update(pipelineSource).update(JSON.stringify(pipelineVersions())).digest('hex').slice(0, 16));
 
-export function contentKey(text: string): string {
-  return createHash('sha256').update(pipelineStamp()).update('\0').update(text).digest('base64url');
+/** The key of an article's text converted by this pipeline with the site's Markdown settings (their `markdownStamp`). */
+export function contentKey(text: string, siteStamp = ''): string {
+  return createHash('sha256').update(pipelineStamp()).update('\0').update(siteStamp).update('\0').update(text).digest('base64url');
 }
 
 /** What markdown.json holds. */

@@ -7,7 +7,7 @@ import rehypeRaw from 'rehype-raw';
 import { defaultSchema } from 'rehype-sanitize';
 import type { VFile } from 'vfile';
 
-type Schema = typeof defaultSchema;
+export type Schema = typeof defaultSchema;
 type AttributeRule = NonNullable<Schema['attributes']>[string][number];
 
 /**
@@ -42,7 +42,6 @@ export function rehypeRawWhenPresent() {
   return (tree: Root, file: VFile) => ((file.data as HtmlFileData).rawHtml ? raw(tree, file) : undefined);
 }
 
-const URL_PROPERTIES = new Set(Object.keys(articleSchema.protocols ?? {}));
 const PROTOCOL = /^([a-z][a-z0-9+.-]*):/i;
 
 /** Whether a property value is allowed by one rule of the schema (a name, or a name and the values allowed). */
@@ -54,8 +53,8 @@ function ruleAllows(rule: AttributeRule, key: string, value: unknown): boolean |
   return values.every((item) => allowed.some((allow) => (allow instanceof RegExp ? allow.test(String(item)) : allow === item)));
 }
 
-function attributeAllowed(tagName: string, key: string, value: unknown): boolean {
-  const rules = [...(articleSchema.attributes?.[tagName] ?? []), ...(articleSchema.attributes?.['*'] ?? [])];
+function attributeAllowed(schema: Schema, tagName: string, key: string, value: unknown): boolean {
+  const rules = [...(schema.attributes?.[tagName] ?? []), ...(schema.attributes?.['*'] ?? [])];
   return rules.some((rule) => ruleAllows(rule, key, value) === true);
 }
 
@@ -64,20 +63,21 @@ const attributeName = (key: string) =>
   key === 'className' ? 'class' : key === 'htmlFor' ? 'for' : key.startsWith('data') || key.startsWith('aria') ? key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`) : key.toLowerCase();
 
 /** The URL property's value with a scheme the schema does not allow (`javascript:`), if any. */
-function unsafeUrl(key: string, value: unknown): string | undefined {
-  if (!URL_PROPERTIES.has(key) || typeof value !== 'string') return undefined;
+function unsafeUrl(schema: Schema, key: string, value: unknown): string | undefined {
+  const protocols = schema.protocols?.[key];
+  if (!protocols || typeof value !== 'string') return undefined;
   const scheme = PROTOCOL.exec(value.trim())?.[1]?.toLowerCase();
   if (!scheme) return undefined;
-  return articleSchema.protocols?.[key]?.includes(scheme) ? undefined : value;
+  return protocols.includes(scheme) ? undefined : value;
 }
 
 /** What the sanitiser will remove from one element of an allowed tag: attributes, unsafe URLs. */
-function removedAttributes(node: Element, line: number, removed: RemovedHtml[]): void {
+function removedAttributes(schema: Schema, node: Element, line: number, removed: RemovedHtml[]): void {
   for (const [key, value] of Object.entries(node.properties as Properties)) {
     if (value === undefined || value === null || value === false) continue;
-    const unsafe = unsafeUrl(key, value);
+    const unsafe = unsafeUrl(schema, key, value);
     if (unsafe !== undefined) removed.push({ line, what: `the ${attributeName(key)} "${unsafe.length > 40 ? `${unsafe.slice(0, 40)}…` : unsafe}" of <${node.tagName}>` });
-    else if (!attributeAllowed(node.tagName, key, value)) removed.push({ line, what: `the ${attributeName(key)} attribute of <${node.tagName}>` });
+    else if (!attributeAllowed(schema, node.tagName, key, value)) removed.push({ line, what: `the ${attributeName(key)} attribute of <${node.tagName}>` });
   }
 }
 
@@ -86,9 +86,9 @@ function removedAttributes(node: Element, line: number, removed: RemovedHtml[]):
  * their content for `script`; attributes it does not allow; URLs with other schemes), each with
  * its line, so the build warns instead of the markup vanishing silently.
  */
-export function rehypeNoteRemovedHtml() {
-  const allowedTags = new Set(articleSchema.tagNames ?? []);
-  const stripped = new Set(articleSchema.strip ?? []);
+export function rehypeNoteRemovedHtml(schema: Schema = articleSchema) {
+  const allowedTags = new Set(schema.tagNames ?? []);
+  const stripped = new Set(schema.strip ?? []);
   return (tree: Root, file: VFile) => {
     const removed: RemovedHtml[] = [];
     const stack: Array<Root | ElementContent> = [tree];
@@ -100,7 +100,7 @@ export function rehypeNoteRemovedHtml() {
           removed.push({ line, what: stripped.has(node.tagName) ? `<${node.tagName}> and its content` : `<${node.tagName}> (its text is kept)` });
           if (stripped.has(node.tagName)) continue;
         } else {
-          removedAttributes(node, line, removed);
+          removedAttributes(schema, node, line, removed);
         }
       }
       if ('children' in node) for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index] as ElementContent);

@@ -13,6 +13,8 @@ import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type Processor } from 'unified';
 import { VFile as VFileClass, type VFile } from 'vfile';
+import { sitePlugins, withAllowed } from './markdown-plugins.ts';
+import type { MarkdownOptions } from './markdown-options.ts';
 import { articleSchema, FOOTNOTE_PREFIX, rehypeLinkIds, rehypeNoteRemovedHtml, rehypeRawWhenPresent, type RemovedHtml } from './markdown-html.ts';
 import { rehypeArticleImages, rehypeNoteImageUrls, remarkNoteImageUrls, type ArticleImageContext, type ArticleImageRecord } from '../images/article-images.ts';
 
@@ -118,31 +120,48 @@ const isFootnoteLabel = (element: Element) => Array.isArray(element.properties.c
 /**
  * Markdown to HTML as GitHub renders it: all of GFM (tables, strikethrough, task lists, autolinked
  * URLs and e-mail addresses, footnotes), raw HTML parsed and sanitised with GitHub's schema (what
- * it removes noted first, for a warning with the line). Images, highlighting, heading ids and
- * anchors come after sanitising: they are the generator's own markup, made from the text, with
- * classes only (no style attribute, so the Content-Security-Policy holds).
+ * it removes noted first, for a warning with the line). The site's own plugins run after the
+ * built-in ones of their tree, before sanitising. Images, highlighting, heading ids and anchors
+ * come after sanitising: they are the generator's own markup, made from the text, with classes
+ * only (no style attribute, so the Content-Security-Policy holds).
  */
-const processor = unified()
-  .use(remarkParse)
-  .use(remarkGfm)
-  .use(remarkNoteRawHtml)
-  .use(remarkArticleLinks)
-  .use(remarkNoteImageUrls)
-  .use(remarkRehype, { allowDangerousHtml: true, clobberPrefix: FOOTNOTE_PREFIX })
-  .use(rehypeRawWhenPresent)
-  .use(rehypeNoteImageUrls)
-  .use(rehypeNoteRemovedHtml)
-  .use(rehypeSanitize, articleSchema)
-  .use(rehypeLinkIds)
-  .use(rehypeAlerts)
-  // Given an article's image context (convertArticle): its images checked, processed, and replaced.
-  .use(rehypeArticleImages)
-  // Only fences that name their language: guessing it costs more than the rest of the pipeline.
-  .use(rehypeHighlight, { detect: false })
-  .use(rehypeHeadingIds)
-  .use(rehypeAutolinkHeadings, { ...headingAnchor, test: (element: Element) => !isFootnoteLabel(element) })
-  .use(rehypeStringify)
-  .freeze();
+function createProcessor(options: MarkdownOptions = {}) {
+  const schema = withAllowed(articleSchema, options.allow);
+  return unified()
+    .use(remarkParse)
+    .use(remarkGfm)
+    .use(remarkNoteRawHtml)
+    .use(remarkArticleLinks)
+    .use(remarkNoteImageUrls)
+    .use(sitePlugins(options.remarkPlugins, 'remarkPlugins'))
+    .use(remarkRehype, { allowDangerousHtml: true, clobberPrefix: FOOTNOTE_PREFIX })
+    .use(rehypeRawWhenPresent)
+    .use(rehypeNoteImageUrls)
+    .use(sitePlugins(options.rehypePlugins, 'rehypePlugins'))
+    .use(rehypeNoteRemovedHtml, schema)
+    .use(rehypeSanitize, schema)
+    .use(rehypeLinkIds)
+    .use(rehypeAlerts)
+    // Given an article's image context (convertArticle): its images checked, processed, and replaced.
+    .use(rehypeArticleImages)
+    // Only fences that name their language: guessing it costs more than the rest of the pipeline.
+    .use(rehypeHighlight, { detect: false })
+    .use(rehypeHeadingIds)
+    .use(rehypeAutolinkHeadings, { ...headingAnchor, test: (element: Element) => !isFootnoteLabel(element) })
+    .use(rehypeStringify)
+    .freeze();
+}
+
+const processor = createProcessor();
+const processors = new WeakMap<MarkdownOptions, ReturnType<typeof createProcessor>>();
+
+/** The processor with a site's options, made once for them. */
+function processorFor(options: MarkdownOptions | undefined) {
+  if (!options || (!options.remarkPlugins?.length && !options.rehypePlugins?.length && !options.allow)) return processor;
+  let made = processors.get(options);
+  if (!made) processors.set(options, (made = createProcessor(options)));
+  return made;
+}
 
 export interface ConvertedMarkdown {
   html: string;
@@ -163,9 +182,10 @@ export function convertMarkdown(markdown: string): ConvertedMarkdown {
   return converted(processor.processSync(markdown));
 }
 
-/** An article's Markdown to HTML, its images checked, processed and shown as pictures. */
-export async function convertArticle(markdown: string, imageContext: ArticleImageContext): Promise<ConvertedMarkdown> {
-  return converted(await processor.process(new VFileClass({ value: markdown, data: { imageContext, slug: slugOf(imageContext.file) } })));
+/** An article's Markdown to HTML with the site's plugins, its images checked, processed and shown as pictures. */
+export async function convertArticle(markdown: string, imageContext: ArticleImageContext, options?: MarkdownOptions): Promise<ConvertedMarkdown> {
+  const file = new VFileClass({ value: markdown, path: imageContext.file, data: { imageContext, slug: slugOf(imageContext.file) } });
+  return converted(await processorFor(options).process(file));
 }
 
 export function markdownToHtml(markdown: string): string {

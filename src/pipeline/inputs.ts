@@ -1,7 +1,7 @@
 // The pipeline's first stage: the template, the data files, both bundles and the articles, read
 // afresh on a first run (every build) or, after a change, only what the changed files affect.
 // Bundling is the strategy's: one-shot bundles for `build`, esbuild contexts kept alive for dev.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { isArticleName, isPublished, parseArticle, readArticleSources, reportRemovedHtml, withHtml, type Article } from '../content/articles.ts';
@@ -10,6 +10,9 @@ import { bundleServer, loadServerModule, serverBuildOptions, type ServerBundle }
 import { fromEsbuildFailure } from '../bundle/esbuild-plugins.ts';
 import { convertPending, parseWithCache, type ConvertedPair, type ParsedWithCache } from '../content/article-store.ts';
 import { convertArticle } from '../content/markdown.ts';
+import type { MarkdownOptions } from '../content/markdown-options.ts';
+import { markdownStamp, versionsOfPackages } from '../content/markdown-plugins.ts';
+import { removeFilesOfEndedProcesses } from '../cache/store.ts';
 import { convertOne, type ArticleConverter } from '../content/conversion.ts';
 import { readDataFiles, type DataFile } from '../content/data.ts';
 import { changedFields } from '../render/dependencies.ts';
@@ -120,9 +123,37 @@ async function readSettled(file: string): Promise<string> {
 
 const statIsFile = (file: string) => statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
 
-/** How articles are converted with their images: here (a few, or dev's edits), or in helper processes. */
-export function articleConverter(images: ImageStage): ArticleConverter {
-  return { here: (item) => convertArticle(item.markdown, images.context(item)), helperSettings: images.helperSettings };
+/** The site's Markdown settings for a run: its plugins' options, their stamp, and the module copy helpers import. */
+export interface SiteMarkdown {
+  options?: MarkdownOptions;
+  /** Part of every article's Markdown cache key ('' without plugins). */
+  stamp: string;
+  /** A copy of the site's compiled module, for the helper processes; written only when the site has plugins. */
+  siteModule?: string;
+  /** Removes the copy. */
+  dispose(): void;
+}
+
+const SITE_MODULE_FILE = /^markdown-site-(\d+)\.mjs$/;
+
+/** The Markdown settings of the site whose bundle this is (none while the bundle failed: the run fails too). */
+export function siteMarkdownOf(project: Project, bundle: ServerBundle | undefined): SiteMarkdown {
+  const options = (bundle?.module.site as { markdown?: MarkdownOptions } | undefined)?.markdown;
+  const stamp = markdownStamp(options, bundle ? versionsOfPackages(bundle.sources) : []);
+  if (!stamp || !bundle) return { options, stamp, dispose: () => {} };
+  mkdirSync(project.cacheDir, { recursive: true });
+  removeFilesOfEndedProcesses(project.cacheDir, SITE_MODULE_FILE);
+  const siteModule = path.join(project.cacheDir, `markdown-site-${process.pid}.mjs`);
+  writeFileSync(siteModule, bundle.code);
+  return { options, stamp, siteModule, dispose: () => rmSync(siteModule, { force: true }) };
+}
+
+/** How articles are converted with their images and the site's plugins: here (a few, or dev's edits), or in helper processes. */
+export function articleConverter(images: ImageStage, markdown: SiteMarkdown): ArticleConverter {
+  return {
+    here: (item) => convertArticle(item.markdown, images.context(item), markdown.options),
+    helperSettings: { ...images.helperSettings, ...(markdown.siteModule ? { siteModule: markdown.siteModule } : {}) },
+  };
 }
 
 /**
@@ -130,7 +161,7 @@ export function articleConverter(images: ImageStage): ArticleConverter {
  * the others in file order; its images' problems are the conversion's, reported when `build`
  * reports them (after the other inputs').
  */
-async function parseChanged(project: Project, file: string, images: ImageStage, options: RunOptions) {
+async function parseChanged(project: Project, file: string, images: ImageStage, markdown: SiteMarkdown, options: RunOptions) {
   if (!statIsFile(file)) return undefined; // deleted, or a folder named x.md (its articles come on their own)
   let parsed: Article;
   try {
@@ -139,7 +170,7 @@ async function parseChanged(project: Project, file: string, images: ImageStage, 
     if (error instanceof SsgError) return error;
     throw error;
   }
-  const result = await convertOne(() => convertArticle(parsed.markdown, images.context(parsed)));
+  const result = await convertOne(() => convertArticle(parsed.markdown, images.context(parsed), markdown.options));
   if (result.error) return { article: parsed, problem: reviveProblem(result.error) };
   const article = withHtml(parsed, result.html);
   reportRemovedHtml(article, result.removedHtml, options.warn);
@@ -155,6 +186,7 @@ function startConversion(
   parsed: Pick<ParsedWithCache, 'pending' | 'images'> & { cache?: ParsedWithCache['cache'] },
   articles: readonly Article[],
   images: ImageStage,
+  markdown: SiteMarkdown,
   options: RunOptions,
   /** Articles converted before whose images failed (dev's edits), with their problems: reported as the conversion's. */
   failed: ReadonlyMap<Article, unknown> = new Map(),
@@ -182,7 +214,7 @@ function startConversion(
   const conversion = parsed.cache
     ? convertPending({ ...parsed, cache: parsed.cache }, {
         cacheDir: project.cacheDir,
-        converter: articleConverter(images),
+        converter: articleConverter(images, markdown),
         warn: options.warn,
         interrupts: options.interrupts,
         onConverted: (done) => {
@@ -196,40 +228,63 @@ function startConversion(
     if (failed.size > 0) throw mergeProblems([...failed.values()]);
   });
   done.catch(() => {}); // reported where it is awaited
-  return { done, close: conversion.close, ready, converted, converting: pending.length, listen: (next) => (listener = next) };
+  const close = async () => {
+    await conversion.close();
+    markdown.dispose();
+  };
+  return { done, close, ready, converted, converting: pending.length, listen: (next) => (listener = next) };
 }
 
-type ArticleInputs = Pick<Inputs, 'byFile' | 'articles' | 'listChanged' | 'fields' | 'conversion' | 'saveArticles' | 'articleKeys'>;
+type ArticleInputs = Pick<Inputs, 'byFile' | 'articles' | 'listChanged' | 'fields' | 'conversion' | 'saveArticles' | 'articleKeys' | 'markdownStamp'>;
+
+/**
+ * The articles of a run: all on a first run, or when the site's Markdown settings changed (every
+ * article is converted again, as the cache's key says); else the changed files.
+ */
+async function articleInputs(project: Project, strategy: Strategy<unknown>, previous: State | undefined, changes: ReadonlyMap<ChangeKind, readonly string[]>, server: Promise<ServerBundle>, options: RunOptions): Promise<ArticleInputs> {
+  if (!previous) return readAllArticles(project, strategy, server, options);
+  if (changes.has('code')) {
+    const bundle = await server.catch(() => undefined);
+    const settings = (bundle?.module.site as { markdown?: MarkdownOptions } | undefined)?.markdown;
+    if (bundle && markdownStamp(settings, versionsOfPackages(bundle.sources)) !== previous.markdownStamp) return readAllArticles(project, strategy, server, options);
+  }
+  return updateArticles(project, strategy, previous, changes.get('article') ?? [], server, options);
+}
 
 /** Every article: files seen in an earlier build skip their YAML and Markdown (both cached). */
-async function readAllArticles(project: Project, strategy: Strategy<unknown>, options: RunOptions): Promise<ArticleInputs> {
+async function readAllArticles(project: Project, strategy: Strategy<unknown>, server: Promise<ServerBundle>, options: RunOptions): Promise<ArticleInputs> {
   const { now, warn } = options;
   const sources = await readArticleSources(project.root, project.articlesDir, warn);
-  const store = await parseWithCache(sources, { now, warn, cacheDir: project.cacheDir, imageDir: strategy.images.cacheDir, root: project.root });
+  // The site's plugins are part of each article's cache key: known once its code is bundled.
+  const markdown = siteMarkdownOf(project, await server.catch(() => undefined));
+  const store = await parseWithCache(sources, { now, warn, cacheDir: project.cacheDir, imageDir: strategy.images.cacheDir, root: project.root, siteStamp: markdown.stamp });
   const byFile = new Map(store.all.map((article) => [article.file, article]));
   const publish = { drafts: options.drafts, future: options.future, now };
   const articles = publishArticles(byFile, publish);
   // Held back (drafts, future posts) are not converted, unless they may come due while this runs.
   const pending = strategy.convertHeldBack ? store.pending : store.pending.filter((item) => isPublished(item.article, publish));
-  const conversion = startConversion(project, { ...store, pending }, articles, strategy.images, options);
+  const conversion = startConversion(project, { ...store, pending }, articles, strategy.images, markdown, options);
   const saveArticles = async () => {
     await conversion.done.catch(() => {});
     if (store.stale) await store.cache.save();
   };
-  return { byFile: byFile as Map<string, Article>, articles, listChanged: false, fields: new Map(), conversion, saveArticles, articleKeys: store.keys };
+  return { byFile: byFile as Map<string, Article>, articles, listChanged: false, fields: new Map(), conversion, saveArticles, articleKeys: store.keys, markdownStamp: markdown.stamp };
 }
 
 /**
  * The changed article files parsed again (none: the list is published again, as future posts
  * come due while dev runs): the list, and what changed in each article.
  */
-async function updateArticles(project: Project, strategy: Strategy<unknown>, previous: State, files: readonly string[], options: RunOptions): Promise<ArticleInputs> {
+async function updateArticles(project: Project, strategy: Strategy<unknown>, previous: State, files: readonly string[], server: Promise<ServerBundle>, options: RunOptions): Promise<ArticleInputs> {
+  // Edits are converted here, with the site's plugins (no module copy: no helpers).
+  const bundle = await server.catch(() => undefined);
+  const markdown: SiteMarkdown = { options: (bundle?.module.site as { markdown?: MarkdownOptions } | undefined)?.markdown, stamp: previous.markdownStamp, dispose: () => {} };
   const parsed = new Map<string, Article | SsgError>(previous.byFile);
   const records = new Map<Article, ArticleImageRecord>();
   const failed = new Map<Article, unknown>();
   for (const file of files) {
     const name = relative(project, file);
-    const result = await parseChanged(project, file, strategy.images, options);
+    const result = await parseChanged(project, file, strategy.images, markdown, options);
     if (!result) parsed.delete(name);
     else if (result instanceof SsgError) parsed.set(name, result);
     else {
@@ -249,8 +304,8 @@ async function updateArticles(project: Project, strategy: Strategy<unknown>, pre
     const changed = old && old !== article ? changedFields(old, article) : undefined;
     if (changed && changed.size > 0) fields.set(article.slug, changed);
   }
-  const conversion = startConversion(project, { pending: [], images: records }, articles, strategy.images, options, failed);
-  return { byFile, articles, listChanged, fields, conversion, saveArticles: async () => {} };
+  const conversion = startConversion(project, { pending: [], images: records }, articles, strategy.images, markdown, options, failed);
+  return { byFile, articles, listChanged, fields, conversion, saveArticles: async () => {}, markdownStamp: previous.markdownStamp };
 }
 
 /** The data files after the changed ones were read again (or dropped). */
@@ -285,18 +340,20 @@ async function readSources(project: Project, strategy: Strategy<unknown>, previo
   const changed = (kind: ChangeKind) => !previous || changes.has(kind);
   const same = <T,>(value: T) => Promise.resolve(value);
   const { bundler } = strategy;
-  const articles = previous ? updateArticles(project, strategy, previous, changes.get('article') ?? [], options) : readAllArticles(project, strategy, options);
+  const code = changed('code');
+  const style = changed('style');
+  const server = code ? bundler.server() : same(previous!.server);
+  server.catch(() => {}); // reported in order below
+  const articles = articleInputs(project, strategy, previous, changes, server, options);
   const data = previous
     ? same(changed('data') ? updateDataSources(project, previous.dataSources, changes.get('data')!) : previous.dataSources)
     : readDataFiles(project.root, project.contentDir).then((files) => new Map(files.map((file) => [file.name, file])));
-  const code = changed('code');
-  const style = changed('style');
   try {
     return await inOrder<Sources>([
       articles,
       changed('template') ? loadTemplate(project.template, relative(project, project.template)) : same(previous!.shell),
       data,
-      code ? bundler.server() : same(previous!.server),
+      server,
       code || style ? bundler.client({ code, style }) : same(previous!.client),
     ]);
   } catch (error) {

@@ -90,6 +90,8 @@ export interface State {
   drawn: OutputFile[];
   drawnReads: PageReads;
   generated: OutputFile[];
+  /** The site's Markdown settings as the articles were converted with them (their stamp; '' without plugins). */
+  markdownStamp: string;
 }
 
 /** Where a run's files go; `Written` is what the strategy reports of the files it wrote. */

@@ -1,8 +1,9 @@
 import type { ComponentType, ReactNode } from 'react';
 import type { Article } from '../content/articles.ts';
 import type { DataSchema } from '../content/data.ts';
+import type { MarkdownOptions } from '../content/markdown-options.ts';
 
-export type { DataSchema };
+export type { DataSchema, MarkdownOptions };
 
 /** What every page and the layout receive. */
 export interface PageProps<Data = Record<string, unknown>> {
@@ -114,6 +115,11 @@ export interface SiteDefinition<Data = Record<string, unknown>> {
    * build time like article images and handed to pages as `data.images[path]` (a PictureData).
    */
   images?: (data: Data) => string[];
+  /**
+   * The site's own Markdown plugins (`remarkPlugins`, `rehypePlugins`, each a plugin or
+   * `[plugin, options]`) and what the sanitiser should keep of their output (`allow`).
+   */
+  markdown?: MarkdownOptions;
 }
 
 export interface GeneratedFilesContext<Data = Record<string, unknown>> {

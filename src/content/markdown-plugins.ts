@@ -1,0 +1,104 @@
+// The site's own Markdown plugins, as unified takes them (a plugin, or `[plugin, options]`), each
+// wrapped so that one that throws fails the build naming the article and the plugin; and the
+// sanitiser's schema with what the site allows its plugins to make.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Pluggable, Plugin, PluggableList, Transformer } from 'unified';
+import type { VFile } from 'vfile';
+import { catalogueError, isExpectedError } from '../errors.ts';
+import type { Schema } from './markdown-html.ts';
+import type { MarkdownOptions } from './markdown-options.ts';
+
+type AnyPlugin = Plugin<unknown[], never, never>;
+
+/** `remarkMath` → "remarkMath (markdown.remarkPlugins[0])". */
+const pluginName = (plugin: AnyPlugin, list: string, index: number) => `${plugin.name || 'a plugin without a name'} (markdown.${list}[${index}])`;
+
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** One entry of the site's list, its transformer wrapped: a throw names the article and the plugin. */
+function wrapped(entry: Pluggable, list: string, index: number): Pluggable {
+  const [plugin, ...settings] = (Array.isArray(entry) ? entry : [entry]) as [AnyPlugin, ...unknown[]];
+  if (typeof plugin !== 'function') throw catalogueError('MarkdownPluginInvalid', [`markdown.${list}[${index}]`]);
+  const name = pluginName(plugin, list, index);
+  function attacher(this: unknown, ...args: unknown[]) {
+    let transformer: Transformer | void;
+    try {
+      transformer = (plugin as (...parameters: unknown[]) => Transformer | void).apply(this, args);
+    } catch (error) {
+      throw catalogueError('MarkdownPluginFailed', [name, reasonOf(error)], {}, { cause: error });
+    }
+    if (typeof transformer !== 'function') return transformer;
+    const transform = transformer;
+    const fail = (error: unknown, file: VFile) => {
+      if (isExpectedError(error)) throw error;
+      throw catalogueError('MarkdownPluginFailed', [name, reasonOf(error)], { file: file.path || undefined }, { cause: error });
+    };
+    // Two parameters: unified waits for a third (`next`) when a transformer declares one.
+    return (tree: never, file: VFile) => {
+      try {
+        if (transform.length >= 3) {
+          // A callback-style transformer, made a promise.
+          return new Promise((resolve, reject) =>
+            (transform as (...parameters: unknown[]) => void)(tree, file, (error?: unknown, result?: unknown) => (error ? reject(error) : resolve(result))),
+          ).catch((error: unknown) => fail(error, file));
+        }
+        const result = (transform as (...parameters: unknown[]) => unknown)(tree, file);
+        return result instanceof Promise ? result.catch((error: unknown) => fail(error, file)) : result;
+      } catch (error) {
+        return fail(error, file);
+      }
+    };
+  }
+  Object.defineProperty(attacher, 'name', { value: plugin.name });
+  return [attacher as Plugin, ...settings] as Pluggable;
+}
+
+/** The site's plugins of one list, as a preset unified can use. */
+export function sitePlugins(list: readonly Pluggable[] | undefined, name: 'remarkPlugins' | 'rehypePlugins') {
+  if (list !== undefined && !Array.isArray(list)) throw catalogueError('MarkdownPluginInvalid', [`markdown.${name}`]);
+  return { plugins: (list ?? []).map((entry, index) => wrapped(entry, name, index)) as PluggableList };
+}
+
+/** The schema with the site's additions; its protections (stripped elements, URL schemes, id prefixes) unchanged. */
+export function withAllowed(schema: Schema, allow: MarkdownOptions['allow']): Schema {
+  if (!allow) return schema;
+  const attributes: NonNullable<Schema['attributes']> = { ...schema.attributes };
+  for (const [tag, names] of Object.entries(allow.attributes ?? {})) {
+    // Never an event handler or a style attribute, whatever is listed.
+    const safe = names.filter((attribute) => !/^on/i.test(attribute) && attribute.toLowerCase() !== 'style');
+    attributes[tag] = [...(attributes[tag] ?? []), ...safe];
+  }
+  const tagNames = [...(schema.tagNames ?? []), ...(allow.tagNames ?? []).filter((tag) => !(schema.strip ?? []).includes(tag) && !['script', 'style', 'iframe', 'object', 'embed', 'base', 'meta', 'link', 'form'].includes(tag))];
+  return { ...schema, tagNames, attributes };
+}
+
+/** The versions of the packages files under `node_modules` belong to (`node_modules/@scope/name/…`), read once each. */
+export function versionsOfPackages(files: readonly string[]): string[] {
+  const dirs = new Set<string>();
+  for (const file of files) {
+    const match = /^(.*[\\/]node_modules[\\/](?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/.exec(file);
+    if (match) dirs.add(match[1]!);
+  }
+  return [...dirs].sort().map((dir) => {
+    try {
+      return `${dir.split(/node_modules[\\/]/).pop()}@${(JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version?: string }).version}`;
+    } catch {
+      return `${dir}@?`;
+    }
+  });
+}
+
+/**
+ * What the site's Markdown settings are, for the Markdown cache's key: each plugin's code and
+ * options, what it allows, and the versions of the packages the site's code is made of. A new
+ * plugin, option or version converts every article again.
+ */
+export function markdownStamp(options: MarkdownOptions | undefined, packageVersions: readonly string[]): string {
+  if (!options || (!options.remarkPlugins?.length && !options.rehypePlugins?.length && !options.allow)) return '';
+  const text = JSON.stringify([options.remarkPlugins, options.rehypePlugins, options.allow, packageVersions], (_, value: unknown) =>
+    typeof value === 'function' ? `${value.name}:${String(value)}` : value instanceof RegExp ? String(value) : value,
+  );
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
