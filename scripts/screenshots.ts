@@ -25,6 +25,9 @@ try {
   for (const scheme of schemes) {
     for (const width of widths) {
       const context = await browser.newContext({ viewport: { width, height: 900 }, deviceScaleFactor: 1, colorScheme: scheme });
+      // tsx compiles this script keeping function names (`__name(fn, "name")`): the functions it
+      // hands the browser need that helper there too.
+      await context.addInitScript('globalThis.__name = (fn) => fn;');
       const page = await context.newPage();
       for (const urlPath of routes) {
         await page.goto(server.url + urlPath);
