@@ -37,6 +37,24 @@ describe('parseArticle', () => {
     }
   });
 
+  it('reads description as the excerpt, saying so; excerpt wins when both are given', () => {
+    const warnings: string[] = [];
+    expect(parse('content/news/a.md', '---\ntitle: A\ndate: "2025-01-01"\ndescription: From Astro.\n---\nBody\n', warnings).excerpt).toBe('From Astro.');
+    expect(warnings).toEqual(['content/news/a.md:4: "description" is read as the excerpt (the name this site uses); rename it to excerpt.']);
+    const both: string[] = [];
+    expect(parse('content/news/a.md', '---\ndate: "2025-01-01"\nexcerpt: Mine.\ndescription: Other.\n---\nBody\n', both).excerpt).toBe('Mine.');
+    expect(both).toEqual(['content/news/a.md:4: "description" is not read, as excerpt is given; remove one of them.']);
+  });
+
+  it('takes the excerpt from the text before <!--more--> when front matter gives none, without its markup', () => {
+    const article = parse('content/news/a.md', '---\ndate: "2025-01-01"\n---\nFirst **bold** [link](https://x.example) para.\n\nSecond `code`.\n\n<!--more-->\n\nThe rest.\n');
+    expect(article.excerpt).toBe('First bold link para. Second code.');
+    expect(parse('content/news/a.md', '---\ndate: "2025-01-01"\nexcerpt: Given.\n---\nA\n\n<!-- more -->\n').excerpt).toBe('Given.');
+    expect(parse('content/news/a.md', '---\ndate: "2025-01-01"\n---\nNo marker.\n').excerpt).toBe('');
+    // In a code sample it is text, not the marker... as written at the start of a line, it is the marker.
+    expect(parse('content/news/a.md', '---\ndate: "2025-01-01"\n---\nUse `<!--more-->` inline.\n').excerpt).toBe('');
+  });
+
   it('defaults the title to the slug and the excerpt to an empty string', () => {
     const article = parse('a/my-post.md', '---\ndate: "2025-01-01"\n---\nx');
     expect(article.title).toBe('my-post');

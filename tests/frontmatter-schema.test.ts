@@ -75,8 +75,8 @@ describe('keys that look like known ones', () => {
     parse('---\ntitle: T\ndate: "2025-01-01"\nsummary: S\ndescription: D\npublished: false\n---\n', warnings);
     expect(warnings).toEqual([
       'content/news/post.md:4: "summary" in front matter is not read; did you mean excerpt?',
-      'content/news/post.md:5: "description" in front matter is not read; did you mean excerpt?',
       'content/news/post.md:6: "published" in front matter is not read; did you mean draft?',
+      'content/news/post.md:5: "description" is read as the excerpt (the name this site uses); rename it to excerpt.',
     ]);
   });
 

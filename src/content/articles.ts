@@ -5,6 +5,8 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { catalogueError, SsgError, SsgErrorList } from '../errors.ts';
 import { z } from 'zod';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { toString } from 'mdast-util-to-string';
 import { bodyOf, bodyStartLine, isoDate, lineOfKey, splitFrontMatter } from './frontmatter.ts';
 
 /**
@@ -106,7 +108,6 @@ const frontMatterSchema = z.looseObject({
 
 /** Keys people write for one the generator reads, and what it reads instead. */
 const LOOKALIKE_KEYS: Record<string, string> = {
-  description: 'excerpt',
   summary: 'excerpt',
   abstract: 'excerpt',
   published: 'draft',
@@ -166,7 +167,7 @@ export function articleFromParts(file: string, data: Record<string, unknown>, bo
     slug,
     title: typeof fields.title === 'string' && fields.title !== '' ? fields.title : slug,
     date,
-    excerpt: typeof fields.excerpt === 'string' ? fields.excerpt : '',
+    excerpt: excerptOf(file, data, body, text, options.warn),
     markdown: body,
     html,
     data,
@@ -175,6 +176,42 @@ export function articleFromParts(file: string, data: Record<string, unknown>, bo
     bodyLine: bodyStartLine(text, body),
     ...(Array.isArray(fields.tags) ? { tags: Object.freeze(fields.tags.map(String)) } : {}),
   });
+}
+
+/** The line that ends an excerpt taken from the body, as Jekyll, Hugo and Astro users write it. */
+const MORE = /^[ \t]*<!--\s*more\s*-->[ \t]*$/im;
+
+/**
+ * The excerpt: `excerpt` in front matter; else `description` (Astro's and Hugo's name for it,
+ * read as the excerpt, with a message naming the one this site uses); else the body's text before
+ * a `<!--more-->` line; else none.
+ */
+function excerptOf(file: string, data: Record<string, unknown>, body: string, text: string, warn: (message: string) => void): string {
+  const line = (key: string) => {
+    const found = lineOfKey(text, key);
+    return found ? `:${found}` : '';
+  };
+  if (typeof data.excerpt === 'string') {
+    if (typeof data.description === 'string' && data.description !== data.excerpt) warn(`${file}${line('description')}: "description" is not read, as excerpt is given; remove one of them.`);
+    return data.excerpt;
+  }
+  if (typeof data.description === 'string') {
+    warn(`${file}${line('description')}: "description" is read as the excerpt (the name this site uses); rename it to excerpt.`);
+    return data.description;
+  }
+  const more = MORE.exec(body);
+  return more ? plainText(body.slice(0, more.index)) : '';
+}
+
+/** Markdown's text without its markup, paragraphs joined by a space: what a meta description or a summary shows. */
+function plainText(markdown: string): string {
+  const tree = fromMarkdown(markdown);
+  return tree.children
+    .map((node) => toString(node))
+    .filter((part) => part.trim() !== '')
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** Whether a build shows the article: drafts only with `drafts`, future dates only with `future`. */
