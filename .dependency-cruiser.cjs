@@ -9,7 +9,7 @@
 //   runtime                                  the code shipped to browsers (imports nothing)
 //   project.ts, errors.ts, processes.ts,     what everything may use
 //   site-code-error.ts, interrupt.ts,
-//   fingerprint.ts
+//   fingerprint.ts, trees.ts
 //
 // Nothing in src/ imports bin/ or site/ (the engine never names the company's site). Type-only
 // imports count: a type is part of the contract between layers.
@@ -38,9 +38,9 @@ module.exports = {
     ...upward,
     {
       name: 'no-upward-from-the-base',
-      comment: 'The files at the top of src/ (project, errors, processes, site-code-error, interrupt, fingerprint) are the bottom layer: they import no folder of src/.',
+      comment: 'The files at the top of src/ (project, errors, processes, site-code-error, interrupt, fingerprint, trees) are the bottom layer: they import no folder of src/.',
       severity: 'error',
-      from: { path: '^src/(project|errors|processes|site-code-error|interrupt|fingerprint)\\.ts$' },
+      from: { path: '^src/(project|errors|processes|site-code-error|interrupt|fingerprint|trees)\\.ts$' },
       to: { path: '^src/[^/]+/' },
     },
     {

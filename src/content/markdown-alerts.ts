@@ -2,7 +2,8 @@
 // or `[!CAUTION]` becomes a callout, marked up as GitHub marks it (`markdown-alert-note`, a title
 // paragraph), with `role="note"` so a screen reader announces it as such. Runs after sanitising:
 // the markup is the generator's own, and carries classes only.
-import type { Element, ElementContent, Root } from 'hast';
+import type { Element, Root, RootContent } from 'hast';
+import { walkTree } from '../trees.ts';
 
 const KINDS = { note: 'Note', tip: 'Tip', important: 'Important', warning: 'Warning', caution: 'Caution' } as const;
 /** The marker alone on the quote's first line, as GitHub requires it. */
@@ -30,27 +31,18 @@ function alertOf(quote: Element): keyof typeof KINDS | undefined {
 
 export function rehypeAlerts() {
   return (tree: Root) => {
-    const stack: Array<Root | Element> = [tree];
-    while (stack.length > 0) {
-      const parent = stack.pop()!;
-      parent.children.forEach((child, index) => {
-        if (child.type !== 'element') return;
-        const kind = child.tagName === 'blockquote' ? alertOf(child) : undefined;
-        if (kind) {
-          const title: Element = { type: 'element', tagName: 'p', properties: { className: ['markdown-alert-title'] }, children: [{ type: 'text', value: KINDS[kind] }] };
-          const alert: Element = {
-            type: 'element',
-            tagName: 'div',
-            properties: { className: ['markdown-alert', `markdown-alert-${kind}`], role: 'note' },
-            children: [{ type: 'text', value: '\n' }, title, ...(child.children as ElementContent[])],
-            position: child.position,
-          };
-          parent.children[index] = alert;
-          stack.push(alert);
-        } else {
-          stack.push(child);
-        }
-      });
-    }
+    // The alert replaces the quote in its parent; the walk goes on into the alert (an alert may hold another).
+    walkTree<RootContent>(tree, (child, parent, index) => {
+      const kind = child.type === 'element' && child.tagName === 'blockquote' ? alertOf(child) : undefined;
+      if (!kind || child.type !== 'element') return;
+      const title: Element = { type: 'element', tagName: 'p', properties: { className: ['markdown-alert-title'] }, children: [{ type: 'text', value: KINDS[kind] }] };
+      parent.children[index] = {
+        type: 'element',
+        tagName: 'div',
+        properties: { className: ['markdown-alert', `markdown-alert-${kind}`], role: 'note' },
+        children: [{ type: 'text', value: '\n' }, title, ...child.children],
+        position: child.position,
+      };
+    });
   };
 }

@@ -2,7 +2,8 @@
 // GitHub's schema plus a few elements the site shows (rehype-sanitize), never dropped whole.
 // What the sanitiser removes is noted first, with its line, so the build can warn about it; after
 // sanitising, the ids it prefixed are linked up again and footnote ids are made the article's own.
-import type { Element, ElementContent, Properties, Root } from 'hast';
+import type { Element, Properties, Root, RootContent } from 'hast';
+import { SKIP, walkTree } from '../trees.ts';
 import rehypeRaw from 'rehype-raw';
 import { defaultSchema } from 'rehype-sanitize';
 import type { VFile } from 'vfile';
@@ -91,33 +92,22 @@ export function rehypeNoteRemovedHtml(schema: Schema = articleSchema) {
   const stripped = new Set(schema.strip ?? []);
   return (tree: Root, file: VFile) => {
     const removed: RemovedHtml[] = [];
-    const stack: Array<Root | ElementContent> = [tree];
-    while (stack.length > 0) {
-      const node = stack.pop()!;
-      if (node.type === 'element') {
-        const line = node.position?.start.line ?? 1;
-        if (!allowedTags.has(node.tagName)) {
-          removed.push({ line, what: stripped.has(node.tagName) ? `<${node.tagName}> and its content` : `<${node.tagName}> (its text is kept)` });
-          if (stripped.has(node.tagName)) continue;
-        } else {
-          removedAttributes(schema, node, line, removed);
-        }
-      }
-      if ('children' in node) for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index] as ElementContent);
-    }
+    walkTree<RootContent>(tree, (node) => {
+      if (node.type !== 'element') return undefined;
+      const line = node.position?.start.line ?? 1;
+      if (allowedTags.has(node.tagName)) return removedAttributes(schema, node, line, removed);
+      removed.push({ line, what: stripped.has(node.tagName) ? `<${node.tagName}> and its content` : `<${node.tagName}> (its text is kept)` });
+      return stripped.has(node.tagName) ? SKIP : undefined;
+    });
     (file.data as HtmlFileData).removedHtml = removed;
   };
 }
 
-/** Every element of the tree, depth first, without recursion limits. */
-function eachElement(tree: Root, visit: (node: Element) => void): void {
-  const stack: Array<Root | ElementContent> = [tree];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
+/** Every element of the tree, in document order. */
+const eachElement = (tree: Root, visit: (node: Element) => void) =>
+  walkTree<RootContent>(tree, (node) => {
     if (node.type === 'element') visit(node);
-    if ('children' in node) for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index] as ElementContent);
-  }
-}
+  });
 
 /**
  * After sanitising: footnote ids become the article's own (`<slug>-fn-1`, so two articles on one

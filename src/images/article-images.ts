@@ -4,8 +4,9 @@ import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { catalogueError, mergeProblems, problemAt, SsgError, SsgErrorList } from '../errors.ts';
-import type { Element, Root } from 'hast';
-import type { Root as MdastRoot } from 'mdast';
+import type { Element, Root, RootContent } from 'hast';
+import type { Root as MdastRoot, RootContent as MdastContent } from 'mdast';
+import { walkTree } from '../trees.ts';
 import type { VFile } from 'vfile';
 import type { ImageCache, ImageProcessor } from './image-cache.ts';
 import { pictureElement, pictureOf, plainImageElement } from './picture.ts';
@@ -50,7 +51,7 @@ export function resolveImageFile(reference: ImageReference, articleFile: string,
   const [base, file] = decoded.startsWith('/')
     ? [folders.publicDir, path.join(folders.publicDir, decoded)]
     : [folders.articlesDir, path.resolve(folders.root, path.dirname(articleFile), decoded)];
-  if (file !== base && !file.startsWith(base + path.sep)) {
+  if (!within(file, base)) {
     return catalogueError('ImageMissing', ['outside', url, path.relative(folders.root, base)], where);
   }
   if (!isFile(file)) return catalogueError('ImageMissing', ['notFound', url, path.relative(folders.root, file)], where);
@@ -138,8 +139,6 @@ interface FoundImage {
 
 type ImageFileData = { imageUrls?: Map<number, string>; imageContext?: ArticleImageContext; images?: ArticleImageRecord };
 
-type MdastNode = { type: string; url?: string; identifier?: string; position?: { start: { offset?: number } }; children?: MdastNode[] };
-
 /**
  * On the Markdown tree: each image's URL as the author wrote it (`./café.png`, not the encoded
  * `./caf%C3%A9.png` of the HTML), by where it starts in the source; a reference image by its
@@ -152,15 +151,13 @@ export function remarkNoteImageUrls() {
     const urls = new Map<number, string>();
     const definitions = new Map<string, string>();
     const references: Array<[number, string]> = [];
-    const stack: MdastNode[] = [tree as MdastNode];
-    while (stack.length > 0) {
-      const node = stack.pop()!;
+    // In document order: the first definition of a label is the one used, as CommonMark says.
+    walkTree<MdastContent>(tree, (node) => {
       const offset = node.position?.start.offset;
-      if (node.type === 'definition' && node.identifier !== undefined && !definitions.has(node.identifier)) definitions.set(node.identifier, node.url ?? '');
-      else if (node.type === 'image' && offset !== undefined) urls.set(offset, node.url ?? '');
-      else if (node.type === 'imageReference' && offset !== undefined && node.identifier !== undefined) references.push([offset, node.identifier]);
-      if (node.children) stack.push(...node.children);
-    }
+      if (node.type === 'definition' && !definitions.has(node.identifier)) definitions.set(node.identifier, node.url);
+      else if (node.type === 'image' && offset !== undefined) urls.set(offset, node.url);
+      else if (node.type === 'imageReference' && offset !== undefined) references.push([offset, node.identifier]);
+    });
     for (const [offset, identifier] of references) if (definitions.has(identifier)) urls.set(offset, definitions.get(identifier)!);
     data.imageUrls = urls;
   };
@@ -182,18 +179,11 @@ export function rehypeNoteImageUrls() {
   };
 }
 
-/** Calls `visit` on every element with its parent and index, depth first, without recursion limits. */
-function eachElement(tree: Root, visit: (node: Element, parent: Root | Element, index: number) => void): void {
-  const stack: Array<Root | Element> = [tree];
-  while (stack.length > 0) {
-    const parent = stack.pop()!;
-    parent.children.forEach((child, index) => {
-      if (child.type !== 'element') return;
-      visit(child, parent, index);
-      stack.push(child);
-    });
-  }
-}
+/** Calls `visit` on every element with its parent and index, in document order. */
+const eachElement = (tree: Root, visit: (node: Element, parent: Root | Element, index: number) => void) =>
+  walkTree<RootContent>(tree, (node, parent, index) => {
+    if (node.type === 'element') visit(node, parent as Root | Element, index);
+  });
 
 /** Every image of the article in document order, as written, with its line in the file. */
 function findImages(tree: Root, data: ImageFileData, bodyLine: number): FoundImage[] {
@@ -293,11 +283,11 @@ async function settleAll<T>(work: ReadonlyArray<Promise<T>>): Promise<T[]> {
 
 /** An image file's bytes; one that cannot be read is named. */
 export async function readImageFile(file: string, shownAs: string): Promise<Uint8Array> {
-  try {
-    return await readFile(file);
-  } catch (error) {
-    throw catalogueError('ImageUnreadable', ['notRead', (error as Error).message], { file: shownAs }, { cause: error });
-  }
+  return readFile(file).catch((error: unknown) => unreadable(error, shownAs));
+}
+
+function unreadable(error: unknown, shownAs: string): never {
+  throw catalogueError('ImageUnreadable', ['notRead', (error as Error).message], { file: shownAs }, { cause: error });
 }
 
 /**
@@ -315,7 +305,7 @@ async function readImageSource(file: string, shownAs: string): Promise<{ bytes: 
       await handle.close();
     }
   } catch (error) {
-    throw catalogueError('ImageUnreadable', ['notRead', (error as Error).message], { file: shownAs }, { cause: error });
+    return unreadable(error, shownAs);
   }
 }
 
