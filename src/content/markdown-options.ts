@@ -15,3 +15,8 @@ export interface MarkdownOptions {
    */
   allow?: { tagNames?: readonly string[]; attributes?: Readonly<Record<string, readonly string[]>> };
 }
+
+/** Whether a site's options change anything: a plugin, or something allowed. */
+export function changesMarkdown(options: MarkdownOptions | undefined): options is MarkdownOptions {
+  return Boolean(options && (options.remarkPlugins?.length || options.rehypePlugins?.length || options.allow));
+}

@@ -8,7 +8,7 @@ import type { Pluggable, Plugin, PluggableList, Transformer } from 'unified';
 import type { VFile } from 'vfile';
 import { catalogueError, isExpectedError } from '../errors.ts';
 import type { Schema } from './markdown-html.ts';
-import type { MarkdownOptions } from './markdown-options.ts';
+import { changesMarkdown, type MarkdownOptions } from './markdown-options.ts';
 
 type AnyPlugin = Plugin<unknown[], never, never>;
 
@@ -75,7 +75,7 @@ export function withAllowed(schema: Schema, allow: MarkdownOptions['allow']): Sc
 }
 
 /** The versions of the packages files under `node_modules` belong to (`node_modules/@scope/name/…`), read once each. */
-export function versionsOfPackages(files: readonly string[]): string[] {
+function versionsOfPackages(files: readonly string[]): string[] {
   const dirs = new Set<string>();
   for (const file of files) {
     const match = /^(.*[\\/]node_modules[\\/](?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/.exec(file);
@@ -92,12 +92,14 @@ export function versionsOfPackages(files: readonly string[]): string[] {
 
 /**
  * What the site's Markdown settings are, for the Markdown cache's key: each plugin's code and
- * options, what it allows, and the versions of the packages the site's code is made of. A new
+ * options, what it allows, and the versions of the packages the site's code is made of
+ * (`siteSources`: the files its bundle was made from). A new
  * plugin, option or version converts every article again.
  */
-export function markdownStamp(options: MarkdownOptions | undefined, packageVersions: readonly string[]): string {
-  if (!options || (!options.remarkPlugins?.length && !options.rehypePlugins?.length && !options.allow)) return '';
-  const text = JSON.stringify([options.remarkPlugins, options.rehypePlugins, options.allow, packageVersions], (_, value: unknown) =>
+export function markdownStamp(options: MarkdownOptions | undefined, siteSources: readonly string[]): string {
+  // Without settings, nothing to read: the package files are only looked at for plugins.
+  if (!changesMarkdown(options)) return '';
+  const text = JSON.stringify([options.remarkPlugins, options.rehypePlugins, options.allow, versionsOfPackages(siteSources)], (_, value: unknown) =>
     typeof value === 'function' ? `${value.name}:${String(value)}` : value instanceof RegExp ? String(value) : value,
   );
   return createHash('sha256').update(text).digest('hex').slice(0, 16);

@@ -176,17 +176,14 @@ export function createMarkdownPool(options: { cacheDir: string; converter: Artic
   };
   const start = async () => {
     if (helpers) return helpers;
+    unregister = interrupts.on(stop);
     const shipped = shippedHelper();
-    if (shipped) {
-      unregister = interrupts.on(stop);
-      return (helpers = forkHelpers(shipped, size, options.cacheDir));
-    }
+    if (shipped) return (helpers = forkHelpers(shipped, size, options.cacheDir));
     // The helper runs as plain JavaScript, compiled here: loaded through the TypeScript loader,
     // the same conversions cost 60 % more CPU.
     mkdirSync(options.cacheDir, { recursive: true });
     removeStaleHelperFiles(options.cacheDir);
     helperFile = path.join(options.cacheDir, `markdown-helper-${process.pid}.mjs`);
-    unregister = interrupts.on(stop);
     await compileHelper(helperFile);
     helpers = forkHelpers(helperFile, size, options.cacheDir);
     return helpers;

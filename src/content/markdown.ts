@@ -1,7 +1,8 @@
 import GithubSlugger, { slug } from 'github-slugger';
-import type { Element, ElementContent, Root as HastRoot } from 'hast';
+import type { Element, ElementContent, Root as HastRoot, RootContent as HastContent } from 'hast';
 import { toString as hastText } from 'hast-util-to-string';
-import type { Root as MdastRoot } from 'mdast';
+import type { Root as MdastRoot, RootContent as MdastContent } from 'mdast';
+import { SKIP, walkTree } from '../trees.ts';
 import rehypeAutolinkHeadings from 'rehype-autolink-headings';
 import rehypeHighlight from 'rehype-highlight';
 import rehypeSanitize from 'rehype-sanitize';
@@ -14,21 +15,9 @@ import remarkRehype from 'remark-rehype';
 import { unified, type Processor } from 'unified';
 import { VFile as VFileClass, type VFile } from 'vfile';
 import { sitePlugins, withAllowed } from './markdown-plugins.ts';
-import type { MarkdownOptions } from './markdown-options.ts';
+import { changesMarkdown, type MarkdownOptions } from './markdown-options.ts';
 import { articleSchema, FOOTNOTE_PREFIX, rehypeLinkIds, rehypeNoteRemovedHtml, rehypeRawWhenPresent, type RemovedHtml } from './markdown-html.ts';
 import { rehypeArticleImages, rehypeNoteImageUrls, remarkNoteImageUrls, type ArticleImageContext, type ArticleImageRecord } from '../images/article-images.ts';
-
-type MdastNode = { type: string; url?: string; value?: string; position?: { start: { line: number } }; children?: MdastNode[] };
-
-/** Calls `visit` on every node of a Markdown tree, depth first, without recursion limits. */
-function eachNode(root: MdastNode, visit: (node: MdastNode) => void): void {
-  const stack: MdastNode[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    visit(node);
-    if (node.children) for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index]!);
-  }
-}
 
 /**
  * Whether the article holds raw HTML (comments aside): only then is the tree parsed again as HTML
@@ -37,7 +26,7 @@ function eachNode(root: MdastNode, visit: (node: MdastNode) => void): void {
 function remarkNoteRawHtml() {
   return (tree: MdastRoot, file: VFile) => {
     let found = false;
-    eachNode(tree as MdastNode, (node) => {
+    walkTree<MdastContent>(tree, (node) => {
       if (node.type === 'html') found = true;
     });
     file.data.rawHtml = found;
@@ -58,7 +47,7 @@ export function articleLinkTarget(url: string): string {
 
 function remarkArticleLinks() {
   return (tree: MdastRoot) => {
-    eachNode(tree as MdastNode, (node) => {
+    walkTree<MdastContent>(tree, (node) => {
       if ((node.type === 'link' || node.type === 'definition') && node.url) node.url = articleLinkTarget(node.url);
     });
   };
@@ -87,32 +76,23 @@ function rehypeHeadingIds() {
   return (tree: HastRoot) => {
     const slugger = new GithubSlugger();
     const headings: Element[] = [];
-    const stack: Array<HastRoot | ElementContent> = [tree];
-    while (stack.length > 0) {
-      const node = stack.pop()!;
-      if (node.type === 'element') {
-        if (node.properties.dataFootnotes !== undefined) {
-          collectIds(node, slugger);
-          continue;
-        }
-        if (HEADING.test(node.tagName)) headings.push(node);
-        else if (typeof node.properties.id === 'string') slugger.slug(node.properties.id);
+    const takeId = (node: HastContent) => {
+      if (node.type === 'element' && typeof node.properties.id === 'string') slugger.slug(node.properties.id);
+    };
+    walkTree<HastContent>(tree, (node) => {
+      if (node.type !== 'element') return undefined;
+      if (node.properties.dataFootnotes !== undefined) {
+        // The footnotes' ids are taken, their hidden heading's among them.
+        takeId(node);
+        walkTree<HastContent>(node, takeId);
+        return SKIP;
       }
-      if ('children' in node) for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index] as ElementContent);
-    }
+      if (HEADING.test(node.tagName)) headings.push(node);
+      else takeId(node);
+      return undefined;
+    });
     for (const heading of headings) heading.properties.id = slugger.slug(slug(hastText(heading)) || 'section');
   };
-}
-
-/** Notes the ids inside `root` as taken. */
-function collectIds(root: Element, slugger: GithubSlugger): void {
-  const stack: ElementContent[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.type !== 'element') continue;
-    if (typeof node.properties.id === 'string') slugger.slug(node.properties.id);
-    stack.push(...node.children);
-  }
 }
 
 const isFootnoteLabel = (element: Element) => Array.isArray(element.properties.className) && element.properties.className.includes('sr-only');
@@ -157,7 +137,7 @@ const processors = new WeakMap<MarkdownOptions, ReturnType<typeof createProcesso
 
 /** The processor with a site's options, made once for them. */
 function processorFor(options: MarkdownOptions | undefined) {
-  if (!options || (!options.remarkPlugins?.length && !options.rehypePlugins?.length && !options.allow)) return processor;
+  if (!changesMarkdown(options)) return processor;
   let made = processors.get(options);
   if (!made) processors.set(options, (made = createProcessor(options)));
   return made;

@@ -11,7 +11,7 @@ import { fromEsbuildFailure } from '../bundle/esbuild-plugins.ts';
 import { convertPending, parseWithCache, type ConvertedPair, type ParsedWithCache } from '../content/article-store.ts';
 import { convertArticle } from '../content/markdown.ts';
 import type { MarkdownOptions } from '../content/markdown-options.ts';
-import { markdownStamp, versionsOfPackages } from '../content/markdown-plugins.ts';
+import { markdownStamp } from '../content/markdown-plugins.ts';
 import { removeFilesOfEndedProcesses } from '../cache/store.ts';
 import { convertOne, type ArticleConverter } from '../content/conversion.ts';
 import { readDataFiles, type DataFile } from '../content/data.ts';
@@ -134,12 +134,24 @@ export interface SiteMarkdown {
   dispose(): void;
 }
 
+const settingsOf = new WeakMap<ServerBundle, { options?: MarkdownOptions; stamp: string }>();
+
+/** A bundle's Markdown options and their stamp, worked out once per bundle. */
+function markdownSettingsOf(bundle: ServerBundle | undefined): { options?: MarkdownOptions; stamp: string } {
+  if (!bundle) return { stamp: '' };
+  let settings = settingsOf.get(bundle);
+  if (!settings) {
+    const options = (bundle.module.site as { markdown?: MarkdownOptions }).markdown;
+    settingsOf.set(bundle, (settings = { options, stamp: markdownStamp(options, bundle.sources) }));
+  }
+  return settings;
+}
+
 const SITE_MODULE_FILE = /^markdown-site-(\d+)\.mjs$/;
 
 /** The Markdown settings of the site whose bundle this is (none while the bundle failed: the run fails too). */
 export function siteMarkdownOf(project: Project, bundle: ServerBundle | undefined): SiteMarkdown {
-  const options = (bundle?.module.site as { markdown?: MarkdownOptions } | undefined)?.markdown;
-  const stamp = markdownStamp(options, bundle ? versionsOfPackages(bundle.sources) : []);
+  const { options, stamp } = markdownSettingsOf(bundle);
   if (!stamp || !bundle) return { options, stamp, dispose: () => {} };
   mkdirSync(project.cacheDir, { recursive: true });
   removeFilesOfEndedProcesses(project.cacheDir, SITE_MODULE_FILE);
@@ -245,8 +257,7 @@ async function articleInputs(project: Project, strategy: Strategy<unknown>, prev
   if (!previous) return readAllArticles(project, strategy, server, options);
   if (changes.has('code')) {
     const bundle = await server.catch(() => undefined);
-    const settings = (bundle?.module.site as { markdown?: MarkdownOptions } | undefined)?.markdown;
-    if (bundle && markdownStamp(settings, versionsOfPackages(bundle.sources)) !== previous.markdownStamp) return readAllArticles(project, strategy, server, options);
+    if (bundle && markdownSettingsOf(bundle).stamp !== previous.markdownStamp) return readAllArticles(project, strategy, server, options);
   }
   return updateArticles(project, strategy, previous, changes.get('article') ?? [], server, options);
 }
@@ -278,7 +289,7 @@ async function readAllArticles(project: Project, strategy: Strategy<unknown>, se
 async function updateArticles(project: Project, strategy: Strategy<unknown>, previous: State, files: readonly string[], server: Promise<ServerBundle>, options: RunOptions): Promise<ArticleInputs> {
   // Edits are converted here, with the site's plugins (no module copy: no helpers).
   const bundle = await server.catch(() => undefined);
-  const markdown: SiteMarkdown = { options: (bundle?.module.site as { markdown?: MarkdownOptions } | undefined)?.markdown, stamp: previous.markdownStamp, dispose: () => {} };
+  const markdown: SiteMarkdown = { options: markdownSettingsOf(bundle).options, stamp: previous.markdownStamp, dispose: () => {} };
   const parsed = new Map<string, Article | SsgError>(previous.byFile);
   const records = new Map<Article, ArticleImageRecord>();
   const failed = new Map<Article, unknown>();
