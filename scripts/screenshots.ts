@@ -1,17 +1,17 @@
 // Screenshots of every route at phone and desktop widths, light and dark, for a look as a
-// visitor would. Usage: npm run screenshots [-- --dir dist --out screenshots]
+// visitor would. Usage: npm run screenshots [-- --dir dist --out screenshots --routes /news/a,/news/b]
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { hydrateEverything, launchBrowser } from '../tests/helpers/browser.ts';
 import { serveSite } from '../tests/helpers/server.ts';
 
-const { values } = parseArgs({ options: { dir: { type: 'string', default: 'dist' }, out: { type: 'string', default: 'screenshots' } } });
+const { values } = parseArgs({ options: { dir: { type: 'string', default: 'dist' }, out: { type: 'string', default: 'screenshots' }, routes: { type: 'string' } } });
 const dir = path.resolve(values.dir!);
 const out = path.resolve(values.out!);
 
-// Every route of the spec plus an unknown path (the host's not-found page).
-const routes = ['/', '/about', '/services', '/networks', '/contact', '/news', '/news/hello-world', '/legal', '/no-such-page'];
+// Every route of the spec plus an unknown path (the host's not-found page), or the ones asked for.
+const routes = values.routes?.split(',') ?? ['/', '/about', '/services', '/networks', '/contact', '/news', '/news/hello-world', '/legal', '/no-such-page'];
 const widths = [320, 390, 1280];
 const schemes = ['light', 'dark'] as const;
 

@@ -150,6 +150,8 @@ export default defineSite<SiteData>({
           type: 'article',
           image: article && shareImageOf(article, data.site.brand),
           publishedTime: article && publishedTime(article.date),
+          modifiedTime: article?.updated && publishedTime(article.updated),
+          canonical: article?.canonical,
           jsonLd: article && newsArticle(article, data.site, baseUrl),
         };
       },

@@ -54,11 +54,13 @@ export function newsArticle(article: Article, site: SiteConfig, baseUrl: string)
     headline: article.title,
     description: article.excerpt || undefined,
     datePublished: article.date,
-    dateModified: typeof article.data.updated === 'string' ? article.data.updated : article.date,
+    dateModified: article.updated ?? article.date,
     mainEntityOfPage: `${baseUrl}/news/${article.slug}`,
     image: [`${baseUrl}${shareImagePath(article)}`],
     keywords: article.tags?.join(', '),
-    author: { '@type': 'Organization', name: site.brand, url: `${baseUrl}/` },
+    author: article.authors
+      ? article.authors.map((name) => ({ '@type': 'Person', name }))
+      : { '@type': 'Organization', name: site.brand, url: `${baseUrl}/` },
     publisher,
   };
 }

@@ -6,7 +6,7 @@
 // card (3-4 on the main thread, the compression on libuv's threads), where satori, resvg and sharp
 // for every card took about 27 ms.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { renderAsync } from '@resvg/resvg-js';
 import satori from 'satori';
@@ -19,11 +19,46 @@ export const SHARE_CARD = { width: 1200, height: 630 } as const;
 /** Longer titles are cut at a word and end in an ellipsis; the card shows at most three lines. */
 const TITLE_LIMIT = 140;
 
-export const shareImagePath = (article: Article) => `/news/${article.slug}.png`;
+/** The card of an article: drawn (PNG), or made from the image its front matter names (JPEG). */
+export const shareImagePath = (article: Pick<Article, 'slug' | 'image'>) => `/news/${article.slug}.${article.image ? 'jpg' : 'png'}`;
 
 /** The card of an article as the head of its page describes it. */
 export function shareImageOf(article: Article, brand: string): HeadImage {
-  return { path: shareImagePath(article), ...SHARE_CARD, alt: `${article.title}, ${cardDate(article.date)}, ${brand}` };
+  const alt = article.image ? article.image.alt : `${article.title}, ${cardDate(article.date)}, ${brand}`;
+  return { path: shareImagePath(article), ...SHARE_CARD, alt };
+}
+
+/**
+ * An article's own image (front matter `image`) as its card: cropped to the card's size around
+ * its middle, as JPEG. An image that cannot be read fails the build, naming the article.
+ */
+async function cardFromImage(article: Article, root: string): Promise<Uint8Array> {
+  const image = article.image!;
+  const file = path.join(root, image.file);
+  const stat = statSync(file, { throwIfNoEntry: false });
+  if (!stat?.isFile()) {
+    throw new Error(`its image ${image.file} is not there; check the path of image in its front matter (from the article's folder, or from site/public when it starts with /).`);
+  }
+  const real = path.relative(realpathSync(root), realpathSync(file));
+  if (real.startsWith('..') || path.isAbsolute(real)) {
+    throw new Error(`its image ${image.file} is a link to a file outside the project; copy the image into the project.`);
+  }
+  try {
+    return await sharp(file, { limitInputPixels: 100_000_000 })
+      .rotate()
+      .resize(SHARE_CARD.width, SHARE_CARD.height, { fit: 'cover' })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 82, mozjpeg: true })
+      .toBuffer();
+  } catch (error) {
+    throw new Error(`its image ${image.file} cannot be read as an image (${(error as Error).message}); give a PNG, JPEG, WebP, AVIF or GIF file that opens in an image viewer.`, { cause: error });
+  }
+}
+
+/** What an image file is, for the cache key of the card made from it: a changed file makes the card anew. */
+function fileStamp(root: string, file: string): string {
+  const stat = statSync(path.join(root, file), { throwIfNoEntry: false });
+  return stat ? `${file}:${stat.size}:${stat.mtimeMs}:${stat.ino}` : `${file}:missing`;
 }
 
 /** `1 January 2025`, the same on every machine (UTC, British English); the date as written when unreadable. */
@@ -140,9 +175,9 @@ const fontStamp = (root: string) =>
 /** One card per article, redrawn only when its title, date, the brand or the fonts change (or the site code). */
 export function shareImages(articles: readonly Article[], brand: string, root: string): GeneratedFile[] {
   const fonts = fontStamp(root);
-  return articles.map((article) => ({
-    path: shareImagePath(article),
-    key: JSON.stringify([article.title, article.date, brand, fonts]),
-    render: () => drawShareImage(article, brand, root),
-  }));
+  return articles.map((article) =>
+    article.image
+      ? { path: shareImagePath(article), key: JSON.stringify(['image', fileStamp(root, article.image.file)]), render: () => cardFromImage(article, root), source: article.file }
+      : { path: shareImagePath(article), key: JSON.stringify([article.title, article.date, brand, fonts]), render: () => drawShareImage(article, brand, root) },
+  );
 }

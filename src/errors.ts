@@ -430,6 +430,11 @@ export const errorCatalogue = {
     hint: "Fix the site's files() or the render() it returns (site/index.tsx) at the file and line shown, or the file it names; run with --verbose for the stack trace.",
     message: threw,
   },
+  GeneratedFileSourceInvalid: {
+    title: 'A file named in content cannot be used',
+    hint: 'Fix the content file named (or the file it points to), as the message says; run with --verbose for the stack trace.',
+    message: (drawn: string, reason: string) => `${drawn} could not be made: ${reason}`,
+  },
   GeneratedFileNotBytes: {
     title: 'A generated file was drawn as something other than bytes',
     hint: "Make the render() of the file in the site's files() (site/index.tsx) resolve to the file's bytes: a Uint8Array or a Buffer.",

@@ -27,7 +27,7 @@ describe('parseArticle', () => {
 
   it('is never changed once made: converting makes a new value, and assigning to one throws', () => {
     const parsed = parse('content/news/a.md', '---\ntitle: A\ndate: "2025-01-01"\ntags: [x]\n---\nBody\n');
-    const converted = withHtml(parsed, '<p>Body</p>');
+    const converted = withHtml(parsed, { html: '<p>Body</p>' });
     expect(converted).not.toBe(parsed);
     expect(parsed.html).toBe('');
     expect(converted).toMatchObject({ ...parsed, html: '<p>Body</p>' });

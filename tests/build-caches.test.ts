@@ -166,6 +166,8 @@ describe('the page cache', () => {
     data: { title },
     draft: false,
     file: `content/news/${slug}.md`,
+    headings: [],
+    readingTime: 0,
   });
   const inputs = (over: Partial<PageCacheInputs> = {}): PageCacheInputs => {
     const articles = over.articles ?? [article('a', 'A'), article('b', 'B')];

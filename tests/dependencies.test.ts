@@ -15,6 +15,8 @@ const article = (slug: string, extra: Partial<Article> = {}): Article => ({
   draft: false,
   file: `content/news/${slug}.md`,
   data: {},
+  headings: [],
+  readingTime: 0,
   ...extra,
 });
 

@@ -64,6 +64,11 @@ export default defineSite({
   files: ({ articles }) => articles.map((item) => ({ path: \`/share/\${item.slug}.svg\`, key: item.title, render: () => new TextEncoder().encode(\`<svg><text>\${item.title}</text></svg>\`) })),
   feed: () => ({ path: '/feed.xml', title: 'Fixture', description: 'Fixture news', link: (item) => \`/news/\${item.slug}\` }),`;
   return source
+    // The fields an article brings besides its body, shown, so that dev must hand them over as build does.
+    .replace(
+      '<time dateTime={article.date}>{article.date}</time>',
+      "<time dateTime={article.date}>{article.date}</time><p>{article.readingTime} min · {article.author} · {article.updated} · {article.canonical} · {article.image?.file} · {article.headings.map((h) => `${h.depth}:${h.id}`).join(',')}</p>",
+    )
     .replace("import { defineSite, type Article, type PageProps } from 'ssg';", "import { defineSite, groupByTag, type Article, type PageProps, type TagGroup } from 'ssg';")
     .replace('export default defineSite({', tagPage)
     .replace(
@@ -187,6 +192,24 @@ const step = fc.oneof(
       return file ? put(site, file, '---\ntitle: [unclosed\n') : [];
     },
   })),
+  fc.record({ slug: fc.constantFrom(...slugs), sections: fc.integer({ min: 0, max: 4 }), author: fc.boolean(), image: fc.boolean(), marks: fc.constantFrom('', ' {2}', ' mark=1-2') }).map(
+    ({ slug, sections, author, image, marks }): Step => ({
+      name: `write a feature-rich article ${slug} (${sections} sections${author ? ', author' : ''}${image ? ', image' : ''}${marks ? `, marks${marks}` : ''})`,
+      apply: (site) => {
+        const front = [
+          author ? 'author: [Ada, Grace]\n' : '',
+          'updated: "2024-08-01"\ncanonical: https://elsewhere.example/post\n',
+          image ? 'image: /pic.png\nimageAlt: A picture\n' : '',
+        ].join('');
+        const body = [
+          'Text[^1] with https://example.com and <kbd>Ctrl</kbd>.\n\n[^1]: A note.\n\n> [!TIP]\n> Tip.\n',
+          ...Array.from({ length: sections }, (_, n) => `## Part ${n + 1}\n\n### Detail\n\nWords here.\n`),
+          `\`\`\`ts title="a.ts"${marks}\nconst a = 1;\nconst b = 2;\n\`\`\`\n`,
+        ].join('\n');
+        return [...(image ? put(site, PUBLIC_IMAGE, pngs[0]!) : []), ...put(site, newsFile(slug), article(`Rich ${slug}`, '2024-07-20', body, front))];
+      },
+    }),
+  ),
   fc.constantFrom(
     { name: 'a duplicate slug in a sub-folder', file: 'content/news/2024/first-post.md', text: article('Twin', '2024-02-02', 'Twin.') },
     { name: 'site.yaml: another base URL', file: 'content/site.yaml', text: 'baseUrl: https://other.example\n' },

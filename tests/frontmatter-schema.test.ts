@@ -148,3 +148,118 @@ describe('isPublished', () => {
     expect(isPublished(article('2025-01-01', true), { now, drafts: true })).toBe(true);
   });
 });
+
+describe('the fields authors bring from other generators', () => {
+  const front = (lines: string) => `---\ntitle: T\ndate: "2025-01-01"\n${lines}\n---\nBody\n`;
+
+  it('updated is a checked date; one before the date is warned about', () => {
+    expect(parse(front('updated: "2025-02-03T10:00+01:00"')).updated).toBe('2025-02-03T09:00:00.000Z');
+    expect(parse(front('updated: 2025-02-03')).updated).toBe('2025-02-03');
+    const error = errorOf(() => parse(front('updated: "last week"'))) as SsgError;
+    expect(error.code).toBe('FrontMatterFieldInvalid');
+    expect(error.where).toBe('content/news/post.md:4');
+    expect(error.message).toMatch(/^updated "last week" is not a date/);
+    expect((errorOf(() => parse(front('updated: 2025'))) as SsgError).message).toMatch(/^updated must be a date/);
+    const warnings: string[] = [];
+    parse(front('updated: "2024-12-31"'), warnings);
+    expect(warnings).toEqual(['content/news/post.md:4: updated (2024-12-31) is before the date (2025-01-01); check which of them is right.']);
+  });
+
+  it('author is a name or a list of names, joined as a byline', () => {
+    expect(parse(front('author: "  Anna   Berger "'))).toMatchObject({ author: 'Anna Berger', authors: ['Anna Berger'] });
+    expect(parse(front('author: [A, B]'))).toMatchObject({ author: 'A and B', authors: ['A', 'B'] });
+    expect(parse(front('author: [A, B, C]')).author).toBe('A, B and C');
+    for (const value of ['""', '[]', '42', '{name: A}', '[A, ""]', '[A, 3]']) {
+      const error = errorOf(() => parse(front(`author: ${value}`))) as SsgError;
+      expect(error.code, value).toBe('FrontMatterFieldInvalid');
+      expect(error.where, value).toBe('content/news/post.md:4');
+      expect(error.message, value).toMatch(/^author /);
+    }
+  });
+
+  it('canonical must be an absolute http(s) URL', () => {
+    expect(parse(front('canonical: https://example.org/a?b=1')).canonical).toBe('https://example.org/a?b=1');
+    for (const value of ['/news/a', 'example.org/a', 'javascript:alert(1)', 'mailto:a@example.org', '""', '42', 'https://']) {
+      const error = errorOf(() => parse(front(`canonical: ${value}`))) as SsgError;
+      expect(error.code, value).toBe('FrontMatterFieldInvalid');
+      expect(error.where, value).toBe('content/news/post.md:4');
+    }
+  });
+
+  it('image is a raster file of the project, from the article’s folder or from the public folder', () => {
+    const at = (file: string, text: string, files = { root: '/site', publicDir: '/site/site/public' }) =>
+      parseArticle({ file, text }, { now, warn: () => {}, files });
+    expect(at('content/news/a.md', front('image: cover.png\nimageAlt: A cover')).image).toEqual({ file: 'content/news/cover.png', alt: 'A cover' });
+    expect(at('content/news/b/index.md', front('image: ./pics/c.webp\nimageAlt: C')).image).toEqual({ file: 'content/news/b/pics/c.webp', alt: 'C' });
+    expect(at('content/news/a.md', front('image: /og.jpg\nimageAlt: O')).image).toEqual({ file: 'site/public/og.jpg', alt: 'O' });
+    for (const [value, message] of [
+      ['https://cdn.example/a.png', /is a URL/],
+      ['cover.svg', /not a PNG, JPEG, WebP, AVIF or GIF/],
+      ['cover', /not a PNG, JPEG, WebP, AVIF or GIF/],
+      ['../../../etc/x.png', /outside the project/],
+      ['""', /image is empty/],
+    ] as const) {
+      const error = errorOf(() => at('content/news/a.md', front(`image: ${value}`))) as SsgError;
+      expect(error.code, value).toBe('FrontMatterFieldInvalid');
+      expect(error.where, value).toBe('content/news/a.md:4');
+      expect(error.message, value).toMatch(message);
+    }
+  });
+
+  it('image without imageAlt is described by the title, with a warning; imageAlt alone is warned about', () => {
+    const warnings: string[] = [];
+    expect(parse(front('image: a.png'), warnings).image).toEqual({ file: 'content/news/a.png', alt: 'T' });
+    expect(parse(front('imageAlt: Nothing'), warnings).image).toBeUndefined();
+    expect(warnings).toEqual([
+      'content/news/post.md:4: image has no imageAlt; say what it shows for readers who cannot see it (the title is used until then).',
+      'content/news/post.md:4: imageAlt is not read without image; give the image it describes, or remove the line.',
+    ]);
+  });
+
+  it.each([
+    ['pubDate', 'date'],
+    ['lastmod', 'updated'],
+    ['updatedDate', 'updated'],
+    ['summary', 'excerpt'],
+    ['heroImage', 'image'],
+    ['cover_image', 'image'],
+    ['authors', 'author'],
+    ['canonicalURL', 'canonical'],
+    ['tilte', 'title'],
+    ['Title', 'title'],
+    ['exerpt', 'excerpt'],
+    ['udpated', 'updated'],
+    ['imgeAlt', 'imageAlt'],
+  ])('%s gets "did you mean %s" with its line', (key, meant) => {
+    const warnings: string[] = [];
+    parse(`---\n${key}: x\n---\nBody\n`, warnings);
+    expect(warnings).toContain(`content/news/post.md:2: "${key}" in front matter is not read; did you mean ${meant}?`);
+  });
+
+  it('keys of a site of its own, and names of Object’s prototype, get no did-you-mean', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('constructor', 'toString', '__proto__x', 'hasOwnProperty', 'network', 'validator', 'x', 'layout', 'weight'), (key) => {
+        const warnings: string[] = [];
+        parse(`---\ndate: "2025-01-01"\n${key}: x\n---\nBody\n`, warnings);
+        expect(warnings).toEqual([]);
+      }),
+    );
+  });
+
+  it('never throws anything but a named error, whatever the values', () => {
+    const value = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.string(), { maxKeys: 2 }));
+    fc.assert(
+      fc.property(fc.record({ updated: value, author: value, canonical: value, image: value, imageAlt: value }, { requiredKeys: [] }), (fields) => {
+        const text = `---\n${stringify({ title: 'T', date: '2025-01-01', ...fields })}---\nBody\n`;
+        try {
+          const article = parse(text);
+          if (article.canonical) expect(new URL(article.canonical).protocol).toMatch(/^https?:$/);
+          if (article.image) expect(article.image.file.startsWith('..')).toBe(false);
+        } catch (error) {
+          expect(error instanceof SsgError || error instanceof SsgErrorList).toBe(true);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

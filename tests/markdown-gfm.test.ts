@@ -219,7 +219,7 @@ describe('built into pages', () => {
     expect(pages).toContain(path.join('news', 'vectors.html'));
     for (const file of pages) expect(pageProblems(readFileSync(site.file(path.join('dist', file)), 'utf8')), file).toEqual([]);
     // The article's body, stricter: no svg, math or form of its own either.
-    const body = /<div class="container container-narrow prose">([\s\S]*?)<\/div><\/div><\/article>/.exec(await site.read('dist/news/vectors.html'))?.[1];
+    const body = /<div class="prose">([\s\S]*?)<\/div><\/div><\/div><\/article>/.exec(await site.read('dist/news/vectors.html'))?.[1];
     expect(body, 'the article body').toBeDefined();
     expect(executable(body!)).toEqual([]);
     expect(body).toContain('<p id="user-content-location" name="user-content-cookie">clobber</p>');

@@ -44,7 +44,7 @@ describe('the Markdown helper processes, from the sources', () => {
   it('a helper killed mid-way fails the conversion by name, naming the articles it held; nothing crashes after', async () => {
     const cacheDir = path.join(dir, '.cache-killed');
     const settings = { root: dir, articlesDir: path.join(dir, 'news'), publicDir: path.join(dir, 'public'), cacheDir, assetsDir: 'assets', sizes: '100vw' };
-    const pool = createMarkdownPool({ cacheDir, converter: { here: async () => ({ html: '', removedHtml: [] }), helperSettings: settings }, size: 2 });
+    const pool = createMarkdownPool({ cacheDir, converter: { here: async () => ({ html: '', removedHtml: [], headings: [], words: 0 }), helperSettings: settings }, size: 2 });
     const body = Array.from({ length: 400 }, (_, n) => `Paragraph ${n} with *emphasis* and a [link](https://example.com/${n}).`).join('\n\n');
     const items = Array.from({ length: 600 }, (_, n) => ({ markdown: body, file: `news/post-${n}.md`, bodyLine: 4 }));
     let killed = 0;

@@ -22,8 +22,9 @@ describe('code highlighting', () => {
   });
 
   it('leaves a fence with an unknown or no language as plain, escaped text', () => {
-    expect(convertMarkdown('```nosuchlanguage\n<b>x</b>\n```').html).toBe('<pre><code class="hljs language-nosuchlanguage">&#x3C;b>x&#x3C;/b>\n</code></pre>');
-    expect(convertMarkdown('```\nconst x = 1;\n```').html).toBe('<pre><code>const x = 1;\n</code></pre>');
+    const copy = '<ssg-island data-island="ssg-copy-code" data-hydrate="interaction" data-props="{}"><button type="button" class="code-copy" aria-label="Copy code">Copy</button><span class="code-copy-status" role="status"></span></ssg-island>';
+    expect(convertMarkdown('```nosuchlanguage\n<b>x</b>\n```').html).toBe(`<div class="code-block"><pre><code class="hljs language-nosuchlanguage">&#x3C;b>x&#x3C;/b>\n</code></pre>${copy}</div>`);
+    expect(convertMarkdown('```\nconst x = 1;\n```').html).toBe(`<div class="code-block"><pre><code>const x = 1;\n</code></pre>${copy}</div>`);
   });
 });
 

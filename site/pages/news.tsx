@@ -125,13 +125,72 @@ export function ArticlePage({ entry }: PageProps<SiteData>) {
           </p>
           <h1>{article.title}</h1>
           {article.excerpt && <p className="lead">{article.excerpt}</p>}
+          <ArticleFacts article={article} />
           <TagLinks tags={article.tags} />
         </div>
       </header>
       <div className="section">
-        <div className="container container-narrow prose" dangerouslySetInnerHTML={{ __html: article.html }} />
+        <div className="container container-narrow">
+          <TableOfContents headings={article.headings} />
+          <div className="prose" dangerouslySetInnerHTML={{ __html: article.html }} />
+        </div>
       </div>
     </article>
+  );
+}
+
+/** Whether two ISO dates fall on different days (UTC), so that "Updated" says something. */
+const differentDay = (a: string, b: string) => {
+  const day = (date: string) => (Number.isNaN(Date.parse(date)) ? date : new Date(Date.parse(date)).toISOString().slice(0, 10));
+  return day(a) !== day(b);
+};
+
+/** Who wrote the article, how long it takes to read, and when it was last updated. */
+function ArticleFacts({ article }: { article: ArticleData }) {
+  const facts = [
+    article.author && <span key="author">By {article.author}</span>,
+    article.readingTime > 0 && <span key="time">{article.readingTime} min read</span>,
+    article.updated && differentDay(article.updated, article.date) && (
+      <span key="updated">
+        Updated <LocalDate date={article.updated} />
+      </span>
+    ),
+  ].filter(Boolean);
+  if (facts.length === 0) return null;
+  return <p className="article-facts">{facts.flatMap((fact, index) => (index === 0 ? [fact] : [<span key={`dot-${index}`} aria-hidden="true"> · </span>, fact]))}</p>;
+}
+
+/** Sections (level 2) that make a table of contents worth showing. */
+const CONTENTS_FROM = 3;
+
+/** The article's sections (h2) and their subsections (h3), linked, when it has three or more. */
+export function TableOfContents({ headings }: { headings: ArticleData['headings'] }) {
+  const sections: Array<{ id: string; text: string; children: Array<{ id: string; text: string }> }> = [];
+  for (const heading of headings) {
+    if (heading.depth === 2) sections.push({ id: heading.id, text: heading.text, children: [] });
+    else if (heading.depth === 3 && sections.length > 0) sections[sections.length - 1]!.children.push({ id: heading.id, text: heading.text });
+  }
+  if (sections.length < CONTENTS_FROM) return null;
+  return (
+    <nav className="toc" aria-label="Contents">
+      <h2 className="toc-title">Contents</h2>
+      <ol>
+        {sections.map((section) => (
+          <li key={section.id}>
+            <a href={`#${section.id}`}>{section.text}</a>
+            {section.children.length > 0 && (
+              <ol>
+                {section.children.map((child) => (
+                  <li key={child.id}>
+                    <a href={`#${child.id}`}>{child.text}</a>
+                  </li>
+                ))}
+              </ol>
+            )}
+          </li>
+        ))}
+      </ol>
+    </nav>
   );
 }
 

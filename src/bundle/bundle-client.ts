@@ -4,6 +4,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type * as esbuild from 'esbuild';
 import { BOOTSTRAP_HASH, cspHash } from '../runtime/bootstrap.ts';
+import { BUILT_IN_ISLANDS } from '../runtime/built-in-islands.ts';
 import { cachedBuild, sourceFiles, type BundleResult } from './bundle-cache.ts';
 import { fromEsbuildFailure, ssgAlias } from './esbuild-plugins.ts';
 import { ASSETS_DIR, generatorModulePaths, generatorRoot, type Project } from '../project.ts';
@@ -35,6 +36,17 @@ const PLAIN_CLIENT_FILE = /\.client\.(ts|js)$/;
  * component: a default-exported `(element, props) => void`, and no React is fetched for it.
  */
 export async function findIslands(project: Project): Promise<IslandSource[]> {
+  return [...(await siteIslands(project)), ...builtInIslands];
+}
+
+/** The generator's own islands (the copy buttons of code blocks), plain browser code every site gets. */
+const builtInIslands: IslandSource[] = Object.entries(BUILT_IN_ISLANDS).map(([name, file]) => ({
+  name,
+  file: path.join(generatorRoot, 'src', 'runtime', file),
+  plain: true,
+}));
+
+async function siteIslands(project: Project): Promise<IslandSource[]> {
   let entries: string[];
   try {
     entries = await readdir(project.islandsDir);

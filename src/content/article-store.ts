@@ -22,13 +22,13 @@ export interface ParsedWithCache {
 /** Parses articles, taking the front matter and HTML of files seen before from the cache. */
 export async function parseWithCache(
   sources: readonly ArticleSource[],
-  options: { now: Date; warn: (message: string) => void; cacheDir: string; imageDir: string; root: string; siteStamp: string },
+  options: { now: Date; warn: (message: string) => void; cacheDir: string; imageDir: string; root: string; publicDir: string; siteStamp: string },
 ): Promise<ParsedWithCache> {
   const cache = await openMarkdownCache(options.cacheDir);
   const keys = new Map<string, string>();
   const remembered = new Set<string>();
   const records = new Map<string, ArticleImageRecord>();
-  const all = parseArticles(sources, { now: options.now, warn: options.warn }, (source) => {
+  const all = parseArticles(sources, { now: options.now, warn: options.warn, files: { root: options.root, publicDir: options.publicDir } }, (source) => {
     // Images are found relative to the article's folder: the same text elsewhere is another article.
     const key = contentKey(`${source.file}\0${source.text}`, options.siteStamp);
     keys.set(source.file, key);
@@ -70,11 +70,11 @@ export function convertPending(
           failures.push(reviveProblem(result.error));
           return [];
         }
-        const { html, removedHtml, images } = result;
-        const article = withHtml(item.article, html);
+        const { html, removedHtml, images, headings, words } = result;
+        const article = withHtml(item.article, result);
         if (images) parsed.images.set(article, images);
         if (options.warn) reportRemovedHtml(article, removedHtml, options.warn);
-        cache.set(item.key, { data: article.data, html, removedHtml, ...(images ? { images } : {}) });
+        cache.set(item.key, { data: article.data, html, removedHtml, headings, words, ...(images ? { images } : {}) });
         return [[item.article, article]];
       });
       options.onConverted?.(converted);

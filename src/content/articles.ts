@@ -29,11 +29,46 @@ export interface Article {
   readonly file: string;
   /** The line of the file where `markdown` begins (after the front matter). */
   readonly bodyLine?: number;
+  /** When it was last changed (`updated`), ISO 8601 as `date` is. */
+  readonly updated?: string;
+  /** Who wrote it (`author`: a name, or a list of names), as a byline says it: `A`, `A and B`, `A, B and C`. */
+  readonly author?: string;
+  /** The same names one by one. */
+  readonly authors?: readonly string[];
+  /** The absolute URL search engines should treat as the original (`canonical`), when it is published elsewhere first. */
+  readonly canonical?: string;
+  /** Its own share image (`image`, `imageAlt`): the file, relative to the project root, and what it shows. */
+  readonly image?: { readonly file: string; readonly alt: string };
+  /** Its headings in order, for a table of contents (empty until converted). */
+  readonly headings: readonly ArticleHeading[];
+  /** Minutes to read it, at 200 words a minute, at least 1 (0 until converted). */
+  readonly readingTime: number;
 }
 
+/** A heading of an article: its level (1–6), its id on the page and its text. */
+export interface ArticleHeading {
+  readonly depth: number;
+  readonly id: string;
+  readonly text: string;
+}
+
+/** What converting an article's body gives it: its HTML, its headings and its length in words. */
+export interface ConvertedBody {
+  html: string;
+  headings?: readonly ArticleHeading[];
+  words?: number;
+}
+
+/** Words a minute a reader reads, for the reading time. */
+export const WORDS_PER_MINUTE = 200;
+
 /** The article with its body converted: a new value, the parsed one left as it was. */
-export function withHtml(article: Article, html: string): Article {
-  return Object.freeze({ ...article, html });
+export function withHtml(article: Article, body: ConvertedBody): Article {
+  return Object.freeze({ ...article, ...convertedFields(body) });
+}
+
+function convertedFields({ html, headings = [], words = 0 }: ConvertedBody) {
+  return { html, headings: Object.freeze(headings.map((heading) => Object.freeze({ ...heading }))), readingTime: words > 0 ? Math.max(1, Math.ceil(words / WORDS_PER_MINUTE)) : 0 };
 }
 
 export interface ArticleSource {
@@ -46,6 +81,8 @@ export interface ParseOptions {
   /** The build time: the date of an article whose front matter gives none. */
   now: Date;
   warn: (message: string) => void;
+  /** Where an article's `image` is looked for: the project root, and the public folder for `/…` (site/public without). */
+  files?: { root: string; publicDir: string };
 }
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -88,7 +125,24 @@ export interface ParsedParts {
   removedHtml?: RemovedHtml[];
   /** What its images were made from, when it shows any. */
   images?: ArticleImageRecord;
+  /** Its headings and its length in words (see ConvertedBody). */
+  headings?: ArticleHeading[];
+  words?: number;
 }
+
+/** A date field: a string that is a date (YAML without quotes gives one too). */
+const dateField = (key: string) =>
+  z.unknown().optional().superRefine((value, context) => {
+    if (typeof value === 'string' && isoDate(value) === undefined) {
+      context.addIssue({ code: 'custom', message: `${key} "${value}" is not a date; write it as "YYYY-MM-DD" (or "YYYY-MM-DDTHH:MM", UTC).` });
+    }
+  });
+
+const nonEmpty = (key: string, what: string) =>
+  z.string({ error: (issue) => `${key} must be ${what} (it is ${JSON.stringify(issue.input)}).` }).refine((value) => value.trim() !== '', { message: `${key} is empty; give ${what}, or remove the line.`, abort: true });
+
+/** Image files a share card can be: what social networks show (no SVG). */
+const SHARE_IMAGE_FILE = /\.(png|jpe?g|webp|avif|gif)$/i;
 
 /**
  * The fields of front matter the generator reads. Strict where a mistake would publish the wrong
@@ -99,12 +153,39 @@ const frontMatterSchema = z.looseObject({
   excerpt: z.unknown().optional(),
   tags: z.unknown().optional(),
   draft: z.boolean({ error: (issue) => `draft must be true or false, without quotes (it is ${JSON.stringify(issue.input)}).` }).optional(),
-  date: z.unknown().optional().superRefine((value, context) => {
-    if (typeof value === 'string' && isoDate(value) === undefined) {
-      context.addIssue({ code: 'custom', message: `date "${value}" is not a date; write it as "YYYY-MM-DD" (or "YYYY-MM-DDTHH:MM", UTC).` });
-    }
+  date: dateField('date'),
+  updated: dateField('updated').refine((value) => value === undefined || typeof value === 'string', {
+    message: 'updated must be a date, written as "YYYY-MM-DD" (or "YYYY-MM-DDTHH:MM", UTC).',
   }),
+  author: z
+    .union([nonEmpty('author', 'a name'), z.array(nonEmpty('author', 'a list of names')).min(1, 'author is an empty list; give a name, or remove the line.')], {
+      error: (issue) => `author must be a name, or a list of names (it is ${JSON.stringify(issue.input)}).`,
+    })
+    .optional(),
+  canonical: nonEmpty('canonical', 'an absolute URL').refine(isAbsoluteHttpUrl, {
+    error: (issue) => `canonical "${String(issue.input)}" is not an absolute URL; write the whole address of the original, starting with https://.`,
+  }).optional(),
+  image: nonEmpty('image', 'the path of an image file')
+    .refine((value) => !/^[a-z][a-z0-9+.-]*:/i.test(value.trim()), {
+      abort: true,
+      error: (issue) => `image "${String(issue.input)}" is a URL; give a file of this site instead (a path from the article's folder, or from site/public when it starts with /).`,
+    })
+    .refine((value) => SHARE_IMAGE_FILE.test(value.trim()), {
+      error: (issue) => `image "${String(issue.input)}" is not a PNG, JPEG, WebP, AVIF or GIF file; social networks show no other kind as a share image.`,
+    })
+    .optional(),
+  imageAlt: nonEmpty('imageAlt', 'a description of the image').optional(),
 });
+
+/** Whether a URL is absolute and on the web (http or https), as a canonical URL must be. */
+function isAbsoluteHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value.trim());
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
 
 /** Keys people write for one the generator reads, and what it reads instead. */
 const LOOKALIKE_KEYS: Record<string, string> = {
@@ -124,12 +205,72 @@ const LOOKALIKE_KEYS: Record<string, string> = {
   pubdate: 'date',
   excerp: 'excerpt',
   except: 'excerpt',
+  // The names other generators use (Astro, Hugo, Jekyll, Eleventy) for fields this one reads.
+  lastmod: 'updated',
+  modified: 'updated',
+  updateddate: 'updated',
+  updated_at: 'updated',
+  datemodified: 'updated',
+  last_modified_at: 'updated',
+  update: 'updated',
+  heroimage: 'image',
+  cover: 'image',
+  coverimage: 'image',
+  cover_image: 'image',
+  featuredimage: 'image',
+  featured_image: 'image',
+  thumbnail: 'image',
+  ogimage: 'image',
+  og_image: 'image',
+  images: 'image',
+  imagealt: 'imageAlt',
+  image_alt: 'imageAlt',
+  alt: 'imageAlt',
+  heroimagealt: 'imageAlt',
+  authors: 'author',
+  by: 'author',
+  writer: 'author',
+  canonicalurl: 'canonical',
+  canonical_url: 'canonical',
 };
+
+/** The front-matter keys the generator reads. */
+const READ_KEYS = ['title', 'date', 'excerpt', 'description', 'tags', 'draft', 'updated', 'author', 'canonical', 'image', 'imageAlt'];
+
+/** Edits (insert, delete, replace, swap two letters) between two short words, or more than `limit`. */
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = best;
+    }
+  }
+  return rows[a.length]![b.length]!;
+}
+
+/** The read key a key not read was probably meant to be: another generator's name for it, or a slip of the keyboard. */
+export function meantKey(key: string): string | undefined {
+  const lower = key.toLowerCase();
+  if (Object.hasOwn(LOOKALIKE_KEYS, lower)) return LOOKALIKE_KEYS[lower];
+  if (key.length > 40) return undefined;
+  let best: { key: string; distance: number } | undefined;
+  for (const read of READ_KEYS) {
+    const limit = read.length >= 6 ? 2 : 1;
+    const distance = editDistance(lower, read.toLowerCase(), limit);
+    if (distance <= limit && (!best || distance < best.distance)) best = { key: read, distance };
+  }
+  return best?.key;
+}
 
 /** A warning for each key that is not read but looks like one that is (`summary`: did you mean excerpt?). */
 function warnLookalikeKeys(file: string, data: Record<string, unknown>, text: string, warn: (message: string) => void): void {
   for (const key of Object.keys(data)) {
-    const meant = LOOKALIKE_KEYS[key.toLowerCase()];
+    if (READ_KEYS.includes(key)) continue;
+    const meant = meantKey(key);
     if (!meant || Object.hasOwn(data, meant)) continue;
     const line = lineOfKey(text, key);
     warn(`${file}${line ? `:${line}` : ''}: "${key}" in front matter is not read; did you mean ${meant}?`);
@@ -150,10 +291,14 @@ function checkFrontMatter(file: string, data: Record<string, unknown>, text: str
  * An article from front matter already parsed and its body: the spec's defaults applied.
  * `text` is the whole file, for line numbers (the body alone when the file is not at hand).
  */
-export function articleFromParts(file: string, data: Record<string, unknown>, body: string, options: ParseOptions, text = body, html = ''): Article {
+export function articleFromParts(file: string, data: Record<string, unknown>, body: string, options: ParseOptions, text = body, converted: ConvertedBody = { html: '' }): Article {
   const slug = slugOf(file);
   const fields = checkFrontMatter(file, data, text);
   warnLookalikeKeys(file, data, text, options.warn);
+  const at = (key: string) => {
+    const line = lineOfKey(text, key);
+    return `${file}${line ? `:${line}` : ''}`;
+  };
 
   let date: string;
   if (typeof fields.date === 'string') {
@@ -162,20 +307,68 @@ export function articleFromParts(file: string, data: Record<string, unknown>, bo
     date = options.now.toISOString();
     options.warn(`${file}: no date in front matter${fields.date === undefined ? '' : ' (it is not a string)'}; using the build time ${date}.`);
   }
+  const updated = typeof fields.updated === 'string' ? isoDate(fields.updated)! : undefined;
+  if (updated !== undefined && Date.parse(updated) < Date.parse(date)) {
+    options.warn(`${at('updated')}: updated (${fields.updated}) is before the date (${date}); check which of them is right.`);
+  }
+  const title = typeof fields.title === 'string' && fields.title !== '' ? fields.title : slug;
 
   return Object.freeze({
     slug,
-    title: typeof fields.title === 'string' && fields.title !== '' ? fields.title : slug,
+    title,
     date,
     excerpt: excerptOf(file, data, body, text, options.warn),
     markdown: body,
-    html,
     data,
     draft: fields.draft === true,
     file,
     bodyLine: bodyStartLine(text, body),
+    ...convertedFields(converted),
     ...(Array.isArray(fields.tags) ? { tags: Object.freeze(fields.tags.map(String)) } : {}),
+    ...(updated !== undefined ? { updated } : {}),
+    ...authorsOf(fields.author),
+    ...(fields.canonical !== undefined ? { canonical: new URL(fields.canonical.trim()).href } : {}),
+    ...shareImageOf(file, fields, title, text, options),
   });
+}
+
+/** `author` as one name or a list: the names, and the byline that joins them. */
+function authorsOf(author: string | string[] | undefined): Pick<Article, 'author' | 'authors'> {
+  if (author === undefined) return {};
+  const names = (Array.isArray(author) ? author : [author]).map((name) => name.replace(/\s+/g, ' ').trim());
+  const byline = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]!}`;
+  return { author: byline, authors: Object.freeze(names) };
+}
+
+/**
+ * The article's own share image: `image` (a path from the article's folder, or from the public
+ * folder when it starts with `/`) and `imageAlt`. The path must stay in the project; whether the
+ * file is there and is an image is checked where the card is made from it (the site's files()),
+ * which runs again whenever the file changes, in dev too.
+ */
+function shareImageOf(file: string, fields: { image?: string; imageAlt?: string }, title: string, text: string, options: ParseOptions): { image?: Article['image'] } {
+  const at = (key: string) => {
+    const line = lineOfKey(text, key);
+    return { file, ...(line ? { line } : {}) };
+  };
+  const where = (key: string) => {
+    const { line } = at(key);
+    return `${file}${line ? `:${line}` : ''}`;
+  };
+  if (fields.image === undefined) {
+    if (fields.imageAlt !== undefined) options.warn(`${where('imageAlt')}: imageAlt is not read without image; give the image it describes, or remove the line.`);
+    return {};
+  }
+  const written = fields.image.trim();
+  const root = options.files?.root ?? '.';
+  const base = written.startsWith('/') ? (options.files?.publicDir ?? path.join(root, 'site', 'public')) : path.join(root, path.dirname(file));
+  const absolute = path.resolve(base, written.replace(/^\/+/, ''));
+  const relative = path.relative(path.resolve(root), absolute);
+  if (relative.startsWith('..') || path.isAbsolute(relative)) {
+    throw catalogueError('FrontMatterFieldInvalid', [`image "${written}" is outside the project; put the image beside the article or in site/public.`], at('image'));
+  }
+  if (fields.imageAlt === undefined) options.warn(`${where('image')}: image has no imageAlt; say what it shows for readers who cannot see it (the title is used until then).`);
+  return { image: Object.freeze({ file: relative.split(path.sep).join('/'), alt: fields.imageAlt?.trim() ?? title }) };
 }
 
 /** The line that ends an excerpt taken from the body, as Jekyll, Hugo and Astro users write it. */
@@ -268,7 +461,7 @@ export function parseArticles(
       let article: Article;
       if (parts) {
         checkSlug(source.file);
-        article = articleFromParts(source.file, parts.data, bodyOf(source.text), options, source.text, parts.html);
+        article = articleFromParts(source.file, parts.data, bodyOf(source.text), options, source.text, parts);
         reportRemovedHtml(article, parts.removedHtml ?? [], options.warn);
       } else {
         article = parseArticle(source, options);

@@ -40,6 +40,6 @@ export async function convertOne(convert: () => Promise<ConvertedMarkdown>): Pro
   } catch (error) {
     const data = problemData(error);
     if (!data) throw error;
-    return { html: '', removedHtml: [], error: data };
+    return { html: '', removedHtml: [], headings: [], words: 0, error: data };
   }
 }

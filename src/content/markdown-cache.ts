@@ -15,7 +15,7 @@ import type { ParsedParts } from './articles.ts';
  * file only costs one slower build.
  */
 // The image settings and sizes too: processed images are part of the HTML kept.
-const pipelineSource = ['content/markdown.ts', 'images/article-images.ts', 'images/picture.ts', 'images/process.ts', 'images/stage.ts']
+const pipelineSource = ['content/markdown.ts', 'content/markdown-html.ts', 'content/markdown-alerts.ts', 'content/markdown-code.ts', 'content/markdown-plugins.ts', 'trees.ts', 'images/article-images.ts', 'images/picture.ts', 'images/process.ts', 'images/stage.ts']
   .map((file) => readFileSync(path.join(generatorRoot, 'src', file), 'utf8'))
   .join('\n');
 

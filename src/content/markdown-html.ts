@@ -18,6 +18,8 @@ type AttributeRule = NonNullable<Schema['attributes']>[string][number];
 export const articleSchema: Schema = {
   ...defaultSchema,
   tagNames: [...(defaultSchema.tagNames ?? []), 'abbr', 'mark', 'u', 'small', 'cite', 'dfn', 'time', 'figure', 'figcaption'],
+  // A fence's caption and marked lines (markdown-code.ts), read and removed after highlighting.
+  attributes: { ...defaultSchema.attributes, code: [...(defaultSchema.attributes?.code ?? []), 'dataCodeTitle', 'dataCodeMark'] },
 };
 
 /** The prefix the sanitiser puts before ids from the article (DOM clobbering: `id="location"`). */

@@ -8,8 +8,9 @@ import rehypeHighlight from 'rehype-highlight';
 import rehypeSanitize from 'rehype-sanitize';
 import rehypeStringify from 'rehype-stringify';
 import remarkGfm from 'remark-gfm';
-import { slugOf } from './articles.ts';
+import { slugOf, type ArticleHeading } from './articles.ts';
 import { rehypeAlerts } from './markdown-alerts.ts';
+import { rehypeCodeBlocks, remarkCodeMeta } from './markdown-code.ts';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type Processor } from 'unified';
@@ -73,7 +74,7 @@ const HEADING = /^h[1-6]$/;
  * heading keeps its id.
  */
 function rehypeHeadingIds() {
-  return (tree: HastRoot) => {
+  return (tree: HastRoot, file: VFile) => {
     const slugger = new GithubSlugger();
     const headings: Element[] = [];
     const takeId = (node: HastContent) => {
@@ -91,8 +92,23 @@ function rehypeHeadingIds() {
       else takeId(node);
       return undefined;
     });
-    for (const heading of headings) heading.properties.id = slugger.slug(slug(hastText(heading)) || 'section');
+    const outline: ArticleHeading[] = [];
+    for (const heading of headings) {
+      const text = hastText(heading).replace(/\s+/g, ' ').trim();
+      const id = slugger.slug(slug(text) || 'section');
+      heading.properties.id = id;
+      outline.push({ depth: Number(heading.tagName[1]), id, text });
+    }
+    file.data.headings = outline;
+    file.data.words = countWords(hastText(tree));
   };
+}
+
+/** The words of a text: runs of letters or digits (a CJK character counts as one word). */
+export function countWords(text: string): number {
+  let count = 0;
+  for (const _ of text.matchAll(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}\p{M}'’_-]+/gu)) count++;
+  return count;
 }
 
 const isFootnoteLabel = (element: Element) => Array.isArray(element.properties.className) && element.properties.className.includes('sr-only');
@@ -113,6 +129,7 @@ function createProcessor(options: MarkdownOptions = {}) {
     .use(remarkNoteRawHtml)
     .use(remarkArticleLinks)
     .use(remarkNoteImageUrls)
+    .use(remarkCodeMeta)
     .use(sitePlugins(options.remarkPlugins, 'remarkPlugins'))
     .use(remarkRehype, { allowDangerousHtml: true, clobberPrefix: FOOTNOTE_PREFIX })
     .use(rehypeRawWhenPresent)
@@ -128,6 +145,8 @@ function createProcessor(options: MarkdownOptions = {}) {
     .use(rehypeHighlight, { detect: false })
     .use(rehypeHeadingIds)
     .use(rehypeAutolinkHeadings, { ...headingAnchor, test: (element: Element) => !isFootnoteLabel(element) })
+    // After the words are counted: the copy buttons are no words of the article.
+    .use(rehypeCodeBlocks)
     .use(rehypeStringify)
     .freeze();
 }
@@ -149,10 +168,19 @@ export interface ConvertedMarkdown {
   removedHtml: RemovedHtml[];
   /** What the article's images were made from, when it shows any. */
   images?: ArticleImageRecord;
+  /** Its headings, in order, for a table of contents. */
+  headings: ArticleHeading[];
+  /** How many words it has, for its reading time. */
+  words: number;
 }
 
 const converted = (file: VFile): ConvertedMarkdown => {
-  const result: ConvertedMarkdown = { html: String(file), removedHtml: (file.data.removedHtml as RemovedHtml[] | undefined) ?? [] };
+  const result: ConvertedMarkdown = {
+    html: String(file),
+    removedHtml: (file.data.removedHtml as RemovedHtml[] | undefined) ?? [],
+    headings: (file.data.headings as ArticleHeading[] | undefined) ?? [],
+    words: (file.data.words as number | undefined) ?? 0,
+  };
   if (file.data.images) result.images = file.data.images as ArticleImageRecord;
   return result;
 };

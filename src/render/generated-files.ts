@@ -95,6 +95,8 @@ async function produce(file: GeneratedFile, dir: string, name: string, root: str
   try {
     contents = await file.render();
   } catch (error) {
+    // Made from a content file (an article's own image): the author's to fix, named as such.
+    if (file.source) throw catalogueError('GeneratedFileSourceInvalid', [file.path, error instanceof Error ? error.message : String(error)], { file: file.source }, { cause: error });
     throw siteCodeError('GeneratedFileFailed', `Drawing ${file.path}`, error, root);
   }
   if (!(contents instanceof Uint8Array)) {

@@ -51,6 +51,7 @@ export function renderHead(input: HeadInput): string {
       ['og:image:height', details && String(details.height)],
       ['og:image:alt', details?.alt],
       ['article:published_time', head.publishedTime],
+      ['article:modified_time', head.modifiedTime],
     ];
     for (const [property, content] of og) if (content) tags.push(`<meta property="${property}" content="${attr(content)}">`);
     tags.push(`<meta name="twitter:card" content="${image ? 'summary_large_image' : 'summary'}">`);

@@ -28,8 +28,11 @@ export interface RenderedDocument {
 }
 
 /** Whether the page shows a draft. Read through the tracked entry: dev renders it again when `draft` changes. */
-const isDraftPage = (entry: PageJob['entry']) =>
-  Object.values(entry).some((value) => (value as Article | undefined)?.draft === true && typeof (value as Article).slug === 'string');
+/** The article a page was handed through its route entry, if any. */
+const entryArticle = (entry: PageJob['entry']) =>
+  Object.values(entry).find((value): value is Article => typeof (value as Article | undefined)?.slug === 'string' && typeof (value as Article).markdown === 'string');
+
+const isDraftPage = (entry: PageJob['entry']) => entryArticle(entry)?.draft === true;
 
 /** Renders one page into the shell. With `reads`, records what the page used (dev mode). */
 export function renderDocument(job: PageJob, context: RenderContext, reads?: PageReads): RenderedDocument {
@@ -64,8 +67,9 @@ export function renderDocument(job: PageJob, context: RenderContext, reads?: Pag
   const assets = client.assetsFor(islands);
   const headHtml = renderHead({
     head,
-    // Not found pages and drafts (built with --drafts, to preview) are never to be indexed.
-    canonicalUrl: job.notFound || isDraftPage(inputs.entry) ? undefined : context.baseUrl + job.path,
+    // Not found pages and drafts (built with --drafts, to preview) are never to be indexed. An
+    // article published first elsewhere names the original (its `canonical`) unless the head says otherwise.
+    canonicalUrl: job.notFound || isDraftPage(inputs.entry) ? undefined : (head.canonical ?? entryArticle(inputs.entry)?.canonical ?? context.baseUrl + job.path),
     baseUrl: context.baseUrl,
     meta: context.meta,
     feed: context.feed,

@@ -35,11 +35,15 @@ export interface Head {
   image?: string | HeadImage;
   /** When an article was first published (ISO 8601), for `article:published_time`. */
   publishedTime?: string;
+  /** When it was last changed (ISO 8601), for `article:modified_time`. */
+  modifiedTime?: string;
   /** The previous and next page of a paginated list (paths on the site), for `rel="prev"`/`"next"`. */
   prev?: string;
   next?: string;
   /** Structured data (schema.org), written as JSON-LD. */
   jsonLd?: object | object[];
+  /** The page's canonical URL, absolute, when it is not the page's own (an article published first elsewhere). */
+  canonical?: string;
 }
 
 export interface HeadImage {
@@ -137,6 +141,12 @@ export interface GeneratedFile {
   /** Everything the file's contents depend on besides the site code (title, date, brand…), as text. */
   key: string;
   render: () => Promise<Uint8Array> | Uint8Array;
+  /**
+   * The content file the file is made from, when it is made from one an author wrote (an
+   * article's own share image): a failure of `render` is then reported as that file's problem,
+   * with render's message, instead of as a fault of the site's code.
+   */
+  source?: string;
 }
 
 export function defineSite<Data = Record<string, unknown>>(site: SiteDefinition<Data>): SiteDefinition<Data> {

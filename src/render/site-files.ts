@@ -19,14 +19,20 @@ function entryArticle(job: PageJob, articles: ReadonlySet<Article>): Article | u
   return Object.values(job.entry).find((value): value is Article => articles.has(value as Article));
 }
 
-/** Every indexable page (not a 404, not a draft shown by --drafts), articles with the date they were last changed. */
+/**
+ * Every indexable page (not a 404, not a draft shown by --drafts, not an article whose canonical
+ * URL is elsewhere), articles with the day they were last changed (`updated`, else their date).
+ */
 export function sitemap(jobs: readonly PageJob[], articles: readonly Article[], baseUrl: string): string {
   const known = new Set(articles);
   const urls = jobs
-    .filter((job) => !job.notFound && !entryArticle(job, known)?.draft)
+    .filter((job) => {
+      const article = entryArticle(job, known);
+      return !job.notFound && !article?.draft && !article?.canonical;
+    })
     .map((job) => {
       const article = entryArticle(job, known);
-      const updated = article && isoDay(typeof article.data.updated === 'string' ? article.data.updated : article.date);
+      const updated = article && isoDay(article.updated ?? article.date);
       return `  <url><loc>${escapeXml(baseUrl + job.path)}</loc>${updated ? `<lastmod>${updated}</lastmod>` : ''}</url>`;
     });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
@@ -41,6 +47,12 @@ const URL_ATTRIBUTE = /(\s(?:href|src)=")([^"]*)(")/gi;
 const HTML_ENTITY_DECODE: Record<string, string> = { '&amp;': '&', '&quot;': '"', '&#x27;': "'", '&#39;': "'", '&lt;': '<', '&gt;': '>' };
 const decodeAttribute = (value: string) => value.replace(/&(?:amp|quot|lt|gt|#x27|#39);/g, (entity) => HTML_ENTITY_DECODE[entity]!);
 const encodeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** An island the Markdown stage wrote into an article (a code block's copy button), with what it holds. */
+const ISLAND_IN_ARTICLE = /<ssg-island data-island="[^"<>]*" data-hydrate="[a-z]+" data-props="[^"<>]*">[\s\S]*?<\/ssg-island>/g;
+
+/** The article's HTML without its islands: a feed reader runs no script, so their buttons would do nothing. */
+export const withoutIslands = (html: string) => html.replace(ISLAND_IN_ARTICLE, '');
 
 /**
  * The article's HTML with every link and image absolute, resolved against the article's URL:
@@ -78,7 +90,7 @@ export function rssFeed(feed: FeedDefinition, meta: SiteMeta | undefined, allArt
       Number.isNaN(time) ? '' : `      <pubDate>${rfc822(new Date(time))}</pubDate>`,
       article.excerpt ? `      <description>${escapeXml(article.excerpt)}</description>` : '',
       ...(article.tags ?? []).map((tag) => `      <category>${escapeXml(tag)}</category>`),
-      `      <content:encoded><![CDATA[${absolutizeUrls(article.html, link).replaceAll(']]>', ']]]]><![CDATA[>')}]]></content:encoded>`,
+      `      <content:encoded><![CDATA[${absolutizeUrls(withoutIslands(article.html), link).replaceAll(']]>', ']]]]><![CDATA[>')}]]></content:encoded>`,
       '    </item>',
     ]
       .filter(Boolean)

@@ -36,11 +36,22 @@ export function renderPage(element: ReactElement): RenderedPage {
     from = at + placeholder.length;
   });
   parts.push(page.slice(from));
+  const inHtml = islandsInHtml(page);
   return {
     html: parts.join(''),
-    islands: [...new Set(collected.map((island) => island.name))],
-    eager: collected.some((island) => island.hydrate !== 'interaction'),
+    islands: [...new Set([...collected.map((island) => island.name), ...inHtml.map((island) => island.name)])],
+    eager: collected.some((island) => island.hydrate !== 'interaction') || inHtml.some((island) => island.hydrate !== 'interaction'),
   };
+}
+
+/**
+ * Islands already written in HTML the page shows as it is (an article's code blocks carry the
+ * copy button's): complete, with no placeholder to fill. The sanitiser lets no author write one.
+ */
+const ISLAND_IN_HTML = new RegExp(`<${ISLAND_TAG} data-island="([^"<>]+)" data-hydrate="([a-z]+)" data-props="[^"<>]*">`, 'g');
+
+function islandsInHtml(page: string): Array<{ name: string; hydrate: string }> {
+  return [...page.matchAll(ISLAND_IN_HTML)].map((match) => ({ name: match[1]!, hydrate: match[2]! }));
 }
 
 export function islandIdPrefix(uid: number | string): string {

@@ -1,0 +1,150 @@
+// Code blocks as documentation sites show them: a fence's `title="file.ts"` becomes a caption,
+// `{3-5}` or `mark=3-5` marks lines, and every block carries a copy button that fetches its script
+// only when the visitor reaches for it (an island that waits for interaction).
+import type { Element, ElementContent, Root, RootContent, Text } from 'hast';
+import type { Root as MdastRoot, RootContent as MdastContent } from 'mdast';
+import { SKIP, walkTree } from '../trees.ts';
+import { COPY_CODE_ISLAND } from '../runtime/built-in-islands.ts';
+
+/** What a fence's meta (the text after its language) says: a caption, and lines to mark. */
+export interface CodeMeta {
+  title?: string;
+  /** Line ranges, counted from 1, both ends included. */
+  marks: Array<readonly [number, number]>;
+}
+
+const TITLE = /(?:^|\s)title=(?:"([^"]*)"|'([^']*)'|([^\s"'{}]+))/;
+const MARK_BRACES = /(?:^|\s)\{([\d,\s-]+)\}/;
+const MARK_WORD = /(?:^|\s)(?:mark|highlight|hl_lines)=(?:\{([\d,\s-]+)\}|"([\d,\s-]+)"|'([\d,\s-]+)'|([\d,-]+))/;
+
+/** An info string's first word that is meta, not a language. */
+const META_FIRST = /^(?:\{|(?:title|mark|highlight|hl_lines)=)/;
+
+/** `3-5,7` → [[3, 5], [7, 7]]; parts that are no range of positive lines are left out. */
+export function lineRanges(text: string): Array<readonly [number, number]> {
+  const ranges: Array<readonly [number, number]> = [];
+  for (const part of text.split(/[,\s]+/)) {
+    const match = /^(\d{1,9})(?:-(\d{1,9}))?$/.exec(part);
+    if (!match) continue;
+    const from = Number(match[1]);
+    const to = match[2] === undefined ? from : Number(match[2]);
+    if (from >= 1 && to >= from) ranges.push([from, to]);
+  }
+  return ranges;
+}
+
+/** The caption and marked lines a fence's meta asks for: `title="a.ts" {2,4-6}`, `mark=3-5`. */
+export function parseCodeMeta(meta: string | null | undefined): CodeMeta {
+  if (!meta) return { marks: [] };
+  const title = TITLE.exec(meta);
+  const withoutTitle = title ? meta.replace(title[0], ' ') : meta;
+  const braces = MARK_BRACES.exec(withoutTitle);
+  const word = MARK_WORD.exec(withoutTitle);
+  const marks = braces ? lineRanges(braces[1]!) : word ? lineRanges(word[1] ?? word[2] ?? word[3] ?? word[4]!) : [];
+  const caption = title ? (title[1] ?? title[2] ?? title[3]!).trim() : '';
+  return caption === '' ? { marks } : { title: caption, marks };
+}
+
+/**
+ * Before the Markdown tree becomes HTML: each fence's caption and marks go on its `<code>` as
+ * `data-code-title` and `data-code-mark` (the sanitiser keeps them on `code`), for
+ * `rehypeCodeBlocks` to read after highlighting.
+ */
+export function remarkCodeMeta() {
+  return (tree: MdastRoot) => {
+    walkTree<MdastContent>(tree, (node) => {
+      if (node.type !== 'code') return;
+      // A fence with no language whose info starts with its meta (```{2} or ```title="a.txt"):
+      // CommonMark reads the first word as the language.
+      if (node.lang && META_FIRST.test(node.lang)) {
+        node.meta = node.meta ? `${node.lang} ${node.meta}` : node.lang;
+        node.lang = null;
+      }
+      if (!node.meta) return;
+      const { title, marks } = parseCodeMeta(node.meta);
+      if (title === undefined && marks.length === 0) return;
+      const data = (node.data ??= {});
+      data.hProperties = {
+        ...data.hProperties,
+        ...(title !== undefined ? { dataCodeTitle: title } : {}),
+        ...(marks.length > 0 ? { dataCodeMark: marks.map(([from, to]) => (from === to ? `${from}` : `${from}-${to}`)).join(',') } : {}),
+      };
+    });
+  };
+}
+
+const element = (tagName: string, properties: Element['properties'], children: ElementContent[]): Element => ({ type: 'element', tagName, properties, children });
+const text = (value: string): Text => ({ type: 'text', value });
+
+/**
+ * The children of a `<code>` as lines: text split at each line feed (kept at the end of its
+ * line), elements (the highlighter's spans) cut in pieces, each piece in a copy of its element.
+ * Highlighted code nests a few spans deep, so the recursion stays shallow.
+ */
+export function splitLines(children: readonly ElementContent[]): ElementContent[][] {
+  const lines: ElementContent[][] = [[]];
+  const current = () => lines[lines.length - 1]!;
+  for (const child of children) {
+    if (child.type === 'text') {
+      const parts = child.value.split('\n');
+      parts.forEach((part, index) => {
+        const last = index === parts.length - 1;
+        const value = last ? part : `${part}\n`;
+        if (value !== '') current().push(text(value));
+        if (!last) lines.push([]);
+      });
+    } else if (child.type === 'element') {
+      const inner = splitLines(child.children);
+      inner.forEach((piece, index) => {
+        if (piece.length > 0) current().push({ ...child, children: piece });
+        if (index < inner.length - 1) lines.push([]);
+      });
+    } else {
+      current().push(child);
+    }
+  }
+  // A last line that is empty (the code ended in a line feed) is no line.
+  if (lines.length > 1 && current().length === 0) lines.pop();
+  return lines;
+}
+
+const marked = (line: number, marks: ReadonlyArray<readonly [number, number]>) => marks.some(([from, to]) => line >= from && line <= to);
+
+/** The copy button and its announcement, inside an island that hydrates on the first interaction. */
+function copyButton(): Element {
+  return element('ssg-island', { dataIsland: COPY_CODE_ISLAND, dataHydrate: 'interaction', dataProps: '{}' }, [
+    element('button', { type: 'button', className: ['code-copy'], ariaLabel: 'Copy code' }, [text('Copy')]),
+    element('span', { className: ['code-copy-status'], role: 'status' }, []),
+  ]);
+}
+
+/**
+ * After highlighting: each `<pre><code>` becomes a block with its copy button; a fence with a
+ * title becomes a `<figure>` with the title as its `<figcaption>`; its marked lines are wrapped in
+ * `<mark class="code-mark">`.
+ */
+export function rehypeCodeBlocks() {
+  return (tree: Root) => {
+    walkTree<RootContent>(tree, (node, parent, index) => {
+      if (node.type !== 'element' || node.tagName !== 'pre') return undefined;
+      const code = node.children.find((child): child is Element => child.type === 'element' && child.tagName === 'code');
+      if (!code) return SKIP;
+      const title = typeof code.properties.dataCodeTitle === 'string' ? code.properties.dataCodeTitle : undefined;
+      const marks = typeof code.properties.dataCodeMark === 'string' ? lineRanges(code.properties.dataCodeMark) : [];
+      delete code.properties.dataCodeTitle;
+      delete code.properties.dataCodeMark;
+      if (marks.length > 0) {
+        code.children = splitLines(code.children).flatMap((line, at) =>
+          marked(at + 1, marks) ? [element('mark', { className: ['code-mark'] }, line)] : line,
+        );
+      }
+      const children: ElementContent[] = [node, copyButton()];
+      const block =
+        title === undefined
+          ? element('div', { className: ['code-block'] }, children)
+          : element('figure', { className: ['code-block'] }, [element('figcaption', { className: ['code-title'] }, [text(title)]), ...children]);
+      (parent.children as RootContent[])[index] = block;
+      return SKIP;
+    });
+  };
+}
