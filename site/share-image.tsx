@@ -43,6 +43,13 @@ async function cardFromImage(article: Article, root: string): Promise<Uint8Array
   if (real.startsWith('..') || path.isAbsolute(real)) {
     throw new Error(`its image ${image.file} is a link to a file outside the project; copy the image into the project.`);
   }
+  // By its bytes, not its name: an SVG (which may pull in other files) or a TIFF named .png is refused.
+  const format = await sharp(file, { limitInputPixels: 100_000_000 })
+    .metadata()
+    .then((found) => found.format, () => undefined);
+  if (!format || !CARD_SOURCE_FORMATS.has(format)) {
+    throw new Error(`its image ${image.file} is ${format ? `in ${format.toUpperCase()} format` : 'no image'} whatever its name says; give a PNG, JPEG, WebP, AVIF or GIF file.`);
+  }
   try {
     return await sharp(file, { limitInputPixels: 100_000_000 })
       .rotate()
@@ -55,10 +62,19 @@ async function cardFromImage(article: Article, root: string): Promise<Uint8Array
   }
 }
 
-/** What an image file is, for the cache key of the card made from it: a changed file makes the card anew. */
+/** The formats a card is made from, as sharp names them by the file's bytes. */
+const CARD_SOURCE_FORMATS = new Set(['png', 'jpeg', 'webp', 'heif', 'gif']);
+
+/**
+ * What an image file holds, for the cache key of the card made from it: a hash of its bytes, so
+ * a changed file makes the card anew (whatever its times say) and a fresh clone reuses the cache.
+ */
 function fileStamp(root: string, file: string): string {
-  const stat = statSync(path.join(root, file), { throwIfNoEntry: false });
-  return stat ? `${file}:${stat.size}:${stat.mtimeMs}:${stat.ino}` : `${file}:missing`;
+  try {
+    return `${file}:${createHash('sha256').update(readFileSync(path.join(root, file))).digest('hex')}`;
+  } catch {
+    return `${file}:unreadable`;
+  }
 }
 
 /** `1 January 2025`, the same on every machine (UTC, British English); the date as written when unreadable. */

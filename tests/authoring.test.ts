@@ -161,6 +161,9 @@ describe('front matter as other generators write it', () => {
     expect(meta('canonical', 'og:url')).toBe('https://blog.example.org/original');
     expect(readFileSync(site.file('dist/sitemap.xml'), 'utf8')).not.toContain('/news/canonical<');
     expect(page('table')).toMatch(/<link rel="canonical" href="https:\/\/[^"]+\/news\/table">/);
+    // One that names the page itself is the page's own: it stays in the sitemap.
+    const own = /<link rel="canonical" href="([^"]+)\/news\/table">/.exec(page('table'))![1]!;
+    expect(readFileSync(site.file('dist/sitemap.xml'), 'utf8')).toContain(`<loc>${own}/news/self-canonical</loc>`);
   });
 
   it('image replaces the drawn card: a 1200×630 JPEG made from it, described by imageAlt', async () => {
@@ -195,6 +198,27 @@ describe('reading time and table of contents', () => {
     for (const id of ['prepare', 'keys', 'install', 'run']) expect(body('contents')).toContain(`id="${id}"`);
     expect(page('no-contents')).not.toContain('class="toc"');
   });
+});
+
+describe('an image that is not what its name says', () => {
+  it('an SVG (which can pull in other files) named .png stops the build, naming the article', async () => {
+    const other = await copySite(repoRoot, ['dist', 'node_modules', '.cache', '.git', 'tests', 'screenshots', 'lib']);
+    try {
+      await other.write('content/news/secret.md', '---\ntitle: Secret\ndate: "2025-01-01"\ndraft: true\n---\nEMBARGOED\n');
+      await other.write(
+        'content/news/leak.png',
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xi="http://www.w3.org/2001/XInclude" width="1200" height="630"><text x="10" y="50"><xi:include href="secret.md" parse="text"/></text></svg>',
+      );
+      await other.write('content/news/leak.md', '---\ntitle: Leak\ndate: "2025-01-02"\nimage: leak.png\nimageAlt: A chart\n---\nBody\n');
+      const result = await other.run(['build']);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('[GeneratedFileSourceInvalid]');
+      expect(result.stderr).toContain('content/news/leak.md: /news/leak.jpg could not be made: its image content/news/leak.png is in SVG format whatever its name says');
+      expect(result.stderr).not.toContain('Unexpected internal error');
+    } finally {
+      await other.dispose();
+    }
+  }, 120_000);
 });
 
 describe('in Chromium', () => {

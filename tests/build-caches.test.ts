@@ -350,6 +350,18 @@ describe('damaged cache entries are rebuilt, never shipped', () => {
     );
   }, 120_000);
 
+  it('the Markdown or page cache deleted after a build: the next build is no "nothing changed" and writes it again', async () => {
+    for (const cache of ['markdown', 'pages'] as const) {
+      const ready = await site.run(['build']);
+      expect(ready.code, ready.stderr).toBe(0);
+      for (const file of cacheEntries(site)[cache]!) await rm(file, { force: true });
+      const again = await site.run(['build']);
+      expect(again.code, again.stderr).toBe(0);
+      expect(cacheEntries(site)[cache], cache).toHaveLength(1);
+      await expectSameSite(site, reference, `${cache} deleted`);
+    }
+  }, 60_000);
+
   it('entries deleted while a build runs: the build succeeds and the next one restores them', async () => {
     const child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'ssg.js'), 'build'], { cwd: site.dir, env: { ...process.env, NO_COLOR: '1' }, stdio: 'ignore' });
     let code: number | null | undefined;

@@ -179,7 +179,7 @@ describe('the fields authors bring from other generators', () => {
 
   it('canonical must be an absolute http(s) URL', () => {
     expect(parse(front('canonical: https://example.org/a?b=1')).canonical).toBe('https://example.org/a?b=1');
-    for (const value of ['/news/a', 'example.org/a', 'javascript:alert(1)', 'mailto:a@example.org', '""', '42', 'https://']) {
+    for (const value of ['/news/a', 'example.org/a', 'javascript:alert(1)', 'mailto:a@example.org', '""', '42', 'https://', 'https://user:pass@example.org/a', 'https://user@example.org/']) {
       const error = errorOf(() => parse(front(`canonical: ${value}`))) as SsgError;
       expect(error.code, value).toBe('FrontMatterFieldInvalid');
       expect(error.where, value).toBe('content/news/post.md:4');
@@ -196,7 +196,9 @@ describe('the fields authors bring from other generators', () => {
       ['https://cdn.example/a.png', /is a URL/],
       ['cover.svg', /not a PNG, JPEG, WebP, AVIF or GIF/],
       ['cover', /not a PNG, JPEG, WebP, AVIF or GIF/],
-      ['../../../etc/x.png', /outside the project/],
+      ['../../../etc/x.png', /outside the content folder and site\/public/],
+      ['../../x.png', /outside the content folder and site\/public/],
+      ['/../../x.png', /outside the content folder and site\/public/],
       ['""', /image is empty/],
     ] as const) {
       const error = errorOf(() => at('content/news/a.md', front(`image: ${value}`))) as SsgError;
@@ -204,6 +206,18 @@ describe('the fields authors bring from other generators', () => {
       expect(error.where, value).toBe('content/news/a.md:4');
       expect(error.message, value).toMatch(message);
     }
+  });
+
+  it('a Windows path is a path, not a URL', () => {
+    const article = parseArticle({ file: 'content/news/a.md', text: front('image: C:\\pics\\a.png') }, { now, warn: () => {}, files: { root: '/site', publicDir: '/site/site/public' } });
+    expect(article.image?.file).toBe('content/news/C:\\pics\\a.png');
+  });
+
+  it('updated in the future is warned about, unless the article itself is scheduled', () => {
+    const warnings: string[] = [];
+    parse(front('updated: "2099-01-01"'), warnings);
+    parse('---\ndate: "2098-01-01"\nupdated: "2099-01-01"\n---\n', warnings);
+    expect(warnings).toEqual(['content/news/post.md:4: updated (2099-01-01) is in the future; give the day the article was last changed.']);
   });
 
   it('image without imageAlt is described by the title, with a warning; imageAlt alone is warned about', () => {

@@ -29,9 +29,25 @@ describe('the meta of a fence', () => {
     expect(parseCodeMeta(meta)).toEqual(expected);
   });
 
-  it('ranges too large to mean anything are refused without listing every line', () => {
+  it('ranges are kept as ranges (never listed line by line); a range from 0 starts at 1; absurd numbers are left out', () => {
     expect(lineRanges('1-999999999')).toEqual([[1, 999999999]]);
-    expect(lineRanges('0,0-3,1-9999999999')).toEqual([]);
+    expect(lineRanges('0,0-3,1-9999999999,5-2')).toEqual([[1, 3]]);
+  });
+
+  it.each([
+    ['{linenos=table,hl_lines=[8,"15-17"]}', [[8, 8], [15, 17]]],
+    ['{hl_lines=[2,3]}', [[2, 2], [3, 3]]],
+    ['{2-3} {5}', [[2, 3], [5, 5]]],
+    ['title="a" {1} mark=4', [[4, 4], [1, 1]]],
+  ])("Hugo's forms and several groups: %s", (meta, marks) => {
+    expect(parseCodeMeta(meta).marks).toEqual(marks);
+  });
+
+  it('a fence with many marks over many lines marks each of them', () => {
+    const lines = Array.from({ length: 20_000 }, (_, n) => `line ${n}`).join('\n');
+    const marks = Array.from({ length: 20_000 }, (_, n) => `${n * 2 + 1}`).join(',');
+    const out = html(`\`\`\`{${marks}}\n${lines}\n\`\`\`\n`);
+    expect(out.match(/<mark class="code-mark">/g)).toHaveLength(10_000);
   });
 });
 
@@ -51,6 +67,7 @@ describe('code blocks on the page', () => {
   });
 
   it('an author cannot write the caption or the marks in raw HTML into something else, nor an island', () => {
+    expect(html('Inline <code data-code-title="x" data-code-mark="1">y</code>.')).toBe('<p>Inline <code>y</code>.</p>');
     const out = html('<pre><code data-code-title="<b>x</b>" data-code-mark="1">a</code></pre>\n\n<ssg-island data-island="contact-form" data-hydrate="load">x</ssg-island>\n');
     expect(out).toContain('<figcaption class="code-title">&#x3C;b>x&#x3C;/b></figcaption>');
     expect(out).not.toContain('data-island="contact-form"');

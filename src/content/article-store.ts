@@ -22,13 +22,13 @@ export interface ParsedWithCache {
 /** Parses articles, taking the front matter and HTML of files seen before from the cache. */
 export async function parseWithCache(
   sources: readonly ArticleSource[],
-  options: { now: Date; warn: (message: string) => void; cacheDir: string; imageDir: string; root: string; publicDir: string; siteStamp: string },
+  options: { now: Date; warn: (message: string) => void; cacheDir: string; imageDir: string; root: string; publicDir: string; contentDir: string; siteStamp: string },
 ): Promise<ParsedWithCache> {
   const cache = await openMarkdownCache(options.cacheDir);
   const keys = new Map<string, string>();
   const remembered = new Set<string>();
   const records = new Map<string, ArticleImageRecord>();
-  const all = parseArticles(sources, { now: options.now, warn: options.warn, files: { root: options.root, publicDir: options.publicDir } }, (source) => {
+  const all = parseArticles(sources, { now: options.now, warn: options.warn, files: { root: options.root, publicDir: options.publicDir, contentDir: options.contentDir } }, (source) => {
     // Images are found relative to the article's folder: the same text elsewhere is another article.
     const key = contentKey(`${source.file}\0${source.text}`, options.siteStamp);
     keys.set(source.file, key);

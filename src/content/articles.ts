@@ -81,8 +81,11 @@ export interface ParseOptions {
   /** The build time: the date of an article whose front matter gives none. */
   now: Date;
   warn: (message: string) => void;
-  /** Where an article's `image` is looked for: the project root, and the public folder for `/…` (site/public without). */
-  files?: { root: string; publicDir: string };
+  /**
+   * Where an article's `image` may be: the project root, its content folder (`content`) and its
+   * public folder (`site/public`, where `/…` points); relative ones are from the root.
+   */
+  files?: { root: string; publicDir: string; contentDir?: string };
 }
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -163,10 +166,10 @@ const frontMatterSchema = z.looseObject({
     })
     .optional(),
   canonical: nonEmpty('canonical', 'an absolute URL').refine(isAbsoluteHttpUrl, {
-    error: (issue) => `canonical "${String(issue.input)}" is not an absolute URL; write the whole address of the original, starting with https://.`,
+    error: (issue) => `canonical "${String(issue.input)}" is not an absolute URL; write the whole address of the original, starting with https:// (with no user name or password in it).`,
   }).optional(),
   image: nonEmpty('image', 'the path of an image file')
-    .refine((value) => !/^[a-z][a-z0-9+.-]*:/i.test(value.trim()), {
+    .refine((value) => !/^[a-z][a-z0-9+.-]+:/i.test(value.trim()), {
       abort: true,
       error: (issue) => `image "${String(issue.input)}" is a URL; give a file of this site instead (a path from the article's folder, or from site/public when it starts with /).`,
     })
@@ -181,7 +184,7 @@ const frontMatterSchema = z.looseObject({
 function isAbsoluteHttpUrl(value: string): boolean {
   try {
     const url = new URL(value.trim());
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '' && url.username === '' && url.password === '';
   } catch {
     return false;
   }
@@ -311,6 +314,9 @@ export function articleFromParts(file: string, data: Record<string, unknown>, bo
   if (updated !== undefined && Date.parse(updated) < Date.parse(date)) {
     options.warn(`${at('updated')}: updated (${fields.updated}) is before the date (${date}); check which of them is right.`);
   }
+  if (updated !== undefined && Date.parse(updated) > options.now.getTime() && Date.parse(date) <= options.now.getTime()) {
+    options.warn(`${at('updated')}: updated (${fields.updated}) is in the future; give the day the article was last changed.`);
+  }
   const title = typeof fields.title === 'string' && fields.title !== '' ? fields.title : slug;
 
   return Object.freeze({
@@ -360,12 +366,20 @@ function shareImageOf(file: string, fields: { image?: string; imageAlt?: string 
     return {};
   }
   const written = fields.image.trim();
-  const root = options.files?.root ?? '.';
-  const base = written.startsWith('/') ? (options.files?.publicDir ?? path.join(root, 'site', 'public')) : path.join(root, path.dirname(file));
+  const root = path.resolve(options.files?.root ?? '.');
+  const publicDir = path.resolve(root, options.files?.publicDir ?? path.join('site', 'public'));
+  const contentDir = path.resolve(root, options.files?.contentDir ?? 'content');
+  const base = written.startsWith('/') ? publicDir : path.join(root, path.dirname(file));
   const absolute = path.resolve(base, written.replace(/^\/+/, ''));
-  const relative = path.relative(path.resolve(root), absolute);
-  if (relative.startsWith('..') || path.isAbsolute(relative)) {
-    throw catalogueError('FrontMatterFieldInvalid', [`image "${written}" is outside the project; put the image beside the article or in site/public.`], at('image'));
+  const relative = path.relative(root, absolute);
+  // Only where the build watches (content and the public folder): a card made from a file
+  // elsewhere would never be made again when the file changes.
+  const within = (dir: string) => {
+    const inside = path.relative(dir, absolute);
+    return inside !== '' && !inside.startsWith('..') && !path.isAbsolute(inside);
+  };
+  if (!within(contentDir) && !within(publicDir)) {
+    throw catalogueError('FrontMatterFieldInvalid', [`image "${written}" is outside the content folder and site/public; put the image beside the article or in site/public.`], at('image'));
   }
   if (fields.imageAlt === undefined) options.warn(`${where('image')}: image has no imageAlt; say what it shows for readers who cannot see it (the title is used until then).`);
   return { image: Object.freeze({ file: relative.split(path.sep).join('/'), alt: fields.imageAlt?.trim() ?? title }) };

@@ -14,8 +14,10 @@ export interface CodeMeta {
 }
 
 const TITLE = /(?:^|\s)title=(?:"([^"]*)"|'([^']*)'|([^\s"'{}]+))/;
-const MARK_BRACES = /(?:^|\s)\{([\d,\s-]+)\}/;
-const MARK_WORD = /(?:^|\s)(?:mark|highlight|hl_lines)=(?:\{([\d,\s-]+)\}|"([\d,\s-]+)"|'([\d,\s-]+)'|([\d,-]+))/;
+/** `{2,4-6}`, each group (`{2-3} {5}`). */
+const MARK_BRACES = /(?:^|\s)\{([\d,\s-]+)\}/g;
+/** `mark=2-3`, `mark={2}`, `highlight="1 3"`, Hugo's `hl_lines=[8,"15-17"]` (also inside `{…}`). */
+const MARK_WORD = /(?:^|[\s{,])(?:mark|highlight|hl_lines)=(?:\{([\d,\s-]+)\}|\[([\d,\s"'-]+)\]|"([\d,\s-]+)"|'([\d,\s-]+)'|([\d,-]+))/g;
 
 /** An info string's first word that is meta, not a language. */
 const META_FIRST = /^(?:\{|(?:title|mark|highlight|hl_lines)=)/;
@@ -26,9 +28,9 @@ export function lineRanges(text: string): Array<readonly [number, number]> {
   for (const part of text.split(/[,\s]+/)) {
     const match = /^(\d{1,9})(?:-(\d{1,9}))?$/.exec(part);
     if (!match) continue;
-    const from = Number(match[1]);
-    const to = match[2] === undefined ? from : Number(match[2]);
-    if (from >= 1 && to >= from) ranges.push([from, to]);
+    const from = Math.max(1, Number(match[1]));
+    const to = match[2] === undefined ? Number(match[1]) : Number(match[2]);
+    if (to >= from) ranges.push([from, to]);
   }
   return ranges;
 }
@@ -38,9 +40,12 @@ export function parseCodeMeta(meta: string | null | undefined): CodeMeta {
   if (!meta) return { marks: [] };
   const title = TITLE.exec(meta);
   const withoutTitle = title ? meta.replace(title[0], ' ') : meta;
-  const braces = MARK_BRACES.exec(withoutTitle);
-  const word = MARK_WORD.exec(withoutTitle);
-  const marks = braces ? lineRanges(braces[1]!) : word ? lineRanges(word[1] ?? word[2] ?? word[3] ?? word[4]!) : [];
+  const written = [
+    ...[...withoutTitle.matchAll(MARK_WORD)].map((match) => (match[1] ?? match[2] ?? match[3] ?? match[4] ?? match[5]!).replace(/["']/g, '')),
+    // A group in braces that is not Hugo's options (`{linenos=table,hl_lines=[2]}` holds an =).
+    ...[...withoutTitle.matchAll(MARK_BRACES)].map((match) => match[1]!),
+  ];
+  const marks = lineRanges(written.join(','));
   const caption = title ? (title[1] ?? title[2] ?? title[3]!).trim() : '';
   return caption === '' ? { marks } : { title: caption, marks };
 }
@@ -108,7 +113,16 @@ export function splitLines(children: readonly ElementContent[]): ElementContent[
   return lines;
 }
 
-const marked = (line: number, marks: ReadonlyArray<readonly [number, number]>) => marks.some(([from, to]) => line >= from && line <= to);
+/** The ranges sorted and merged, so lines are matched in one sweep however many ranges are written. */
+function mergedRanges(marks: ReadonlyArray<readonly [number, number]>): Array<[number, number]> {
+  const merged: Array<[number, number]> = [];
+  for (const [from, to] of [...marks].sort((a, b) => a[0] - b[0])) {
+    const last = merged[merged.length - 1];
+    if (last && from <= last[1] + 1) last[1] = Math.max(last[1], to);
+    else merged.push([from, to]);
+  }
+  return merged;
+}
 
 /** The copy button and its announcement, inside an island that hydrates on the first interaction. */
 function copyButton(): Element {
@@ -126,6 +140,11 @@ function copyButton(): Element {
 export function rehypeCodeBlocks() {
   return (tree: Root) => {
     walkTree<RootContent>(tree, (node, parent, index) => {
+      if (node.type === 'element' && node.tagName === 'code') {
+        // Written on code outside a block (raw HTML): nothing to show it, so it goes.
+        delete node.properties.dataCodeTitle;
+        delete node.properties.dataCodeMark;
+      }
       if (node.type !== 'element' || node.tagName !== 'pre') return undefined;
       const code = node.children.find((child): child is Element => child.type === 'element' && child.tagName === 'code');
       if (!code) return SKIP;
@@ -134,9 +153,13 @@ export function rehypeCodeBlocks() {
       delete code.properties.dataCodeTitle;
       delete code.properties.dataCodeMark;
       if (marks.length > 0) {
-        code.children = splitLines(code.children).flatMap((line, at) =>
-          marked(at + 1, marks) ? [element('mark', { className: ['code-mark'] }, line)] : line,
-        );
+        const ranges = mergedRanges(marks);
+        let next = 0;
+        code.children = splitLines(code.children).flatMap((line, at) => {
+          while (next < ranges.length && ranges[next]![1] < at + 1) next++;
+          const range = ranges[next];
+          return range && range[0] <= at + 1 ? [element('mark', { className: ['code-mark'] }, line)] : line;
+        });
       }
       const children: ElementContent[] = [node, copyButton()];
       const block =

@@ -177,7 +177,7 @@ async function parseChanged(project: Project, file: string, images: ImageStage, 
   if (!statIsFile(file)) return undefined; // deleted, or a folder named x.md (its articles come on their own)
   let parsed: Article;
   try {
-    parsed = parseArticle({ file: relative(project, file), text: await readSettled(file) }, { now: options.now, warn: options.warn, files: { root: project.root, publicDir: project.publicDir } });
+    parsed = parseArticle({ file: relative(project, file), text: await readSettled(file) }, { now: options.now, warn: options.warn, files: { root: project.root, publicDir: project.publicDir, contentDir: project.contentDir } });
   } catch (error) {
     if (error instanceof SsgError) return error;
     throw error;
@@ -268,7 +268,7 @@ async function readAllArticles(project: Project, strategy: Strategy<unknown>, se
   const sources = await readArticleSources(project.root, project.articlesDir, warn);
   // The site's plugins are part of each article's cache key: known once its code is bundled.
   const markdown = siteMarkdownOf(project, await server.catch(() => undefined));
-  const store = await parseWithCache(sources, { now, warn, cacheDir: project.cacheDir, imageDir: strategy.images.cacheDir, root: project.root, publicDir: project.publicDir, siteStamp: markdown.stamp });
+  const store = await parseWithCache(sources, { now, warn, cacheDir: project.cacheDir, imageDir: strategy.images.cacheDir, root: project.root, publicDir: project.publicDir, contentDir: project.contentDir, siteStamp: markdown.stamp });
   const byFile = new Map(store.all.map((article) => [article.file, article]));
   const publish = { drafts: options.drafts, future: options.future, now };
   const articles = publishArticles(byFile, publish);

@@ -13,7 +13,8 @@ import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { sourceFingerprint } from '../fingerprint.ts';
-import { dateEnvironment } from '../render/page-cache.ts';
+import { dateEnvironment, pageCacheFile } from '../render/page-cache.ts';
+import { markdownCacheFile } from '../content/markdown-cache.ts';
 import { readEntrySync, writeEntrySync } from '../cache/store.ts';
 import type { PageSizes } from './build-result.ts';
 import { fingerprintOfStat, outputStillIntact } from '../output/output.ts';
@@ -28,7 +29,7 @@ export interface BuildReport {
 }
 
 interface UnchangedRecord {
-  version: 3;
+  version: 4;
   stamp: string;
   /** ms since the epoch: the build's time; a clock set back may make another site (an earlier day). */
   builtAt: number;
@@ -42,8 +43,13 @@ interface UnchangedRecord {
    * speaks for the folder.
    */
   manifest: string;
+  /** The caches this build left (the Markdown and page caches): one gone since means building in full, which writes it again. */
+  caches: string[];
   report: BuildReport;
 }
+
+/** The caches a build writes beside its record, as paths. */
+const keptCaches = (project: Project) => [markdownCacheFile(project.cacheDir), pageCacheFile(project.cacheDir)];
 
 export interface StampOptions {
   baseUrl?: string;
@@ -51,7 +57,7 @@ export interface StampOptions {
   future?: boolean;
 }
 
-const RECORD_VERSION = 3;
+const RECORD_VERSION = 4;
 
 /**
  * Every file and folder under `dir` (none when it does not exist), by path, size and times, into
@@ -139,7 +145,7 @@ function readRecord(file: string): UnchangedRecord | undefined {
     const shaped =
       record?.version === RECORD_VERSION && typeof record.stamp === 'string' && typeof record.builtAt === 'number' && typeof record.validUntil === 'number' &&
       typeof record.sources === 'object' && record.sources !== null && Object.values(record.sources).every((value) => typeof value === 'string') &&
-      typeof record.manifest === 'string' &&
+      typeof record.manifest === 'string' && Array.isArray(record.caches) && record.caches.every((file) => typeof file === 'string') &&
       typeof report === 'object' && report !== null && Array.isArray(report.pages) && typeof report.articles === 'number' &&
       Array.isArray(report.warnings) && report.warnings.every((warning) => typeof warning === 'string');
     return shaped ? (record as UnchangedRecord) : undefined;
@@ -163,6 +169,7 @@ export async function unchangedReport(
   if (!record || record.stamp !== stamp || now.getTime() < record.builtAt || now.getTime() >= record.validUntil) return undefined;
   if (!Object.entries(record.sources).every(([file, fingerprint]) => fingerprintOf(file) === fingerprint)) return undefined;
   if (manifestHash(manifestFile) !== record.manifest) return undefined;
+  if (!record.caches.every((file) => statSync(file, { throwIfNoEntry: false })?.isFile())) return undefined;
   return (await outputStillIntact(manifestFile, outDir, project.publicDir)) ? record.report : undefined;
 }
 
@@ -185,7 +192,7 @@ export function saveUnchangedRecord(
   project: Project,
   outDir: string,
   started: number,
-  record: Omit<UnchangedRecord, 'version' | 'sources' | 'manifest'> & { sources: readonly string[] },
+  record: Omit<UnchangedRecord, 'version' | 'sources' | 'manifest' | 'caches'> & { sources: readonly string[] },
 ): void {
   const manifest = manifestHash(manifestFileOf(project, outDir));
   if (manifest === '') return; // nothing to tie the record to: the next build builds in full
@@ -201,7 +208,8 @@ export function saveUnchangedRecord(
     sources[file] = fingerprintOf(file);
   }
   try {
-    writeEntrySync(recordFile(project, outDir), Buffer.from(JSON.stringify({ version: RECORD_VERSION, ...record, sources, manifest })));
+    const caches = keptCaches(project).filter((file) => statSync(file, { throwIfNoEntry: false })?.isFile());
+    writeEntrySync(recordFile(project, outDir), Buffer.from(JSON.stringify({ version: RECORD_VERSION, ...record, sources, manifest, caches })));
   } catch {
     // Not kept: the next build builds in full.
   }

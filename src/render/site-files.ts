@@ -28,7 +28,8 @@ export function sitemap(jobs: readonly PageJob[], articles: readonly Article[], 
   const urls = jobs
     .filter((job) => {
       const article = entryArticle(job, known);
-      return !job.notFound && !article?.draft && !article?.canonical;
+      const elsewhere = article?.canonical !== undefined && article.canonical !== baseUrl + job.path;
+      return !job.notFound && !article?.draft && !elsewhere;
     })
     .map((job) => {
       const article = entryArticle(job, known);
