@@ -58,6 +58,8 @@ export default defineSite<SiteData>({
     link: (article) => `/news/${article.slug}`,
   }),
   files: ({ articles, data, root }) => shareImages(articles, data.site.brand, root),
+  // The layout's own ids (components/layout.tsx, header.tsx): an article's "## Main" gets main-1.
+  markdown: { reservedIds: ['main', 'site-menu'] },
   check(data, warn) {
     const fields = exampleFields(data);
     if (fields.length > 0) {

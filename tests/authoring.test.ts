@@ -198,6 +198,16 @@ describe('reading time and table of contents', () => {
     for (const id of ['prepare', 'keys', 'install', 'run']) expect(body('contents')).toContain(`id="${id}"`);
     expect(page('no-contents')).not.toContain('class="toc"');
   });
+
+  it("no heading takes an id of the page's own (the site's reservedIds); an id written in HTML stays, and links reach it", () => {
+    const ids = [...page('reserved-ids').matchAll(/ id="([^"]+)"/g)].map((match) => match[1]);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(body('reserved-ids')).toMatch(/<h2 id="main-1">Main<a/);
+    expect(body('reserved-ids')).toMatch(/<h2 id="site-menu-1">Site menu<a/);
+    expect(body('reserved-ids')).toMatch(/<h2 id="user-content-custom">A heading written in HTML<a/);
+    expect(body('reserved-ids')).toContain('<a href="#user-content-custom">the HTML heading</a>');
+    expect(page('reserved-ids')).toContain('<li><a href="#main-1">Main</a></li><li><a href="#site-menu-1">Site menu</a></li><li><a href="#user-content-custom">A heading written in HTML</a></li>');
+  });
 });
 
 describe('an image that is not what its name says', () => {

@@ -76,3 +76,23 @@ describe("the site's Markdown plugins", () => {
     expect(result.stderr).not.toContain('Unexpected internal error');
   }, 120_000);
 });
+
+describe("the site's reserved ids", () => {
+  it('no heading takes one, converted here or in the helper processes (where they travel as data)', async () => {
+    const other = await copySite(path.join(repoRoot, 'tests', 'fixtures', 'basic'));
+    try {
+      const file = other.file('site/index.tsx');
+      writeFileSync(file, readFileSync(file, 'utf8').replace('export default defineSite({\n  layout: Layout,', "export default defineSite({\n  layout: Layout,\n  markdown: { reservedIds: ['intro'] },"));
+      for (const count of [1, 70]) {
+        for (let n = 0; n < count; n++) await other.write(`content/news/r-${n}.md`, `---\ntitle: R${n}\ndate: "2024-04-01"\n---\n## Intro\n\nText ${count}.\n`);
+        const result = await other.run(['build']);
+        expect(result.code, result.stderr).toBe(0);
+        // The second build converts the 69 new ones: enough for the helper processes.
+        expect(Number(/Markdown: (\d+) converted/.exec(result.stdout)?.[1])).toBeGreaterThanOrEqual(count === 1 ? 1 : 69);
+        expect(await other.read(`dist/news/r-${count - 1}.html`)).toMatch(/<h2 id="intro-1">Intro<a/);
+      }
+    } finally {
+      await other.dispose();
+    }
+  }, 120_000);
+});

@@ -25,6 +25,8 @@ export interface ArticleConverter {
 export interface HelperImageSettings {
   /** A copy of the site's compiled module, when it has Markdown plugins: the helper imports it for them. */
   siteModule?: string;
+  /** The ids no heading may take (the site's `markdown.reservedIds`), as data. */
+  reservedIds?: string[];
   root: string;
   articlesDir: string;
   publicDir: string;

@@ -14,9 +14,20 @@ export interface MarkdownOptions {
    * `style` attributes and other URL schemes stay removed whatever is listed here.
    */
   allow?: { tagNames?: readonly string[]; attributes?: Readonly<Record<string, readonly string[]>> };
+  /**
+   * Ids the site's own pages use around an article's body (the layout's `main`, a menu's): no
+   * heading of an article takes one (`## Main` gets `main-1`), so no link or table of contents
+   * leads to the wrong element.
+   */
+  reservedIds?: readonly string[];
 }
 
 /** Whether a site's options change anything: a plugin, or something allowed. */
 export function changesMarkdown(options: MarkdownOptions | undefined): options is MarkdownOptions {
+  return Boolean(options && (options.remarkPlugins?.length || options.rehypePlugins?.length || options.allow || options.reservedIds?.length));
+}
+
+/** Whether the options hold the site's code (plugins) or its schema, which helpers take from the site's module; reserved ids travel as data. */
+export function needsSiteModule(options: MarkdownOptions | undefined): boolean {
   return Boolean(options && (options.remarkPlugins?.length || options.rehypePlugins?.length || options.allow));
 }

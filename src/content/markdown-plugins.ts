@@ -8,7 +8,7 @@ import type { Pluggable, Plugin, PluggableList, Transformer } from 'unified';
 import type { VFile } from 'vfile';
 import { catalogueError, isExpectedError } from '../errors.ts';
 import type { Schema } from './markdown-html.ts';
-import { changesMarkdown, type MarkdownOptions } from './markdown-options.ts';
+import { needsSiteModule, changesMarkdown, type MarkdownOptions } from './markdown-options.ts';
 
 type AnyPlugin = Plugin<unknown[], never, never>;
 
@@ -99,7 +99,9 @@ function versionsOfPackages(files: readonly string[]): string[] {
 export function markdownStamp(options: MarkdownOptions | undefined, siteSources: readonly string[]): string {
   // Without settings, nothing to read: the package files are only looked at for plugins.
   if (!changesMarkdown(options)) return '';
-  const text = JSON.stringify([options.remarkPlugins, options.rehypePlugins, options.allow, versionsOfPackages(siteSources)], (_, value: unknown) =>
+  // The packages' versions only matter (and are only read) when there is code of the site's to run.
+  const versions = needsSiteModule(options) ? versionsOfPackages(siteSources) : {};
+  const text = JSON.stringify([options.remarkPlugins, options.rehypePlugins, options.allow, options.reservedIds, versions], (_, value: unknown) =>
     typeof value === 'function' ? `${value.name}:${String(value)}` : value instanceof RegExp ? String(value) : value,
   );
   return createHash('sha256').update(text).digest('hex').slice(0, 16);

@@ -26,17 +26,24 @@ if (!process.connected) process.exit(0);
 let cache: ImageCache | undefined;
 const siteOptions = new Map<string, Promise<MarkdownOptions | undefined>>();
 
-/** The site's Markdown options, from its compiled module (imported once). */
-function markdownOptionsOf(file: string | undefined): Promise<MarkdownOptions | undefined> {
-  if (!file) return Promise.resolve(undefined);
-  let options = siteOptions.get(file);
-  if (!options) siteOptions.set(file, (options = import(pathToFileURL(file).href).then((module: { site?: { markdown?: MarkdownOptions } }) => module.site?.markdown)));
+/**
+ * The site's Markdown options: its plugins from its compiled module, its reserved ids as sent;
+ * one value per module and ids (the processor made for them is kept by that value).
+ */
+function markdownOptionsOf(file: string | undefined, reservedIds: readonly string[] | undefined): Promise<MarkdownOptions | undefined> {
+  if (!file && !reservedIds?.length) return Promise.resolve(undefined);
+  const key = JSON.stringify([file ?? null, reservedIds ?? []]);
+  let options = siteOptions.get(key);
+  if (!options) {
+    const fromModule = file ? import(pathToFileURL(file).href).then((module: { site?: { markdown?: MarkdownOptions } }) => module.site?.markdown) : Promise.resolve(undefined);
+    siteOptions.set(key, (options = fromModule.then((found) => (reservedIds?.length ? { ...found, reservedIds } : found))));
+  }
   return options;
 }
 
 process.on('message', async ({ batch, settings, items }: MarkdownBatch) => {
   cache ??= openImageCache({ cacheDir: settings.cacheDir, settings: DEFAULT_IMAGE_SETTINGS, assetsDir: settings.assetsDir });
-  const options = await markdownOptionsOf(settings.siteModule);
+  const options = await markdownOptionsOf(settings.siteModule, settings.reservedIds);
   const converted: ConvertedArticle[] = [];
   for (const item of items) {
     converted.push(await convertOne(() => convertArticle(item.markdown, { ...settings, file: item.file, bodyLine: item.bodyLine, cache: cache! }, options)));

@@ -73,9 +73,10 @@ const HEADING = /^h[1-6]$/;
  * HTML); a heading with no letters to make one of is `section`. The footnotes' own hidden
  * heading keeps its id.
  */
-function rehypeHeadingIds() {
+function rehypeHeadingIds(reservedIds: readonly string[] = []) {
   return (tree: HastRoot, file: VFile) => {
     const slugger = new GithubSlugger();
+    for (const id of reservedIds) slugger.slug(id);
     const headings: Element[] = [];
     const takeId = (node: HastContent) => {
       if (node.type === 'element' && typeof node.properties.id === 'string') slugger.slug(node.properties.id);
@@ -88,14 +89,16 @@ function rehypeHeadingIds() {
         walkTree<HastContent>(node, takeId);
         return SKIP;
       }
+      // A heading's own id (raw HTML) is taken too; the others get theirs below.
       if (HEADING.test(node.tagName)) headings.push(node);
-      else takeId(node);
+      takeId(node);
       return undefined;
     });
     const outline: ArticleHeading[] = [];
     for (const heading of headings) {
       const text = hastText(heading).replace(/\s+/g, ' ').trim();
-      const id = slugger.slug(slug(text) || 'section');
+      // An id written in raw HTML stays (prefixed by the sanitiser; links to it point there).
+      const id = typeof heading.properties.id === 'string' ? heading.properties.id : slugger.slug(slug(text) || 'section');
       heading.properties.id = id;
       outline.push({ depth: Number(heading.tagName[1]), id, text });
     }
@@ -143,7 +146,7 @@ function createProcessor(options: MarkdownOptions = {}) {
     .use(rehypeArticleImages)
     // Only fences that name their language: guessing it costs more than the rest of the pipeline.
     .use(rehypeHighlight, { detect: false })
-    .use(rehypeHeadingIds)
+    .use(rehypeHeadingIds, options.reservedIds)
     .use(rehypeAutolinkHeadings, { ...headingAnchor, test: (element: Element) => !isFootnoteLabel(element) })
     // After the words are counted: the copy buttons are no words of the article.
     .use(rehypeCodeBlocks)

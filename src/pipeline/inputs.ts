@@ -10,7 +10,7 @@ import { bundleServer, loadServerModule, serverBuildOptions, type ServerBundle }
 import { fromEsbuildFailure } from '../bundle/esbuild-plugins.ts';
 import { convertPending, parseWithCache, type ConvertedPair, type ParsedWithCache } from '../content/article-store.ts';
 import { convertArticle } from '../content/markdown.ts';
-import type { MarkdownOptions } from '../content/markdown-options.ts';
+import { needsSiteModule, type MarkdownOptions } from '../content/markdown-options.ts';
 import { markdownStamp } from '../content/markdown-plugins.ts';
 import { removeFilesOfEndedProcesses } from '../cache/store.ts';
 import { convertOne, type ArticleConverter } from '../content/conversion.ts';
@@ -152,7 +152,7 @@ const SITE_MODULE_FILE = /^markdown-site-(\d+)\.mjs$/;
 /** The Markdown settings of the site whose bundle this is (none while the bundle failed: the run fails too). */
 export function siteMarkdownOf(project: Project, bundle: ServerBundle | undefined): SiteMarkdown {
   const { options, stamp } = markdownSettingsOf(bundle);
-  if (!stamp || !bundle) return { options, stamp, dispose: () => {} };
+  if (!stamp || !bundle || !needsSiteModule(options)) return { options, stamp, dispose: () => {} };
   mkdirSync(project.cacheDir, { recursive: true });
   removeFilesOfEndedProcesses(project.cacheDir, SITE_MODULE_FILE);
   const siteModule = path.join(project.cacheDir, `markdown-site-${process.pid}.mjs`);
@@ -164,7 +164,11 @@ export function siteMarkdownOf(project: Project, bundle: ServerBundle | undefine
 export function articleConverter(images: ImageStage, markdown: SiteMarkdown): ArticleConverter {
   return {
     here: (item) => convertArticle(item.markdown, images.context(item), markdown.options),
-    helperSettings: { ...images.helperSettings, ...(markdown.siteModule ? { siteModule: markdown.siteModule } : {}) },
+    helperSettings: {
+      ...images.helperSettings,
+      ...(markdown.siteModule ? { siteModule: markdown.siteModule } : {}),
+      ...(markdown.options?.reservedIds?.length ? { reservedIds: [...markdown.options.reservedIds] } : {}),
+    },
   };
 }
 
