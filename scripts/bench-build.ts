@@ -15,12 +15,12 @@
 // run, as a fresh clone has none), alternating with this one so both see the same machine.
 //   npm run bench -- --sizes 1000 --against HEAD~3 --runs 5     (--sizes 0 for the cold start only)
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { cliPath, copySite, repoRoot } from '../tests/helpers/project.ts';
-import { writeArticles } from './bench/articles.ts';
+import { articleMarkdown, writeArticles } from './bench/articles.ts';
 
 const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,5000' }, against: { type: 'string' }, runs: { type: 'string', default: '3' } } });
 const sizes = values.sizes!.split(',').map(Number).filter((size) => size > 0);
@@ -94,12 +94,19 @@ for (const size of sizes) {
     await writeArticles(site.file('content/news'), size);
     const cold = await timedBuild(site.dir);
     const warm = await timedBuild(site.dir);
-    for (const [name, run] of [['full build (cold)', cold], ['nothing changed', warm]] as const) {
+    // The CI case, .cache/ kept: one article's body edited; then one new article (the lists, its
+    // tags' pages, pagination and the feed change with it).
+    appendFileSync(site.file('content/news/bench-article-7.md'), '\nOne more paragraph, written in CI.\n');
+    const edited = await timedBuild(site.dir);
+    writeFileSync(site.file(`content/news/bench-article-${size}.md`), articleMarkdown(size));
+    const added = await timedBuild(site.dir);
+    for (const [name, run] of [['full build (cold)', cold], ['nothing changed', warm], ['one body edited', edited], ['one new article', added]] as const) {
       console.log(
         `${String(size).padStart(5)} articles, ${name.padEnd(17)} ${seconds(run.wallMs).padStart(8)}   ${(run.wallMs / run.pages).toFixed(2).padStart(5)} ms/page   CPU ${seconds(run.cpuMs)}   peak ${run.peakMb} MB (main process)`,
       );
       console.log(`    ${run.line}`);
     }
+    // The two CI cases left their articles: the floor and the cards below count them too.
     const floor = await conversionFloor(site.file('content/news'));
     console.log(
       `${String(size).padStart(5)} articles, conversion floor  ${seconds(floor.wallMs).padStart(8)}   (2 processes, converting ${floor.convertMs.map((ms) => seconds(ms)).join(' and ')} of it)   CPU ${seconds(floor.cpuMs)}`,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, lstatSync, mkdirSync, renameSync, rmSync, writeFileSync, type Dirent, type Stats } from 'node:fs';
+import { cpSync, existsSync, linkSync, lstatSync, mkdirSync, renameSync, rmSync, unlinkSync, writeFileSync, type Dirent, type Stats } from 'node:fs';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readEntrySync, writeEntrySync } from '../cache/store.ts';
@@ -205,8 +205,34 @@ function stagingWriter(staging: string) {
   };
   const writes: Promise<void>[] = [];
 
-  const write = (file: string, contents: string | Uint8Array) => {
+  /**
+   * Carries a file over from the output folder as a second name for the same bytes (a hard link)
+   * instead of writing them again: only when it is still the file the manifest recorded (same
+   * inode, size and modification time; a link changes the change time only). False when it
+   * cannot be (another file system, a file changed since, no links here): then it is written.
+   */
+  const carry = (target: string, from: string, recorded: Fingerprint): boolean => {
+    try {
+      linkSync(from, target);
+    } catch {
+      return false;
+    }
+    const stat = lstatSync(target, { throwIfNoEntry: false });
+    if (stat?.isFile() && stat.ino === recorded[3] && stat.size === recorded[0] && stat.mtimeMs === recorded[1]) return true;
+    unlinkSync(target);
+    return false;
+  };
+
+  const write = (file: string, contents: string | Uint8Array, from?: { file: string; recorded: Fingerprint }) => {
     const target = path.join(staging, file);
+    if (from) {
+      try {
+        ensureFolder(path.dirname(target));
+        if (carry(target, from.file, from.recorded)) return;
+      } catch {
+        // Written instead, below (which reports a folder that cannot be made).
+      }
+    }
     // Synchronously, as pages are made. Writes on libuv's threads, which keep file creation off
     // the main thread, made cold builds of 1,000 articles no faster (17.3 s on average over 21
     // builds, against 17.5 s over 17 taken alternately), and left writes in flight when a build
@@ -317,6 +343,11 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
 
   const { manifestFile } = options;
   const manifest = intactManifest(manifestFile, outDir, publicDir, publicFiles);
+  /** Where a file the output folder holds byte for byte (its hash the manifest's) can be carried over from. */
+  const carriedFrom = (file: string) => {
+    const recorded = manifest?.stats[file];
+    return recorded && manifest!.hashes[file] === generated.get(file) ? { file: path.join(outDir, file), recorded } : undefined;
+  };
   /** While set, files are only compared with the manifest and held; nothing is on disk yet. */
   let held: Map<string, string | Uint8Array> | undefined = manifest ? new Map() : undefined;
 
@@ -327,7 +358,7 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
     const pending = held;
     held = undefined;
     unregisterStaging = startStaging(staging, outDir, publicDir, publicFiles, interrupts);
-    for (const [file, contents] of pending) writeToStaging(file, contents);
+    for (const [file, contents] of pending) writeToStaging(file, contents, carriedFrom(file));
   };
 
   if (!held) unregisterStaging = startStaging(staging, outDir, publicDir, publicFiles, interrupts);
@@ -357,7 +388,7 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
         }
         startWriting();
       }
-      writeToStaging(file.path, file.contents);
+      writeToStaging(file.path, file.contents, carriedFrom(file.path));
     },
     /** Every path the site will have: generated and public files. */
     paths: () => new Set([...generated.keys(), ...publicFiles]),
