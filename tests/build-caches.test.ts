@@ -181,7 +181,7 @@ describe('the page cache', () => {
       ...over,
     };
   };
-  const page = { html: '<p>page</p>', islands: [] };
+  const page = { html: '<p>page</p>', islands: [], links: { path: '/', links: [], ids: new Set<string>() } };
 
   /** Stores two pages: one that read article a and `site`, one that read the list. */
   function store(over?: Partial<PageCacheInputs>) {
@@ -192,7 +192,12 @@ describe('the page cache', () => {
     cache.set('news/a/index.html', 'entry a', page, own);
     const list = emptyReads();
     list.articleList = true;
+    list.articleFields.set('a', new Set(['title', 'slug']));
+    list.articleFields.set('b', new Set(['title', 'slug']));
     cache.set('news/index.html', 'entry list', page, list);
+    const body = emptyReads();
+    body.articleFields.set('b', new Set(['html']));
+    cache.set('news/b/index.html', 'entry b', page, body);
     cache.save();
   }
 
@@ -200,11 +205,23 @@ describe('the page cache', () => {
     store();
     // Another article and another data file changed: the article page is still good, the list is not.
     const other = openPageCache(inputs({ articles: [article('a', 'A'), article('b', 'B2')], data: { site: { name: 'One' }, team: ['y'] } }));
-    expect(other.get('news/a/index.html', 'entry a')).toMatchObject(page);
+    expect(other.get('news/a/index.html', 'entry a')).toMatchObject({ html: page.html });
     expect(other.get('news/index.html', 'entry list')).toBeUndefined();
 
     store();
     expect(openPageCache(inputs({ articles: [article('a', 'A2'), article('b', 'B')] })).get('news/a/index.html', 'entry a')).toBeUndefined();
+    // Only b's body changed (its content key): what showed its title stays, what showed its HTML does not.
+    store();
+    const bodyEdited = [article('a', 'A'), { ...article('b', 'B'), markdown: '# B\n\nMore.' }];
+    expect(openPageCache(inputs({ articles: bodyEdited })).get('news/index.html', 'entry list')).toMatchObject({ html: page.html });
+    expect(openPageCache(inputs({ articles: bodyEdited })).get('news/b/index.html', 'entry b')).toBeUndefined();
+    // The list's order or members changed: a page that read the list is made again.
+    store();
+    expect(openPageCache(inputs({ articles: [article('b', 'B'), article('a', 'A')] })).get('news/index.html', 'entry list')).toBeUndefined();
+    expect(openPageCache(inputs({ articles: [article('a', 'A')] })).get('news/index.html', 'entry list')).toBeUndefined();
+    // Its links come back with it, so the link check does not parse it again.
+    store();
+    expect(openPageCache(inputs()).get('news/a/index.html', 'entry a')?.links).toMatchObject({ links: [], ids: new Set() });
     store();
     expect(openPageCache(inputs({ data: { site: { name: 'Two' }, team: ['x'] } })).get('news/a/index.html', 'entry a')).toBeUndefined();
     store();
@@ -215,7 +232,7 @@ describe('the page cache', () => {
     store();
     expect(openPageCache(inputs({ shared: ['code v2'] })).get('news/a/index.html', 'entry a')).toBeUndefined();
     store();
-    expect(openPageCache(inputs({ now: new Date('2026-11-22T23:59:00Z') })).get('news/a/index.html', 'entry a')).toMatchObject(page);
+    expect(openPageCache(inputs({ now: new Date('2026-11-22T23:59:00Z') })).get('news/a/index.html', 'entry a')).toMatchObject({ html: page.html });
     expect(openPageCache(inputs({ now: new Date('2026-11-23T00:01:00Z') })).get('news/a/index.html', 'entry a')).toBeUndefined();
   });
 
@@ -224,7 +241,7 @@ describe('the page cache', () => {
     try {
       process.env.TZ = 'UTC';
       store();
-      expect(openPageCache(inputs()).get('news/a/index.html', 'entry a')).toMatchObject(page);
+      expect(openPageCache(inputs()).get('news/a/index.html', 'entry a')).toMatchObject({ html: page.html });
       process.env.TZ = 'Pacific/Kiritimati';
       expect(openPageCache(inputs()).get('news/a/index.html', 'entry a')).toBeUndefined();
     } finally {

@@ -41,11 +41,11 @@ function cachedPages(project: Project, inputs: Inputs, options: BuildOptions & {
       const key = entryKey(job);
       keys.set(job, key);
       const page = pageCache.get(job.outputPath, key);
-      return page && { html: page.html, islands: page.islands, reads: undefined };
+      return page && { html: page.html, islands: page.islands, reads: undefined, ...(page.links ? { links: { ...page.links, path: job.path } } : {}) };
     },
     made(page, fresh) {
       const { job, html, islands } = page;
-      if (fresh) pageCache.set(job.outputPath, keys.get(job)!, { html, islands }, page.reads!);
+      if (fresh) pageCache.set(job.outputPath, keys.get(job)!, { html, islands, links: page.links }, page.reads!);
       const sum = (urls: string[]) => urls.reduce((total, url) => total + client.gzipSize(url), 0);
       const assets = client.assetsFor(islands);
       const firstPaintJsGzip = sum(client.firstPaintScripts(html));

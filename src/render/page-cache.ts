@@ -5,6 +5,7 @@ import { sourceFingerprint } from '../fingerprint.js';
 import type { Article } from '../content/articles.ts';
 import { readEntrySync, writeEntrySync } from '../cache/store.ts';
 import type { PageReads } from './dependencies.ts';
+import type { PageLink, PageLinks } from './links.ts';
 import { generatorRoot } from '../project.ts';
 
 /**
@@ -16,8 +17,8 @@ import { generatorRoot } from '../project.ts';
  */
 export interface PageCache {
   /** The stored page, if nothing it depends on changed. */
-  get(outputPath: string, entryKey: string): { html: string; islands: string[] } | undefined;
-  set(outputPath: string, entryKey: string, page: { html: string; islands: string[] }, reads: PageReads): void;
+  get(outputPath: string, entryKey: string): { html: string; islands: string[]; links?: PageLinks } | undefined;
+  set(outputPath: string, entryKey: string, page: { html: string; islands: string[]; links: PageLinks }, reads: PageReads): void;
   /** Writes the pages of this build (only those), atomically; never fails the build. */
   save(): void;
 }
@@ -26,14 +27,19 @@ interface StoredPage {
   entryKey: string;
   html: string;
   islands: string[];
-  /** What the page read, as signatures: '*' for the article list, 'a:<slug>', 'd:<name>'. */
+  /** What the page read, as signatures: '*' for the article list, 'a:<slug>\0<fields>', 'd:<name>'. */
   reads: Record<string, string>;
+  /** Its links and ids, as the link check takes them out of its HTML (so a page from the cache is not parsed again). */
+  links?: { file?: string; links: PageLink[]; ids: string[] };
 }
 
 interface Stored {
   global: string;
   pages: Record<string, StoredPage>;
 }
+
+/** An article's fields made from its body when it is converted: known by the content key before that. */
+const BODY_FIELDS = new Set(['html', 'headings', 'readingTime', 'markdown', 'bodyLine']);
 
 const sha1 = (...parts: Array<string | Uint8Array>) => {
   const hash = createHash('sha1');
@@ -92,15 +98,37 @@ export interface PageCacheInputs {
 export function openPageCache(inputs: PageCacheInputs): PageCache {
   const file = pageCacheFile(inputs.cacheDir);
   const global = sha1(generatorStamp(), dateEnvironment(), inputs.now.toISOString().slice(0, 10), ...inputs.shared);
-  const articleSignature = (article: Article) => `${inputs.keys.get(article.file) ?? sha1(article.markdown)}:${article.date}:${article.draft}`;
-  const bySlug = new Map(inputs.articles.map((article) => [article.slug, articleSignature(article)]));
+  const bySlug = new Map(inputs.articles.map((article) => [article.slug, article]));
   let list: string | undefined;
   const dataSignatures = new Map<string, string>();
+  const fieldSignatures = new Map<string, string | undefined>();
+
+  /**
+   * The signature of the fields a page read of one article (`a:<slug>\0<field>,<field>`): what it
+   * showed of them. Fields made from the body (the HTML, headings, reading time) by the file's
+   * content key, as the article may not be converted yet; the others by their values. So a list
+   * page that shows titles is taken from the cache after an edit to an article's body.
+   */
+  const articleFields = (read: string): string | undefined => {
+    let signature = fieldSignatures.get(read);
+    if (signature !== undefined || fieldSignatures.has(read)) return signature;
+    const [slug, fields = ''] = read.slice(2).split('\0');
+    const article = bySlug.get(slug!);
+    if (article) {
+      const parts = fields.split(',').map((field) =>
+        BODY_FIELDS.has(field) ? `${field}=${inputs.keys.get(article.file) ?? sha1(article.markdown)}` : `${field}=${JSON.stringify((article as unknown as Record<string, unknown>)[field]) ?? 'undefined'}`,
+      );
+      signature = sha1(...parts);
+    }
+    fieldSignatures.set(read, signature);
+    return signature;
+  };
 
   /** The signature today of one thing a page read. */
   const current = (read: string): string | undefined => {
-    if (read === '*') return (list ??= sha1(...inputs.articles.map(articleSignature)));
-    if (read.startsWith('a:')) return bySlug.get(read.slice(2));
+    // The list itself: which articles, in which order (what the page read of each is its own read).
+    if (read === '*') return (list ??= sha1(...inputs.articles.map((article) => article.slug)));
+    if (read.startsWith('a:')) return articleFields(read);
     if (read.startsWith('d:')) {
       const name = read.slice(2);
       let signature = dataSignatures.get(name);
@@ -123,15 +151,18 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
         if (current(read) !== signature) return undefined;
       }
       next.pages[outputPath] = page;
-      return page;
+      const { links } = page;
+      if (!links || !Array.isArray(links.links) || !Array.isArray(links.ids)) return { html: page.html, islands: page.islands };
+      return { html: page.html, islands: page.islands, links: { path: '', ...(links.file !== undefined ? { file: links.file } : {}), links: links.links, ids: new Set(links.ids) } };
     },
     set(outputPath, entryKey, page, reads) {
       const signatures: Record<string, string> = {};
       const add = (read: string) => (signatures[read] = current(read) ?? '');
       if (reads.articleList) add('*');
-      for (const slug of reads.articleFields.keys()) add(`a:${slug}`);
+      for (const [slug, fields] of reads.articleFields) add(`a:${slug}\0${[...fields].sort().join(',')}`);
       for (const name of reads.dataKeys) add(`d:${name}`);
-      next.pages[outputPath] = { entryKey, html: page.html, islands: page.islands, reads: signatures };
+      const links = { ...(page.links.file !== undefined ? { file: page.links.file } : {}), links: [...page.links.links], ids: [...page.links.ids] };
+      next.pages[outputPath] = { entryKey, html: page.html, islands: page.islands, reads: signatures, links };
       rendered = true;
     },
     save() {
