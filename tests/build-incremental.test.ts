@@ -113,3 +113,29 @@ describe('where links cannot be made', () => {
     }
   }, 60_000);
 });
+
+describe("the company site's tag and list pages, .cache and the output kept", () => {
+  it('after tags change, an article is added or one is removed, every page is a cold build’s', async () => {
+    const site = await copySite(repoRoot, ['dist', 'node_modules', '.cache', '.git', 'tests', 'screenshots', 'lib']);
+    try {
+      const tagged = (n: number, tags: string[]) => `---\ntitle: Story ${n}\ndate: "2024-05-${String(n).padStart(2, '0')}"\ntags: ${JSON.stringify(tags)}\n---\nBody ${n}.\n`;
+      for (let n = 1; n <= 24; n++) writeFileSync(site.file(`content/news/story-${n}.md`), tagged(n, n % 2 ? ['Celo', 'Staking'] : ['Staking']));
+      await build(site);
+      const steps: Array<[string, () => void]> = [
+        ['a tag removed and another added', () => writeFileSync(site.file('content/news/story-3.md'), tagged(3, ['Gnosis']))],
+        // Story 24 was on no page of Celo's: only the tags of every article say it now belongs there.
+        ['a tag added to an article no page of that tag showed', () => writeFileSync(site.file('content/news/story-24.md'), tagged(24, ['Staking', 'Celo']))],
+        ['a body edited', () => writeFileSync(site.file('content/news/story-5.md'), `${tagged(5, ['Celo', 'Staking'])}\nMore.\n`)],
+        ['an article added', () => writeFileSync(site.file('content/news/story-25.md'), tagged(25, ['Celo']))],
+        ['an article removed', () => rmSync(site.file('content/news/story-2.md'))],
+      ];
+      for (const [name, apply] of steps) {
+        apply();
+        await build(site);
+        expectSame(await distBytes(site), await coldBuildOf(site), name);
+      }
+    } finally {
+      await site.dispose();
+    }
+  }, 240_000);
+});

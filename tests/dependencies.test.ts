@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Article } from '../src/content/articles.ts';
 import { changedFields, dependsOnArticles, emptyReads, isTracked, mapArticlesIn, trackReads, untracked } from '../src/render/dependencies.ts';
 import { classify } from '../src/pipeline/incremental.ts';
+import { groupByTag, tagGroup } from '../src/content/tags.ts';
 import { projectAt } from '../src/project.ts';
 
 const article = (slug: string, extra: Partial<Article> = {}): Article => ({
@@ -21,6 +22,28 @@ const article = (slug: string, extra: Partial<Article> = {}): Article => ({
 });
 
 describe('trackReads', () => {
+  it("a tag's group read from a tracked list is one read of every article's tags, its items tracked as they are shown", () => {
+    const articles = Array.from({ length: 50 }, (_, n) => article(`a${n}`, { tags: n % 2 ? ['Odd', 'All'] : ['All'] }));
+    const reads = emptyReads();
+    const tracked = trackReads(articles, {}, reads);
+    const group = tagGroup(tracked.articles, 'odd')!;
+    expect(group.articles).toHaveLength(25);
+    // Nothing read of any one article yet: the membership is the list-wide read.
+    expect(reads.listFields).toEqual(new Set(['tags']));
+    expect(reads.articleList).toBe(true);
+    expect(reads.articleFields.size).toBe(0);
+    const shown = group.articles.slice(0, 2).map((item) => item.title);
+    expect(shown).toEqual(['a1', 'a3']);
+    expect([...reads.articleFields.keys()]).toEqual(['a1', 'a3']);
+    // The same groups as untracked, and as groupByTag gives them.
+    expect(tagGroup(articles, 'odd')!.articles.map((item) => item.slug)).toEqual(group.articles.map((item) => untracked(item).slug));
+    expect(groupByTag(tracked.articles).map((item) => [item.slug, item.articles.length])).toEqual([['all', 50], ['odd', 25]]);
+    // A change of any article's tags reaches the page; of its title, only if the page showed it.
+    expect(dependsOnArticles(reads, { listChanged: false, fields: new Map([['a8', new Set(['tags'])]]) })).toBe(true);
+    expect(dependsOnArticles(reads, { listChanged: false, fields: new Map([['a8', new Set(['title'])]]) })).toBe(false);
+    expect(dependsOnArticles(reads, { listChanged: false, fields: new Map([['a3', new Set(['title'])]]) })).toBe(true);
+  });
+
   it('records the fields a page read of each article, and whether it used the list', () => {
     const articles = [article('a'), article('b'), article('c')];
     const reads = emptyReads();

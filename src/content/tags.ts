@@ -41,12 +41,25 @@ export interface TagGroup {
 }
 
 /**
- * Every tag of the articles, by slug, in slug order. Tags spelled differently but with the same
- * slug (`Ethereum`, `ethereum`) are one tag. A tag that is not text, or has no slug, stops the
- * build naming the article's file.
+ * A tracked list (a page's, while it renders) is asked for its articles untracked, noting that the
+ * page read every article's tags: one read for the whole list (src/render/dependencies.ts). Then
+ * the groups are worked out once per list, not once per page, and handed back tracked.
  */
-export function groupByTag(articles: readonly Article[]): TagGroup[] {
-  const groups = new Map<string, TagGroup>();
+const LIST_ACCESS = Symbol.for('ssg.listAccess');
+type ListAccess = { raw: readonly Article[]; view(selection: readonly Article[]): Article[] };
+
+function listAccess(articles: readonly Article[]): ListAccess {
+  const access = (articles as unknown as Record<symbol, unknown>)[LIST_ACCESS];
+  return typeof access === 'function' ? (access as (fields: string[]) => ListAccess)(['tags']) : { raw: articles, view: (selection) => [...selection] };
+}
+
+// Every tag's group, by slug, once per list of articles (a build's pages share one list).
+const groupsOf = new WeakMap<readonly Article[], Map<string, TagGroup>>();
+
+function groupsBySlug(articles: readonly Article[]): Map<string, TagGroup> {
+  let groups = groupsOf.get(articles);
+  if (groups) return groups;
+  groups = new Map();
   for (const article of articles) {
     for (const slug of new Set(articleTagSlugs(article))) {
       let group = groups.get(slug);
@@ -54,16 +67,30 @@ export function groupByTag(articles: readonly Article[]): TagGroup[] {
       group.articles.push(article);
     }
   }
-  return [...groups.values()].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+  groupsOf.set(articles, groups);
+  return groups;
 }
 
 /**
- * One tag's group, as `groupByTag` has it, without grouping every other tag: for a tag's own
- * page. Undefined when no article has the tag. Every article's tags are still checked.
+ * Every tag of the articles, by slug, in slug order. Tags spelled differently but with the same
+ * slug (`Ethereum`, `ethereum`) are one tag. A tag that is not text, or has no slug, stops the
+ * build naming the article's file.
+ */
+export function groupByTag(articles: readonly Article[]): TagGroup[] {
+  const { raw, view } = listAccess(articles);
+  return [...groupsBySlug(raw).values()]
+    .sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
+    .map((group) => ({ ...group, articles: view(group.articles) }));
+}
+
+/**
+ * One tag's group, as `groupByTag` has it: for a tag's own page. Undefined when no article has
+ * the tag. Every article's tags are still checked.
  */
 export function tagGroup(articles: readonly Article[], slug: string): TagGroup | undefined {
-  const tagged = articles.filter((article) => articleTagSlugs(article).includes(slug));
-  return tagged.length === 0 ? undefined : { slug, name: tagNameIn(tagged[0]!, slug), articles: tagged };
+  const { raw, view } = listAccess(articles);
+  const group = groupsBySlug(raw).get(slug);
+  return group && { ...group, articles: view(group.articles) };
 }
 
 /** The slugs of an article's tags, in its order; throws `TagInvalid` naming the file. */

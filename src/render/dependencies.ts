@@ -8,10 +8,30 @@ export interface PageReads {
   articleFields: Map<string, Set<string>>;
   /** Top-level names of `data` read (`site`, `networks`, …). */
   dataKeys: Set<string>;
+  /**
+   * Fields read of every article of the list at once (a tag's page reads every article's `tags`
+   * to find its own): one read for the whole list instead of one an article, so a page is not
+   * as costly to track as the list is long.
+   */
+  listFields: Set<string>;
 }
 
 export function emptyReads(): PageReads {
-  return { articleList: false, articleFields: new Map(), dataKeys: new Set() };
+  return { articleList: false, articleFields: new Map(), dataKeys: new Set(), listFields: new Set() };
+}
+
+/**
+ * What a tracked list of articles answers to this key (helpers such as `tagGroup` ask, in any
+ * layer, by `Symbol.for`): a function that notes a read of some fields of every article and gives
+ * the articles untracked, with a way to hand a selection of them back tracked.
+ */
+export const LIST_ACCESS = Symbol.for('ssg.listAccess');
+
+/** What LIST_ACCESS gives. */
+export interface ListAccess {
+  raw: readonly Article[];
+  /** A selection of the raw articles, as the page must see them: each item read is tracked. */
+  view(selection: readonly Article[]): Article[];
 }
 
 // Each tracking proxy and the article behind it: what site code kept of a tracked list (a route's
@@ -110,6 +130,14 @@ export function trackReads(
         if (!tracked) items.set(index, (tracked = trackArticle(article, reads)));
         return tracked;
       }
+      if (key === LIST_ACCESS) {
+        return (fields: readonly string[]): ListAccess => {
+          reads.articleList = true;
+          for (const field of fields) reads.listFields.add(field);
+          // A copy: the selection may be shared by every page of the list.
+          return { raw: target, view: (selection) => trackedSelection([...selection], track) };
+        };
+      }
       if (key === 'length' || key === Symbol.iterator) reads.articleList = true;
       return Reflect.get(target, key, receiver);
     },
@@ -121,6 +149,22 @@ export function trackReads(
     },
   });
   return { articles: trackedArticles, data: trackedData, entry: trackedEntry };
+}
+
+/**
+ * A selection of articles whose items are tracked when read (by index, or by iterating): what it
+ * holds is known from a list-wide read already, so its length and order mark nothing more.
+ */
+function trackedSelection(selection: readonly Article[], track: (article: Article) => Article): Article[] {
+  return new Proxy(selection as Article[], {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && /^\d+$/.test(key)) {
+        const article = target[Number(key)];
+        return article && track(article);
+      }
+      return Reflect.get(target, key, receiver);
+    },
+  });
 }
 
 /** The fields that differ between two versions of one article. */
@@ -141,6 +185,7 @@ export function dependsOnArticles(
   for (const [slug, fields] of change.fields) {
     const read = reads.articleFields.get(slug);
     if (read && [...fields].some((field) => read.has(field))) return true;
+    if (reads.listFields.size > 0 && [...fields].some((field) => reads.listFields.has(field))) return true;
   }
   return false;
 }

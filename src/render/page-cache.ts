@@ -130,6 +130,10 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
   let list: string | undefined;
   const dataSignatures = new Map<string, string>();
   const fieldSignatures = new Map<string, string | undefined>();
+  const listFieldSignatures = new Map<string, string>();
+  /** What a field of an article is, as a page shows it: by its value, or by the content key when made from the body. */
+  const fieldValue = (article: Article, field: string) =>
+    BODY_FIELDS.has(field) ? (inputs.keys.get(article.file) ?? sha1(article.markdown)) : (JSON.stringify((article as unknown as Record<string, unknown>)[field]) ?? 'undefined');
 
   /**
    * The signature of the fields a page read of one article (`a:<slug>\0<field>,<field>`): what it
@@ -143,9 +147,7 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
     const [slug, fields = ''] = read.slice(2).split('\0');
     const article = bySlug.get(slug!);
     if (article) {
-      const parts = fields.split(',').map((field) =>
-        BODY_FIELDS.has(field) ? `${field}=${inputs.keys.get(article.file) ?? sha1(article.markdown)}` : `${field}=${JSON.stringify((article as unknown as Record<string, unknown>)[field]) ?? 'undefined'}`,
-      );
+      const parts = fields.split(',').map((field) => `${field}=${fieldValue(article, field)}`);
       signature = sha1(...parts);
     }
     fieldSignatures.set(read, signature);
@@ -156,6 +158,15 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
   const current = (read: string): string | undefined => {
     // The list itself: which articles, in which order (what the page read of each is its own read).
     if (read === '*') return (list ??= sha1(...inputs.articles.map((article) => article.slug)));
+    // One field of every article of the list (a tag's page reads every article's tags).
+    if (read.startsWith('*:')) {
+      let signature = listFieldSignatures.get(read);
+      if (signature === undefined) {
+        const field = read.slice(2);
+        listFieldSignatures.set(read, (signature = sha1(...inputs.articles.map((article) => `${article.slug}=${fieldValue(article, field)}`))));
+      }
+      return signature;
+    }
     if (read.startsWith('a:')) return articleFields(read);
     if (read.startsWith('d:')) {
       const name = read.slice(2);
@@ -191,6 +202,7 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
       const lines: string[] = [];
       const add = (read: string) => lines.push(`${read}${READ_END}${current(read) ?? ''}`);
       if (reads.articleList) add('*');
+      for (const field of reads.listFields) add(`*:${field}`);
       for (const [slug, fields] of reads.articleFields) add(`a:${slug}\0${[...fields].sort().join(',')}`);
       for (const name of reads.dataKeys) add(`d:${name}`);
       // A data file's name with a separator in it cannot be written down: that page is not kept (rendered again next time).
