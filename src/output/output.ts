@@ -318,6 +318,12 @@ async function saveManifest(manifestFile: string, outDir: string, publicDir: str
   writeEntrySync(manifestFile, Buffer.from(JSON.stringify(next)));
 }
 
+/** Where a file the output folder holds byte for byte (its hash the manifest's) can be carried over from. */
+function carrySource(manifest: OutputManifest | undefined, outDir: string, file: string, hash: string | undefined) {
+  const recorded = manifest?.stats[file];
+  return recorded && hash !== undefined && manifest!.hashes[file] === hash ? { file: path.join(outDir, file), recorded } : undefined;
+}
+
 /**
  * A complete site written beside `outDir` and swapped in only when everything is written, so a
  * failure at any point leaves the previous output as it was. Files may be written as they are
@@ -331,8 +337,7 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
   const interrupts = options.interrupts ?? noInterrupts;
   interrupts.setOutcome('nothing was swapped in');
   const stamp = `${process.pid}-${Date.now()}`;
-  const staging = `${outDir}.tmp-${stamp}`;
-  const previous = `${outDir}.old-${stamp}`;
+  const [staging, previous] = [`${outDir}.tmp-${stamp}`, `${outDir}.old-${stamp}`];
   const { files: publicFiles, folders } = await listEntries(publicDir);
   // The clash checks see the public files; an empty folder is copied with them (never alone), and
   // a file cannot be written over it.
@@ -340,14 +345,9 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
   const generated = new Map<string, string>();
   const publicSet = new Set(publicFiles);
   const { write: writeToStaging, writes } = stagingWriter(staging);
-
   const { manifestFile } = options;
   const manifest = intactManifest(manifestFile, outDir, publicDir, publicFiles);
-  /** Where a file the output folder holds byte for byte (its hash the manifest's) can be carried over from. */
-  const carriedFrom = (file: string) => {
-    const recorded = manifest?.stats[file];
-    return recorded && manifest!.hashes[file] === generated.get(file) ? { file: path.join(outDir, file), recorded } : undefined;
-  };
+  const carriedFrom = (file: string) => carrySource(manifest, outDir, file, generated.get(file));
   /** While set, files are only compared with the manifest and held; nothing is on disk yet. */
   let held: Map<string, string | Uint8Array> | undefined = manifest ? new Map() : undefined;
 

@@ -123,59 +123,52 @@ function storedLinks(text: string | undefined): StoredLinks | undefined {
   }
 }
 
-export function openPageCache(inputs: PageCacheInputs): PageCache {
-  const file = pageCacheFile(inputs.cacheDir);
-  const global = sha1(generatorStamp(), dateEnvironment(), inputs.now.toISOString().slice(0, 10), ...inputs.shared);
+/**
+ * The signature today of each thing a page may have read (memoised for the build): '*' the list's
+ * members and order, '*:<field>' one field of every article, 'a:<slug>\0<fields>' some fields of
+ * one article, 'd:<name>' a data file. Undefined for what no longer exists.
+ */
+function readSignatures(inputs: PageCacheInputs): (read: string) => string | undefined {
   const bySlug = new Map(inputs.articles.map((article) => [article.slug, article]));
   let list: string | undefined;
-  const dataSignatures = new Map<string, string>();
-  const fieldSignatures = new Map<string, string | undefined>();
-  const listFieldSignatures = new Map<string, string>();
+  const signatures = new Map<string, string | undefined>();
   /** What a field of an article is, as a page shows it: by its value, or by the content key when made from the body. */
   const fieldValue = (article: Article, field: string) =>
     BODY_FIELDS.has(field) ? (inputs.keys.get(article.file) ?? sha1(article.markdown)) : (JSON.stringify((article as unknown as Record<string, unknown>)[field]) ?? 'undefined');
 
   /**
-   * The signature of the fields a page read of one article (`a:<slug>\0<field>,<field>`): what it
-   * showed of them. Fields made from the body (the HTML, headings, reading time) by the file's
-   * content key, as the article may not be converted yet; the others by their values. So a list
-   * page that shows titles is taken from the cache after an edit to an article's body.
+   * The fields a page read of one article: what it showed of them. Fields made from the body (the
+   * HTML, headings, reading time) by the file's content key, as the article may not be converted
+   * yet; the others by their values. So a list page that shows titles is taken from the cache
+   * after an edit to an article's body.
    */
   const articleFields = (read: string): string | undefined => {
-    let signature = fieldSignatures.get(read);
-    if (signature !== undefined || fieldSignatures.has(read)) return signature;
     const [slug, fields = ''] = read.slice(2).split('\0');
     const article = bySlug.get(slug!);
-    if (article) {
-      const parts = fields.split(',').map((field) => `${field}=${fieldValue(article, field)}`);
-      signature = sha1(...parts);
-    }
-    fieldSignatures.set(read, signature);
-    return signature;
+    return article && sha1(...fields.split(',').map((field) => `${field}=${fieldValue(article, field)}`));
   };
 
-  /** The signature today of one thing a page read. */
-  const current = (read: string): string | undefined => {
-    // The list itself: which articles, in which order (what the page read of each is its own read).
+  const compute = (read: string): string | undefined => {
     if (read === '*') return (list ??= sha1(...inputs.articles.map((article) => article.slug)));
     // One field of every article of the list (a tag's page reads every article's tags).
-    if (read.startsWith('*:')) {
-      let signature = listFieldSignatures.get(read);
-      if (signature === undefined) {
-        const field = read.slice(2);
-        listFieldSignatures.set(read, (signature = sha1(...inputs.articles.map((article) => `${article.slug}=${fieldValue(article, field)}`))));
-      }
-      return signature;
-    }
+    if (read.startsWith('*:')) return sha1(...inputs.articles.map((article) => `${article.slug}=${fieldValue(article, read.slice(2))}`));
     if (read.startsWith('a:')) return articleFields(read);
-    if (read.startsWith('d:')) {
-      const name = read.slice(2);
-      let signature = dataSignatures.get(name);
-      if (signature === undefined) dataSignatures.set(name, (signature = sha1(JSON.stringify(inputs.data[name]) ?? 'undefined')));
-      return signature;
-    }
+    if (read.startsWith('d:')) return sha1(JSON.stringify(inputs.data[read.slice(2)]) ?? 'undefined');
     return undefined;
   };
+  return (read) => {
+    if (signatures.has(read)) return signatures.get(read);
+    const signature = compute(read);
+    signatures.set(read, signature);
+    return signature;
+  };
+}
+
+export function openPageCache(inputs: PageCacheInputs): PageCache {
+  const file = pageCacheFile(inputs.cacheDir);
+  const global = sha1(generatorStamp(), dateEnvironment(), inputs.now.toISOString().slice(0, 10), ...inputs.shared);
+  /** The signature today of one thing a page read. */
+  const current = readSignatures(inputs);
 
   const stored = readStored(file, global);
   const next: Stored = { global, pages: {} };
