@@ -139,3 +139,73 @@ describe("the company site's tag and list pages, .cache and the output kept", ()
     }
   }, 240_000);
 });
+
+describe('the staged output carrying files over', () => {
+  it('a file whose copy in the output changed after the check is written from its contents, asked for only then', async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { createStagedOutput, outputHash } = await import('../src/output/output.ts');
+    const dir = mkdtempSync(path.join(tmpdir(), 'ssg-carry-'));
+    try {
+      const outDir = path.join(dir, 'out');
+      const publicDir = path.join(dir, 'public');
+      const manifestFile = path.join(dir, 'manifest.bin');
+      let staged = await createStagedOutput(outDir, publicDir, { manifestFile });
+      staged.write({ path: 'a.txt', contents: 'A' });
+      staged.write({ path: 'b.txt', contents: 'B' });
+      expect(await staged.commit()).toBe(true);
+
+      staged = await createStagedOutput(outDir, publicDir, { manifestFile });
+      expect(staged.carries('a.txt', outputHash('A'))).toBe(true);
+      expect(staged.carries('a.txt', outputHash('other'))).toBe(false);
+      // Changed behind the build's back, after it found the folder intact.
+      writeFileSync(path.join(outDir, 'a.txt'), 'changed');
+      let asked = 0;
+      staged.write({ path: 'b.txt', contents: 'B2' });
+      staged.write({
+        path: 'a.txt',
+        hash: outputHash('A'),
+        get contents() {
+          asked++;
+          return 'A';
+        },
+      });
+      expect(await staged.commit()).toBe(true);
+      expect(readFileSync(path.join(outDir, 'a.txt'), 'utf8')).toBe('A');
+      expect(readFileSync(path.join(outDir, 'b.txt'), 'utf8')).toBe('B2');
+      expect(asked).toBe(1);
+
+      // Unchanged since: carried, its contents never asked for.
+      staged = await createStagedOutput(outDir, publicDir, { manifestFile });
+      staged.write({ path: 'b.txt', contents: 'B3' });
+      staged.write({
+        path: 'a.txt',
+        hash: outputHash('A'),
+        get contents(): string {
+          throw new Error('read although it could be carried');
+        },
+      });
+      expect(await staged.commit()).toBe(true);
+      expect(readFileSync(path.join(outDir, 'a.txt'), 'utf8')).toBe('A');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a site's drawn files (share cards) are carried over after an edit elsewhere, and come out as a cold build's", async () => {
+    const site = await copySite(repoRoot, ['dist', 'node_modules', '.cache', '.git', 'tests', 'screenshots', 'lib']);
+    try {
+      for (let n = 1; n <= 3; n++) writeFileSync(site.file(`content/news/card-${n}.md`), `---\ntitle: Card ${n}\ndate: "2024-06-0${n}"\n---\nBody ${n}.\n`);
+      await build(site);
+      const inode = (file: string) => statSync(site.file(`dist/${file}`)).ino;
+      const before = { one: inode('news/card-1.png'), two: inode('news/card-2.png') };
+      writeFileSync(site.file('content/news/card-2.md'), `---\ntitle: Card two, renamed\ndate: "2024-06-02"\n---\nBody 2.\n`);
+      await build(site);
+      expect(inode('news/card-1.png')).toBe(before.one);
+      expect(inode('news/card-2.png')).not.toBe(before.two);
+      expectSame(await distBytes(site), await coldBuildOf(site), 'after a title edit');
+    } finally {
+      await site.dispose();
+    }
+  }, 120_000);
+});

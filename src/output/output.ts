@@ -11,7 +11,13 @@ import { KEPT_ENTRIES, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, mountPointFailure } fr
 export interface OutputFile {
   /** Path inside the output folder, forward slashes. */
   path: string;
-  contents: string | Uint8Array;
+  /** The bytes; may be a getter that reads them only when asked (a cached drawn file, see `hash`). */
+  readonly contents: string | Uint8Array;
+  /**
+   * `outputHash` of the contents, when known without them: a staged output that can carry the
+   * file over from the output folder (the same hash there) then never asks for the contents.
+   */
+  hash?: string;
 }
 
 /**
@@ -114,7 +120,9 @@ interface OutputManifest {
 
 const MANIFEST_VERSION = 2;
 
-const hashOf = (contents: string | Uint8Array) => createHash('sha1').update(contents).digest('base64');
+/** The hash the output manifest records of a file's contents. */
+export const outputHash = (contents: string | Uint8Array) => createHash('sha1').update(contents).digest('base64');
+const hashOf = outputHash;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isNumbers = (value: unknown, length: number) => Array.isArray(value) && value.length === length && value.every((item) => typeof item === 'number');
@@ -223,7 +231,7 @@ function stagingWriter(staging: string) {
     return false;
   };
 
-  const write = (file: string, contents: string | Uint8Array, from?: { file: string; recorded: Fingerprint }) => {
+  const write = (file: string, contents: () => string | Uint8Array, from?: { file: string; recorded: Fingerprint }) => {
     const target = path.join(staging, file);
     if (from) {
       try {
@@ -239,7 +247,7 @@ function stagingWriter(staging: string) {
     // failed or was stopped.
     try {
       ensureFolder(path.dirname(target));
-      writeFileSync(target, contents);
+      writeFileSync(target, contents());
     } catch (error) {
       // Reported by commit; handled now, or Node ends the process on the unhandled rejection
       // (a full disk used to stop the build with a raw stack trace and leave its staging folder).
@@ -332,6 +340,10 @@ function carrySource(manifest: OutputManifest | undefined, outDir: string, file:
  * With a `manifestFile`, a build whose every file comes out byte for byte as the output folder
  * already holds them writes nothing at all: files are compared as they are made, and writing
  * starts (with what was held so far) at the first one that differs.
+ *
+ * Once it writes, a file the output folder holds byte for byte is carried over as a hard link
+ * (`carries(path, hash)` says whether one would be: a file written with that `hash` then never has
+ * its contents asked for).
  */
 export async function createStagedOutput(outDir: string, publicDir: string, options: { manifestFile?: string; interrupts?: Interrupts } = {}) {
   const interrupts = options.interrupts ?? noInterrupts;
@@ -349,7 +361,7 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
   const manifest = intactManifest(manifestFile, outDir, publicDir, publicFiles);
   const carriedFrom = (file: string) => carrySource(manifest, outDir, file, generated.get(file));
   /** While set, files are only compared with the manifest and held; nothing is on disk yet. */
-  let held: Map<string, string | Uint8Array> | undefined = manifest ? new Map() : undefined;
+  let held: Map<string, OutputFile> | undefined = manifest ? new Map() : undefined;
 
   let unregisterStaging = () => {};
   /** Leaves comparing for writing: everything held so far goes to the staging folder. */
@@ -358,7 +370,7 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
     const pending = held;
     held = undefined;
     unregisterStaging = startStaging(staging, outDir, publicDir, publicFiles, interrupts);
-    for (const [file, contents] of pending) writeToStaging(file, contents, carriedFrom(file));
+    for (const [file, source] of pending) writeToStaging(file, () => source.contents, carriedFrom(file));
   };
 
   if (!held) unregisterStaging = startStaging(staging, outDir, publicDir, publicFiles, interrupts);
@@ -378,18 +390,19 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
       if (publicFolders.has(file.path)) {
         throw publicFileClash(publicDir, ['folderWhereAFileIs', file.path]);
       }
-      const hash = hashOf(file.contents);
+      const hash = file.hash ?? hashOf(file.contents);
       if (generated.get(file.path) === hash) return; // already written (the site's images are written as they are ready, then with the rest)
       generated.set(file.path, hash);
       if (held) {
         if (manifest!.hashes[file.path] === hash) {
-          held.set(file.path, file.contents);
+          held.set(file.path, file);
           return;
         }
         startWriting();
       }
-      writeToStaging(file.path, file.contents, carriedFrom(file.path));
+      writeToStaging(file.path, () => file.contents, carriedFrom(file.path));
     },
+    carries: (file: string, hash: string) => carrySource(manifest, outDir, file, hash) !== undefined,
     /** Every path the site will have: generated and public files. */
     paths: () => new Set([...generated.keys(), ...publicFiles]),
     /** Swaps the new output in; false when the output folder already held exactly this site. */

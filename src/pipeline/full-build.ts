@@ -72,6 +72,7 @@ async function stagedOutput(project: Project, outDir: string, compressed: Compre
       return staged.commit();
     },
     abort: () => staged.abort(),
+    carries: (file, hash) => staged.carries(file, hash),
   };
 }
 

@@ -38,10 +38,10 @@ export function assetFiles(client: ClientBundle): OutputFile[] {
 }
 
 /** The drawn files, drawn again (or taken from their cache) when what they are drawn from may have changed. */
-async function drawnFilesFor(project: Project, previous: State | undefined, inputs: Inputs, memo: DrawnMemo | undefined): Promise<Pick<State, 'drawn' | 'drawnReads'>> {
+async function drawnFilesFor(project: Project, previous: State | undefined, inputs: Inputs, memo: DrawnMemo | undefined, output: Output<unknown>): Promise<Pick<State, 'drawn' | 'drawnReads'>> {
   if (previous && !inputs.renderAll && !readsChanged(previous.drawnReads, inputs)) return previous;
   const drawnReads = emptyReads();
-  return { drawn: await drawnFiles(inputs, project, memo && { memo, reads: drawnReads }), drawnReads };
+  return { drawn: await drawnFiles(inputs, project, memo && { memo, reads: drawnReads }, output.carries?.bind(output)), drawnReads };
 }
 
 /**
@@ -107,7 +107,7 @@ export async function runPipeline<Written>(
     for (const file of assetFiles(inputs.client)) output.write(file, true);
     for (const file of inputs.settings.images) output.write(file);
     // 4. Drawn files (share images), meanwhile; their failures are reported after the pages'.
-    const drawing = drawnFilesFor(project, previous, inputs, strategy.memo?.drawn);
+    const drawing = drawnFilesFor(project, previous, inputs, strategy.memo?.drawn, output);
     drawing.catch(() => {});
     // 5. Pages, each once its articles are converted and their images processed.
     const context = renderContext({ ...inputs, server: inputs.server.module }, now, project.root);

@@ -171,6 +171,7 @@ export function drawnFiles(
   inputs: { server: ServerBundle; articles: readonly Article[]; settings: SiteSettings },
   project: Project,
   dev?: { memo: DrawnMemo; reads: PageReads },
+  carries?: (file: string, hash: string) => boolean,
 ): Promise<OutputFile[]> {
   const { settings } = inputs;
   // Dev mode notes what the site's files() read, to call it again only when that changed.
@@ -178,7 +179,7 @@ export function drawnFiles(
   return generateFiles(
     inputs.server.module.site,
     { articles, data, baseUrl: settings.baseUrl, root: project.root },
-    { cacheDir: project.cacheDir, salt: inputs.server.code, memo: dev?.memo },
+    { cacheDir: project.cacheDir, salt: inputs.server.code, memo: dev?.memo, carries },
   );
 }
 
