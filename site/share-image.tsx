@@ -8,8 +8,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { renderAsync } from '@resvg/resvg-js';
-import satori from 'satori';
 import sharp from 'sharp';
 import type { Article, GeneratedFile, HeadImage } from 'ssg';
 import { canvasOf, pngWith, type Canvas } from './share/canvas.ts';
@@ -152,13 +150,19 @@ const typefaces = (root: string) =>
   typefacesByRoot.get(root) ??
   typefacesByRoot.set(root, { regular: loadTypeface(loadFonts(root)[0]!.data, FONT_FILES[400]), bold: loadTypeface(loadFonts(root)[1]!.data, FONT_FILES[700]) }).get(root)!;
 
+// Loaded when a background is first drawn: a build whose cards all come from the cache does not
+// pay for loading satori (about 0.15 s).
+let layoutLibraries: Promise<{ satori: typeof import('satori').default; renderAsync: typeof import('@resvg/resvg-js').renderAsync }> | undefined;
+const loadLayoutLibraries = () =>
+  (layoutLibraries ??= Promise.all([import('satori'), import('@resvg/resvg-js')]).then(([satori, resvg]) => ({ satori: satori.default, renderAsync: resvg.renderAsync })));
+
 const backgrounds = new Map<string, Promise<Canvas>>();
 function background(brand: string, root: string): Promise<Canvas> {
   const key = JSON.stringify([brand, root]);
   let drawn = backgrounds.get(key);
   if (!drawn) {
-    drawn = satori(<Background brand={brand} />, { ...SHARE_CARD, fonts: loadFonts(root) })
-      .then((svg) => renderAsync(svg))
+    drawn = loadLayoutLibraries()
+      .then(({ satori, renderAsync }) => satori(<Background brand={brand} />, { ...SHARE_CARD, fonts: loadFonts(root) }).then((svg) => renderAsync(svg)))
       .then((image) => sharp(image.asPng()).removeAlpha().raw().toBuffer())
       .then((pixels) => canvasOf(pixels, SHARE_CARD.width, SHARE_CARD.height));
     drawn.catch(() => backgrounds.delete(key)); // a failure is reported by the card; the next card tries again
