@@ -94,9 +94,12 @@ export function rehypeNoteRemovedHtml(schema: Schema = articleSchema) {
   const stripped = new Set(schema.strip ?? []);
   return (tree: Root, file: VFile) => {
     const removed: RemovedHtml[] = [];
+    // An element the HTML parser made up (a table's implied parts in foreign content) has no
+    // start: it is on the line of what came before it.
+    let lastLine = 1;
     walkTree<RootContent>(tree, (node) => {
+      const line = (lastLine = node.position?.start?.line ?? lastLine);
       if (node.type !== 'element') return undefined;
-      const line = node.position?.start.line ?? 1;
       if (allowedTags.has(node.tagName)) return removedAttributes(schema, node, line, removed);
       removed.push({ line, what: stripped.has(node.tagName) ? `<${node.tagName}> and its content` : `<${node.tagName}> (its text is kept)` });
       return stripped.has(node.tagName) ? SKIP : undefined;

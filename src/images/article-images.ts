@@ -153,7 +153,7 @@ export function remarkNoteImageUrls() {
     const references: Array<[number, string]> = [];
     // In document order: the first definition of a label is the one used, as CommonMark says.
     walkTree<MdastContent>(tree, (node) => {
-      const offset = node.position?.start.offset;
+      const offset = node.position?.start?.offset;
       if (node.type === 'definition' && !definitions.has(node.identifier)) definitions.set(node.identifier, node.url);
       else if (node.type === 'image' && offset !== undefined) urls.set(offset, node.url);
       else if (node.type === 'imageReference' && offset !== undefined) references.push([offset, node.identifier]);
@@ -173,7 +173,7 @@ export function rehypeNoteImageUrls() {
     if (!data.imageContext) return;
     const urls = (data.imageUrls ??= new Map());
     eachElement(tree, (node) => {
-      const offset = node.position?.start.offset;
+      const offset = node.position?.start?.offset;
       if (node.tagName === 'img' && offset !== undefined && !urls.has(offset)) urls.set(offset, String(node.properties.src ?? ''));
     });
   };
