@@ -269,14 +269,25 @@ export function meantKey(key: string): string | undefined {
   return best?.key;
 }
 
+/** Where a front-matter key is, for errors: the file, and the key's line when it has one. */
+function keyLocation(file: string, text: string, key: string): { file: string; line?: number } {
+  const line = lineOfKey(text, key);
+  return line ? { file, line } : { file };
+}
+
+/** Where a front-matter key is, for warnings: `content/news/a.md:4`, or the file alone. */
+function keyAt(file: string, text: string, key: string): string {
+  const { line } = keyLocation(file, text, key);
+  return line ? `${file}:${line}` : file;
+}
+
 /** A warning for each key that is not read but looks like one that is (`summary`: did you mean excerpt?). */
 function warnLookalikeKeys(file: string, data: Record<string, unknown>, text: string, warn: (message: string) => void): void {
   for (const key of Object.keys(data)) {
     if (READ_KEYS.includes(key)) continue;
     const meant = meantKey(key);
     if (!meant || Object.hasOwn(data, meant)) continue;
-    const line = lineOfKey(text, key);
-    warn(`${file}${line ? `:${line}` : ''}: "${key}" in front matter is not read; did you mean ${meant}?`);
+    warn(`${keyAt(file, text, key)}: "${key}" in front matter is not read; did you mean ${meant}?`);
   }
 }
 
@@ -298,10 +309,7 @@ export function articleFromParts(file: string, data: Record<string, unknown>, bo
   const slug = slugOf(file);
   const fields = checkFrontMatter(file, data, text);
   warnLookalikeKeys(file, data, text, options.warn);
-  const at = (key: string) => {
-    const line = lineOfKey(text, key);
-    return `${file}${line ? `:${line}` : ''}`;
-  };
+  const at = (key: string) => keyAt(file, text, key);
 
   let date: string;
   if (typeof fields.date === 'string') {
@@ -353,14 +361,8 @@ function authorsOf(author: string | string[] | undefined): Pick<Article, 'author
  * which runs again whenever the file changes, in dev too.
  */
 function shareImageOf(file: string, fields: { image?: string; imageAlt?: string }, title: string, text: string, options: ParseOptions): { image?: Article['image'] } {
-  const at = (key: string) => {
-    const line = lineOfKey(text, key);
-    return { file, ...(line ? { line } : {}) };
-  };
-  const where = (key: string) => {
-    const { line } = at(key);
-    return `${file}${line ? `:${line}` : ''}`;
-  };
+  const at = (key: string) => keyLocation(file, text, key);
+  const where = (key: string) => keyAt(file, text, key);
   if (fields.image === undefined) {
     if (fields.imageAlt !== undefined) options.warn(`${where('imageAlt')}: imageAlt is not read without image; give the image it describes, or remove the line.`);
     return {};
@@ -394,16 +396,13 @@ const MORE = /^[ \t]*<!--\s*more\s*-->[ \t]*$/im;
  * a `<!--more-->` line; else none.
  */
 function excerptOf(file: string, data: Record<string, unknown>, body: string, text: string, warn: (message: string) => void): string {
-  const line = (key: string) => {
-    const found = lineOfKey(text, key);
-    return found ? `:${found}` : '';
-  };
+  const where = (key: string) => keyAt(file, text, key);
   if (typeof data.excerpt === 'string') {
-    if (typeof data.description === 'string' && data.description !== data.excerpt) warn(`${file}${line('description')}: "description" is not read, as excerpt is given; remove one of them.`);
+    if (typeof data.description === 'string' && data.description !== data.excerpt) warn(`${where('description')}: "description" is not read, as excerpt is given; remove one of them.`);
     return data.excerpt;
   }
   if (typeof data.description === 'string') {
-    warn(`${file}${line('description')}: "description" is read as the excerpt (the name this site uses); rename it to excerpt.`);
+    warn(`${where('description')}: "description" is read as the excerpt (the name this site uses); rename it to excerpt.`);
     return data.description;
   }
   const more = MORE.exec(body);

@@ -122,7 +122,6 @@ const MANIFEST_VERSION = 2;
 
 /** The hash the output manifest records of a file's contents. */
 export const outputHash = (contents: string | Uint8Array) => createHash('sha1').update(contents).digest('base64');
-const hashOf = outputHash;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isNumbers = (value: unknown, length: number) => Array.isArray(value) && value.length === length && value.every((item) => typeof item === 'number');
@@ -390,7 +389,7 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
       if (publicFolders.has(file.path)) {
         throw publicFileClash(publicDir, ['folderWhereAFileIs', file.path]);
       }
-      const hash = file.hash ?? hashOf(file.contents);
+      const hash = file.hash ?? outputHash(file.contents);
       if (generated.get(file.path) === hash) return; // already written (the site's images are written as they are ready, then with the rest)
       generated.set(file.path, hash);
       if (held) {

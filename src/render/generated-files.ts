@@ -62,7 +62,7 @@ export async function generateFiles<Data>(
       // After one file fails no other is started: the build stops with that error.
       for (let at = next++; at < missing.length && !failed; at = next++) {
         const index = missing[at]!;
-        output[index] = carried(index) ?? (await produce(files[index]!, dir, names[index]!, context.root));
+        output[index] = carried(index) ?? (await produce(files[index]!, dir, names[index]!, context.root, Boolean(options.carries)));
       }
     } catch (error) {
       failed = true;
@@ -138,11 +138,14 @@ function cachedLazily(where: string, entry: string, hash: string): OutputFile {
   };
 }
 
-async function produce(file: GeneratedFile, dir: string, name: string, root: string): Promise<OutputFile> {
+/** The file with its hash when the index of hashes is kept (a staged output): dev's in-place output never asks for one. */
+const withHash = (file: OutputFile, hashed: boolean): OutputFile => (hashed ? { ...file, hash: outputHash(file.contents) } : file);
+
+async function produce(file: GeneratedFile, dir: string, name: string, root: string, hashed: boolean): Promise<OutputFile> {
   const entry = path.join(dir, name);
   const cached = await readEntry(entry);
   const where = file.path.replace(/^\//, '');
-  if (cached) return { path: where, contents: cached, hash: outputHash(cached) };
+  if (cached) return withHash({ path: where, contents: cached }, hashed);
   let contents: Uint8Array;
   try {
     contents = await file.render();
@@ -159,5 +162,5 @@ async function produce(file: GeneratedFile, dir: string, name: string, root: str
   } catch {
     // Not kept: the next build draws it again.
   }
-  return { path: where, contents, hash: outputHash(contents) };
+  return withHash({ path: where, contents }, hashed);
 }
