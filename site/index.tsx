@@ -7,7 +7,7 @@ import { Home } from './pages/home.tsx';
 import { Legal } from './pages/legal.tsx';
 import { Networks } from './pages/networks.tsx';
 import { ArticlePage, articleOf, NEWS_PAGE_SIZE, newsListOf, NewsList, NotFound } from './pages/news.tsx';
-import { shareImageOf, shareImages } from './share-image.tsx';
+import { shareDrawers, shareImageOf, shareImages } from './share-image.tsx';
 import { Services } from './pages/services.tsx';
 import { newsArticle, organization, SHARE_IMAGE, securityHeaders, siteMeta } from './seo.ts';
 
@@ -57,7 +57,8 @@ export default defineSite<SiteData>({
     description: `Updates from ${site.brand}.`,
     link: (article) => `/news/${article.slug}`,
   }),
-  files: ({ articles, data, root }) => shareImages(articles, data.site.brand, root),
+  files: ({ articles, data, root, warn }) => shareImages(articles, data.site.brand, root, warn),
+  drawers: shareDrawers,
   // The layout's own ids (components/layout.tsx, header.tsx): an article's "## Main" gets main-1.
   markdown: { reservedIds: ['main', 'site-menu'] },
   check(data, warn) {

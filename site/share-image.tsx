@@ -1,20 +1,16 @@
-// The share card of each article (og:image): its title, date and the brand, drawn at build time in
-// the Inter shipped in site/share/fonts. The background, logo and brand are the same on every card:
-// drawn once per brand with satori (layout to SVG), resvg (SVG to pixels) and sharp. Each card then
-// only shapes its title and date with HarfBuzz and draws them over it from glyphs rasterised once
-// (share/text.ts), and compresses only the rows it drew on (share/canvas.ts): about 5 ms of CPU a
-// card (3-4 on the main thread, the compression on libuv's threads), where satori, resvg and sharp
-// for every card took about 27 ms.
+// The share card of each article (og:image): the card component in share/card.tsx, laid out by
+// satori and drawn to PNG by sharp (librsvg: 26 ms of CPU a card where resvg took 39, and half the
+// bytes), in the build's helper processes beside the Markdown conversion; or, for an article with
+// its own image (front matter `image`), that image cropped to the card's size as JPEG.
 import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { Article, GeneratedFile, HeadImage } from 'ssg';
-import { canvasOf, pngWith, type Canvas } from './share/canvas.ts';
-import { drawText, layoutText, loadTypeface, type Typeface } from './share/text.ts';
+import type { Article, Drawer, GeneratedFile, HeadImage } from 'ssg';
+import { CARD_FONTS, CARD_SIZE, ShareCard, type CardProps } from './share/card.tsx';
 
-export const SHARE_CARD = { width: 1200, height: 630 } as const;
-/** Longer titles are cut at a word and end in an ellipsis; the card shows at most three lines. */
+export const SHARE_CARD = CARD_SIZE;
+/** Longer titles are cut at a word and end in an ellipsis (the card shows at most three lines): bounds the layout's work. */
 const TITLE_LIMIT = 140;
 
 /** The card of an article: drawn (PNG), or made from the image its front matter names (JPEG). */
@@ -30,8 +26,7 @@ export function shareImageOf(article: Article, brand: string): HeadImage {
  * An article's own image (front matter `image`) as its card: cropped to the card's size around
  * its middle, as JPEG. An image that cannot be read fails the build, naming the article.
  */
-async function cardFromImage(article: Article, root: string): Promise<Uint8Array> {
-  const image = article.image!;
+async function cardFromImage(image: { file: string }, root: string): Promise<Uint8Array> {
   const file = path.join(root, image.file);
   const stat = statSync(file, { throwIfNoEntry: false });
   if (!stat?.isFile()) {
@@ -92,112 +87,66 @@ export function cardTitle(title: string, limit = TITLE_LIMIT): string {
   return `${(atWord.length > limit / 2 ? atWord : cut).trimEnd()}…`;
 }
 
-// Read and kept once per site folder: satori keeps what it parsed of a font set by the set's
+// Read once per site folder and kept: satori keeps what it parsed of a font set by the set's
 // identity, so handing it the same array makes every card after the first skip the font parsing.
 const fontsByRoot = new Map<string, ReturnType<typeof readFonts>>();
 const loadFonts = (root: string) => fontsByRoot.get(root) ?? fontsByRoot.set(root, readFonts(root)).get(root)!;
 
-const FONT_FILES = { 400: 'site/share/fonts/inter-latin-400-normal.woff', 700: 'site/share/fonts/inter-latin-700-normal.woff' } as const;
-
 function readFonts(root: string) {
-  const file = (weight: 400 | 700) => readFileSync(path.join(root, FONT_FILES[weight]));
-  return [
-    { name: 'Inter', data: file(400), weight: 400 as const, style: 'normal' as const },
-    { name: 'Inter', data: file(700), weight: 700 as const, style: 'normal' as const },
-  ];
+  return CARD_FONTS.map(({ file, ...font }) => ({ ...font, data: readFileSync(path.join(root, 'site/share/fonts', file)) }));
 }
 
-const PADDING = { x: 88, y: 72 } as const;
-const BRAND_ROW = 64;
-/** Where the title and date go: the card's inner box below the brand row. */
-const TEXT_BOX = {
-  left: PADDING.x,
-  top: PADDING.y + BRAND_ROW,
-  width: SHARE_CARD.width - 2 * PADDING.x,
-  height: SHARE_CARD.height - 2 * PADDING.y - BRAND_ROW,
-} as const;
+// Loaded when a card is first drawn: a build whose cards all come from the cache does not pay for
+// loading satori (about 0.15 s).
+let satoriLoaded: Promise<typeof import('satori').default> | undefined;
+const loadSatori = () => (satoriLoaded ??= import('satori').then((module) => module.default));
 
-/** What every card shares: the gradient, the logo and the brand. */
-function Background({ brand }: { brand: string }) {
-  return (
-    <div
-      style={{
-        width: SHARE_CARD.width, height: SHARE_CARD.height, boxSizing: 'border-box', display: 'flex',
-        padding: `${PADDING.y}px ${PADDING.x}px`, color: '#ffffff', fontFamily: 'Inter',
-        backgroundImage: 'linear-gradient(135deg, #0b1f33 0%, #102c45 60%, #0f6d62 100%)',
-      }}
-    >
-      <div style={{ display: 'flex', alignItems: 'center', height: BRAND_ROW, fontSize: 36, fontWeight: 700 }}>
-        <svg width="64" height="64" viewBox="0 0 32 32" style={{ marginRight: 22 }}>
-          <rect width="32" height="32" rx="8" fill="#35c2ad" />
-          <path d="M9 10.5 16 22l7-11.5" fill="none" stroke="#04201c" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round" />
-        </svg>
-        {brand}
-      </div>
-    </div>
-  );
+/** The PNG of an article's card: the component laid out to SVG by satori, drawn by sharp. */
+export async function drawShareImage(card: CardProps, root: string): Promise<Uint8Array> {
+  const fonts = loadFonts(root); // first: a missing font file is named here
+  const satori = await loadSatori();
+  const svg = await satori(<ShareCard {...card} title={cardTitle(card.title)} />, { ...CARD_SIZE, fonts });
+  return sharp(Buffer.from(svg)).removeAlpha().png().toBuffer();
 }
 
-// The title, 60 px bold, at most three lines; the date, 30 px, at the bottom of the text box.
-const TITLE = { size: 60, lineHeight: 69, width: TEXT_BOX.width, maxLines: 3 } as const;
-const DATE = { size: 30, lineHeight: 36, width: TEXT_BOX.width, maxLines: 1 } as const;
-const WHITE = [0xff, 0xff, 0xff] as const;
-const DATE_COLOR = [0xb9, 0xd3, 0xe2] as const;
-
-// Per site folder: the typefaces, and the background (gradient, logo, brand) drawn once per brand.
-const typefacesByRoot = new Map<string, { regular: Typeface; bold: Typeface }>();
-const typefaces = (root: string) =>
-  typefacesByRoot.get(root) ??
-  typefacesByRoot.set(root, { regular: loadTypeface(loadFonts(root)[0]!.data, FONT_FILES[400]), bold: loadTypeface(loadFonts(root)[1]!.data, FONT_FILES[700]) }).get(root)!;
-
-// Loaded when a background is first drawn: a build whose cards all come from the cache does not
-// pay for loading satori (about 0.15 s).
-let layoutLibraries: Promise<{ satori: typeof import('satori').default; renderAsync: typeof import('@resvg/resvg-js').renderAsync }> | undefined;
-const loadLayoutLibraries = () =>
-  (layoutLibraries ??= Promise.all([import('satori'), import('@resvg/resvg-js')]).then(([satori, resvg]) => ({ satori: satori.default, renderAsync: resvg.renderAsync })));
-
-const backgrounds = new Map<string, Promise<Canvas>>();
-function background(brand: string, root: string): Promise<Canvas> {
-  const key = JSON.stringify([brand, root]);
-  let drawn = backgrounds.get(key);
-  if (!drawn) {
-    drawn = loadLayoutLibraries()
-      .then(({ satori, renderAsync }) => satori(<Background brand={brand} />, { ...SHARE_CARD, fonts: loadFonts(root) }).then((svg) => renderAsync(svg)))
-      .then((image) => sharp(image.asPng()).removeAlpha().raw().toBuffer())
-      .then((pixels) => canvasOf(pixels, SHARE_CARD.width, SHARE_CARD.height));
-    drawn.catch(() => backgrounds.delete(key)); // a failure is reported by the card; the next card tries again
-    backgrounds.set(key, drawn);
-  }
-  return drawn;
-}
-
-/**
- * The PNG of an article's card: the title centred between the brand row and the date (as a flex
- * column would space them), both drawn over the background.
- */
-export async function drawShareImage(article: Pick<Article, 'title' | 'date'>, brand: string, root: string): Promise<Uint8Array> {
-  const { regular, bold } = typefaces(root); // first: a damaged font file is named here
-  const canvas = await background(brand, root);
-  const title = layoutText(bold, cardTitle(article.title), TITLE);
-  const date = layoutText(regular, `News · ${cardDate(article.date)}`, DATE);
-  const titleTop = TEXT_BOX.top + Math.round((TEXT_BOX.height - title.lines.length * TITLE.lineHeight - DATE.lineHeight) / 2);
-  return pngWith(canvas, (card) => {
-    drawText(card, title, TEXT_BOX.left, titleTop, WHITE);
-    drawText(card, date, TEXT_BOX.left, TEXT_BOX.top + TEXT_BOX.height - DATE.lineHeight, DATE_COLOR);
-  });
-}
+/** The site's drawers, run in the build's helper processes: each draws one card from plain data. */
+export const shareDrawers: Record<string, Drawer> = {
+  shareCard: (card: CardProps, { root }) => drawShareImage(card, root),
+  shareCardFromImage: (image: { file: string }, { root }) => cardFromImage(image, root),
+};
 
 // The fonts are drawn into every card: new font files draw every card again.
 const fontStamps = new Map<string, string>();
 const fontStamp = (root: string) =>
   fontStamps.get(root) ?? fontStamps.set(root, createHash('sha256').update(Buffer.concat(loadFonts(root).map((font) => font.data))).digest('hex')).get(root)!;
 
+/**
+ * Letters of the scripts the card's fonts have (Latin, Greek, Cyrillic), and what every script
+ * shares (digits, punctuation, combining marks): a title with anything else (Chinese, Arabic,
+ * emoji) shows gaps on its card.
+ */
+const DRAWN = /^[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Common}\p{Script=Inherited}]*$/u;
+const NOT_DRAWN = /[^\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Common}\p{Script=Inherited}]|\p{Extended_Pictographic}/gu;
+
+/** The characters of a title the card's fonts cannot draw, once each: none for most titles. */
+export function undrawnCharacters(title: string): string[] {
+  if (DRAWN.test(title) && !/\p{Extended_Pictographic}/u.test(title)) return [];
+  return [...new Set(title.match(NOT_DRAWN) ?? [])];
+}
+
 /** One card per article, redrawn only when its title, date, the brand or the fonts change (or the site code). */
-export function shareImages(articles: readonly Article[], brand: string, root: string): GeneratedFile[] {
+export function shareImages(articles: readonly Article[], brand: string, root: string, warn: (message: string) => void = () => {}): GeneratedFile[] {
   const fonts = fontStamp(root);
-  return articles.map((article) =>
-    article.image
-      ? { path: shareImagePath(article), key: JSON.stringify(['image', fileStamp(root, article.image.file)]), render: () => cardFromImage(article, root), source: article.file }
-      : { path: shareImagePath(article), key: JSON.stringify([article.title, article.date, brand, fonts]), render: () => drawShareImage(article, brand, root) },
-  );
+  return articles.map((article): GeneratedFile => {
+    if (article.image) {
+      const { file } = article.image;
+      return { path: shareImagePath(article), key: JSON.stringify(['image', fileStamp(root, file)]), draw: { drawer: 'shareCardFromImage', input: { file } }, source: article.file };
+    }
+    const missing = undrawnCharacters(article.title);
+    if (missing.length > 0) {
+      warn(`${article.file}: its share card leaves out ${missing.slice(0, 5).join(' ')}${missing.length > 5 ? ' …' : ''} from the title, which the card's fonts (Inter: Latin, Greek, Cyrillic) do not have; give the article its own card with image: in front matter, or add a font that has them in site/share/card.tsx.`);
+    }
+    const card: CardProps = { title: article.title, date: cardDate(article.date), brand };
+    return { path: shareImagePath(article), key: JSON.stringify([article.title, article.date, brand, fonts]), draw: { drawer: 'shareCard', input: card } };
+  });
 }

@@ -319,10 +319,10 @@ export const errorCatalogue = {
     message: (where: string) => `${where} is not a plugin or [plugin, options].`,
   },
   MarkdownHelperEnded: {
-    title: 'A Markdown helper process ended before it finished',
+    title: 'A helper process of the build ended before it finished',
     hint: 'Build again. If it ends again, the machine may have run out of memory (see its system log) or something stopped the process.',
-    message: (how: string, files: readonly string[]) =>
-      `A helper process converting articles ended (${how}) while converting ${files[0]}${files.length > 1 ? ` and ${files.length - 1} more` : ''}.`,
+    message: (how: string, files: readonly string[], doing: 'converting' | 'drawing' = 'converting') =>
+      `A helper process ${doing === 'drawing' ? 'drawing generated files' : 'converting articles'} ended (${how}) while ${doing} ${files[0]}${files.length > 1 ? ` and ${files.length - 1} more` : ''}.`,
   },
   GeneratedFileClash: {
     title: 'A generated file has the path of a page, another built file or a folder they need',
@@ -434,6 +434,15 @@ export const errorCatalogue = {
     title: 'A file named in content cannot be used',
     hint: 'Fix the content file named (or the file it points to), as the message says; run with --verbose for the stack trace.',
     message: (drawn: string, reason: string) => `${drawn} could not be made: ${reason}`,
+  },
+  GeneratedFileDrawerUnknown: {
+    title: 'A generated file says no way to draw it the site has',
+    hint: "Give each file of the site's files() (site/index.tsx) either render() or draw: { drawer, input } naming one of the site's drawers.",
+    message: byCase({
+      none: (path: string) => `${path} has neither render() nor draw.`,
+      unknown: (path: string, drawer: string, known: readonly string[]) =>
+        `${path} is to be drawn by ${JSON.stringify(drawer)}, which the site's drawers do not hold (${known.length ? `it has ${known.map((name) => JSON.stringify(name)).join(', ')}` : 'it has none'}).`,
+    }),
   },
   GeneratedFileNotBytes: {
     title: 'A generated file was drawn as something other than bytes',

@@ -6,6 +6,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateFiles, type DrawnMemo } from '../src/render/generated-files.ts';
+import { outputHash } from '../src/output/output.ts';
 import type { GeneratedFile, SiteDefinition } from '../src/render/site-definition.ts';
 
 describe('generateFiles', () => {
@@ -28,7 +29,7 @@ describe('generateFiles', () => {
       }));
     return { routes: [], files } as unknown as SiteDefinition;
   }
-  const context = { articles: [], data: {}, baseUrl: 'https://example.org', root: '/' };
+  const context = { articles: [], data: {}, baseUrl: 'https://example.org', root: '/', warn: () => {} };
   const text = (contents: string | Uint8Array) => (typeof contents === 'string' ? contents : new TextDecoder().decode(contents));
 
   it("reports a files() or render() that throws as the site's error (GeneratedFileFailed), naming the file drawn", async () => {
@@ -109,5 +110,47 @@ describe('generateFiles', () => {
     // New site code: everything again.
     await generateFiles(siteOf(['a', 'c'], drawn), context, { cacheDir, salt: 'other code', memo });
     expect(drawnSoFar()).toEqual(['a', 'b', 'c', 'a', 'a', 'c'].sort());
+  });
+
+  it("draws files that name one of the site's drawers with their input, through the draw given or here, and refuses a drawer the site lacks", async () => {
+    const dir = await mkdtemp(path.join(cacheDir, 'drawers-'));
+    const inputs: unknown[] = [];
+    const site = (files: unknown[]) =>
+      ({
+        routes: [],
+        files: () => files,
+        drawers: { card: (input: { n: number }, where: { root: string }) => (inputs.push([input, where.root]), new TextEncoder().encode(`card ${input.n}`)) },
+      }) as unknown as SiteDefinition;
+    const cards = (count: number) => Array.from({ length: count }, (_, n) => ({ path: `/cards/${n}.png`, key: `k${n}`, draw: { drawer: 'card', input: { n } } }));
+    const here = await generateFiles(site(cards(3)), context, { cacheDir: dir, salt: 'code' });
+    expect(here.map((file) => [file.path, text(file.contents)])).toEqual([0, 1, 2].map((n) => [`cards/${n}.png`, `card ${n}`]));
+    expect(inputs).toEqual([0, 1, 2].map((n) => [{ n }, '/']));
+    // Handed over all at once to the draw given (the helper pool), which answers in order.
+    const handed: unknown[][] = [];
+    const elsewhere = await generateFiles(site(cards(5)), context, {
+      cacheDir: dir,
+      salt: 'code',
+      draw: (jobs) => (handed.push(jobs.map((job) => job.path)), jobs.map(async (job) => new TextEncoder().encode(`elsewhere ${job.path}`))),
+    });
+    expect(handed).toEqual([['/cards/3.png', '/cards/4.png']]); // 0-2 are cached
+    expect(elsewhere.map((file) => text(file.contents))).toEqual(['card 0', 'card 1', 'card 2', 'elsewhere /cards/3.png', 'elsewhere /cards/4.png']);
+    await expect(generateFiles(site([{ path: '/cards/x.png', key: 'x', draw: { drawer: 'poster', input: {} } }]), context, { cacheDir: dir, salt: 'code' })).rejects.toMatchObject({
+      code: 'GeneratedFileDrawerUnknown',
+      message: '/cards/x.png is to be drawn by "poster", which the site\'s drawers do not hold (it has "card").',
+    });
+    await expect(generateFiles(site([{ path: '/cards/y.png', key: 'y' }]), context, { cacheDir: dir, salt: 'code' })).rejects.toMatchObject({ code: 'GeneratedFileDrawerUnknown', message: '/cards/y.png has neither render() nor draw.' });
+    // A drawer that throws is the site's error, or the author's when the file is made from content.
+    const failing = { routes: [], files: () => [{ path: '/cards/z.png', key: 'z', draw: { drawer: 'card', input: {} }, source: 'content/news/z.md' }], drawers: { card: () => Promise.reject(new Error('not an image')) } } as unknown as SiteDefinition;
+    await expect(generateFiles(failing, context, { cacheDir: dir, salt: 'code' })).rejects.toMatchObject({ code: 'GeneratedFileSourceInvalid', file: 'content/news/z.md', message: '/cards/z.png could not be made: not an image' });
+  });
+
+  it('hands a build the drawn files to read from the cache when the output writes them, not held in memory, with the hash of their bytes', async () => {
+    const dir = await mkdtemp(path.join(cacheDir, 'lazy-'));
+    const site = { routes: [], files: () => [{ path: '/cards/a.png', key: 'a', draw: { drawer: 'card', input: {} } }], drawers: { card: () => new TextEncoder().encode('drawn bytes') } } as unknown as SiteDefinition;
+    const [file] = await generateFiles(site, context, { cacheDir: dir, salt: 'code', carries: () => false });
+    const descriptor = Object.getOwnPropertyDescriptor(file!, 'contents')!;
+    expect(descriptor.get).toBeTypeOf('function'); // read when asked for
+    expect(text(file!.contents)).toBe('drawn bytes');
+    expect(file!.hash).toBe(outputHash(new TextEncoder().encode('drawn bytes')));
   });
 });

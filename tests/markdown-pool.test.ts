@@ -2,11 +2,12 @@
 // whose sources changed since lib/ was made): the helper script is compiled into the cache folder,
 // converts as this process does, and is removed when the pool closes. The shipped helper
 // (lib/markdown-helper.js) is what the CLI tests run, through bin/ssg.js.
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMarkdownPool } from '../src/content/markdown-pool.ts';
+import type { DrawMany } from '../src/content/drawing.ts';
 import type { SsgError } from '../src/errors.ts';
 import { processesUsing } from './helpers/tree.ts';
 import { convertMarkdown } from '../src/content/markdown.ts';
@@ -65,6 +66,76 @@ describe('the Markdown helper processes, from the sources', () => {
     }
     // Late messages of the other helper and sends to the dead one raise nothing.
     await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(processesUsing(cacheDir)).toEqual([]);
+  }, 60_000);
+
+  it("draw in the helpers with the site module's drawers, queued after Markdown, drawn here when few, and report a failure as drawn here", async () => {
+    const cacheDir = path.join(dir, '.cache-draw');
+    await mkdir(cacheDir, { recursive: true });
+    const siteModule = path.join(cacheDir, 'site.mjs');
+    // A compiled site module as the build writes its copy: `site` with its drawers.
+    await writeFile(
+      siteModule,
+      `export const site = { drawers: {
+        card: (input, { root }) => new TextEncoder().encode(\`\${process.pid} \${root} \${input.n}\`),
+        broken: () => { throw new Error('drawn in the helper'); },
+      } };`,
+    );
+    const settings = { root: dir, articlesDir: path.join(dir, 'news'), publicDir: path.join(dir, 'public'), cacheDir, assetsDir: 'assets', sizes: '100vw' };
+    const drawnHere: string[] = [];
+    const here: DrawMany = (jobs) =>
+      jobs.map(async (job) => {
+        drawnHere.push(job.path);
+        if (job.drawer === 'broken') throw new Error('drawn here, with the site file and line');
+        return new TextEncoder().encode(`here ${job.path}`);
+      });
+    const pool = createMarkdownPool({ cacheDir, converter: { here: async () => ({ html: '', removedHtml: [], headings: [], words: 0 }), helperSettings: settings }, size: 2, drawing: { siteModule, root: dir, here } });
+    const jobs = (count: number, drawer = 'card') => Array.from({ length: count }, (_, n) => ({ path: `/cards/${n}.png`, drawer, input: { n } }));
+    const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+    try {
+      // A few: here, no helper started.
+      expect((await Promise.all(pool.draw(jobs(3)))).map(decode)).toEqual(['here /cards/0.png', 'here /cards/1.png', 'here /cards/2.png']);
+      expect(processesUsing(cacheDir)).toEqual([]);
+      // Many: in the helpers, in order, each by one of them.
+      const drawn = (await Promise.all(pool.draw(jobs(40)))).map(decode);
+      expect(drawn.map((text) => text.split(' ').slice(1).join(' '))).toEqual(jobs(40).map((job) => `${dir} ${(job.input as { n: number }).n}`));
+      expect(new Set(drawn.map((text) => text.split(' ')[0])).size).toBe(2);
+      expect(drawn.some((text) => text.startsWith(`${process.pid} `))).toBe(false);
+      // A drawer that throws in a helper is drawn here again, where its error names the site's file.
+      drawnHere.length = 0;
+      await expect(pool.draw(jobs(1, 'broken'))[0]).rejects.toThrow('drawn here, with the site file and line');
+      expect(drawnHere).toEqual(['/cards/0.png']);
+      // A helper killed while drawing fails what it held, by name; the other draws the rest.
+      const [victim] = processesUsing(cacheDir);
+      const slow = pool.draw(jobs(30));
+      process.kill(victim!, 'SIGKILL');
+      const results = await Promise.allSettled(slow);
+      const failed = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as SsgError] : []));
+      expect(failed.length).toBeLessThanOrEqual(1);
+      for (const error of failed) expect(error.message).toMatch(/ended \(stopped by SIGKILL\) while drawing \/cards\/\d+\.png/);
+      expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(30 - failed.length);
+    } finally {
+      await pool.close();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(processesUsing(cacheDir)).toEqual([]);
+  }, 60_000);
+
+  it('release() lets the helpers finish the drawing they were given, then ends them', async () => {
+    const cacheDir = path.join(dir, '.cache-release');
+    await mkdir(cacheDir, { recursive: true });
+    const siteModule = path.join(cacheDir, 'site.mjs');
+    await writeFile(siteModule, `export const site = { drawers: { card: async (input) => { await new Promise((r) => setTimeout(r, 20)); return new Uint8Array([input.n]); } } };`);
+    const settings = { root: dir, articlesDir: path.join(dir, 'news'), publicDir: path.join(dir, 'public'), cacheDir, assetsDir: 'assets', sizes: '100vw' };
+    const here: DrawMany = () => {
+      throw new Error('not here');
+    };
+    const pool = createMarkdownPool({ cacheDir, converter: { here: async () => ({ html: '', removedHtml: [], headings: [], words: 0 }), helperSettings: settings }, size: 2, drawing: { siteModule, root: dir, here } });
+    const drawing = pool.draw(Array.from({ length: 30 }, (_, n) => ({ path: `/c/${n}`, drawer: 'card', input: { n } })));
+    const released = pool.release();
+    expect((await Promise.all(drawing)).map((bytes) => bytes[0])).toEqual(Array.from({ length: 30 }, (_, n) => n));
+    await released;
+    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(processesUsing(cacheDir)).toEqual([]);
   }, 60_000);
 });

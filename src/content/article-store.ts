@@ -1,10 +1,8 @@
 import { parseArticles, reportRemovedHtml, withHtml, type Article, type ArticleSource } from './articles.ts';
 import { imagesUnchanged, type ArticleImageRecord } from '../images/article-images.ts';
 import { contentKey, openMarkdownCache, type MarkdownCache } from './markdown-cache.ts';
-import { createMarkdownPool } from './markdown-pool.ts';
-import type { ArticleConverter } from './conversion.ts';
+import type { MarkdownPool } from './markdown-pool.ts';
 import { mergeProblems, reviveProblem } from '../errors.ts';
-import type { Interrupts } from '../interrupt.ts';
 
 export interface ParsedWithCache {
   /** Every article, drafts included, newest first; those in `pending` have no HTML yet (their converted values come from convertPending). */
@@ -48,17 +46,17 @@ export async function parseWithCache(
 export type ConvertedPair = readonly [listed: Article, converted: Article];
 
 /**
- * Converts the pending articles' Markdown (their images with it) in helper processes, each into a
+ * Converts the pending articles' Markdown (their images with it) in the pool's helpers, each into a
  * new article value with its HTML, and fills the cache; `onConverted` hears of each batch as it
  * lands. Every article's problems are reported at once when all are done, in file order.
  */
 export function convertPending(
   parsed: Pick<ParsedWithCache, 'pending' | 'cache' | 'images'>,
-  options: { cacheDir: string; converter: ArticleConverter; onConverted?: (pairs: ConvertedPair[]) => void; warn?: (message: string) => void; interrupts?: Interrupts },
-): { done: Promise<void>; close: () => Promise<void> } {
+  pool: MarkdownPool,
+  options: { onConverted?: (pairs: ConvertedPair[]) => void; warn?: (message: string) => void },
+): Promise<void> {
   const { pending, cache } = parsed;
-  if (pending.length === 0) return { done: Promise.resolve(), close: async () => {} };
-  const pool = createMarkdownPool({ cacheDir: options.cacheDir, converter: options.converter, interrupts: options.interrupts });
+  if (pending.length === 0) return Promise.resolve();
   const failures: unknown[] = [];
   const items = pending.map(({ article }) => ({ markdown: article.markdown, file: article.file, bodyLine: article.bodyLine ?? 1 }));
   const done = pool
@@ -83,5 +81,5 @@ export function convertPending(
       if (failures.length > 0) throw mergeProblems(failures);
     });
   done.catch(() => {});
-  return { done, close: () => pool.close() };
+  return done;
 }

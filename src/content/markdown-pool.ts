@@ -5,7 +5,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { generatorModulePaths, generatorRoot } from '../project.ts';
 import { availableParallelism } from 'node:os';
-import type { MarkdownBatchResult } from './markdown-worker.ts';
+import type { DrawResult, HelperReply, HelperRequest, MarkdownBatchResult } from './markdown-worker.ts';
+import type { DrawJob, DrawMany } from './drawing.ts';
 import { convertOne, type ArticleConverter, type ArticleToConvert, type ConvertedArticle, type HelperImageSettings } from './conversion.ts';
 
 export type { ArticleConverter } from './conversion.ts';
@@ -16,6 +17,8 @@ import { removeFilesOfEndedProcesses } from '../cache/store.ts';
 /** Below this many conversions the main thread does them: a helper costs more to start. */
 const HELPERS_FROM = 64;
 const BATCH = 16;
+/** Below this many drawings (and no helper running) this process draws them: a helper costs more to start. */
+const DRAW_HELPERS_FROM = 24;
 const HELPER_FILE = /^markdown-helper-(\d+)\.mjs$/;
 
 /** Helper scripts of builds that were killed before they could remove theirs. */
@@ -28,6 +31,11 @@ type OnBatch = (indexes: number[], converted: ConvertedArticle[]) => void;
 export interface MarkdownPool {
   /** Converts every article; `onBatch` hears of each finished batch (by index) as it lands. */
   convert(items: readonly ArticleToConvert[], onBatch?: OnBatch): Promise<ConvertedArticle[]>;
+  /** Draws generated files with the site's drawers: in the helpers when many (or they run already), else here. */
+  draw: DrawMany;
+  /** Ends the helpers once they have no more work (the drawing they were given goes on). */
+  release(): Promise<void>;
+  /** Ends the helpers now. */
   close(): Promise<void>;
 }
 
@@ -104,104 +112,188 @@ function batchesOf(count: number): number[][] {
   return batches;
 }
 
-interface BatchJob {
-  items: readonly ArticleToConvert[];
-  settings: HelperImageSettings;
-  batches: number[][];
-  /** The next batch nobody has taken, if any is left. */
-  take: () => number | undefined;
-  results: ConvertedArticle[];
-  onBatch?: OnBatch;
+/** One piece of work for a helper: the message it is sent, and what becomes of the answer. */
+interface Task {
+  message: HelperRequest;
+  /** The files it works on, named if its helper ends. */
+  files: readonly string[];
+  doing: 'converting' | 'drawing';
+  done(reply: HelperReply): void;
+  fail(error: unknown): void;
 }
 
 /**
- * Feeds one helper batches, one at a time, until none is left; rejects, naming the batch's
- * articles, if the helper ends (killed, out of memory). Nothing is sent to a helper that ended.
+ * Hands tasks to helpers, one at a time each: Markdown batches first (pages wait for them), then
+ * drawings. A helper that ends fails its task, naming its files; when none is left, every task
+ * still waiting fails the same way. Nothing is sent to a helper that ended.
  */
-function runHelper(helper: ChildProcess, job: BatchJob): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    let current: number | undefined;
-    let ended = false;
-    const finish = () => {
-      ended = true;
-      helper.off('message', receive);
-      helper.off('exit', exited);
-    };
-    const done = () => {
-      finish();
-      resolve();
-    };
-    const exited = (code: number | null, signal: NodeJS.Signals | null) => {
-      finish();
-      const files = current === undefined ? ['its first batch'] : job.batches[current]!.map((index) => job.items[index]!.file);
-      reject(catalogueError('MarkdownHelperEnded', [signal ? `stopped by ${signal}` : `exit code ${code}`, files]));
-    };
-    const send = () => {
-      const batch = job.take();
-      if (batch === undefined) return done();
-      current = batch;
-      // A helper that ended in between: its exit event rejects.
-      helper.send({ batch, settings: job.settings, items: job.batches[batch]!.map((index) => job.items[index]!) }, (error) => error && helper.kill());
-    };
-    const receive = (message: MarkdownBatchResult | 'ready') => {
-      if (message === 'ready' || ended) return;
-      const indexes = job.batches[message.batch]!;
-      indexes.forEach((index, position) => (job.results[index] = message.converted[position]!));
-      job.onBatch?.(indexes, message.converted);
-      send();
-    };
-    helper.on('message', receive);
-    helper.once('exit', exited);
-    send();
-  });
+function dispatcher(helpers: readonly ChildProcess[]) {
+  const queues: Record<'markdown' | 'draw', Task[]> = { markdown: [], draw: [] };
+  const busy = new Map<ChildProcess, Task>();
+  const live = new Set(helpers);
+  let whenIdle: (() => void) | undefined;
+  const idle = () => busy.size === 0 && queues.markdown.length === 0 && queues.draw.length === 0;
+  const ended = (how: string, task: Task) => catalogueError('MarkdownHelperEnded', [how, task.files.length ? task.files : ['its first task'], task.doing]);
+  const pump = () => {
+    for (const helper of live) {
+      if (busy.has(helper)) continue;
+      const task = queues.markdown.shift() ?? queues.draw.shift();
+      if (!task) return;
+      busy.set(helper, task);
+      // A helper that ended in between: its exit event fails the task.
+      helper.send(task.message, (error) => error && helper.kill());
+    }
+  };
+  for (const helper of helpers) {
+    helper.on('message', (reply: HelperReply | 'ready') => {
+      const task = busy.get(helper);
+      if (reply === 'ready' || !task) return;
+      busy.delete(helper);
+      task.done(reply);
+      pump();
+      if (idle()) whenIdle?.();
+    });
+    helper.once('exit', (code, signal) => {
+      live.delete(helper);
+      const how = signal ? `stopped by ${signal}` : `exit code ${code}`;
+      const task = busy.get(helper);
+      busy.delete(helper);
+      task?.fail(ended(how, task));
+      if (live.size > 0) return;
+      for (const waiting of [...queues.markdown.splice(0), ...queues.draw.splice(0)]) waiting.fail(ended(how, waiting));
+    });
+  }
+  return {
+    /** Calls `then` once no task is running or waiting (now, if none is). */
+    onIdle(then: () => void) {
+      whenIdle = then;
+      if (idle()) then();
+    },
+    add(kind: 'markdown' | 'draw', task: Task) {
+      if (live.size === 0) return task.fail(ended('before its work was sent', task));
+      queues[kind].push(task);
+      pump();
+    },
+  };
+}
+
+type AddTask = ReturnType<typeof dispatcher>['add'];
+
+/** Converts in the helpers, in batches; `onBatch` hears of each as it lands. */
+async function convertInHelpers(add: AddTask, items: readonly ArticleToConvert[], settings: HelperImageSettings, onBatch?: OnBatch): Promise<ConvertedArticle[]> {
+  const results: ConvertedArticle[] = new Array(items.length);
+  await Promise.all(
+    batchesOf(items.length).map(
+      (indexes, batch) =>
+        new Promise<void>((resolve, reject) => {
+          const message: HelperRequest = { kind: 'markdown', batch, settings, items: indexes.map((index) => items[index]!) };
+          add('markdown', {
+            message,
+            files: message.items.map((item) => item.file),
+            doing: 'converting',
+            fail: reject,
+            done: (reply) => {
+              const { converted } = reply as MarkdownBatchResult;
+              indexes.forEach((index, position) => (results[index] = converted[position]!));
+              onBatch?.(indexes, converted);
+              resolve();
+            },
+          });
+        }),
+    ),
+  );
+  return results;
+}
+
+/** Draws each job in a helper, once they have started; a drawing that failed there is drawn here again, where the site's source maps name its file and line. */
+function drawInHelpers(started: Promise<{ add: AddTask }>, drawing: PoolDrawing, jobs: readonly DrawJob[]): Array<Promise<Uint8Array>> {
+  return jobs.map((job) =>
+    started.then(
+      ({ add }) =>
+        new Promise<Uint8Array>((resolve, reject) => {
+          const message: HelperRequest = { kind: 'draw', siteModule: drawing.siteModule, root: drawing.root, drawer: job.drawer, input: job.input };
+          add('draw', {
+            message,
+            files: [job.path],
+            doing: 'drawing',
+            fail: reject,
+            done: (reply) => {
+              const { drawn } = reply as DrawResult;
+              if (drawn) resolve(new Uint8Array(drawn.buffer, drawn.byteOffset, drawn.byteLength));
+              else drawing.here([job])[0]!.then(resolve, reject);
+            },
+          });
+        }),
+    ),
+  );
+}
+
+/** What the pool needs to draw generated files: the site module the helpers import, and the drawing here. */
+export interface PoolDrawing {
+  /** A copy of the site's compiled module, which exports `site` with its `drawers`. */
+  siteModule: string;
+  root: string;
+  /** The same drawing in this process: for a few files, and to report a helper's failure with the site's own file and line. */
+  here: DrawMany;
 }
 
 /**
- * Markdown conversion in helper processes, one per core. Measured on this 2-core machine, two
- * worker threads in one process converted no faster than one (their garbage collectors share the
- * process's helper threads), and separate processes never slower; so processes it is.
+ * Markdown conversion, and drawing, in helper processes, one per core. Measured on this 2-core
+ * machine, two worker threads in one process converted no faster than one (their garbage
+ * collectors share the process's helper threads), and separate processes never slower; so
+ * processes it is. They start with the first work that is worth them, and end on close().
  */
-export function createMarkdownPool(options: { cacheDir: string; converter: ArticleConverter; size?: number; interrupts?: Interrupts }): MarkdownPool {
+export function createMarkdownPool(options: { cacheDir: string; converter: ArticleConverter; size?: number; interrupts?: Interrupts; drawing?: PoolDrawing }): MarkdownPool {
   const interrupts = options.interrupts ?? noInterrupts;
   const size = Math.max(1, options.size ?? availableParallelism());
-  let helpers: ChildProcess[] | undefined;
+  let pool: { helpers: ChildProcess[] } & ReturnType<typeof dispatcher> | undefined;
+  let starting: Promise<NonNullable<typeof pool>> | undefined;
   let helperFile: string | undefined;
   let unregister = () => {};
   const stop = () => {
-    for (const helper of helpers ?? []) helper.kill();
-    helpers = undefined;
+    for (const helper of pool?.helpers ?? []) helper.kill();
+    pool = undefined;
+    starting = undefined;
     if (helperFile) rmSync(helperFile, { force: true });
     helperFile = undefined;
     unregister();
   };
-  const start = async () => {
-    if (helpers) return helpers;
+  const launch = async () => {
     unregister = interrupts.on(stop);
-    const shipped = shippedHelper();
-    if (shipped) return (helpers = forkHelpers(shipped, size, options.cacheDir));
-    // The helper runs as plain JavaScript, compiled here: loaded through the TypeScript loader,
-    // the same conversions cost 60 % more CPU.
-    mkdirSync(options.cacheDir, { recursive: true });
-    removeStaleHelperFiles(options.cacheDir);
-    helperFile = path.join(options.cacheDir, `markdown-helper-${process.pid}.mjs`);
-    await compileHelper(helperFile);
-    helpers = forkHelpers(helperFile, size, options.cacheDir);
-    return helpers;
+    let file = shippedHelper();
+    if (!file) {
+      // The helper runs as plain JavaScript, compiled here: loaded through the TypeScript loader,
+      // the same conversions cost 60 % more CPU.
+      mkdirSync(options.cacheDir, { recursive: true });
+      removeStaleHelperFiles(options.cacheDir);
+      file = helperFile = path.join(options.cacheDir, `markdown-helper-${process.pid}.mjs`);
+      await compileHelper(helperFile);
+    }
+    const helpers = forkHelpers(file, size, options.cacheDir);
+    return (pool = { helpers, ...dispatcher(helpers) });
   };
+  const start = () => (starting ??= launch());
 
   return {
     async convert(items, onBatch) {
       if (items.length < HELPERS_FROM) return convertInProcess(items, options.converter, onBatch);
-      const pool = await start();
-      const batches = batchesOf(items.length);
-      let next = 0;
-      const take = () => (next < batches.length ? next++ : undefined);
-      const results: ConvertedArticle[] = new Array(items.length);
-      const settings = options.converter.helperSettings;
-      await Promise.all(pool.map((helper) => runHelper(helper, { items, settings, batches, take, results, onBatch })));
-      return results;
+      const { add } = await start();
+      return convertInHelpers(add, items, options.converter.helperSettings, onBatch);
+    },
+    draw(jobs) {
+      const drawing = options.drawing;
+      if (!drawing) throw new Error('this pool was made without a site to draw with');
+      if (!pool && !starting && jobs.length < DRAW_HELPERS_FROM) return drawing.here(jobs);
+      return drawInHelpers(start(), drawing, jobs);
+    },
+    async release() {
+      const started = await starting?.catch(() => undefined);
+      if (!started || started !== pool) return stop();
+      await new Promise<void>((resolve) => started.onIdle(resolve));
+      if (pool === started) stop();
     },
     async close() {
+      await starting?.catch(() => {});
       stop();
     },
   };

@@ -5,9 +5,11 @@ import { DEFAULT_IMAGE_SETTINGS } from '../images/process.ts';
 import { pathToFileURL } from 'node:url';
 import { convertArticle } from './markdown.ts';
 import type { MarkdownOptions } from './markdown-options.ts';
+import type { Drawer } from './drawing.ts';
 import { convertOne, type ArticleToConvert, type ConvertedArticle, type HelperImageSettings } from './conversion.ts';
 
 export interface MarkdownBatch {
+  kind: 'markdown';
   batch: number;
   settings: HelperImageSettings;
   items: ArticleToConvert[];
@@ -17,6 +19,23 @@ export interface MarkdownBatchResult {
   batch: number;
   converted: ConvertedArticle[];
 }
+
+/** One generated file to draw with the site's drawer of that name. */
+export interface DrawRequest {
+  kind: 'draw';
+  siteModule: string;
+  root: string;
+  drawer: string;
+  input: unknown;
+}
+
+/** The file's bytes; none when the drawer failed (the build draws it again itself, to report it). */
+export interface DrawResult {
+  drawn?: Uint8Array;
+}
+
+export type HelperRequest = MarkdownBatch | DrawRequest;
+export type HelperReply = MarkdownBatchResult | DrawResult;
 
 // The helper lives only as long as the build: when the channel to it closes (the build ended,
 // or was killed, even by SIGKILL), it exits.
@@ -41,7 +60,30 @@ function markdownOptionsOf(file: string | undefined, reservedIds: readonly strin
   return options;
 }
 
-process.on('message', async ({ batch, settings, items }: MarkdownBatch) => {
+/** The site's drawers, from its compiled module, imported once per module. */
+const drawersOf = new Map<string, Promise<Record<string, Drawer> | undefined>>();
+function drawers(file: string): Promise<Record<string, Drawer> | undefined> {
+  let found = drawersOf.get(file);
+  if (!found) drawersOf.set(file, (found = import(pathToFileURL(file).href).then((module: { site?: { drawers?: Record<string, Drawer> } }) => module.site?.drawers)));
+  return found;
+}
+
+async function draw({ siteModule, root, drawer, input }: DrawRequest): Promise<DrawResult> {
+  try {
+    const drawn = await (await drawers(siteModule))![drawer]!(input, { root });
+    return drawn instanceof Uint8Array ? { drawn } : {};
+  } catch {
+    return {};
+  }
+}
+
+process.on('message', async (message: HelperRequest) => {
+  if (message.kind === 'draw') {
+    const result = await draw(message);
+    if (process.connected) process.send!(result);
+    return;
+  }
+  const { batch, settings, items } = message;
   cache ??= openImageCache({ cacheDir: settings.cacheDir, settings: DEFAULT_IMAGE_SETTINGS, assetsDir: settings.assetsDir });
   const options = await markdownOptionsOf(settings.siteModule, settings.reservedIds);
   const converted: ConvertedArticle[] = [];

@@ -14,6 +14,8 @@ import { needsSiteModule, type MarkdownOptions } from '../content/markdown-optio
 import { markdownStamp } from '../content/markdown-plugins.ts';
 import { removeFilesOfEndedProcesses } from '../cache/store.ts';
 import { convertOne, type ArticleConverter } from '../content/conversion.ts';
+import { drawHere } from '../content/drawing.ts';
+import { createMarkdownPool } from '../content/markdown-pool.ts';
 import { readDataFiles, type DataFile } from '../content/data.ts';
 import { changedFields } from '../render/dependencies.ts';
 import { mergeProblems, reviveProblem, SsgError } from '../errors.ts';
@@ -128,8 +130,10 @@ export interface SiteMarkdown {
   options?: MarkdownOptions;
   /** Part of every article's Markdown cache key ('' without plugins). */
   stamp: string;
-  /** A copy of the site's compiled module, for the helper processes; written only when the site has plugins. */
+  /** A copy of the site's compiled module, for the helper processes' Markdown; given only when the site has plugins. */
   siteModule?: string;
+  /** The same copy, for the helpers' drawing; written when the site has drawers. */
+  drawModule?: string;
   /** Removes the copy. */
   dispose(): void;
 }
@@ -152,12 +156,14 @@ const SITE_MODULE_FILE = /^markdown-site-(\d+)\.mjs$/;
 /** The Markdown settings of the site whose bundle this is (none while the bundle failed: the run fails too). */
 export function siteMarkdownOf(project: Project, bundle: ServerBundle | undefined): SiteMarkdown {
   const { options, stamp } = markdownSettingsOf(bundle);
-  if (!stamp || !bundle || !needsSiteModule(options)) return { options, stamp, dispose: () => {} };
+  const plugins = Boolean(stamp && needsSiteModule(options));
+  const drawers = Boolean(bundle && (bundle.module.site as { drawers?: object }).drawers);
+  if (!bundle || (!plugins && !drawers)) return { options, stamp, dispose: () => {} };
   mkdirSync(project.cacheDir, { recursive: true });
   removeFilesOfEndedProcesses(project.cacheDir, SITE_MODULE_FILE);
   const siteModule = path.join(project.cacheDir, `markdown-site-${process.pid}.mjs`);
   writeFileSync(siteModule, bundle.code);
-  return { options, stamp, siteModule, dispose: () => rmSync(siteModule, { force: true }) };
+  return { options, stamp, ...(plugins ? { siteModule } : {}), ...(drawers ? { drawModule: siteModule } : {}), dispose: () => rmSync(siteModule, { force: true }) };
 }
 
 /** How articles are converted with their images and the site's plugins: here (a few, or dev's edits), or in helper processes. */
@@ -206,6 +212,8 @@ function startConversion(
   options: RunOptions,
   /** Articles converted before whose images failed (dev's edits), with their problems: reported as the conversion's. */
   failed: ReadonlyMap<Article, unknown> = new Map(),
+  /** The site, whose drawers draw its generated files. */
+  drawing?: { site: { drawers?: unknown } },
 ): Conversion {
   const { pending } = parsed;
   const waiting = new Set(pending.map((item) => item.article));
@@ -227,28 +235,39 @@ function startConversion(
     });
   };
   admit(articles.filter((article) => !waiting.has(article) && !failed.has(article)).map((article) => [article, article] as const));
+  // The helpers convert, and draw the site's files when it has drawers and many to draw.
+  const drawers = (drawing?.site.drawers ?? undefined) as Parameters<typeof drawHere>[0];
+  const here = drawing ? drawHere(drawers, project.root) : undefined;
+  const pool = createMarkdownPool({
+    cacheDir: project.cacheDir,
+    converter: articleConverter(images, markdown),
+    interrupts: options.interrupts,
+    ...(here && markdown.drawModule ? { drawing: { siteModule: markdown.drawModule, root: project.root, here } } : {}),
+  });
   const conversion = parsed.cache
-    ? convertPending({ ...parsed, cache: parsed.cache }, {
-        cacheDir: project.cacheDir,
-        converter: articleConverter(images, markdown),
+    ? convertPending({ ...parsed, cache: parsed.cache }, pool, {
         warn: options.warn,
-        interrupts: options.interrupts,
         onConverted: (done) => {
           options.onProgress?.((convertedSoFar += done.length), waiting.size);
           admit(done.filter(([listed]) => published.has(listed)));
         },
       })
-    : { done: Promise.resolve(), close: async () => {} };
-  const done = conversion.done.then(async () => {
+    : Promise.resolve();
+  const done = conversion.then(async () => {
     await images.settle();
     if (failed.size > 0) throw mergeProblems([...failed.values()]);
   });
   done.catch(() => {}); // reported where it is awaited
   const close = async () => {
-    await conversion.close();
+    await pool.close();
     markdown.dispose();
   };
-  return { done, close, ready, converted, converting: pending.length, listen: (next) => (listener = next) };
+  const release = async () => {
+    await pool.release();
+    markdown.dispose();
+  };
+  const draw = here && (markdown.drawModule ? pool.draw : here);
+  return { done, close, release, ready, converted, converting: pending.length, listen: (next) => (listener = next), ...(draw ? { draw } : {}) };
 }
 
 type ArticleInputs = Pick<Inputs, 'byFile' | 'articles' | 'listChanged' | 'fields' | 'conversion' | 'saveArticles' | 'articleKeys' | 'markdownStamp'>;
@@ -278,7 +297,8 @@ async function readAllArticles(project: Project, strategy: Strategy<unknown>, se
   const articles = publishArticles(byFile, publish);
   // Held back (drafts, future posts) are not converted, unless they may come due while this runs.
   const pending = strategy.convertHeldBack ? store.pending : store.pending.filter((item) => isPublished(item.article, publish));
-  const conversion = startConversion(project, { ...store, pending }, articles, strategy.images, markdown, options);
+  const site = (await server.catch(() => undefined))?.module.site;
+  const conversion = startConversion(project, { ...store, pending }, articles, strategy.images, markdown, options, new Map(), site && { site });
   const saveArticles = async () => {
     await conversion.done.catch(() => {});
     if (store.stale) await store.cache.save();
@@ -319,7 +339,7 @@ async function updateArticles(project: Project, strategy: Strategy<unknown>, pre
     const changed = old && old !== article ? changedFields(old, article) : undefined;
     if (changed && changed.size > 0) fields.set(article.slug, changed);
   }
-  const conversion = startConversion(project, { pending: [], images: records }, articles, strategy.images, markdown, options, failed);
+  const conversion = startConversion(project, { pending: [], images: records }, articles, strategy.images, markdown, options, failed, bundle && { site: bundle.module.site });
   return { byFile, articles, listChanged, fields, conversion, saveArticles: async () => {}, markdownStamp: previous.markdownStamp };
 }
 

@@ -79,7 +79,8 @@ async function renderAsConverted(jobs: readonly PageJob[], known: ReadonlySet<Ar
     }
   });
   await conversion.done;
-  await conversion.close();
+  // Memory back from the helpers as soon as they have nothing left to draw.
+  void conversion.release();
   for (const job of later) render(job);
 }
 

@@ -25,6 +25,8 @@ export interface Bundler {
 }
 
 /** Articles converting in helper processes; one is ready once converted and its images processed. */
+import type { DrawMany } from '../content/drawing.ts';
+
 export interface Conversion {
   /** Each ready article, as listed (the routes' entries hold these), and its converted value with its HTML. */
   ready: ReadonlyMap<Article, Article>;
@@ -34,9 +36,14 @@ export interface Conversion {
   listen(next: (articles: Article[]) => void): void;
   /** Every article ready; rejects with the first conversion problem or every image problem. */
   done: Promise<void>;
+  /** Ends the helpers now. */
   close(): Promise<void>;
+  /** Ends the helpers once their last drawing is done: the conversion is. */
+  release(): Promise<void>;
   /** How many articles are converted in this run (the rest came from the Markdown cache or the last run). */
   converting: number;
+  /** Draws with the site's drawers: in the helpers when many, else here (none: the site bundle failed). */
+  draw?: DrawMany;
 }
 
 /** The inputs of a run, and what changed in them since the last good one. */

@@ -38,10 +38,11 @@ export function assetFiles(client: ClientBundle): OutputFile[] {
 }
 
 /** The drawn files, drawn again (or taken from their cache) when what they are drawn from may have changed. */
-async function drawnFilesFor(project: Project, previous: State | undefined, inputs: Inputs, memo: DrawnMemo | undefined, output: Output<unknown>): Promise<Pick<State, 'drawn' | 'drawnReads'>> {
+async function drawnFilesFor(project: Project, previous: State | undefined, inputs: Inputs, memo: DrawnMemo | undefined, output: Output<unknown>, warn: (message: string) => void): Promise<Pick<State, 'drawn' | 'drawnReads'>> {
   if (previous && !inputs.renderAll && !readsChanged(previous.drawnReads, inputs)) return previous;
   const drawnReads = emptyReads();
-  return { drawn: await drawnFiles(inputs, project, memo && { memo, reads: drawnReads }, output.carries?.bind(output)), drawnReads };
+  const how = { dev: memo && { memo, reads: drawnReads }, carries: output.carries?.bind(output), draw: inputs.conversion.draw, warn };
+  return { drawn: await drawnFiles(inputs, project, how), drawnReads };
 }
 
 /**
@@ -107,7 +108,7 @@ export async function runPipeline<Written>(
     for (const file of assetFiles(inputs.client)) output.write(file, true);
     for (const file of inputs.settings.images) output.write(file);
     // 4. Drawn files (share images), meanwhile; their failures are reported after the pages'.
-    const drawing = drawnFilesFor(project, previous, inputs, strategy.memo?.drawn, output);
+    const drawing = drawnFilesFor(project, previous, inputs, strategy.memo?.drawn, output, options.warn);
     drawing.catch(() => {});
     // 5. Pages, each once its articles are converted and their images processed.
     const context = renderContext({ ...inputs, server: inputs.server.module }, now, project.root);

@@ -9,7 +9,7 @@ import type { ServerBundle, ServerModule } from '../bundle/bundle-server.ts';
 import { addCspSources } from '../render/csp.ts';
 import { parseDataFiles, type DataFile } from '../content/data.ts';
 import { catalogueError, SsgError, SsgErrorList, type ErrorDetails } from '../errors.ts';
-import { generateFiles, isSiteFilePath, type DrawnMemo } from '../render/generated-files.ts';
+import { generateFiles, isSiteFilePath, type DrawMany, type DrawnMemo } from '../render/generated-files.ts';
 import { trackReads, type PageReads } from '../render/dependencies.ts';
 import { checkLinks, type CheckedPage, type LinkCheckMemo, type PageLinks } from '../render/links.ts';
 import { publicFileClash, type OutputFile } from '../output/output.ts';
@@ -170,16 +170,16 @@ export function generatedFiles(
 export function drawnFiles(
   inputs: { server: ServerBundle; articles: readonly Article[]; settings: SiteSettings },
   project: Project,
-  dev?: { memo: DrawnMemo; reads: PageReads },
-  carries?: (file: string, hash: string) => boolean,
+  how: { dev?: { memo: DrawnMemo; reads: PageReads }; carries?: (file: string, hash: string) => boolean; draw?: DrawMany; warn: (message: string) => void },
 ): Promise<OutputFile[]> {
   const { settings } = inputs;
+  const { dev } = how;
   // Dev mode notes what the site's files() read, to call it again only when that changed.
   const { articles, data } = dev ? trackReads(inputs.articles, settings.data, dev.reads) : { articles: inputs.articles, data: settings.data };
   return generateFiles(
     inputs.server.module.site,
-    { articles, data, baseUrl: settings.baseUrl, root: project.root },
-    { cacheDir: project.cacheDir, salt: inputs.server.code, memo: dev?.memo, carries },
+    { articles, data, baseUrl: settings.baseUrl, root: project.root, warn: how.warn },
+    { cacheDir: project.cacheDir, salt: inputs.server.code, memo: dev?.memo, carries: how.carries, draw: how.draw },
   );
 }
 

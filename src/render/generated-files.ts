@@ -6,6 +6,9 @@ import { outputHash, type OutputFile } from '../output/output.ts';
 import type { GeneratedFile, GeneratedFilesContext, SiteDefinition } from './site-definition.ts';
 import { catalogueError } from '../errors.ts';
 import { siteCodeError } from '../site-code-error.ts';
+import { drawHere, type DrawMany } from '../content/drawing.ts';
+
+export type { DrawJob, DrawMany } from '../content/drawing.ts';
 
 const SAFE_PATH = /^(?:[A-Za-z0-9][A-Za-z0-9._~-]*\/)*[A-Za-z0-9][A-Za-z0-9._~-]*\.[A-Za-z0-9]+$/;
 
@@ -17,16 +20,36 @@ function entryName(file: GeneratedFile, salt: string): string {
 /** Files kept in memory by their cache entry's name, between the rebuilds of one dev session. */
 export type DrawnMemo = Map<string, OutputFile>;
 
+export interface GenerateOptions {
+  cacheDir: string;
+  salt: string | Uint8Array;
+  concurrency?: number;
+  memo?: DrawnMemo;
+  carries?: (file: string, hash: string) => boolean;
+  /** Where files with `draw` are drawn; without it, here, one after another. */
+  draw?: DrawMany;
+}
+
+/** A file's drawer, named and held by the site; a file has it or render(), never neither. */
+function checkDrawing(file: GeneratedFile, drawers: SiteDefinition['drawers']): void {
+  if (file.draw === undefined) {
+    if (typeof file.render !== 'function') throw catalogueError('GeneratedFileDrawerUnknown', ['none', file.path]);
+    return;
+  }
+  const name = file.draw?.drawer;
+  if (typeof name !== 'string' || !drawers || !Object.hasOwn(drawers, name) || typeof drawers[name] !== 'function') {
+    throw catalogueError('GeneratedFileDrawerUnknown', ['unknown', file.path, String(name), Object.keys(drawers ?? {})]);
+  }
+}
+
 /**
  * Draws the site's generated files, taking each from `memo`, else from `cacheDir`, when its path,
- * key and the site code (`salt`) are as before; entries no longer used are pruned. At most
- * `concurrency` drawn at once. `memo` is left holding exactly the files of this call.
+ * key and the site code (`salt`) are as before; entries no longer used are pruned. Files with
+ * `draw` go to `options.draw` all at once, those with render() at most `concurrency` at once.
+ * `memo` is left holding exactly the files of this call. Without a memo (a build), a file written
+ * to the cache is handed on to be read from there when the output writes it, not held meanwhile.
  */
-export async function generateFiles<Data>(
-  site: SiteDefinition<Data>,
-  context: GeneratedFilesContext<Data>,
-  options: { cacheDir: string; salt: string | Uint8Array; concurrency?: number; memo?: DrawnMemo; carries?: (file: string, hash: string) => boolean },
-): Promise<OutputFile[]> {
+export async function generateFiles<Data>(site: SiteDefinition<Data>, context: GeneratedFilesContext<Data>, options: GenerateOptions): Promise<OutputFile[]> {
   let files: GeneratedFile[];
   try {
     files = site.files?.(context) ?? [];
@@ -41,7 +64,10 @@ export async function generateFiles<Data>(
   const salt = createHash('sha256').update(options.salt).digest('hex');
   const dir = path.join(options.cacheDir, 'generated');
   const seen = new Set<string>();
-  for (const file of files) checkPath(file, seen);
+  for (const file of files) {
+    checkPath(file, seen);
+    checkDrawing(file, site.drawers);
+  }
   const started = Date.now();
   const names = files.map((file) => entryName(file, salt));
   const output: OutputFile[] = names.map((name) => memo?.get(name)!);
@@ -50,26 +76,23 @@ export async function generateFiles<Data>(
   // What each entry held when last read or drawn: with an output that still holds those bytes, a
   // file is carried over from it without its entry being read (a thousand cards were 0.3 s).
   const hashes = options.carries ? readHashes(dir) : {};
-  const carried = (index: number): OutputFile | undefined => {
+  const hashed = Boolean(options.carries);
+  const entryOf = (index: number) => path.join(dir, names[index]!);
+  const whereOf = (index: number) => files[index]!.path.replace(/^\//, '');
+  const toDraw: number[] = [];
+  await eachAtMost(missing, options.concurrency ?? 4, async (index) => {
     const hash = hashes[names[index]!];
-    const where = files[index]!.path.replace(/^\//, '');
-    return hash && options.carries!(where, hash) ? cachedLazily(where, path.join(dir, names[index]!), hash) : undefined;
+    if (hash && options.carries!(whereOf(index), hash)) return void (output[index] = cachedLazily(whereOf(index), entryOf(index), hash));
+    const cached = await readEntry(entryOf(index));
+    if (cached) output[index] = kept({ path: whereOf(index), contents: cached }, entryOf(index), hashed, !memo);
+    else toDraw.push(index);
+  });
+  toDraw.sort((a, b) => a - b);
+  const finish = (index: number, contents: unknown) => {
+    if (!(contents instanceof Uint8Array)) throw catalogueError('GeneratedFileNotBytes', [files[index]!.path, contents]);
+    output[index] = kept({ path: whereOf(index), contents }, writeEntry(entryOf(index), contents), hashed, !memo);
   };
-  let next = 0;
-  let failed = false;
-  const worker = async () => {
-    try {
-      // After one file fails no other is started: the build stops with that error.
-      for (let at = next++; at < missing.length && !failed; at = next++) {
-        const index = missing[at]!;
-        output[index] = carried(index) ?? (await produce(files[index]!, dir, names[index]!, context.root, Boolean(options.carries)));
-      }
-    } catch (error) {
-      failed = true;
-      throw error;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, missing.length) }, worker));
+  await drawAll(files, toDraw, { ...options, root: context.root, drawers: site.drawers }, finish);
   if (memo) {
     memo.clear();
     names.forEach((name, index) => memo.set(name, output[index]!));
@@ -81,6 +104,64 @@ export async function generateFiles<Data>(
     // Pruning only saves space; the next build tries again.
   }
   return output;
+}
+
+/** Runs `work` on every item, at most `limit` at once; the first failure stops new starts and is thrown. */
+async function eachAtMost<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    try {
+      for (let at = next++; at < items.length && !failed; at = next++) await work(items[at]!);
+    } catch (error) {
+      failed = true;
+      throw error;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/**
+ * Draws the files at `indexes`: those with `draw` handed over at once (to the helpers), the
+ * others rendered here; `finish` takes each file's bytes. The first failure is thrown, as the
+ * author's (a file made from content) or as the site code's.
+ */
+async function drawAll(
+  files: readonly GeneratedFile[],
+  indexes: readonly number[],
+  options: GenerateOptions & { root: string; drawers: SiteDefinition['drawers'] },
+  finish: (index: number, contents: unknown) => void,
+): Promise<void> {
+  const failure = (index: number, error: unknown) => {
+    const file = files[index]!;
+    // Made from a content file (an article's own image): the author's to fix, named as such.
+    if (file.source) return catalogueError('GeneratedFileSourceInvalid', [file.path, error instanceof Error ? error.message : String(error)], { file: file.source }, { cause: error });
+    return siteCodeError('GeneratedFileFailed', `Drawing ${file.path}`, error, options.root);
+  };
+  const withDrawer = indexes.filter((index) => files[index]!.draw);
+  const draw = options.draw ?? drawHere(options.drawers, options.root);
+  const drawn = draw(withDrawer.map((index) => ({ path: files[index]!.path, drawer: files[index]!.draw!.drawer, input: files[index]!.draw!.input })));
+  drawn.forEach((promise) => promise.catch(() => {})); // the first failure is thrown below; the rest are not waited for
+  const byDrawer = Promise.all(
+    drawn.map((promise, position) => {
+      const index = withDrawer[position]!;
+      return promise.then((contents) => finish(index, contents), (error) => Promise.reject(failure(index, error)));
+    }),
+  );
+  const rendered = eachAtMost(
+    indexes.filter((index) => !files[index]!.draw),
+    options.concurrency ?? 4,
+    async (index) => {
+      let contents: unknown;
+      try {
+        contents = await files[index]!.render!();
+      } catch (error) {
+        throw failure(index, error);
+      }
+      finish(index, contents);
+    },
+  );
+  await Promise.all([byDrawer, rendered]);
 }
 
 /** A path the site may write a file of its own at: `/news/feed.xml`, never `../x` or `/x/` or `/x`. */
@@ -138,29 +219,23 @@ function cachedLazily(where: string, entry: string, hash: string): OutputFile {
   };
 }
 
-/** The file with its hash when the index of hashes is kept (a staged output): dev's in-place output never asks for one. */
-const withHash = (file: OutputFile, hashed: boolean): OutputFile => (hashed ? { ...file, hash: outputHash(file.contents) } : file);
-
-async function produce(file: GeneratedFile, dir: string, name: string, root: string, hashed: boolean): Promise<OutputFile> {
-  const entry = path.join(dir, name);
-  const cached = await readEntry(entry);
-  const where = file.path.replace(/^\//, '');
-  if (cached) return withHash({ path: where, contents: cached }, hashed);
-  let contents: Uint8Array;
-  try {
-    contents = await file.render();
-  } catch (error) {
-    // Made from a content file (an article's own image): the author's to fix, named as such.
-    if (file.source) throw catalogueError('GeneratedFileSourceInvalid', [file.path, error instanceof Error ? error.message : String(error)], { file: file.source }, { cause: error });
-    throw siteCodeError('GeneratedFileFailed', `Drawing ${file.path}`, error, root);
-  }
-  if (!(contents instanceof Uint8Array)) {
-    throw catalogueError('GeneratedFileNotBytes', [file.path, contents]);
-  }
+/** Writes a drawn file's cache entry: its path, or undefined when it could not be kept (the next build draws it again). */
+function writeEntry(entry: string, contents: Uint8Array): string | undefined {
   try {
     writeEntrySync(entry, contents);
+    return entry;
   } catch {
-    // Not kept: the next build draws it again.
+    return undefined;
   }
-  return withHash({ path: where, contents }, hashed);
+}
+
+/**
+ * A drawn or cached file, with its hash when the index of hashes is kept (a staged output; dev's
+ * in-place output never asks for one). Read back from its entry when the output writes it, if
+ * `fromEntry` and it has one: a build holds no file's bytes from drawing it to writing it.
+ */
+function kept(file: { path: string; contents: Uint8Array }, entry: string | undefined, hashed: boolean, fromEntry: boolean): OutputFile {
+  const hash = hashed ? outputHash(file.contents) : undefined;
+  if (entry && fromEntry && hash) return cachedLazily(file.path, entry, hash);
+  return hash ? { ...file, hash } : file;
 }

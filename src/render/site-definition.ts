@@ -98,6 +98,10 @@ export interface RouteEntry {
   props?: Record<string, unknown>;
 }
 
+import type { Drawer } from '../content/drawing.ts';
+
+export type { Drawer } from '../content/drawing.ts';
+
 export interface SiteDefinition<Data = Record<string, unknown>> {
   routes: Route<Data>[];
   /** Wraps every page; receives the page as children. */
@@ -112,6 +116,12 @@ export interface SiteDefinition<Data = Record<string, unknown>> {
   feed?: (data: Data) => FeedDefinition;
   /** Files drawn at build time (share images), each cached by its path, its key and the site code. */
   files?: (context: GeneratedFilesContext<Data>) => GeneratedFile[];
+  /**
+   * Functions that draw a generated file from plain data, by name: a file of `files()` that names
+   * one (`draw: { drawer, input }`) is drawn in the build's helper processes, beside the Markdown
+   * conversion, when there are many to draw, else in the build's own process.
+   */
+  drawers?: Record<string, Drawer>;
   /** Response headers for every page (security headers), written to `_headers` and sent by preview and serve. */
   headers?: (data: Data) => Record<string, string>;
   /**
@@ -132,6 +142,8 @@ export interface GeneratedFilesContext<Data = Record<string, unknown>> {
   baseUrl: string;
   /** The site folder, for files the drawing reads (fonts). */
   root: string;
+  /** Prints a warning with the build's others (name the file it is about). */
+  warn: (message: string) => void;
 }
 
 /** A file the site draws at build time. */
@@ -140,7 +152,13 @@ export interface GeneratedFile {
   path: string;
   /** Everything the file's contents depend on besides the site code (title, date, brand…), as text. */
   key: string;
-  render: () => Promise<Uint8Array> | Uint8Array;
+  /** Draws the file in the build's own process. A file has this or `draw`. */
+  render?: () => Promise<Uint8Array> | Uint8Array;
+  /**
+   * Draws the file with one of the site's `drawers`, from `input`: plain data (JSON-like values,
+   * dates, typed arrays), since it may be sent to a helper process.
+   */
+  draw?: { drawer: string; input: unknown };
   /**
    * The content file the file is made from, when it is made from one an author wrote (an
    * article's own share image): a failure of `render` is then reported as that file's problem,
