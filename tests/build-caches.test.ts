@@ -12,7 +12,8 @@ import { readEntrySync, writeEntrySync } from '../src/cache/store.ts';
 import { emptyReads } from '../src/render/dependencies.ts';
 import type { StoredMarkdown } from '../src/content/markdown-cache.ts';
 import { listFiles } from '../src/output/output.ts';
-import { openPageCache, pageCacheFile, type PageCacheInputs } from '../src/render/page-cache.ts';
+import { openPageCache, pageCacheFile, pageHtmlDir, type PageCacheInputs } from '../src/render/page-cache.ts';
+import { outputHash } from '../src/output/output.ts';
 import { corruptionKinds, corruptions, damage, type Corruption } from './helpers/corrupt.ts';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 
@@ -181,10 +182,10 @@ describe('the page cache', () => {
       ...over,
     };
   };
-  const page = { html: '<p>page</p>', islands: [], links: { path: '/', links: [], ids: new Set<string>() } };
+  const page = { html: '<p>page</p>', hash: outputHash('<p>page</p>'), islands: [], links: { path: '/', links: [], ids: new Set<string>() }, measures: { htmlBytes: 11, firstPaintScripts: [] } };
 
   /** Stores two pages: one that read article a and `site`, one that read the list. */
-  function store(over?: Partial<PageCacheInputs>) {
+  async function store(over?: Partial<PageCacheInputs>) {
     const cache = openPageCache(inputs(over));
     const own = emptyReads();
     own.articleFields.set('a', new Set(['title']));
@@ -198,49 +199,49 @@ describe('the page cache', () => {
     const body = emptyReads();
     body.articleFields.set('b', new Set(['html']));
     cache.set('news/b/index.html', 'entry b', page, body);
-    cache.save();
+    await cache.save();
   }
 
-  it('gives a page back while nothing it read changed, and only then', () => {
-    store();
+  it('gives a page back while nothing it read changed, and only then', async () => {
+    await store();
     // Another article and another data file changed: the article page is still good, the list is not.
     const other = openPageCache(inputs({ articles: [article('a', 'A'), article('b', 'B2')], data: { site: { name: 'One' }, team: ['y'] } }));
     expect(other.get('news/a/index.html', 'entry a')).toMatchObject({ html: page.html });
     expect(other.get('news/index.html', 'entry list')).toBeUndefined();
 
-    store();
+    await store();
     expect(openPageCache(inputs({ articles: [article('a', 'A2'), article('b', 'B')] })).get('news/a/index.html', 'entry a')).toBeUndefined();
     // Only b's body changed (its content key): what showed its title stays, what showed its HTML does not.
-    store();
+    await store();
     const bodyEdited = [article('a', 'A'), { ...article('b', 'B'), markdown: '# B\n\nMore.' }];
     expect(openPageCache(inputs({ articles: bodyEdited })).get('news/index.html', 'entry list')).toMatchObject({ html: page.html });
     expect(openPageCache(inputs({ articles: bodyEdited })).get('news/b/index.html', 'entry b')).toBeUndefined();
     // The list's order or members changed: a page that read the list is made again.
-    store();
+    await store();
     expect(openPageCache(inputs({ articles: [article('b', 'B'), article('a', 'A')] })).get('news/index.html', 'entry list')).toBeUndefined();
     expect(openPageCache(inputs({ articles: [article('a', 'A')] })).get('news/index.html', 'entry list')).toBeUndefined();
     // Its links come back with it, so the link check does not parse it again.
-    store();
+    await store();
     expect(openPageCache(inputs()).get('news/a/index.html', 'entry a')?.links).toMatchObject({ links: [], ids: new Set() });
-    store();
+    await store();
     expect(openPageCache(inputs({ data: { site: { name: 'Two' }, team: ['x'] } })).get('news/a/index.html', 'entry a')).toBeUndefined();
-    store();
+    await store();
     expect(openPageCache(inputs()).get('news/a/index.html', 'another entry')).toBeUndefined();
   });
 
-  it('keeps nothing across a change of code or options, or into another day', () => {
-    store();
+  it('keeps nothing across a change of code or options, or into another day', async () => {
+    await store();
     expect(openPageCache(inputs({ shared: ['code v2'] })).get('news/a/index.html', 'entry a')).toBeUndefined();
-    store();
+    await store();
     expect(openPageCache(inputs({ now: new Date('2026-11-22T23:59:00Z') })).get('news/a/index.html', 'entry a')).toMatchObject({ html: page.html });
     expect(openPageCache(inputs({ now: new Date('2026-11-23T00:01:00Z') })).get('news/a/index.html', 'entry a')).toBeUndefined();
   });
 
-  it('keeps nothing across a change of time zone (a page may format a date in it)', () => {
+  it('keeps nothing across a change of time zone (a page may format a date in it)', async () => {
     const zone = process.env.TZ;
     try {
       process.env.TZ = 'UTC';
-      store();
+      await store();
       expect(openPageCache(inputs()).get('news/a/index.html', 'entry a')).toMatchObject({ html: page.html });
       process.env.TZ = 'Pacific/Kiritimati';
       expect(openPageCache(inputs()).get('news/a/index.html', 'entry a')).toBeUndefined();
@@ -259,6 +260,7 @@ function cacheEntries(site: TempSite): Record<string, string[]> {
   return {
     markdown: list(cache, (name) => name === 'markdown.json'),
     pages: list(cache, (name) => name === path.basename(pageCacheFile(cache))),
+    pageHtml: list(pageHtmlDir(cache), (name) => /^[0-9a-f]{40}\.html$/.test(name)),
     output: list(cache, (name) => /^output-[0-9a-f]+\.json$/.test(name)),
     unchanged: list(cache, (name) => /^unchanged-[0-9a-f]+\.json$/.test(name)),
     bundles: list(path.join(cache, 'bundles'), (name) => name.endsWith('.bin')),
@@ -293,11 +295,29 @@ async function forgetLastBuild(site: TempSite): Promise<void> {
   for (const file of cacheEntries(site).unchanged!) await rm(file, { recursive: true, force: true });
 }
 
-function expectRebuilt(site: TempSite, label: string): void {
+/**
+ * Every entry is intact. A page's HTML entry is read only when the output folder lacks the page,
+ * so one damaged while the output holds its page is left (`withHtml: false`) until it is needed.
+ */
+function expectRebuilt(site: TempSite, label: string, { withHtml = true } = {}): void {
   for (const [cache, files] of Object.entries(cacheEntries(site))) {
     expect(files.length, `${label}: ${cache}`).toBeGreaterThan(0);
+    if (cache === 'pageHtml' && !withHtml) continue;
     for (const file of files) expect(readEntrySync(file), `${label}: ${file}`).toBeDefined();
   }
+}
+
+/** Without the output folder, pages kept in the cache are written from their HTML entries: damaged ones are rendered again. */
+async function expectHtmlMended(site: TempSite, reference: Map<string, Buffer>, label: string): Promise<void> {
+  await site.remove('dist');
+  await forgetLastBuild(site);
+  const result = await site.run(['build']);
+  expect(result.code, `${label}, without dist\n${result.stdout}\n${result.stderr}`).toBe(0);
+  await expectSameSite(site, reference, `${label}, without dist`);
+  // The build that found an entry damaged removed it and rendered its page; the next one keeps it again.
+  const again = await site.run(['build']);
+  expect(again.code, again.stderr).toBe(0);
+  expectRebuilt(site, `${label}, after mending`);
 }
 
 describe('damaged cache entries are rebuilt, never shipped', () => {
@@ -330,7 +350,7 @@ describe('damaged cache entries are rebuilt, never shipped', () => {
       await expectSameSite(site, reference, `${label}, in full`);
     }
     // A folder with something in it is not the build's to delete: that entry stays unmade.
-    if (!damages.some(([, corruption]) => corruption.kind === 'directory' && corruption.withFile)) expectRebuilt(site, label);
+    if (!damages.some(([, corruption]) => corruption.kind === 'directory' && corruption.withFile)) expectRebuilt(site, label, { withHtml: false });
     if (damages.some(([, corruption]) => corruption.kind === 'directory')) {
       for (const [file, corruption] of damages) if (corruption.kind === 'directory') await rm(file, { recursive: true, force: true });
       // The last build ran in full and kept its record: the next would rightly do nothing, and
@@ -338,8 +358,9 @@ describe('damaged cache entries are rebuilt, never shipped', () => {
       await forgetLastBuild(site);
       const again = await site.run(['build']);
       expect(again.code, again.stderr).toBe(0);
-      expectRebuilt(site, `${label}, then without the folders`);
+      expectRebuilt(site, `${label}, then without the folders`, { withHtml: false });
     }
+    if (damages.some(([file]) => path.dirname(file).endsWith('pages'))) await expectHtmlMended(site, reference, label);
     return result;
   }
 
@@ -466,6 +487,10 @@ describe('damaged cache entries are rebuilt, never shipped', () => {
     const pages = deserialize(readEntrySync(pageCacheFile(cache))!) as { pages: Record<string, unknown> };
     expect(Object.keys(pages.pages).some((page) => page.includes('second-post'))).toBe(false);
     expect(Object.keys(pages.pages).some((page) => page.includes('first-post'))).toBe(true);
+    // Each kept page's HTML has its entry; the removed page's went with it.
+    const htmlEntries = readdirSync(pageHtmlDir(cache));
+    const hashes = new Set(Object.values(pages.pages).map((page) => `${Buffer.from((page as { hash: string }).hash, 'base64').toString('hex')}.html`));
+    expect(new Set(htmlEntries)).toEqual(hashes);
     expect(existsSync(unusedCompressed)).toBe(false);
     expect(existsSync(deadTemporary)).toBe(false);
     expect(readFileSync(notOurs, 'utf8')).toBe('someone put this here');

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { catalogueError } from '../errors.ts';
 import { isRunning } from '../processes.ts';
@@ -100,6 +100,19 @@ export function writeEntrySync(file: string, payload: Uint8Array): void {
     renameSync(temporary, file);
   } catch (error) {
     rmSync(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** writeEntrySync on libuv's threads: the same atomic write, for many entries written while other work goes on. */
+export async function writeEntryAsync(file: string, payload: Uint8Array): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const temporary = temporaryName(file);
+  try {
+    await writeFile(temporary, Buffer.concat([entryHeader(payload), payload]));
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
     throw error;
   }
 }

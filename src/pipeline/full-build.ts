@@ -9,7 +9,7 @@ import { openCompressedCache, type CompressedCache } from '../output/precompress
 import { createStagedOutput, type OutputFile } from '../output/output.ts';
 import type { Project } from '../project.ts';
 import type { Interrupts } from '../interrupt.ts';
-import { openPageCache, type PageCache } from '../render/page-cache.ts';
+import { openPageCache, type PageCache, type PageMeasures } from '../render/page-cache.ts';
 import type { PageJob } from '../render/routes.ts';
 import { createImageStage, type ImageStage } from './images.ts';
 import { oneShotBundler } from './inputs.ts';
@@ -36,20 +36,23 @@ function cachedPages(project: Project, inputs: Inputs, options: BuildOptions & {
   const entryKey = (job: PageJob) =>
     JSON.stringify([job.path, job.params, job.entry], (_, value) => (known.has(value) ? `article:${(value as Article).file}:${images.signature(value as Article)}` : value));
   const keys = new Map<PageJob, string>();
+  const measured = new Map<PageJob, PageMeasures>();
   const source: PageSource = {
     earlier(job) {
       const key = entryKey(job);
       keys.set(job, key);
       const page = pageCache.get(job.outputPath, key);
-      return page && { html: page.html, islands: page.islands, reads: undefined, ...(page.links ? { links: { ...page.links, path: job.path } } : {}) };
+      if (!page) return undefined;
+      measured.set(job, page.measures);
+      return Object.defineProperty({ hash: page.hash, islands: page.islands, reads: undefined, ...(page.links ? { links: { ...page.links, path: job.path } } : {}) }, 'html', { get: () => page.html, enumerable: true }) as ReturnType<PageSource['earlier']>;
     },
     made(page, fresh) {
-      const { job, html, islands } = page;
-      if (fresh) pageCache.set(job.outputPath, keys.get(job)!, { html, islands, links: page.links }, page.reads!);
+      const { job, islands } = page;
+      const measures = fresh ? { htmlBytes: Buffer.byteLength(page.html), firstPaintScripts: client.firstPaintScripts(page.html) } : measured.get(job)!;
+      if (fresh) pageCache.set(job.outputPath, keys.get(job)!, { html: page.html, hash: page.hash, islands, links: page.links, measures }, page.reads!);
       const sum = (urls: string[]) => urls.reduce((total, url) => total + client.gzipSize(url), 0);
       const assets = client.assetsFor(islands);
-      const firstPaintJsGzip = sum(client.firstPaintScripts(html));
-      sizes.set(job, { route: job.path, pattern: job.route.path, htmlBytes: Buffer.byteLength(html), firstPaintJsGzip, jsGzip: sum(assets.js), cssGzip: sum(assets.css) });
+      sizes.set(job, { route: job.path, pattern: job.route.path, htmlBytes: measures.htmlBytes, firstPaintJsGzip: sum(measures.firstPaintScripts), jsGzip: sum(assets.js), cssGzip: sum(assets.css) });
     },
   };
   return { pageCache, source };
@@ -85,9 +88,9 @@ function dueTimes(state: State, options: BuildOptions, now: Date): number[] {
 }
 
 /** Keeps the caches for the next build, once the site is in place; never fails the build. */
-function keepCaches(project: Project, pageCache: PageCache | undefined, compressed: CompressedCache, images: ImageStage): void {
+async function keepCaches(project: Project, pageCache: PageCache | undefined, compressed: CompressedCache, images: ImageStage): Promise<void> {
   try {
-    pageCache?.save();
+    await pageCache?.save();
   } catch {
     // Not kept: the next build renders every page.
   }
@@ -126,7 +129,7 @@ export async function buildInto(project: Project, outDir: string, options: Build
   };
   const run = await runPipeline(project, strategy, undefined, new Map(), { ...options, now, warn });
   const { state, inputs, timings } = run;
-  keepCaches(project, pageCache, compressed, images);
+  await keepCaches(project, pageCache, compressed, images);
   const report = { pages: state.jobs.map((job) => sizes.get(job)!), articles: state.articles.length, warnings };
   if (stamp) {
     const sources = [...state.server.sources, ...state.client.sources];

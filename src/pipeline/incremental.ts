@@ -61,7 +61,7 @@ function keptPages(previous: State | undefined, inputs: Inputs): PageSource {
       if (!page?.reads || !sameEntry(page.job, job)) return undefined;
       if (inputs.changedData.size > 0 && [...page.reads.dataKeys].some((key) => inputs.changedData.has(key))) return undefined;
       if (dependsOnArticles(page.reads, change)) return undefined;
-      return swap ? { ...page, html: swapStyleSheet(page.html, from, to, inline) } : page;
+      return swap ? { ...page, html: swapStyleSheet(page.html, from, to, inline), hash: undefined } : page;
     },
   };
 }

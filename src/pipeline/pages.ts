@@ -8,6 +8,7 @@ import { renderDocument, type RenderContext } from '../render/render.ts';
 import { expandRoutes, type PageJob } from '../render/routes.ts';
 import type { SiteDefinition } from '../render/site-definition.ts';
 import type { Conversion, Inputs, Output, PageSource, RenderedPage, State } from './pipeline-types.ts';
+import { outputHash } from '../output/output.ts';
 import { entryArticles, sourceFileOf } from './stages.ts';
 
 /** Whether what `reads` noted (of a route table's entries, of the drawn files) may read otherwise now. */
@@ -102,6 +103,32 @@ function convertedView(context: RenderContext, known: ReadonlySet<Article>, conv
   };
 }
 
+/** A page rendered now, with what it read, its links and its hash. */
+function renderedPage(job: PageJob, context: RenderContext, file: string | undefined): RenderedPage {
+  const reads = emptyReads();
+  const { html, islands } = renderDocument(job, context, reads);
+  return { job, html, hash: outputHash(html), islands, reads, links: pageLinks({ path: job.path, html, file }) };
+}
+
+/**
+ * A page as made before; its HTML (perhaps a getter reading a cache entry) is not touched unless
+ * needed, and is rendered again if it cannot be read (an entry damaged or gone since).
+ */
+function pageAsBefore(job: PageJob, earlier: NonNullable<ReturnType<PageSource['earlier']>>, file: string | undefined, context: RenderContext): RenderedPage {
+  let html: string | undefined;
+  const read = () => {
+    try {
+      html ??= earlier.html;
+    } catch {
+      html = renderDocument(job, context, emptyReads()).html;
+    }
+    return html;
+  };
+  const links = earlier.links ?? pageLinks({ path: job.path, html: read(), file });
+  const hash = earlier.hash ?? outputHash(read());
+  return Object.defineProperty({ job, hash, islands: earlier.islands, reads: earlier.reads, links }, 'html', { get: read, enumerable: true }) as RenderedPage;
+}
+
 /**
  * The pipeline's page stage: every page made (rendered, or as it was) and handed to the output as
  * soon as it is. A page that fails is remembered, and the first in route order is reported,
@@ -122,13 +149,11 @@ export async function renderPages(
   const makeOne = (listed: PageJob) => {
     const { job, context: current } = view(listed);
     const earlier = source.earlier(job);
-    const reads = emptyReads();
-    const { html, islands } = earlier ?? renderDocument(job, current, reads);
-    const links = earlier?.links ?? pageLinks({ path: job.path, html, file: sourceFileOf(listed, known) });
-    const page: RenderedPage = { job, html, islands, reads: earlier ? earlier.reads : reads, links };
+    const page = earlier ? pageAsBefore(job, earlier, sourceFileOf(listed, known), current) : renderedPage(job, current, sourceFileOf(listed, known));
     made.set(listed, page);
     source.made?.(page, !earlier);
-    output.write({ path: job.outputPath, contents: html });
+    // A page as before is carried over from the output folder by its hash, its HTML never read.
+    output.write({ path: job.outputPath, hash: page.hash, get contents() { return page.html; } });
   };
   await renderAsConverted(jobs, known, conversion, (job) => {
     if (made.has(job) || failures.has(order.get(job)!)) return;

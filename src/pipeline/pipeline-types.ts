@@ -66,7 +66,10 @@ export interface Inputs extends Omit<State, 'jobs' | 'routeReads' | 'pages' | 'd
 /** One page as the last run made it. */
 export interface RenderedPage {
   job: PageJob;
-  html: string;
+  /** May be a getter that reads it only when asked (a page from the page cache). */
+  readonly html: string;
+  /** `outputHash` of the HTML. */
+  hash: string;
   /** The islands it shows: which scripts and styles it loads. */
   islands: string[];
   /** What it read while it rendered; undefined when it came from the page cache (build). */
@@ -140,7 +143,7 @@ export interface RunOptions {
 /** Which pages are taken as they were made before, and who hears of each page made. */
 export interface PageSource {
   /** The page as made before, when nothing it reads changed; undefined renders it. */
-  earlier(job: PageJob): (Omit<RenderedPage, 'job' | 'links'> & { links?: PageLinks }) | undefined;
+  earlier(job: PageJob): (Omit<RenderedPage, 'job' | 'links' | 'hash'> & { links?: PageLinks; hash?: string }) | undefined;
   /** Hears of each page of the run, rendered (`fresh`) or not. */
   made?(page: RenderedPage, fresh: boolean): void;
 }

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { sourceFingerprint } from '../fingerprint.js';
 import type { Article } from '../content/articles.ts';
-import { readEntrySync, writeEntrySync } from '../cache/store.ts';
+import { existsSync, rmSync } from 'node:fs';
+import { pruneEntries, readEntrySync, writeEntryAsync, writeEntrySync } from '../cache/store.ts';
+import { outputHash } from '../output/output.ts';
 import type { PageReads } from './dependencies.ts';
 import type { PageLink, PageLinks } from './links.ts';
 import { generatorRoot } from '../project.ts';
@@ -16,21 +18,39 @@ import { generatorRoot } from '../project.ts';
  * options) changed.
  */
 export interface PageCache {
-  /** The stored page, if nothing it depends on changed. */
-  get(outputPath: string, entryKey: string): { html: string; islands: string[]; links?: PageLinks } | undefined;
-  set(outputPath: string, entryKey: string, page: { html: string; islands: string[]; links: PageLinks }, reads: PageReads): void;
+  /** The stored page, if nothing it depends on changed: its HTML is read only when asked for. */
+  get(outputPath: string, entryKey: string): CachedPage | undefined;
+  set(outputPath: string, entryKey: string, page: { html: string; hash: string; islands: string[]; links: PageLinks; measures: PageMeasures }, reads: PageReads): void;
   /** Writes the pages of this build (only those), atomically; never fails the build. */
-  save(): void;
+  save(): Promise<void>;
+}
+
+/** What the build reports of a page, measured from its HTML when it was rendered. */
+export interface PageMeasures {
+  htmlBytes: number;
+  /** The scripts it loads before first paint. */
+  firstPaintScripts: string[];
+}
+
+/** A page as kept: all but its HTML, which is read from its own entry when the output needs it (it rarely does: the output folder holds it). */
+export interface CachedPage {
+  readonly html: string;
+  /** `outputHash` of the HTML. */
+  hash: string;
+  islands: string[];
+  links?: PageLinks;
+  measures: PageMeasures;
 }
 
 interface StoredPage {
   entryKey: string;
   /**
-   * The page's HTML as UTF-8 bytes: V8 keeps a string with any character past Latin-1 (a
-   * typographic quote, a middle dot) as two bytes a character, and reading the cache of a
-   * 1,000-article site took 0.9 s of deserialising where bytes are copied.
+   * `outputHash` of the page's HTML, which is kept apart in `pages/<hash as hex>.html`: an entry
+   * per HTML, written once, so a build that renders one page writes one file, and one whose
+   * output folder holds the pages reads none (the index of a 5,000-article site was 300 MB).
    */
-  html: Uint8Array;
+  hash: string;
+  measures: PageMeasures;
   islands: string[];
   /**
    * What the page read and its signature then, one `<read>\x01<signature>` a line (`\x02`
@@ -78,6 +98,10 @@ export function dateEnvironment(): string {
 }
 
 export const pageCacheFile = (cacheDir: string) => path.join(cacheDir, 'pages.bin');
+/** The folder of the pages' HTML, one entry per HTML by its hash. */
+export const pageHtmlDir = (cacheDir: string) => path.join(cacheDir, 'pages');
+const htmlEntry = (dir: string, hash: string) => path.join(dir, `${Buffer.from(hash, 'base64').toString('hex')}.html`);
+const HTML_ENTRY = /^[0-9a-f]{40}\.html$/;
 
 /** The stored pages, if the file is intact, of the expected shape and made under `global`. */
 function readStored(file: string, global: string): Stored | undefined {
@@ -96,7 +120,9 @@ const isPage = (page: unknown): page is StoredPage =>
   typeof page === 'object' &&
   page !== null &&
   typeof (page as StoredPage).entryKey === 'string' &&
-  (page as StoredPage).html instanceof Uint8Array &&
+  typeof (page as StoredPage).hash === 'string' &&
+  typeof (page as StoredPage).measures?.htmlBytes === 'number' &&
+  Array.isArray((page as StoredPage).measures.firstPaintScripts) &&
   Array.isArray((page as StoredPage).islands) &&
   typeof (page as StoredPage).reads === 'string';
 
@@ -166,6 +192,8 @@ function readSignatures(inputs: PageCacheInputs): (read: string) => string | und
 
 export function openPageCache(inputs: PageCacheInputs): PageCache {
   const file = pageCacheFile(inputs.cacheDir);
+  const htmlDir = pageHtmlDir(inputs.cacheDir);
+  const started = Date.now();
   const global = sha1(generatorStamp(), dateEnvironment(), inputs.now.toISOString().slice(0, 10), ...inputs.shared);
   /** The signature today of one thing a page read. */
   const current = readSignatures(inputs);
@@ -174,6 +202,8 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
   const next: Stored = { global, pages: {} };
   /** Whether this build rendered a page: otherwise the stored pages are this build's, unless some went. */
   let rendered = false;
+  /** The HTML entries being written, by name: each settles true when written (never rejects, so a build that fails before save leaves no unhandled rejection). */
+  const writing = new Map<string, Promise<boolean>>();
 
   return {
     get(outputPath, entryKey) {
@@ -185,11 +215,26 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
           if (at < 0 || current(line.slice(0, at)) !== line.slice(at + 1)) return undefined;
         }
       }
+      const entry = htmlEntry(htmlDir, page.hash);
+      if (!existsSync(entry)) return undefined;
       next.pages[outputPath] = page;
-      const html = Buffer.from(page.html.buffer, page.html.byteOffset, page.html.byteLength).toString('utf8');
       const links = storedLinks(page.links);
-      if (!links) return { html, islands: page.islands };
-      return { html, islands: page.islands, links: { path: '', ...(links.file !== undefined ? { file: links.file } : {}), links: links.links, ids: new Set(links.ids) } };
+      return {
+        get html() {
+          const bytes = readEntrySync(entry);
+          if (!bytes || outputHash(bytes) !== page.hash) {
+            // The next build renders the page again (this one does, from the getter's caller).
+            rmSync(entry, { force: true });
+            delete next.pages[outputPath];
+            throw new Error(`the cached HTML of /${outputPath} was damaged or went while the build ran; build again`);
+          }
+          return bytes.toString('utf8');
+        },
+        hash: page.hash,
+        islands: page.islands,
+        measures: page.measures,
+        ...(links ? { links: { path: '', ...(links.file !== undefined ? { file: links.file } : {}), links: links.links, ids: new Set(links.ids) } } : {}),
+      };
     },
     set(outputPath, entryKey, page, reads) {
       const lines: string[] = [];
@@ -198,21 +243,30 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
       for (const field of reads.listFields) add(`*:${field}`);
       for (const [slug, fields] of reads.articleFields) add(`a:${slug}\0${[...fields].sort().join(',')}`);
       for (const name of reads.dataKeys) add(`d:${name}`);
-      // A data file's name with a separator in it cannot be written down: that page is not kept (rendered again next time).
-      if ([...reads.dataKeys].some((name) => /[\x01\x02]/.test(name))) {
-        rendered = true;
-        return;
-      }
-      const links: StoredLinks = { ...(page.links.file !== undefined ? { file: page.links.file } : {}), links: [...page.links.links], ids: [...page.links.ids] };
-      next.pages[outputPath] = { entryKey, html: Buffer.from(page.html, 'utf8'), islands: page.islands, reads: lines.join(LINE_END), links: JSON.stringify(links) };
       rendered = true;
+      // A data file's name with a separator in it cannot be written down: that page is not kept (rendered again next time).
+      if ([...reads.dataKeys].some((name) => /[\x01\x02]/.test(name))) return;
+      const links: StoredLinks = { ...(page.links.file !== undefined ? { file: page.links.file } : {}), links: [...page.links.links], ids: [...page.links.ids] };
+      next.pages[outputPath] = { entryKey, hash: page.hash, measures: page.measures, islands: page.islands, reads: lines.join(LINE_END), links: JSON.stringify(links) };
+      const entry = htmlEntry(htmlDir, page.hash);
+      if (!writing.has(entry)) writing.set(entry, writeEntryAsync(entry, Buffer.from(page.html, 'utf8')).then(() => true, () => false));
     },
-    save() {
+    async save() {
+      // An HTML entry that could not be written: its page is not kept.
+      const failed = new Set<string>();
+      await Promise.all([...writing].map(async ([entry, done]) => (await done) || failed.add(entry)));
+      if (failed.size > 0) for (const [outputPath, page] of Object.entries(next.pages)) if (failed.has(htmlEntry(htmlDir, page.hash))) delete next.pages[outputPath];
       if (!rendered && stored && Object.keys(stored.pages).length === Object.keys(next.pages).length) return;
       try {
         writeEntrySync(file, serialize(next));
       } catch {
-        // Not kept: the next build renders every page.
+        return; // Not kept: the next build renders every page.
+      }
+      const used = new Set(Object.values(next.pages).map((page) => path.basename(htmlEntry(htmlDir, page.hash))));
+      try {
+        pruneEntries(htmlDir, { used, isEntry: (name) => HTML_ENTRY.test(name), since: started });
+      } catch {
+        // Pruning only saves space.
       }
     },
   };
