@@ -166,6 +166,11 @@ export const errorCatalogue = {
       notCreated: (reason: string) => `The cache folder cannot be created: ${reason}`,
     }),
   },
+  CacheEntryChanged: {
+    title: 'A cache entry changed while the build used it',
+    hint: 'Build again: the entry was removed, and the next build makes it anew. Leave .cache/ssg to the build.',
+    message: (entry: string) => `${entry} no longer holds what the build wrote there: something else changed it, keeping its size and times.`,
+  },
   ProjectRootMissing: {
     title: 'The site folder does not exist',
     hint: 'Give -C the folder that holds content/, site/ and templates/, or run from inside it.',

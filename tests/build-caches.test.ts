@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Article } from '../src/content/articles.ts';
 import { readEntrySync, writeEntrySync } from '../src/cache/store.ts';
 import { emptyReads } from '../src/render/dependencies.ts';
-import type { StoredMarkdown } from '../src/content/markdown-cache.ts';
+import { markdownHtmlDir, type StoredMarkdown } from '../src/content/markdown-cache.ts';
 import { listFiles } from '../src/output/output.ts';
 import { openPageCache, pageCacheFile, pageHtmlDir, type PageCacheInputs } from '../src/render/page-cache.ts';
 import { outputHash } from '../src/output/output.ts';
@@ -259,6 +259,7 @@ function cacheEntries(site: TempSite): Record<string, string[]> {
     existsSync(folder) ? readdirSync(folder).filter(keep).map((name) => path.join(folder, name)) : [];
   return {
     markdown: list(cache, (name) => name === 'markdown.json'),
+    markdownHtml: list(markdownHtmlDir(cache), (name) => /^[A-Za-z0-9_-]{43}\.html$/.test(name)),
     pages: list(cache, (name) => name === path.basename(pageCacheFile(cache))),
     pageHtml: list(pageHtmlDir(cache), (name) => /^[0-9a-f]{40}\.html$/.test(name)),
     output: list(cache, (name) => /^output-[0-9a-f]+\.json$/.test(name)),
@@ -440,8 +441,14 @@ describe('damaged cache entries are rebuilt, never shipped', () => {
       change(stored);
       writeEntrySync(file, Buffer.from(JSON.stringify(stored)));
     };
+    // Each article's HTML is an entry of its own, trusted by the size, time and inode noted for it.
     const markStale = (stored: StoredMarkdown) => {
-      for (const parts of Object.values(stored.entries)) parts.html = '<p>STALE HTML</p>';
+      for (const [key, parts] of Object.entries(stored.entries)) {
+        const entry = path.join(markdownHtmlDir(site.file('.cache/ssg')), `${key}.html`);
+        writeEntrySync(entry, Buffer.from('<p>STALE HTML</p>'));
+        const stat = statSync(entry);
+        parts.entry = [stat.size, stat.mtimeMs, stat.ino];
+      }
     };
     // Control: with the versions as installed, the stored HTML is used (so the check below can fail).
     // The page cache goes too: its pages were rendered from the HTML. (A real upgrade changes the
@@ -465,6 +472,36 @@ describe('damaged cache entries are rebuilt, never shipped', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('2 converted, 0 from cache');
     await expectSameSite(site, reference, 'after a version change');
+  }, 60_000);
+
+  it("an article's HTML entry changed keeping its size and times: a named error, nothing shipped, and the next build mends it", async () => {
+    await site.remove('dist');
+    await site.remove('.cache');
+    const first = await site.run(['build']);
+    expect(first.code, first.stderr).toBe(0);
+    const [entry] = cacheEntries(site).markdownHtml!;
+    const bytes = readFileSync(entry!);
+    bytes[bytes.length - 1] ^= 1; // one bit of the HTML, past the header
+    writeFileSync(entry!, bytes);
+    // As if its size, times and inode were kept (the file system's times are too fine to set back exactly).
+    const index = site.file('.cache/ssg/markdown.json');
+    const stored = JSON.parse(readEntrySync(index)!.toString('utf8')) as StoredMarkdown;
+    const stat = statSync(entry!);
+    stored.entries[path.basename(entry!, '.html')]!.entry = [stat.size, stat.mtimeMs, stat.ino];
+    writeEntrySync(index, Buffer.from(JSON.stringify(stored)));
+    // Without the output folder and the page cache the pages showing it are rendered, and read the entry.
+    await site.remove('dist');
+    await site.remove('.cache/ssg/pages.bin');
+    await forgetLastBuild(site);
+    const failed = await site.run(['build']);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout + failed.stderr).toContain('A cache entry changed while the build used it');
+    expect(failed.stdout + failed.stderr).not.toContain('Unexpected internal error');
+    expect(existsSync(site.file('dist'))).toBe(false);
+    const again = await site.run(['build']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain('1 converted, 1 from cache');
+    await expectSameSite(site, reference, 'after the changed entry');
   }, 60_000);
 
   it('removes what the last build did not use: deleted articles, old compressed files, temporary files of dead writers', async () => {

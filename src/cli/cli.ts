@@ -383,8 +383,6 @@ function addInboxExportCommand(inbox: Command): void {
 }
 
 export async function main(argv: readonly string[]): Promise<void> {
-  // Stack traces of page components then point at their .tsx source, not the compiled bundle.
-  process.setSourceMapsEnabled(true);
   process.env.NODE_ENV ??= 'production';
   const program = createProgram();
   try {

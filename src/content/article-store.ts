@@ -20,9 +20,9 @@ export interface ParsedWithCache {
 /** Parses articles, taking the front matter and HTML of files seen before from the cache. */
 export async function parseWithCache(
   sources: readonly ArticleSource[],
-  options: { now: Date; warn: (message: string) => void; cacheDir: string; imageDir: string; root: string; publicDir: string; contentDir: string; siteStamp: string },
+  options: { now: Date; warn: (message: string) => void; cacheDir: string; imageDir: string; root: string; publicDir: string; contentDir: string; siteStamp: string; lazyHtml?: boolean },
 ): Promise<ParsedWithCache> {
-  const cache = await openMarkdownCache(options.cacheDir);
+  const cache = await openMarkdownCache(options.cacheDir, { root: options.root, lazy: options.lazyHtml === true });
   const keys = new Map<string, string>();
   const remembered = new Set<string>();
   const records = new Map<string, ArticleImageRecord>();

@@ -64,11 +64,22 @@ export const WORDS_PER_MINUTE = 200;
 
 /** The article with its body converted: a new value, the parsed one left as it was. */
 export function withHtml(article: Article, body: ConvertedBody): Article {
-  return Object.freeze({ ...article, ...convertedFields(body) });
+  // Every field but the HTML (a getter, which spreading would call).
+  const rest = Object.fromEntries(Object.keys(article).flatMap((key) => (key === 'html' ? [] : [[key, article[key as keyof Article]]]))) as Omit<Article, 'html'>;
+  return frozenWithHtml({ ...rest, ...convertedFields(body) }, body);
 }
 
-function convertedFields({ html, headings = [], words = 0 }: ConvertedBody) {
-  return { html, headings: Object.freeze(headings.map((heading) => Object.freeze({ ...heading }))), readingTime: words > 0 ? Math.max(1, Math.ceil(words / WORDS_PER_MINUTE)) : 0 };
+function convertedFields({ headings = [], words = 0 }: ConvertedBody) {
+  return { headings: Object.freeze(headings.map((heading) => Object.freeze({ ...heading }))), readingTime: words > 0 ? Math.max(1, Math.ceil(words / WORDS_PER_MINUTE)) : 0 };
+}
+
+/**
+ * The article, frozen, with the body's HTML: a value, or the getter of a cache entry that reads it
+ * when a page first shows it (most pages of a build come from the output folder unread).
+ */
+function frozenWithHtml(article: Omit<Article, 'html'>, body: ConvertedBody): Article {
+  const lazy = Object.getOwnPropertyDescriptor(body, 'html')?.get;
+  return Object.freeze(Object.defineProperty(article, 'html', lazy ? { get: lazy, enumerable: true } : { value: body.html, enumerable: true, writable: false }) as Article);
 }
 
 export interface ArticleSource {
@@ -327,7 +338,7 @@ export function articleFromParts(file: string, data: Record<string, unknown>, bo
   }
   const title = typeof fields.title === 'string' && fields.title !== '' ? fields.title : slug;
 
-  return Object.freeze({
+  return frozenWithHtml({
     slug,
     title,
     date,
@@ -343,7 +354,7 @@ export function articleFromParts(file: string, data: Record<string, unknown>, bo
     ...authorsOf(fields.author),
     ...(fields.canonical !== undefined ? { canonical: new URL(fields.canonical.trim()).href } : {}),
     ...shareImageOf(file, fields, title, text, options),
-  });
+  }, converted);
 }
 
 /** `author` as one name or a list: the names, and the byline that joins them. */

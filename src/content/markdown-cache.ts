@@ -1,14 +1,17 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { importedPackages, packageVersions } from './package-versions.ts';
-import { readEntry, writeEntrySync } from '../cache/store.ts';
+import { pruneEntries, readEntry, readEntrySync, writeEntryAsync, writeEntrySync } from '../cache/store.ts';
+import { catalogueError } from '../errors.ts';
 import { generatorNodeModules, generatorRoot } from '../project.ts';
 import type { ParsedParts } from './articles.ts';
 
 /**
  * Each article file's front matter and converted body, by a hash of the file, kept in
- * `.cache/ssg/markdown.json` beside (never inside) the output. The key covers the Markdown
+ * `.cache/ssg/markdown.json` beside (never inside) the output, each body's HTML in an entry of its
+ * own (`markdown/<key>.html`): a build writes only the articles it converted, and reads only the
+ * HTML of the pages it renders. The key covers the Markdown
  * pipeline's own source and the versions of the packages it uses (and theirs), so an upgrade of
  * remark or micromark converts every article again and re-renders the pages showing them; the
  * file also records those versions and is discarded when they differ. Deleting or damaging the
@@ -31,16 +34,29 @@ export function contentKey(text: string, siteStamp = ''): string {
   return createHash('sha256').update(pipelineStamp()).update('\0').update(siteStamp).update('\0').update(text).digest('base64url');
 }
 
-/** What markdown.json holds. */
+/** What markdown.json holds: everything but each article's HTML, which is an entry of its own. */
 export interface StoredMarkdown {
   /** The installed versions of the pipeline's packages when the HTML was made. */
   versions: Record<string, string>;
-  entries: Record<string, ParsedParts>;
+  entries: Record<string, StoredParts>;
 }
 
+/**
+ * An article's parts without the HTML, and the size, modification time and inode of its HTML
+ * entry when written: an entry changed since (by anything but this cache) is taken for a miss
+ * without reading it, as the unchanged check trusts the output's files.
+ */
+export type StoredParts = Omit<ParsedParts, 'html'> & { entry: [size: number, mtimeMs: number, ino: number] };
+
 export const markdownCacheFile = (dir: string) => path.join(dir, 'markdown.json');
+/** The folder of the articles' HTML, one entry per content key. */
+export const markdownHtmlDir = (dir: string) => path.join(dir, 'markdown');
+const htmlEntry = (dir: string, key: string) => path.join(dir, `${key}.html`);
+/** A content key (base64url SHA-256) as an entry's name. */
+const HTML_ENTRY = /^[A-Za-z0-9_-]{43}\.html$/;
 
 export interface MarkdownCache {
+  /** The article's parts, its HTML read from its entry only when asked for (it rarely is: most pages come from the output folder). */
   get(key: string): ParsedParts | undefined;
   set(key: string, parts: ParsedParts): void;
   /** Writes the entries used by this build (so stale ones drop out), atomically; never fails the build. */
@@ -48,11 +64,17 @@ export interface MarkdownCache {
   stats(): { hits: number; misses: number };
 }
 
-const isParts = (value: unknown): value is ParsedParts =>
-  typeof value === 'object' && value !== null && typeof (value as ParsedParts).html === 'string' && typeof (value as ParsedParts).data === 'object' && (value as ParsedParts).data !== null;
+const isStoredParts = (value: unknown): value is StoredParts =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as StoredParts).data === 'object' &&
+  (value as StoredParts).data !== null &&
+  Array.isArray((value as StoredParts).entry) &&
+  (value as StoredParts).entry.length === 3 &&
+  (value as StoredParts).entry.every((number) => typeof number === 'number');
 
 /** The stored entries, if the file is intact and made by the packages installed now. */
-async function readStored(file: string): Promise<Record<string, ParsedParts>> {
+async function readStored(file: string): Promise<Record<string, StoredParts>> {
   const payload = await readEntry(file);
   if (!payload) return {};
   try {
@@ -64,34 +86,105 @@ async function readStored(file: string): Promise<Record<string, ParsedParts>> {
   }
 }
 
-export async function openMarkdownCache(dir: string): Promise<MarkdownCache> {
+const entryStamp = (stat: Stats): StoredParts['entry'] => [stat.size, stat.mtimeMs, stat.ino];
+
+/** Whether the entry is as written: same size, time and inode (a rename-written file gets a new inode). */
+function entryAsWritten(file: string, stamp: StoredParts['entry']): boolean {
+  const stat = statSync(file, { throwIfNoEntry: false });
+  return stat !== undefined && stat.isFile() && entryStamp(stat).every((value, index) => value === stamp[index]);
+}
+
+/** Parts whose HTML is read from its entry when first asked for, and checked then. */
+function lazyParts(stored: StoredParts, file: string, relative: string, forget: () => void): ParsedParts {
+  const { entry: _, ...parts } = stored;
+  let html: string | undefined;
+  return Object.defineProperty(parts, 'html', {
+    enumerable: true,
+    get() {
+      if (html !== undefined) return html;
+      const bytes = readEntrySync(file);
+      if (!bytes) {
+        // Changed behind the cache's back, keeping its size and times: the next build converts it again.
+        rmSync(file, { force: true });
+        forget();
+        throw catalogueError('CacheEntryChanged', [relative]);
+      }
+      return (html = bytes.toString('utf8'));
+    },
+  }) as ParsedParts;
+}
+
+/**
+ * `root`: the project, for the paths messages name. `lazy`: the HTML is read when first asked for
+ * (an entry changed since, keeping its size and times, is then an error); otherwise with the parts,
+ * and an entry that cannot be read is a miss.
+ */
+export async function openMarkdownCache(dir: string, { root = process.cwd(), lazy = false }: { root?: string; lazy?: boolean } = {}): Promise<MarkdownCache> {
   const file = markdownCacheFile(dir);
+  const htmlDir = markdownHtmlDir(dir);
+  const started = Date.now();
   const stored = await readStored(file);
-  const used = new Map<string, ParsedParts>();
+  /** The parts of this build's articles, and the write of each new HTML entry (true once written). */
+  const used = new Map<string, { parts: Omit<ParsedParts, 'html'>; entry?: StoredParts['entry']; writing?: Promise<boolean> }>();
   let hits = 0;
   let misses = 0;
   return {
     get(key) {
       const parts = Object.hasOwn(stored, key) ? stored[key] : undefined;
-      if (!isParts(parts)) {
+      const entry = htmlEntry(htmlDir, key);
+      if (!isStoredParts(parts) || !entryAsWritten(entry, parts.entry)) {
         misses++;
         return undefined;
       }
+      const { entry: stamp, ...rest } = parts;
+      let found: ParsedParts;
+      if (lazy) {
+        found = lazyParts(parts, entry, path.relative(root, entry), () => used.delete(key));
+      } else {
+        const bytes = readEntrySync(entry);
+        if (!bytes) {
+          misses++;
+          return undefined;
+        }
+        found = { ...rest, html: bytes.toString('utf8') };
+      }
       hits++;
-      used.set(key, parts);
-      return parts;
+      used.set(key, { parts: rest, entry: stamp });
+      return found;
     },
     set(key, parts) {
-      used.set(key, parts);
+      const { html, ...rest } = parts;
+      const entry = htmlEntry(htmlDir, key);
+      // Written now, on libuv's threads, while the build goes on; never rejects.
+      const writing = writeEntryAsync(entry, Buffer.from(html, 'utf8')).then(() => true, () => false);
+      used.set(key, { parts: rest, writing });
     },
     async save() {
-      const next: StoredMarkdown = { versions: pipelineVersions(), entries: Object.fromEntries(used) };
+      const entries: Record<string, StoredParts> = {};
+      for (const [key, { parts, entry, writing }] of used) {
+        if (writing && !(await writing)) continue; // not written: converted again next time
+        const stamp = entry ?? statStamp(htmlEntry(htmlDir, key));
+        if (stamp) entries[key] = { ...parts, entry: stamp };
+      }
       try {
-        writeEntrySync(file, Buffer.from(JSON.stringify(next)));
+        writeEntrySync(file, Buffer.from(JSON.stringify({ versions: pipelineVersions(), entries } satisfies StoredMarkdown)));
       } catch {
-        // Not kept: the next build converts these articles again.
+        return; // Not kept: the next build converts these articles again.
+      }
+      try {
+        pruneEntries(htmlDir, { used: new Set(Object.keys(entries).map((key) => `${key}.html`)), isEntry: (name) => HTML_ENTRY.test(name), since: started });
+      } catch {
+        // Pruning only saves space.
       }
     },
     stats: () => ({ hits, misses }),
   };
+}
+
+function statStamp(file: string): StoredParts['entry'] | undefined {
+  try {
+    return entryStamp(statSync(file));
+  } catch {
+    return undefined;
+  }
 }

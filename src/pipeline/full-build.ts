@@ -120,6 +120,7 @@ export async function buildInto(project: Project, outDir: string, options: Build
     bundler: oneShotBundler(project, outDir),
     images,
     convertHeldBack: false,
+    lazyHtml: true,
     pages(inputs) {
       const cached = cachedPages(project, inputs, { ...options, now }, images, sizes);
       pageCache = cached.pageCache;

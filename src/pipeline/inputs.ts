@@ -291,7 +291,7 @@ async function readAllArticles(project: Project, strategy: Strategy<unknown>, se
   const sources = await readArticleSources(project.root, project.articlesDir, warn);
   // The site's plugins are part of each article's cache key: known once its code is bundled.
   const markdown = siteMarkdownOf(project, await server.catch(() => undefined));
-  const store = await parseWithCache(sources, { now, warn, cacheDir: project.cacheDir, imageDir: strategy.images.cacheDir, root: project.root, publicDir: project.publicDir, contentDir: project.contentDir, siteStamp: markdown.stamp });
+  const store = await parseWithCache(sources, { now, warn, cacheDir: project.cacheDir, imageDir: strategy.images.cacheDir, root: project.root, publicDir: project.publicDir, contentDir: project.contentDir, siteStamp: markdown.stamp, lazyHtml: strategy.lazyHtml === true });
   const byFile = new Map(store.all.map((article) => [article.file, article]));
   const publish = { drafts: options.drafts, future: options.future, now };
   const articles = publishArticles(byFile, publish);

@@ -122,6 +122,12 @@ export interface Strategy<Written> {
   images: ImageStage;
   /** Convert the Markdown of drafts and future posts too (dev: they come due while it runs). */
   convertHeldBack: boolean;
+  /**
+   * Read an article's HTML from the Markdown cache only when a page shows it (build: one short run
+   * whose pages mostly come from the output folder). Otherwise read with the article (dev, which
+   * keeps articles for hours while another build may remove cache entries).
+   */
+  lazyHtml?: boolean;
   /** Which pages are taken as they were made before rather than rendered (a page cache, or what they read). */
   pages(inputs: Inputs, previous: State | undefined): PageSource;
   openOutput(previous: State | undefined, publicFiles: ReadonlySet<string>): Promise<Output<Written>>;

@@ -1,7 +1,7 @@
 import type { Article } from '../content/articles.ts';
 import type { ClientBundle, ServerModule } from './bundles.ts';
 import { trackReads, type PageReads } from './dependencies.ts';
-import { catalogueError } from '../errors.ts';
+import { catalogueError, SsgError } from '../errors.ts';
 import { renderHead } from './head.ts';
 import { siteFrame } from '../site-code-error.ts';
 import type { PageJob } from './routes.ts';
@@ -57,6 +57,8 @@ export function renderDocument(job: PageJob, context: RenderContext, reads?: Pag
     ({ html: body, islands, eager } = server.renderPage(Layout ? server.createElement(Layout, { ...props, children: page }) : page));
     head = job.route.head(props);
   } catch (error) {
+    // An article's HTML that could not be read from the cache is the build's problem, not the page's.
+    if (error instanceof SsgError && error.code === 'CacheEntryChanged') throw error;
     const where = siteFrame(error, context.root);
     throw catalogueError('PageRenderFailed', [job.path, error instanceof Error ? error.message : String(error)], where ?? {}, { cause: error });
   }

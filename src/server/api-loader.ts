@@ -68,6 +68,7 @@ async function compileRoutes(root: string, files: string[], outdir: string): Pro
 async function importRoute(root: string, outdir: string, found: { path: string; file: string }): Promise<LoadedApiRoute> {
   const compiled = path.join(outdir, `${path.basename(found.file).replace(/\.[^.]+$/, '')}.mjs`);
   let module: { default?: unknown };
+  process.setSourceMapsEnabled(true); // stack traces at the route's source (see loadServerModule)
   try {
     module = (await import(pathToFileURL(compiled).href)) as { default?: unknown };
   } catch (error) {
