@@ -1,28 +1,32 @@
-// npm run bench [-- --sizes 1000,5000]
+// npm run bench [-- --sizes 1000,5000,10000]
 // For each size: a temporary copy of the site with that many generated articles (about 620 words
-// of varied Markdown each), a full build from cold (no cache), then a build with nothing changed.
-// Prints wall time, ms per page and peak memory, as the CLI process measured them; then the
-// conversion floor of the same articles (two processes doing nothing but converting their bodies
-// with the same unified pipeline, each half of them) and the cold build's ratio to it. Beside each
-// wall time, the CPU time of every process it ran (user and system, all threads): on 2 cores the
-// wall time of a build can be no less than half its CPU time, so the two ratios together say how
-// much is work and how much is waiting. Last, the share cards alone: the same articles' cards
-// drawn in one process, for the part of the build's CPU they take.
+// of varied Markdown each), a full build from cold (no cache), then a build with nothing changed,
+// then the CI cases with .cache/ and dist/ kept: one article's body edited, then one new article.
+// Prints wall time, ms per page and the peak memory of every process the build ran (the CLI, its
+// helpers, esbuild; sampled from /proc), then the conversion floor of the same articles (two
+// processes doing nothing but converting their bodies with the same unified pipeline, each half of
+// them) and the cold build's ratio to it. Beside each wall time, the CPU time of every process it
+// ran (user and system, all threads): on 2 cores the wall time of a build can be no less than half
+// its CPU time, so the two ratios together say how much is work and how much is waiting. Last, the
+// share cards alone: the same articles' cards drawn in one process, their CPU per card and their
+// share of the cold build's CPU.
 //
+// With --against REF, each size's cold build is also made by the CLI of that commit (a worktree
+// sharing this node_modules, its lib/ compiled as an install would, its own site/ with the same
+// articles), alternating with this tree's, --runs times each, so both see the same machine.
 // Then the cold start of this site as it is (its own articles, no .cache, no dist/): the time from
-// typing `ssg build` to the built site, --runs times. With --against REF, the same for the CLI of
-// that commit (a worktree sharing this node_modules; its own compiled copies removed before each
-// run, as a fresh clone has none), alternating with this one so both see the same machine.
-//   npm run bench -- --sizes 1000 --against HEAD~3 --runs 5     (--sizes 0 for the cold start only)
+// typing `ssg build` to the built site, --runs times, against REF's alternately when given.
+//   npm run bench -- --sizes 1000 --against 0a6531f --runs 2     (--sizes 0 for the cold start only)
 import { execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { cliPath, copySite, repoRoot } from '../tests/helpers/project.ts';
 import { articleMarkdown, writeArticles } from './bench/articles.ts';
+import { formatPeaks, watchPeaks, type ProcessPeak } from './bench/peaks.ts';
 
-const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,5000' }, against: { type: 'string' }, runs: { type: 'string', default: '3' } } });
+const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,5000,10000' }, against: { type: 'string' }, runs: { type: 'string', default: '3' } } });
 const sizes = values.sizes!.split(',').map(Number).filter((size) => size > 0);
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number of at least 1, not "${values.runs}"`);
@@ -33,9 +37,10 @@ if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole
  * code and the CPU seconds; `input` goes to its stdin.
  */
 function runMeasured(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; input?: string }) {
-  return new Promise<{ out: string; err: string; code: number | null; cpuMs: number }>((resolve) => {
+  return new Promise<{ out: string; err: string; code: number | null; cpuMs: number; peaks: ProcessPeak[] }>((resolve) => {
     const script = '"$@"; status=$?; times >&3; exit $status';
     const child = spawn('bash', ['-c', script, 'bash', command, ...args], { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
+    const peaks = watchPeaks(child.pid!);
     let out = '';
     let err = '';
     let times = '';
@@ -47,18 +52,18 @@ function runMeasured(command: string, args: string[], options: { cwd: string; en
       // `times`: the shell's own user and system time, then its children's: "0m21.351s 0m4.902s".
       const children = times.trim().split('\n')[1] ?? '';
       const cpuMs = [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce((sum, [, minutes, seconds]) => sum + (Number(minutes) * 60 + Number(seconds)) * 1000, 0);
-      resolve({ out, err, code, cpuMs });
+      resolve({ out, err, code, cpuMs, peaks: peaks.stop() });
     });
   });
 }
 
-async function timedBuild(cwd: string, cli = cliPath): Promise<{ wallMs: number; cpuMs: number; pages: number; peakMb: number; line: string }> {
+async function timedBuild(cwd: string, cli = cliPath): Promise<{ wallMs: number; cpuMs: number; pages: number; peakMb: number; peaks: ProcessPeak[]; line: string }> {
   const started = performance.now();
-  const { out, err, code, cpuMs } = await runMeasured(process.execPath, [cli, 'build'], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+  const { out, err, code, cpuMs, peaks } = await runMeasured(process.execPath, [cli, 'build'], { cwd, env: { ...process.env, NO_COLOR: '1' } });
   const wallMs = performance.now() - started;
   const match = /Built (\d+) pages.*peak memory (\d+) MB/.exec(out);
   if (code !== 0 || !match) throw new Error(`build failed (${code}):\n${out}\n${err}`);
-  return { wallMs, cpuMs, pages: Number(match[1]), peakMb: Number(match[2]), line: out.trim().split('\n').slice(-2).join('\n    ') };
+  return { wallMs, cpuMs, pages: Number(match[1]), peakMb: Number(match[2]), peaks, line: out.trim().split('\n').slice(-2).join('\n    ') };
 }
 
 /** Wall and CPU time of two processes converting half of the articles' bodies each (start-up included). */
@@ -87,11 +92,33 @@ async function cardsAlone(site: string, dir: string): Promise<{ cpuMs: number; w
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
-console.log('Full builds of generated sites (wall time of the whole CLI process, start-up included)\n');
-for (const size of sizes) {
-  const site = await copySite(repoRoot, ['dist', 'node_modules', '.cache', '.git', 'tests', 'screenshots', 'data']);
+/** A worktree of `ref` sharing this node_modules, its lib/ compiled as installing it would: the CLI of that commit. */
+function worktreeOf(ref: string): { root: string; dispose: () => void } {
+  const root = mkdtempSync(path.join(tmpdir(), 'ssg-bench-against-'));
+  rmSync(root, { recursive: true });
+  execFileSync('git', ['worktree', 'add', '--detach', '--quiet', root, ref], { cwd: repoRoot, stdio: 'inherit' });
+  symlinkSync(path.join(repoRoot, 'node_modules'), path.join(root, 'node_modules'));
+  if (existsSync(path.join(root, 'scripts', 'build-package.js'))) execFileSync(process.execPath, [path.join(root, 'scripts', 'build-package.js')], { cwd: root, stdio: 'ignore' });
+  return { root, dispose: () => execFileSync('git', ['worktree', 'remove', '--force', root], { cwd: repoRoot, stdio: 'inherit' }) };
+}
+
+const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+type Timed = Awaited<ReturnType<typeof timedBuild>>;
+
+/** A temporary copy of a site (this tree's, or REF's) with `size` generated articles. */
+async function generatedSite(from: string, size: number) {
+  const site = await copySite(from, ['dist', 'node_modules', '.cache', '.git', 'tests', 'screenshots', 'data', 'lib']);
+  await writeArticles(site.file('content/news'), size);
+  return site;
+}
+
+const describe = (run: Timed) =>
+  `${seconds(run.wallMs).padStart(8)}   ${(run.wallMs / run.pages).toFixed(2).padStart(5)} ms/page   CPU ${seconds(run.cpuMs)}   peak ${formatPeaks(run.peaks)}`;
+
+/** One size: cold, unchanged, the two CI cases, the floor and the cards alone. */
+async function sizeRuns(size: number): Promise<void> {
+  const site = await generatedSite(repoRoot, size);
   try {
-    await writeArticles(site.file('content/news'), size);
     const cold = await timedBuild(site.dir);
     const warm = await timedBuild(site.dir);
     // The CI case, .cache/ kept: one article's body edited; then one new article (the lists, its
@@ -101,9 +128,7 @@ for (const size of sizes) {
     writeFileSync(site.file(`content/news/bench-article-${size}.md`), articleMarkdown(size));
     const added = await timedBuild(site.dir);
     for (const [name, run] of [['full build (cold)', cold], ['nothing changed', warm], ['one body edited', edited], ['one new article', added]] as const) {
-      console.log(
-        `${String(size).padStart(5)} articles, ${name.padEnd(17)} ${seconds(run.wallMs).padStart(8)}   ${(run.wallMs / run.pages).toFixed(2).padStart(5)} ms/page   CPU ${seconds(run.cpuMs)}   peak ${run.peakMb} MB (main process)`,
-      );
+      console.log(`${String(size).padStart(5)} articles, ${name.padEnd(17)} ${describe(run)}`);
       console.log(`    ${run.line}`);
     }
     // The two CI cases left their articles: the floor and the cards below count them too.
@@ -111,25 +136,38 @@ for (const size of sizes) {
     console.log(
       `${String(size).padStart(5)} articles, conversion floor  ${seconds(floor.wallMs).padStart(8)}   (2 processes, converting ${floor.convertMs.map((ms) => seconds(ms)).join(' and ')} of it)   CPU ${seconds(floor.cpuMs)}`,
     );
-    console.log(
-      `    cold build / floor: wall ${(cold.wallMs / floor.wallMs).toFixed(2)}x, CPU ${(cold.cpuMs / floor.cpuMs).toFixed(2)}x (CPU beyond the floor's: ${seconds(cold.cpuMs - floor.cpuMs)})`,
-    );
+    console.log(`    cold build / floor: wall ${(cold.wallMs / floor.wallMs).toFixed(2)}x, CPU ${(cold.cpuMs / floor.cpuMs).toFixed(2)}x (CPU beyond the floor's: ${seconds(cold.cpuMs - floor.cpuMs)})`);
     const cards = await cardsAlone(site.dir, site.file('content/news'));
     console.log(
-      `    share cards alone: ${cards.cards} drawn in ${seconds(cards.wallMs)}, CPU ${seconds(cards.cpuMs)} (${(cards.cpuMs / cards.cards).toFixed(2)} ms each, ${Math.round((100 * cards.cpuMs) / floor.cpuMs)} % of the floor's CPU)`,
+      `    share cards alone: ${cards.cards} drawn in ${seconds(cards.wallMs)}, CPU ${seconds(cards.cpuMs)}: ${(cards.cpuMs / cards.cards).toFixed(1)} ms of CPU a card, ${Math.round((100 * cards.cpuMs) / cold.cpuMs)} % of the cold build's CPU`,
     );
   } finally {
     await site.dispose();
   }
 }
 
-/** A worktree of `ref` sharing this node_modules: the CLI of that commit. */
-function worktreeOf(ref: string): { root: string; dispose: () => void } {
-  const root = mkdtempSync(path.join(tmpdir(), 'ssg-bench-against-'));
-  rmSync(root, { recursive: true });
-  execFileSync('git', ['worktree', 'add', '--detach', '--quiet', root, ref], { cwd: repoRoot, stdio: 'inherit' });
-  symlinkSync(path.join(repoRoot, 'node_modules'), path.join(root, 'node_modules'));
-  return { root, dispose: () => execFileSync('git', ['worktree', 'remove', '--force', root], { cwd: repoRoot, stdio: 'inherit' }) };
+/** The cold build of `size` articles by this tree and by REF (its own site, the same articles), alternating, --runs times each. */
+async function coldAgainst(size: number, ref: string, other: string): Promise<void> {
+  const results: Record<string, Timed[]> = { 'this tree': [], [ref]: [] };
+  const ours = await generatedSite(repoRoot, size);
+  const theirs = await generatedSite(other, size);
+  try {
+    for (let run = 0; run < runs; run++) {
+      for (const [name, site, cli] of [['this tree', ours, cliPath], [ref, theirs, path.join(other, 'bin', 'ssg.js')]] as const) {
+        await site.remove('dist');
+        await site.remove('.cache');
+        results[name]!.push(await timedBuild(site.dir, cli));
+      }
+    }
+  } finally {
+    await ours.dispose();
+    await theirs.dispose();
+  }
+  console.log(`${String(size).padStart(5)} articles, cold build against ${ref}, alternating, ${runs} run(s) each:`);
+  for (const [name, list] of Object.entries(results)) {
+    const runsText = list.map((run) => `${seconds(run.wallMs)} (CPU ${seconds(run.cpuMs)}, peak ${formatPeaks(run.peaks)})`).join('; ');
+    console.log(`    ${name.padEnd(12)} median ${seconds(median(list.map((run) => run.wallMs)))} (CPU ${seconds(median(list.map((run) => run.cpuMs)))}); ${runsText}`);
+  }
 }
 
 /** One cold start: a fresh copy of this site (no .cache, no dist) built by `cli`. */
@@ -142,23 +180,27 @@ async function coldStart(cli: string): Promise<{ wallMs: number; cpuMs: number }
   }
 }
 
-console.log(`\nCold start of this site (its ${readdirSync(path.join(repoRoot, 'content', 'news')).length} article file(s), no .cache, no dist), ${runs} run(s) each`);
-const against = values.against ? worktreeOf(values.against) : undefined;
-try {
+async function coldStarts(against: { ref: string; root: string } | undefined): Promise<void> {
+  console.log(`\nCold start of this site (its ${readdirSync(path.join(repoRoot, 'content', 'news')).length} article file(s), no .cache, no dist), ${runs} run(s) each`);
   const results: Record<string, Array<{ wallMs: number; cpuMs: number }>> = { 'this tree': [] };
-  if (against) results[values.against!] = [];
+  if (against) results[against.ref] = [];
   for (let run = 0; run < runs; run++) {
     results['this tree']!.push(await coldStart(cliPath));
-    if (against) {
-      // The older CLI compiled itself into its .cache/ on first start: a fresh clone has none.
-      rmSync(path.join(against.root, '.cache'), { recursive: true, force: true });
-      results[values.against!]!.push(await coldStart(path.join(against.root, 'bin', 'ssg.js')));
-    }
+    if (against) results[against.ref]!.push(await coldStart(path.join(against.root, 'bin', 'ssg.js')));
   }
-  const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
   for (const [name, list] of Object.entries(results)) {
     console.log(`  ${name.padEnd(12)} median ${seconds(median(list.map((run) => run.wallMs)))} (CPU ${seconds(median(list.map((run) => run.cpuMs)))}); runs ${list.map((run) => seconds(run.wallMs)).join(', ')}`);
   }
+}
+
+const against = values.against ? { ref: values.against, ...worktreeOf(values.against) } : undefined;
+try {
+  console.log('Full builds of generated sites (wall time of the whole CLI process, start-up included)\n');
+  for (const size of sizes) {
+    await sizeRuns(size);
+    if (against) await coldAgainst(size, against.ref, against.root);
+  }
+  await coldStarts(against);
 } finally {
   against?.dispose();
 }

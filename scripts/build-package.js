@@ -7,7 +7,7 @@
 //   lib/server.js    `ssg/server`: what a site's API routes and host adapters import
 //   lib/client.js    `ssg/client`: the browser runtime
 //   lib/types/       their type declarations
-//   lib/files.json   every file's size and SHA-256 and a hash of src/ as compiled: bin/ssg.js runs
+//   lib/files.json   every file's size, SHA-256 and time, and a hash and the times of src/ as compiled: bin/ssg.js runs
 //                    lib/ only when it is whole and, in a checkout, made from the sources as they are
 // Made in a folder of its own and renamed into place whole; a failure leaves the previous lib/.
 import { execFileSync } from 'node:child_process';
@@ -16,7 +16,7 @@ import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { libFileList, sourceHash } from '../bin/lib-check.js';
+import { libFileList, sourceHash, sourceStats } from '../bin/lib-check.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const lib = path.join(root, 'lib');
@@ -36,6 +36,8 @@ const common = {
 };
 
 try {
+  // Their times before their contents: a source edited meanwhile has a newer time, so it is hashed again at start.
+  const compiledStats = sourceStats(root);
   const compiledFrom = sourceHash(root);
   await esbuild.build({
     ...common,
@@ -63,7 +65,7 @@ try {
   } else {
     console.warn('build:package: TypeScript is not installed (an install without dev dependencies): lib/types/ is not made; the CLI runs without it.');
   }
-  writeFileSync(path.join(staging, 'files.json'), JSON.stringify({ source: compiledFrom, files: libFileList(staging) }));
+  writeFileSync(path.join(staging, 'files.json'), JSON.stringify({ source: compiledFrom, sourceStats: compiledStats, files: libFileList(staging) }));
   const old = `${lib}.old-${process.pid}-${randomBytes(4).toString('hex')}`;
   if (existsSync(lib)) renameSync(lib, old);
   renameSync(staging, lib);

@@ -38,6 +38,7 @@ function cachedPages(project: Project, inputs: Inputs, options: BuildOptions & {
   const keys = new Map<PageJob, string>();
   const measured = new Map<PageJob, PageMeasures>();
   const source: PageSource = {
+    dropsHtml: true,
     earlier(job) {
       const key = entryKey(job);
       keys.set(job, key);

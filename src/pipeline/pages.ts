@@ -129,6 +129,17 @@ function pageAsBefore(job: PageJob, earlier: NonNullable<ReturnType<PageSource['
   return Object.defineProperty({ job, hash, islands: earlier.islands, reads: earlier.reads, links }, 'html', { get: read, enumerable: true }) as RenderedPage;
 }
 
+/** The page with its HTML let go (the output holds it); reading it is a mistake of the caller's. */
+function withoutHtml(page: RenderedPage): RenderedPage {
+  const { job, hash, islands, reads, links } = page;
+  return Object.defineProperty({ job, hash, islands, reads, links }, 'html', {
+    enumerable: false,
+    get: () => {
+      throw new Error(`the HTML of ${job.path} was let go once written (PageSource.dropsHtml)`);
+    },
+  }) as RenderedPage;
+}
+
 /**
  * The pipeline's page stage: every page made (rendered, or as it was) and handed to the output as
  * soon as it is. A page that fails is remembered, and the first in route order is reported,
@@ -150,10 +161,10 @@ export async function renderPages(
     const { job, context: current } = view(listed);
     const earlier = source.earlier(job);
     const page = earlier ? pageAsBefore(job, earlier, sourceFileOf(listed, known), current) : renderedPage(job, current, sourceFileOf(listed, known));
-    made.set(listed, page);
     source.made?.(page, !earlier);
     // A page as before is carried over from the output folder by its hash, its HTML never read.
     output.write({ path: job.outputPath, hash: page.hash, get contents() { return page.html; } });
+    made.set(listed, source.dropsHtml ? withoutHtml(page) : page);
   };
   await renderAsConverted(jobs, known, conversion, (job) => {
     if (made.has(job) || failures.has(order.get(job)!)) return;

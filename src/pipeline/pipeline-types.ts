@@ -152,4 +152,9 @@ export interface PageSource {
   earlier(job: PageJob): (Omit<RenderedPage, 'job' | 'links' | 'hash'> & { links?: PageLinks; hash?: string }) | undefined;
   /** Hears of each page of the run, rendered (`fresh`) or not. */
   made?(page: RenderedPage, fresh: boolean): void;
+  /**
+   * The run keeps no page's HTML once the output has it (build: nothing reads it again, and a
+   * 5,000-article site's pages are 230 MB of it); the run's pages then have none.
+   */
+  dropsHtml?: boolean;
 }
