@@ -189,7 +189,8 @@ export function collectClientBundle(
     },
     firstPaintScripts(html) {
       const js = new Set<string>();
-      for (const match of html.matchAll(/<script type="module" src="([^"]+)"/g)) closure(match[1], js);
+      // A copy of each URL: a substring would keep the whole page alive while its measures are kept.
+      for (const match of html.matchAll(/<script type="module" src="([^"]+)"/g)) closure(JSON.parse(JSON.stringify(match[1])) as string, js);
       return [...js];
     },
     gzipSize(url) {

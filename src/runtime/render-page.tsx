@@ -51,7 +51,8 @@ export function renderPage(element: ReactElement): RenderedPage {
 const ISLAND_IN_HTML = new RegExp(`<${ISLAND_TAG} data-island="([^"<>]+)" data-hydrate="([a-z]+)" data-props="[^"<>]*">`, 'g');
 
 function islandsInHtml(page: string): Array<{ name: string; hydrate: string }> {
-  return [...page.matchAll(ISLAND_IN_HTML)].map((match) => ({ name: match[1]!, hydrate: match[2]! }));
+  // Copies: a substring would keep the whole page alive as long as its list of islands is kept.
+  return [...page.matchAll(ISLAND_IN_HTML)].map((match) => JSON.parse(JSON.stringify({ name: match[1]!, hydrate: match[2]! })) as { name: string; hydrate: string });
 }
 
 export function islandIdPrefix(uid: number | string): string {
