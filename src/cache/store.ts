@@ -110,6 +110,7 @@ export async function writeEntryAsync(file: string, payload: Uint8Array): Promis
   const temporary = temporaryName(file);
   try {
     await writeFile(temporary, Buffer.concat([entryHeader(payload), payload]));
+    clearEmptyFolder(file);
     await rename(temporary, file);
   } catch (error) {
     await rm(temporary, { force: true });

@@ -42,11 +42,12 @@ export interface StoredMarkdown {
 }
 
 /**
- * An article's parts without the HTML, and the size, modification time and inode of its HTML
- * entry when written: an entry changed since (by anything but this cache) is taken for a miss
- * without reading it, as the unchanged check trusts the output's files.
+ * An article's parts without the HTML, and the size and modification time of its HTML entry when
+ * written or last checked: an entry as noted is trusted without reading it (in a build, whose
+ * pages mostly come from the output folder); any other is read and checked first. Not the inode:
+ * a cache restored in CI (actions/cache unpacks a tar) has new ones, and the same times.
  */
-export type StoredParts = Omit<ParsedParts, 'html'> & { entry: [size: number, mtimeMs: number, ino: number] };
+export type StoredParts = Omit<ParsedParts, 'html'> & { entry: [size: number, mtimeMs: number] };
 
 export const markdownCacheFile = (dir: string) => path.join(dir, 'markdown.json');
 /** The folder of the articles' HTML, one entry per content key. */
@@ -70,7 +71,7 @@ const isStoredParts = (value: unknown): value is StoredParts =>
   typeof (value as StoredParts).data === 'object' &&
   (value as StoredParts).data !== null &&
   Array.isArray((value as StoredParts).entry) &&
-  (value as StoredParts).entry.length === 3 &&
+  (value as StoredParts).entry.length >= 2 &&
   (value as StoredParts).entry.every((number) => typeof number === 'number');
 
 /** The stored entries, if the file is intact and made by the packages installed now. */
@@ -86,13 +87,7 @@ async function readStored(file: string): Promise<Record<string, StoredParts>> {
   }
 }
 
-const entryStamp = (stat: Stats): StoredParts['entry'] => [stat.size, stat.mtimeMs, stat.ino];
-
-/** Whether the entry is as written: same size, time and inode (a rename-written file gets a new inode). */
-function entryAsWritten(file: string, stamp: StoredParts['entry']): boolean {
-  const stat = statSync(file, { throwIfNoEntry: false });
-  return stat !== undefined && stat.isFile() && entryStamp(stat).every((value, index) => value === stamp[index]);
-}
+const entryStamp = (stat: Stats): StoredParts['entry'] => [stat.size, stat.mtimeMs];
 
 /** Parts whose HTML is read from its entry when first asked for, and checked then. */
 function lazyParts(stored: StoredParts, file: string, relative: string, forget: () => void): ParsedParts {
@@ -104,9 +99,14 @@ function lazyParts(stored: StoredParts, file: string, relative: string, forget: 
       if (html !== undefined) return html;
       const bytes = readEntrySync(file);
       if (!bytes) {
-        // Changed behind the cache's back, keeping its size and times: the next build converts it again.
-        rmSync(file, { force: true });
+        // Changed behind the cache's back keeping its size and times, or removed meanwhile (another
+        // build pruned it): forgotten, and `build` runs once more reading the cache whole.
         forget();
+        try {
+          rmSync(file, { force: true });
+        } catch {
+          // A folder stands there: not ours to empty; the next write clears it if empty.
+        }
         throw catalogueError('CacheEntryChanged', [relative]);
       }
       return (html = bytes.toString('utf8'));
@@ -115,9 +115,9 @@ function lazyParts(stored: StoredParts, file: string, relative: string, forget: 
 }
 
 /**
- * `root`: the project, for the paths messages name. `lazy`: the HTML is read when first asked for
- * (an entry changed since, keeping its size and times, is then an error); otherwise with the parts,
- * and an entry that cannot be read is a miss.
+ * `root`: the project, for the paths messages name. `lazy`: the HTML of an entry as noted is read
+ * when first asked for (one changed since keeping its size and times, or removed meanwhile, is then
+ * a CacheEntryChanged error); otherwise it is read with the parts, and one that cannot be read is a miss.
  */
 export async function openMarkdownCache(dir: string, { root = process.cwd(), lazy = false }: { root?: string; lazy?: boolean } = {}): Promise<MarkdownCache> {
   const file = markdownCacheFile(dir);
@@ -131,25 +131,28 @@ export async function openMarkdownCache(dir: string, { root = process.cwd(), laz
   return {
     get(key) {
       const parts = Object.hasOwn(stored, key) ? stored[key] : undefined;
-      const entry = htmlEntry(htmlDir, key);
-      if (!isStoredParts(parts) || !entryAsWritten(entry, parts.entry)) {
+      if (!isStoredParts(parts)) {
         misses++;
         return undefined;
       }
       const { entry: stamp, ...rest } = parts;
+      const entry = htmlEntry(htmlDir, key);
+      const stat = statSync(entry, { throwIfNoEntry: false });
       let found: ParsedParts;
-      if (lazy) {
+      if (lazy && stat?.isFile() && stat.size === stamp[0] && stat.mtimeMs === stamp[1]) {
         found = lazyParts(parts, entry, path.relative(root, entry), () => used.delete(key));
+        used.set(key, { parts: rest, entry: stamp });
       } else {
-        const bytes = readEntrySync(entry);
+        // Read and checked now: dev, or an entry whose size or time differ from those noted.
+        const bytes = stat?.isFile() ? readEntrySync(entry) : undefined;
         if (!bytes) {
           misses++;
           return undefined;
         }
         found = { ...rest, html: bytes.toString('utf8') };
+        used.set(key, { parts: rest, entry: entryStamp(stat!) });
       }
       hits++;
-      used.set(key, { parts: rest, entry: stamp });
       return found;
     },
     set(key, parts) {

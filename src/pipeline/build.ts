@@ -2,6 +2,7 @@
 // for the last build into it, see unchanged.ts) or the full pipeline, loaded only then.
 import path from 'node:path';
 import { openCacheFolder } from '../cache/store.ts';
+import { SsgError, SsgErrorList } from '../errors.ts';
 import { cleanLeftovers, lockOutput } from '../output/output-lock.ts';
 import { checkOwnership, checkProjectRoot, resolveOutDir } from '../output/output-target.ts';
 import { projectAt, type Project } from '../project.ts';
@@ -35,12 +36,30 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const unchanged = await unchangedResult(project, outDir, stamp, options, started);
     if (unchanged) return unchanged;
     const { buildInto } = await import('./full-build.ts');
-    return await buildInto(project, outDir, options, started, stamp);
+    const warned = new Set<string>();
+    try {
+      return await buildInto(project, outDir, { ...options, warn: (message) => (warned.add(message), options.warn?.(message)) }, started, stamp);
+    } catch (error) {
+      // An article's HTML, read from the Markdown cache only when a page showed it, was gone or
+      // changed by then (another build pruned it): the same build once more, reading it whole,
+      // without saying again what the first try said.
+      if (!isCacheEntryChanged(error)) throw error;
+      return await buildInto(project, outDir, { ...options, warn: (message) => warned.has(message) || options.warn?.(message) }, started, stamp, { lazyHtml: false });
+    }
   } finally {
     release();
   }
 }
 
+
+function isCacheEntryChanged(error: unknown): boolean {
+  // Bounded: a cause chain a few links long, or a list of problems.
+  for (let at = error, depth = 0; at && depth < 8; at = (at as Error).cause, depth++) {
+    if (at instanceof SsgError && at.code === 'CacheEntryChanged') return true;
+    if (at instanceof SsgErrorList) return at.errors.some(isCacheEntryChanged);
+  }
+  return false;
+}
 
 /** The last build's result again, when nothing it was made from has changed and its output is untouched. */
 async function unchangedResult(project: Project, outDir: string, stamp: string | undefined, options: BuildOptions, started: number): Promise<BuildResult | undefined> {

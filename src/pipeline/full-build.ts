@@ -103,9 +103,10 @@ async function keepCaches(project: Project, pageCache: PageCache | undefined, co
 /**
  * Builds the site in full into `outDir` (locked and checked by `build`): the pipeline's first run,
  * each stage taking what it can from the caches. `stamp` names the inputs, for the next build to
- * tell it has nothing to do.
+ * tell it has nothing to do. `lazyHtml`: articles' HTML is read from the Markdown cache only when
+ * a page shows it (false: with the articles, for the second try after such a read failed).
  */
-export async function buildInto(project: Project, outDir: string, options: BuildOptions, started: number, stamp: string | undefined): Promise<BuildResult> {
+export async function buildInto(project: Project, outDir: string, options: BuildOptions, started: number, stamp: string | undefined, { lazyHtml = true } = {}): Promise<BuildResult> {
   const startedAt = Date.now();
   const now = options.now ?? new Date();
   const warnings: string[] = [];
@@ -121,7 +122,7 @@ export async function buildInto(project: Project, outDir: string, options: Build
     bundler: oneShotBundler(project, outDir),
     images,
     convertHeldBack: false,
-    lazyHtml: true,
+    lazyHtml,
     pages(inputs) {
       const cached = cachedPages(project, inputs, { ...options, now }, images, sizes);
       pageCache = cached.pageCache;

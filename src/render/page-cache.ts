@@ -190,6 +190,19 @@ function readSignatures(inputs: PageCacheInputs): (read: string) => string | und
   };
 }
 
+/** A page's HTML from its entry; one damaged or gone is forgotten (the caller renders the page, and the next build keeps it again). */
+function readHtml(entry: string, hash: string, forget: () => void): string {
+  const bytes = readEntrySync(entry);
+  if (bytes && outputHash(bytes) === hash) return bytes.toString('utf8');
+  forget();
+  try {
+    rmSync(entry, { force: true });
+  } catch {
+    // A folder stands there: the next write clears it if empty, else the page is rendered each time.
+  }
+  throw new Error(`the cached HTML of ${entry} was damaged or went while the build ran`);
+}
+
 export function openPageCache(inputs: PageCacheInputs): PageCache {
   const file = pageCacheFile(inputs.cacheDir);
   const htmlDir = pageHtmlDir(inputs.cacheDir);
@@ -221,14 +234,7 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
       const links = storedLinks(page.links);
       return {
         get html() {
-          const bytes = readEntrySync(entry);
-          if (!bytes || outputHash(bytes) !== page.hash) {
-            // The next build renders the page again (this one does, from the getter's caller).
-            rmSync(entry, { force: true });
-            delete next.pages[outputPath];
-            throw new Error(`the cached HTML of /${outputPath} was damaged or went while the build ran; build again`);
-          }
-          return bytes.toString('utf8');
+          return readHtml(entry, page.hash, () => delete next.pages[outputPath]);
         },
         hash: page.hash,
         islands: page.islands,
