@@ -8,17 +8,17 @@
 // them) and the cold build's ratio to it. Beside each wall time, the CPU time of every process it
 // ran (user and system, all threads): on 2 cores the wall time of a build can be no less than half
 // its CPU time, so the two ratios together say how much is work and how much is waiting. Last, the
-// share cards alone: the same articles' cards drawn in one process, their CPU per card and their
-// share of the cold build's CPU.
+// share cards alone: 500 of the same articles' cards drawn in one process, their CPU a card and
+// the share of the cold build's CPU that all the site's cards are at that rate.
 //
 // With --against REF, each size's cold build is also made by the CLI of that commit (a worktree
-// sharing this node_modules, its lib/ compiled as an install would, its own site/ with the same
+// with its own packages when its lock file differs, else sharing this node_modules, its lib/ compiled as an install would, its own site/ with the same
 // articles), alternating with this tree's, --runs times each, so both see the same machine.
 // Then the cold start of this site as it is (its own articles, no .cache, no dist/): the time from
 // typing `ssg build` to the built site, --runs times, against REF's alternately when given.
 //   npm run bench -- --sizes 1000 --against 0a6531f --runs 2     (--sizes 0 for the cold start only)
 import { execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -81,9 +81,12 @@ async function conversionFloor(dir: string): Promise<{ wallMs: number; cpuMs: nu
   return { wallMs: performance.now() - started, cpuMs: runs.reduce((sum, run) => sum + run.cpuMs, 0), convertMs: runs.map((run) => Number(run.out.trim())) };
 }
 
-/** The articles' share cards drawn in one process: its CPU and wall milliseconds, and how many. */
+/** At most this many cards are drawn alone: enough for a steady figure a card, without drawing 10,000 twice. */
+const CARDS_SAMPLED = 500;
+
+/** Share cards of the articles (at most CARDS_SAMPLED) drawn in one process: its CPU and wall milliseconds, and how many. */
 async function cardsAlone(site: string, dir: string): Promise<{ cpuMs: number; wallMs: number; cards: number }> {
-  const files = readdirSync(dir).filter((name) => name.endsWith('.md')).map((name) => path.join(dir, name));
+  const files = readdirSync(dir).filter((name) => name.endsWith('.md')).map((name) => path.join(dir, name)).slice(0, CARDS_SAMPLED + 1);
   const run = await runMeasured(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'scripts', 'bench', 'cards.ts'), site], { cwd: repoRoot, input: files.join('\n') });
   if (run.code !== 0) throw new Error(`the cards process failed (${run.code}):\n${run.err}`);
   const [cpuMs, wallMs, cards] = run.out.trim().split(' ').map(Number) as [number, number, number];
@@ -92,12 +95,18 @@ async function cardsAlone(site: string, dir: string): Promise<{ cpuMs: number; w
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
-/** A worktree of `ref` sharing this node_modules, its lib/ compiled as installing it would: the CLI of that commit. */
+/** A worktree of `ref` with its packages, its lib/ compiled as installing it would: the CLI of that commit. */
 function worktreeOf(ref: string): { root: string; dispose: () => void } {
   const root = mkdtempSync(path.join(tmpdir(), 'ssg-bench-against-'));
   rmSync(root, { recursive: true });
   execFileSync('git', ['worktree', 'add', '--detach', '--quiet', root, ref], { cwd: repoRoot, stdio: 'inherit' });
-  symlinkSync(path.join(repoRoot, 'node_modules'), path.join(root, 'node_modules'));
+  // Its own packages when its lock file differs (a release before a package was added or removed),
+  // installed without install scripts (none of them is needed to build); else this tree's.
+  if (readFileSync(path.join(root, 'package-lock.json'), 'utf8') === readFileSync(path.join(repoRoot, 'package-lock.json'), 'utf8')) {
+    symlinkSync(path.join(repoRoot, 'node_modules'), path.join(root, 'node_modules'));
+  } else {
+    execFileSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: root, stdio: 'ignore' });
+  }
   if (existsSync(path.join(root, 'scripts', 'build-package.js'))) execFileSync(process.execPath, [path.join(root, 'scripts', 'build-package.js')], { cwd: root, stdio: 'ignore' });
   return { root, dispose: () => execFileSync('git', ['worktree', 'remove', '--force', root], { cwd: repoRoot, stdio: 'inherit' }) };
 }
@@ -138,8 +147,9 @@ async function sizeRuns(size: number): Promise<void> {
     );
     console.log(`    cold build / floor: wall ${(cold.wallMs / floor.wallMs).toFixed(2)}x, CPU ${(cold.cpuMs / floor.cpuMs).toFixed(2)}x (CPU beyond the floor's: ${seconds(cold.cpuMs - floor.cpuMs)})`);
     const cards = await cardsAlone(site.dir, site.file('content/news'));
+    const perCard = cards.cpuMs / cards.cards;
     console.log(
-      `    share cards alone: ${cards.cards} drawn in ${seconds(cards.wallMs)}, CPU ${seconds(cards.cpuMs)}: ${(cards.cpuMs / cards.cards).toFixed(1)} ms of CPU a card, ${Math.round((100 * cards.cpuMs) / cold.cpuMs)} % of the cold build's CPU`,
+      `    share cards alone: ${cards.cards} drawn in one process in ${seconds(cards.wallMs)}, CPU ${seconds(cards.cpuMs)}: ${perCard.toFixed(1)} ms of CPU a card; ${size + 1} cards are about ${Math.round((100 * perCard * (size + 1)) / cold.cpuMs)} % of the cold build's CPU`,
     );
   } finally {
     await site.dispose();
@@ -170,9 +180,9 @@ async function coldAgainst(size: number, ref: string, other: string): Promise<vo
   }
 }
 
-/** One cold start: a fresh copy of this site (no .cache, no dist) built by `cli`. */
-async function coldStart(cli: string): Promise<{ wallMs: number; cpuMs: number }> {
-  const site = await copySite(repoRoot, ['dist', 'node_modules', '.cache', '.git', 'tests', 'screenshots', 'data', 'lib']);
+/** One cold start: a fresh copy of the site at `from` (no .cache, no dist) built by `cli` (REF's CLI builds REF's own site). */
+async function coldStart(cli: string, from = repoRoot): Promise<{ wallMs: number; cpuMs: number }> {
+  const site = await copySite(from, ['dist', 'node_modules', '.cache', '.git', 'tests', 'screenshots', 'data', 'lib']);
   try {
     return await timedBuild(site.dir, cli);
   } finally {
@@ -186,7 +196,7 @@ async function coldStarts(against: { ref: string; root: string } | undefined): P
   if (against) results[against.ref] = [];
   for (let run = 0; run < runs; run++) {
     results['this tree']!.push(await coldStart(cliPath));
-    if (against) results[against.ref]!.push(await coldStart(path.join(against.root, 'bin', 'ssg.js')));
+    if (against) results[against.ref]!.push(await coldStart(path.join(against.root, 'bin', 'ssg.js'), against.root));
   }
   for (const [name, list] of Object.entries(results)) {
     console.log(`  ${name.padEnd(12)} median ${seconds(median(list.map((run) => run.wallMs)))} (CPU ${seconds(median(list.map((run) => run.cpuMs)))}); runs ${list.map((run) => seconds(run.wallMs)).join(', ')}`);
