@@ -4,13 +4,15 @@
 // own threads count) and of wall time, after a first card that loads satori and the fonts.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { text } from 'node:stream/consumers';
 import { parse } from 'yaml';
 import { parseArticle } from '../../src/content/articles.ts';
 import { shareDrawers, shareImages } from '../../site/share-image.tsx';
 
 const root = process.argv[2]!;
 const brand = (parse(readFileSync(path.join(root, 'content', 'site.yaml'), 'utf8')) as { brand: string }).brand;
-const files = readFileSync(0, 'utf8').split('\n').filter(Boolean);
+// Read as a stream: a synchronous read of a pipe fails with EAGAIN when the list outgrows its buffer (10,000 paths).
+const files = (await text(process.stdin)).split('\n').filter(Boolean);
 const articles = files.map((file) => parseArticle({ file: path.relative(root, file), text: readFileSync(file, 'utf8') }, { now: new Date(), warn: () => {} }));
 const cards = shareImages(articles, brand, root);
 const draw = (card: (typeof cards)[number]) => shareDrawers[card.draw!.drawer]!(card.draw!.input, { root });
