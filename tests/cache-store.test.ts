@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { libProblem } from '../bin/lib-check.js';
 import { sourceFingerprint } from '../src/fingerprint.ts';
 import { importedPackages, packageVersions } from '../src/content/package-versions.ts';
-import { entryHeader, openEntry, pruneEntries, readEntry, readEntrySync, removeAbandonedTemporaries, writeEntrySync } from '../src/cache/store.ts';
+import { entryHeader, openEntry, pruneEntries, readEntry, readEntrySync, removeAbandonedTemporaries, writeEntryAsync, writeEntrySync } from '../src/cache/store.ts';
 import { corruptions, damage } from './helpers/corrupt.ts';
 import { repoRoot } from './helpers/project.ts';
 
@@ -100,6 +100,41 @@ describe('cache entries', () => {
     writeFileSync(path.join(file, 'inside'), '');
     expect(() => writeEntrySync(file, Buffer.from('x'))).toThrow();
     expect(readdirSync(path.dirname(file))).toEqual(['entry.bin']);
+  });
+});
+
+describe('entries written asynchronously (writeEntryAsync)', () => {
+  it('give back what was written, for many entries into one folder, also after the folder is deleted between writes', async () => {
+    const folder = path.join(dir, `async-${++counter}`);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.uint8Array({ maxLength: 2000 }), { minLength: 1, maxLength: 12 }), fc.boolean(), async (payloads, deleteFolder) => {
+        if (deleteFolder) await rm(folder, { recursive: true, force: true });
+        await Promise.all(payloads.map((payload, index) => writeEntryAsync(path.join(folder, `${index}.bin`), payload)));
+        payloads.forEach((payload, index) => expect(readEntrySync(path.join(folder, `${index}.bin`))?.equals(Buffer.from(payload))).toBe(true));
+        expect(readdirSync(folder).filter((name) => name.includes('.tmp-'))).toEqual([]);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('an empty folder where the entry goes is replaced; one with something in it is kept, the write rejects and leaves no temporary file', async () => {
+    const file = fresh();
+    mkdirSync(file, { recursive: true });
+    await writeEntryAsync(file, Buffer.from('kept'));
+    expect(readEntrySync(file)?.toString()).toBe('kept');
+
+    const other = fresh();
+    mkdirSync(other, { recursive: true });
+    writeFileSync(path.join(other, 'someone-elses.txt'), 'mine');
+    await expect(writeEntryAsync(other, Buffer.from('x'))).rejects.toThrow();
+    expect(readFileSync(path.join(other, 'someone-elses.txt'), 'utf8')).toBe('mine');
+    expect(readdirSync(path.dirname(other))).toEqual(['entry.bin']);
+
+    // A file where the entry's folder should be: rejected, the file kept.
+    const blocker = path.join(dir, `blocked-${++counter}`);
+    writeFileSync(blocker, 'a file, not a folder');
+    await expect(writeEntryAsync(path.join(blocker, 'entry.bin'), Buffer.from('x'))).rejects.toThrow();
+    expect(readFileSync(blocker, 'utf8')).toBe('a file, not a folder');
   });
 });
 

@@ -104,12 +104,30 @@ export function writeEntrySync(file: string, payload: Uint8Array): void {
   }
 }
 
+/** Folders made by writeEntryAsync in this process: a hundred entries into one folder make it once, not a hundred times. */
+const madeFolders = new Map<string, Promise<unknown>>();
+
 /** writeEntrySync on libuv's threads: the same atomic write, for many entries written while other work goes on. */
 export async function writeEntryAsync(file: string, payload: Uint8Array): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const temporary = temporaryName(file);
+  const folder = path.dirname(file);
+  let made = madeFolders.get(folder);
+  if (!made) madeFolders.set(folder, (made = mkdir(folder, { recursive: true })));
   try {
-    await writeFile(temporary, Buffer.concat([entryHeader(payload), payload]));
+    await made;
+  } catch (error) {
+    madeFolders.delete(folder); // tried again by the next write
+    throw error;
+  }
+  const temporary = temporaryName(file);
+  const bytes = Buffer.concat([entryHeader(payload), payload]);
+  try {
+    await writeFile(temporary, bytes).catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+      // The folder went since this process made it (.cache deleted while dev runs): made again.
+      madeFolders.delete(folder);
+      await mkdir(folder, { recursive: true });
+      await writeFile(temporary, bytes);
+    });
     clearEmptyFolder(file);
     await rename(temporary, file);
   } catch (error) {
