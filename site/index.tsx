@@ -113,6 +113,8 @@ export default defineSite<SiteData>({
       // The contact endpoint's answer to a form posted without JavaScript.
       path: '/contact/no-script',
       page: ContactWithoutScript,
+      // An answer, not a page to find: kept out of search engines and the sitemap.
+      noindex: true,
       head: ({ data }) => ({
         title: `Message not sent | ${data.site.brand}`,
         description: `The contact form needs JavaScript; e-mail ${data.site.brand} instead.`,

@@ -47,8 +47,9 @@ describe('expandRoutes', () => {
     expect(() => expandRoutes({ routes: [{ path: 'about', page, head }] }, context)).toThrow(/must start with "\/"/);
   });
 
-  it('marks 404 pages', () => {
-    const jobs = expandRoutes({ routes: [{ path: '/404', page, head }, { path: '/x', page, head }] }, context);
-    expect(jobs.map((job) => job.notFound)).toEqual([true, false]);
+  it('marks 404 pages, and those and the routes marked noindex as kept from search engines', () => {
+    const jobs = expandRoutes({ routes: [{ path: '/404', page, head }, { path: '/x', page, head }, { path: '/thanks', page, head, noindex: true }] }, context);
+    expect(jobs.map((job) => job.notFound)).toEqual([true, false, false]);
+    expect(jobs.map((job) => job.noindex)).toEqual([true, false, true]);
   });
 });

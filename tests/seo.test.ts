@@ -10,6 +10,7 @@ import { buildRealSite } from './helpers/site.ts';
 
 const BASE = 'https://validators.example';
 const routes = ['/', '/about', '/services', '/networks', '/contact', '/contact/no-script', '/news', '/news/hello-world', '/news/second-story', '/legal'];
+const NOINDEX = '/contact/no-script';
 const fileOf = (route: string) => (route === '/' ? 'index.html' : `${route.slice(1)}.html`);
 const xml = new XMLParser({ ignoreAttributes: false });
 
@@ -35,7 +36,14 @@ describe('what the build ships for search engines, readers and browsers', () => 
     for (const route of routes) {
       const html = pages.get(route)!;
       expect(html).toMatch(/^<!doctype html>\n<html lang="en">/);
-      expect(html).toContain(`<link rel="canonical" href="${BASE}${route === '/' ? '/' : route}">`);
+      // The contact form's no-script answer is a noindex route: no canonical URL, kept from search engines.
+      if (route === NOINDEX) {
+        expect(html).toContain('<meta name="robots" content="noindex">');
+        expect(html).not.toContain('rel="canonical"');
+      } else {
+        expect(html).toContain(`<link rel="canonical" href="${BASE}${route === '/' ? '/' : route}">`);
+        expect(html).not.toContain('noindex');
+      }
       expect(html).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
     }
     expect(/<title>([^<]+)/.exec(pages.get('/news/second-story')!)![1]).toBe('A second story | Example Validators');
@@ -46,7 +54,7 @@ describe('what the build ships for search engines, readers and browsers', () => 
     for (const route of routes) {
       const html = pages.get(route)!;
       expect(meta(html, 'og:title'), route).toBe(/<title>([^<]+)/.exec(html)![1]);
-      expect(meta(html, 'og:url')).toBe(`${BASE}${route === '/' ? '/' : route}`);
+      expect(meta(html, 'og:url')).toBe(route === NOINDEX ? undefined : `${BASE}${route === '/' ? '/' : route}`);
       // Articles: their own share card; other pages: the share image as the build processed it.
       if (route.startsWith('/news/')) expect(meta(html, 'og:image')).toBe(`${BASE}${route}.png`);
       else expect(meta(html, 'og:image')).toMatch(new RegExp(`^${BASE.replace(/[.]/g, '\\.')}/assets/og-image-1200w-[0-9a-f]{10}\\.jpg$`));
@@ -108,8 +116,8 @@ describe('what the build ships for search engines, readers and browsers', () => 
     const text = await site.read('dist/sitemap.xml');
     expect(XMLValidator.validate(text)).toBe(true);
     const urls = xml.parse(text).urlset.url as Array<{ loc: string; lastmod?: string }>;
-    // Besides the routes above: the no-script contact answer and a page per tag of hello-world.
-    const listed = [...routes, '/news/tags/announcement', '/news/tags/company'];
+    // Besides the routes above (but the no-script contact answer, a noindex route): a page per tag of hello-world.
+    const listed = [...routes.filter((route) => route !== NOINDEX), '/news/tags/announcement', '/news/tags/company'];
     expect(urls.map((url) => url.loc).sort()).toEqual(listed.map((route) => `${BASE}${route === '/' ? '/' : route}`).sort());
     expect(urls.find((url) => url.loc.endsWith('/news/hello-world'))!.lastmod).toBe('2025-01-01');
     expect(urls.find((url) => url.loc.endsWith('/news/second-story'))!.lastmod).toBe('2025-03-10');

@@ -71,7 +71,7 @@ export function renderDocument(job: PageJob, context: RenderContext, reads?: Pag
     head,
     // Not found pages and drafts (built with --drafts, to preview) are never to be indexed. An
     // article published first elsewhere names the original (its `canonical`) unless the head says otherwise.
-    canonicalUrl: job.notFound || isDraftPage(inputs.entry) ? undefined : (head.canonical ?? entryArticle(inputs.entry)?.canonical ?? context.baseUrl + job.path),
+    canonicalUrl: job.noindex || isDraftPage(inputs.entry) ? undefined : (head.canonical ?? entryArticle(inputs.entry)?.canonical ?? context.baseUrl + job.path),
     baseUrl: context.baseUrl,
     meta: context.meta,
     feed: context.feed,

@@ -16,6 +16,8 @@ export interface PageJob {
   outputPath: string;
   /** A not-found page: written as `404.html` and never indexed. */
   notFound: boolean;
+  /** Kept from search engines: a not-found page, or a route marked `noindex`. */
+  noindex: boolean;
 }
 
 const PARAM = /:([A-Za-z_][A-Za-z0-9_]*)/g;
@@ -95,7 +97,7 @@ export function expandRoutes<Data>(
         throw catalogueError('RouteDuplicate', [previous, route.path, outputPath]);
       }
       seen.set(outputPath, route.path);
-      jobs.push({ route, path, params, entry: props ?? {}, outputPath, notFound: isNotFoundPath(path) });
+      jobs.push({ route, path, params, entry: props ?? {}, outputPath, notFound: isNotFoundPath(path), noindex: isNotFoundPath(path) || route.noindex === true });
     }
   }
   return jobs;

@@ -90,6 +90,11 @@ export interface Route<Data = Record<string, unknown>> {
   head: (props: PageProps<Data>) => Head;
   /** For a path with parameters: one entry per page to write. */
   entries?: (context: { articles: readonly Article[]; data: Data }) => RouteEntry[];
+  /**
+   * Not for search engines (a form's answer, a thank-you page): its pages carry
+   * `<meta name="robots" content="noindex">`, no canonical link, and stay out of the sitemap.
+   */
+  noindex?: boolean;
 }
 
 /** One page of a route with parameters: the values of its parameters, and data for the page. */

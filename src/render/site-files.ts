@@ -20,7 +20,7 @@ function entryArticle(job: PageJob, articles: ReadonlySet<Article>): Article | u
 }
 
 /**
- * Every indexable page (not a 404, not a draft shown by --drafts, not an article whose canonical
+ * Every indexable page (not a 404 or a `noindex` route, not a draft shown by --drafts, not an article whose canonical
  * URL is elsewhere), articles with the day they were last changed (`updated`, else their date).
  */
 export function sitemap(jobs: readonly PageJob[], articles: readonly Article[], baseUrl: string): string {
@@ -29,7 +29,7 @@ export function sitemap(jobs: readonly PageJob[], articles: readonly Article[], 
     .filter((job) => {
       const article = entryArticle(job, known);
       const elsewhere = article?.canonical !== undefined && article.canonical !== baseUrl + job.path;
-      return !job.notFound && !article?.draft && !elsewhere;
+      return !job.noindex && !article?.draft && !elsewhere;
     })
     .map((job) => {
       const article = entryArticle(job, known);
