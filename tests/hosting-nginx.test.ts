@@ -49,11 +49,36 @@ describe('the README nginx block, run by Debian nginx', () => {
     }
   });
 
-  it('answers /about/ and /news/ with a 404 page, not a folder listing or 403', async () => {
-    for (const urlPath of ['/about/', '/news/', '/assets/']) {
+  it("redirects a page's trailing-slash twin once, permanently, to the page, keeping the query", async () => {
+    for (const [urlPath, target] of [
+      ['/about/', '/about'],
+      ['/news/', '/news'],
+      ['/news/hello-world/', '/news/hello-world'],
+      ['/news/hello-world/?utm_source=x&a=%0d%0a', '/news/hello-world?utm_source=x&a=%0d%0a'],
+    ] as const) {
+      const answer = await get(nginx.url + urlPath);
+      expect({ urlPath, status: answer.status }).toEqual({ urlPath, status: 301 });
+      expect(new URL(answer.headers.get('location')!, nginx.url).pathname + new URL(answer.headers.get('location')!, nginx.url).search).toBe(target);
+      // Once: the target itself is the page.
+      expect((await get(new URL(answer.headers.get('location')!, nginx.url).href)).status).toBe(200);
+    }
+  });
+
+  it('answers a trailing-slash path that is no page with the nearest 404 page, never a folder listing, 403 or a redirect', async () => {
+    for (const [urlPath, page] of [
+      ['/assets/', 'general'],
+      ['/nope/', 'general'],
+      ['/news/unknown/', 'news'],
+      ['/news/unknown%0d%0aSet-Cookie:x/', 'news'],
+      ['/news/tags/', 'news'],
+    ] as const) {
       const answer = await get(nginx.url + urlPath);
       expect({ urlPath, status: answer.status }).toEqual({ urlPath, status: 404 });
+      expect(answer.headers.get('location')).toBeNull();
+      expect(answer.headers.get('set-cookie')).toBeNull();
       expect(answer.body).toContain('Not found');
+      const newsNotFound = await context().site.read('dist/news/404.html');
+      expect({ urlPath, news: answer.body === newsNotFound }).toEqual({ urlPath, news: page === 'news' });
     }
   });
 
