@@ -14,7 +14,7 @@ import type { PageJob } from '../render/routes.ts';
 import { createImageStage, type ImageStage } from './images.ts';
 import { oneShotBundler } from './inputs.ts';
 import { runPipeline, type Inputs, type Output, type PageSource, type State, type Strategy } from './pipeline.ts';
-import { manifestFileOf, saveUnchangedRecord, validUntil } from './unchanged.ts';
+import { cachesThere, manifestFileOf, saveUnchangedRecord, validUntil } from './unchanged.ts';
 import type { BuildOptions, BuildResult, PageSizes } from './build-result.ts';
 
 /** Pages whose every input is as in the last build come from the page cache, unrendered; each page is measured. */
@@ -108,6 +108,7 @@ async function keepCaches(project: Project, pageCache: PageCache | undefined, co
  */
 export async function buildInto(project: Project, outDir: string, options: BuildOptions, started: number, stamp: string | undefined, { lazyHtml = true } = {}): Promise<BuildResult> {
   const startedAt = Date.now();
+  const cachesBefore = cachesThere(project);
   const now = options.now ?? new Date();
   const warnings: string[] = [];
   const warn = (message: string) => {
@@ -136,7 +137,7 @@ export async function buildInto(project: Project, outDir: string, options: Build
   const report = { pages: state.jobs.map((job) => sizes.get(job)!), articles: state.articles.length, warnings };
   if (stamp) {
     const sources = [...state.server.sources, ...state.client.sources];
-    saveUnchangedRecord(project, outDir, startedAt, { stamp, builtAt: now.getTime(), validUntil: validUntil(now, dueTimes(state, options, now)), sources, report });
+    saveUnchangedRecord(project, outDir, startedAt, { stamp, builtAt: now.getTime(), validUntil: validUntil(now, dueTimes(state, options, now)), sources, report }, cachesBefore);
   }
   const converted = inputs.conversion.converting;
   return {

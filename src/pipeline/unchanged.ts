@@ -51,6 +51,9 @@ interface UnchangedRecord {
 /** The caches a build writes beside its record, as paths. */
 const keptCaches = (project: Project) => [markdownCacheFile(project.cacheDir), pageCacheFile(project.cacheDir)];
 
+/** The kept caches there now: a build notes them at its start, and its record asks for them too. */
+export const cachesThere = (project: Project): string[] => keptCaches(project).filter((file) => statSync(file, { throwIfNoEntry: false })?.isFile());
+
 export interface StampOptions {
   baseUrl?: string;
   drafts?: boolean;
@@ -193,6 +196,8 @@ export function saveUnchangedRecord(
   outDir: string,
   started: number,
   record: Omit<UnchangedRecord, 'version' | 'sources' | 'manifest' | 'caches'> & { sources: readonly string[] },
+  /** The kept caches there when the build started (cachesThere): one removed meanwhile is asked for all the same, so the next build makes it again. */
+  cachesBefore: readonly string[] = [],
 ): void {
   const manifest = manifestHash(manifestFileOf(project, outDir));
   if (manifest === '') return; // nothing to tie the record to: the next build builds in full
@@ -208,7 +213,7 @@ export function saveUnchangedRecord(
     sources[file] = fingerprintOf(file);
   }
   try {
-    const caches = keptCaches(project).filter((file) => statSync(file, { throwIfNoEntry: false })?.isFile());
+    const caches = [...new Set([...cachesBefore, ...cachesThere(project)])];
     writeEntrySync(recordFile(project, outDir), Buffer.from(JSON.stringify({ version: RECORD_VERSION, ...record, sources, manifest, caches })));
   } catch {
     // Not kept: the next build builds in full.
