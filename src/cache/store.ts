@@ -136,6 +136,23 @@ export async function writeEntryAsync(file: string, payload: Uint8Array): Promis
   }
 }
 
+/** writeEntryAsync for an entry the build may do without: settles whether it was written, never rejects (a build that fails before it looks leaves no unhandled rejection). */
+export function keepEntry(file: string, payload: Uint8Array): Promise<boolean> {
+  return writeEntryAsync(file, payload).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Removes an entry found damaged; a folder standing there is left (not the build's to empty: the next write clears it if empty). */
+export function discardEntry(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // A folder: see above.
+  }
+}
+
 function writeAll(fd: number, bytes: Uint8Array): void {
   // Bounded: each pass writes at least one byte or throws.
   for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset, bytes.length - offset);

@@ -64,9 +64,8 @@ export const WORDS_PER_MINUTE = 200;
 
 /** The article with its body converted: a new value, the parsed one left as it was. */
 export function withHtml(article: Article, body: ConvertedBody): Article {
-  // Every field but the HTML (a getter, which spreading would call).
-  const rest = Object.fromEntries(Object.keys(article).flatMap((key) => (key === 'html' ? [] : [[key, article[key as keyof Article]]]))) as Omit<Article, 'html'>;
-  return frozenWithHtml({ ...rest, ...convertedFields(body) }, body);
+  // A parsed article (its html an empty value, never a cache getter that spreading would call).
+  return frozenWithHtml({ ...article, ...convertedFields(body) }, body);
 }
 
 function convertedFields({ headings = [], words = 0 }: ConvertedBody) {

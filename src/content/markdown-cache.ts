@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, statSync, type Stats } from 'node:fs';
+import { readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { importedPackages, packageVersions } from './package-versions.ts';
-import { pruneEntries, readEntry, readEntrySync, writeEntryAsync, writeEntrySync } from '../cache/store.ts';
+import { discardEntry, keepEntry, pruneEntries, readEntry, readEntrySync, writeEntrySync } from '../cache/store.ts';
 import { catalogueError } from '../errors.ts';
 import { generatorNodeModules, generatorRoot } from '../project.ts';
 import type { ParsedParts } from './articles.ts';
@@ -90,10 +90,9 @@ async function readStored(file: string): Promise<Record<string, StoredParts>> {
 const entryStamp = (stat: Stats): StoredParts['entry'] => [stat.size, stat.mtimeMs];
 
 /** Parts whose HTML is read from its entry when first asked for, and checked then. */
-function lazyParts(stored: StoredParts, file: string, relative: string, forget: () => void): ParsedParts {
-  const { entry: _, ...parts } = stored;
+function lazyParts(parts: Omit<ParsedParts, 'html'>, file: string, relative: string, forget: () => void): ParsedParts {
   let html: string | undefined;
-  return Object.defineProperty(parts, 'html', {
+  return Object.defineProperty({ ...parts }, 'html', {
     enumerable: true,
     get() {
       if (html !== undefined) return html;
@@ -102,11 +101,7 @@ function lazyParts(stored: StoredParts, file: string, relative: string, forget: 
         // Changed behind the cache's back keeping its size and times, or removed meanwhile (another
         // build pruned it): forgotten, and `build` runs once more reading the cache whole.
         forget();
-        try {
-          rmSync(file, { force: true });
-        } catch {
-          // A folder stands there: not ours to empty; the next write clears it if empty.
-        }
+        discardEntry(file);
         throw catalogueError('CacheEntryChanged', [relative]);
       }
       return (html = bytes.toString('utf8'));
@@ -140,7 +135,7 @@ export async function openMarkdownCache(dir: string, { root = process.cwd(), laz
       const stat = statSync(entry, { throwIfNoEntry: false });
       let found: ParsedParts;
       if (lazy && stat?.isFile() && stat.size === stamp[0] && stat.mtimeMs === stamp[1]) {
-        found = lazyParts(parts, entry, path.relative(root, entry), () => used.delete(key));
+        found = lazyParts(rest, entry, path.relative(root, entry), () => used.delete(key));
         used.set(key, { parts: rest, entry: stamp });
       } else {
         // Read and checked now: dev, or an entry whose size or time differ from those noted.
@@ -158,8 +153,8 @@ export async function openMarkdownCache(dir: string, { root = process.cwd(), laz
     set(key, parts) {
       const { html, ...rest } = parts;
       const entry = htmlEntry(htmlDir, key);
-      // Written now, on libuv's threads, while the build goes on; never rejects.
-      const writing = writeEntryAsync(entry, Buffer.from(html, 'utf8')).then(() => true, () => false);
+      // Written now, on libuv's threads, while the build goes on.
+      const writing = keepEntry(entry, Buffer.from(html, 'utf8'));
       used.set(key, { parts: rest, writing });
     },
     async save() {

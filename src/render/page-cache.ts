@@ -3,8 +3,8 @@ import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { sourceFingerprint } from '../fingerprint.js';
 import type { Article } from '../content/articles.ts';
-import { existsSync, rmSync } from 'node:fs';
-import { pruneEntries, readEntrySync, writeEntryAsync, writeEntrySync } from '../cache/store.ts';
+import { existsSync } from 'node:fs';
+import { discardEntry, keepEntry, pruneEntries, readEntrySync, writeEntrySync } from '../cache/store.ts';
 import { outputHash } from '../output/output.ts';
 import type { PageReads } from './dependencies.ts';
 import type { PageLink, PageLinks } from './links.ts';
@@ -195,11 +195,7 @@ function readHtml(entry: string, hash: string, forget: () => void): string {
   const bytes = readEntrySync(entry);
   if (bytes && outputHash(bytes) === hash) return bytes.toString('utf8');
   forget();
-  try {
-    rmSync(entry, { force: true });
-  } catch {
-    // A folder stands there: the next write clears it if empty, else the page is rendered each time.
-  }
+  discardEntry(entry);
   throw new Error(`the cached HTML of ${entry} was damaged or went while the build ran`);
 }
 
@@ -215,7 +211,7 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
   const next: Stored = { global, pages: {} };
   /** Whether this build rendered a page: otherwise the stored pages are this build's, unless some went. */
   let rendered = false;
-  /** The HTML entries being written, by name: each settles true when written (never rejects, so a build that fails before save leaves no unhandled rejection). */
+  /** The HTML entries being written, by name: each settles whether it was written. */
   const writing = new Map<string, Promise<boolean>>();
 
   return {
@@ -255,7 +251,7 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
       const links: StoredLinks = { ...(page.links.file !== undefined ? { file: page.links.file } : {}), links: [...page.links.links], ids: [...page.links.ids] };
       next.pages[outputPath] = { entryKey, hash: page.hash, measures: page.measures, islands: page.islands, reads: lines.join(LINE_END), links: JSON.stringify(links) };
       const entry = htmlEntry(htmlDir, page.hash);
-      if (!writing.has(entry)) writing.set(entry, writeEntryAsync(entry, Buffer.from(page.html, 'utf8')).then(() => true, () => false));
+      if (!writing.has(entry)) writing.set(entry, keepEntry(entry, Buffer.from(page.html, 'utf8')));
     },
     async save() {
       // An HTML entry that could not be written: its page is not kept.
