@@ -114,9 +114,12 @@ function worktreeOf(ref: string): { root: string; dispose: () => void } {
 const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
 type Timed = Awaited<ReturnType<typeof timedBuild>>;
 
-/** A temporary copy of a site (this tree's, or REF's) with `size` generated articles. */
+/** A temporary copy of a site (this tree's, or REF's) as a fresh clone has it: no .cache, no dist/, no lib/. */
+const siteCopy = (from: string) => copySite(from, ['dist', 'node_modules', '.cache', '.git', 'tests', 'screenshots', 'data', 'lib']);
+
+/** A temporary copy of a site with `size` generated articles. */
 async function generatedSite(from: string, size: number) {
-  const site = await copySite(from, ['dist', 'node_modules', '.cache', '.git', 'tests', 'screenshots', 'data', 'lib']);
+  const site = await siteCopy(from);
   await writeArticles(site.file('content/news'), size);
   return site;
 }
@@ -182,7 +185,7 @@ async function coldAgainst(size: number, ref: string, other: string): Promise<vo
 
 /** One cold start: a fresh copy of the site at `from` (no .cache, no dist) built by `cli` (REF's CLI builds REF's own site). */
 async function coldStart(cli: string, from = repoRoot): Promise<{ wallMs: number; cpuMs: number }> {
-  const site = await copySite(from, ['dist', 'node_modules', '.cache', '.git', 'tests', 'screenshots', 'data', 'lib']);
+  const site = await siteCopy(from);
   try {
     return await timedBuild(site.dir, cli);
   } finally {
