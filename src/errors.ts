@@ -36,13 +36,29 @@ const stagingGone = (outDir: string, reason: string, staging: string) => `${outD
 export const errorCatalogue = {
   FrontMatterUnclosed: {
     title: 'The front matter has no closing line',
-    hint: 'Add a line with three dashes (---) after the front matter.',
-    message: () => 'The front matter block opened on line 1 is never closed.',
+    hint: (format: 'yaml' | 'toml' | 'json') =>
+      format === 'json' ? 'Add a line holding only } after the JSON front matter.' : format === 'toml' ? 'Add a line with three plus signs (+++) after the TOML front matter.' : 'Add a line with three dashes (---) after the front matter.',
+    message: (_format: 'yaml' | 'toml' | 'json', line: number) => `The front matter block opened on line ${line} is never closed.`,
   },
   FrontMatterInvalidYaml: {
     title: 'The front matter is not valid YAML',
     hint: 'Fix the YAML between the two --- lines.',
     message: (yamlError: string) => `Invalid YAML in front matter: ${yamlError}`,
+  },
+  FrontMatterInvalidToml: {
+    title: 'The front matter is not valid TOML',
+    hint: 'Fix the TOML between the two +++ lines (text needs quotes: title = "Hello").',
+    message: (tomlError: string) => `Invalid TOML in front matter: ${tomlError}`,
+  },
+  FrontMatterInvalidJson: {
+    title: 'The front matter is not valid JSON',
+    hint: 'Fix the JSON object between the { and } lines (keys and text in double quotes, no comma after the last field), or write the front matter as YAML between --- lines.',
+    message: (jsonError: string) => `Invalid JSON in front matter: ${jsonError}`,
+  },
+  FrontMatterAliasesExcessive: {
+    title: 'The front matter expands too many YAML aliases',
+    hint: 'Write the values out instead of repeating them through anchors (&name) and aliases (*name).',
+    message: (limit: number) => `The front matter uses YAML aliases more than ${limit} times over, as a "billion laughs" attack does; it is not read.`,
   },
   FrontMatterFieldInvalid: {
     title: 'A front matter field is wrong',
@@ -57,8 +73,33 @@ export const errorCatalogue = {
   },
   ArticleSlugInvalid: {
     title: 'The file name is not a URL slug',
-    hint: 'Rename the file to lowercase letters, digits and single hyphens, for example "my-first-post.md".',
-    message: (slug: string) => `"${slug}" is not a safe URL slug.`,
+    /** `suggested`: the slug Hugo or Eleventy would make of it ('' when it has no Latin letter or digit); `renamed`: the name to give the file or folder. */
+    hint: (_slug: string, suggested: string, kind: 'file' | 'folder', renamed: string) =>
+      suggested === ''
+        ? `Rename the ${kind} to lowercase Latin letters (a-z), digits and single hyphens, for example "${kind === 'file' ? 'my-first-post.md' : 'my-first-post'}": the name is the page's address.`
+        : `Rename the ${kind} to "${renamed}" (lowercase letters, digits and single hyphens: the name is the page's address).`,
+    message: (slug: string, suggested: string, _kind: 'file' | 'folder', _renamed: string) =>
+      suggested === '' ? `"${slug}" is not a safe URL slug.` : `"${slug}" is not a safe URL slug; as other generators make slugs, it would be "${suggested}".`,
+  },
+  FrontMatterSlugNotRead: {
+    title: 'The front matter names a slug other than the file name',
+    hint: (_written: string, _slug: string, kind: 'file' | 'folder', renamed: string) =>
+      renamed === ''
+        ? 'Remove the slug line: the file name is the slug.'
+        : `To publish it as ${renamed.replace(/\.(md|markdown)$/i, '')}, rename the ${kind} to "${renamed}" and remove the slug line; or remove the slug line to keep the address it has.`,
+    message: (written: string, slug: string, _kind: 'file' | 'folder', _renamed: string) => `slug ${written} is not read: the file name gives the slug ("${slug}"), and one article has one address.`,
+  },
+  ArticleNotText: {
+    title: 'An article file is not UTF-8 text',
+    hint: (...[kind]: [kind: string, ...details: unknown[]]) =>
+      kind === 'binary'
+        ? 'Move the file out of the content folder (an image goes beside the article, linked from its text), or save the article as Markdown text.'
+        : 'Save the file as UTF-8 (in VS Code: "Save with Encoding", then "UTF-8"; most editors have the same under "Save as").',
+    message: byCase({
+      binary: (what: string) => `The file is not text: it is ${what}.`,
+      utf16: () => 'The file is saved as UTF-16, not UTF-8.',
+      encoding: (byte: string) => `The file is not UTF-8: byte ${byte} is no UTF-8 character (the file is probably saved as Windows-1252 or Latin-1).`,
+    }),
   },
   ArticleSlugDuplicate: {
     title: 'Two articles have one slug',
@@ -362,6 +403,17 @@ export const errorCatalogue = {
     title: 'A link leads nowhere',
     hint: 'Fix the link, or add the page or file it points to.',
     message: (page: string, link: string) => `The page ${page} links to ${link}, which no route or public file provides.`,
+  },
+  LinkToHeldBack: {
+    title: 'A link leads to an article this build leaves out',
+    hint: (_page: string, _link: string, reason: 'draft' | 'future') =>
+      reason === 'draft'
+        ? 'Publish it (draft: false), or remove the link until it is published; a build with --drafts shows both (drafts carry noindex).'
+        : 'Give it a date that has come, or remove the link until its date; a build with --future shows both.',
+    message: (page: string, link: string, reason: 'draft' | 'future', file: string, date: string) =>
+      reason === 'draft'
+        ? `The page ${page} links to ${link}, which is a draft (${file}); build with --drafts to include it.`
+        : `The page ${page} links to ${link}, which is dated ${date} (${file}), after the build time; build with --future to include it.`,
   },
   LinkFragmentMissing: {
     title: 'A link points to a heading that does not exist',

@@ -127,7 +127,7 @@ describe('code blocks, on the page', () => {
 
 describe('front matter as other generators write it', () => {
   it('description is the excerpt: the lead, the meta description and the feed summary, with a message', () => {
-    expect(page('description')).toContain('<p class="lead">A description in Astro&#x27;s name for it.</p>');
+    expect(page('description')).toContain('<p class="lead">A description in Astro\'s name for it.</p>');
     expect(meta('description', 'description')).toBe('A description in Astro&#39;s name for it.');
     expect(readFileSync(site.file('dist/news/feed.xml'), 'utf8')).toContain('<description>A description in Astro&apos;s name for it.</description>');
     expect(stderr).toContain('content/news/description.md:4: "description" is read as the excerpt (the name this site uses); rename it to excerpt.');

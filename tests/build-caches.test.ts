@@ -162,6 +162,7 @@ describe('the page cache', () => {
     title,
     date: '2025-01-01',
     excerpt: '',
+    excerptHtml: '',
     markdown: `# ${title}`,
     html: `<h1>${title}</h1>`,
     data: { title },

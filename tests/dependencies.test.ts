@@ -11,6 +11,7 @@ const article = (slug: string, extra: Partial<Article> = {}): Article => ({
   title: slug,
   date: '2025-01-01',
   excerpt: '',
+    excerptHtml: '',
   markdown: '',
   html: '',
   draft: false,

@@ -64,7 +64,7 @@ describe('absolutizeUrls', () => {
 describe('the feed', () => {
   it('carries the article HTML with absolute links and images, as valid XML', () => {
     const article = {
-      slug: 'post', title: 'Post', date: '2025-01-01', excerpt: '', markdown: '', data: {}, draft: false, file: 'content/news/post.md',
+      slug: 'post', title: 'Post', date: '2025-01-01', excerpt: '', excerptHtml: '', markdown: '', data: {}, draft: false, file: 'content/news/post.md',
       html: '<p><a href="/networks">networks</a> <img src="images/chart.png" alt="chart"> ]]&gt;</p>',
     } as Article;
     const xml = rssFeed({ path: '/news/feed.xml', title: 'T', description: 'D', link: (a) => `/news/${a.slug}` }, undefined, [article], 'https://site.example', new Date(0));

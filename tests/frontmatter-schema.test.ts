@@ -169,7 +169,10 @@ describe('the fields authors bring from other generators', () => {
     expect(parse(front('author: "  Anna   Berger "'))).toMatchObject({ author: 'Anna Berger', authors: ['Anna Berger'] });
     expect(parse(front('author: [A, B]'))).toMatchObject({ author: 'A and B', authors: ['A', 'B'] });
     expect(parse(front('author: [A, B, C]')).author).toBe('A, B and C');
-    for (const value of ['""', '[]', '42', '{name: A}', '[A, ""]', '[A, 3]']) {
+    // Numbers are names as written (YAML would read them as numbers).
+    expect(parse(front('author: [A, 3]')).author).toBe('A and 3');
+    expect(parse(front('author: 42')).author).toBe('42');
+    for (const value of ['""', '[]', '{name: A}', '[A, ""]', '[A, {b: 1}]']) {
       const error = errorOf(() => parse(front(`author: ${value}`))) as SsgError;
       expect(error.code, value).toBe('FrontMatterFieldInvalid');
       expect(error.where, value).toBe('content/news/post.md:4');

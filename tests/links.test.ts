@@ -131,7 +131,7 @@ describe('checkLinks with a memo (dev mode)', () => {
 
 describe('the feed', () => {
   it('never carries a draft, even when the build includes drafts', () => {
-    const article = (slug: string, draft: boolean) => ({ slug, title: slug, date: '2025-01-01', excerpt: '', html: '', draft, data: {} }) as unknown as Article;
+    const article = (slug: string, draft: boolean) => ({ slug, title: slug, date: '2025-01-01', excerpt: '', excerptHtml: '', html: '', draft, data: {} }) as unknown as Article;
     const feed = rssFeed({ path: '/feed.xml', title: 'T', description: 'D', link: (a) => `/news/${a.slug}` }, undefined, [article('public', false), article('secret', true)], 'https://x.org', new Date());
     expect(feed).toContain('/news/public');
     expect(feed).not.toContain('secret');

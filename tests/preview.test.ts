@@ -41,8 +41,16 @@ describe('ssg preview', () => {
       expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(await response.text()).toContain('<h1>About us</h1>');
     }
-    // Not a page, as on nginx (Cloudflare Pages and Netlify redirect it to /about).
-    expect((await fetch(`${url}/about/`, { redirect: 'manual' })).status).toBe(404);
+    // The slash form: one permanent redirect to the page, its query kept, as Cloudflare Pages,
+    // Netlify and the README's nginx recipe answer; never for a path the site has no page at.
+    const slashed = await fetch(`${url}/about/?ref=a%20b`, { redirect: 'manual' });
+    expect(slashed.status).toBe(301);
+    expect(slashed.headers.get('location')).toBe('/about?ref=a%20b');
+    expect((await fetch(`${url}/about//`, { redirect: 'manual' })).headers.get('location')).toBe('/about');
+    for (const missing of ['/nowhere/', '/assets/', '/']) {
+      const answer = await fetch(url + missing, { redirect: 'manual' });
+      expect(answer.status, missing).not.toBe(301);
+    }
   });
 
   it('serves assets with their content types', async () => {

@@ -136,7 +136,8 @@ describe('what the build ships for search engines, readers and browsers', () => 
     expect(channel['atom:link']['@_href']).toBe(`${BASE}/news/feed.xml`);
     const items = channel.item as Array<Record<string, any>>;
     expect(items.map((item) => item.title)).toEqual(['A second story', 'Hello world']);
-    expect(items[0]).toMatchObject({ link: `${BASE}/news/second-story`, pubDate: 'Tue, 04 Mar 2025 00:00:00 +0000', description: 'More news & notes.' });
+    // The description is HTML (as RSS readers take it), escaped once more as XML.
+    expect(items[0]).toMatchObject({ link: `${BASE}/news/second-story`, pubDate: 'Tue, 04 Mar 2025 00:00:00 +0000', description: 'More news &amp; notes.' });
     expect(items[0]!.guid['#text']).toBe(`${BASE}/news/second-story`);
     expect(items[0]!['content:encoded']).toMatch(/<p>Text with <b>raw<\/b> &(amp|#x26); an ampersand\.<\/p>/);
   });

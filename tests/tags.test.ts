@@ -5,7 +5,7 @@ import { SsgError } from '../src/errors.ts';
 import { articleTagSlugs, groupByTag, tagGroup, tagSlug } from '../src/content/tags.ts';
 
 const article = (slug: string, tags?: unknown): Article =>
-  ({ slug, title: slug, date: '2025-01-01', excerpt: '', tags, markdown: '', html: '', data: {}, draft: false, file: `content/news/${slug}.md` }) as Article;
+  ({ slug, title: slug, date: '2025-01-01', excerpt: '', excerptHtml: '', tags, markdown: '', html: '', data: {}, draft: false, file: `content/news/${slug}.md` }) as Article;
 
 describe('tagSlug', () => {
   it('is empty or lowercase letters and digits joined by single hyphens, for any text', () => {

@@ -53,7 +53,7 @@ export function NewsList(props: PageProps<SiteData>) {
                 <a className="card news-card" href={`/news/${article.slug}`}>
                   <LocalDate date={article.date} />
                   <h2>{article.title}</h2>
-                  {article.excerpt && <p>{article.excerpt}</p>}
+                  {article.excerptHtml && <p dangerouslySetInnerHTML={{ __html: article.excerptHtml }} />}
                 </a>
                 <TagLinks tags={article.tags} />
               </li>
@@ -124,7 +124,7 @@ export function ArticlePage({ entry }: PageProps<SiteData>) {
             <a href="/news">News</a> · <LocalDate date={article.date} />
           </p>
           <h1>{article.title}</h1>
-          {article.excerpt && <p className="lead">{article.excerpt}</p>}
+          {article.excerptHtml && <p className="lead" dangerouslySetInnerHTML={{ __html: article.excerptHtml }} />}
           <ArticleFacts article={article} />
           <TagLinks tags={article.tags} />
         </div>

@@ -5,9 +5,9 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { catalogueError, SsgError, SsgErrorList } from '../errors.ts';
 import { z } from 'zod';
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import { toString } from 'mdast-util-to-string';
+import { isUtf8 } from 'node:buffer';
 import { bodyOf, bodyStartLine, isoDate, lineOfKey, splitFrontMatter } from './frontmatter.ts';
+import { excerptFromMarkdown } from './excerpt.ts';
 
 /**
  * A news article as the spec defines it, plus where it came from and its converted body. Never
@@ -17,7 +17,10 @@ export interface Article {
   readonly slug: string;
   readonly title: string;
   readonly date: string;
+  /** The excerpt as plain text (its Markdown's markup removed): a meta description. */
   readonly excerpt: string;
+  /** The excerpt as inline HTML (emphasis, code, line breaks; links as their text): a list's or a feed's summary. */
+  readonly excerptHtml: string;
   readonly tags?: readonly string[];
   readonly markdown: string;
   /** The body converted to HTML; empty while the Markdown stage has not converted it. */
@@ -100,6 +103,11 @@ export interface ParseOptions {
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
+/** The extensions of article files: `.md`, and `.markdown` as Jekyll writes them. */
+const ARTICLE_EXTENSION = /\.(?:md|markdown)$/i;
+const INDEX = /^index\.(?:md|markdown)$/i;
+const README = /^readme\.(?:md|markdown)$/i;
+
 export function isValidSlug(slug: string): boolean {
   return SLUG.test(slug);
 }
@@ -110,23 +118,51 @@ export function isValidSlug(slug: string): boolean {
  */
 export function slugOf(file: string): string {
   const name = path.basename(file);
-  if (name.toLowerCase() === 'index.md') {
+  if (INDEX.test(name)) {
     const folder = path.basename(path.dirname(file));
     if (folder !== '' && folder !== '.') return folder;
   }
-  return name.replace(/\.md$/i, '');
+  return name.replace(ARTICLE_EXTENSION, '');
+}
+
+/**
+ * The slug a name would have as Hugo and Eleventy make one: letters without their accents
+ * (`Über` → `uber`), lower case, every run of anything else (spaces, underscores, dots) one hyphen.
+ * Empty when nothing of it is a Latin letter or a digit.
+ */
+export function suggestedSlug(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .replace(/ß/g, 'ss')
+    .replace(/[æÆ]/g, 'ae')
+    .replace(/[œŒ]/g, 'oe')
+    .replace(/[øØ]/g, 'o')
+    .replace(/[đĐ]/g, 'd')
+    .replace(/[łŁ]/g, 'l')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
 }
 
 /** One article from one file, with every default of the spec applied; html is left empty. */
 export function parseArticle(source: ArticleSource, options: ParseOptions): Article {
   checkSlug(source.file);
-  const { data, body } = splitFrontMatter(source.text, source.file);
+  const { data, body } = splitFrontMatter(source.text, source.file, { textKeys: TEXT_KEYS });
   return articleFromParts(source.file, data, body, options, source.text);
 }
 
+/** The front-matter keys whose values are text, read as written (`title: 2024` is "2024", `tags: [1.10]` keeps "1.10"). */
+const TEXT_KEYS = ['title', 'excerpt', 'description', 'tags', 'author', 'imageAlt', 'slug'];
+
 function checkSlug(file: string): string {
   const slug = slugOf(file);
-  if (!isValidSlug(slug)) throw catalogueError('ArticleSlugInvalid', [slug], { file });
+  if (!isValidSlug(slug)) {
+    const suggested = suggestedSlug(slug);
+    const bundle = INDEX.test(path.basename(file));
+    const renamed = suggested === '' ? '' : bundle ? suggested : `${suggested}${ARTICLE_EXTENSION.exec(file)?.[0] ?? '.md'}`;
+    throw catalogueError('ArticleSlugInvalid', [slug, suggested, bundle ? 'folder' : 'file', renamed], { file });
+  }
   return slug;
 }
 
@@ -318,6 +354,7 @@ function checkFrontMatter(file: string, data: Record<string, unknown>, text: str
 export function articleFromParts(file: string, data: Record<string, unknown>, body: string, options: ParseOptions, text = body, converted: ConvertedBody = { html: '' }): Article {
   const slug = slugOf(file);
   const fields = checkFrontMatter(file, data, text);
+  checkSlugField(file, slug, data, text);
   warnLookalikeKeys(file, data, text, options.warn);
   const at = (key: string) => keyAt(file, text, key);
 
@@ -335,25 +372,74 @@ export function articleFromParts(file: string, data: Record<string, unknown>, bo
   if (updated !== undefined && Date.parse(updated) > options.now.getTime() && Date.parse(date) <= options.now.getTime()) {
     options.warn(`${at('updated')}: updated (${fields.updated}) is in the future; give the day the article was last changed.`);
   }
-  const title = typeof fields.title === 'string' && fields.title !== '' ? fields.title : slug;
+  const title = titleOf(fields.title, slug, at, options.warn);
+  const excerpt = excerptOf(file, data, body, text, options.warn);
 
   return frozenWithHtml({
     slug,
     title,
     date,
-    excerpt: excerptOf(file, data, body, text, options.warn),
+    excerpt: excerpt.text,
+    excerptHtml: excerpt.html,
     markdown: body,
     data,
     draft: fields.draft === true,
     file,
     bodyLine: bodyStartLine(text, body),
     ...convertedFields(converted),
-    ...(Array.isArray(fields.tags) ? { tags: Object.freeze(fields.tags.map(String)) } : {}),
+    ...tagsOf(fields.tags, at, options.warn),
     ...(updated !== undefined ? { updated } : {}),
     ...authorsOf(fields.author),
     ...(fields.canonical !== undefined ? { canonical: new URL(fields.canonical.trim()).href } : {}),
     ...shareImageOf(file, fields, title, text, options),
   }, converted);
+}
+
+/** The title: the front matter's text, or the slug (with a warning when a title was given but is no text, as `title: [a, b]`). */
+function titleOf(title: unknown, slug: string, at: (key: string) => string, warn: (message: string) => void): string {
+  if (typeof title === 'string' && title.trim() !== '') return title;
+  if (title !== undefined && title !== null) {
+    warn(`${at('title')}: title ${JSON.stringify(title)} is ${typeof title === 'string' ? 'empty' : 'not text'}; the slug "${slug}" is shown instead. Write the title as text: title: "…"`);
+  }
+  return slug;
+}
+
+/**
+ * Tags, kept only when they are a list (the spec's rule). Text where a list belongs (`tags:
+ * staking`, Jekyll's `tags: a b`) is not read, with a warning giving the list to write; an item
+ * that is no text (a list, a map) is left out with a warning.
+ */
+function tagsOf(tags: unknown, at: (key: string) => string, warn: (message: string) => void): Pick<Article, 'tags'> {
+  if (tags === undefined || tags === null) return {};
+  if (!Array.isArray(tags)) {
+    const text = String(tags).trim();
+    const items = text.includes(',') ? text.split(',') : text.split(/\s+/);
+    const list = items.map((item) => item.trim()).filter(Boolean);
+    warn(`${at('tags')}: tags is ${JSON.stringify(tags)}, not a list, so the article gets no tags; write it as a list: tags: [${list.join(', ')}]`);
+    return {};
+  }
+  const kept: string[] = [];
+  for (const tag of tags) {
+    if (typeof tag === 'string' || typeof tag === 'number' || typeof tag === 'boolean') {
+      if (String(tag).trim() !== '') kept.push(String(tag));
+    } else if (tag !== null) {
+      warn(`${at('tags')}: the tag ${JSON.stringify(tag)} is not text and is left out; write each tag as text: tags: [staking, ethereum]`);
+    }
+  }
+  return { tags: Object.freeze(kept) };
+}
+
+/**
+ * `slug` in front matter (Jekyll, Hugo and Astro read it) is refused unless it is the file's own:
+ * the file name is the slug here, and a slug read from two places would publish the article where
+ * its author does not look for it.
+ */
+function checkSlugField(file: string, slug: string, data: Record<string, unknown>, text: string): void {
+  if (!Object.hasOwn(data, 'slug') || data.slug === slug) return;
+  const wanted = typeof data.slug === 'string' ? data.slug.trim() : '';
+  const bundle = INDEX.test(path.basename(file));
+  const renamed = wanted !== '' && isValidSlug(wanted) ? (bundle ? wanted : `${wanted}${ARTICLE_EXTENSION.exec(file)?.[0] ?? '.md'}`) : '';
+  throw catalogueError('FrontMatterSlugNotRead', [JSON.stringify(data.slug), slug, bundle ? 'folder' : 'file', renamed], keyLocation(file, text, 'slug'));
 }
 
 /** `author` as one name or a list: the names, and the byline that joins them. */
@@ -405,29 +491,18 @@ const MORE = /^[ \t]*<!--\s*more\s*-->[ \t]*$/im;
  * read as the excerpt, with a message naming the one this site uses); else the body's text before
  * a `<!--more-->` line; else none.
  */
-function excerptOf(file: string, data: Record<string, unknown>, body: string, text: string, warn: (message: string) => void): string {
+function excerptOf(file: string, data: Record<string, unknown>, body: string, text: string, warn: (message: string) => void) {
   const where = (key: string) => keyAt(file, text, key);
   if (typeof data.excerpt === 'string') {
     if (typeof data.description === 'string' && data.description !== data.excerpt) warn(`${where('description')}: "description" is not read, as excerpt is given; remove one of them.`);
-    return data.excerpt;
+    return excerptFromMarkdown(data.excerpt);
   }
   if (typeof data.description === 'string') {
     warn(`${where('description')}: "description" is read as the excerpt (the name this site uses); rename it to excerpt.`);
-    return data.description;
+    return excerptFromMarkdown(data.description);
   }
   const more = MORE.exec(body);
-  return more ? plainText(body.slice(0, more.index)) : '';
-}
-
-/** Markdown's text without its markup, paragraphs joined by a space: what a meta description or a summary shows. */
-function plainText(markdown: string): string {
-  const tree = fromMarkdown(markdown);
-  return tree.children
-    .map((node) => toString(node))
-    .filter((part) => part.trim() !== '')
-    .join(' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return excerptFromMarkdown(more ? body.slice(0, more.index) : '');
 }
 
 /** Whether a build shows the article: drafts only with `drafts`, future dates only with `future`. */
@@ -514,7 +589,7 @@ export function parseArticles(
 export function isArticleName(relative: string): boolean {
   const parts = relative.split(/[\\/]/);
   const name = parts[parts.length - 1]!;
-  return name.toLowerCase().endsWith('.md') && name.toLowerCase() !== 'readme.md' && !parts.some((part) => part.startsWith('.'));
+  return ARTICLE_EXTENSION.test(name) && !README.test(name) && !parts.some((part) => part.startsWith('.'));
 }
 
 /**
@@ -556,9 +631,76 @@ function readArticleSource(root: string, file: string, warn: (message: string) =
     if (!stat.isDirectory()) warn(`${relative}: not a file; skipped.`);
     return undefined; // a folder named x.md: the articles in it are read on their own
   }
+  let bytes: Buffer;
   try {
-    return { file: relative, text: readFileSync(file, 'utf8') };
+    bytes = readFileSync(file);
   } catch (error) {
     throw catalogueError('ArticleUnreadable', ['article', (error as Error).message], { file: relative }, { cause: error });
   }
+  const text = articleText(bytes, relative);
+  if (text === undefined) {
+    warn(emptyArticle(relative));
+    return undefined;
+  }
+  return { file: relative, text };
+}
+
+/** The warning for an empty article file, which is skipped. */
+export const emptyArticle = (file: string) => `${file}: the file is empty; skipped. Write the article in it, or delete it.`;
+
+/** What a file that is not text starts with, and what it then is. */
+const MAGIC: ReadonlyArray<[bytes: number[], what: string]> = [
+  [[0x89, 0x50, 0x4e, 0x47], 'a PNG image'],
+  [[0xff, 0xd8, 0xff], 'a JPEG image'],
+  [[0x47, 0x49, 0x46, 0x38], 'a GIF image'],
+  [[0x25, 0x50, 0x44, 0x46], 'a PDF document'],
+  [[0x50, 0x4b, 0x03, 0x04], 'a ZIP archive (a Word or OpenDocument file is one)'],
+  [[0x52, 0x49, 0x46, 0x46], 'a RIFF file (a WebP image, a WAV sound)'],
+  [[0x1f, 0x8b], 'a gzip archive'],
+];
+
+/**
+ * An article file's text: its bytes read as UTF-8, or undefined when it holds nothing but white
+ * space (skipped with a warning: an editor's new file, or one emptied by mistake, publishes
+ * nothing). A file that is not UTF-8 text (an image, a document, a file saved as Windows-1252 or
+ * UTF-16) is refused naming what it looks like and, for a wrong encoding, the line of its first
+ * byte that is not UTF-8: read as UTF-8 it would publish garbage or U+FFFD marks.
+ */
+export function articleText(bytes: Uint8Array, file: string): string | undefined {
+  const magic = MAGIC.find(([start]) => start.every((byte, index) => bytes[index] === byte));
+  if (magic) throw catalogueError('ArticleNotText', ['binary', magic[1]], { file });
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) throw catalogueError('ArticleNotText', ['utf16'], { file });
+  const nul = bytes.indexOf(0);
+  if (nul !== -1) throw catalogueError('ArticleNotText', ['binary', 'binary data (it holds NUL bytes)'], { file, line: lineAt(bytes, nul) });
+  if (!isUtf8(bytes)) {
+    const bad = firstInvalidUtf8(bytes);
+    throw catalogueError('ArticleNotText', ['encoding', `0x${bytes[bad]!.toString(16).toUpperCase().padStart(2, '0')}`], { file, line: lineAt(bytes, bad) });
+  }
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  return text.replace(/^\ufeff/, '').trim() === '' ? undefined : text;
+}
+
+/** The line (from 1) of a byte offset: LF, CRLF and CR each end a line. */
+function lineAt(bytes: Uint8Array, offset: number): number {
+  let line = 1;
+  for (let index = 0; index < offset; index++) {
+    if (bytes[index] === 0x0a || (bytes[index] === 0x0d && bytes[index + 1] !== 0x0a)) line++;
+  }
+  return line;
+}
+
+/** The offset of the first byte that does not belong to a well-formed UTF-8 sequence. */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  let index = 0;
+  while (index < bytes.length) {
+    const byte = bytes[index]!;
+    const length = byte < 0x80 ? 1 : byte >= 0xc2 && byte <= 0xdf ? 2 : byte >= 0xe0 && byte <= 0xef ? 3 : byte >= 0xf0 && byte <= 0xf4 ? 4 : 0;
+    if (length === 0) return index;
+    if (length > 1) {
+      const sequence = Buffer.from(bytes.subarray(index, index + length));
+      if (sequence.length < length || !isUtf8(sequence)) return index;
+    }
+    index += length;
+  }
+  return bytes.length - 1;
 }

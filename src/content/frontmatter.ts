@@ -1,63 +1,178 @@
-import { parseDocument } from 'yaml';
+import { isScalar, isSeq, parseDocument, type Document } from 'yaml';
+import { parse as parseToml, TomlDate, TomlError } from 'smol-toml';
 import { yamlMessage } from './yaml-message.ts';
 import { catalogueError } from '../errors.ts';
 
 export interface SplitFile {
   /** The parsed front matter; empty when the file has none. */
   data: Record<string, unknown>;
-  /** Everything after the closing `---` line, or the whole file when there is no front matter. */
+  /** Everything after the closing line, or the whole file when there is no front matter; lines end in `\n`. */
   body: string;
 }
 
-const FENCE = /^---[ \t]*$/;
+/** How front matter is written: YAML between `---` lines (Jekyll, Astro, Eleventy), TOML between `+++` (Hugo), or a JSON object (Hugo). */
+export type FrontMatterFormat = 'yaml' | 'toml' | 'json';
 
-/**
- * Splits a Markdown file into YAML front matter and body. Front matter is a block between a
- * leading line of three dashes and a closing line of three dashes; without the leading line the
- * whole file is the body. `file` is only used in error messages.
- */
-/** The body of a file whose front matter is known to be well formed (see splitFrontMatter). */
-export function bodyOf(source: string): string {
-  const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
-  const lines = text.split(/\r?\n/);
-  if (!FENCE.test(lines[0] ?? '')) return text;
-  const closing = lines.findIndex((line, index) => index > 0 && FENCE.test(line));
-  return lines.slice(closing + 1).join('\n');
+const OPENING: Record<FrontMatterFormat, RegExp> = { yaml: /^---[ \t]*$/, toml: /^\+\+\+[ \t]*$/, json: /^\{[ \t]*$/ };
+const CLOSING: Record<FrontMatterFormat, RegExp> = { yaml: /^---[ \t]*$/, toml: /^\+\+\+[ \t]*$/, json: /^\}[ \t]*$/ };
+const FORMATS = Object.keys(OPENING) as FrontMatterFormat[];
+
+/** Where a file's front matter is: its format and the indexes of its opening and closing lines (-1: never closed). */
+interface Block {
+  format: FrontMatterFormat;
+  open: number;
+  close: number;
 }
 
-export function splitFrontMatter(source: string, file: string): SplitFile {
+/** A file's lines, whatever its line endings (LF, CRLF or a CR alone, as old Mac editors save), without a byte-order mark. */
+export function linesOf(source: string): string[] {
   const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
-  const lines = text.split(/\r?\n/);
-  if (!FENCE.test(lines[0] ?? '')) return { data: {}, body: text };
+  return text.split(/\r\n|\r|\n/);
+}
 
-  const closing = lines.findIndex((line, index) => index > 0 && FENCE.test(line));
-  if (closing === -1) {
-    throw catalogueError('FrontMatterUnclosed', [], { file, line: 1 });
+/**
+ * The front matter block: its opening line is the file's first that is not blank, and its closing
+ * line the first after it written the same way, at the start of a line. In YAML a `---` there
+ * always ends a document, so a `---` inside a block scalar (indented) never ends it early.
+ */
+function blockOf(lines: readonly string[]): Block | undefined {
+  let open = 0;
+  while (open < lines.length - 1 && lines[open]!.trim() === '') open++;
+  const first = lines[open] ?? '';
+  const format = FORMATS.find((candidate) => OPENING[candidate].test(first));
+  if (!format) return undefined;
+  const closing = CLOSING[format];
+  let close = -1;
+  for (let index = open + 1; index < lines.length; index++) {
+    if (closing.test(lines[index]!)) {
+      close = index;
+      break;
+    }
   }
+  return { format, open, close };
+}
 
-  const yamlSource = lines.slice(1, closing).join('\n');
-  const doc = parseDocument(yamlSource, { prettyErrors: true });
+/** The body of a file whose front matter is known to be well formed (see splitFrontMatter). */
+export function bodyOf(source: string): string {
+  const lines = linesOf(source);
+  const block = blockOf(lines);
+  return lines.slice(block && block.close !== -1 ? block.close + 1 : 0).join('\n');
+}
+
+export interface SplitOptions {
+  /**
+   * Keys whose values are text, read as the author wrote them: YAML would read `title: 2024` as a
+   * number and `1.10` in a list as 1.1; these keep `"2024"` and `"1.10"` (lists of them too).
+   */
+  textKeys?: readonly string[];
+}
+
+/**
+ * Splits a Markdown file into its front matter and body. Front matter is YAML between two `---`
+ * lines, TOML between two `+++` lines, or a JSON object from a `{` line to a `}` line, starting at
+ * the file's first line that is not blank; without one the whole file is the body. Any line
+ * ending is read. `file` is only used in error messages.
+ */
+export function splitFrontMatter(source: string, file: string, options: SplitOptions = {}): SplitFile {
+  const lines = linesOf(source);
+  const block = blockOf(lines);
+  if (!block) return { data: {}, body: lines.join('\n') };
+  if (block.close === -1) throw catalogueError('FrontMatterUnclosed', [block.format, block.open + 1], { file, line: block.open + 1 });
+  const inner = lines.slice(block.open + 1, block.close).join('\n');
+  // Lines of the front matter's own text are counted from the line after the opening one.
+  const firstLine = block.open + 2;
+  const data =
+    block.format === 'yaml' ? readYaml(inner, file, firstLine, options) : block.format === 'toml' ? readToml(inner, file, firstLine) : readJson(lines.slice(block.open, block.close + 1).join('\n'), file, block.open + 1);
+  if (data === null || data === undefined) return { data: {}, body: lines.slice(block.close + 1).join('\n') };
+  if (typeof data !== 'object' || Array.isArray(data)) throw catalogueError('FrontMatterNotMapping', [], { file, line: firstLine });
+  return { data: data as Record<string, unknown>, body: lines.slice(block.close + 1).join('\n') };
+}
+
+/** How many aliases front matter may expand: far more than anyone writes by hand, far fewer than a "billion laughs". */
+export const MAX_YAML_ALIASES = 100;
+
+function readYaml(text: string, file: string, firstLine: number, options: SplitOptions): unknown {
+  const doc = parseDocument(text, { prettyErrors: true });
   if (doc.errors.length > 0) {
     const first = doc.errors[0]!;
     const position = first.linePos?.[0];
-    // The YAML starts on the line after the opening fence.
-    throw catalogueError('FrontMatterInvalidYaml', [yamlMessage(first)], { file, line: position ? position.line + 1 : undefined, column: position?.col }, { cause: first });
+    throw catalogueError('FrontMatterInvalidYaml', [yamlMessage(first)], { file, line: position ? position.line + firstLine - 1 : undefined, column: position?.col }, { cause: first });
   }
-
-  const data: unknown = doc.toJS() ?? {};
-  if (typeof data !== 'object' || Array.isArray(data)) {
-    throw catalogueError('FrontMatterNotMapping', [], { file, line: 2 });
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (error) {
+    // The yaml package stops an alias bomb ("Excessive alias count indicates a resource exhaustion attack").
+    if (error instanceof ReferenceError && /alias/i.test(error.message)) throw catalogueError('FrontMatterAliasesExcessive', [MAX_YAML_ALIASES], { file, line: firstLine - 1 }, { cause: error });
+    throw error;
   }
-
-  return { data: data as Record<string, unknown>, body: lines.slice(closing + 1).join('\n') };
+  if (data && typeof data === 'object' && !Array.isArray(data) && options.textKeys) {
+    return { ...data, ...textAsWritten(doc, data as Record<string, unknown>, options.textKeys) };
+  }
+  return data;
 }
 
-/** The line of a top-level key in a file's front matter (1-based, counting the opening ---). */
+/** The text keys' values as the author wrote them: a number or true/false as its own text, in a list too. */
+function textAsWritten(doc: Document, data: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  const asWritten = (node: unknown, value: unknown) =>
+    isScalar(node) && (typeof node.value === 'number' || typeof node.value === 'boolean') && typeof node.source === 'string' ? node.source : value;
+  const found: Record<string, unknown> = {};
+  for (const key of keys) {
+    if (!Object.hasOwn(data, key)) continue;
+    const node = doc.get(key, true);
+    const value = data[key];
+    if (isSeq(node) && Array.isArray(value)) found[key] = value.map((item, index) => asWritten(node.items[index], item));
+    else found[key] = asWritten(node, value);
+  }
+  return found;
+}
+
+function readToml(text: string, file: string, firstLine: number): unknown {
+  try {
+    return plainToml(parseToml(text));
+  } catch (error) {
+    if (!(error instanceof TomlError)) throw error;
+    const message = error.message.split('\n')[0]!.replace(/^Invalid TOML document: /, '');
+    throw catalogueError('FrontMatterInvalidToml', [message], { file, line: error.line + firstLine - 1, column: error.column }, { cause: error });
+  }
+}
+
+/** TOML's values as YAML's would be: plain objects, and dates as the text they were written as (`2023-04-05`, `2023-04-05T10:00:00+02:00`). */
+function plainToml(value: unknown): unknown {
+  if (value instanceof TomlDate) return value.toISOString();
+  if (Array.isArray(value)) return value.map(plainToml);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, plainToml(item)]));
+  return value;
+}
+
+function readJson(text: string, file: string, openLine: number): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    const position = /position (\d+)/.exec(error.message);
+    const line = position ? openLine + (text.slice(0, Number(position[1])).match(/\n/g)?.length ?? 0) : openLine;
+    throw catalogueError('FrontMatterInvalidJson', [error.message.replace(/\s*\(line \d+ column \d+\)$/, '')], { file, line }, { cause: error });
+  }
+}
+
+/** Keys written at the top of each format: `key:` (YAML), `key =` (TOML), `"key":` (JSON). */
+const KEY_LINE: Record<FrontMatterFormat, RegExp> = {
+  yaml: /^(["']?)([^:"']+)\1[ \t]*:/,
+  toml: /^(["']?)([^="']+)\1[ \t]*=/,
+  json: /^[ \t]*(")([^"]+)"[ \t]*:/,
+};
+
+/** The line of a top-level key in a file's front matter (1-based, counting from the file's first line). */
 export function lineOfKey(source: string, key: string): number | undefined {
-  const lines = source.replace(/^\ufeff/, '').split(/\r?\n/);
-  if (!FENCE.test(lines[0] ?? '')) return undefined;
-  for (let index = 1; index < lines.length && !FENCE.test(lines[index]!); index++) {
-    const match = /^(["']?)([^:"']+)\1[ \t]*:/.exec(lines[index]!);
+  const lines = linesOf(source);
+  const block = blockOf(lines);
+  if (!block) return undefined;
+  const end = block.close === -1 ? lines.length : block.close;
+  for (let index = block.open + 1; index < end; index++) {
+    // TOML's tables ([params]) hold keys of their own, not the top level's.
+    if (block.format === 'toml' && /^\s*\[/.test(lines[index]!)) break;
+    const match = KEY_LINE[block.format].exec(lines[index]!);
     if (match && match[2]!.trim() === key) return index + 1;
   }
   return undefined;
@@ -65,15 +180,15 @@ export function lineOfKey(source: string, key: string): number | undefined {
 
 /** The line of the file where the body (what follows the front matter) begins. */
 export function bodyStartLine(source: string, body: string): number {
-  const count = (text: string) => text.split(/\r?\n/).length;
-  return count(source.replace(/^\ufeff/, '')) - count(body) + 1;
+  return linesOf(source).length - linesOf(body).length + 1;
 }
 
 /**
- * Dates as ISO 8601: a day (`2025-01-01`), or a day and time with an optional zone
- * (`2025-01-01T09:30`, `2025-01-01 09:30:00+01:00`; no zone means UTC).
+ * Dates as ISO 8601 and RFC 3339, and as Jekyll and Hugo write them: a day (`2025-01-01`), or a
+ * day and time with an optional zone (`2025-01-01T09:30`, `2025-01-01 09:30:00+01:00`,
+ * `2023-04-05 10:00:00 +0200`, `2023-04-05t10:00:00z`; no zone means UTC).
  */
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)? ?([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
 /**
  * The date normalised to ISO 8601 (a day stays a day, a time becomes UTC with milliseconds), or
@@ -88,7 +203,8 @@ export function isoDate(text: string): string | undefined {
   if (Number.isNaN(calendar.getTime()) || calendar.toISOString().slice(0, 10) !== dayPart) return undefined;
   if (hour === undefined) return dayPart;
   if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return undefined;
-  const offset = zone === 'Z' ? 'Z' : zone.replace(/^([+-]\d{2}):?(\d{2})$/, '$1:$2');
+  const offset = /^z$/i.test(zone) ? 'Z' : zone.replace(/^([+-]\d{2}):?(\d{2})?$/, (_, hours: string, minutes = '00') => `${hours}:${minutes}`);
+  if (offset !== 'Z' && (Number(offset.slice(1, 3)) > 23 || Number(offset.slice(4, 6)) > 59)) return undefined;
   const time = new Date(`${dayPart}T${hour}:${minute}:${second}${fraction.slice(0, 4)}${offset}`);
   return Number.isNaN(time.getTime()) ? undefined : time.toISOString();
 }

@@ -17,8 +17,9 @@ import type { ParsedParts } from './articles.ts';
  * file also records those versions and is discarded when they differ. Deleting or damaging the
  * file only costs one slower build.
  */
-// The image settings and sizes too: processed images are part of the HTML kept.
-const pipelineSource = ['content/markdown.ts', 'content/markdown-html.ts', 'content/markdown-alerts.ts', 'content/markdown-code.ts', 'content/markdown-plugins.ts', 'trees.ts', 'images/article-images.ts', 'images/picture.ts', 'images/process.ts', 'images/stage.ts']
+// The image settings and sizes too: processed images are part of the HTML kept; and how front
+// matter is read, as its data is kept too.
+const pipelineSource = ['content/frontmatter.ts', 'content/markdown.ts', 'content/markdown-html.ts', 'content/markdown-alerts.ts', 'content/markdown-code.ts', 'content/markdown-plugins.ts', 'trees.ts', 'images/article-images.ts', 'images/picture.ts', 'images/process.ts', 'images/stage.ts']
   .map((file) => readFileSync(path.join(generatorRoot, 'src', file), 'utf8'))
   .join('\n');
 

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import { isArticleName, isPublished, parseArticle, readArticleSources, reportRemovedHtml, withHtml, type Article } from '../content/articles.ts';
+import { articleText, emptyArticle, isArticleName, isPublished, parseArticle, readArticleSources, reportRemovedHtml, withHtml, type Article } from '../content/articles.ts';
 import { bundleClient, collectClientBundle, findIslands, scriptBuildOptions, styleBuildOptions, type ClientBundle, type IslandSource } from '../bundle/bundle-client.ts';
 import { bundleServer, loadServerModule, serverBuildOptions, type ServerBundle } from '../bundle/bundle-server.ts';
 import { fromEsbuildFailure } from '../bundle/esbuild-plugins.ts';
@@ -116,11 +116,11 @@ export function classifyAll(project: Project, changed: Iterable<string>, state: 
  * Reads a file that just changed. An editor that truncates and then writes is seen in between as
  * an empty file: an empty read is given a moment and read again before it is believed.
  */
-async function readSettled(file: string): Promise<string> {
-  const text = readFileSync(file, 'utf8');
-  if (text !== '') return text;
+async function readSettled(file: string): Promise<Buffer> {
+  const bytes = readFileSync(file);
+  if (bytes.length > 0) return bytes;
   await new Promise((resolve) => setTimeout(resolve, 25));
-  return readFileSync(file, 'utf8');
+  return readFileSync(file);
 }
 
 const statIsFile = (file: string) => statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
@@ -187,7 +187,13 @@ async function parseChanged(project: Project, file: string, images: ImageStage, 
   if (!statIsFile(file)) return undefined; // deleted, or a folder named x.md (its articles come on their own)
   let parsed: Article;
   try {
-    parsed = parseArticle({ file: relative(project, file), text: await readSettled(file) }, { now: options.now, warn: options.warn, files: { root: project.root, publicDir: project.publicDir, contentDir: project.contentDir } });
+    const name = relative(project, file);
+    const text = articleText(await readSettled(file), name);
+    if (text === undefined) {
+      options.warn(emptyArticle(name));
+      return undefined;
+    }
+    parsed = parseArticle({ file: name, text }, { now: options.now, warn: options.warn, files: { root: project.root, publicDir: project.publicDir, contentDir: project.contentDir } });
   } catch (error) {
     if (error instanceof SsgError) return error;
     throw error;

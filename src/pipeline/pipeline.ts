@@ -11,7 +11,7 @@ import type { OutputFile } from '../output/output.ts';
 import type { Project } from '../project.ts';
 import type { PageJob } from '../render/routes.ts';
 import { FEED_LIMIT } from '../render/site-files.ts';
-import { checkPublicClashes, checkSiteOutput, drawnFiles, generatedFiles, renderContext } from './stages.ts';
+import { checkPublicClashes, checkSiteOutput, drawnFiles, generatedFiles, heldBackPages, renderContext } from './stages.ts';
 import { readInputs } from './inputs.ts';
 import { expandPages, readsChanged, renderPages } from './pages.ts';
 import type { ChangeKind, Inputs, Output, RenderedPage, RunOptions, State, Strategy } from './pipeline-types.ts';
@@ -124,7 +124,9 @@ export async function runPipeline<Written>(
     const articleImages = strategy.images.files(articles);
     // 6. Checks of the whole site: clashes, then every link of every page.
     const files = { client: inputs.client, jobs, publicFiles: inputs.publicFiles, images: [...inputs.settings.images, ...articleImages], drawn, generated };
-    checkSiteOutput(project, files, [...pages.values()].map((page) => page.links), { feed: inputs.settings.feed, memo: strategy.memo?.links });
+    const pageLinks = [...pages.values()].map((page) => page.links);
+    const links = { warn: options.warn, heldBack: heldBackPages({ byFile, published: articles }, pageLinks) };
+    checkSiteOutput(project, files, pageLinks, { feed: inputs.settings.feed, memo: strategy.memo?.links, links });
     // 7. The rest of the files, and the site put in place.
     for (const file of [...articleImages, ...drawn]) output.write(file);
     for (const file of generated) output.write(file, true);

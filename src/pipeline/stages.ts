@@ -11,7 +11,7 @@ import { parseDataFiles, type DataFile } from '../content/data.ts';
 import { catalogueError, SsgError, SsgErrorList, type ErrorDetails } from '../errors.ts';
 import { generateFiles, isSiteFilePath, type DrawMany, type DrawnMemo } from '../render/generated-files.ts';
 import { trackReads, type PageReads } from '../render/dependencies.ts';
-import { checkLinks, type CheckedPage, type LinkCheckMemo, type PageLinks } from '../render/links.ts';
+import { checkLinks, type CheckedPage, type HeldBackPage, type LinkCheckContext, type LinkCheckMemo, type PageLinks } from '../render/links.ts';
 import { publicFileClash, type OutputFile } from '../output/output.ts';
 import { relativeToRoot, type Project } from '../project.ts';
 import type { RenderContext } from '../render/render.ts';
@@ -305,6 +305,7 @@ export function checkSiteLinks(
   pages: ReadonlyArray<CheckedPage | PageLinks>,
   paths: { client: ClientBundle; jobs: readonly PageJob[]; generated: readonly OutputFile[]; publicFiles: ReadonlySet<string> },
   memo?: LinkCheckMemo,
+  context?: LinkCheckContext,
 ): void {
   const files = new Set([
     ...paths.client.assets.map((asset) => asset.path),
@@ -312,7 +313,31 @@ export function checkSiteLinks(
     ...paths.generated.map((file) => file.path),
     ...paths.publicFiles,
   ]);
-  checkLinks(pages, files, undefined, memo);
+  checkLinks(pages, files, undefined, memo, context);
+}
+
+/**
+ * Where each article the run leaves out (a draft, a future post) would be published: beside the
+ * published articles' own pages, each the page made from its file whose path ends in its slug
+ * (`/news/<slug>`). A link to one is then told apart from a link to nothing.
+ */
+export function heldBackPages(
+  articles: { byFile: ReadonlyMap<string, Article>; published: readonly Article[] },
+  pages: ReadonlyArray<CheckedPage | PageLinks>,
+): Map<string, HeldBackPage> {
+  const published = new Set(articles.published.map((article) => article.file));
+  const held = [...articles.byFile.values()].filter((article) => !published.has(article.file));
+  const found = new Map<string, HeldBackPage>();
+  if (held.length === 0) return found;
+  const prefixes = new Set<string>();
+  for (const page of pages) {
+    const article = page.file === undefined ? undefined : articles.byFile.get(page.file);
+    if (article && page.path.endsWith(`/${article.slug}`)) prefixes.add(page.path.slice(0, -article.slug.length));
+  }
+  for (const article of held) {
+    for (const prefix of prefixes) found.set(`${prefix}${article.slug}`, { file: article.file, reason: article.draft ? 'draft' : 'future', date: article.date });
+  }
+  return found;
 }
 
 /** What a site's files are made of, for the checks that run once every file is known. */
@@ -336,12 +361,12 @@ export function checkSiteOutput(
   project: Project,
   files: SiteOutputFiles,
   pages: ReadonlyArray<CheckedPage | PageLinks>,
-  options: { feed?: { path: string }; memo?: LinkCheckMemo } = {},
+  options: { feed?: { path: string }; memo?: LinkCheckMemo; links?: LinkCheckContext } = {},
 ): void {
   const { client, jobs, publicFiles, images, drawn, generated } = files;
   checkPublicClashes(client, [], publicFiles, project.publicDir, [...drawn, ...images, ...generated]);
   checkDrawnClashes(drawn, { client, jobs, generated: [...images, ...generated] }, project, options.feed);
-  checkSiteLinks(pages, { client, jobs, generated: [...images, ...drawn, ...generated], publicFiles }, options.memo);
+  checkSiteLinks(pages, { client, jobs, generated: [...images, ...drawn, ...generated], publicFiles }, options.memo, options.links);
 }
 
 /**

@@ -106,6 +106,12 @@ export function pageLinks(page: CheckedPage): PageLinks {
   return { path: page.path, file: page.file, links: copied[0], ids: new Set(copied[1]) };
 }
 
+/** A link as written, its path's trailing slashes removed (`/news/a/?x#y` → `/news/a?x#y`). */
+function canonicalForm(written: string): string {
+  const match = /^([^?#]*?)\/+((?:[?#].*)?)$/.exec(written.trim());
+  return match ? `${match[1]}${match[2]}` : written;
+}
+
 /**
  * What the last passing check saw, for the next check of mostly the same pages (dev mode): a page
  * that passed against the same set of files, whose fragments point at the same pages as then,
@@ -117,6 +123,20 @@ export interface LinkCheckMemo {
   passed: WeakSet<PageLinks>;
   /** Each page's fragment links' target pages, other than itself. */
   fragments: WeakMap<PageLinks, string[]>;
+}
+
+/** An article this build leaves out (a draft, or dated after the build time), where it would be published. */
+export interface HeldBackPage {
+  file: string;
+  reason: 'draft' | 'future';
+  /** Its date, as front matter gives it (ISO 8601). */
+  date: string;
+}
+
+/** What the check says beyond "leads nowhere": warnings, and the pages of articles held back (by URL path). */
+export interface LinkCheckContext {
+  warn?: (message: string) => void;
+  heldBack?: ReadonlyMap<string, HeldBackPage>;
 }
 
 export const createLinkCheckMemo = (): LinkCheckMemo => ({ passed: new WeakSet(), fragments: new WeakMap() });
@@ -149,18 +169,23 @@ export function checkLinks(
   files: ReadonlySet<string>,
   ignore: readonly string[] = ['/api/'],
   memo?: LinkCheckMemo,
+  context: LinkCheckContext = {},
 ): void {
   const checked = pages.map((page) => ('ids' in page ? page : pageLinks(page)));
   const byPath = new Map(checked.map((page) => [page.path, page]));
   const sameFiles = memo?.files !== undefined && sameSet(memo.files, files);
   // Most links (the header, the footer) are on every page: each path is looked at once.
-  const verdicts = new Map<string, { ignored: boolean; found: boolean; target: PageLinks | undefined }>();
+  const verdicts = new Map<string, { ignored: boolean; found: boolean; slashed: boolean; target: PageLinks | undefined }>();
   const verdictOf = (urlPath: string) => {
     let verdict = verdicts.get(urlPath);
     if (!verdict) {
       const ignored = ignore.some((prefix) => urlPath.startsWith(prefix));
-      const found = !ignored && resolvesTo(urlPath, files);
-      verdicts.set(urlPath, (verdict = { ignored, found, target: found ? byPath.get(pageKey(urlPath)) : undefined }));
+      let found = !ignored && resolvesTo(urlPath, files);
+      // `/news/hello/` (as Hugo writes links) where `/news/hello` is a page: the hosts answer it
+      // with one redirect to the page, so it works; the check says which address to write.
+      const slashed = !ignored && !found && /[^/]\/+$/.test(urlPath) && resolvesTo(urlPath.replace(/\/+$/, ''), files);
+      found ||= slashed;
+      verdicts.set(urlPath, (verdict = { ignored, found, slashed, target: found ? byPath.get(pageKey(urlPath)) : undefined }));
     }
     return verdict;
   };
@@ -168,9 +193,13 @@ export function checkLinks(
   for (const page of checked) {
     if (sameFiles && stillPasses(page, memo!, byPath)) continue;
     for (const link of page.links) {
-      const { ignored, found, target } = verdictOf(link.path);
+      const { ignored, found, slashed, target } = verdictOf(link.path);
       if (ignored) continue;
-      if (!found) {
+      if (slashed) context.warn?.(`${page.file ?? page.path}: the page ${page.path} links to ${link.written}; write ${canonicalForm(link.written)}, the page's own address (hosts answer the form with a slash by a redirect).`);
+      const held = found ? undefined : context.heldBack?.get(pageKey(link.path));
+      if (held) {
+        errors.push(catalogueError('LinkToHeldBack', [page.path, link.written, held.reason, held.file, held.date], { file: page.file }));
+      } else if (!found) {
         errors.push(catalogueError('LinkBroken', [page.path, link.written], { file: page.file }));
       } else if (link.fragment && link.fragment !== 'top' && target && !target.ids.has(link.fragment)) {
         errors.push(catalogueError('LinkFragmentMissing', [page.path, link.written, target.path, link.fragment], { file: page.file }));

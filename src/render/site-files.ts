@@ -89,7 +89,8 @@ export function rssFeed(feed: FeedDefinition, meta: SiteMeta | undefined, allArt
       `      <link>${escapeXml(link)}</link>`,
       `      <guid isPermaLink="true">${escapeXml(link)}</guid>`,
       Number.isNaN(time) ? '' : `      <pubDate>${rfc822(new Date(time))}</pubDate>`,
-      article.excerpt ? `      <description>${escapeXml(article.excerpt)}</description>` : '',
+      // RSS's description is HTML, escaped: the excerpt's emphasis and code as the list shows them.
+      article.excerptHtml ? `      <description>${escapeXml(article.excerptHtml)}</description>` : '',
       ...(article.tags ?? []).map((tag) => `      <category>${escapeXml(tag)}</category>`),
       `      <content:encoded><![CDATA[${absolutizeUrls(withoutIslands(article.html), link).replaceAll(']]>', ']]]]><![CDATA[>')}]]></content:encoded>`,
       '    </item>',

@@ -325,6 +325,10 @@ export function createStaticHandler(root: string, options: StaticHandlerOptions 
     const sitePath = sitePathOrBadRequest(request, response);
     if (sitePath === undefined) return;
     const found = await findAcrossSwaps(absoluteRoot, sitePath);
+    if (found !== 'no-site' && found?.status !== 200 && (await redirectedToPage(request, response, absoluteRoot, sitePath))) {
+      if (found) await found.opened.handle.close().catch(() => {});
+      return;
+    }
     if (found === 'no-site') {
       sendPlain(response, 503, 'Service Unavailable: the site folder is missing', { 'Retry-After': '1' });
       return;
@@ -339,6 +343,25 @@ export function createStaticHandler(root: string, options: StaticHandlerOptions 
       await found.opened.handle.close().catch(() => {});
     }
   };
+}
+
+/**
+ * A page's address with a slash after it (`/news/hello/`, as Hugo writes links) where the page is
+ * `/news/hello`: one permanent redirect to the page, its query kept, as Cloudflare Pages, Netlify
+ * and the README's nginx recipe answer. Only for a page the site has (an `.html` file): a made-up
+ * path is never echoed into a Location header.
+ */
+async function redirectedToPage(request: IncomingMessage, response: ServerResponse, root: string, sitePath: string): Promise<boolean> {
+  if (!/[^/]\/+$/.test(sitePath)) return false;
+  const page = sitePath.replace(/\/+$/, '');
+  const found = await findStaticFile(root, page);
+  if (!found || found === 'no-site') return false;
+  await found.opened.handle.close().catch(() => {});
+  if (found.status !== 200 || !found.opened.file.endsWith('.html')) return false;
+  // Bytes a header may not carry (a client may send them in the query) are percent-encoded.
+  const query = (parseRequestTarget(request.url)?.search ?? '').replace(/[^\x21-\x7e]/g, (char) => encodeURIComponent(char));
+  response.writeHead(301, { Location: `${encodeURI(page)}${query}`, 'Content-Length': 0 }).end();
+  return true;
 }
 
 async function sendFound(exchange: Exchange, { opened, status, siteRoot }: Found): Promise<void> {
