@@ -8,6 +8,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { Article, Drawer, GeneratedFile, HeadImage } from 'ssg';
 import { CARD_FONTS, CARD_SIZE, ShareCard, type CardProps } from './share/card.tsx';
+import { dayOf } from './dates.ts';
 
 export const SHARE_CARD = CARD_SIZE;
 /** Longer titles are cut at a word and end in an ellipsis (the card shows at most three lines): bounds the layout's work. */
@@ -72,7 +73,7 @@ function fileStamp(root: string, file: string): string {
 
 /** `1 January 2025`, the same on every machine (UTC, British English); the date as written when unreadable. */
 export function cardDate(date: string): string {
-  const time = Date.parse(date);
+  const time = Date.parse(dayOf(date));
   return Number.isNaN(time) ? date : CARD_DATE.format(time);
 }
 

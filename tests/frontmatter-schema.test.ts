@@ -40,10 +40,14 @@ describe('date', () => {
     }
   });
 
-  it('is carried as ISO 8601: a day stays a day, a time becomes UTC', () => {
+  it('is carried as ISO 8601: a day stays a day, a time keeps the author\'s clock and zone (no zone: UTC)', () => {
     expect(parse('---\ndate: 2025-01-01\n---\n').date).toBe('2025-01-01');
     expect(parse('---\ndate: "2025-01-01 09:30"\n---\n').date).toBe('2025-01-01T09:30:00.000Z');
-    expect(parse('---\ndate: "2025-01-01T09:30:00+02:00"\n---\n').date).toBe('2025-01-01T07:30:00.000Z');
+    expect(parse('---\ndate: "2025-01-01T09:30:00+02:00"\n---\n').date).toBe('2025-01-01T09:30:00.000+02:00');
+    // As Jekyll writes it (unquoted, a space before the zone), and RFC 3339 with a fraction and a small z.
+    expect(parse('---\ndate: 2023-04-05 10:00:00 +0200\n---\n').date).toBe('2023-04-05T10:00:00.000+02:00');
+    expect(parse('---\ndate: 2023-04-06t23:30:00.25-05:00\n---\n').date).toBe('2023-04-06T23:30:00.250-05:00');
+    expect(Date.parse(parse('---\ndate: 2023-04-06T23:30:00-05:00\n---\n').date)).toBe(Date.UTC(2023, 3, 7, 4, 30));
   });
 
   it('missing or not a string: the build time, with a warning (the spec default)', () => {
@@ -65,6 +69,26 @@ describe('date', () => {
         expect(isoDate(day)).toBe(day);
         expect(isoDate(date.toISOString())).toBe(date.toISOString());
       }),
+    );
+    // Any time in any zone, as Jekyll, Hugo or RFC 3339 write it: the same instant, and the day as written.
+    const pad = (value: number, length = 2) => String(value).padStart(length, '0');
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date('1000-01-01'), max: new Date('9999-12-31'), noInvalidDate: true }),
+        fc.integer({ min: -14 * 60, max: 14 * 60 }),
+        fc.constantFrom('T', 't', ' '),
+        fc.constantFrom(':', ''),
+        fc.constantFrom('', ' '),
+        (date, offset, separator, colon, space) => {
+          const local = new Date(date.getTime() + offset * 60_000);
+          const day = local.toISOString().slice(0, 10);
+          const clock = `${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`;
+          const zone = `${offset < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offset) / 60))}${colon}${pad(Math.abs(offset) % 60)}`;
+          const iso = isoDate(`${day}${separator}${clock}${space}${zone}`);
+          expect(iso?.slice(0, 10)).toBe(day);
+          expect(Date.parse(iso!)).toBe(Math.floor(date.getTime() / 1000) * 1000);
+        },
+      ),
     );
   });
 });
@@ -153,7 +177,7 @@ describe('the fields authors bring from other generators', () => {
   const front = (lines: string) => `---\ntitle: T\ndate: "2025-01-01"\n${lines}\n---\nBody\n`;
 
   it('updated is a checked date; one before the date is warned about', () => {
-    expect(parse(front('updated: "2025-02-03T10:00+01:00"')).updated).toBe('2025-02-03T09:00:00.000Z');
+    expect(parse(front('updated: "2025-02-03T10:00+01:00"')).updated).toBe('2025-02-03T10:00:00.000+01:00');
     expect(parse(front('updated: 2025-02-03')).updated).toBe('2025-02-03');
     const error = errorOf(() => parse(front('updated: "last week"'))) as SsgError;
     expect(error.code).toBe('FrontMatterFieldInvalid');

@@ -24,6 +24,12 @@ describe('formatDate', () => {
     );
   });
 
+  it('shows a time on the day its author wrote, in its own zone, not the build\'s or the reader\'s', () => {
+    expect(formatDate('2023-04-06T23:30:00.000-05:00', 'en-GB')).toBe('6 April 2023');
+    expect(formatDate('2023-04-07T00:30:00.000+14:00', 'en-GB')).toBe('7 April 2023');
+    expect(formatDate('2025-01-01T00:00:00.000Z', 'en-GB')).toBe('1 January 2025');
+  });
+
   it('gives back text that is no date as it is, and never throws', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.constantFrom('', '2025-13-45', 'not a date', '2025-02-30T99:00', '\u0000')), fc.constantFrom(undefined, 'en-GB', 'de-DE', 'ja-JP'), (text, locale) => {

@@ -2,6 +2,7 @@ import { listPage, tagGroup, tagSlug, type Article as ArticleData, type ListPage
 import type { SiteData } from '../content.ts';
 import { PageHeader, Section } from '../components/ui.tsx';
 import LocalDate from '../islands/local-date.tsx';
+import { dayOf } from '../dates.ts';
 
 /** Articles per page of the news list and of each tag's list (the spec leaves the size to us). */
 export const NEWS_PAGE_SIZE = 10;
@@ -139,11 +140,8 @@ export function ArticlePage({ entry }: PageProps<SiteData>) {
   );
 }
 
-/** Whether two ISO dates fall on different days (UTC), so that "Updated" says something. */
-const differentDay = (a: string, b: string) => {
-  const day = (date: string) => (Number.isNaN(Date.parse(date)) ? date : new Date(Date.parse(date)).toISOString().slice(0, 10));
-  return day(a) !== day(b);
-};
+/** Whether two dates fall on different days, as their authors wrote them, so that "Updated" says something. */
+const differentDay = (a: string, b: string) => dayOf(a) !== dayOf(b);
 
 /** Who wrote the article, how long it takes to read, and when it was last updated. */
 function ArticleFacts({ article }: { article: ArticleData }) {

@@ -191,8 +191,10 @@ export function bodyStartLine(source: string, body: string): number {
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)? ?([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
 /**
- * The date normalised to ISO 8601 (a day stays a day, a time becomes UTC with milliseconds), or
- * undefined when the text is no real date (`2025-02-30` included).
+ * The date normalised to ISO 8601, or undefined when the text is no real date (`2025-02-30`
+ * included). A day stays a day; a time keeps the author's own clock and zone, with seconds and
+ * milliseconds (`2023-04-05 10:00 +0200` → `2023-04-05T10:00:00.000+02:00`; no zone: `Z`), so
+ * that the day shown is the day the author wrote, whatever the zone of the build or the reader.
  */
 export function isoDate(text: string): string | undefined {
   const match = ISO_DATE.exec(text.trim());
@@ -205,6 +207,7 @@ export function isoDate(text: string): string | undefined {
   if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return undefined;
   const offset = /^z$/i.test(zone) ? 'Z' : zone.replace(/^([+-]\d{2}):?(\d{2})?$/, (_, hours: string, minutes = '00') => `${hours}:${minutes}`);
   if (offset !== 'Z' && (Number(offset.slice(1, 3)) > 23 || Number(offset.slice(4, 6)) > 59)) return undefined;
-  const time = new Date(`${dayPart}T${hour}:${minute}:${second}${fraction.slice(0, 4)}${offset}`);
-  return Number.isNaN(time.getTime()) ? undefined : time.toISOString();
+  const milliseconds = `${fraction}000`.slice(1, 4).padEnd(3, '0');
+  const written = `${dayPart}T${hour}:${minute}:${second}.${milliseconds}${offset}`;
+  return Number.isNaN(Date.parse(written)) ? undefined : written;
 }

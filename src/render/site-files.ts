@@ -11,7 +11,9 @@ export const escapeXml = (text: string) => text.replace(/[&<>"']/g, (char) => XM
 /** An ISO date (`2025-01-01`) of an article's date, when it has a readable one. */
 function isoDay(date: string): string | undefined {
   const time = Date.parse(date);
-  return Number.isNaN(time) ? undefined : new Date(time).toISOString().slice(0, 10);
+  if (Number.isNaN(time)) return undefined;
+  // The day the author wrote (a time keeps its own zone: 23:30 -05:00 is that day, not the next).
+  return /^\d{4}-\d{2}-\d{2}(?=T|$)/.exec(date)?.[0] ?? new Date(time).toISOString().slice(0, 10);
 }
 
 /** The article a page was handed through its route entry, if any. */
