@@ -88,6 +88,8 @@ export interface ArticleSource {
   /** Path relative to the project root, used in messages and as the identity of the source. */
   file: string;
   text: string;
+  /** Why the file could not be read as an article (not text, say): reported with the others' problems, in file order. */
+  problem?: SsgError;
 }
 
 export interface ParseOptions {
@@ -554,6 +556,10 @@ export function parseArticles(
   const errors: SsgError[] = [];
   const bySlug = new Map<string, Article>();
   for (const source of sources) {
+    if (source.problem) {
+      errors.push(source.problem);
+      continue;
+    }
     try {
       const parts = remembered?.(source);
       let article: Article;
@@ -637,7 +643,13 @@ function readArticleSource(root: string, file: string, warn: (message: string) =
   } catch (error) {
     throw catalogueError('ArticleUnreadable', ['article', (error as Error).message], { file: relative }, { cause: error });
   }
-  const text = articleText(bytes, relative);
+  let text: string | undefined;
+  try {
+    text = articleText(bytes, relative);
+  } catch (error) {
+    if (error instanceof SsgError) return { file: relative, text: '', problem: error };
+    throw error;
+  }
   if (text === undefined) {
     warn(emptyArticle(relative));
     return undefined;

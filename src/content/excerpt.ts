@@ -45,7 +45,7 @@ export function excerptFromMarkdown(markdown: string): Excerpt {
   const paragraph: Paragraph = { type: 'paragraph', children: phrasing.flatMap(summaryPhrasing) };
   const text = collapse(paragraph.children.map((node) => (node.type === 'break' ? ' ' : toString(node))).join(''));
   const hast = toHast(paragraph) as HastNodes;
-  const html = 'children' in hast ? toHtml(hast.children as HastContent[], { characterReferences: { useNamedReferences: true } }).replace(/\s+/g, ' ').trim() : '';
+  const html = 'children' in hast ? toHtml(hast.children as HastContent[], { characterReferences: { useNamedReferences: true } }).replace(/\s+/g, ' ').replace(/<br> /g, '<br>').trim() : '';
   return { text, html };
 }
 
