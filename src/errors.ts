@@ -89,6 +89,34 @@ export const errorCatalogue = {
         : `To publish it as ${renamed.replace(/\.(md|markdown)$/i, '')}, rename the ${kind} to "${renamed}" and remove the slug line; or remove the slug line to keep the address it has.`,
     message: (written: string, slug: string, _kind: 'file' | 'folder', _renamed: string) => `slug ${written} is not read: the file name gives the slug ("${slug}"), and one article has one address.`,
   },
+  ArticleTooLarge: {
+    title: 'An article is larger than the build reads',
+    hint: (_bytes: number, limit: number) =>
+      `Split it into several articles, or move what is not prose (a log, data) into a file beside it and link to it; a site that needs larger articles raises the limit with --max-article-kb (now ${Math.round(limit / 1024)}).`,
+    message: (bytes: number, limit: number) => `The file is ${Math.ceil(bytes / 1024)} KB; an article may be at most ${Math.round(limit / 1024)} KB.`,
+  },
+  ArticleTooDeep: {
+    title: 'An article nests deeper than the build reads',
+    hint: (...[kind, , limit]: [kind: string, ...details: unknown[]]) =>
+      kind === 'levels'
+        ? `Flatten the nesting of its lists and block quotes (a site that needs more raises the limit with --max-nesting, now ${String(limit)}).`
+        : 'Flatten the nesting of its lists, block quotes or HTML elements.',
+    message: byCase({
+      levels: (depth: number, limit: number) => `The body nests block quotes and lists about ${depth} levels deep here; at most ${limit} are read.`,
+      stack: () => 'The body nests lists, block quotes or HTML elements deeper than the Markdown converter can follow.',
+    }),
+  },
+  ArticleTooSlow: {
+    title: 'An article took too long to convert',
+    hint: (seconds: number) =>
+      `Look for what the Markdown repeats thousands of times (runs of *, _, [ or < with no end); its conversion was stopped after ${seconds} s. A site with articles that need longer raises the limit with --article-seconds.`,
+    message: (seconds: number) => `Converting its Markdown took more than ${seconds} s; the helper converting it was stopped.`,
+  },
+  ArticleOutOfMemory: {
+    title: 'An article needed more memory than a helper has',
+    hint: 'Split it into several articles, or look for what it repeats thousands of times (links, references, table cells).',
+    message: (megabytes: number) => `Converting its Markdown needed more than the ${megabytes} MB a Markdown helper may use; the helper ended.`,
+  },
   ArticleNotText: {
     title: 'An article file is not UTF-8 text',
     hint: (...[kind]: [kind: string, ...details: unknown[]]) =>

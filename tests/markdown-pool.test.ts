@@ -69,6 +69,51 @@ describe('the Markdown helper processes, from the sources', () => {
     expect(processesUsing(cacheDir)).toEqual([]);
   }, 60_000);
 
+  it('an article past its time budget stops its helper and fails by name (ArticleTooSlow); a new helper converts the rest', async () => {
+    const cacheDir = path.join(dir, '.cache-slow');
+    const settings = { root: dir, articlesDir: path.join(dir, 'news'), publicDir: path.join(dir, 'public'), cacheDir, assetsDir: 'assets', sizes: '100vw' };
+    const pool = createMarkdownPool({ cacheDir, converter: { here: async () => ({ html: '', removedHtml: [], headings: [], words: 0 }), helperSettings: settings }, size: 1, limits: { timeoutMs: 1500, helperMemoryMb: 512 } });
+    // Unmatched emphasis: micromark's time grows with the square of the run (50,000 took minutes).
+    const slow = `${'*'.repeat(25_000)}x${'*'.repeat(25_000)}`;
+    const items = Array.from({ length: 40 }, (_, n) => ({ markdown: n === 3 ? slow : `Post ${n}`, file: `news/post-${n}.md`, bodyLine: 4 }));
+    const converted = new Set<number>();
+    const started = Date.now();
+    try {
+      const error = await pool.convert(items, (indexes) => indexes.forEach((index) => converted.add(index))).then(() => undefined, (caught: unknown) => caught);
+      expect((error as SsgError).code).toBe('ArticleTooSlow');
+      expect((error as SsgError).file).toBe('news/post-3.md');
+      expect((error as SsgError).message).toBe('Converting its Markdown took more than 1.5 s; the helper converting it was stopped.');
+      expect(Date.now() - started).toBeLessThan(10_000);
+      // The batch after it was converted by the helper that took the slow one's place.
+      await expect.poll(() => [...converted].filter((index) => index >= 16).sort((a, b) => a - b), { timeout: 10_000 }).toEqual(Array.from({ length: 24 }, (_, n) => n + 16));
+    } finally {
+      await pool.close();
+    }
+    expect(processesUsing(cacheDir)).toEqual([]);
+  }, 60_000);
+
+  it('an article that needs more memory than a helper has fails by name (ArticleOutOfMemory), without V8\'s report on the terminal; one nested too deep, ArticleTooDeep', async () => {
+    const cacheDir = path.join(dir, '.cache-memory');
+    const settings = { root: dir, articlesDir: path.join(dir, 'news'), publicDir: path.join(dir, 'public'), cacheDir, assetsDir: 'assets', sizes: '100vw' };
+    const pool = createMarkdownPool({ cacheDir, converter: { here: async () => ({ html: '', removedHtml: [], headings: [], words: 0 }), helperSettings: settings }, size: 1, limits: { timeoutMs: 60_000, helperMemoryMb: 96 } });
+    const hungry = Array.from({ length: 60_000 }, (_, n) => `[l${n}]`).join('\n') + '\n\n' + Array.from({ length: 60_000 }, (_, n) => `[l${n}]: https://example.com/${n}`).join('\n');
+    const deep = `${'<div>'.repeat(30_000)}x${'</div>'.repeat(30_000)}`;
+    const written: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => (written.push(String(chunk)), write(chunk, ...rest))) as typeof process.stderr.write;
+    try {
+      const [error] = await Promise.all([pool.convert([{ markdown: hungry, file: 'news/hungry.md', bodyLine: 1 }]).then(() => undefined, (caught: unknown) => caught)]);
+      expect((error as SsgError).code).toBe('ArticleOutOfMemory');
+      expect((error as SsgError).file).toBe('news/hungry.md');
+      expect(written.join('')).not.toMatch(/heap|Last few GCs/);
+      const [result] = await pool.convert([{ markdown: deep, file: 'news/deep.md', bodyLine: 1 }]);
+      expect(result!.error?.errors[0]).toMatchObject({ code: 'ArticleTooDeep', file: 'news/deep.md' });
+    } finally {
+      process.stderr.write = write;
+      await pool.close();
+    }
+  }, 60_000);
+
   it("draw in the helpers with the site module's drawers, queued after Markdown, drawn here when few, and report a failure as drawn here", async () => {
     const cacheDir = path.join(dir, '.cache-draw');
     await mkdir(cacheDir, { recursive: true });

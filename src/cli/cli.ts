@@ -1,4 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { DEFAULT_LIMITS, type ArticleLimits } from '../content/limits.ts';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { once } from 'node:events';
 import path from 'node:path';
@@ -18,6 +19,39 @@ function parsePort(value: string): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('Give a port from 0 to 65535.');
   return port;
+}
+
+/** A whole number from 1 to `max` (a limit's option). */
+function positiveWhole(max: number) {
+  return (value: string): number => {
+    const number = Number(value);
+    if (!Number.isInteger(number) || number < 1 || number > max) throw new InvalidArgumentError(`Give a whole number from 1 to ${max}.`);
+    return number;
+  };
+}
+
+/** What one article may cost, as the options of build and dev give it (see "Limits" in the README). */
+interface LimitOptions {
+  maxArticleKb?: number;
+  maxNesting?: number;
+  articleSeconds?: number;
+}
+
+/** The limits' options, shared by build and dev. */
+function withLimitOptions(command: Command): Command {
+  return command
+    .option('--max-article-kb <kb>', `largest article file, in KB (default: ${DEFAULT_LIMITS.maxBytes / 1024})`, positiveWhole(1024 * 1024))
+    .option('--max-nesting <levels>', `deepest nesting of lists and block quotes in an article (default: ${DEFAULT_LIMITS.maxDepth})`, positiveWhole(10_000))
+    .option('--article-seconds <s>', `longest one article's conversion may take, in seconds (default: ${DEFAULT_LIMITS.timeoutMs / 1000})`, positiveWhole(24 * 3600));
+}
+
+function limitsOf(options: LimitOptions): ArticleLimits {
+  return {
+    ...DEFAULT_LIMITS,
+    ...(options.maxArticleKb ? { maxBytes: options.maxArticleKb * 1024 } : {}),
+    ...(options.maxNesting ? { maxDepth: options.maxNesting } : {}),
+    ...(options.articleSeconds ? { timeoutMs: options.articleSeconds * 1000 } : {}),
+  };
 }
 
 interface GlobalOptions {
@@ -167,18 +201,18 @@ interface BuildOptions {
 }
 
 function addBuildCommand(program: Command): void {
-  program
+  const command = program
     .command('build')
     .description('build the site into a folder ready to upload to any web server')
     .option('--out <dir>', 'output folder', 'dist')
     .option('--base-url <url>', 'absolute origin for canonical links, feeds and the sitemap (default: baseUrl in content/site.yaml)')
     .option('--drafts', 'include articles marked "draft: true" (kept out of the sitemap and feed, marked noindex)')
     .option('--future', 'include articles dated in the future (held back until their date otherwise)')
-    .option('--empty-out-dir', 'replace the contents of an output folder the build did not write (.git, CNAME and .nojekyll are kept)')
-    .action(runBuildCommand);
+    .option('--empty-out-dir', 'replace the contents of an output folder the build did not write (.git, CNAME and .nojekyll are kept)');
+  withLimitOptions(command).action(runBuildCommand);
 }
 
-async function runBuildCommand(options: BuildOptions, command: Command): Promise<void> {
+async function runBuildCommand(options: BuildOptions & LimitOptions, command: Command): Promise<void> {
   const global = command.optsWithGlobals<GlobalOptions>();
   const colors = paint(useColor());
   const interrupts = cleanUpOnSignal();
@@ -193,6 +227,7 @@ async function runBuildCommand(options: BuildOptions, command: Command): Promise
       drafts: options.drafts,
       future: options.future,
       emptyOutDir: options.emptyOutDir,
+      limits: limitsOf(options),
       interrupts,
       onProgress: (done, total) => progress.update(done, total),
       warn: (message) => {
@@ -228,17 +263,17 @@ interface DevOptions {
 }
 
 function addDevCommand(program: Command): void {
-  program
+  const command = program
     .command('dev')
     .description('build, serve on 127.0.0.1 and rebuild what changes on every save; open pages reload')
     .option('--port <port>', 'port to listen on (default: 4321, or the next free one)', parsePort)
     .option('--base-url <url>', 'absolute origin for canonical links (default: baseUrl in content/site.yaml)')
     .option('--drafts', 'include articles marked "draft: true" (kept out of the sitemap and feed, marked noindex)')
-    .option('--future', 'include articles dated in the future (held back until their date otherwise)')
-    .action(runDevCommand);
+    .option('--future', 'include articles dated in the future (held back until their date otherwise)');
+  withLimitOptions(command).action(runDevCommand);
 }
 
-async function runDevCommand(options: DevOptions, command: Command): Promise<void> {
+async function runDevCommand(options: DevOptions & LimitOptions, command: Command): Promise<void> {
   const global = command.optsWithGlobals<GlobalOptions>();
   const colors = paint(useColor());
   const time = () => colors.dim(new Date().toTimeString().slice(0, 8));
@@ -251,6 +286,7 @@ async function runDevCommand(options: DevOptions, command: Command): Promise<voi
       drafts: options.drafts,
       future: options.future,
       baseUrl: options.baseUrl,
+      limits: limitsOf(options),
       log: (line) => process.stdout.write(`${time()} ${line}\n`),
       warn: (message) => process.stderr.write(`${colors.yellow('warning')} ${message}\n`),
       fail: (error) => {

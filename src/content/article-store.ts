@@ -3,6 +3,7 @@ import { imagesUnchanged, type ArticleImageRecord } from '../images/article-imag
 import { contentKey, openMarkdownCache, type MarkdownCache } from './markdown-cache.ts';
 import type { MarkdownPool } from './markdown-pool.ts';
 import { mergeProblems, reviveProblem } from '../errors.ts';
+import type { ArticleLimits } from './limits.ts';
 
 export interface ParsedWithCache {
   /** Every article, drafts included, newest first; those in `pending` have no HTML yet (their converted values come from convertPending). */
@@ -20,13 +21,13 @@ export interface ParsedWithCache {
 /** Parses articles, taking the front matter and HTML of files seen before from the cache. */
 export async function parseWithCache(
   sources: readonly ArticleSource[],
-  options: { now: Date; warn: (message: string) => void; cacheDir: string; imageDir: string; root: string; publicDir: string; contentDir: string; siteStamp: string; lazyHtml?: boolean },
+  options: { now: Date; warn: (message: string) => void; limits?: ArticleLimits; cacheDir: string; imageDir: string; root: string; publicDir: string; contentDir: string; siteStamp: string; lazyHtml?: boolean },
 ): Promise<ParsedWithCache> {
   const cache = await openMarkdownCache(options.cacheDir, { root: options.root, lazy: options.lazyHtml === true });
   const keys = new Map<string, string>();
   const remembered = new Set<string>();
   const records = new Map<string, ArticleImageRecord>();
-  const all = parseArticles(sources, { now: options.now, warn: options.warn, files: { root: options.root, publicDir: options.publicDir, contentDir: options.contentDir } }, (source) => {
+  const all = parseArticles(sources, { now: options.now, warn: options.warn, limits: options.limits, files: { root: options.root, publicDir: options.publicDir, contentDir: options.contentDir } }, (source) => {
     // Images are found relative to the article's folder: the same text elsewhere is another article.
     const key = contentKey(`${source.file}\0${source.text}`, options.siteStamp);
     keys.set(source.file, key);

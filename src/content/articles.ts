@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { isUtf8 } from 'node:buffer';
 import { bodyOf, bodyStartLine, isoDate, lineOfKey, splitFrontMatter } from './frontmatter.ts';
 import { excerptFromMarkdown } from './excerpt.ts';
+import { checkArticleDepth, checkArticleSize, DEFAULT_LIMITS, type ArticleLimits } from './limits.ts';
 
 /**
  * A news article as the spec defines it, plus where it came from and its converted body. Never
@@ -101,6 +102,8 @@ export interface ParseOptions {
    * public folder (`site/public`, where `/…` points); relative ones are from the root.
    */
   files?: { root: string; publicDir: string; contentDir?: string };
+  /** What one article may cost (DEFAULT_LIMITS when not given). */
+  limits?: ArticleLimits;
 }
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -150,7 +153,12 @@ export function suggestedSlug(name: string): string {
 /** One article from one file, with every default of the spec applied; html is left empty. */
 export function parseArticle(source: ArticleSource, options: ParseOptions): Article {
   checkSlug(source.file);
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  // Characters: at least a quarter of the bytes (the bytes were checked as the file was read).
+  checkArticleSize(source.file, source.text.length, { maxBytes: limits.maxBytes });
   const { data, body } = splitFrontMatter(source.text, source.file, { textKeys: TEXT_KEYS });
+  // Only a body about to be converted: one from the cache was converted already.
+  checkArticleDepth(source.file, body, bodyStartLine(source.text, body), limits);
   return articleFromParts(source.file, data, body, options, source.text);
 }
 
@@ -603,7 +611,7 @@ export function isArticleName(relative: string): boolean {
  * Things named like articles that are not files (a folder `x.md`, a link pointing nowhere) are
  * left out with a warning; a file that cannot be read stops the build, naming it.
  */
-export async function readArticleSources(root: string, dir: string, warn: (message: string) => void = () => {}): Promise<ArticleSource[]> {
+export async function readArticleSources(root: string, dir: string, warn: (message: string) => void = () => {}, limits: ArticleLimits = DEFAULT_LIMITS): Promise<ArticleSource[]> {
   const absolute = path.resolve(root, dir);
   let entries: Dirent[];
   try {
@@ -620,13 +628,13 @@ export async function readArticleSources(root: string, dir: string, warn: (messa
   // a thousand reads queued on the thread pool at once (measured: 11 ms against 150 ms).
   const sources: ArticleSource[] = [];
   for (const file of files) {
-    const source = readArticleSource(root, file, warn);
+    const source = readArticleSource(root, file, warn, limits);
     if (source) sources.push(source);
   }
   return sources;
 }
 
-function readArticleSource(root: string, file: string, warn: (message: string) => void): ArticleSource | undefined {
+function readArticleSource(root: string, file: string, warn: (message: string) => void, limits: ArticleLimits): ArticleSource | undefined {
   const relative = path.relative(root, file);
   const stat = statSync(file, { throwIfNoEntry: false });
   if (!stat) {
@@ -639,13 +647,15 @@ function readArticleSource(root: string, file: string, warn: (message: string) =
   }
   let bytes: Buffer;
   try {
+    // A file past the size limit is not read at all (a 30 MB article would be read, then refused).
+    if (stat.size > limits.maxBytes) return { file: relative, text: '', problem: catalogueError('ArticleTooLarge', [stat.size, limits.maxBytes], { file: relative }) };
     bytes = readFileSync(file);
   } catch (error) {
     throw catalogueError('ArticleUnreadable', ['article', (error as Error).message], { file: relative }, { cause: error });
   }
   let text: string | undefined;
   try {
-    text = articleText(bytes, relative);
+    text = articleText(bytes, relative, limits);
   } catch (error) {
     if (error instanceof SsgError) return { file: relative, text: '', problem: error };
     throw error;
@@ -678,7 +688,8 @@ const MAGIC: ReadonlyArray<[bytes: number[], what: string]> = [
  * UTF-16) is refused naming what it looks like and, for a wrong encoding, the line of its first
  * byte that is not UTF-8: read as UTF-8 it would publish garbage or U+FFFD marks.
  */
-export function articleText(bytes: Uint8Array, file: string): string | undefined {
+export function articleText(bytes: Uint8Array, file: string, limits: Pick<ArticleLimits, 'maxBytes'> = DEFAULT_LIMITS): string | undefined {
+  checkArticleSize(file, bytes.length, limits);
   const magic = MAGIC.find(([start]) => start.every((byte, index) => bytes[index] === byte));
   if (magic) throw catalogueError('ArticleNotText', ['binary', magic[1]], { file });
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) throw catalogueError('ArticleNotText', ['utf16'], { file });

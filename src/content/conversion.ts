@@ -1,6 +1,7 @@
 // What converting an article means wherever it runs (this process or a helper): its input, its
 // result (HTML, or the problems its images had), and how the image stage takes part.
-import { problemData, type ProblemData } from '../errors.ts';
+import { catalogueError, problemData, type ProblemData } from '../errors.ts';
+import { isStackOverflow } from './limits.ts';
 import type { ConvertedMarkdown } from './markdown.ts';
 
 /** One article to convert: its Markdown body, its file (from the project root) and the line the body starts on. */
@@ -35,11 +36,16 @@ export interface HelperImageSettings {
   sizes: string;
 }
 
-/** Converts one article here; its expected problems become its result, anything else is thrown on. */
-export async function convertOne(convert: () => Promise<ConvertedMarkdown>): Promise<ConvertedArticle> {
+/**
+ * Converts one article (`file`) here; its expected problems become its result, and so does a
+ * structure nested too deep for the converter's stack (HTML elements, say, which no check before
+ * conversion counts); anything else is thrown on.
+ */
+export async function convertOne(file: string, convert: () => Promise<ConvertedMarkdown>): Promise<ConvertedArticle> {
   try {
     return await convert();
-  } catch (error) {
+  } catch (caught) {
+    const error = isStackOverflow(caught) ? catalogueError('ArticleTooDeep', ['stack'], { file }, { cause: caught }) : caught;
     const data = problemData(error);
     if (!data) throw error;
     return { html: '', removedHtml: [], headings: [], words: 0, error: data };

@@ -7,15 +7,14 @@ import { generatorModulePaths, generatorRoot } from '../project.ts';
 import { availableParallelism } from 'node:os';
 import type { DrawResult, HelperReply, HelperRequest, MarkdownBatchResult } from './markdown-worker.ts';
 import type { DrawJob, DrawMany } from './drawing.ts';
-import { convertOne, type ArticleConverter, type ArticleToConvert, type ConvertedArticle, type HelperImageSettings } from './conversion.ts';
+import type { ArticleConverter, ArticleToConvert, ConvertedArticle, HelperImageSettings } from './conversion.ts';
+import { DEFAULT_LIMITS, type ArticleLimits } from './limits.ts';
 
 export type { ArticleConverter } from './conversion.ts';
 import { noInterrupts, type Interrupts } from '../interrupt.ts';
 import { catalogueError } from '../errors.ts';
 import { removeFilesOfEndedProcesses } from '../cache/store.ts';
 
-/** Below this many conversions the main thread does them: a helper costs more to start. */
-const HELPERS_FROM = 64;
 const BATCH = 16;
 /** Below this many drawings (and no helper running) this process draws them: a helper costs more to start. */
 const DRAW_HELPERS_FROM = 24;
@@ -79,28 +78,35 @@ async function compileHelper(helperFile: string): Promise<void> {
   });
 }
 
-/** The helpers name the cache folder they work for on their command line: `ps` tells whose they are. */
-function forkHelpers(helperFile: string, size: number, cacheDir: string): ChildProcess[] {
-  return Array.from({ length: size }, () => {
-    const helper = fork(helperFile, [`--for=${cacheDir}`], {
-      // Parsing Markdown allocates a great deal: a larger young generation, fewer collections.
-      execArgv: ['--max-semi-space-size=64'],
-      cwd: generatorRoot,
-      serialization: 'advanced',
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    // A send to a helper that ended (EPIPE) is told to its callback; its exit ends the batch.
-    helper.on('error', () => {});
-    return helper;
-  });
+/** What V8 prints as a process runs out of heap: the helper's report of it, not the site's to read. */
+const OUT_OF_MEMORY = /<--- Last few GCs --->|FATAL ERROR: .*heap|JavaScript heap out of memory/;
+
+/** A helper process, and whether it ran out of memory (V8 said so on its standard error, which is passed on otherwise). */
+interface Helper {
+  process: ChildProcess;
+  outOfMemory: boolean;
 }
 
-/** Converts on the main thread, as one batch. */
-async function convertInProcess(items: readonly ArticleToConvert[], converter: ArticleConverter, onBatch?: OnBatch): Promise<ConvertedArticle[]> {
-  const results: ConvertedArticle[] = [];
-  for (const item of items) results.push(await convertOne(() => converter.here(item)));
-  onBatch?.(items.map((_, index) => index), results);
-  return results;
+/**
+ * One helper. It names the cache folder it works for on its command line (`ps` tells whose it is)
+ * and may use `memoryMb` of heap: an article that needs more ends it, and is named for it.
+ */
+function forkHelper(helperFile: string, cacheDir: string, memoryMb: number): Helper {
+  const child = fork(helperFile, [`--for=${cacheDir}`], {
+    // Parsing Markdown allocates a great deal: a larger young generation, fewer collections.
+    execArgv: ['--max-semi-space-size=64', `--max-old-space-size=${memoryMb}`],
+    cwd: generatorRoot,
+    serialization: 'advanced',
+    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+  });
+  const helper: Helper = { process: child, outOfMemory: false };
+  child.stderr!.on('data', (chunk: Buffer) => {
+    if (!helper.outOfMemory && OUT_OF_MEMORY.test(chunk.toString('latin1'))) helper.outOfMemory = true;
+    if (!helper.outOfMemory) process.stderr.write(chunk);
+  });
+  // A send to a helper that ended (EPIPE) is told to its callback; its exit ends the batch.
+  child.on('error', () => {});
+  return helper;
 }
 
 /** The indexes of `count` sources, in batches of BATCH. */
@@ -122,48 +128,102 @@ interface Task {
   fail(error: unknown): void;
 }
 
+/** What a helper is doing: its task, the file it works on now (it says as it starts each article), and the budget's timer. */
+interface Busy {
+  task: Task;
+  file: string | undefined;
+  timer: NodeJS.Timeout;
+  /** Set when the timer stopped it. */
+  late?: string;
+}
+
 /**
  * Hands tasks to helpers, one at a time each: Markdown batches first (pages wait for them), then
- * drawings. A helper that ends fails its task, naming its files; when none is left, every task
- * still waiting fails the same way. Nothing is sent to a helper that ended.
+ * drawings. Each article (each drawing) may take `timeoutMs`: a helper past it is killed, its task
+ * fails naming the article (ArticleTooSlow), and a new helper takes its place; so does one that
+ * ran out of memory (ArticleOutOfMemory). A helper that ends otherwise fails its task, naming its
+ * files; when none is left, every task still waiting fails the same way. Nothing is sent to a
+ * helper that ended.
  */
-function dispatcher(helpers: readonly ChildProcess[]) {
+function dispatcher(spawn: () => Helper, size: number, limits: { timeoutMs: number; memoryMb: number }) {
   const queues: Record<'markdown' | 'draw', Task[]> = { markdown: [], draw: [] };
-  const busy = new Map<ChildProcess, Task>();
-  const live = new Set(helpers);
+  const busy = new Map<Helper, Busy>();
+  const live = new Set<Helper>();
   let whenIdle: (() => void) | undefined;
+  let closed = false;
   const idle = () => busy.size === 0 && queues.markdown.length === 0 && queues.draw.length === 0;
   const ended = (how: string, task: Task) => catalogueError('MarkdownHelperEnded', [how, task.files.length ? task.files : ['its first task'], task.doing]);
+  const seconds = Math.round(limits.timeoutMs / 100) / 10;
+  const arm = (helper: Helper, file: string | undefined) =>
+    setTimeout(() => {
+      const state = busy.get(helper);
+      if (!state) return;
+      state.late = file ?? state.task.files[0];
+      helper.process.kill('SIGKILL');
+    }, limits.timeoutMs);
   const pump = () => {
     for (const helper of live) {
       if (busy.has(helper)) continue;
       const task = queues.markdown.shift() ?? queues.draw.shift();
       if (!task) return;
-      busy.set(helper, task);
+      busy.set(helper, { task, file: task.doing === 'drawing' ? task.files[0] : undefined, timer: arm(helper, task.files[0]) });
       // A helper that ended in between: its exit event fails the task.
-      helper.send(task.message, (error) => error && helper.kill());
+      helper.process.send(task.message, (error) => error && helper.process.kill());
     }
   };
-  for (const helper of helpers) {
-    helper.on('message', (reply: HelperReply | 'ready') => {
-      const task = busy.get(helper);
-      if (reply === 'ready' || !task) return;
+  const failure = (helper: Helper, state: Busy, how: string) => {
+    const { task } = state;
+    if (state.late && task.doing === 'converting') return catalogueError('ArticleTooSlow', [seconds], { file: state.late });
+    if (helper.outOfMemory && task.doing === 'converting' && state.file) return catalogueError('ArticleOutOfMemory', [limits.memoryMb], { file: state.file });
+    return ended(state.late ? `stopped after ${seconds} s` : how, task);
+  };
+  const add = (helper: Helper) => {
+    live.add(helper);
+    helper.process.on('message', (reply: HelperReply | { progress: string } | 'ready') => {
+      const state = busy.get(helper);
+      if (reply === 'ready' || !state) return;
+      clearTimeout(state.timer);
+      if (typeof reply === 'object' && 'progress' in reply) {
+        // The helper starts the next article of its batch: each has the whole budget.
+        state.file = reply.progress;
+        state.timer = arm(helper, reply.progress);
+        return;
+      }
       busy.delete(helper);
-      task.done(reply);
+      state.task.done(reply);
       pump();
       if (idle()) whenIdle?.();
     });
-    helper.once('exit', (code, signal) => {
+    helper.process.once('exit', (code, signal) => {
       live.delete(helper);
       const how = signal ? `stopped by ${signal}` : `exit code ${code}`;
-      const task = busy.get(helper);
+      const state = busy.get(helper);
       busy.delete(helper);
-      task?.fail(ended(how, task));
+      if (state) {
+        clearTimeout(state.timer);
+        state.task.fail(failure(helper, state, how));
+        // Stopped for one article's sake: the others go on in a new helper.
+        if (!closed && (state.late || helper.outOfMemory)) {
+          add(spawn());
+          pump();
+          if (idle()) whenIdle?.();
+          return;
+        }
+      }
       if (live.size > 0) return;
       for (const waiting of [...queues.markdown.splice(0), ...queues.draw.splice(0)]) waiting.fail(ended(how, waiting));
+      if (idle()) whenIdle?.();
     });
-  }
+  };
+  for (let count = 0; count < size; count++) add(spawn());
   return {
+    /** The helpers running now. */
+    helpers: () => [...live].map((helper) => helper.process),
+    /** No helper is started again after this. */
+    close() {
+      closed = true;
+      for (const state of busy.values()) clearTimeout(state.timer);
+    },
     /** Calls `then` once no task is running or waiting (now, if none is). */
     onIdle(then: () => void) {
       whenIdle = then;
@@ -243,15 +303,17 @@ export interface PoolDrawing {
  * collectors share the process's helper threads), and separate processes never slower; so
  * processes it is. They start with the first work that is worth them, and end on close().
  */
-export function createMarkdownPool(options: { cacheDir: string; converter: ArticleConverter; size?: number; interrupts?: Interrupts; drawing?: PoolDrawing }): MarkdownPool {
+export function createMarkdownPool(options: { cacheDir: string; converter: ArticleConverter; size?: number; interrupts?: Interrupts; drawing?: PoolDrawing; limits?: Pick<ArticleLimits, 'timeoutMs' | 'helperMemoryMb'> }): MarkdownPool {
   const interrupts = options.interrupts ?? noInterrupts;
   const size = Math.max(1, options.size ?? availableParallelism());
-  let pool: { helpers: ChildProcess[] } & ReturnType<typeof dispatcher> | undefined;
+  const limits = { timeoutMs: options.limits?.timeoutMs ?? DEFAULT_LIMITS.timeoutMs, memoryMb: options.limits?.helperMemoryMb ?? DEFAULT_LIMITS.helperMemoryMb };
+  let pool: ReturnType<typeof dispatcher> | undefined;
   let starting: Promise<NonNullable<typeof pool>> | undefined;
   let helperFile: string | undefined;
   let unregister = () => {};
   const stop = () => {
-    for (const helper of pool?.helpers ?? []) helper.kill();
+    pool?.close();
+    for (const helper of pool?.helpers() ?? []) helper.kill('SIGKILL');
     pool = undefined;
     starting = undefined;
     if (helperFile) rmSync(helperFile, { force: true });
@@ -269,14 +331,16 @@ export function createMarkdownPool(options: { cacheDir: string; converter: Artic
       file = helperFile = path.join(options.cacheDir, `markdown-helper-${process.pid}.mjs`);
       await compileHelper(helperFile);
     }
-    const helpers = forkHelpers(file, size, options.cacheDir);
-    return (pool = { helpers, ...dispatcher(helpers) });
+    const helper = file;
+    return (pool = dispatcher(() => forkHelper(helper, options.cacheDir, limits.memoryMb), size, limits));
   };
   const start = () => (starting ??= launch());
 
   return {
     async convert(items, onBatch) {
-      if (items.length < HELPERS_FROM) return convertInProcess(items, options.converter, onBatch);
+      // Always in a helper, however few: one article designed to hang the build is stopped there,
+      // and this process stays free to answer Ctrl-C.
+      if (items.length === 0) return [];
       const { add } = await start();
       return convertInHelpers(add, items, options.converter.helperSettings, onBatch);
     },

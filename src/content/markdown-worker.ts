@@ -88,7 +88,10 @@ process.on('message', async (message: HelperRequest) => {
   const options = await markdownOptionsOf(settings.siteModule, settings.reservedIds);
   const converted: ConvertedArticle[] = [];
   for (const item of items) {
-    converted.push(await convertOne(() => convertArticle(item.markdown, { ...settings, file: item.file, bodyLine: item.bodyLine, cache: cache! }, options)));
+    // Said before each article, and flushed before its work starts: the pool gives each article
+    // its own time budget, and names this one if it runs past it (or out of memory).
+    await new Promise<void>((resolve) => (process.connected ? process.send!({ progress: item.file }, () => resolve()) : resolve()));
+    converted.push(await convertOne(item.file, () => convertArticle(item.markdown, { ...settings, file: item.file, bodyLine: item.bodyLine, cache: cache! }, options)));
   }
   if (process.connected) process.send!({ batch, converted } satisfies MarkdownBatchResult);
 });

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import path from 'node:path';
+import type { ArticleLimits } from '../content/limits.ts';
 import { watch, type FSWatcher } from 'chokidar';
 import * as esbuild from 'esbuild';
 import { SsgError, SsgErrorList } from '../errors.ts';
@@ -26,6 +27,8 @@ export interface DevOptions {
   drafts?: boolean;
   future?: boolean;
   baseUrl?: string;
+  /** What one article may cost (DEFAULT_LIMITS when not given). */
+  limits?: ArticleLimits;
   log: (line: string) => void;
   warn: (message: string) => void;
   /** Reports a failed build in the terminal, as `build` does. */
@@ -247,6 +250,7 @@ export async function dev(options: DevOptions): Promise<DevServer> {
     future: options.future,
     baseUrl: options.baseUrl,
     warn: options.warn,
+    ...(options.limits ? { limits: options.limits } : {}),
   });
   const clientCode = await bundleDevClient();
   const events = createReloadEvents();

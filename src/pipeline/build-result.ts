@@ -1,3 +1,4 @@
+import type { ArticleLimits } from '../content/limits.ts';
 import type { Interrupts } from '../interrupt.ts';
 // What a build is asked for and what it answers, apart from the code that builds (build.ts loads
 // the full pipeline only when there is something to do, and the pipeline's modules need these types).
@@ -38,6 +39,8 @@ export interface BuildOptions {
   lockTimeoutMs?: number;
   /** Where the lock, the staging folder and the helper processes are registered, for a stop by a signal (the CLI's) to remove. */
   interrupts?: Interrupts;
+  /** What one article may cost (DEFAULT_LIMITS when not given). */
+  limits?: ArticleLimits;
 }
 
 export interface BuildResult {

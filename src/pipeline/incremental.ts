@@ -15,6 +15,7 @@ import { createImageStage } from './images.ts';
 import { classifyAll, contextBundler } from './inputs.ts';
 import { runPipeline, type ChangeKind, type Inputs, type Output, type PageSource, type State, type Strategy } from './pipeline.ts';
 
+import type { ArticleLimits } from '../content/limits.ts';
 export { classify, type ChangeKind } from './inputs.ts';
 
 export interface UpdateResult {
@@ -38,6 +39,8 @@ export interface IncrementalOptions {
   baseUrl?: string;
   warn: (message: string) => void;
   now?: () => Date;
+  /** What one article may cost (DEFAULT_LIMITS when not given). */
+  limits?: ArticleLimits;
 }
 
 /** A page's entry with each article named by its slug: a page handed other articles (a tag page's list) renders again. */

@@ -188,17 +188,17 @@ async function parseChanged(project: Project, file: string, images: ImageStage, 
   let parsed: Article;
   try {
     const name = relative(project, file);
-    const text = articleText(await readSettled(file), name);
+    const text = articleText(await readSettled(file), name, options.limits);
     if (text === undefined) {
       options.warn(emptyArticle(name));
       return undefined;
     }
-    parsed = parseArticle({ file: name, text }, { now: options.now, warn: options.warn, files: { root: project.root, publicDir: project.publicDir, contentDir: project.contentDir } });
+    parsed = parseArticle({ file: name, text }, { now: options.now, warn: options.warn, limits: options.limits, files: { root: project.root, publicDir: project.publicDir, contentDir: project.contentDir } });
   } catch (error) {
     if (error instanceof SsgError) return error;
     throw error;
   }
-  const result = await convertOne(() => convertArticle(parsed.markdown, images.context(parsed), markdown.options));
+  const result = await convertOne(parsed.file, () => convertArticle(parsed.markdown, images.context(parsed), markdown.options));
   if (result.error) return { article: parsed, problem: reviveProblem(result.error) };
   const article = withHtml(parsed, result);
   reportRemovedHtml(article, result.removedHtml, options.warn);
@@ -248,6 +248,7 @@ function startConversion(
     cacheDir: project.cacheDir,
     converter: articleConverter(images, markdown),
     interrupts: options.interrupts,
+    ...(options.limits ? { limits: options.limits } : {}),
     ...(here && markdown.drawModule ? { drawing: { siteModule: markdown.drawModule, root: project.root, here } } : {}),
   });
   const conversion = parsed.cache
@@ -294,10 +295,10 @@ async function articleInputs(project: Project, strategy: Strategy<unknown>, prev
 /** Every article: files seen in an earlier build skip their YAML and Markdown (both cached). */
 async function readAllArticles(project: Project, strategy: Strategy<unknown>, server: Promise<ServerBundle>, options: RunOptions): Promise<ArticleInputs> {
   const { now, warn } = options;
-  const sources = await readArticleSources(project.root, project.articlesDir, warn);
+  const sources = await readArticleSources(project.root, project.articlesDir, warn, options.limits);
   // The site's plugins are part of each article's cache key: known once its code is bundled.
   const markdown = siteMarkdownOf(project, await server.catch(() => undefined));
-  const store = await parseWithCache(sources, { now, warn, cacheDir: project.cacheDir, imageDir: strategy.images.cacheDir, root: project.root, publicDir: project.publicDir, contentDir: project.contentDir, siteStamp: markdown.stamp, lazyHtml: strategy.lazyHtml === true });
+  const store = await parseWithCache(sources, { now, warn, limits: options.limits, cacheDir: project.cacheDir, imageDir: strategy.images.cacheDir, root: project.root, publicDir: project.publicDir, contentDir: project.contentDir, siteStamp: markdown.stamp, lazyHtml: strategy.lazyHtml === true });
   const byFile = new Map(store.all.map((article) => [article.file, article]));
   const publish = { drafts: options.drafts, future: options.future, now };
   const articles = publishArticles(byFile, publish);

@@ -1,3 +1,4 @@
+import type { ArticleLimits } from '../content/limits.ts';
 // The shapes the one pipeline (pipeline.ts) passes between its stages and its strategies.
 import type { Article } from '../content/articles.ts';
 import type { ClientBundle } from '../bundle/bundle-client.ts';
@@ -144,6 +145,8 @@ export interface RunOptions {
   onProgress?: (converted: number, total: number) => void;
   /** Where what the run makes outside the output (helper processes) is registered, for a stop by a signal to remove. */
   interrupts?: Interrupts;
+  /** What one article may cost: its size, its nesting, its conversion's time and memory (DEFAULT_LIMITS when not given). */
+  limits?: ArticleLimits;
 }
 
 /** Which pages are taken as they were made before, and who hears of each page made. */

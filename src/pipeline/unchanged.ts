@@ -58,6 +58,8 @@ export interface StampOptions {
   baseUrl?: string;
   drafts?: boolean;
   future?: boolean;
+  /** The articles' limits: a build that would refuse an article now must not find "nothing changed". */
+  limits?: object;
 }
 
 const RECORD_VERSION = 4;
@@ -111,7 +113,7 @@ function fingerprintOf(file: string): string {
  */
 export function inputStamp(project: Project, outDir: string, options: StampOptions): string | undefined {
   const hash = createHash('sha256');
-  hash.update(JSON.stringify([RECORD_VERSION, process.version, process.env.NODE_ENV ?? '', dateEnvironment(), sourceFingerprint(generatorRoot), outDir, options.baseUrl ?? null, Boolean(options.drafts), Boolean(options.future)]));
+  hash.update(JSON.stringify([RECORD_VERSION, process.version, process.env.NODE_ENV ?? '', dateEnvironment(), sourceFingerprint(generatorRoot), outDir, options.baseUrl ?? null, Boolean(options.drafts), Boolean(options.future), options.limits ?? null]));
   for (const dir of stampedFolders(project)) {
     if (!hashTree(hash, dir)) return undefined;
   }
