@@ -117,6 +117,18 @@ export const errorCatalogue = {
     hint: 'Split it into several articles, or look for what it repeats thousands of times (links, references, table cells).',
     message: (megabytes: number) => `Converting its Markdown needed more than the ${megabytes} MB a Markdown helper may use; the helper ended.`,
   },
+  ExcerptTooLong: {
+    title: 'An excerpt is longer than a summary',
+    hint: (_length: number, _limit: number, from: 'front matter' | 'body') =>
+      from === 'body' ? 'Move the <!--more--> line up, after the first paragraph or two: what comes before it is the summary on the lists and in the feed.' : 'Shorten the excerpt to a sentence or a paragraph: it is the summary on the lists, in the feed and in search results.',
+    message: (length: number, limit: number, from: 'front matter' | 'body') =>
+      `The excerpt (${from === 'body' ? 'the body before <!--more-->' : 'excerpt in front matter'}) is ${length} characters; at most ${limit} are read.`,
+  },
+  FrontMatterKeyNotRead: {
+    title: 'The front matter uses a key another generator publishes with',
+    hint: (_key: string, _value: string, _meaning: string, advice: string) => advice,
+    message: (key: string, value: string, meaning: string, _advice: string) => `${key}: ${value} is not read: ${meaning}.`,
+  },
   ArticleNotText: {
     title: 'An article file is not UTF-8 text',
     hint: (...[kind]: [kind: string, ...details: unknown[]]) =>

@@ -96,12 +96,22 @@ describe('date', () => {
 describe('keys that look like known ones', () => {
   it('warn with what was meant, file and line', () => {
     const warnings: string[] = [];
-    parse('---\ntitle: T\ndate: "2025-01-01"\nsummary: S\ndescription: D\npublished: false\n---\n', warnings);
+    parse('---\ntitle: T\ndate: "2025-01-01"\nsummary: S\ndescription: D\npublished: true\n---\n', warnings);
     expect(warnings).toEqual([
       'content/news/post.md:4: "summary" in front matter is not read; did you mean excerpt?',
       'content/news/post.md:6: "published" in front matter is not read; did you mean draft?',
       'content/news/post.md:5: "description" is read as the excerpt (the name this site uses); rename it to excerpt.',
     ]);
+  });
+
+  it('that would publish what another generator holds back, or elsewhere, are refused by name, all of a file\'s at once', () => {
+    const error = errorOf(() => parse('---\ntitle: T\npublished: false\npermalink: false\npublishDate: 2999-01-01\nexpiryDate: 2024-01-01\n_build: {render: never}\neleventyExcludeFromCollections: true\n---\n')) as SsgErrorList;
+    expect(error.errors.map((item) => [item.code, item.where])).toEqual([3, 4, 5, 6, 7, 8].map((line) => ['FrontMatterKeyNotRead', `content/news/post.md:${line}`]));
+    expect(error.errors[0]!.message).toBe("published: false is not read: Jekyll keeps an article with published: false unpublished, which this site would publish.");
+    expect(error.errors[0]!.hint).toBe('Write draft: true to keep it unpublished (and remove the published line).');
+    // What changes nothing passes; a YAML merge key is applied, as Jekyll's and Hugo's readers apply it.
+    expect(parse('---\ndate: "2025-01-01"\neleventyExcludeFromCollections: false\n---\n').draft).toBe(false);
+    expect(parse('---\ndefaults: &d {draft: true}\n<<: *d\ndate: "2025-01-01"\n---\n').draft).toBe(true);
   });
 
   it('are quiet when the known key is there too, and for unrelated keys', () => {

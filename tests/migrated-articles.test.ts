@@ -31,16 +31,18 @@ beforeAll(async () => {
   await site.write('content/news/bom-first.md', `\ufeff${body('A byte-order mark first', '\n')}`);
   await site.write('content/news/empty.md', '');
   await site.write('content/news/blank.md', ' \n\n\t\n');
+  await site.write('content/news/control-characters.md', '---\ntitle: "Ctl\\x01 and \\b"\nexcerpt: "tab\\bx"\ndate: 2024-04-02\n---\nA \u0001 byte in the body.\n');
   built = await site.run(['build']);
   distBefore = readdirSync(site.file('dist'), { recursive: true, encoding: 'utf8' }).sort();
 
   copyInto('refused');
   await site.write('content/news/image-saved-as-md.md', PNG);
   await site.write('content/news/windows-1252.md', Buffer.concat([Buffer.from('---\ntitle: Caf'), Buffer.from([0xe9]), Buffer.from(' \x93quoted\x94\n---\nBody.\n')]));
+  await site.write('content/news/long-excerpt.md', `---\ntitle: Long\ndate: 2024-04-03\n---\n${'Words and more words. '.repeat(600)}\n\n<!--more-->\n\nRest.\n`);
   await site.write('content/news/utf-16.md', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('---\ntitle: UTF-16\n---\n', 'utf16le')]));
   refused = await site.run(['build']);
   removeFrom('refused');
-  for (const name of ['image-saved-as-md.md', 'windows-1252.md', 'utf-16.md']) rmSync(site.file(`content/news/${name}`));
+  for (const name of ['image-saved-as-md.md', 'windows-1252.md', 'utf-16.md', 'long-excerpt.md']) rmSync(site.file(`content/news/${name}`));
 
   copyInto('links');
   linked = await site.run(['build']);
@@ -89,7 +91,8 @@ describe('what other generators accept is read as the author meant it', () => {
   });
 
   it('a line of dashes inside a block scalar does not end the front matter', () => {
-    expect(lead('block-scalar-dashes')).toBe('Before the dashes. After the dashes.');
+    // Front matter's excerpt is a line of text: the dashes are no Markdown rule in it.
+    expect(lead('block-scalar-dashes')).toBe('Before the dashes. --- After the dashes.');
     expect(body('block-scalar-dashes')).toBe('<p>The body starts here, after the real closing line.</p>');
   });
 
@@ -131,6 +134,26 @@ describe('what other generators accept is read as the author meant it', () => {
     // Cut at <!--more-->: a <br> is a break, not two words run together.
     expect(lead('more-excerpt')).toBe('Text with a<br>break and <em>emphasis</em>.');
     expect(meta('more-excerpt', 'description')).toBe('Text with a break and emphasis.');
+    // HTML parsed as a browser would, sanitised to what a summary keeps; a script goes with its text.
+    expect(lead('excerpt-html')).toBe('Hello <em>world</em> after, 1 &lt; 2 &amp; 3 > 2');
+    expect(meta('excerpt-html', 'description')).toBe('Hello world after, 1 &lt; 2 &amp; 3 &gt; 2');
+    // Front matter's excerpt is a line of text, not a list; blocks of a body's excerpt are spaced.
+    expect(lead('year-excerpt')).toBe('1986. A great year');
+    expect(lead('list-more')).toBe('First item Second item');
+  });
+
+  it('typed TOML values as text, a warning where a number does not read as written; YAML merge keys applied', () => {
+    expect(h1('toml-numbers')).toBe('2024');
+    expect(tagLinks('toml-numbers')).toEqual(['1-1', 'v1-10']);
+    expect(about(built, 'toml-numbers.md').join('\n')).toContain('content/news/toml-numbers.md:4: tags holds the number 1.1, shown as "1.1"; write it in quotes');
+    expect(tagLinks('merge-key')).toEqual(['merged']);
+  });
+
+  it('control characters never make the feed unreadable XML', async () => {
+    const { XMLValidator } = await import('fast-xml-parser');
+    const feed = readFileSync(site.file('dist/news/feed.xml'), 'utf8');
+    expect(XMLValidator.validate(feed)).toBe(true);
+    expect(feed).toContain('<title>Ctl and </title>');
   });
 
   it('a link with a trailing slash to a page: published, with a warning naming the page\'s address', () => {
@@ -174,6 +197,11 @@ describe('what cannot be read is refused by name, all at once, the previous outp
     expect(problem('FrontMatterInvalidJson', 'content/news/invalid-json.md:')).toContain('Invalid JSON in front matter');
   });
 
+  it('a key with which another generator holds an article back, and an excerpt longer than a summary', () => {
+    expect(problem('FrontMatterKeyNotRead', 'content/news/published-false.md:4:')).toMatch(/published: false is not read[\s\S]*hint: Write draft: true/);
+    expect(problem('ExcerptTooLong', 'content/news/long-excerpt.md:5:')).toMatch(/the body before <!--more-->\) is 13202 characters; at most 10000 are read[\s\S]*hint: Move the <!--more--> line up/);
+  });
+
   it('a YAML alias bomb', () => {
     expect(problem('FrontMatterAliasesExcessive', 'content/news/alias-bomb.md:1')).toContain('billion laughs');
   });
@@ -190,6 +218,9 @@ describe('links to articles this build leaves out say why', () => {
     expect(linked.code, linked.stderr).toBe(1);
     expect(linked.stderr).toMatch(/\[LinkToHeldBack\][^\n]*\n {2}content\/news\/links-to-held-back\.md: The page \/news\/links-to-held-back links to \/news\/a-draft, which is a draft \(content\/news\/a-draft\.md\); build with --drafts to include it\./);
     expect(linked.stderr).toMatch(/links to \/news\/in-the-future\/, which is dated 2999-01-01 \(content\/news\/in-the-future\.md\), after the build time; build with --future to include it\./);
-    expect(linked.stderr).not.toContain('[LinkBroken]');
+    // The draft's file name leads to the draft too; a slash after a file that is no page leads nowhere (hosts answer 404).
+    expect(linked.stderr).toMatch(/links to \/news\/a-draft\.html, which is a draft/);
+    expect(linked.stderr).toMatch(/\[LinkBroken\][^\n]*\n {2}content\/news\/slash-to-a-file\.md: The page \/news\/slash-to-a-file links to \/news\/feed\.xml\/, which no route or public file provides/);
+    expect(linked.stderr.match(/\[LinkBroken\]/g)).toHaveLength(1);
   });
 });

@@ -7,8 +7,8 @@ import { catalogueError, SsgError, SsgErrorList } from '../errors.ts';
 import { z } from 'zod';
 import { isUtf8 } from 'node:buffer';
 import { bodyOf, bodyStartLine, isoDate, lineOfKey, splitFrontMatter } from './frontmatter.ts';
-import { excerptFromMarkdown } from './excerpt.ts';
-import { checkArticleDepth, checkArticleSize, DEFAULT_LIMITS, type ArticleLimits } from './limits.ts';
+import { excerptFromMarkdown, MAX_EXCERPT_LENGTH } from './excerpt.ts';
+import { checkArticleDepth, checkArticleSize, DEFAULT_LIMITS, isStackOverflow, type ArticleLimits } from './limits.ts';
 
 /**
  * A news article as the spec defines it, plus where it came from and its converted body. Never
@@ -361,10 +361,12 @@ function checkFrontMatter(file: string, data: Record<string, unknown>, text: str
  * An article from front matter already parsed and its body: the spec's defaults applied.
  * `text` is the whole file, for line numbers (the body alone when the file is not at hand).
  */
-export function articleFromParts(file: string, data: Record<string, unknown>, body: string, options: ParseOptions, text = body, converted: ConvertedBody = { html: '' }): Article {
+export function articleFromParts(file: string, written: Record<string, unknown>, body: string, options: ParseOptions, text = body, converted: ConvertedBody = { html: '' }): Article {
   const slug = slugOf(file);
+  const data = textFields(file, written, text, options.warn);
   const fields = checkFrontMatter(file, data, text);
   checkSlugField(file, slug, data, text);
+  checkPublishingKeys(file, data, text);
   warnLookalikeKeys(file, data, text, options.warn);
   const at = (key: string) => keyAt(file, text, key);
 
@@ -403,6 +405,30 @@ export function articleFromParts(file: string, data: Record<string, unknown>, bo
     ...(fields.canonical !== undefined ? { canonical: new URL(fields.canonical.trim()).href } : {}),
     ...shareImageOf(file, fields, title, text, options),
   }, converted);
+}
+
+/**
+ * The text fields as text: a number or true/false there (TOML and JSON front matter are typed, and
+ * a YAML alias is read as what it points to) is its text, `title = 2024` the title "2024". A
+ * number with a fraction may not read as written (TOML's and JSON's 1.10 is 1.1): a warning says
+ * to quote it.
+ */
+function textFields(file: string, data: Record<string, unknown>, text: string, warn: (message: string) => void): Record<string, unknown> {
+  let changed: Record<string, unknown> | undefined;
+  const asText = (key: string, value: unknown): unknown => {
+    if (typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) {
+      if (typeof value === 'number' && !Number.isInteger(value)) warn(`${keyAt(file, text, key)}: ${key} holds the number ${value}, shown as "${value}"; write it in quotes to keep it exactly as written (1.10 is the number 1.1).`);
+      return String(value);
+    }
+    return value;
+  };
+  for (const key of TEXT_KEYS) {
+    if (!Object.hasOwn(data, key)) continue;
+    const value = data[key];
+    const read = Array.isArray(value) ? value.map((item) => asText(key, item)) : asText(key, value);
+    if (Array.isArray(value) ? (read as unknown[]).some((item, index) => item !== value[index]) : read !== value) (changed ??= { ...data })[key] = read;
+  }
+  return changed ?? data;
 }
 
 /** The title: the front matter's text, or the slug (with a warning when a title was given but is no text, as `title: [a, b]`). */
@@ -445,11 +471,38 @@ function tagsOf(tags: unknown, at: (key: string) => string, warn: (message: stri
  * its author does not look for it.
  */
 function checkSlugField(file: string, slug: string, data: Record<string, unknown>, text: string): void {
-  if (!Object.hasOwn(data, 'slug') || data.slug === slug) return;
+  if (!Object.hasOwn(data, 'slug') || (typeof data.slug === 'string' && data.slug.trim() === slug)) return;
   const wanted = typeof data.slug === 'string' ? data.slug.trim() : '';
   const bundle = INDEX.test(path.basename(file));
   const renamed = wanted !== '' && isValidSlug(wanted) ? (bundle ? wanted : `${wanted}${ARTICLE_EXTENSION.exec(file)?.[0] ?? '.md'}`) : '';
   throw catalogueError('FrontMatterSlugNotRead', [JSON.stringify(data.slug), slug, bundle ? 'folder' : 'file', renamed], keyLocation(file, text, 'slug'));
+}
+
+/**
+ * Keys with which other generators publish, hold back or move an article. Read as nothing here
+ * they would publish what the author meant to keep back (Jekyll's `published: false`, Eleventy's
+ * `permalink: false`, Hugo's `expiryDate`) or at another address: each is refused by name, saying
+ * what this site reads instead. The value (`true` where it changes nothing) passes.
+ */
+const PUBLISHING_KEYS: Record<string, { harmless?: (value: unknown) => boolean; meaning: string; advice: string }> = {
+  published: { harmless: (value) => value === true, meaning: 'Jekyll keeps an article with published: false unpublished, which this site would publish', advice: 'Write draft: true to keep it unpublished (and remove the published line).' },
+  permalink: { meaning: 'the file name gives the article its address here (Jekyll and Eleventy read permalink, Eleventy\'s false writes no page)', advice: 'Rename the file for another address, or write draft: true to keep it unpublished; then remove the permalink line.' },
+  publishdate: { meaning: 'Hugo holds an article back until its publishDate; this site reads the date field for that', advice: 'Write the day as date: an article dated after the build time is held back until then.' },
+  expirydate: { meaning: 'Hugo unpublishes an article after its expiryDate; articles here stay published', advice: 'Remove the line, and delete the article (or mark it draft: true) when it should go.' },
+  unpublishdate: { meaning: 'an article here stays published', advice: 'Remove the line, and delete the article (or mark it draft: true) when it should go.' },
+  _build: { meaning: 'Hugo\'s build options (render, list) decide whether a page is written or listed; every article here is both', advice: 'Write draft: true to keep it unpublished, and remove the _build lines.' },
+  eleventyexcludefromcollections: { harmless: (value) => value === false, meaning: 'Eleventy leaves such an article off its lists; every published article here is listed', advice: 'Write draft: true to keep it unpublished, or remove the line.' },
+};
+
+function checkPublishingKeys(file: string, data: Record<string, unknown>, text: string): void {
+  const errors: SsgError[] = [];
+  for (const key of Object.keys(data)) {
+    const rule = Object.hasOwn(PUBLISHING_KEYS, key.toLowerCase()) ? PUBLISHING_KEYS[key.toLowerCase()]! : undefined;
+    if (!rule || rule.harmless?.(data[key])) continue;
+    errors.push(catalogueError('FrontMatterKeyNotRead', [key, JSON.stringify(data[key]) ?? String(data[key]), rule.meaning, rule.advice], keyLocation(file, text, key)));
+  }
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new SsgErrorList(errors);
 }
 
 /** `author` as one name or a list: the names, and the byline that joins them. */
@@ -505,14 +558,29 @@ function excerptOf(file: string, data: Record<string, unknown>, body: string, te
   const where = (key: string) => keyAt(file, text, key);
   if (typeof data.excerpt === 'string') {
     if (typeof data.description === 'string' && data.description !== data.excerpt) warn(`${where('description')}: "description" is not read, as excerpt is given; remove one of them.`);
-    return excerptFromMarkdown(data.excerpt);
+    return checkedExcerpt(data.excerpt, 'front matter', keyLocation(file, text, 'excerpt'));
   }
   if (typeof data.description === 'string') {
     warn(`${where('description')}: "description" is read as the excerpt (the name this site uses); rename it to excerpt.`);
-    return excerptFromMarkdown(data.description);
+    return checkedExcerpt(data.description, 'front matter', keyLocation(file, text, 'description'));
   }
   const more = MORE.exec(body);
-  return excerptFromMarkdown(more ? body.slice(0, more.index) : '');
+  return checkedExcerpt(more ? body.slice(0, more.index) : '', 'body', { file, line: bodyStartLine(text, body) });
+}
+
+/**
+ * The excerpt made here, in this process (lists show it before any article is converted): one
+ * longer than a summary is refused before its Markdown is read, and one nested deeper than the
+ * converter follows is refused by name.
+ */
+function checkedExcerpt(markdown: string, from: 'front matter' | 'body', at: { file: string; line?: number }) {
+  if (markdown.length > MAX_EXCERPT_LENGTH) throw catalogueError('ExcerptTooLong', [markdown.length, MAX_EXCERPT_LENGTH, from], at);
+  try {
+    return excerptFromMarkdown(markdown, from);
+  } catch (error) {
+    if (isStackOverflow(error)) throw catalogueError('ArticleTooDeep', ['stack'], at, { cause: error });
+    throw error;
+  }
 }
 
 /** Whether a build shows the article: drafts only with `drafts`, future dates only with `future`. */

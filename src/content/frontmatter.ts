@@ -92,7 +92,8 @@ export function splitFrontMatter(source: string, file: string, options: SplitOpt
 export const MAX_YAML_ALIASES = 100;
 
 function readYaml(text: string, file: string, firstLine: number, options: SplitOptions): unknown {
-  const doc = parseDocument(text, { prettyErrors: true });
+  // Merge keys (`<<: *defaults`), as Ruby's and Go's YAML readers (Jekyll's, Hugo's) apply them.
+  const doc = parseDocument(text, { prettyErrors: true, merge: true });
   if (doc.errors.length > 0) {
     const first = doc.errors[0]!;
     const position = first.linePos?.[0];

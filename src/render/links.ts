@@ -106,10 +106,27 @@ export function pageLinks(page: CheckedPage): PageLinks {
   return { path: page.path, file: page.file, links: copied[0], ids: new Set(copied[1]) };
 }
 
-/** A link as written, its path's trailing slashes removed (`/news/a/?x#y` → `/news/a?x#y`). */
-function canonicalForm(written: string): string {
-  const match = /^([^?#]*?)\/+((?:[?#].*)?)$/.exec(written.trim());
-  return match ? `${match[1]}${match[2]}` : written;
+/**
+ * Whether a path with a slash after it (`/news/hello/`) names a page: `news/hello.html` is a file
+ * of the site. Only a page: that is what the hosts (and `ssg serve`) redirect to; `/feed.xml/` or
+ * `/news/hello.html/` answer 404 there.
+ */
+function isPageWithSlash(urlPath: string, files: ReadonlySet<string>): boolean {
+  if (!/[^/]\/+$/.test(urlPath)) return false;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return false;
+  }
+  const bare = path.posix.normalize(`/${decoded}`).replace(/^\/+/, '').replace(/\/+$/, '');
+  return bare !== '' && files.has(`${bare}.html`);
+}
+
+/** The address to write for a link with a slash after its page: absolute, its query and fragment kept (`../a/?x#y` → `/news/a?x#y`). */
+function canonicalForm(link: PageLink, pagePath: string): string {
+  const url = new URL(link.written.trim(), `http://site.invalid${pagePath.startsWith('/') ? pagePath : `/${pagePath}`}`);
+  return `${url.pathname.replace(/\/+$/, '')}${url.search}${url.hash}`;
 }
 
 /**
@@ -183,7 +200,7 @@ export function checkLinks(
       let found = !ignored && resolvesTo(urlPath, files);
       // `/news/hello/` (as Hugo writes links) where `/news/hello` is a page: the hosts answer it
       // with one redirect to the page, so it works; the check says which address to write.
-      const slashed = !ignored && !found && /[^/]\/+$/.test(urlPath) && resolvesTo(urlPath.replace(/\/+$/, ''), files);
+      const slashed = !ignored && !found && isPageWithSlash(urlPath, files);
       found ||= slashed;
       verdicts.set(urlPath, (verdict = { ignored, found, slashed, target: found ? byPath.get(pageKey(urlPath)) : undefined }));
     }
@@ -195,8 +212,8 @@ export function checkLinks(
     for (const link of page.links) {
       const { ignored, found, slashed, target } = verdictOf(link.path);
       if (ignored) continue;
-      if (slashed) context.warn?.(`${page.file ?? page.path}: the page ${page.path} links to ${link.written}; write ${canonicalForm(link.written)}, the page's own address (hosts answer the form with a slash by a redirect).`);
-      const held = found ? undefined : context.heldBack?.get(pageKey(link.path));
+      if (slashed) context.warn?.(`${page.file ?? page.path}: the page ${page.path} links to ${link.written}; write ${canonicalForm(link, page.path)}, the page's own address (hosts answer the form with a slash by a redirect).`);
+      const held = found ? undefined : context.heldBack?.get(pageKey(link.path).replace(/\.html$/, ''));
       if (held) {
         errors.push(catalogueError('LinkToHeldBack', [page.path, link.written, held.reason, held.file, held.date], { file: page.file }));
       } else if (!found) {

@@ -6,6 +6,9 @@ import type { PageJob } from './routes.ts';
 import type { FeedDefinition, SiteMeta } from './site-definition.ts';
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+/** Characters XML 1.0 cannot hold: C0 controls but tab and line breaks, lone surrogates, U+FFFE and U+FFFF. */
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 export const escapeXml = (text: string) => text.replace(/[&<>"']/g, (char) => XML_ESCAPES[char]!);
 
 /** An ISO date (`2025-01-01`) of an article's date, when it has a readable one. */
@@ -120,7 +123,10 @@ export function rssFeed(feed: FeedDefinition, meta: SiteMeta | undefined, allArt
     '',
   ]
     .filter((line) => line !== '')
-    .join('\n');
+    .join('\n')
+    // XML 1.0 may not hold control characters (a title or body can: YAML's "\b", a pasted byte):
+    // a feed holding one is no XML at all to a reader, so they go; a page never shows them anyway.
+    .replace(NOT_XML, '');
 }
 
 export function webManifest(meta: SiteMeta): string {

@@ -357,10 +357,13 @@ async function redirectedToPage(request: IncomingMessage, response: ServerRespon
   const found = await findStaticFile(root, page);
   if (!found || found === 'no-site') return false;
   await found.opened.handle.close().catch(() => {});
-  if (found.status !== 200 || !found.opened.file.endsWith('.html')) return false;
+  // The page's own file (`news/hello.html` for `/news/hello/`), as the hosts and the nginx recipe have it.
+  if (found.status !== 200 || path.basename(found.opened.file) !== `${path.posix.basename(page)}.html`) return false;
   // Bytes a header may not carry (a client may send them in the query) are percent-encoded.
   const query = (parseRequestTarget(request.url)?.search ?? '').replace(/[^\x21-\x7e]/g, (char) => encodeURIComponent(char));
-  response.writeHead(301, { Location: `${encodeURI(page)}${query}`, 'Content-Length': 0 }).end();
+  // Each segment encoded whole: a page named `a#b` is not sent to `/a` with a fragment.
+  const location = page.split('/').map((segment) => encodeURIComponent(segment)).join('/');
+  response.writeHead(301, { Location: `${location}${query}`, 'Content-Length': 0 }).end();
   return true;
 }
 
