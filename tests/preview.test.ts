@@ -80,10 +80,12 @@ describe('ssg preview', () => {
     expect((await fetch(`${url}/`, { method: 'POST' })).status).toBe(405);
   });
 
-  it('stops cleanly on SIGTERM', async () => {
+  it('stops on SIGTERM within 2 s, exiting 143 as a process ended by SIGTERM', async () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const started = Date.now();
     child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await exited).toBe(143);
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 });
 

@@ -88,23 +88,35 @@ function cleanUpOnSignal(what = 'Build'): Interrupts {
   return interrupts;
 }
 
-/** On Ctrl-C or SIGTERM: close cleanly once, then exit 0 (1 if closing failed). */
-function stopOnSignal(close: () => Promise<void>, verbose: boolean, heading: FailureHeading, announce?: (signal: string) => void): void {
+/** How long dev and preview may take to close on a signal before they exit all the same. */
+const CLOSE_DEADLINE_MS = 1500;
+
+/**
+ * On Ctrl-C or SIGTERM: close once, then exit. Dev and preview (`drain: false`) exit as a process
+ * ended by that signal would (130, 143), within CLOSE_DEADLINE_MS whatever closing does. The
+ * production server (`drain: true`) finishes the requests in flight, as its orchestrator expects,
+ * and exits 0 (1 if closing failed); a second signal while it drains ends it at once (130, 143).
+ */
+function stopOnSignal(close: () => Promise<void>, verbose: boolean, heading: FailureHeading, options: { drain: boolean; announce?: (signal: string) => void }): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
+    if (stopping) {
+      process.exit(SIGNAL_EXIT[signal] ?? 1);
+    }
     stopping = true;
-    announce?.(signal);
+    options.announce?.(signal);
+    const code = options.drain ? 0 : SIGNAL_EXIT[signal] ?? 1;
+    if (!options.drain) setTimeout(() => process.exit(code), CLOSE_DEADLINE_MS).unref();
     close().then(
-      () => process.exit(0),
+      () => process.exit(code),
       (error: unknown) => {
         reportFailure(error, verbose, heading);
         process.exit(1);
       },
     );
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }
 
 /**
@@ -294,7 +306,7 @@ async function runDevCommand(options: DevOptions & LimitOptions, command: Comman
       },
     });
     process.stdout.write(`Dev server at ${server.url}/ (Ctrl-C to stop)\n`);
-    stopOnSignal(() => server.close(), Boolean(global.verbose), 'Dev server failed');
+    stopOnSignal(() => server.close(), Boolean(global.verbose), 'Dev server failed', { drain: false });
   } catch (error) {
     reportFailure(error, Boolean(global.verbose), 'Dev server failed');
   }
@@ -315,7 +327,7 @@ async function runPreviewCommand(options: { dir: string; port: number }, command
     const { preview } = await import('../server/preview.ts');
     const running = await preview({ dir: path.resolve(global.root, options.dir), port: options.port });
     process.stdout.write(`Serving ${options.dir} at ${running.url}/ (Ctrl-C to stop)\n`);
-    stopOnSignal(() => running.close(), Boolean(global.verbose), 'Preview failed');
+    stopOnSignal(() => running.close(), Boolean(global.verbose), 'Preview failed', { drain: false });
   } catch (error) {
     reportFailure(error, Boolean(global.verbose), 'Preview failed');
   }
@@ -339,7 +351,7 @@ async function runServeCommand(options: { dir?: string; port?: number }, command
     const running = await serve(config, log);
     const mail = config.smtp ? `mail via ${config.smtp.host}:${config.smtp.port}` : 'no SMTP_HOST: messages wait in the inbox';
     log(`Serving ${config.siteDir} at ${running.url}/ · inbox ${config.dataDir} · ${mail}`);
-    stopOnSignal(() => running.close(), Boolean(global.verbose), 'Serve failed', (signal) => log(`${signal}: finishing requests in flight, then stopping`));
+    stopOnSignal(() => running.close(), Boolean(global.verbose), 'Serve failed', { drain: true, announce: (signal) => log(`${signal}: finishing requests in flight, then stopping (a second ${signal} stops at once)`) });
   } catch (error) {
     reportFailure(error, Boolean(global.verbose), 'Serve failed');
   }
