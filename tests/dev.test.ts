@@ -327,3 +327,32 @@ describe('ssg dev with a broken site at start', () => {
     }
   });
 });
+
+describe('ssg dev and an article designed to hang the conversion', () => {
+  it('fails it by name after its time budget (ArticleTooSlow), keeps serving the last good pages and answering, and recovers on the next save', async () => {
+    const site = await copySite(fixture);
+    const dev = await DevProcess.start(site.dir, ['--article-seconds', '2']);
+    try {
+      const events = await dev.events();
+      const original = await site.read('content/news/2024/second-post.md');
+      const started = Date.now();
+      await site.write('content/news/2024/second-post.md', original.replace('Body of the second post.', `${'*'.repeat(30_000)}x${'*'.repeat(30_000)}`));
+      // Meanwhile the server answers: the conversion runs in a helper, not in dev's own process.
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      const during = Date.now();
+      expect(await text(`${dev.url}/news/second-post`)).toContain('Body of the second post.');
+      expect(Date.now() - during).toBeLessThan(1000);
+      const error = await events.next('build-error', undefined, 30_000);
+      expect(error.data).toEqual([expect.objectContaining({ code: 'ArticleTooSlow', where: 'content/news/2024/second-post.md' })]);
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(await text(`${dev.url}/news/second-post`)).toContain('Body of the second post.');
+      await site.write('content/news/2024/second-post.md', original.replace('Body of the second post.', 'Fixed body.'));
+      await events.next('reload', undefined, 30_000);
+      await expect.poll(() => text(`${dev.url}/news/second-post`)).toContain('Fixed body.');
+      events.close();
+    } finally {
+      await dev.stop();
+      await site.dispose();
+    }
+  }, 60_000);
+});

@@ -24,10 +24,7 @@ describe('the Markdown helper processes, from the sources', () => {
   it('compile their script into the cache folder, convert as this process does, and leave nothing behind', async () => {
     const cacheDir = path.join(dir, '.cache');
     const settings = { root: dir, articlesDir: path.join(dir, 'news'), publicDir: path.join(dir, 'public'), cacheDir, assetsDir: 'assets', sizes: '100vw' };
-    const here = async () => {
-      throw new Error('70 articles are converted by the helpers, not here');
-    };
-    const pool = createMarkdownPool({ cacheDir, converter: { here, helperSettings: settings }, size: 2 });
+    const pool = createMarkdownPool({ cacheDir, converter: { helperSettings: settings }, size: 2 });
     const items = Array.from({ length: 70 }, (_, n) => ({ markdown: `# Post ${n}\n\n| a |\n|---|\n| ${n} |\n\n~~gone~~ <b>raw</b>\n`, file: `news/post-${n}.md`, bodyLine: 4 }));
     let batches = 0;
     try {
@@ -45,7 +42,7 @@ describe('the Markdown helper processes, from the sources', () => {
   it('a helper killed mid-way fails the conversion by name, naming the articles it held; nothing crashes after', async () => {
     const cacheDir = path.join(dir, '.cache-killed');
     const settings = { root: dir, articlesDir: path.join(dir, 'news'), publicDir: path.join(dir, 'public'), cacheDir, assetsDir: 'assets', sizes: '100vw' };
-    const pool = createMarkdownPool({ cacheDir, converter: { here: async () => ({ html: '', removedHtml: [], headings: [], words: 0 }), helperSettings: settings }, size: 2 });
+    const pool = createMarkdownPool({ cacheDir, converter: { helperSettings: settings }, size: 2 });
     const body = Array.from({ length: 400 }, (_, n) => `Paragraph ${n} with *emphasis* and a [link](https://example.com/${n}).`).join('\n\n');
     const items = Array.from({ length: 600 }, (_, n) => ({ markdown: body, file: `news/post-${n}.md`, bodyLine: 4 }));
     let killed = 0;
@@ -72,7 +69,7 @@ describe('the Markdown helper processes, from the sources', () => {
   it('an article past its time budget stops its helper and fails by name (ArticleTooSlow); a new helper converts the rest', async () => {
     const cacheDir = path.join(dir, '.cache-slow');
     const settings = { root: dir, articlesDir: path.join(dir, 'news'), publicDir: path.join(dir, 'public'), cacheDir, assetsDir: 'assets', sizes: '100vw' };
-    const pool = createMarkdownPool({ cacheDir, converter: { here: async () => ({ html: '', removedHtml: [], headings: [], words: 0 }), helperSettings: settings }, size: 1, limits: { timeoutMs: 1500, helperMemoryMb: 512 } });
+    const pool = createMarkdownPool({ cacheDir, converter: { helperSettings: settings }, size: 1, limits: { timeoutMs: 1500, helperMemoryMb: 512 } });
     // Unmatched emphasis: micromark's time grows with the square of the run (50,000 took minutes).
     const slow = `${'*'.repeat(25_000)}x${'*'.repeat(25_000)}`;
     const items = Array.from({ length: 40 }, (_, n) => ({ markdown: n === 3 ? slow : `Post ${n}`, file: `news/post-${n}.md`, bodyLine: 4 }));
@@ -95,7 +92,7 @@ describe('the Markdown helper processes, from the sources', () => {
   it('an article that needs more memory than a helper has fails by name (ArticleOutOfMemory), without V8\'s report on the terminal; one nested too deep, ArticleTooDeep', async () => {
     const cacheDir = path.join(dir, '.cache-memory');
     const settings = { root: dir, articlesDir: path.join(dir, 'news'), publicDir: path.join(dir, 'public'), cacheDir, assetsDir: 'assets', sizes: '100vw' };
-    const pool = createMarkdownPool({ cacheDir, converter: { here: async () => ({ html: '', removedHtml: [], headings: [], words: 0 }), helperSettings: settings }, size: 1, limits: { timeoutMs: 60_000, helperMemoryMb: 96 } });
+    const pool = createMarkdownPool({ cacheDir, converter: { helperSettings: settings }, size: 1, limits: { timeoutMs: 60_000, helperMemoryMb: 96 } });
     const hungry = Array.from({ length: 60_000 }, (_, n) => `[l${n}]`).join('\n') + '\n\n' + Array.from({ length: 60_000 }, (_, n) => `[l${n}]: https://example.com/${n}`).join('\n');
     const deep = `${'<div>'.repeat(30_000)}x${'</div>'.repeat(30_000)}`;
     const written: string[] = [];
@@ -134,7 +131,7 @@ describe('the Markdown helper processes, from the sources', () => {
         if (job.drawer === 'broken') throw new Error('drawn here, with the site file and line');
         return new TextEncoder().encode(`here ${job.path}`);
       });
-    const pool = createMarkdownPool({ cacheDir, converter: { here: async () => ({ html: '', removedHtml: [], headings: [], words: 0 }), helperSettings: settings }, size: 2, drawing: { siteModule, root: dir, here } });
+    const pool = createMarkdownPool({ cacheDir, converter: { helperSettings: settings }, size: 2, drawing: { siteModule, root: dir, here } });
     const jobs = (count: number, drawer = 'card') => Array.from({ length: count }, (_, n) => ({ path: `/cards/${n}.png`, drawer, input: { n } }));
     const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
     try {
@@ -175,7 +172,7 @@ describe('the Markdown helper processes, from the sources', () => {
     const here: DrawMany = () => {
       throw new Error('not here');
     };
-    const pool = createMarkdownPool({ cacheDir, converter: { here: async () => ({ html: '', removedHtml: [], headings: [], words: 0 }), helperSettings: settings }, size: 2, drawing: { siteModule, root: dir, here } });
+    const pool = createMarkdownPool({ cacheDir, converter: { helperSettings: settings }, size: 2, drawing: { siteModule, root: dir, here } });
     const drawing = pool.draw(Array.from({ length: 30 }, (_, n) => ({ path: `/c/${n}`, drawer: 'card', input: { n } })));
     const released = pool.release();
     expect((await Promise.all(drawing)).map((bytes) => bytes[0])).toEqual(Array.from({ length: 30 }, (_, n) => n));

@@ -16,9 +16,8 @@ export interface ConvertedArticle extends ConvertedMarkdown {
   error?: ProblemData;
 }
 
-/** What the image stage of the articles needs where they are converted: in this process, or as plain data for a helper. */
+/** What the helpers converting articles need: where the images are, and the site's Markdown settings, as plain data. */
 export interface ArticleConverter {
-  here(item: ArticleToConvert): Promise<ConvertedMarkdown>;
   helperSettings: HelperImageSettings;
 }
 

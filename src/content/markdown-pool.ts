@@ -12,7 +12,7 @@ import { DEFAULT_LIMITS, type ArticleLimits } from './limits.ts';
 
 export type { ArticleConverter } from './conversion.ts';
 import { noInterrupts, type Interrupts } from '../interrupt.ts';
-import { catalogueError } from '../errors.ts';
+import { catalogueError, problemData } from '../errors.ts';
 import { removeFilesOfEndedProcesses } from '../cache/store.ts';
 
 const BATCH = 16;
@@ -286,6 +286,45 @@ function drawInHelpers(started: Promise<{ add: AddTask }>, drawing: PoolDrawing,
         }),
     ),
   );
+}
+
+/** Converts one article at a time in a helper kept between calls (dev's edits): each with the time and memory budget of a build's. */
+export interface EditConverter {
+  /** The article converted, or its problems (its time budget passed among them). */
+  convert(item: ArticleToConvert, converter: ArticleConverter): Promise<ConvertedArticle>;
+  /** Ends the helper. */
+  close(): Promise<void>;
+}
+
+/**
+ * Dev's converter of edited articles: one helper, started on the first edit and kept, so a save
+ * costs a message, not a process start; started anew when the site's Markdown settings change
+ * (a new copy of its module: the helper would keep the old plugins). An article that passes its
+ * time budget is its problem, as in a build; the helper taking its place converts the next.
+ */
+export function createEditConverter(options: { cacheDir: string; interrupts?: Interrupts; limits?: Pick<ArticleLimits, 'timeoutMs' | 'helperMemoryMb'> }): EditConverter {
+  let current: { pool: MarkdownPool; settings: string } | undefined;
+  return {
+    async convert(item, converter) {
+      const settings = JSON.stringify(converter.helperSettings);
+      if (current && current.settings !== settings) {
+        await current.pool.close();
+        current = undefined;
+      }
+      current ??= { pool: createMarkdownPool({ ...options, converter, size: 1 }), settings };
+      try {
+        return (await current.pool.convert([item]))[0]!;
+      } catch (error) {
+        const data = problemData(error);
+        if (!data) throw error;
+        return { html: '', removedHtml: [], headings: [], words: 0, error: data };
+      }
+    },
+    async close() {
+      await current?.pool.close();
+      current = undefined;
+    },
+  };
 }
 
 /** What the pool needs to draw generated files: the site module the helpers import, and the drawing here. */

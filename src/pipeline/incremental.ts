@@ -16,6 +16,7 @@ import { classifyAll, contextBundler } from './inputs.ts';
 import { runPipeline, type ChangeKind, type Inputs, type Output, type PageSource, type State, type Strategy } from './pipeline.ts';
 
 import type { ArticleLimits } from '../content/limits.ts';
+import { createEditConverter } from '../content/markdown-pool.ts';
 export { classify, type ChangeKind } from './inputs.ts';
 
 export interface UpdateResult {
@@ -118,6 +119,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     pages: (inputs, previous) => keptPages(previous, inputs),
     openOutput: inPlaceOutput(outDir, project.publicDir),
     memo: { drawn: new Map() as DrawnMemo, links: createLinkCheckMemo() },
+    edits: createEditConverter({ cacheDir: project.cacheDir, ...(options.limits ? { limits: options.limits } : {}) }),
   };
   let state: State | undefined;
   /** When the last good run started (wall clock): cache entries written since are spared. */
@@ -152,7 +154,10 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     pruneCaches(): void {
       if (state) images.pruneUnused(state.articles, state.settings.images, lastGood);
     },
-    dispose: () => strategy.bundler.dispose(),
+    dispose: async () => {
+      await strategy.edits?.close();
+      await strategy.bundler.dispose();
+    },
     hasBuilt: () => state !== undefined,
   };
 }

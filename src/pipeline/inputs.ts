@@ -1,6 +1,7 @@
 // The pipeline's first stage: the template, the data files, both bundles and the articles, read
 // afresh on a first run (every build) or, after a change, only what the changed files affect.
 // Bundling is the strategy's: one-shot bundles for `build`, esbuild contexts kept alive for dev.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -9,13 +10,12 @@ import { bundleClient, collectClientBundle, findIslands, scriptBuildOptions, sty
 import { bundleServer, loadServerModule, serverBuildOptions, type ServerBundle } from '../bundle/bundle-server.ts';
 import { fromEsbuildFailure } from '../bundle/esbuild-plugins.ts';
 import { convertPending, parseWithCache, type ConvertedPair, type ParsedWithCache } from '../content/article-store.ts';
-import { convertArticle } from '../content/markdown.ts';
 import { needsSiteModule, type MarkdownOptions } from '../content/markdown-options.ts';
 import { markdownStamp } from '../content/markdown-plugins.ts';
 import { removeFilesOfEndedProcesses } from '../cache/store.ts';
-import { convertOne, type ArticleConverter } from '../content/conversion.ts';
+import type { ArticleConverter } from '../content/conversion.ts';
 import { drawHere } from '../content/drawing.ts';
-import { createMarkdownPool } from '../content/markdown-pool.ts';
+import { createEditConverter, createMarkdownPool, type EditConverter } from '../content/markdown-pool.ts';
 import { readDataFiles, type DataFile } from '../content/data.ts';
 import { changedFields } from '../render/dependencies.ts';
 import { mergeProblems, reviveProblem, SsgError } from '../errors.ts';
@@ -151,17 +151,23 @@ function markdownSettingsOf(bundle: ServerBundle | undefined): { options?: Markd
   return settings;
 }
 
-const SITE_MODULE_FILE = /^markdown-site-(\d+)\.mjs$/;
+const SITE_MODULE_FILE = /^markdown-site-(\d+)-[\w-]+\.mjs$/;
 
-/** The Markdown settings of the site whose bundle this is (none while the bundle failed: the run fails too). */
-export function siteMarkdownOf(project: Project, bundle: ServerBundle | undefined): SiteMarkdown {
+/**
+ * The Markdown settings of the site whose bundle this is (none while the bundle failed: the run
+ * fails too), with a copy of its module for the helpers when they need one: for its plugins, and
+ * for its drawers (`drawing`, the default). The copy is named after its code: a helper kept
+ * between runs (dev's) imports a changed site anew.
+ */
+export function siteMarkdownOf(project: Project, bundle: ServerBundle | undefined, { drawing = true } = {}): SiteMarkdown {
   const { options, stamp } = markdownSettingsOf(bundle);
   const plugins = Boolean(stamp && needsSiteModule(options));
-  const drawers = Boolean(bundle && (bundle.module.site as { drawers?: object }).drawers);
+  const drawers = drawing && Boolean(bundle && (bundle.module.site as { drawers?: object }).drawers);
   if (!bundle || (!plugins && !drawers)) return { options, stamp, dispose: () => {} };
   mkdirSync(project.cacheDir, { recursive: true });
   removeFilesOfEndedProcesses(project.cacheDir, SITE_MODULE_FILE);
-  const siteModule = path.join(project.cacheDir, `markdown-site-${process.pid}.mjs`);
+  const code = createHash('sha256').update(bundle.code).digest('base64url').slice(0, 12);
+  const siteModule = path.join(project.cacheDir, `markdown-site-${process.pid}-${code}.mjs`);
   writeFileSync(siteModule, bundle.code);
   return { options, stamp, ...(plugins ? { siteModule } : {}), ...(drawers ? { drawModule: siteModule } : {}), dispose: () => rmSync(siteModule, { force: true }) };
 }
@@ -169,7 +175,6 @@ export function siteMarkdownOf(project: Project, bundle: ServerBundle | undefine
 /** How articles are converted with their images and the site's plugins: here (a few, or dev's edits), or in helper processes. */
 export function articleConverter(images: ImageStage, markdown: SiteMarkdown): ArticleConverter {
   return {
-    here: (item) => convertArticle(item.markdown, images.context(item), markdown.options),
     helperSettings: {
       ...images.helperSettings,
       ...(markdown.siteModule ? { siteModule: markdown.siteModule } : {}),
@@ -183,7 +188,7 @@ export function articleConverter(images: ImageStage, markdown: SiteMarkdown): Ar
  * the others in file order; its images' problems are the conversion's, reported when `build`
  * reports them (after the other inputs').
  */
-async function parseChanged(project: Project, file: string, images: ImageStage, markdown: SiteMarkdown, options: RunOptions) {
+async function parseChanged(project: Project, file: string, images: ImageStage, markdown: SiteMarkdown, edits: EditConverter, options: RunOptions) {
   if (!statIsFile(file)) return undefined; // deleted, or a folder named x.md (its articles come on their own)
   let parsed: Article;
   try {
@@ -198,7 +203,8 @@ async function parseChanged(project: Project, file: string, images: ImageStage, 
     if (error instanceof SsgError) return error;
     throw error;
   }
-  const result = await convertOne(parsed.file, () => convertArticle(parsed.markdown, images.context(parsed), markdown.options));
+  // In a helper, as a build converts: an article designed to hang is stopped there, and dev goes on serving.
+  const result = await edits.convert({ markdown: parsed.markdown, file: parsed.file, bodyLine: parsed.bodyLine ?? 1 }, articleConverter(images, markdown));
   if (result.error) return { article: parsed, problem: reviveProblem(result.error) };
   const article = withHtml(parsed, result);
   reportRemovedHtml(article, result.removedHtml, options.warn);
@@ -318,15 +324,16 @@ async function readAllArticles(project: Project, strategy: Strategy<unknown>, se
  * come due while dev runs): the list, and what changed in each article.
  */
 async function updateArticles(project: Project, strategy: Strategy<unknown>, previous: State, files: readonly string[], server: Promise<ServerBundle>, options: RunOptions): Promise<ArticleInputs> {
-  // Edits are converted here, with the site's plugins (no module copy: no helpers).
+  // Edits are converted in a helper kept between runs, with the site's plugins (a copy of its module).
   const bundle = await server.catch(() => undefined);
-  const markdown: SiteMarkdown = { options: markdownSettingsOf(bundle).options, stamp: previous.markdownStamp, dispose: () => {} };
+  const markdown: SiteMarkdown = { ...(files.length > 0 ? siteMarkdownOf(project, bundle, { drawing: false }) : { options: markdownSettingsOf(bundle).options, dispose: () => {} }), stamp: previous.markdownStamp };
+  const edits = strategy.edits ?? createEditConverter({ cacheDir: project.cacheDir, interrupts: options.interrupts, limits: options.limits });
   const parsed = new Map<string, Article | SsgError>(previous.byFile);
   const records = new Map<Article, ArticleImageRecord>();
   const failed = new Map<Article, unknown>();
   for (const file of files) {
     const name = relative(project, file);
-    const result = await parseChanged(project, file, strategy.images, markdown, options);
+    const result = await parseChanged(project, file, strategy.images, markdown, edits, options);
     if (!result) parsed.delete(name);
     else if (result instanceof SsgError) parsed.set(name, result);
     else {

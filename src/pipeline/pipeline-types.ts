@@ -1,3 +1,4 @@
+import type { EditConverter } from '../content/markdown-pool.ts';
 import type { ArticleLimits } from '../content/limits.ts';
 // The shapes the one pipeline (pipeline.ts) passes between its stages and its strategies.
 import type { Article } from '../content/articles.ts';
@@ -134,6 +135,8 @@ export interface Strategy<Written> {
   openOutput(previous: State | undefined, publicFiles: ReadonlySet<string>): Promise<Output<Written>>;
   /** Kept between runs: what the drawn files and the link check did last time (dev). */
   memo?: { drawn: DrawnMemo; links: LinkCheckMemo };
+  /** Converts the articles edited since the last run, in a helper kept between runs (dev). */
+  edits?: EditConverter;
 }
 
 export interface RunOptions {
