@@ -32,6 +32,8 @@ export interface MarkdownPool {
   convert(items: readonly ArticleToConvert[], onBatch?: OnBatch): Promise<ConvertedArticle[]>;
   /** Draws generated files with the site's drawers: in the helpers when many (or they run already), else here. */
   draw: DrawMany;
+  /** Starts the helpers now, before any work (dev, while it waits for the first save). */
+  warm(): void;
   /** Ends the helpers once they have no more work (the drawing they were given goes on). */
   release(): Promise<void>;
   /** Ends the helpers now. */
@@ -292,6 +294,8 @@ function drawInHelpers(started: Promise<{ add: AddTask }>, drawing: PoolDrawing,
 export interface EditConverter {
   /** The article converted, or its problems (its time budget passed among them). */
   convert(item: ArticleToConvert, converter: ArticleConverter): Promise<ConvertedArticle>;
+  /** Starts the helper for these settings before the first edit, so that one costs no process start. */
+  warm(converter: ArticleConverter): void;
   /** Ends the helper. */
   close(): Promise<void>;
 }
@@ -304,16 +308,22 @@ export interface EditConverter {
  */
 export function createEditConverter(options: { cacheDir: string; interrupts?: Interrupts; limits?: Pick<ArticleLimits, 'timeoutMs' | 'helperMemoryMb'> }): EditConverter {
   let current: { pool: MarkdownPool; settings: string } | undefined;
+  const poolFor = async (converter: ArticleConverter) => {
+    const settings = JSON.stringify(converter.helperSettings);
+    if (current && current.settings !== settings) {
+      await current.pool.close();
+      current = undefined;
+    }
+    return (current ??= { pool: createMarkdownPool({ ...options, converter, size: 1 }), settings });
+  };
   return {
+    warm(converter) {
+      poolFor(converter).then(({ pool }) => pool.warm(), () => {});
+    },
     async convert(item, converter) {
-      const settings = JSON.stringify(converter.helperSettings);
-      if (current && current.settings !== settings) {
-        await current.pool.close();
-        current = undefined;
-      }
-      current ??= { pool: createMarkdownPool({ ...options, converter, size: 1 }), settings };
+      const { pool } = await poolFor(converter);
       try {
-        return (await current.pool.convert([item]))[0]!;
+        return (await pool.convert([item]))[0]!;
       } catch (error) {
         const data = problemData(error);
         if (!data) throw error;
@@ -388,6 +398,9 @@ export function createMarkdownPool(options: { cacheDir: string; converter: Artic
       if (!drawing) throw new Error('this pool was made without a site to draw with');
       if (!pool && !starting && jobs.length < DRAW_HELPERS_FROM) return drawing.here(jobs);
       return drawInHelpers(start(), drawing, jobs);
+    },
+    warm() {
+      start().catch(() => {});
     },
     async release() {
       const started = await starting?.catch(() => undefined);

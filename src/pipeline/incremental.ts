@@ -12,7 +12,7 @@ import { projectAt } from '../project.ts';
 import type { PageJob } from '../render/routes.ts';
 import { createInPlaceOutput } from './in-place-output.ts';
 import { createImageStage } from './images.ts';
-import { classifyAll, contextBundler } from './inputs.ts';
+import { articleConverter, classifyAll, contextBundler, siteMarkdownOf } from './inputs.ts';
 import { runPipeline, type ChangeKind, type Inputs, type Output, type PageSource, type State, type Strategy } from './pipeline.ts';
 
 import type { ArticleLimits } from '../content/limits.ts';
@@ -153,6 +153,14 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
      */
     pruneCaches(): void {
       if (state) images.pruneUnused(state.articles, state.settings.images, lastGood);
+    },
+    /** Starts the helper that converts edited articles, with the settings of the last good run: the first save then costs no process start. */
+    warmEdits(): void {
+      if (!state) return;
+      const markdown = siteMarkdownOf(project, state.server, { drawing: false });
+      // The module copy goes now; the run of the first edit writes it again before the helper reads it.
+      strategy.edits?.warm(articleConverter(images, { ...markdown, stamp: state.markdownStamp }));
+      markdown.dispose();
     },
     dispose: async () => {
       await strategy.edits?.close();
