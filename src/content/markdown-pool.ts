@@ -168,7 +168,8 @@ function dispatcher(spawn: () => Helper, size: number, limits: { timeoutMs: numb
       if (busy.has(helper)) continue;
       const task = queues.markdown.shift() ?? queues.draw.shift();
       if (!task) return;
-      busy.set(helper, { task, file: task.doing === 'drawing' ? task.files[0] : undefined, timer: arm(helper, task.files[0]) });
+      // The batch's first article (or the drawing) is what the helper starts on.
+      busy.set(helper, { task, file: task.files[0], timer: arm(helper, task.files[0]) });
       // A helper that ended in between: its exit event fails the task.
       helper.process.send(task.message, (error) => error && helper.process.kill());
     }
