@@ -55,6 +55,11 @@ export const errorCatalogue = {
     hint: 'Fix the JSON object between the { and } lines (keys and text in double quotes, no comma after the last field), or write the front matter as YAML between --- lines.',
     message: (jsonError: string) => `Invalid JSON in front matter: ${jsonError}`,
   },
+  FrontMatterTooDeep: {
+    title: 'The front matter nests deeper than the build reads',
+    hint: 'Flatten its lists and maps: fields nest two or three deep.',
+    message: (limit: number) => `The front matter nests lists or maps more than ${limit} deep.`,
+  },
   FrontMatterAliasesExcessive: {
     title: 'The front matter expands too many YAML aliases',
     hint: 'Write the values out instead of repeating them through anchors (&name) and aliases (*name).',

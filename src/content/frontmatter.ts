@@ -85,7 +85,25 @@ export function splitFrontMatter(source: string, file: string, options: SplitOpt
     block.format === 'yaml' ? readYaml(inner, file, firstLine, options) : block.format === 'toml' ? readToml(inner, file, firstLine) : readJson(lines.slice(block.open, block.close + 1).join('\n'), file, block.open + 1);
   if (data === null || data === undefined) return { data: {}, body: lines.slice(block.close + 1).join('\n') };
   if (typeof data !== 'object' || Array.isArray(data)) throw catalogueError('FrontMatterNotMapping', [], { file, line: firstLine });
+  if (depthOf(data) > MAX_FRONT_MATTER_DEPTH) throw catalogueError('FrontMatterTooDeep', [MAX_FRONT_MATTER_DEPTH], { file, line: block.open + 1 });
   return { data: data as Record<string, unknown>, body: lines.slice(block.close + 1).join('\n') };
+}
+
+/** How deep front matter's lists and maps may nest: real front matter nests two or three deep; what is kept of it is written as JSON, which cannot follow thousands. */
+export const MAX_FRONT_MATTER_DEPTH = 100;
+
+/** How deep a parsed value nests, walked without recursion (a value nested 20,000 deep overflows the stack of any recursive walk). */
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (!item || typeof item !== 'object') continue;
+    if (depth > deepest) deepest = depth;
+    if (deepest > MAX_FRONT_MATTER_DEPTH) return deepest;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return deepest;
 }
 
 /** How many aliases front matter may expand: far more than anyone writes by hand, far fewer than a "billion laughs". */

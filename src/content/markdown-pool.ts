@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -16,6 +16,8 @@ import { catalogueError, problemData } from '../errors.ts';
 import { removeFilesOfEndedProcesses } from '../cache/store.ts';
 
 const BATCH = 16;
+/** What a task's clock allows beyond the budget until the helper says it started the first article (a helper loading on a busy machine). */
+const START_ALLOWANCE_MS = 15_000;
 /** Below this many drawings (and no helper running) this process draws them: a helper costs more to start. */
 const DRAW_HELPERS_FROM = 24;
 const HELPER_FILE = /^markdown-helper-(\d+)\.mjs$/;
@@ -64,7 +66,10 @@ function shippedHelper(): string | undefined {
 /** Compiles the helper script to plain JavaScript at `helperFile`. */
 async function compileHelper(helperFile: string): Promise<void> {
   const esbuild = await import('esbuild');
-  await esbuild.build({
+  // Written here, not by esbuild's own process: a build stopped meanwhile removes the file it
+  // knows of, and esbuild could write it after that.
+  const result = await esbuild.build({
+    write: false,
     entryPoints: [path.join(generatorRoot, 'src', 'content', 'markdown-worker.ts')],
     bundle: true,
     platform: 'node',
@@ -78,6 +83,7 @@ async function compileHelper(helperFile: string): Promise<void> {
     banner: { js: "import { createRequire as __ssgRequire } from 'node:module'; const require = __ssgRequire(import.meta.url);" },
     plugins: [nativeExternal],
   });
+  writeFileSync(helperFile, result.outputFiles[0]!.contents);
 }
 
 /** What V8 prints as a process runs out of heap: the helper's report of it, not the site's to read. */
@@ -139,6 +145,27 @@ interface Busy {
   late?: string;
 }
 
+/** The clock of one article (or drawing): past `timeoutMs`, its helper is killed and the article noted as the one that was late. */
+function budgetTimer(busy: ReadonlyMap<Helper, Busy>, helper: Helper, file: string | undefined, timeoutMs: number): NodeJS.Timeout {
+  return setTimeout(() => {
+    const state = busy.get(helper);
+    if (!state) return;
+    state.late = file ?? state.task.files[0];
+    helper.process.kill('SIGKILL');
+  }, timeoutMs);
+}
+
+const helperEnded = (how: string, task: Task) => catalogueError('MarkdownHelperEnded', [how, task.files.length ? task.files : ['its first task'], task.doing]);
+
+/** Why a helper's task failed: its article ran past its time or out of memory (named), or the helper ended. */
+function helperFailure(helper: Helper, state: Busy, how: string, limits: { timeoutMs: number; memoryMb: number }) {
+  const { task } = state;
+  const seconds = Math.round(limits.timeoutMs / 100) / 10;
+  if (state.late && task.doing === 'converting') return catalogueError('ArticleTooSlow', [seconds], { file: state.late });
+  if (helper.outOfMemory && task.doing === 'converting' && state.file) return catalogueError('ArticleOutOfMemory', [limits.memoryMb], { file: state.file });
+  return helperEnded(state.late ? `stopped after ${seconds} s` : how, task);
+}
+
 /**
  * Hands tasks to helpers, one at a time each: Markdown batches first (pages wait for them), then
  * drawings. Each article (each drawing) may take `timeoutMs`: a helper past it is killed, its task
@@ -147,38 +174,23 @@ interface Busy {
  * files; when none is left, every task still waiting fails the same way. Nothing is sent to a
  * helper that ended.
  */
-function dispatcher(spawn: () => Helper, size: number, limits: { timeoutMs: number; memoryMb: number }) {
+function dispatcher(spawn: () => Helper, size: number, limits: { timeoutMs: number; memoryMb: number }, ready: readonly Helper[] = []) {
   const queues: Record<'markdown' | 'draw', Task[]> = { markdown: [], draw: [] };
   const busy = new Map<Helper, Busy>();
   const live = new Set<Helper>();
   let whenIdle: (() => void) | undefined;
   let closed = false;
   const idle = () => busy.size === 0 && queues.markdown.length === 0 && queues.draw.length === 0;
-  const ended = (how: string, task: Task) => catalogueError('MarkdownHelperEnded', [how, task.files.length ? task.files : ['its first task'], task.doing]);
-  const seconds = Math.round(limits.timeoutMs / 100) / 10;
-  const arm = (helper: Helper, file: string | undefined) =>
-    setTimeout(() => {
-      const state = busy.get(helper);
-      if (!state) return;
-      state.late = file ?? state.task.files[0];
-      helper.process.kill('SIGKILL');
-    }, limits.timeoutMs);
+  const arm = (helper: Helper, file: string | undefined, allowance = 0) => budgetTimer(busy, helper, file, limits.timeoutMs + allowance);
   const pump = () => {
     for (const helper of live) {
       if (busy.has(helper)) continue;
       const task = queues.markdown.shift() ?? queues.draw.shift();
       if (!task) return;
       // The batch's first article (or the drawing) is what the helper starts on.
-      busy.set(helper, { task, file: task.files[0], timer: arm(helper, task.files[0]) });
-      // A helper that ended in between: its exit event fails the task.
-      helper.process.send(task.message, (error) => error && helper.process.kill());
+      busy.set(helper, { task, file: task.files[0], timer: arm(helper, task.files[0], START_ALLOWANCE_MS) });
+      helper.process.send(task.message, (error) => error && helper.process.kill()); // ended meanwhile: its exit fails the task
     }
-  };
-  const failure = (helper: Helper, state: Busy, how: string) => {
-    const { task } = state;
-    if (state.late && task.doing === 'converting') return catalogueError('ArticleTooSlow', [seconds], { file: state.late });
-    if (helper.outOfMemory && task.doing === 'converting' && state.file) return catalogueError('ArticleOutOfMemory', [limits.memoryMb], { file: state.file });
-    return ended(state.late ? `stopped after ${seconds} s` : how, task);
   };
   const add = (helper: Helper) => {
     live.add(helper);
@@ -204,7 +216,7 @@ function dispatcher(spawn: () => Helper, size: number, limits: { timeoutMs: numb
       busy.delete(helper);
       if (state) {
         clearTimeout(state.timer);
-        state.task.fail(failure(helper, state, how));
+        state.task.fail(helperFailure(helper, state, how, limits));
         // Stopped for one article's sake: the others go on in a new helper.
         if (!closed && (state.late || helper.outOfMemory)) {
           add(spawn());
@@ -214,11 +226,14 @@ function dispatcher(spawn: () => Helper, size: number, limits: { timeoutMs: numb
         }
       }
       if (live.size > 0) return;
-      for (const waiting of [...queues.markdown.splice(0), ...queues.draw.splice(0)]) waiting.fail(ended(how, waiting));
+      for (const waiting of [...queues.markdown.splice(0), ...queues.draw.splice(0)]) waiting.fail(helperEnded(how, waiting));
       if (idle()) whenIdle?.();
     });
   };
-  for (let count = 0; count < size; count++) add(spawn());
+  // Helpers started ahead of the pool (a build's spare), then new ones up to the size.
+  const started = ready.filter((helper) => helper.process.exitCode === null && helper.process.signalCode === null).slice(0, size);
+  for (const helper of started) add(helper);
+  for (let count = started.length; count < size; count++) add(spawn());
   return {
     /** The helpers running now. */
     helpers: () => [...live].map((helper) => helper.process),
@@ -233,7 +248,7 @@ function dispatcher(spawn: () => Helper, size: number, limits: { timeoutMs: numb
       if (idle()) then();
     },
     add(kind: 'markdown' | 'draw', task: Task) {
-      if (live.size === 0) return task.fail(ended('before its work was sent', task));
+      if (live.size === 0) return task.fail(helperEnded('before its work was sent', task));
       queues[kind].push(task);
       pump();
     },
@@ -347,6 +362,42 @@ export interface PoolDrawing {
   here: DrawMany;
 }
 
+/** Helpers started before any pool wanted them (see startSpareHelper), by cache folder and heap. */
+const spares = new Map<string, Helper>();
+const spareKey = (cacheDir: string, memoryMb: number) => `${path.resolve(cacheDir)}\0${memoryMb}`;
+
+/**
+ * Starts one helper now, ahead of the pool that will want it: a build that is going to convert
+ * starts it as it begins, so the helper loads while the build reads its inputs, and converting the
+ * one article a push changed waits for no process start. Only the shipped helper (lib/). The
+ * returned function ends it if no pool took it (a build that converted nothing).
+ */
+export function startSpareHelper(options: { cacheDir: string; interrupts?: Interrupts; limits?: Pick<ArticleLimits, 'helperMemoryMb'> }): () => void {
+  const file = shippedHelper();
+  const memoryMb = options.limits?.helperMemoryMb ?? DEFAULT_LIMITS.helperMemoryMb;
+  const key = spareKey(options.cacheDir, memoryMb);
+  if (!file || spares.has(key)) return () => {};
+  const helper = forkHelper(file, options.cacheDir, memoryMb);
+  spares.set(key, helper);
+  const end = () => {
+    if (spares.get(key) === helper) {
+      spares.delete(key);
+      helper.process.kill('SIGKILL');
+    }
+    unregister();
+  };
+  const unregister = (options.interrupts ?? noInterrupts).on(end);
+  return end;
+}
+
+/** The spare helper of this folder and heap, taken (no longer the spare's to end). */
+function takeSpare(cacheDir: string, memoryMb: number): Helper[] {
+  const key = spareKey(cacheDir, memoryMb);
+  const helper = spares.get(key);
+  spares.delete(key);
+  return helper ? [helper] : [];
+}
+
 /**
  * Markdown conversion, and drawing, in helper processes, one per core. Measured on this 2-core
  * machine, two worker threads in one process converted no faster than one (their garbage
@@ -382,7 +433,8 @@ export function createMarkdownPool(options: { cacheDir: string; converter: Artic
       await compileHelper(helperFile);
     }
     const helper = file;
-    return (pool = dispatcher(() => forkHelper(helper, options.cacheDir, limits.memoryMb), size, limits));
+    const spare = helperFile ? [] : takeSpare(options.cacheDir, limits.memoryMb);
+    return (pool = dispatcher(() => forkHelper(helper, options.cacheDir, limits.memoryMb), size, limits, spare));
   };
   const start = () => (starting ??= launch());
 
@@ -411,7 +463,13 @@ export function createMarkdownPool(options: { cacheDir: string; converter: Artic
     },
     async close() {
       await starting?.catch(() => {});
+      const ending = (pool?.helpers() ?? []).filter((helper) => helper.exitCode === null && helper.signalCode === null);
       stop();
+      // Gone when this resolves (a second at most: SIGKILL is not refused).
+      await Promise.all(ending.map((helper) => new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 1000);
+        helper.once('exit', () => (clearTimeout(timer), resolve()));
+      })));
     },
   };
 }

@@ -87,11 +87,11 @@ process.on('message', async (message: HelperRequest) => {
   cache ??= openImageCache({ cacheDir: settings.cacheDir, settings: DEFAULT_IMAGE_SETTINGS, assetsDir: settings.assetsDir });
   const options = await markdownOptionsOf(settings.siteModule, settings.reservedIds);
   const converted: ConvertedArticle[] = [];
-  for (const [index, item] of items.entries()) {
-    // Said before each article after the first (the pool starts the batch's clock with the first),
-    // and flushed before its work starts: the pool gives each article its own time budget, and
-    // names this one if it runs past it (or out of memory).
-    if (index > 0) await new Promise<void>((resolve) => (process.connected ? process.send!({ progress: item.file }, () => resolve()) : resolve()));
+  for (const item of items) {
+    // Said before each article, and flushed before its work starts: the pool gives each article
+    // its own time budget from here (a helper's start-up is not the first article's), and names
+    // this one if it runs past it (or out of memory).
+    await new Promise<void>((resolve) => (process.connected ? process.send!({ progress: item.file }, () => resolve()) : resolve()));
     converted.push(await convertOne(item.file, () => convertArticle(item.markdown, { ...settings, file: item.file, bodyLine: item.bodyLine, cache: cache! }, options)));
   }
   if (process.connected) process.send!({ batch, converted } satisfies MarkdownBatchResult);

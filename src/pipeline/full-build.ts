@@ -16,6 +16,7 @@ import { oneShotBundler } from './inputs.ts';
 import { runPipeline, type Inputs, type Output, type PageSource, type State, type Strategy } from './pipeline.ts';
 import { cachesThere, manifestFileOf, saveUnchangedRecord, validUntil } from './unchanged.ts';
 import type { BuildOptions, BuildResult, PageSizes } from './build-result.ts';
+import { startSpareHelper } from '../content/markdown-pool.ts';
 
 /** Pages whose every input is as in the last build come from the page cache, unrendered; each page is measured. */
 function cachedPages(project: Project, inputs: Inputs, options: BuildOptions & { now: Date }, images: ImageStage, sizes: Map<PageJob, PageSizes>) {
@@ -131,7 +132,10 @@ export async function buildInto(project: Project, outDir: string, options: Build
     },
     openOutput: () => stagedOutput(project, outDir, compressed, options.interrupts),
   };
-  const run = await runPipeline(project, strategy, undefined, new Map(), { ...options, now, warn });
+  // Something changed (else `build` found nothing to do): a helper starts loading now, while the
+  // inputs are read, for the articles to convert.
+  const endSpare = startSpareHelper({ cacheDir: project.cacheDir, interrupts: options.interrupts, limits: options.limits });
+  const run = await runPipeline(project, strategy, undefined, new Map(), { ...options, now, warn }).finally(endSpare);
   const { state, inputs, timings } = run;
   await keepCaches(project, pageCache, compressed, images);
   const report = { pages: state.jobs.map((job) => sizes.get(job)!), articles: state.articles.length, warnings };
