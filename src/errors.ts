@@ -55,6 +55,11 @@ export const errorCatalogue = {
     hint: 'Fix the JSON object between the { and } lines (keys and text in double quotes, no comma after the last field), or write the front matter as YAML between --- lines.',
     message: (jsonError: string) => `Invalid JSON in front matter: ${jsonError}`,
   },
+  FrontMatterTooLarge: {
+    title: 'The front matter is longer than the build reads',
+    hint: 'Keep the front matter to the fields (title, date, excerpt, tags…); move long text into the body.',
+    message: (length: number, limit: number) => `The front matter is ${length} characters; at most ${limit} are read.`,
+  },
   FrontMatterTooDeep: {
     title: 'The front matter nests deeper than the build reads',
     hint: 'Flatten its lists and maps: fields nest two or three deep.',

@@ -134,8 +134,8 @@ describe('what other generators accept is read as the author meant it', () => {
     // Cut at <!--more-->: a <br> is a break, not two words run together.
     expect(lead('more-excerpt')).toBe('Text with a<br>break and <em>emphasis</em>.');
     expect(meta('more-excerpt', 'description')).toBe('Text with a break and emphasis.');
-    // HTML parsed as a browser would, sanitised to what a summary keeps; a script goes with its text.
-    expect(lead('excerpt-html')).toBe('Hello <em>world</em> after, 1 &lt; 2 &amp; 3 > 2');
+    // HTML keeps its text (its tags are never built into elements); a script goes with its text.
+    expect(lead('excerpt-html')).toBe('Hello world after, 1 &lt; 2 &amp; 3 > 2');
     expect(meta('excerpt-html', 'description')).toBe('Hello world after, 1 &lt; 2 &amp; 3 &gt; 2');
     // Front matter's excerpt is a line of text, not a list; blocks of a body's excerpt are spaced.
     expect(lead('year-excerpt')).toBe('1986. A great year');
@@ -199,7 +199,7 @@ describe('what cannot be read is refused by name, all at once, the previous outp
 
   it('a key with which another generator holds an article back, and an excerpt longer than a summary', () => {
     expect(problem('FrontMatterKeyNotRead', 'content/news/published-false.md:4:')).toMatch(/published: false is not read[\s\S]*hint: Write draft: true/);
-    expect(problem('ExcerptTooLong', 'content/news/long-excerpt.md:5:')).toMatch(/the body before <!--more-->\) is 13202 characters; at most 10000 are read[\s\S]*hint: Move the <!--more--> line up/);
+    expect(problem('ExcerptTooLong', 'content/news/long-excerpt.md:5:')).toMatch(/the body before <!--more-->\) is 13202 characters; at most 4000 are read[\s\S]*hint: Move the <!--more--> line up/);
   });
 
   it('a YAML alias bomb', () => {

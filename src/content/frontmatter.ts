@@ -2,6 +2,7 @@ import { isScalar, isSeq, parseDocument, type Document } from 'yaml';
 import { parse as parseToml, TomlDate, TomlError } from 'smol-toml';
 import { yamlMessage } from './yaml-message.ts';
 import { catalogueError } from '../errors.ts';
+import { isStackOverflow } from './limits.ts';
 
 export interface SplitFile {
   /** The parsed front matter; empty when the file has none. */
@@ -79,6 +80,8 @@ export function splitFrontMatter(source: string, file: string, options: SplitOpt
   if (!block) return { data: {}, body: lines.join('\n') };
   if (block.close === -1) throw catalogueError('FrontMatterUnclosed', [block.format, block.open + 1], { file, line: block.open + 1 });
   const inner = lines.slice(block.open + 1, block.close).join('\n');
+  // Before it is parsed: the YAML parser's time grows with the square of a mapping's keys (100,000 took two minutes).
+  if (inner.length > MAX_FRONT_MATTER_LENGTH) throw catalogueError('FrontMatterTooLarge', [inner.length, MAX_FRONT_MATTER_LENGTH], { file, line: block.open + 1 });
   // Lines of the front matter's own text are counted from the line after the opening one.
   const firstLine = block.open + 2;
   const data =
@@ -88,6 +91,9 @@ export function splitFrontMatter(source: string, file: string, options: SplitOpt
   if (depthOf(data) > MAX_FRONT_MATTER_DEPTH) throw catalogueError('FrontMatterTooDeep', [MAX_FRONT_MATTER_DEPTH], { file, line: block.open + 1 });
   return { data: data as Record<string, unknown>, body: lines.slice(block.close + 1).join('\n') };
 }
+
+/** The longest front matter read, in characters: real front matter is a few hundred; a title, an excerpt and a dozen fields fit many times over. */
+export const MAX_FRONT_MATTER_LENGTH = 32 * 1024;
 
 /** How deep front matter's lists and maps may nest: real front matter nests two or three deep; what is kept of it is written as JSON, which cannot follow thousands. */
 export const MAX_FRONT_MATTER_DEPTH = 100;
@@ -114,6 +120,8 @@ function readYaml(text: string, file: string, firstLine: number, options: SplitO
   const doc = parseDocument(text, { prettyErrors: true, merge: true });
   if (doc.errors.length > 0) {
     const first = doc.errors[0]!;
+    // The parser's stack ran out: nesting past what any front matter needs, said as such.
+    if (/call stack/i.test(first.message)) throw catalogueError('FrontMatterTooDeep', [MAX_FRONT_MATTER_DEPTH], { file, line: firstLine - 1 }, { cause: first });
     const position = first.linePos?.[0];
     throw catalogueError('FrontMatterInvalidYaml', [yamlMessage(first)], { file, line: position ? position.line + firstLine - 1 : undefined, column: position?.col }, { cause: first });
   }
@@ -123,6 +131,8 @@ function readYaml(text: string, file: string, firstLine: number, options: SplitO
   } catch (error) {
     // The yaml package stops an alias bomb ("Excessive alias count indicates a resource exhaustion attack").
     if (error instanceof ReferenceError && /alias/i.test(error.message)) throw catalogueError('FrontMatterAliasesExcessive', [MAX_YAML_ALIASES], { file, line: firstLine - 1 }, { cause: error });
+    // What else it refuses as it builds the values ("Merge sources must be maps or map aliases").
+    if (error instanceof Error) throw catalogueError('FrontMatterInvalidYaml', [error.message], { file, line: firstLine - 1 }, { cause: error });
     throw error;
   }
   if (data && typeof data === 'object' && !Array.isArray(data) && options.textKeys) {
@@ -150,6 +160,7 @@ function readToml(text: string, file: string, firstLine: number): unknown {
   try {
     return plainToml(parseToml(text));
   } catch (error) {
+    if (isStackOverflow(error)) throw catalogueError('FrontMatterTooDeep', [MAX_FRONT_MATTER_DEPTH], { file, line: firstLine - 1 }, { cause: error });
     if (!(error instanceof TomlError)) throw error;
     const message = error.message.split('\n')[0]!.replace(/^Invalid TOML document: /, '');
     throw catalogueError('FrontMatterInvalidToml', [message], { file, line: error.line + firstLine - 1, column: error.column }, { cause: error });

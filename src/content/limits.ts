@@ -19,58 +19,76 @@ export interface ArticleLimits {
  * 1 MiB is about 150,000 words, ten times the longest blog posts; converting one takes about a
  * second and 150 MB. Real articles nest lists and quotes five or six deep; 100 levels convert in
  * well under a second, and a few thousand exhaust the parser's stack. 20 s is a hundred times what
- * the slowest real article takes. 1,536 MB is three times what a helper uses at 10,000 articles.
+ * the slowest real article takes. 1,024 MB of heap is twice what a helper holds at 10,000 articles.
  */
-export const DEFAULT_LIMITS: ArticleLimits = { maxBytes: 1024 * 1024, maxDepth: 100, timeoutMs: 20_000, helperMemoryMb: 1536 };
+export const DEFAULT_LIMITS: ArticleLimits = { maxBytes: 1024 * 1024, maxDepth: 100, timeoutMs: 20_000, helperMemoryMb: 1024 };
 
 /** An article's size, checked before anything else is done with it. */
 export function checkArticleSize(file: string, bytes: number, limits: Pick<ArticleLimits, 'maxBytes'> = DEFAULT_LIMITS): void {
   if (bytes > limits.maxBytes) throw catalogueError('ArticleTooLarge', [bytes, limits.maxBytes], { file });
 }
 
-const FENCE = /^(`{3,}|~{3,})/;
+const FENCE = /^(`{3,}|~{3,})(.*)$/;
 
 /**
  * How deep a Markdown body nests block quotes and lists, and the first line (of the body, from 1)
  * that nests deepest, read from each line's start as CommonMark reads containers: every `>` and
  * list marker (`-`, `+`, `*`, `1.`, `1)`) opens one level, and so do two columns of indentation (a
- * nested item sits under its parent's text). Fenced code is skipped: its indentation is code.
- * An estimate from above (`- - x` counts as three), so a body under the limit is under it.
+ * nested item sits under its parent's text). Fenced code is skipped (its indentation is code) only
+ * where CommonMark sees a fence: less than four columns in, no backtick after a backtick fence,
+ * and ended with the quote it opened in. An estimate from above (`- - x` counts as three), so a
+ * body under the limit is under it.
  */
 export function nestingDepth(body: string): { depth: number; line: number } {
   let deepest = { depth: 0, line: 0 };
-  let fence: string | undefined;
+  let fence: { marker: string; quotes: number } | undefined;
   let line = 0;
   for (const text of body.split(/\r\n|\r|\n/)) {
     line++;
-    let index = 0;
-    let depth = 0;
-    let columns = 0;
-    for (;;) {
-      const char = text.charCodeAt(index);
-      if (char === 0x20) columns += 1;
-      else if (char === 0x09) columns += 4;
-      else if (char === 0x3e /* > */) depth++;
-      else if ((char === 0x2d || char === 0x2b || char === 0x2a) && isGap(text.charCodeAt(index + 1))) depth++;
-      else {
-        const ordered = /^\d{1,9}[.)](?=[ \t]|$)/.exec(text.slice(index, index + 11));
-        if (!ordered) break;
-        depth++;
-        index += ordered[0].length - 1;
-      }
-      index++;
-    }
-    const rest = text.slice(index);
-    const marker = FENCE.exec(rest)?.[1];
+    const { depth, quotes, gap, rest } = containersOf(text);
+    // A line outside the quote the fence opened in ends the quote, and the fence with it.
+    if (fence && quotes < fence.quotes) fence = undefined;
+    const opening = gap < 4 ? FENCE.exec(rest) : null;
     if (fence !== undefined) {
-      if (marker && marker[0] === fence[0] && marker.length >= fence.length && rest.slice(marker.length).trim() === '') fence = undefined;
+      if (opening && opening[1]![0] === fence.marker[0] && opening[1]!.length >= fence.marker.length && opening[2]!.trim() === '') fence = undefined;
       continue;
     }
-    if (marker) fence = marker;
-    depth += Math.floor(columns / 2);
+    if (opening && !(opening[1]![0] === '`' && opening[2]!.includes('`'))) fence = { marker: opening[1]!, quotes };
     if (depth > deepest.depth) deepest = { depth, line };
   }
   return deepest;
+}
+
+/** A line's containers: its levels (markers, and two columns of indentation each), its `>` count, the columns after its last marker, and the rest. */
+function containersOf(text: string): { depth: number; quotes: number; gap: number; rest: string } {
+  let index = 0;
+  let markers = 0;
+  let quotes = 0;
+  let columns = 0;
+  let gap = 0;
+  for (;;) {
+    const char = text.charCodeAt(index);
+    if (char === 0x20 || char === 0x09) {
+      const width = char === 0x09 ? 4 : 1;
+      columns += width;
+      gap += width;
+    } else if (char === 0x3e /* > */) {
+      markers++;
+      quotes++;
+      gap = 0;
+    } else if ((char === 0x2d || char === 0x2b || char === 0x2a) && isGap(text.charCodeAt(index + 1))) {
+      markers++;
+      gap = 0;
+    } else {
+      const ordered = /^\d{1,9}[.)](?=[ \t]|$)/.exec(text.slice(index, index + 11));
+      if (!ordered) break;
+      markers++;
+      gap = 0;
+      index += ordered[0].length - 1;
+    }
+    index++;
+  }
+  return { depth: markers + Math.floor(columns / 2), quotes, gap, rest: text.slice(index) };
 }
 
 const isGap = (char: number) => char === 0x20 || char === 0x09 || Number.isNaN(char);

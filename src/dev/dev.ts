@@ -175,6 +175,8 @@ function pruneAfterReload(build: IncrementalBuild): void {
  */
 function createRebuilder(build: IncrementalBuild, events: ReloadEvents, options: DevOptions, root: string) {
   const handled = new Map<string, string>();
+  /** Set as dev closes: a rebuild its closing cut short (its helper ended) is no failure to show. */
+  const state = { closing: false };
   const runUpdate = async (paths: Set<string>): Promise<boolean> => {
     for (const file of paths) handled.set(file, fileSignature(file));
     try {
@@ -190,13 +192,14 @@ function createRebuilder(build: IncrementalBuild, events: ReloadEvents, options:
       pruneAfterReload(build);
       return true;
     } catch (error) {
+      if (state.closing) return false;
       events.failed(error, true);
       options.fail(error);
       options.onRebuild?.({ paths: [...paths], error });
       return false;
     }
   };
-  return { runUpdate, handled };
+  return { runUpdate, handled, closing: () => void (state.closing = true) };
 }
 
 /** Listens on the port asked for or, unless it must be that one, one of the next 20. */
@@ -255,7 +258,7 @@ export async function dev(options: DevOptions): Promise<DevServer> {
   const clientCode = await bundleDevClient();
   const events = createReloadEvents();
   const server = createDevHttpServer(build, events, clientCode, options.warn);
-  const { runUpdate, handled } = createRebuilder(build, events, options, root);
+  const { runUpdate, handled, closing } = createRebuilder(build, events, options, root);
 
   try {
     const result = await build.initial();
@@ -276,6 +279,7 @@ export async function dev(options: DevOptions): Promise<DevServer> {
     outDir: build.outDir,
     idle: () => queue.idle(),
     async close() {
+      closing();
       queue.close();
       await watcher.close();
       events.endAll();
