@@ -269,7 +269,7 @@ const step = fc.oneof(
 
 /** The files of a folder and their bytes, less what only a deploy uses (precompressed copies, the marker). */
 async function snapshot(dir: string): Promise<Map<string, string>> {
-  const files = (await listFiles(dir)).filter((file) => !/\.(br|gz)$/.test(file) && file !== '.ssg-output').sort();
+  const files = (await listFiles(dir)).filter((file) => !/\.(br|gz)$/.test(file)).sort();
   return new Map(files.map((file) => [file, readFileSync(path.join(dir, file)).toString('base64')]));
 }
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SsgError, usageErrorCodes } from '../src/errors.ts';
-import { OUTPUT_MARKER, checkOwnership, resolveOutDir } from '../src/output/output-target.ts';
+import { OUTPUT_MARKER, checkOwnership, outputMarkerOf, resolveOutDir } from '../src/output/output-target.ts';
 import { projectAt } from '../src/project.ts';
 import { repoRoot, runCli } from './helpers/project.ts';
 import { snapshotTree, treeChanges } from './helpers/tree.ts';
@@ -54,10 +54,11 @@ async function buildAndDiff(scratch: Scratch, args: string[]) {
 }
 
 /** Changes outside `folder`, but for folders made to hold it (`--out new/dist` makes `new/`). */
+/** A change outside the output folder and its marker beside it (the build's own two). */
 const outsideOf = (folder: string, root: string) => (change: string) => {
   const [kind, ...rest] = change.split(' ');
   const file = path.join(root, rest.join(' '));
-  if (file === folder || file.startsWith(folder + path.sep)) return false;
+  if (file === folder || file.startsWith(folder + path.sep) || file === outputMarkerOf(folder)) return false;
   return !(kind === 'added' && folder.startsWith(file + path.sep));
 };
 
@@ -127,12 +128,13 @@ describe('--out folders the build may write: only they change', () => {
   });
   afterAll(() => rm(scratch.root, { recursive: true, force: true }));
 
-  it('a new folder: written and marked; the next build replaces it without a flag', async () => {
+  it('a new folder: written and marked beside it (never inside, where a host would serve the marker); the next build replaces it without a flag', async () => {
     const dist = path.join(scratch.project, 'dist');
     const first = await buildAndDiff(scratch, []);
     expect(first.result.code, first.result.stderr).toBe(0);
     expect(first.changes.filter(outsideOf(dist, scratch.root))).toEqual([]);
-    expect(existsSync(path.join(dist, OUTPUT_MARKER))).toBe(true);
+    expect(existsSync(outputMarkerOf(dist))).toBe(true);
+    expect(existsSync(path.join(dist, OUTPUT_MARKER))).toBe(false);
     const second = await buildAndDiff(scratch, ['--out', 'dist/']);
     expect(second.result.code, second.result.stderr).toBe(0);
     expect(second.changes.filter(outsideOf(dist, scratch.root))).toEqual([]);
@@ -140,13 +142,25 @@ describe('--out folders the build may write: only they change', () => {
 
   it('a folder an earlier version built (no marker, its layout) is recognised and marked', async () => {
     const dist = path.join(scratch.project, 'dist');
-    rmSync(path.join(dist, OUTPUT_MARKER));
+    rmSync(outputMarkerOf(dist));
     writeFileSync(path.join(dist, 'stray.html'), 'left by hand');
     const { result, changes } = await buildAndDiff(scratch, []);
     expect(result.code, result.stderr).toBe(0);
     expect(changes.filter(outsideOf(dist, scratch.root))).toEqual([]);
-    expect(existsSync(path.join(dist, OUTPUT_MARKER))).toBe(true);
+    expect(existsSync(outputMarkerOf(dist))).toBe(true);
     expect(existsSync(path.join(dist, 'stray.html'))).toBe(false);
+  });
+
+  it('a folder with the marker inside, where earlier versions wrote it, is owned; the next build moves the marker beside it', async () => {
+    const dist = path.join(scratch.project, 'dist');
+    rmSync(outputMarkerOf(dist));
+    writeFileSync(path.join(dist, 'stray.html'), 'left by hand');
+    rmSync(path.join(dist, 'sitemap.xml'), { force: true }); // not the earlier layout: only the marker says it is owned
+    writeFileSync(path.join(dist, OUTPUT_MARKER), 'This folder was written by "ssg build".\n');
+    const { result } = await buildAndDiff(scratch, []);
+    expect(result.code, result.stderr).toBe(0);
+    expect(existsSync(path.join(dist, OUTPUT_MARKER))).toBe(false);
+    expect(existsSync(outputMarkerOf(dist))).toBe(true);
   });
 
   it('a gh-pages checkout with --empty-out-dir: the site replaces it, .git and CNAME stay', async () => {
@@ -249,7 +263,7 @@ describe('property: any --out value is refused with a usage error or names a fol
         expect(result.code, result.stderr).toBe(0);
         const outDir = resolveOutDir(projectAt(scratch.project), value);
         expect(changes.filter(outsideOf(outDir, scratch.root)), value).toEqual([]);
-        expect(existsSync(path.join(outDir, OUTPUT_MARKER))).toBe(true);
+        expect(existsSync(outputMarkerOf(outDir))).toBe(true);
       }),
       { numRuns: 8 },
     );

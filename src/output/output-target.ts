@@ -4,12 +4,16 @@ import { catalogueError, type SsgError } from '../errors.ts';
 import { generatorRoot, type Project } from '../project.ts';
 
 /**
- * The file every build writes into its output folder. A folder holding it was written by a build
- * and may be replaced by the next; any other non-empty folder is left alone. It lives in the
- * folder itself, so it survives deleting `.cache/` and moves with the folder.
+ * The file every build writes beside its output folder (`dist.ssg-output` beside `dist`, as the
+ * lock is `dist.lock`). A folder with it was written by a build and may be replaced by the next;
+ * any other non-empty folder is left alone. Beside the folder, not in it: what is in the folder is
+ * uploaded and served, and no host recipe could keep every host from serving it. It survives
+ * deleting `.cache/`.
  */
+export const outputMarkerOf = (outDir: string) => `${outDir}.ssg-output`;
+export const OUTPUT_MARKER_TEXT = 'The folder beside this file, of the same name, was written by "ssg build", which replaces its contents on every build.\n';
+/** Where earlier versions kept the marker: inside the folder. Still read; the next build removes it. */
 export const OUTPUT_MARKER = '.ssg-output';
-export const OUTPUT_MARKER_TEXT = 'This folder was written by "ssg build", which replaces its contents on every build.\n';
 
 /** Entries of a deploy checkout (a gh-pages worktree, say) that survive replacing the folder. */
 export const KEPT_ENTRIES = ['.git', 'CNAME', '.nojekyll'] as const;
@@ -136,7 +140,7 @@ export function checkOwnership(outDir: string, shown: string, emptyOutDir: boole
   checkNotMountPoint(outDir, shown, stat.dev);
   const entries = readdirSync(outDir);
   if (entries.length === 0) return false;
-  if (entries.includes(OUTPUT_MARKER) || isEarlierOutput(entries) || emptyOutDir) return true;
+  if (existsSync(outputMarkerOf(outDir)) || entries.includes(OUTPUT_MARKER) || isEarlierOutput(entries) || emptyOutDir) return true;
   throw catalogueError('OutDirNotOwned', [shown, outDir, entries]);
 }
 

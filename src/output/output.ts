@@ -6,7 +6,7 @@ import { readEntrySync, writeEntrySync } from '../cache/store.ts';
 import { catalogueError, type ErrorDetails, type SsgError } from '../errors.ts';
 import { noInterrupts, type Interrupts } from '../interrupt.ts';
 import { present } from './output-lock.ts';
-import { KEPT_ENTRIES, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, mountPointFailure } from './output-target.ts';
+import { KEPT_ENTRIES, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, mountPointFailure, outputMarkerOf } from './output-target.ts';
 
 export interface OutputFile {
   /** Path inside the output folder, forward slashes. */
@@ -260,7 +260,21 @@ function stagingWriter(staging: string) {
 }
 
 /**
- * Creates the staging folder, with the public files and the marker saying a build wrote it.
+ * Says beside the output folder that a build wrote it (see `outputMarkerOf`), and removes the
+ * marker an earlier version wrote into it, where hosts served it. A marker that cannot be written
+ * costs the next build a question (`--empty-out-dir`), not this one.
+ */
+function markOutput(outDir: string): void {
+  try {
+    if (!existsSync(outputMarkerOf(outDir))) writeFileSync(outputMarkerOf(outDir), OUTPUT_MARKER_TEXT);
+    rmSync(path.join(outDir, OUTPUT_MARKER), { force: true });
+  } catch {
+    // A read-only parent folder, say: the next build asks for --empty-out-dir.
+  }
+}
+
+/**
+ * Creates the staging folder, with the public files.
  * Returns the function that stops an interrupt from removing it.
  */
 function startStaging(staging: string, outDir: string, publicDir: string, publicFiles: string[], interrupts: Interrupts): () => void {
@@ -272,7 +286,8 @@ function startStaging(staging: string, outDir: string, publicDir: string, public
   const unregisterStaging = interrupts.on(() => rmSync(staging, { recursive: true, force: true }));
   try {
     if (publicFiles.length > 0) cpSync(publicDir, staging, { recursive: true });
-    writeFileSync(path.join(staging, OUTPUT_MARKER), OUTPUT_MARKER_TEXT);
+    // The marker earlier versions wrote here, if the public folder has one: it is no public file.
+    rmSync(path.join(staging, OUTPUT_MARKER), { force: true });
   } catch (error) {
     // A full disk, or a public entry that cannot be copied (a FIFO, a folder named like the marker).
     rmSync(staging, { recursive: true, force: true });
@@ -406,10 +421,14 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
     paths: () => new Set([...generated.keys(), ...publicFiles]),
     /** Swaps the new output in; false when the output folder already held exactly this site. */
     async commit(): Promise<boolean> {
-      if (held && generated.size === Object.keys(manifest!.hashes).length) return false;
+      if (held && generated.size === Object.keys(manifest!.hashes).length) {
+        markOutput(outDir);
+        return false;
+      }
       startWriting();
       const hadPrevious = await swapInStaging(staging, outDir, previous, writes, abort);
       unregisterStaging();
+      markOutput(outDir);
       interrupts.setOutcome(`the new site is in place in ${outDir}`);
       // Removed by this process, before it ends: a build leaves no process behind. If it is
       // stopped meanwhile, the next build removes the rest.
