@@ -421,7 +421,7 @@ export function createMarkdownPool(options: { cacheDir: string; converter: Artic
     helperFile = undefined;
     unregister();
   };
-  const launch = async () => {
+  const launch = async (wanted: number) => {
     unregister = interrupts.on(stop);
     let file = shippedHelper();
     if (!file) {
@@ -434,16 +434,17 @@ export function createMarkdownPool(options: { cacheDir: string; converter: Artic
     }
     const helper = file;
     const spare = helperFile ? [] : takeSpare(options.cacheDir, limits.memoryMb);
-    return (pool = dispatcher(() => forkHelper(helper, options.cacheDir, limits.memoryMb), size, limits, spare));
+    return (pool = dispatcher(() => forkHelper(helper, options.cacheDir, limits.memoryMb), Math.min(size, wanted), limits, spare));
   };
-  const start = () => (starting ??= launch());
+  /** Starts the helpers for `work` tasks, as many as there are cores at most (one article pushed: one helper). */
+  const start = (work = size) => (starting ??= launch(Math.max(1, work)));
 
   return {
     async convert(items, onBatch) {
       // Always in a helper, however few: one article designed to hang the build is stopped there,
       // and this process stays free to answer Ctrl-C.
       if (items.length === 0) return [];
-      const { add } = await start();
+      const { add } = await start(Math.ceil(items.length / BATCH));
       return convertInHelpers(add, items, options.converter.helperSettings, onBatch);
     },
     draw(jobs) {
