@@ -151,6 +151,30 @@ describe('--out folders the build may write: only they change', () => {
     expect(existsSync(path.join(dist, 'stray.html'))).toBe(false);
   });
 
+  it('the marker vouches for its own folder only: one made anew at that path is refused, and a link in its place is never written through', async () => {
+    const dist = path.join(scratch.project, 'dist');
+    expect((await buildAndDiff(scratch, [])).result.code).toBe(0);
+    // The folder removed and made again by hand (the marker beside it left over): not the build's.
+    rmSync(dist, { recursive: true });
+    mkdirSync(dist);
+    writeFileSync(path.join(dist, 'notes.txt'), 'precious');
+    const refused = await buildAndDiff(scratch, []);
+    expect(refused.result.code).toBe(2);
+    expect(refused.result.stderr).toContain('[OutDirNotOwned]');
+    expect(readFileSync(path.join(dist, 'notes.txt'), 'utf8')).toBe('precious');
+    rmSync(dist, { recursive: true });
+    // A link where the marker goes, pointing nowhere: the build neither follows nor removes it.
+    rmSync(outputMarkerOf(dist));
+    const target = path.join(scratch.root, 'written-through-the-link');
+    symlinkSync(target, outputMarkerOf(dist));
+    expect((await buildAndDiff(scratch, [])).result.code).toBe(0);
+    expect(existsSync(target)).toBe(false);
+    expect(lstatSync(outputMarkerOf(dist)).isSymbolicLink()).toBe(true);
+    rmSync(outputMarkerOf(dist));
+    expect((await buildAndDiff(scratch, [])).result.code).toBe(0);
+    expect(lstatSync(outputMarkerOf(dist)).isFile()).toBe(true);
+  });
+
   it('a folder with the marker inside, where earlier versions wrote it, is owned; the next build moves the marker beside it', async () => {
     const dist = path.join(scratch.project, 'dist');
     rmSync(outputMarkerOf(dist));

@@ -339,12 +339,21 @@ function keyAt(file: string, text: string, key: string): string {
 
 /** A warning for each key that is not read but looks like one that is (`summary`: did you mean excerpt?). */
 function warnLookalikeKeys(file: string, data: Record<string, unknown>, text: string, warn: (message: string) => void): void {
+  let warned = 0;
+  let more = 0;
   for (const key of Object.keys(data)) {
     if (READ_KEYS.includes(key)) continue;
     const meant = meantKey(key);
     if (!meant || Object.hasOwn(data, meant)) continue;
+    // A file of thousands of such keys is told about the first ten, and how many more there are.
+    if (warned === 10) {
+      more++;
+      continue;
+    }
+    warned++;
     warn(`${keyAt(file, text, key)}: "${key}" in front matter is not read; did you mean ${meant}?`);
   }
+  if (more > 0) warn(`${file}: ${more} more keys in front matter are not read and look like ones that are; see the ten above.`);
 }
 
 /** The front matter checked against the schema: every bad field of the file at once, with its line. */
@@ -415,9 +424,10 @@ export function articleFromParts(file: string, written: Record<string, unknown>,
  */
 function textFields(file: string, data: Record<string, unknown>, text: string, warn: (message: string) => void): Record<string, unknown> {
   let changed: Record<string, unknown> | undefined;
+  const fractions = new Map<string, number>();
   const asText = (key: string, value: unknown): unknown => {
     if (typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) {
-      if (typeof value === 'number' && !Number.isInteger(value)) warn(`${keyAt(file, text, key)}: ${key} holds the number ${value}, shown as "${value}"; write it in quotes to keep it exactly as written (1.10 is the number 1.1).`);
+      if (typeof value === 'number' && !Number.isInteger(value) && !fractions.has(key)) fractions.set(key, value);
       return String(value);
     }
     return value;
@@ -428,6 +438,8 @@ function textFields(file: string, data: Record<string, unknown>, text: string, w
     const read = Array.isArray(value) ? value.map((item) => asText(key, item)) : asText(key, value);
     if (Array.isArray(value) ? (read as unknown[]).some((item, index) => item !== value[index]) : read !== value) (changed ??= { ...data })[key] = read;
   }
+  // One warning a key, naming the first such number.
+  for (const [key, value] of fractions) warn(`${keyAt(file, text, key)}: ${key} holds the number ${value}, shown as "${value}"; write it in quotes to keep it exactly as written (1.10 is the number 1.1).`);
   return changed ?? data;
 }
 
@@ -455,13 +467,16 @@ function tagsOf(tags: unknown, at: (key: string) => string, warn: (message: stri
     return {};
   }
   const kept: string[] = [];
+  const left: unknown[] = [];
   for (const tag of tags) {
     if (typeof tag === 'string' || typeof tag === 'number' || typeof tag === 'boolean') {
       if (String(tag).trim() !== '') kept.push(String(tag));
     } else if (tag !== null) {
-      warn(`${at('tags')}: the tag ${JSON.stringify(tag)} is not text and is left out; write each tag as text: tags: [staking, ethereum]`);
+      left.push(tag);
     }
   }
+  // One warning for all of them: a list of thousands says so once.
+  if (left.length > 0) warn(`${at('tags')}: ${left.length === 1 ? `the tag ${JSON.stringify(left[0])} is` : `${left.length} tags (${JSON.stringify(left[0])}, …) are`} not text and left out; write each tag as text: tags: [staking, ethereum]`);
   return { tags: Object.freeze(kept) };
 }
 

@@ -186,6 +186,16 @@ function readJson(text: string, file: string, openLine: number): unknown {
   }
 }
 
+/** The lines and front matter block of the last file asked about: its keys are asked about one after another, and a file is up to 1 MiB. */
+let lastLines: { source: string; lines: string[]; block: Block | undefined } | undefined;
+function frontMatterLines(source: string) {
+  if (lastLines?.source !== source) {
+    const lines = linesOf(source);
+    lastLines = { source, lines, block: blockOf(lines) };
+  }
+  return lastLines;
+}
+
 /** Keys written at the top of each format: `key:` (YAML), `key =` (TOML), `"key":` (JSON). */
 const KEY_LINE: Record<FrontMatterFormat, RegExp> = {
   yaml: /^(["']?)([^:"']+)\1[ \t]*:/,
@@ -195,8 +205,7 @@ const KEY_LINE: Record<FrontMatterFormat, RegExp> = {
 
 /** The line of a top-level key in a file's front matter (1-based, counting from the file's first line). */
 export function lineOfKey(source: string, key: string): number | undefined {
-  const lines = linesOf(source);
-  const block = blockOf(lines);
+  const { lines, block } = frontMatterLines(source);
   if (!block) return undefined;
   const end = block.close === -1 ? lines.length : block.close;
   for (let index = block.open + 1; index < end; index++) {

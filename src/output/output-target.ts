@@ -1,17 +1,36 @@
-import { existsSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { catalogueError, type SsgError } from '../errors.ts';
 import { generatorRoot, type Project } from '../project.ts';
 
 /**
  * The file every build writes beside its output folder (`dist.ssg-output` beside `dist`, as the
- * lock is `dist.lock`). A folder with it was written by a build and may be replaced by the next;
- * any other non-empty folder is left alone. Beside the folder, not in it: what is in the folder is
- * uploaded and served, and no host recipe could keep every host from serving it. It survives
- * deleting `.cache/`.
+ * lock is `dist.lock`). A folder it vouches for was written by a build and may be replaced by the
+ * next; any other non-empty folder is left alone. Beside the folder, not in it: what is in the
+ * folder is uploaded and served, and no host recipe could keep every host from serving it
+ * (Cloudflare Pages uploads dotfiles). It names the folder by its device and inode as the build
+ * swapped it in, so a folder made anew at that path (`rm -rf dist; mkdir dist`) is not vouched for.
  */
 export const outputMarkerOf = (outDir: string) => `${outDir}.ssg-output`;
 export const OUTPUT_MARKER_TEXT = 'The folder beside this file, of the same name, was written by "ssg build", which replaces its contents on every build.\n';
+
+/** The identity a marker records of its folder. */
+export function folderIdentity(outDir: string): string | undefined {
+  const stats = statSync(outDir, { bigint: true, throwIfNoEntry: false });
+  return stats?.isDirectory() ? `${stats.dev}:${stats.ino}` : undefined;
+}
+
+/** Whether the marker beside `outDir` is a file (not a link or a folder) that names this very folder. */
+export function markedAsOutput(outDir: string): boolean {
+  const marker = outputMarkerOf(outDir);
+  if (!lstatSync(marker, { throwIfNoEntry: false })?.isFile()) return false;
+  try {
+    const identity = /^folder (\d+:\d+)$/m.exec(readFileSync(marker, 'utf8'))?.[1];
+    return identity !== undefined && identity === folderIdentity(outDir);
+  } catch {
+    return false;
+  }
+}
 /** Where earlier versions kept the marker: inside the folder. Still read; the next build removes it. */
 export const OUTPUT_MARKER = '.ssg-output';
 
@@ -140,7 +159,7 @@ export function checkOwnership(outDir: string, shown: string, emptyOutDir: boole
   checkNotMountPoint(outDir, shown, stat.dev);
   const entries = readdirSync(outDir);
   if (entries.length === 0) return false;
-  if (existsSync(outputMarkerOf(outDir)) || entries.includes(OUTPUT_MARKER) || isEarlierOutput(entries) || emptyOutDir) return true;
+  if (markedAsOutput(outDir) || entries.includes(OUTPUT_MARKER) || isEarlierOutput(entries) || emptyOutDir) return true;
   throw catalogueError('OutDirNotOwned', [shown, outDir, entries]);
 }
 
