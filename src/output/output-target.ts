@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { catalogueError, type SsgError } from '../errors.ts';
 import { generatorRoot, type Project } from '../project.ts';
@@ -188,4 +188,28 @@ export function checkProjectRoot(root: string, shown: string): void {
     throw catalogueError('ProjectRootMissing', ['missing', shown, root]);
   }
   if (!stat.isDirectory()) throw catalogueError('ProjectRootMissing', ['notAFolder', shown, root]);
+}
+
+/**
+ * Says beside the output folder that a build wrote it (see `outputMarkerOf`), and removes the
+ * marker an earlier version wrote into it, where hosts served it. A marker that cannot be written
+ * costs the next build a question (`--empty-out-dir`), not this one.
+ */
+export function markOutput(outDir: string): void {
+  const marker = outputMarkerOf(outDir);
+  const temporary = `${marker}.tmp-${process.pid}`;
+  let written = false;
+  try {
+    rmSync(path.join(outDir, OUTPUT_MARKER), { force: true });
+    if (markedAsOutput(outDir)) return;
+    // Only a file of its own: a link there (even to nothing) or a folder is never written through.
+    const there = lstatSync(marker, { throwIfNoEntry: false });
+    if (there && !there.isFile()) return;
+    writeFileSync(temporary, `${OUTPUT_MARKER_TEXT}folder ${folderIdentity(outDir)}\n`, { flag: 'wx' });
+    written = true;
+    renameSync(temporary, marker);
+  } catch {
+    // A read-only parent folder, say: the next build asks for --empty-out-dir.
+    if (written) rmSync(temporary, { force: true });
+  }
 }

@@ -6,7 +6,7 @@ import { readEntrySync, writeEntrySync } from '../cache/store.ts';
 import { catalogueError, type ErrorDetails, type SsgError } from '../errors.ts';
 import { noInterrupts, type Interrupts } from '../interrupt.ts';
 import { present } from './output-lock.ts';
-import { KEPT_ENTRIES, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, folderIdentity, markedAsOutput, mountPointFailure, outputMarkerOf } from './output-target.ts';
+import { KEPT_ENTRIES, OUTPUT_MARKER, markOutput, mountPointFailure } from './output-target.ts';
 
 export interface OutputFile {
   /** Path inside the output folder, forward slashes. */
@@ -257,30 +257,6 @@ function stagingWriter(staging: string) {
   };
 
   return { write, writes };
-}
-
-/**
- * Says beside the output folder that a build wrote it (see `outputMarkerOf`), and removes the
- * marker an earlier version wrote into it, where hosts served it. A marker that cannot be written
- * costs the next build a question (`--empty-out-dir`), not this one.
- */
-function markOutput(outDir: string): void {
-  const marker = outputMarkerOf(outDir);
-  const temporary = `${marker}.tmp-${process.pid}`;
-  let written = false;
-  try {
-    rmSync(path.join(outDir, OUTPUT_MARKER), { force: true });
-    if (markedAsOutput(outDir)) return;
-    // Only a file of its own: a link there (even to nothing) or a folder is never written through.
-    const there = lstatSync(marker, { throwIfNoEntry: false });
-    if (there && !there.isFile()) return;
-    writeFileSync(temporary, `${OUTPUT_MARKER_TEXT}folder ${folderIdentity(outDir)}\n`, { flag: 'wx' });
-    written = true;
-    renameSync(temporary, marker);
-  } catch {
-    // A read-only parent folder, say: the next build asks for --empty-out-dir.
-    if (written) rmSync(temporary, { force: true });
-  }
 }
 
 /**

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { openCacheFolder } from '../cache/store.ts';
 import { SsgError, SsgErrorList } from '../errors.ts';
 import { cleanLeftovers, lockOutput } from '../output/output-lock.ts';
-import { checkOwnership, checkProjectRoot, resolveOutDir } from '../output/output-target.ts';
+import { checkOwnership, checkProjectRoot, markOutput, resolveOutDir } from '../output/output-target.ts';
 import { projectAt, type Project } from '../project.ts';
 import type { BuildOptions, BuildResult } from './build-result.ts';
 import { inputStamp, manifestFileOf, unchangedReport } from './unchanged.ts';
@@ -66,6 +66,8 @@ async function unchangedResult(project: Project, outDir: string, stamp: string |
   const checkStarted = performance.now();
   const report = stamp && (await unchangedReport(project, outDir, manifestFileOf(project, outDir), stamp, options.now ?? new Date()));
   if (!report) return undefined;
+  // The folder is as the last build left it; its marker may not be (removed, or never written).
+  markOutput(outDir);
   for (const message of report.warnings) options.warn?.(message);
   return {
     outDir,
