@@ -332,6 +332,12 @@ function carrySource(manifest: OutputManifest | undefined, outDir: string, file:
   return recorded && hash !== undefined && manifest!.hashes[file] === hash ? { file: path.join(outDir, file), recorded } : undefined;
 }
 
+/** A made file where a public file or folder is: one of the two would be lost. */
+function refuseOverPublic(file: string, publicFiles: ReadonlySet<string>, publicFolders: ReadonlySet<string>, publicDir: string): void {
+  if (publicFiles.has(file)) throw publicFileClash(publicDir, ['samePath', file]);
+  if (publicFolders.has(file)) throw publicFileClash(publicDir, ['folderWhereAFileIs', file]);
+}
+
 /**
  * A complete site written beside `outDir` and swapped in only when everything is written, so a
  * failure at any point leaves the previous output as it was. Files may be written as they are
@@ -384,12 +390,7 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
     staging,
     publicFiles,
     write(file: OutputFile): void {
-      if (publicSet.has(file.path)) {
-        throw publicFileClash(publicDir, ['samePath', file.path]);
-      }
-      if (publicFolders.has(file.path)) {
-        throw publicFileClash(publicDir, ['folderWhereAFileIs', file.path]);
-      }
+      refuseOverPublic(file.path, publicSet, publicFolders, publicDir);
       const hash = file.hash ?? outputHash(file.contents);
       if (generated.get(file.path) === hash) return; // already written (the site's images are written as they are ready, then with the rest)
       generated.set(file.path, hash);
