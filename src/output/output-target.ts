@@ -8,16 +8,20 @@ import { generatorRoot, type Project } from '../project.ts';
  * lock is `dist.lock`). A folder it vouches for was written by a build and may be replaced by the
  * next; any other non-empty folder is left alone. Beside the folder, not in it: what is in the
  * folder is uploaded and served, and no host recipe could keep every host from serving it
- * (Cloudflare Pages uploads dotfiles). It names the folder by its device and inode as the build
- * swapped it in, so a folder made anew at that path (`rm -rf dist; mkdir dist`) is not vouched for.
+ * (Cloudflare Pages uploads dotfiles). It names the folder as the build swapped it in (see
+ * `folderIdentity`), so a folder made anew at that path (`rm -rf dist; mkdir dist`) is not vouched for.
  */
 export const outputMarkerOf = (outDir: string) => `${outDir}.ssg-output`;
 export const OUTPUT_MARKER_TEXT = 'The folder beside this file, of the same name, was written by "ssg build", which replaces its contents on every build.\n';
 
-/** The identity a marker records of its folder. */
+/**
+ * The identity a marker records of its folder: device, inode and birth time (an inode number is
+ * reused at once by a folder made anew at the same path; where the file system keeps no birth
+ * time, the change time, which any change of the folder's entries moves on).
+ */
 export function folderIdentity(outDir: string): string | undefined {
   const stats = statSync(outDir, { bigint: true, throwIfNoEntry: false });
-  return stats?.isDirectory() ? `${stats.dev}:${stats.ino}` : undefined;
+  return stats?.isDirectory() ? `${stats.dev}:${stats.ino}:${stats.birthtimeNs || stats.ctimeNs}` : undefined;
 }
 
 /** Whether the marker beside `outDir` is a file (not a link or a folder) that names this very folder. */
@@ -25,7 +29,7 @@ export function markedAsOutput(outDir: string): boolean {
   const marker = outputMarkerOf(outDir);
   if (!lstatSync(marker, { throwIfNoEntry: false })?.isFile()) return false;
   try {
-    const identity = /^folder (\d+:\d+)$/m.exec(readFileSync(marker, 'utf8'))?.[1];
+    const identity = /^folder (\d+:\d+:\d+)$/m.exec(readFileSync(marker, 'utf8'))?.[1];
     return identity !== undefined && identity === folderIdentity(outDir);
   } catch {
     return false;
