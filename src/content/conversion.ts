@@ -44,9 +44,13 @@ export async function convertOne(file: string, convert: () => Promise<ConvertedM
   try {
     return await convert();
   } catch (caught) {
-    const error = isStackOverflow(caught) ? catalogueError('ArticleTooDeep', ['stack'], { file }, { cause: caught }) : caught;
-    const data = problemData(error);
-    if (!data) throw error;
-    return { html: '', removedHtml: [], headings: [], words: 0, error: data };
+    return failedConversion(isStackOverflow(caught) ? catalogueError('ArticleTooDeep', ['stack'], { file }, { cause: caught }) : caught);
   }
+}
+
+/** An article that could not be converted, its expected problems as its result; anything else is thrown on. */
+export function failedConversion(error: unknown): ConvertedArticle {
+  const data = problemData(error);
+  if (!data) throw error;
+  return { html: '', removedHtml: [], headings: [], words: 0, error: data };
 }

@@ -7,12 +7,12 @@ import { generatorModulePaths, generatorRoot } from '../project.ts';
 import { availableParallelism } from 'node:os';
 import type { DrawResult, HelperReply, HelperRequest, MarkdownBatchResult } from './markdown-worker.ts';
 import type { DrawJob, DrawMany } from './drawing.ts';
-import type { ArticleConverter, ArticleToConvert, ConvertedArticle, HelperImageSettings } from './conversion.ts';
+import { failedConversion, type ArticleConverter, type ArticleToConvert, type ConvertedArticle, type HelperImageSettings } from './conversion.ts';
 import { DEFAULT_LIMITS, type ArticleLimits } from './limits.ts';
 
 export type { ArticleConverter } from './conversion.ts';
 import { noInterrupts, type Interrupts } from '../interrupt.ts';
-import { catalogueError, problemData } from '../errors.ts';
+import { catalogueError } from '../errors.ts';
 import { removeFilesOfEndedProcesses } from '../cache/store.ts';
 
 const BATCH = 16;
@@ -341,9 +341,8 @@ export function createEditConverter(options: { cacheDir: string; interrupts?: In
       try {
         return (await pool.convert([item]))[0]!;
       } catch (error) {
-        const data = problemData(error);
-        if (!data) throw error;
-        return { html: '', removedHtml: [], headings: [], words: 0, error: data };
+        // Its helper ran out of time or memory for it: its problem, as a build reports it.
+        return failedConversion(error);
       }
     },
     async close() {

@@ -9,7 +9,7 @@ import type { ServerModule } from '../bundle/bundle-server.ts';
 import { mergeProblems } from '../errors.ts';
 import type { OutputFile } from '../output/output.ts';
 import { ASSETS_DIR, type Project } from '../project.ts';
-import { readImageFile, type ArticleImageContext, type ArticleImageRecord } from '../images/article-images.ts';
+import { readImageFile, type ArticleImageRecord } from '../images/article-images.ts';
 import { imageCacheDir, openImageCache, type ImageCache } from '../images/image-cache.ts';
 import { DEFAULT_IMAGE_SETTINGS } from '../images/process.ts';
 import { addSiteImages } from '../images/site-images.ts';
@@ -55,8 +55,6 @@ export function createImageStage(project: Project, options: { started?: number }
     cache,
     /** Where the processed images are kept: a conversion taken from the Markdown cache needs them there. */
     cacheDir: imageCacheDir(project.cacheDir),
-    /** What converting `article` needs to show its images (for a conversion in this process). */
-    context: (article: Pick<Article, 'file' | 'bodyLine'>): ArticleImageContext => ({ ...folders, file: article.file, bodyLine: article.bodyLine ?? 1, cache, assetsDir: ASSETS_DIR, sizes: ARTICLE_IMAGE_SIZES }),
     /** The same for a helper process, as plain data: it opens the cache itself. */
     helperSettings: { ...folders, cacheDir: project.cacheDir, assetsDir: ASSETS_DIR, sizes: ARTICLE_IMAGE_SIZES },
     /** `onReady` hears of the articles that can render: at once those that show no image, the others once their files are gathered. */

@@ -15,7 +15,7 @@ import { markdownStamp } from '../content/markdown-plugins.ts';
 import { removeFilesOfEndedProcesses } from '../cache/store.ts';
 import type { ArticleConverter } from '../content/conversion.ts';
 import { drawHere } from '../content/drawing.ts';
-import { createEditConverter, createMarkdownPool, type EditConverter } from '../content/markdown-pool.ts';
+import { createMarkdownPool, type EditConverter } from '../content/markdown-pool.ts';
 import { readDataFiles, type DataFile } from '../content/data.ts';
 import { changedFields } from '../render/dependencies.ts';
 import { mergeProblems, reviveProblem, SsgError } from '../errors.ts';
@@ -172,7 +172,7 @@ export function siteMarkdownOf(project: Project, bundle: ServerBundle | undefine
   return { options, stamp, ...(plugins ? { siteModule } : {}), ...(drawers ? { drawModule: siteModule } : {}), dispose: () => rmSync(siteModule, { force: true }) };
 }
 
-/** How articles are converted with their images and the site's plugins: here (a few, or dev's edits), or in helper processes. */
+/** What the helper processes converting articles need: where their images are, and the site's plugins and reserved ids. */
 export function articleConverter(images: ImageStage, markdown: SiteMarkdown): ArticleConverter {
   return {
     helperSettings: {
@@ -327,7 +327,9 @@ async function updateArticles(project: Project, strategy: Strategy<unknown>, pre
   // Edits are converted in a helper kept between runs, with the site's plugins (a copy of its module).
   const bundle = await server.catch(() => undefined);
   const markdown: SiteMarkdown = { ...(files.length > 0 ? siteMarkdownOf(project, bundle, { drawing: false }) : { options: markdownSettingsOf(bundle).options, dispose: () => {} }), stamp: previous.markdownStamp };
-  const edits = strategy.edits ?? createEditConverter({ cacheDir: project.cacheDir, interrupts: options.interrupts, limits: options.limits });
+  // A run that updates articles is dev's, whose strategy keeps the helper for edits between runs.
+  const edits = strategy.edits;
+  if (!edits) throw new Error('a strategy that updates articles must keep an edit converter (Strategy.edits)');
   const parsed = new Map<string, Article | SsgError>(previous.byFile);
   const records = new Map<Article, ArticleImageRecord>();
   const failed = new Map<Article, unknown>();
