@@ -169,11 +169,20 @@ function checkSlug(file: string): string {
   const slug = slugOf(file);
   if (!isValidSlug(slug)) {
     const suggested = suggestedSlug(slug);
-    const bundle = INDEX.test(path.basename(file));
-    const renamed = suggested === '' ? '' : bundle ? suggested : `${suggested}${ARTICLE_EXTENSION.exec(file)?.[0] ?? '.md'}`;
-    throw catalogueError('ArticleSlugInvalid', [slug, suggested, bundle ? 'folder' : 'file', renamed], { file });
+    const { kind, name } = renamedFor(file, suggested);
+    throw catalogueError('ArticleSlugInvalid', [slug, suggested, kind, name], { file });
   }
   return slug;
+}
+
+/**
+ * What to rename for an article to have `slug`: its folder in a page bundle (`hello/index.md`),
+ * else its file, keeping its extension; no name when there is no slug to give.
+ */
+function renamedFor(file: string, slug: string): { kind: 'file' | 'folder'; name: string } {
+  const kind = INDEX.test(path.basename(file)) ? 'folder' : 'file';
+  if (slug === '') return { kind, name: '' };
+  return { kind, name: kind === 'folder' ? slug : `${slug}${ARTICLE_EXTENSION.exec(file)?.[0] ?? '.md'}` };
 }
 
 /** What a parsed file is remembered as between builds: its front matter and converted body. */
@@ -394,7 +403,8 @@ export function articleFromParts(file: string, written: Record<string, unknown>,
     options.warn(`${at('updated')}: updated (${fields.updated}) is in the future; give the day the article was last changed.`);
   }
   const title = titleOf(fields.title, slug, at, options.warn);
-  const excerpt = excerptOf(file, data, body, text, options.warn);
+  const bodyLine = bodyStartLine(text, body);
+  const excerpt = excerptOf({ file, text, body, bodyLine }, data, options.warn);
 
   return frozenWithHtml({
     slug,
@@ -406,7 +416,7 @@ export function articleFromParts(file: string, written: Record<string, unknown>,
     data,
     draft: fields.draft === true,
     file,
-    bodyLine: bodyStartLine(text, body),
+    bodyLine,
     ...convertedFields(converted),
     ...tagsOf(fields.tags, at, options.warn),
     ...(updated !== undefined ? { updated } : {}),
@@ -488,9 +498,8 @@ function tagsOf(tags: unknown, at: (key: string) => string, warn: (message: stri
 function checkSlugField(file: string, slug: string, data: Record<string, unknown>, text: string): void {
   if (!Object.hasOwn(data, 'slug') || (typeof data.slug === 'string' && data.slug.trim() === slug)) return;
   const wanted = typeof data.slug === 'string' ? data.slug.trim() : '';
-  const bundle = INDEX.test(path.basename(file));
-  const renamed = wanted !== '' && isValidSlug(wanted) ? (bundle ? wanted : `${wanted}${ARTICLE_EXTENSION.exec(file)?.[0] ?? '.md'}`) : '';
-  throw catalogueError('FrontMatterSlugNotRead', [JSON.stringify(data.slug), slug, bundle ? 'folder' : 'file', renamed], keyLocation(file, text, 'slug'));
+  const { kind, name } = renamedFor(file, isValidSlug(wanted) ? wanted : '');
+  throw catalogueError('FrontMatterSlugNotRead', [JSON.stringify(data.slug), slug, kind, name], keyLocation(file, text, 'slug'));
 }
 
 /**
@@ -569,7 +578,7 @@ const MORE = /^[ \t]*<!--\s*more\s*-->[ \t]*$/im;
  * read as the excerpt, with a message naming the one this site uses); else the body's text before
  * a `<!--more-->` line; else none.
  */
-function excerptOf(file: string, data: Record<string, unknown>, body: string, text: string, warn: (message: string) => void) {
+function excerptOf({ file, text, body, bodyLine }: { file: string; text: string; body: string; bodyLine: number }, data: Record<string, unknown>, warn: (message: string) => void) {
   const where = (key: string) => keyAt(file, text, key);
   if (typeof data.excerpt === 'string') {
     if (typeof data.description === 'string' && data.description !== data.excerpt) warn(`${where('description')}: "description" is not read, as excerpt is given; remove one of them.`);
@@ -580,7 +589,7 @@ function excerptOf(file: string, data: Record<string, unknown>, body: string, te
     return checkedExcerpt(data.description, 'front matter', keyLocation(file, text, 'description'));
   }
   const more = MORE.exec(body);
-  return checkedExcerpt(more ? body.slice(0, more.index) : '', 'body', { file, line: bodyStartLine(text, body) });
+  return checkedExcerpt(more ? body.slice(0, more.index) : '', 'body', { file, line: bodyLine });
 }
 
 /**

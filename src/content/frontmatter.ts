@@ -55,8 +55,7 @@ function blockOf(lines: readonly string[]): Block | undefined {
 
 /** The body of a file whose front matter is known to be well formed (see splitFrontMatter). */
 export function bodyOf(source: string): string {
-  const lines = linesOf(source);
-  const block = blockOf(lines);
+  const { lines, block } = frontMatterLines(source);
   return lines.slice(block && block.close !== -1 ? block.close + 1 : 0).join('\n');
 }
 
@@ -75,8 +74,7 @@ export interface SplitOptions {
  * ending is read. `file` is only used in error messages.
  */
 export function splitFrontMatter(source: string, file: string, options: SplitOptions = {}): SplitFile {
-  const lines = linesOf(source);
-  const block = blockOf(lines);
+  const { lines, block } = frontMatterLines(source);
   if (!block) return { data: {}, body: lines.join('\n') };
   if (block.close === -1) throw catalogueError('FrontMatterUnclosed', [block.format, block.open + 1], { file, line: block.open + 1 });
   const inner = lines.slice(block.open + 1, block.close).join('\n');
@@ -186,8 +184,12 @@ function readJson(text: string, file: string, openLine: number): unknown {
   }
 }
 
-/** The lines and front matter block of the last file asked about: its keys are asked about one after another, and a file is up to 1 MiB. */
-let lastLines: { source: string; lines: string[]; block: Block | undefined } | undefined;
+/**
+ * The lines and front matter block of the last file asked about: a file is split, its body taken,
+ * its body's first line and its keys' lines found one after another, and a file is up to 1 MiB.
+ * Read only: every caller slices.
+ */
+let lastLines: { source: string; lines: readonly string[]; block: Block | undefined } | undefined;
 function frontMatterLines(source: string) {
   if (lastLines?.source !== source) {
     const lines = linesOf(source);
@@ -219,7 +221,7 @@ export function lineOfKey(source: string, key: string): number | undefined {
 
 /** The line of the file where the body (what follows the front matter) begins. */
 export function bodyStartLine(source: string, body: string): number {
-  return linesOf(source).length - linesOf(body).length + 1;
+  return frontMatterLines(source).lines.length - linesOf(body).length + 1;
 }
 
 /**
