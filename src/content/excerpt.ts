@@ -29,8 +29,8 @@ export const MAX_EXCERPT_LENGTH = 4_000;
 const PLAIN_INLINE = /^[^\\`*_~<>&[\]!\r\n]*$/;
 const BLOCK_START = /^[ \t]*(?:[#>+|=-]|\d+[.)]|[ ]{4})/;
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
+const HTML_OPTIONS = { characterReferences: { useNamedReferences: true } };
 
 /**
  * Front matter's excerpt is a line of text: Markdown's block syntax is not read in it (`1986. A
@@ -52,13 +52,14 @@ const INLINE_ONLY: Extension = { disable: { null: ['blockQuote', 'codeFenced', '
 export function excerptFromMarkdown(markdown: string, from: 'front matter' | 'body' = 'front matter'): Excerpt {
   if (PLAIN_INLINE.test(markdown) && (from === 'front matter' || !BLOCK_START.test(markdown))) {
     const text = collapse(markdown);
-    return { text, html: escapeHtml(text) };
+    // Written by the same serializer as any other excerpt, so that both escape alike.
+    return { text, html: toHtml({ type: 'text', value: text }, HTML_OPTIONS) };
   }
   const tree = fromMarkdown(markdown, { extensions: [gfmStrikethrough(), ...(from === 'front matter' ? [INLINE_ONLY] : [])], mdastExtensions: [gfmStrikethroughFromMarkdown()] });
   const paragraph: Paragraph = { type: 'paragraph', children: summaryPhrasing(joinBlocks(tree.children)) };
   const text = collapse(paragraph.children.map((node) => (node.type === 'break' ? ' ' : toString(node))).join(''));
   const hast = toHast(paragraph) as HastNodes;
-  const html = 'children' in hast ? collapse(toHtml(hast.children as HastContent[], { characterReferences: { useNamedReferences: true } })).replace(/<br> /g, '<br>') : '';
+  const html = 'children' in hast ? collapse(toHtml(hast.children as HastContent[], HTML_OPTIONS)).replace(/<br> /g, '<br>') : '';
   return { text, html };
 }
 

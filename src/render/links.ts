@@ -29,13 +29,16 @@ export function scanPage(html: string): { links: string[]; ids: Set<string> } {
   return { links, ids };
 }
 
+/** A page's address on a made-up origin, for resolving links written on it. */
+const pageUrl = (pagePath: string) => `http://site.invalid${pagePath.startsWith('/') ? pagePath : `/${pagePath}`}`;
+
 /** An internal link resolved against the page holding it: its path and fragment, or undefined when it leaves the site. */
 export function resolveLink(value: string, pagePath: string): { path: string; fragment: string } | undefined {
   const link = value.trim();
   if (link === '' || EXTERNAL.test(link)) return undefined;
   let url: URL;
   try {
-    url = new URL(link, `http://site.invalid${pagePath.startsWith('/') ? pagePath : `/${pagePath}`}`);
+    url = new URL(link, pageUrl(pagePath));
   } catch {
     return undefined;
   }
@@ -53,18 +56,28 @@ export function resolveLink(value: string, pagePath: string): { path: string; fr
  * URLs: `/about` to `about`, `about.html` or `about/index.html`; `/docs/` only to `docs/index.html`.
  */
 export function resolvesTo(urlPath: string, files: ReadonlySet<string>): boolean {
+  const site = sitePathOf(urlPath);
+  if (!site) return false;
+  const { bare, folder } = site;
+  if (bare === '') return files.has('index.html');
+  if (folder) return files.has(`${bare}/index.html`);
+  return files.has(bare) || files.has(`${bare}.html`) || files.has(`${bare}/index.html`);
+}
+
+/**
+ * A URL path as the static servers read it: decoded, dot segments and repeated slashes resolved
+ * (`/.` is `/`), without its slashes at either end (`bare`), and whether it ended in one (`folder`).
+ * Undefined for a malformed percent-encoding.
+ */
+function sitePathOf(urlPath: string): { bare: string; folder: boolean } | undefined {
   let decoded: string;
   try {
     decoded = decodeURIComponent(urlPath);
   } catch {
-    return false;
+    return undefined;
   }
-  // Dot segments and repeated slashes resolve as the static servers resolve them (`/.` is `/`).
   decoded = path.posix.normalize(`/${decoded}`);
-  const bare = decoded.replace(/^\/+/, '').replace(/\/+$/, '');
-  if (bare === '') return files.has('index.html');
-  if (decoded.endsWith('/')) return files.has(`${bare}/index.html`);
-  return files.has(bare) || files.has(`${bare}.html`) || files.has(`${bare}/index.html`);
+  return { bare: decoded.replace(/^\/+/, '').replace(/\/+$/, ''), folder: decoded.endsWith('/') };
 }
 
 /** A page to check: its URL path, its HTML, and the source file it was made from, when there is one. */
@@ -113,19 +126,13 @@ export function pageLinks(page: CheckedPage): PageLinks {
  */
 function isPageWithSlash(urlPath: string, files: ReadonlySet<string>): boolean {
   if (!/[^/]\/+$/.test(urlPath)) return false;
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(urlPath);
-  } catch {
-    return false;
-  }
-  const bare = path.posix.normalize(`/${decoded}`).replace(/^\/+/, '').replace(/\/+$/, '');
-  return bare !== '' && files.has(`${bare}.html`);
+  const bare = sitePathOf(urlPath)?.bare;
+  return bare !== undefined && bare !== '' && files.has(`${bare}.html`);
 }
 
 /** The address to write for a link with a slash after its page: absolute, its query and fragment kept (`../a/?x#y` → `/news/a?x#y`). */
 function canonicalForm(link: PageLink, pagePath: string): string {
-  const url = new URL(link.written.trim(), `http://site.invalid${pagePath.startsWith('/') ? pagePath : `/${pagePath}`}`);
+  const url = new URL(link.written.trim(), pageUrl(pagePath));
   return `${url.pathname.replace(/\/+$/, '')}${url.search}${url.hash}`;
 }
 
