@@ -20,10 +20,13 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** What the helpers are told of a site in the scratch folder, with its cache in `cacheDir`. */
+const helperSettings = (cacheDir: string) => ({ root: dir, articlesDir: path.join(dir, 'news'), publicDir: path.join(dir, 'public'), cacheDir, assetsDir: 'assets', sizes: '100vw' });
+
 describe('the Markdown helper processes, from the sources', () => {
   it('compile their script into the cache folder, convert as this process does, and leave nothing behind', async () => {
     const cacheDir = path.join(dir, '.cache');
-    const settings = { root: dir, articlesDir: path.join(dir, 'news'), publicDir: path.join(dir, 'public'), cacheDir, assetsDir: 'assets', sizes: '100vw' };
+    const settings = helperSettings(cacheDir);
     const pool = createMarkdownPool({ cacheDir, converter: { helperSettings: settings }, size: 2 });
     const items = Array.from({ length: 70 }, (_, n) => ({ markdown: `# Post ${n}\n\n| a |\n|---|\n| ${n} |\n\n~~gone~~ <b>raw</b>\n`, file: `news/post-${n}.md`, bodyLine: 4 }));
     let batches = 0;
@@ -41,7 +44,7 @@ describe('the Markdown helper processes, from the sources', () => {
 
   it('a helper killed mid-way fails the conversion by name, naming the articles it held; nothing crashes after', async () => {
     const cacheDir = path.join(dir, '.cache-killed');
-    const settings = { root: dir, articlesDir: path.join(dir, 'news'), publicDir: path.join(dir, 'public'), cacheDir, assetsDir: 'assets', sizes: '100vw' };
+    const settings = helperSettings(cacheDir);
     const pool = createMarkdownPool({ cacheDir, converter: { helperSettings: settings }, size: 2 });
     const body = Array.from({ length: 400 }, (_, n) => `Paragraph ${n} with *emphasis* and a [link](https://example.com/${n}).`).join('\n\n');
     const items = Array.from({ length: 600 }, (_, n) => ({ markdown: body, file: `news/post-${n}.md`, bodyLine: 4 }));
@@ -68,7 +71,7 @@ describe('the Markdown helper processes, from the sources', () => {
 
   it('an article past its time budget stops its helper and fails by name (ArticleTooSlow); a new helper converts the rest', async () => {
     const cacheDir = path.join(dir, '.cache-slow');
-    const settings = { root: dir, articlesDir: path.join(dir, 'news'), publicDir: path.join(dir, 'public'), cacheDir, assetsDir: 'assets', sizes: '100vw' };
+    const settings = helperSettings(cacheDir);
     const pool = createMarkdownPool({ cacheDir, converter: { helperSettings: settings }, size: 1, limits: { timeoutMs: 1500, helperMemoryMb: 512 } });
     // Unmatched emphasis: micromark's time grows with the square of the run (50,000 took minutes).
     const slow = `${'*'.repeat(25_000)}x${'*'.repeat(25_000)}`;
@@ -91,7 +94,7 @@ describe('the Markdown helper processes, from the sources', () => {
 
   it('an article that needs more memory than a helper has fails by name (ArticleOutOfMemory), without V8\'s report on the terminal; one nested too deep, ArticleTooDeep', async () => {
     const cacheDir = path.join(dir, '.cache-memory');
-    const settings = { root: dir, articlesDir: path.join(dir, 'news'), publicDir: path.join(dir, 'public'), cacheDir, assetsDir: 'assets', sizes: '100vw' };
+    const settings = helperSettings(cacheDir);
     const pool = createMarkdownPool({ cacheDir, converter: { helperSettings: settings }, size: 1, limits: { timeoutMs: 60_000, helperMemoryMb: 96 } });
     const hungry = Array.from({ length: 60_000 }, (_, n) => `[l${n}]`).join('\n') + '\n\n' + Array.from({ length: 60_000 }, (_, n) => `[l${n}]: https://example.com/${n}`).join('\n');
     const deep = `${'<div>'.repeat(30_000)}x${'</div>'.repeat(30_000)}`;
@@ -123,7 +126,7 @@ describe('the Markdown helper processes, from the sources', () => {
         broken: () => { throw new Error('drawn in the helper'); },
       } };`,
     );
-    const settings = { root: dir, articlesDir: path.join(dir, 'news'), publicDir: path.join(dir, 'public'), cacheDir, assetsDir: 'assets', sizes: '100vw' };
+    const settings = helperSettings(cacheDir);
     const drawnHere: string[] = [];
     const here: DrawMany = (jobs) =>
       jobs.map(async (job) => {
@@ -168,7 +171,7 @@ describe('the Markdown helper processes, from the sources', () => {
     await mkdir(cacheDir, { recursive: true });
     const siteModule = path.join(cacheDir, 'site.mjs');
     await writeFile(siteModule, `export const site = { drawers: { card: async (input) => { await new Promise((r) => setTimeout(r, 20)); return new Uint8Array([input.n]); } } };`);
-    const settings = { root: dir, articlesDir: path.join(dir, 'news'), publicDir: path.join(dir, 'public'), cacheDir, assetsDir: 'assets', sizes: '100vw' };
+    const settings = helperSettings(cacheDir);
     const here: DrawMany = () => {
       throw new Error('not here');
     };
