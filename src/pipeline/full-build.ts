@@ -64,13 +64,21 @@ function cachedPages(project: Project, inputs: Inputs, options: BuildOptions & {
 async function stagedOutput(project: Project, outDir: string, compressed: CompressedCache, interrupts: Interrupts | undefined): Promise<Output<boolean>> {
   const staged = await createStagedOutput(outDir, project.publicDir, { manifestFile: manifestFileOf(project, outDir), interrupts });
   const compressing: Array<Promise<OutputFile[]>> = [];
+  /** Siblings started by `prepare`, by path, with the contents they are of. */
+  const prepared = new Map<string, { contents: OutputFile['contents']; siblings: Promise<OutputFile[]> }>();
+  const siblingsOf = (file: OutputFile) => {
+    const early = prepared.get(file.path);
+    const siblings = early?.contents === file.contents ? early.siblings : compressed.compress([file]);
+    siblings.catch(() => {}); // reported at commit
+    return siblings;
+  };
   return {
     write(file, compress) {
       staged.write(file);
-      if (!compress) return;
-      const siblings = compressed.compress([file]);
-      siblings.catch(() => {}); // reported at commit
-      compressing.push(siblings);
+      if (compress) compressing.push(siblingsOf(file));
+    },
+    prepare(file) {
+      prepared.set(file.path, { contents: file.contents, siblings: siblingsOf(file) });
     },
     async commit() {
       for (const file of (await Promise.all(compressing)).flat()) staged.write(file);

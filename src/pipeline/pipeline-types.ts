@@ -110,6 +110,11 @@ export interface State {
 export interface Output<Written> {
   /** A file of the site, written now (a staging folder) or when committed (in place). `compress`: worth precompressing. */
   write(file: OutputFile, compress?: boolean): void;
+  /**
+   * Starts what writing this file with `compress` will need (its precompressed siblings) while the
+   * checks run; the file is written by `write` once they pass, or never.
+   */
+  prepare?(file: OutputFile): void;
   /** Whether a file of this path and hash (`outputHash`) is carried over as the output folder holds it: then its bytes need not be read. */
   carries?(file: string, hash: string): boolean;
   /** Every file is written: puts the site in place. */

@@ -121,6 +121,9 @@ export async function runPipeline<Written>(
     const { drawn, drawnReads } = await drawing;
     clock.lap('drawn files');
     const generated = siteFilesFor(previous, { ...inputs, articles }, jobs, now);
+    // The feed and sitemap are compressed meanwhile (on libuv's threads): after a new article that
+    // was the last thing the build waited for.
+    for (const file of generated) output.prepare?.(file);
     const articleImages = strategy.images.files(articles);
     // 6. Checks of the whole site: clashes, then every link of every page.
     const files = { client: inputs.client, jobs, publicFiles: inputs.publicFiles, images: [...inputs.settings.images, ...articleImages], drawn, generated };
