@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { catalogueError } from '../errors.ts';
@@ -109,6 +109,11 @@ const madeFolders = new Map<string, Promise<unknown>>();
 
 /** writeEntrySync on libuv's threads: the same atomic write, for many entries written while other work goes on. */
 export async function writeEntryAsync(file: string, payload: Uint8Array): Promise<void> {
+  await writeAtomically(file, Buffer.concat([entryHeader(payload), payload]));
+}
+
+/** `bytes` written under a temporary name beside `file`, then renamed into place, on libuv's threads. */
+async function writeAtomically(file: string, bytes: Uint8Array): Promise<void> {
   const folder = path.dirname(file);
   let made = madeFolders.get(folder);
   if (!made) madeFolders.set(folder, (made = mkdir(folder, { recursive: true })));
@@ -119,7 +124,6 @@ export async function writeEntryAsync(file: string, payload: Uint8Array): Promis
     throw error;
   }
   const temporary = temporaryName(file);
-  const bytes = Buffer.concat([entryHeader(payload), payload]);
   try {
     await writeFile(temporary, bytes).catch(async (error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;
@@ -142,6 +146,45 @@ export function keepEntry(file: string, payload: Uint8Array): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+/**
+ * Entries named by a hash of their content (the page cache's HTML, `<sha1 hex>.html`) are the
+ * bytes alone: whoever reads one checks them against the hash its name gives, so a damaged one
+ * reads as absent like any entry. One is kept as a second name (a hard link) of a file that holds
+ * the same bytes when there is one (a page just written into the output), which writes nothing;
+ * else written as entries are. Settles whether it was kept; never rejects.
+ */
+export function keepContentEntry(file: string, bytes: () => Uint8Array, sameBytesAt?: string): Promise<boolean> {
+  if (sameBytesAt) {
+    // Under a temporary name, renamed over whatever is there: a damaged entry of that name is replaced.
+    const temporary = temporaryName(file);
+    try {
+      linkSync(sameBytesAt, temporary);
+      try {
+        clearEmptyFolder(file);
+        renameSync(temporary, file);
+        return Promise.resolve(true);
+      } catch {
+        rmSync(temporary, { force: true });
+      }
+    } catch {
+      // Another file system, a folder missing, no links here: written instead.
+    }
+  }
+  return writeAtomically(file, bytes()).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** The bytes of an entry named by their hash (see keepContentEntry), unchecked; undefined when unreadable. */
+export function readContentEntry(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Removes an entry found damaged; a folder standing there is left (not the build's to empty: the next write clears it if empty). */

@@ -211,6 +211,8 @@ function stagingWriter(staging: string) {
     folders.add(folder);
   };
   const writes: Promise<void>[] = [];
+  /** The files in the staging folder now, written or carried over. */
+  const onDisk = new Set<string>();
 
   /**
    * Carries a file over from the output folder as a second name for the same bytes (a hard link)
@@ -235,7 +237,7 @@ function stagingWriter(staging: string) {
     if (from) {
       try {
         ensureFolder(path.dirname(target));
-        if (carry(target, from.file, from.recorded)) return;
+        if (carry(target, from.file, from.recorded)) return void onDisk.add(file);
       } catch {
         // Written instead, below (which reports a folder that cannot be made).
       }
@@ -247,6 +249,7 @@ function stagingWriter(staging: string) {
     try {
       ensureFolder(path.dirname(target));
       writeFileSync(target, contents());
+      onDisk.add(file);
     } catch (error) {
       // Reported by commit; handled now, or Node ends the process on the unhandled rejection
       // (a full disk used to stop the build with a raw stack trace and leave its staging folder).
@@ -256,7 +259,7 @@ function stagingWriter(staging: string) {
     }
   };
 
-  return { write, writes };
+  return { write, writes, onDisk };
 }
 
 /**
@@ -362,7 +365,7 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
   const publicFolders = new Set(publicFiles.length > 0 ? folders : []);
   const generated = new Map<string, string>();
   const publicSet = new Set(publicFiles);
-  const { write: writeToStaging, writes } = stagingWriter(staging);
+  const { write: writeToStaging, writes, onDisk } = stagingWriter(staging);
   const { manifestFile } = options;
   const manifest = intactManifest(manifestFile, outDir, publicDir, publicFiles);
   const carriedFrom = (file: string) => carrySource(manifest, outDir, file, generated.get(file));
@@ -404,6 +407,8 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
       writeToStaging(file.path, () => file.contents, carriedFrom(file.path));
     },
     carries: (file: string, hash: string) => carrySource(manifest, outDir, file, hash) !== undefined,
+    /** Where the file written for `file` is on disk now (in the staging folder), if it is: until the commit. */
+    pathOf: (file: string) => (onDisk.has(file) ? path.join(staging, file) : undefined),
     /** Every path the site will have: generated and public files. */
     paths: () => new Set([...generated.keys(), ...publicFiles]),
     /** Swaps the new output in; false when the output folder already held exactly this site. */

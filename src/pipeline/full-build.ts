@@ -19,7 +19,7 @@ import type { BuildOptions, BuildResult, PageSizes } from './build-result.ts';
 import { startSpareHelper } from '../content/markdown-pool.ts';
 
 /** Pages whose every input is as in the last build come from the page cache, unrendered; each page is measured. */
-function cachedPages(project: Project, inputs: Inputs, options: BuildOptions & { now: Date }, images: ImageStage, sizes: Map<PageJob, PageSizes>) {
+function cachedPages(project: Project, inputs: Inputs, options: BuildOptions & { now: Date }, images: ImageStage, sizes: Map<PageJob, PageSizes>, written: (file: string) => string | undefined) {
   const { client, settings, shell } = inputs;
   const pageCache = openPageCache({
     cacheDir: project.cacheDir,
@@ -51,7 +51,8 @@ function cachedPages(project: Project, inputs: Inputs, options: BuildOptions & {
     made(page, fresh) {
       const { job, islands } = page;
       const measures = fresh ? { htmlBytes: Buffer.byteLength(page.html), firstPaintScripts: client.firstPaintScripts(page.html) } : measured.get(job)!;
-      if (fresh) pageCache.set(job.outputPath, keys.get(job)!, { html: page.html, hash: page.hash, islands, links: page.links, measures }, page.reads!);
+      // The page as written into the staging folder becomes its cache entry by a second name.
+      if (fresh) pageCache.set(job.outputPath, keys.get(job)!, { html: page.html, hash: page.hash, islands, links: page.links, measures }, page.reads!, written(job.outputPath));
       const sum = (urls: string[]) => urls.reduce((total, url) => total + client.gzipSize(url), 0);
       const assets = client.assetsFor(islands);
       sizes.set(job, { route: job.path, pattern: job.route.path, htmlBytes: measures.htmlBytes, firstPaintJsGzip: sum(measures.firstPaintScripts), jsGzip: sum(assets.js), cssGzip: sum(assets.css) });
@@ -86,6 +87,7 @@ async function stagedOutput(project: Project, outDir: string, compressed: Compre
     },
     abort: () => staged.abort(),
     carries: (file, hash) => staged.carries(file, hash),
+    pathOf: (file) => staged.pathOf(file),
   };
 }
 
@@ -128,17 +130,18 @@ export async function buildInto(project: Project, outDir: string, options: Build
   const compressed = openCompressedCache(project.cacheDir);
   const sizes = new Map<PageJob, PageSizes>();
   let pageCache: PageCache | undefined;
+  let output: Output<boolean> | undefined;
   const strategy: Strategy<boolean> = {
     bundler: oneShotBundler(project, outDir),
     images,
     convertHeldBack: false,
     lazyHtml,
     pages(inputs) {
-      const cached = cachedPages(project, inputs, { ...options, now }, images, sizes);
+      const cached = cachedPages(project, inputs, { ...options, now }, images, sizes, (file) => output?.pathOf?.(file));
       pageCache = cached.pageCache;
       return cached.source;
     },
-    openOutput: () => stagedOutput(project, outDir, compressed, options.interrupts),
+    openOutput: async () => (output = await stagedOutput(project, outDir, compressed, options.interrupts)),
   };
   // Something changed (else `build` found nothing to do): a helper starts loading now, while the
   // inputs are read, for the articles to convert.

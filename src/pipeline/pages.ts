@@ -161,9 +161,9 @@ export async function renderPages(
     const { job, context: current } = view(listed);
     const earlier = source.earlier(job);
     const page = earlier ? pageAsBefore(job, earlier, sourceFileOf(listed, known), current) : renderedPage(job, current, sourceFileOf(listed, known));
-    source.made?.(page, !earlier);
     // A page as before is carried over from the output folder by its hash, its HTML never read.
     output.write({ path: job.outputPath, hash: page.hash, get contents() { return page.html; } });
+    source.made?.(page, !earlier);
     made.set(listed, source.dropsHtml ? withoutHtml(page) : page);
   };
   await renderAsConverted(jobs, known, conversion, (job) => {

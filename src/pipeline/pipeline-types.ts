@@ -115,6 +115,8 @@ export interface Output<Written> {
    * checks run; the file is written by `write` once they pass, or never.
    */
   prepare?(file: OutputFile): void;
+  /** Where the file written for this path is on disk now, if it is (a staging folder's file): until the commit. */
+  pathOf?(file: string): string | undefined;
   /** Whether a file of this path and hash (`outputHash`) is carried over as the output folder holds it: then its bytes need not be read. */
   carries?(file: string, hash: string): boolean;
   /** Every file is written: puts the site in place. */

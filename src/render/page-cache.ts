@@ -3,7 +3,7 @@ import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { sourceFingerprint } from '../fingerprint.js';
 import type { Article } from '../content/articles.ts';
-import { discardEntry, keepEntry, pruneEntries, readEntrySync, writeEntrySync } from '../cache/store.ts';
+import { discardEntry, keepContentEntry, pruneEntries, readContentEntry, readEntrySync, writeEntrySync } from '../cache/store.ts';
 import { outputHash } from '../output/output.ts';
 import type { PageReads } from './dependencies.ts';
 import type { PageLink, PageLinks } from './links.ts';
@@ -19,7 +19,8 @@ import { generatorRoot } from '../project.ts';
 export interface PageCache {
   /** The stored page, if nothing it depends on changed: its HTML is read only when asked for. */
   get(outputPath: string, entryKey: string): CachedPage | undefined;
-  set(outputPath: string, entryKey: string, page: { html: string; hash: string; islands: string[]; links: PageLinks; measures: PageMeasures }, reads: PageReads): void;
+  /** `sameBytesAt`: a file holding the page's HTML (the page as just written into the output), kept as its entry by a second name. */
+  set(outputPath: string, entryKey: string, page: { html: string; hash: string; islands: string[]; links: PageLinks; measures: PageMeasures }, reads: PageReads, sameBytesAt?: string): void;
   /** Writes the pages of this build (only those), atomically; never fails the build. */
   save(): Promise<void>;
 }
@@ -46,7 +47,9 @@ interface StoredPage {
   /**
    * `outputHash` of the page's HTML, which is kept apart in `pages/<hash as hex>.html`: an entry
    * per HTML, written once, so a build that renders one page writes one file, and one whose
-   * output folder holds the pages reads none (the index of a 5,000-article site was 300 MB).
+   * output folder holds the pages reads none (the index of a 5,000-article site was 300 MB). The
+   * entry is the HTML alone, checked against its name when read, and a second name of the page's
+   * file in the output when the build could make one (see keepContentEntry).
    */
   hash: string;
   measures: PageMeasures;
@@ -191,7 +194,7 @@ function readSignatures(inputs: PageCacheInputs): (read: string) => string | und
 
 /** A page's HTML from its entry; one damaged or gone is forgotten (the caller renders the page, and the next build keeps it again). */
 function readHtml(entry: string, hash: string, forget: () => void): string {
-  const bytes = readEntrySync(entry);
+  const bytes = readContentEntry(entry);
   if (bytes && outputHash(bytes) === hash) return bytes.toString('utf8');
   forget();
   discardEntry(entry);
@@ -239,7 +242,7 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
         ...(links ? { links: { path: '', ...(links.file !== undefined ? { file: links.file } : {}), links: links.links, ids: new Set(links.ids) } } : {}),
       };
     },
-    set(outputPath, entryKey, page, reads) {
+    set(outputPath, entryKey, page, reads, sameBytesAt) {
       const lines: string[] = [];
       const add = (read: string) => lines.push(`${read}${READ_END}${current(read) ?? ''}`);
       if (reads.articleList) add('*');
@@ -252,7 +255,7 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
       const links: StoredLinks = { ...(page.links.file !== undefined ? { file: page.links.file } : {}), links: [...page.links.links], ids: [...page.links.ids] };
       next.pages[outputPath] = { entryKey, hash: page.hash, measures: page.measures, islands: page.islands, reads: lines.join(LINE_END), links: JSON.stringify(links) };
       const entry = htmlEntry(htmlDir, page.hash);
-      if (!writing.has(entry)) writing.set(entry, keepEntry(entry, Buffer.from(page.html, 'utf8')));
+      if (!writing.has(entry)) writing.set(entry, keepContentEntry(entry, () => Buffer.from(page.html, 'utf8'), sameBytesAt));
     },
     async save() {
       // An HTML entry that could not be written: its page is not kept.
