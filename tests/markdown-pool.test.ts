@@ -6,7 +6,8 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMarkdownPool } from '../src/content/markdown-pool.ts';
+import { createEditConverter, createMarkdownPool } from '../src/content/markdown-pool.ts';
+import { WARM_UP_ARTICLE } from '../src/content/warm-up.ts';
 import type { DrawMany } from '../src/content/drawing.ts';
 import type { SsgError } from '../src/errors.ts';
 import { processesUsing } from './helpers/tree.ts';
@@ -182,5 +183,36 @@ describe('the Markdown helper processes, from the sources', () => {
     await released;
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(processesUsing(cacheDir)).toEqual([]);
+  }, 60_000);
+
+  it("dev's edit helper is started and warmed before the first save: the sample converts cleanly, and the first edit goes to that same helper", async () => {
+    // The sample shows what warming compiles: every kind of block the converter has code for.
+    const sample = convertMarkdown(WARM_UP_ARTICLE);
+    for (const element of ['<h2', '<ol>', 'markdown-alert-note', '<table>', 'type="checkbox"', '<del>', 'data-footnote', 'class="hljs']) expect(sample.html, element).toContain(element);
+    const cacheDir = path.join(dir, '.cache-edits');
+    const converter = { helperSettings: helperSettings(cacheDir) };
+    const edits = createEditConverter({ cacheDir });
+    try {
+      await edits.warm(converter);
+      const warmed = processesUsing(cacheDir);
+      expect(warmed).toHaveLength(1);
+      const item = { markdown: '# Edited\n\nNow with *more*.\n', file: 'news/edited.md', bodyLine: 4 };
+      expect((await edits.convert(item, converter)).html).toBe(convertMarkdown(item.markdown).html);
+      expect(processesUsing(cacheDir)).toEqual(warmed);
+    } finally {
+      await edits.close();
+    }
+    expect(processesUsing(cacheDir)).toEqual([]);
+  }, 60_000);
+
+  it('warming never fails, even when its helper cannot start (the edits report that)', async () => {
+    const blocked = path.join(dir, 'not-a-folder');
+    await writeFile(blocked, 'a file where the cache folder would be');
+    const edits = createEditConverter({ cacheDir: path.join(blocked, 'cache') });
+    try {
+      await expect(edits.warm({ helperSettings: helperSettings(path.join(blocked, 'cache')) })).resolves.toBeUndefined();
+    } finally {
+      await edits.close();
+    }
   }, 60_000);
 });

@@ -14,6 +14,7 @@ export type { ArticleConverter } from './conversion.ts';
 import { noInterrupts, type Interrupts } from '../interrupt.ts';
 import { catalogueError } from '../errors.ts';
 import { removeFilesOfEndedProcesses } from '../cache/store.ts';
+import { WARM_UP_ARTICLE, WARM_UP_CONVERSIONS } from './warm-up.ts';
 
 const BATCH = 16;
 /** What a task's clock allows beyond the budget until the helper says it started the first article (a helper loading on a busy machine). */
@@ -310,8 +311,12 @@ function drawInHelpers(started: Promise<{ add: AddTask }>, drawing: PoolDrawing,
 export interface EditConverter {
   /** The article converted, or its problems (its time budget passed among them). */
   convert(item: ArticleToConvert, converter: ArticleConverter): Promise<ConvertedArticle>;
-  /** Starts the helper for these settings before the first edit, so that one costs no process start. */
-  warm(converter: ArticleConverter): void;
+  /**
+   * Starts the helper for these settings before the first edit, so that one costs no process
+   * start, and has it convert a sample article a few times (see warm-up.ts). Settles when that is
+   * done (or failed: warming never fails).
+   */
+  warm(converter: ArticleConverter): Promise<void>;
   /** Ends the helper. */
   close(): Promise<void>;
 }
@@ -333,8 +338,14 @@ export function createEditConverter(options: { cacheDir: string; interrupts?: In
     return (current ??= { pool: createMarkdownPool({ ...options, converter, size: 1 }), settings });
   };
   return {
-    warm(converter) {
-      poolFor(converter).then(({ pool }) => pool.warm(), () => {});
+    async warm(converter) {
+      try {
+        const { pool } = await poolFor(converter);
+        const sample = { markdown: WARM_UP_ARTICLE, file: 'warm-up.md', bodyLine: 1 };
+        await pool.convert(Array.from({ length: WARM_UP_CONVERSIONS }, () => sample));
+      } catch {
+        // Only slower first saves.
+      }
     },
     async convert(item, converter) {
       const { pool } = await poolFor(converter);

@@ -264,7 +264,7 @@ export async function dev(options: DevOptions): Promise<DevServer> {
     const result = await build.initial();
     options.log(`Built ${result.pages.length} pages in ${Math.round(result.durationMs)} ms`);
     pruneAfterReload(build);
-    build.warmEdits();
+    void build.warmEdits();
   } catch (error) {
     events.failed(error, false);
     options.fail(error);

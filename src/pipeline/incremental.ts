@@ -154,13 +154,20 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     pruneCaches(): void {
       if (state) images.pruneUnused(state.articles, state.settings.images, lastGood);
     },
-    /** Starts the helper that converts edited articles, with the settings of the last good run: the first save then costs no process start. */
-    warmEdits(): void {
-      if (!state) return;
+    /**
+     * Starts the helper that converts edited articles, with the settings of the last good run, and
+     * warms it (a sample article converted a few times): the first saves then cost no process start
+     * and no compiling. Settles when it is warm.
+     */
+    async warmEdits(): Promise<void> {
+      if (!state || !strategy.edits) return;
       const markdown = siteMarkdownOf(project, state.server, { drawing: false });
-      // The module copy goes now; the run of the first edit writes it again before the helper reads it.
-      strategy.edits?.warm(articleConverter(images, { ...markdown, stamp: state.markdownStamp }));
-      markdown.dispose();
+      try {
+        await strategy.edits.warm(articleConverter(images, { ...markdown, stamp: state.markdownStamp }));
+      } finally {
+        // The module copy goes once the helper has read it; the run of an edit writes it again (the same name).
+        markdown.dispose();
+      }
     },
     dispose: async () => {
       await strategy.edits?.close();
