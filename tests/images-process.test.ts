@@ -181,3 +181,19 @@ describe('pictureElement', () => {
     expect(eager).toMatch(/<img src="\/assets\/chart-40w-[0-9a-f]{10}\.png"/);
   });
 });
+
+describe("the image processor's versions (part of the image cache's keys)", () => {
+  it("name sharp and its libvips binary package, read from their package files without loading sharp's native library", async () => {
+    const { execFileSync } = await import('node:child_process');
+    const script = [
+      "const { sharpVersion } = await import('./src/images/process.ts');",
+      'const version = sharpVersion();',
+      "const loaded = (await import('node:fs')).readFileSync('/proc/self/maps', 'utf8').includes('sharp-');",
+      'console.log(JSON.stringify({ version, loaded }));',
+    ].join('\n');
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: path.resolve(import.meta.dirname, '..'), encoding: 'utf8' });
+    const { version, loaded } = JSON.parse(out.trim().split('\n').at(-1)!) as { version: string; loaded: boolean };
+    expect(version).toBe(`${sharp.versions.sharp}/@img/sharp-libvips-${process.platform}-${process.arch}@${(await import(`@img/sharp-libvips-${process.platform}-${process.arch}/package`, { with: { type: 'json' } })).default.version}`);
+    expect(loaded).toBe(false);
+  }, 30_000);
+});

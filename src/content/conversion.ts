@@ -33,6 +33,8 @@ export interface HelperImageSettings {
   cacheDir: string;
   assetsDir: string;
   sizes: string;
+  /** What processes images, as the build found it (sharpVersion): part of the image cache's keys. */
+  imageProcessor?: string;
 }
 
 /**

@@ -1,7 +1,7 @@
 // A helper process that converts articles: the pool sends batches, it answers with the HTML, each
 // article's images checked, processed (through the shared image cache) and shown as pictures.
 import { openImageCache, type ImageCache } from '../images/image-cache.ts';
-import { DEFAULT_IMAGE_SETTINGS } from '../images/process.ts';
+import { DEFAULT_IMAGE_SETTINGS, useSharpVersion } from '../images/process.ts';
 import { pathToFileURL } from 'node:url';
 import { convertArticle } from './markdown.ts';
 import type { MarkdownOptions } from './markdown-options.ts';
@@ -84,6 +84,7 @@ process.on('message', async (message: HelperRequest) => {
     return;
   }
   const { batch, settings, items } = message;
+  if (settings.imageProcessor) useSharpVersion(settings.imageProcessor);
   cache ??= openImageCache({ cacheDir: settings.cacheDir, settings: DEFAULT_IMAGE_SETTINGS, assetsDir: settings.assetsDir });
   const options = await markdownOptionsOf(settings.siteModule, settings.reservedIds);
   const converted: ConvertedArticle[] = [];

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import sharp from 'sharp';
 import { catalogueError, mergeProblems, problemAt, SsgError, SsgErrorList } from '../errors.ts';
 import type { Element, Root, RootContent } from 'hast';
 import type { Root as MdastRoot, RootContent as MdastContent } from 'mdast';
@@ -10,7 +9,7 @@ import { walkTree } from '../trees.ts';
 import type { VFile } from 'vfile';
 import type { ImageCache, ImageProcessor } from './image-cache.ts';
 import { pictureElement, pictureOf, plainImageElement } from './picture.ts';
-import { isRasterPath, outputBaseName, type ProcessedImage } from './process.ts';
+import { isRasterPath, loadSharp, outputBaseName, type ProcessedImage } from './process.ts';
 
 /** An image as written in an article's Markdown, with the line it is on (in the body). */
 export interface ImageReference {
@@ -98,7 +97,7 @@ const stampOf = (stat: Stats, bytes: Uint8Array): SourceStamp => ({
 });
 
 async function showAsIs(file: string, bytes: Uint8Array, assetsDir: string): Promise<ShownPlain> {
-  const metadata = await sharp(bytes).metadata().catch(() => undefined);
+  const metadata = await (await loadSharp())(bytes).metadata().catch(() => undefined);
   const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 10);
   const base = outputBaseName(file);
   return { kind: 'plain', path: `${assetsDir}/${base}-${hash}${path.extname(file).toLowerCase()}`, contents: bytes, width: metadata?.width, height: metadata?.height };

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import type { Metadata, OutputInfo } from 'sharp';
 import { catalogueError, type ErrorDetails, type SsgError } from '../errors.ts';
+import { generatorRoot } from '../project.ts';
 
 /** The formats a processed image is offered in; the last one is the fallback `<img>` itself. */
 export type ImageFormat = 'avif' | 'webp' | 'jpeg' | 'png';
@@ -50,7 +53,49 @@ export function outputBaseName(file: string): string {
   return path.basename(file, path.extname(file)).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'image';
 }
 
-export const sharpVersion = (): string => `${sharp.versions.sharp}/${sharp.versions.vips}`;
+let sharpLoaded: Promise<typeof import('sharp').default> | undefined;
+/**
+ * sharp, loaded when an image is first decoded: a build whose images all come from the cache never
+ * loads it (its native library took 80 ms of every build's start).
+ */
+export const loadSharp = () => (sharpLoaded ??= import('sharp').then((module) => module.default));
+
+let version: string | undefined;
+/**
+ * What processes images, for the cache's keys: sharp's version and that of the libvips binary
+ * package it runs with, read from their package files (no need to load sharp for that). A sharp
+ * built against a libvips installed on the system has no such package: then it is loaded, and
+ * says its versions itself.
+ */
+export function sharpVersion(): string {
+  return (version ??= installedSharpVersion());
+}
+
+/**
+ * The versions as the build worked them out (sharpVersion), given to a helper process: one
+ * compiled into the site's cache folder (running from the TypeScript sources) cannot find sharp's
+ * package files from where it runs.
+ */
+export function useSharpVersion(told: string): void {
+  version ??= told;
+}
+
+function installedSharpVersion(): string {
+  const require = createRequire(path.join(generatorRoot, 'package.json'));
+  const entry = require.resolve('sharp');
+  const root = path.resolve(path.dirname(entry), '..');
+  const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string; optionalDependencies?: Record<string, string> };
+  const lookup = createRequire(entry).resolve.paths('@img/sharp') ?? [];
+  const binaries = Object.keys(manifest.optionalDependencies ?? {})
+    .filter((name) => name.startsWith('@img/sharp-libvips-'))
+    .flatMap((name) => {
+      const found = lookup.map((folder) => path.join(folder, name, 'package.json')).find((file) => existsSync(file));
+      return found ? [`${name}@${(JSON.parse(readFileSync(found, 'utf8')) as { version: string }).version}`] : [];
+    });
+  if (binaries.length > 0) return `${manifest.version}/${binaries.join(',')}`;
+  const loaded = require('sharp') as typeof import('sharp').default;
+  return `${loaded.versions.sharp}/vips ${loaded.versions.vips}`;
+}
 
 /** Raster files by extension: what the build processes. SVG is shown as it is. */
 export const RASTER_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.webp', '.avif', '.gif', '.tif', '.tiff']);
@@ -75,7 +120,7 @@ function unreadable(file: string, why: ErrorDetails<'ImageUnreadable'>, cause?: 
 async function inspect(bytes: Uint8Array, file: string, settings: ImageSettings) {
   let metadata: Metadata;
   try {
-    metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
+    metadata = await (await loadSharp())(bytes, { limitInputPixels: false }).metadata();
   } catch (error) {
     throw unreadable(file, ['notDecoded', (error as Error).message], error);
   }
@@ -93,6 +138,7 @@ async function inspect(bytes: Uint8Array, file: string, settings: ImageSettings)
 
 async function encode(bytes: Uint8Array, format: ImageFormat, width: number, settings: ImageSettings): Promise<{ data: Buffer; info: OutputInfo }> {
   // failOn 'truncated': a cut-off file is an error, not an image with a grey bottom half.
+  const sharp = await loadSharp();
   let pipeline = sharp(bytes, { failOn: 'truncated', limitInputPixels: settings.maxPixels })
     .timeout({ seconds: settings.timeoutSeconds })
     .autoOrient()

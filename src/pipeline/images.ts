@@ -11,7 +11,7 @@ import type { OutputFile } from '../output/output.ts';
 import { ASSETS_DIR, type Project } from '../project.ts';
 import { readImageFile, type ArticleImageRecord } from '../images/article-images.ts';
 import { imageCacheDir, openImageCache, type ImageCache } from '../images/image-cache.ts';
-import { DEFAULT_IMAGE_SETTINGS } from '../images/process.ts';
+import { DEFAULT_IMAGE_SETTINGS, sharpVersion } from '../images/process.ts';
 import { addSiteImages } from '../images/site-images.ts';
 import { ARTICLE_IMAGE_SIZES } from '../images/stage.ts';
 
@@ -56,7 +56,7 @@ export function createImageStage(project: Project, options: { started?: number }
     /** Where the processed images are kept: a conversion taken from the Markdown cache needs them there. */
     cacheDir: imageCacheDir(project.cacheDir),
     /** The same for a helper process, as plain data: it opens the cache itself. */
-    helperSettings: { ...folders, cacheDir: project.cacheDir, assetsDir: ASSETS_DIR, sizes: ARTICLE_IMAGE_SIZES },
+    helperSettings: { ...folders, cacheDir: project.cacheDir, assetsDir: ASSETS_DIR, sizes: ARTICLE_IMAGE_SIZES, imageProcessor: sharpVersion() },
     /** `onReady` hears of the articles that can render: at once those that show no image, the others once their files are gathered. */
     admit(admitted: readonly AdmittedArticle[], onReady: (articles: Article[]) => void): void {
       const plain: Article[] = [];
