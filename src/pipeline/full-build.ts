@@ -43,10 +43,10 @@ function cachedPages(project: Project, inputs: Inputs, options: BuildOptions & {
     earlier(job) {
       const key = entryKey(job);
       keys.set(job, key);
-      const page = pageCache.get(job.outputPath, key);
+      const page = pageCache.get(job.outputPath, key, job.path);
       if (!page) return undefined;
       measured.set(job, page.measures);
-      return Object.defineProperty({ hash: page.hash, islands: page.islands, reads: undefined, ...(page.links ? { links: { ...page.links, path: job.path } } : {}) }, 'html', { get: () => page.html, enumerable: true }) as ReturnType<PageSource['earlier']>;
+      return Object.defineProperty({ hash: page.hash, islands: page.islands, reads: undefined, ...(page.links ? { links: page.links } : {}) }, 'html', { get: () => page.html, enumerable: true }) as ReturnType<PageSource['earlier']>;
     },
     made(page, fresh) {
       const { job, islands } = page;
@@ -100,9 +100,9 @@ function dueTimes(state: State, options: BuildOptions, now: Date): number[] {
 }
 
 /** Keeps the caches for the next build, once the site is in place; never fails the build. */
-async function keepCaches(project: Project, pageCache: PageCache | undefined, compressed: CompressedCache, images: ImageStage): Promise<void> {
+async function keepCaches(project: Project, pageCache: PageCache | undefined, compressed: CompressedCache, images: ImageStage, checkedFiles: ReadonlySet<string> | undefined): Promise<void> {
   try {
-    await pageCache?.save();
+    await pageCache?.save(checkedFiles);
   } catch {
     // Not kept: the next build renders every page.
   }
@@ -131,6 +131,8 @@ export async function buildInto(project: Project, outDir: string, options: Build
   const sizes = new Map<PageJob, PageSizes>();
   let pageCache: PageCache | undefined;
   let output: Output<boolean> | undefined;
+  /** The files the link check saw, kept with the pages: the next build looks only at links that may lead elsewhere now. */
+  let checkedFiles: ReadonlySet<string> | undefined;
   const strategy: Strategy<boolean> = {
     bundler: oneShotBundler(project, outDir),
     images,
@@ -142,13 +144,14 @@ export async function buildInto(project: Project, outDir: string, options: Build
       return cached.source;
     },
     openOutput: async () => (output = await stagedOutput(project, outDir, compressed, options.interrupts)),
+    linkTrust: () => ({ previousFiles: pageCache?.previousFiles, checked: (files) => (checkedFiles = files) }),
   };
   // Something changed (else `build` found nothing to do): a helper starts loading now, while the
   // inputs are read, for the articles to convert.
   const endSpare = startSpareHelper({ cacheDir: project.cacheDir, interrupts: options.interrupts, limits: options.limits });
   const run = await runPipeline(project, strategy, undefined, new Map(), { ...options, now, warn }).finally(endSpare);
   const { state, inputs, timings } = run;
-  await keepCaches(project, pageCache, compressed, images);
+  await keepCaches(project, pageCache, compressed, images, checkedFiles);
   const report = { pages: state.jobs.map((job) => sizes.get(job)!), articles: state.articles.length, warnings };
   if (stamp) {
     const sources = [...state.server.sources, ...state.client.sources];

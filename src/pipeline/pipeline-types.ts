@@ -7,7 +7,7 @@ import type { ServerBundle } from '../bundle/bundle-server.ts';
 import type { DataFile } from '../content/data.ts';
 import type { DrawnMemo } from '../render/generated-files.ts';
 import type { PageReads } from '../render/dependencies.ts';
-import type { LinkCheckMemo, PageLinks } from '../render/links.ts';
+import type { LinkCheckContext, LinkCheckMemo, PageLinks } from '../render/links.ts';
 import type { OutputFile } from '../output/output.ts';
 import type { PageJob } from '../render/routes.ts';
 import type { DocumentShell } from '../render/template.ts';
@@ -144,6 +144,8 @@ export interface Strategy<Written> {
   memo?: { drawn: DrawnMemo; links: LinkCheckMemo };
   /** Converts the articles edited since the last run, in a helper kept between runs (dev). */
   edits?: EditConverter;
+  /** What the last build's link check saw, and who keeps what this one's sees (build: with the page cache). */
+  linkTrust?(): Pick<LinkCheckContext, 'previousFiles' | 'checked'>;
 }
 
 export interface RunOptions {

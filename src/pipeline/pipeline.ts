@@ -128,7 +128,7 @@ export async function runPipeline<Written>(
     // 6. Checks of the whole site: clashes, then every link of every page.
     const files = { client: inputs.client, jobs, publicFiles: inputs.publicFiles, images: [...inputs.settings.images, ...articleImages], drawn, generated };
     const pageLinks = [...pages.values()].map((page) => page.links);
-    const links = { warn: options.warn, heldBack: heldBackPages({ byFile, published: articles }, pageLinks) };
+    const links = { warn: options.warn, heldBack: heldBackPages({ byFile, published: articles }, pageLinks), ...strategy.linkTrust?.() };
     checkSiteOutput(project, files, pageLinks, { feed: inputs.settings.feed, memo: strategy.memo?.links, links });
     // 7. The rest of the files, and the site put in place.
     for (const file of [...articleImages, ...drawn]) output.write(file);

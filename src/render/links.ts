@@ -102,7 +102,24 @@ export interface PageLinks {
   links: readonly PageLink[];
   /** The ids its own fragments and other pages' fragments may point to. */
   ids: ReadonlySet<string>;
+  /**
+   * Set on a page exactly as the last build made it, whose links all passed that build's check
+   * (build: from the page cache): the other pages its fragments point at. None for a page with a
+   * link in the form with a slash (its warning is said on every build).
+   */
+  passed?: { targets: readonly string[] };
 }
+
+/** The other pages a page's fragments point at (its own are its own business), each once. */
+export function fragmentTargets(page: Pick<PageLinks, 'path' | 'links'>): string[] {
+  const paths = new Set(page.links.filter((link) => link.fragment).map((link) => pageKey(link.path)));
+  paths.delete(pageKey(page.path));
+  return [...paths];
+}
+
+/** Whether a page has a link that may be the form with a slash of a page's address (`/news/hello/`): the check warns about it on every build. */
+export const hasSlashedLink = (page: Pick<PageLinks, 'links'>) => page.links.some((link) => SLASHED.test(link.path));
+const SLASHED = /[^/]\/+$/;
 
 /** The links and ids of one page. */
 export function pageLinks(page: CheckedPage): PageLinks {
@@ -125,7 +142,7 @@ export function pageLinks(page: CheckedPage): PageLinks {
  * `/news/hello.html/` answer 404 there.
  */
 function isPageWithSlash(urlPath: string, files: ReadonlySet<string>): boolean {
-  if (!/[^/]\/+$/.test(urlPath)) return false;
+  if (!SLASHED.test(urlPath)) return false;
   const bare = sitePathOf(urlPath)?.bare;
   return bare !== undefined && bare !== '' && files.has(`${bare}.html`);
 }
@@ -161,6 +178,14 @@ export interface HeldBackPage {
 export interface LinkCheckContext {
   warn?: (message: string) => void;
   heldBack?: ReadonlyMap<string, HeldBackPage>;
+  /**
+   * The files the last build's check saw (build: kept with the page cache). When every one of them
+   * is still there, a page that `passed` then, and whose fragments point only at pages that passed
+   * then too (their ids are as they were), passes without its links being looked at.
+   */
+  previousFiles?: readonly string[];
+  /** Told the files a check that passed saw. */
+  checked?: (files: ReadonlySet<string>) => void;
 }
 
 export const createLinkCheckMemo = (): LinkCheckMemo => ({ passed: new WeakSet(), fragments: new WeakMap() });
@@ -214,8 +239,12 @@ export function checkLinks(
     return verdict;
   };
   const errors: SsgError[] = [];
+  // Nothing the last build's links led to has gone since.
+  const allStillThere = context.previousFiles?.every((file) => files.has(file)) === true;
+  const passedAsBefore = (page: PageLinks) => allStillThere && page.passed !== undefined && page.passed.targets.every((target) => byPath.get(target)?.passed !== undefined);
   for (const page of checked) {
     if (sameFiles && stillPasses(page, memo!, byPath)) continue;
+    if (passedAsBefore(page)) continue;
     for (const link of page.links) {
       const { ignored, found, slashed, target } = verdictOf(link.path);
       if (ignored) continue;
@@ -232,6 +261,7 @@ export function checkLinks(
   }
   if (errors.length === 1) throw errors[0];
   if (errors.length > 1) throw new SsgErrorList(errors);
+  context.checked?.(files);
   if (memo) {
     memo.files = files;
     memo.byPath = byPath;

@@ -6,7 +6,7 @@ import type { Article } from '../content/articles.ts';
 import { discardEntry, keepContentEntry, pruneEntries, readContentEntry, readEntrySync, writeEntrySync } from '../cache/store.ts';
 import { outputHash } from '../output/output.ts';
 import type { PageReads } from './dependencies.ts';
-import type { PageLink, PageLinks } from './links.ts';
+import { fragmentTargets, hasSlashedLink, type PageLink, type PageLinks } from './links.ts';
 import { generatorRoot } from '../project.ts';
 
 /**
@@ -17,12 +17,14 @@ import { generatorRoot } from '../project.ts';
  * options) changed.
  */
 export interface PageCache {
-  /** The stored page, if nothing it depends on changed: its HTML is read only when asked for. */
-  get(outputPath: string, entryKey: string): CachedPage | undefined;
+  /** The stored page, if nothing it depends on changed: its HTML is read only when asked for; its links name it `urlPath`. */
+  get(outputPath: string, entryKey: string, urlPath?: string): CachedPage | undefined;
   /** `sameBytesAt`: a file holding the page's HTML (the page as just written into the output), kept as its entry by a second name. */
   set(outputPath: string, entryKey: string, page: { html: string; hash: string; islands: string[]; links: PageLinks; measures: PageMeasures }, reads: PageReads, sameBytesAt?: string): void;
-  /** Writes the pages of this build (only those), atomically; never fails the build. */
-  save(): Promise<void>;
+  /** The files the link check of the build that kept the pages saw (see LinkCheckContext.previousFiles). */
+  previousFiles: readonly string[] | undefined;
+  /** Writes the pages of this build (only those), with the files its link check saw, atomically; never fails the build. */
+  save(checkedFiles?: ReadonlySet<string>): Promise<void>;
 }
 
 /** What the build reports of a page, measured from its HTML when it was rendered. */
@@ -60,12 +62,18 @@ interface StoredPage {
    * an object of a thousand keys for a tag page: V8 reads it back as one copy.
    */
   reads: string;
-  /** Its links and ids (JSON of StoredLinks), as the link check takes them out of its HTML: a page from the cache is not parsed again. */
+  /**
+   * Its links and ids (JSON of StoredLinks), as the link check takes them out of its HTML: a page
+   * from the cache is not parsed again, and its links are read only if the check looks at them.
+   */
   links?: string;
+  /** The source file the page was made from (what the link check names). */
+  file?: string;
+  /** The other pages its fragments point at, a line each: see PageLinks.passed. None when it has a link in the form with a slash. */
+  passed?: string;
 }
 
 interface StoredLinks {
-  file?: string;
   links: PageLink[];
   ids: string[];
 }
@@ -76,6 +84,8 @@ const LINE_END = '\x02';
 interface Stored {
   global: string;
   pages: Record<string, StoredPage>;
+  /** The site's files as the link check of the build that kept these pages saw them, a line each. */
+  files?: string;
 }
 
 /** An article's fields made from its body when it is converted: known by the content key before that. */
@@ -140,15 +150,28 @@ export interface PageCacheInputs {
   data: Record<string, unknown>;
 }
 
-/** A stored page's links, if the text is what `set` wrote. */
-function storedLinks(text: string | undefined): StoredLinks | undefined {
+/**
+ * A stored page's links as the link check takes them, `links` and `ids` read from their JSON when
+ * first asked for (the entry is checksummed: the text is what `set` wrote). A page that passed the
+ * last build's check as it is mostly never has them read.
+ */
+function storedLinks(page: StoredPage, urlPath: string): PageLinks | undefined {
+  const text = page.links;
   if (typeof text !== 'string') return undefined;
-  try {
-    const links = JSON.parse(text) as Partial<StoredLinks> | null;
-    return links && Array.isArray(links.links) && Array.isArray(links.ids) ? (links as StoredLinks) : undefined;
-  } catch {
-    return undefined;
-  }
+  let parsed: StoredLinks | undefined;
+  let ids: Set<string> | undefined;
+  const read = () => (parsed ??= JSON.parse(text) as StoredLinks);
+  return {
+    path: urlPath,
+    ...(page.file !== undefined ? { file: page.file } : {}),
+    get links() {
+      return read().links;
+    },
+    get ids() {
+      return (ids ??= new Set(read().ids));
+    },
+    ...(typeof page.passed === 'string' ? { passed: { targets: page.passed === '' ? [] : page.passed.split('\n') } } : {}),
+  };
 }
 
 /**
@@ -217,7 +240,8 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
   const writing = new Map<string, Promise<boolean>>();
 
   return {
-    get(outputPath, entryKey) {
+    previousFiles: typeof stored?.files === 'string' ? stored.files.split('\n') : undefined,
+    get(outputPath, entryKey, urlPath = '') {
       const page = stored && Object.hasOwn(stored.pages, outputPath) ? stored.pages[outputPath] : undefined;
       if (!isPage(page) || page.entryKey !== entryKey) return undefined;
       if (page.reads !== '') {
@@ -231,7 +255,7 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
       // 60 ms of a one-article build at 5,000 articles).
       const entry = htmlEntry(htmlDir, page.hash);
       next.pages[outputPath] = page;
-      const links = storedLinks(page.links);
+      const links = storedLinks(page, urlPath);
       return {
         get html() {
           return readHtml(entry, page.hash, () => delete next.pages[outputPath]);
@@ -239,7 +263,7 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
         hash: page.hash,
         islands: page.islands,
         measures: page.measures,
-        ...(links ? { links: { path: '', ...(links.file !== undefined ? { file: links.file } : {}), links: links.links, ids: new Set(links.ids) } } : {}),
+        ...(links ? { links } : {}),
       };
     },
     set(outputPath, entryKey, page, reads, sameBytesAt) {
@@ -252,17 +276,29 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
       rendered = true;
       // A data file's name with a separator in it cannot be written down: that page is not kept (rendered again next time).
       if ([...reads.dataKeys].some((name) => /[\x01\x02]/.test(name))) return;
-      const links: StoredLinks = { ...(page.links.file !== undefined ? { file: page.links.file } : {}), links: [...page.links.links], ids: [...page.links.ids] };
-      next.pages[outputPath] = { entryKey, hash: page.hash, measures: page.measures, islands: page.islands, reads: lines.join(LINE_END), links: JSON.stringify(links) };
+      const links: StoredLinks = { links: [...page.links.links], ids: [...page.links.ids] };
+      next.pages[outputPath] = {
+        entryKey,
+        hash: page.hash,
+        measures: page.measures,
+        islands: page.islands,
+        reads: lines.join(LINE_END),
+        links: JSON.stringify(links),
+        ...(page.links.file !== undefined ? { file: page.links.file } : {}),
+        // Kept only when the build passes (save), so its links passed this build's check.
+        ...(hasSlashedLink(page.links) ? {} : { passed: fragmentTargets(page.links).join('\n') }),
+      };
       const entry = htmlEntry(htmlDir, page.hash);
       if (!writing.has(entry)) writing.set(entry, keepContentEntry(entry, () => Buffer.from(page.html, 'utf8'), sameBytesAt));
     },
-    async save() {
+    async save(checkedFiles) {
       // An HTML entry that could not be written: its page is not kept.
       const failed = new Set<string>();
       await Promise.all([...writing].map(async ([entry, done]) => (await done) || failed.add(entry)));
       if (failed.size > 0) for (const [outputPath, page] of Object.entries(next.pages)) if (failed.has(htmlEntry(htmlDir, page.hash))) delete next.pages[outputPath];
-      if (!rendered && stored && Object.keys(stored.pages).length === Object.keys(next.pages).length) return;
+      // Every page kept passed this build's link check, against these files.
+      if (checkedFiles) next.files = [...checkedFiles].sort().join('\n');
+      if (!rendered && stored && Object.keys(stored.pages).length === Object.keys(next.pages).length && next.files === stored.files) return;
       try {
         writeEntrySync(file, serialize(next));
       } catch {
