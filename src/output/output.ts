@@ -409,8 +409,6 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
     carries: (file: string, hash: string) => carrySource(manifest, outDir, file, hash) !== undefined,
     /** Where the file written for `file` is on disk now (in the staging folder), if it is: until the commit. */
     pathOf: (file: string) => (onDisk.has(file) ? path.join(staging, file) : undefined),
-    /** Every path the site will have: generated and public files. */
-    paths: () => new Set([...generated.keys(), ...publicFiles]),
     /** Swaps the new output in; false when the output folder already held exactly this site. */
     async commit(): Promise<boolean> {
       if (held && generated.size === Object.keys(manifest!.hashes).length) {

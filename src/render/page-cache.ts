@@ -224,6 +224,22 @@ function readHtml(entry: string, hash: string, forget: () => void): string {
   throw new Error(`the cached HTML of ${entry} was damaged or went while the build ran`);
 }
 
+/** A rendered page as kept, with what it read (`reads`, as written down). */
+function storedPage(entryKey: string, page: Parameters<PageCache['set']>[2], reads: string): StoredPage {
+  const links: StoredLinks = { links: [...page.links.links], ids: [...page.links.ids] };
+  return {
+    entryKey,
+    hash: page.hash,
+    measures: page.measures,
+    islands: page.islands,
+    reads,
+    links: JSON.stringify(links),
+    ...(page.links.file !== undefined ? { file: page.links.file } : {}),
+    // Kept only when the build passes (save), so its links passed this build's check.
+    ...(hasSlashedLink(page.links) ? {} : { passed: fragmentTargets(page.links).join('\n') }),
+  };
+}
+
 export function openPageCache(inputs: PageCacheInputs): PageCache {
   const file = pageCacheFile(inputs.cacheDir);
   const htmlDir = pageHtmlDir(inputs.cacheDir);
@@ -276,18 +292,7 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
       rendered = true;
       // A data file's name with a separator in it cannot be written down: that page is not kept (rendered again next time).
       if ([...reads.dataKeys].some((name) => /[\x01\x02]/.test(name))) return;
-      const links: StoredLinks = { links: [...page.links.links], ids: [...page.links.ids] };
-      next.pages[outputPath] = {
-        entryKey,
-        hash: page.hash,
-        measures: page.measures,
-        islands: page.islands,
-        reads: lines.join(LINE_END),
-        links: JSON.stringify(links),
-        ...(page.links.file !== undefined ? { file: page.links.file } : {}),
-        // Kept only when the build passes (save), so its links passed this build's check.
-        ...(hasSlashedLink(page.links) ? {} : { passed: fragmentTargets(page.links).join('\n') }),
-      };
+      next.pages[outputPath] = storedPage(entryKey, page, lines.join(LINE_END));
       const entry = htmlEntry(htmlDir, page.hash);
       if (!writing.has(entry)) writing.set(entry, keepContentEntry(entry, () => Buffer.from(page.html, 'utf8'), sameBytesAt));
     },
