@@ -52,20 +52,6 @@ describe('rebuilds: output, bundle and page caches', () => {
     for (const [file, { mtimeMs }] of before) expect(after.get(file)!.mtimeMs, file).toBe(mtimeMs);
   });
 
-  it('puts back output files changed, removed or added by hand', async () => {
-    const before = await snapshot(site);
-    writeFileSync(site.file('dist/about.html'), 'edited by hand');
-    await site.remove('dist/robots.txt');
-    await site.remove('dist/news/first-post');
-    await site.write('dist/stray.html', 'not made by the build');
-    const result = await site.run(['build']);
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).not.toContain('nothing written');
-    const after = await snapshot(site);
-    expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
-    for (const [file, { text }] of before) expect(after.get(file)!.text, file).toBe(text);
-  });
-
   it("keeps a rendered page's cache entry as a second name of its output file, and never ships that entry once the file was edited in place", async () => {
     const entryOf = (file: string) => path.join(pageHtmlDir(site.file('.cache/ssg')), `${Buffer.from(outputHash(readFileSync(site.file(`dist/${file}`))), 'base64').toString('hex')}.html`);
     await site.write('content/news/first-post.md', `${await site.read('content/news/first-post.md')}\nA paragraph written for this test.\n`);
@@ -84,6 +70,65 @@ describe('rebuilds: output, bundle and page caches', () => {
     const again = await site.run(['build']);
     expect(again.code, again.stderr).toBe(0);
     expect(await site.read(`dist/${page}`)).toBe(original);
+  });
+
+  it('puts back output files changed, removed or added by hand', async () => {
+    const before = await snapshot(site);
+    writeFileSync(site.file('dist/about.html'), 'edited by hand');
+    await site.remove('dist/robots.txt');
+    await site.remove('dist/news/first-post');
+    await site.write('dist/stray.html', 'not made by the build');
+    const result = await site.run(['build']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).not.toContain('nothing written');
+    const after = await snapshot(site);
+    expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+    for (const [file, { text }] of before) expect(after.get(file)!.text, file).toBe(text);
+  });
+
+  it('a build whose pages all render again to the same bytes leaves the output untouched: the next one has nothing to do, and no temporary entry is left', async () => {
+    const tz = { TZ: 'Pacific/Auckland' };
+    // Another time zone: the page cache holds nothing for it, every page renders again, to the same bytes.
+    const again = await site.run(['build'], tz);
+    expect(again.code, again.stderr).toBe(0);
+    const before = await snapshot(site);
+    const inodes = new Map([...before.keys()].map((file) => [file, statSync(site.file(`dist/${file}`)).ino]));
+    const ctimes = new Map([...before.keys()].map((file) => [file, statSync(site.file(`dist/${file}`)).ctimeMs]));
+    const twice = await site.run(['build'], tz);
+    expect(twice.code, twice.stderr).toBe(0);
+    expect(twice.stdout).toContain('inputs unchanged');
+    for (const [file, ino] of inodes) {
+      expect(statSync(site.file(`dist/${file}`)).ino, file).toBe(ino);
+      expect(statSync(site.file(`dist/${file}`)).ctimeMs, file).toBe(ctimes.get(file));
+    }
+    expect(readdirSync(pageHtmlDir(site.file('.cache/ssg'))).filter((name) => !/^[0-9a-f]{40}\.html$/.test(name))).toEqual([]);
+  });
+
+  it('keeps copies, not second names, once the output was found changed in place after a build (a post-processing step)', async () => {
+    const rewriteInPlace = async () => {
+      for (const file of (await listFiles(site.file('dist'))).filter((name) => name.endsWith('.html'))) {
+        writeFileSync(site.file(`dist/${file}`), readFileSync(site.file(`dist/${file}`), 'utf8').replace('</body>', '<!-- post-processed --></body>'));
+      }
+    };
+    const touch = async (text: string) => site.write('content/news/first-post.md', `${await site.read('content/news/first-post.md')}\n${text}\n`);
+    await touch('Before post-processing.');
+    expect((await site.run(['build'])).code).toBe(0);
+    await rewriteInPlace();
+    // Nothing else changed: the pages come from their entries, which are the files changed in place.
+    const found = await site.run(['build']);
+    expect(found.code, found.stderr).toBe(0);
+    // Every page is as a build makes it again, none as post-processed.
+    for (const file of (await listFiles(site.file('dist'))).filter((name) => name.endsWith('.html'))) expect(await site.read(`dist/${file}`), file).not.toContain('post-processed');
+    // From then on, a page rendered anew has an entry of its own.
+    await rewriteInPlace();
+    await touch('After the second post-processing.');
+    const next = await site.run(['build']);
+    expect(next.code, next.stderr).toBe(0);
+    const page = 'news/first-post.html';
+    expect(await site.read(`dist/${page}`)).toContain('After the second post-processing.');
+    const entries = new Map(readdirSync(pageHtmlDir(site.file('.cache/ssg'))).map((name) => [statSync(path.join(pageHtmlDir(site.file('.cache/ssg')), name)).ino, name]));
+    expect(entries.has(statSync(site.file(`dist/${page}`)).ino), page).toBe(false);
+    expect([...entries.values()]).toContain(`${Buffer.from(outputHash(readFileSync(site.file(`dist/${page}`))), 'base64').toString('hex')}.html`);
   });
 
   it('shows each kind of edit in the next build: code, template, article body and title, data', async () => {

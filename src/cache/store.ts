@@ -150,26 +150,38 @@ export function keepEntry(file: string, payload: Uint8Array): Promise<boolean> {
 
 /**
  * Entries named by a hash of their content (the page cache's HTML, `<sha1 hex>.html`) are the
- * bytes alone: whoever reads one checks them against the hash its name gives, so a damaged one
- * reads as absent like any entry. One is kept as a second name (a hard link) of a file that holds
- * the same bytes when there is one (a page just written into the output), which writes nothing;
- * else written as entries are. Settles whether it was kept; never rejects.
+ * bytes alone: whoever reads one checks them against the hash its name gives (`intact`), so a
+ * damaged one reads as absent like any entry. One is kept as a second name (a hard link) of a file
+ * that holds the same bytes when there is one (a page just written into the output), which writes
+ * nothing; else written as entries are. An intact entry already there is left as it is: replacing
+ * it would take a name from the file it may be a second name of (a page in the output), whose
+ * change time would move, and the output would no longer look untouched to the next build. A
+ * damaged one is replaced (its other name, if any, is as damaged). Settles whether it was kept;
+ * never rejects.
  */
-export function keepContentEntry(file: string, bytes: () => Uint8Array, sameBytesAt?: string): Promise<boolean> {
+export function keepContentEntry(file: string, bytes: () => Uint8Array, intact: (bytes: Uint8Array) => boolean, sameBytesAt?: string): Promise<boolean> {
+  const there = statSync(file, { throwIfNoEntry: false });
+  if (there?.isFile()) {
+    if (sameBytesAt && statSync(sameBytesAt, { throwIfNoEntry: false })?.ino === there.ino) return Promise.resolve(true);
+    const current = readContentEntry(file);
+    if (current && intact(current)) return Promise.resolve(true);
+  }
   if (sameBytesAt) {
-    // Under a temporary name, renamed over whatever is there: a damaged entry of that name is replaced.
     const temporary = temporaryName(file);
     try {
+      if (!madeSync.has(path.dirname(file))) mkdirSync(path.dirname(file), { recursive: true });
+      madeSync.add(path.dirname(file));
       linkSync(sameBytesAt, temporary);
       try {
         clearEmptyFolder(file);
         renameSync(temporary, file);
         return Promise.resolve(true);
-      } catch {
+      } finally {
+        // Gone once renamed; left only when the entry was already this very file (another build made it meanwhile).
         rmSync(temporary, { force: true });
       }
     } catch {
-      // Another file system, a folder missing, no links here: written instead.
+      // Another file system, no links here: written below.
     }
   }
   return writeAtomically(file, bytes()).then(
@@ -177,6 +189,9 @@ export function keepContentEntry(file: string, bytes: () => Uint8Array, sameByte
     () => false,
   );
 }
+
+/** Folders made by keepContentEntry in this process. */
+const madeSync = new Set<string>();
 
 /** The bytes of an entry named by their hash (see keepContentEntry), unchecked; undefined when unreadable. */
 export function readContentEntry(file: string): Buffer | undefined {

@@ -153,6 +153,9 @@ function markdownSettingsOf(bundle: ServerBundle | undefined): { options?: Markd
 
 const SITE_MODULE_FILE = /^markdown-site-(\d+)-[\w-]+\.mjs$/;
 
+/** How many runs hold each copy of a site module now (see siteMarkdownOf). */
+const moduleCopyHolders = new Map<string, number>();
+
 /**
  * The Markdown settings of the site whose bundle this is (none while the bundle failed: the run
  * fails too), with a copy of its module for the helpers when they need one: for its plugins, and
@@ -168,8 +171,21 @@ export function siteMarkdownOf(project: Project, bundle: ServerBundle | undefine
   removeFilesOfEndedProcesses(project.cacheDir, SITE_MODULE_FILE);
   const code = createHash('sha256').update(bundle.code).digest('base64url').slice(0, 12);
   const siteModule = path.join(project.cacheDir, `markdown-site-${process.pid}-${code}.mjs`);
-  writeFileSync(siteModule, bundle.code);
-  return { options, stamp, ...(plugins ? { siteModule } : {}), ...(drawers ? { drawModule: siteModule } : {}), dispose: () => rmSync(siteModule, { force: true }) };
+  // One copy per code, shared by the runs that hold it (dev's warm-up and an edit's run): written
+  // by the first, removed by the last, never rewritten or removed while a helper may import it.
+  const holders = moduleCopyHolders.get(siteModule) ?? 0;
+  if (holders === 0) writeFileSync(siteModule, bundle.code);
+  moduleCopyHolders.set(siteModule, holders + 1);
+  let disposed = false;
+  const dispose = () => {
+    if (disposed) return;
+    disposed = true;
+    const left = (moduleCopyHolders.get(siteModule) ?? 1) - 1;
+    if (left > 0) return void moduleCopyHolders.set(siteModule, left);
+    moduleCopyHolders.delete(siteModule);
+    rmSync(siteModule, { force: true });
+  };
+  return { options, stamp, ...(plugins ? { siteModule } : {}), ...(drawers ? { drawModule: siteModule } : {}), dispose };
 }
 
 /** What the helper processes converting articles need: where their images are, and the site's plugins and reserved ids. */

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { sourceFingerprint } from '../fingerprint.js';
@@ -86,6 +87,11 @@ interface Stored {
   pages: Record<string, StoredPage>;
   /** The site's files as the link check of the build that kept these pages saw them, a line each. */
   files?: string;
+  /**
+   * Set once an entry that was a second name of a page in the output was found changed (the
+   * output is changed in place after builds): entries are copies from then on, never links.
+   */
+  copies?: boolean;
 }
 
 /** An article's fields made from its body when it is converted: known by the content key before that. */
@@ -215,10 +221,15 @@ function readSignatures(inputs: PageCacheInputs): (read: string) => string | und
   };
 }
 
-/** A page's HTML from its entry; one damaged or gone is forgotten (the caller renders the page, and the next build keeps it again). */
-function readHtml(entry: string, hash: string, forget: () => void): string {
+/**
+ * A page's HTML from its entry; one damaged or gone is forgotten (the caller renders the page, and
+ * the next build keeps it again). `sharedDamaged` hears of a damaged entry that had another name:
+ * the page in the output it was linked to was changed in place (a post-processing step, say).
+ */
+function readHtml(entry: string, hash: string, forget: () => void, sharedDamaged: () => void): string {
   const bytes = readContentEntry(entry);
   if (bytes && outputHash(bytes) === hash) return bytes.toString('utf8');
+  if (bytes && (statSync(entry, { throwIfNoEntry: false })?.nlink ?? 1) > 1) sharedDamaged();
   forget();
   discardEntry(entry);
   throw new Error(`the cached HTML of ${entry} was damaged or went while the build ran`);
@@ -249,7 +260,7 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
   const current = readSignatures(inputs);
 
   const stored = readStored(file, global);
-  const next: Stored = { global, pages: {} };
+  const next: Stored = { global, pages: {}, ...(stored?.copies ? { copies: true } : {}) };
   /** Whether this build rendered a page: otherwise the stored pages are this build's, unless some went. */
   let rendered = false;
   /** The HTML entries being written, by name: each settles whether it was written. */
@@ -274,7 +285,7 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
       const links = storedLinks(page, urlPath);
       return {
         get html() {
-          return readHtml(entry, page.hash, () => delete next.pages[outputPath]);
+          return readHtml(entry, page.hash, () => delete next.pages[outputPath], () => (next.copies = true));
         },
         hash: page.hash,
         islands: page.islands,
@@ -294,7 +305,9 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
       if ([...reads.dataKeys].some((name) => /[\x01\x02]/.test(name))) return;
       next.pages[outputPath] = storedPage(entryKey, page, lines.join(LINE_END));
       const entry = htmlEntry(htmlDir, page.hash);
-      if (!writing.has(entry)) writing.set(entry, keepContentEntry(entry, () => Buffer.from(page.html, 'utf8'), sameBytesAt));
+      const hash = page.hash;
+      const bytes = () => Buffer.from(page.html, 'utf8');
+      if (!writing.has(entry)) writing.set(entry, keepContentEntry(entry, bytes, (kept) => outputHash(kept) === hash, next.copies ? undefined : sameBytesAt));
     },
     async save(checkedFiles) {
       // An HTML entry that could not be written: its page is not kept.
@@ -303,7 +316,7 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
       if (failed.size > 0) for (const [outputPath, page] of Object.entries(next.pages)) if (failed.has(htmlEntry(htmlDir, page.hash))) delete next.pages[outputPath];
       // Every page kept passed this build's link check, against these files.
       if (checkedFiles) next.files = [...checkedFiles].sort().join('\n');
-      if (!rendered && stored && Object.keys(stored.pages).length === Object.keys(next.pages).length && next.files === stored.files) return;
+      if (!rendered && stored && Object.keys(stored.pages).length === Object.keys(next.pages).length && next.files === stored.files && next.copies === stored.copies) return;
       try {
         writeEntrySync(file, serialize(next));
       } catch {
