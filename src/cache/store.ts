@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { catalogueError } from '../errors.ts';
@@ -169,9 +169,14 @@ export function keepContentEntry(file: string, bytes: () => Uint8Array, intact: 
   if (sameBytesAt) {
     const temporary = temporaryName(file);
     try {
-      if (!madeSync.has(path.dirname(file))) mkdirSync(path.dirname(file), { recursive: true });
-      madeSync.add(path.dirname(file));
-      linkSync(sameBytesAt, temporary);
+      try {
+        linkSync(sameBytesAt, temporary);
+      } catch (error) {
+        // The folder's first entry: made, and linked again.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !existsSync(sameBytesAt)) throw error;
+        mkdirSync(path.dirname(file), { recursive: true });
+        linkSync(sameBytesAt, temporary);
+      }
       try {
         clearEmptyFolder(file);
         renameSync(temporary, file);
@@ -189,9 +194,6 @@ export function keepContentEntry(file: string, bytes: () => Uint8Array, intact: 
     () => false,
   );
 }
-
-/** Folders made by keepContentEntry in this process. */
-const madeSync = new Set<string>();
 
 /** The bytes of an entry named by their hash (see keepContentEntry), unchecked; undefined when unreadable. */
 export function readContentEntry(file: string): Buffer | undefined {

@@ -165,7 +165,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
       try {
         await strategy.edits.warm(articleConverter(images, { ...markdown, stamp: state.markdownStamp }));
       } finally {
-        // The module copy goes once the helper has read it; the run of an edit writes it again (the same name).
+        // The module copy goes with the last run holding it (an edit's run may share it meanwhile).
         markdown.dispose();
       }
     },

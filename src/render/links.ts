@@ -197,12 +197,8 @@ const pageKey = (urlPath: string) => urlPath.replace(/\/+$/, '') || '/';
 function stillPasses(page: PageLinks, memo: LinkCheckMemo, byPath: ReadonlyMap<string, PageLinks>): boolean {
   if (!memo.passed.has(page)) return false;
   let targets = memo.fragments.get(page);
-  if (!targets) {
-    // The other pages its fragments point at (its own are as they were: it is the same page).
-    const paths = new Set(page.links.filter((link) => link.fragment).map((link) => pageKey(link.path)));
-    paths.delete(pageKey(page.path));
-    memo.fragments.set(page, (targets = [...paths]));
-  }
+  // Its own fragments are as they were: it is the same page.
+  if (!targets) memo.fragments.set(page, (targets = fragmentTargets(page)));
   return targets.every((target) => byPath.get(target) === memo.byPath!.get(target));
 }
 
