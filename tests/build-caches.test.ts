@@ -295,6 +295,32 @@ describe('the page cache', () => {
     expect(openPageCache(inputs()).get('news/a/index.html', 'another entry')).toBeUndefined();
   });
 
+  it('gives back the links of a page rendered again to the same bytes, and keeps it with what it read now', async () => {
+    const linked = { ...page, links: { path: '/news', links: [{ written: '/news/a#top', path: '/news/a', fragment: 'top' }], ids: new Set(['list']) } };
+    const first = openPageCache(inputs());
+    const list = emptyReads();
+    list.articleList = true;
+    first.set('news/index.html', 'entry list', linked, list);
+    await first.save();
+    // A new article: the list page is rendered again (it read the list) ...
+    const grown = inputs({ articles: [article('c', 'C'), article('a', 'A'), article('b', 'B')] });
+    const second = openPageCache(grown);
+    expect(second.get('news/index.html', 'entry list', '/news')).toBeUndefined();
+    // ... other bytes, another entry key: nothing known.
+    expect(second.sameAs('news/index.html', 'entry list', outputHash('<p>other</p>'), '/news')).toBeUndefined();
+    expect(second.sameAs('news/index.html', 'another entry', page.hash, '/news')).toBeUndefined();
+    expect(second.sameAs('news/other.html', 'entry list', page.hash, '/news')).toBeUndefined();
+    // The same bytes: its links and ids as taken out before, trusted as a kept page's are.
+    const same = second.sameAs('news/index.html', 'entry list', page.hash, '/news')!;
+    expect(same.links).toMatchObject({ path: '/news', links: linked.links.links, ids: new Set(['list']), passed: { targets: ['/news/a'] } });
+    second.set('news/index.html', 'entry list', { ...page, links: same.links! }, list);
+    await second.save();
+    // Kept with the list as it is now: the next build takes it unrendered, links and all.
+    const third = openPageCache(grown).get('news/index.html', 'entry list', '/news');
+    expect(third).toMatchObject({ html: page.html, links: { links: linked.links.links, passed: { targets: ['/news/a'] } } });
+    expect(third!.links!.ids).toEqual(new Set(['list']));
+  });
+
   it('keeps nothing across a change of code or options, or into another day', async () => {
     await store();
     expect(openPageCache(inputs({ shared: ['code v2'] })).get('news/a/index.html', 'entry a')).toBeUndefined();

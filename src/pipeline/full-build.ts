@@ -48,9 +48,16 @@ function cachedPages(project: Project, inputs: Inputs, options: BuildOptions & {
       measured.set(job, page.measures);
       return Object.defineProperty({ hash: page.hash, islands: page.islands, reads: undefined, ...(page.links ? { links: page.links } : {}) }, 'html', { get: () => page.html, enumerable: true }) as ReturnType<PageSource['earlier']>;
     },
+    sameAsBefore(job, hash) {
+      const page = pageCache.sameAs(job.outputPath, keys.get(job)!, hash, job.path);
+      if (!page?.links) return undefined;
+      measured.set(job, page.measures);
+      return page.links;
+    },
     made(page, fresh) {
       const { job, islands } = page;
-      const measures = fresh ? { htmlBytes: Buffer.byteLength(page.html), firstPaintScripts: client.firstPaintScripts(page.html) } : measured.get(job)!;
+      // Measured from the HTML once: a page rendered again to the same bytes is measured as then.
+      const measures = measured.get(job) ?? { htmlBytes: Buffer.byteLength(page.html), firstPaintScripts: client.firstPaintScripts(page.html) };
       // The page as written into the staging folder becomes its cache entry by a second name.
       if (fresh) pageCache.set(job.outputPath, keys.get(job)!, { html: page.html, hash: page.hash, islands, links: page.links, measures }, page.reads!, written(job.outputPath));
       const sum = (urls: string[]) => urls.reduce((total, url) => total + client.gzipSize(url), 0);

@@ -3,7 +3,7 @@
 // source says nothing it reads changed (build: the page cache; dev: what each page read).
 import type { Article } from '../content/articles.ts';
 import { dependsOnArticles, emptyReads, isTracked, mapArticlesIn, trackReads, untracked, type PageReads } from '../render/dependencies.ts';
-import { pageLinks } from '../render/links.ts';
+import { pageLinks, type PageLinks } from '../render/links.ts';
 import { renderDocument, type RenderContext } from '../render/render.ts';
 import { expandRoutes, type PageJob } from '../render/routes.ts';
 import type { SiteDefinition } from '../render/site-definition.ts';
@@ -103,11 +103,16 @@ function convertedView(context: RenderContext, known: ReadonlySet<Article>, conv
   };
 }
 
-/** A page rendered now, with what it read, its links and its hash. */
-function renderedPage(job: PageJob, context: RenderContext, file: string | undefined): RenderedPage {
+/**
+ * A page rendered now, with what it read, its links and its hash; its links are taken out of its
+ * HTML unless `linksOf` knows them (the same bytes as a page made before: a list page rendered
+ * again when an article it does not show came in, most tag pages after a new article).
+ */
+function renderedPage(job: PageJob, context: RenderContext, file: string | undefined, linksOf?: (hash: string) => PageLinks | undefined): RenderedPage {
   const reads = emptyReads();
   const { html, islands } = renderDocument(job, context, reads);
-  return { job, html, hash: outputHash(html), islands, reads, links: pageLinks({ path: job.path, html, file }) };
+  const hash = outputHash(html);
+  return { job, html, hash, islands, reads, links: linksOf?.(hash) ?? pageLinks({ path: job.path, html, file }) };
 }
 
 /**
@@ -160,7 +165,8 @@ export async function renderPages(
   const makeOne = (listed: PageJob) => {
     const { job, context: current } = view(listed);
     const earlier = source.earlier(job);
-    const page = earlier ? pageAsBefore(job, earlier, sourceFileOf(listed, known), current) : renderedPage(job, current, sourceFileOf(listed, known));
+    const file = sourceFileOf(listed, known);
+    const page = earlier ? pageAsBefore(job, earlier, file, current) : renderedPage(job, current, file, source.sameAsBefore && ((hash) => source.sameAsBefore!(job, hash)));
     // A page as before is carried over from the output folder by its hash, its HTML never read.
     output.write({ path: job.outputPath, hash: page.hash, get contents() { return page.html; } });
     source.made?.(page, !earlier);

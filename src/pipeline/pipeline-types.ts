@@ -165,6 +165,12 @@ export interface RunOptions {
 export interface PageSource {
   /** The page as made before, when nothing it reads changed; undefined renders it. */
   earlier(job: PageJob): (Omit<RenderedPage, 'job' | 'links' | 'hash'> & { links?: PageLinks; hash?: string }) | undefined;
+  /**
+   * A page rendered again (something it read changed) that came out byte for byte as the page made
+   * before (its hash the same): that page's links, so its HTML is not scanned again. Undefined
+   * when nothing is known of it, or it differs.
+   */
+  sameAsBefore?(job: PageJob, hash: string): PageLinks | undefined;
   /** Hears of each page of the run, rendered (`fresh`) or not. */
   made?(page: RenderedPage, fresh: boolean): void;
   /**

@@ -20,6 +20,12 @@ import { generatorRoot } from '../project.ts';
 export interface PageCache {
   /** The stored page, if nothing it depends on changed: its HTML is read only when asked for; its links name it `urlPath`. */
   get(outputPath: string, entryKey: string, urlPath?: string): CachedPage | undefined;
+  /**
+   * The stored page of `outputPath` when the page, rendered again because something it read
+   * changed, came out as it was (`hash`, and the same entry key): its links as then, without
+   * `set` needing to take them out again. Its reads are renewed by `set`.
+   */
+  sameAs(outputPath: string, entryKey: string, hash: string, urlPath?: string): CachedPage | undefined;
   /** `sameBytesAt`: a file holding the page's HTML (the page as just written into the output), kept as its entry by a second name. */
   set(outputPath: string, entryKey: string, page: { html: string; hash: string; islands: string[]; links: PageLinks; measures: PageMeasures }, reads: PageReads, sameBytesAt?: string): void;
   /** The files the link check of the build that kept the pages saw (see LinkCheckContext.previousFiles). */
@@ -265,6 +271,20 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
   let rendered = false;
   /** The HTML entries being written, by name: each settles whether it was written. */
   const writing = new Map<string, Promise<boolean>>();
+  /** The links handed out by sameAs, and the stored page each came from: `set` keeps their text as it was. */
+  const linksFrom = new WeakMap<PageLinks, StoredPage>();
+  const cachedPage = (outputPath: string, page: StoredPage, links: PageLinks | undefined): CachedPage => {
+    const entry = htmlEntry(htmlDir, page.hash);
+    return {
+      get html() {
+        return readHtml(entry, page.hash, () => delete next.pages[outputPath], () => (next.copies = true));
+      },
+      hash: page.hash,
+      islands: page.islands,
+      measures: page.measures,
+      ...(links ? { links } : {}),
+    };
+  };
 
   return {
     previousFiles: typeof stored?.files === 'string' ? stored.files.split('\n') : undefined,
@@ -280,18 +300,16 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
       // Its HTML entry is not looked for now: the output folder mostly holds the page, and an entry
       // gone when the HTML is read is forgotten and the page rendered again (a stat a page was
       // 60 ms of a one-article build at 5,000 articles).
-      const entry = htmlEntry(htmlDir, page.hash);
       next.pages[outputPath] = page;
+      return cachedPage(outputPath, page, storedLinks(page, urlPath));
+    },
+    sameAs(outputPath, entryKey, hash, urlPath = '') {
+      const page = stored && Object.hasOwn(stored.pages, outputPath) ? stored.pages[outputPath] : undefined;
+      if (!isPage(page) || page.entryKey !== entryKey || page.hash !== hash) return undefined;
       const links = storedLinks(page, urlPath);
-      return {
-        get html() {
-          return readHtml(entry, page.hash, () => delete next.pages[outputPath], () => (next.copies = true));
-        },
-        hash: page.hash,
-        islands: page.islands,
-        measures: page.measures,
-        ...(links ? { links } : {}),
-      };
+      if (!links) return undefined;
+      linksFrom.set(links, page);
+      return cachedPage(outputPath, page, links);
     },
     set(outputPath, entryKey, page, reads, sameBytesAt) {
       const lines: string[] = [];
@@ -303,7 +321,9 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
       rendered = true;
       // A data file's name with a separator in it cannot be written down: that page is not kept (rendered again next time).
       if ([...reads.dataKeys].some((name) => /[\x01\x02]/.test(name))) return;
-      next.pages[outputPath] = storedPage(entryKey, page, lines.join(LINE_END));
+      // The same bytes as the stored page its links came from: that page with what it read now.
+      const before = linksFrom.get(page.links);
+      next.pages[outputPath] = before && before.hash === page.hash ? { ...before, entryKey, reads: lines.join(LINE_END) } : storedPage(entryKey, page, lines.join(LINE_END));
       const entry = htmlEntry(htmlDir, page.hash);
       const hash = page.hash;
       const bytes = () => Buffer.from(page.html, 'utf8');
