@@ -3,7 +3,7 @@ import { stringify as stringifyToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { SsgError } from '../src/errors.ts';
-import { splitFrontMatter } from '../src/content/frontmatter.ts';
+import { bodyOf, bodyStartLine, linesOf, splitFrontMatter } from '../src/content/frontmatter.ts';
 
 describe('splitFrontMatter', () => {
   it('parses YAML between a leading and a closing --- line', () => {
@@ -101,6 +101,20 @@ describe('splitFrontMatter over generated files (fast-check)', () => {
         expect(result.body).toBe(bodyLines.join('\n'));
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it("finds any file's lines, body and the body's first line as the line-ending pattern does", () => {
+    const piece = fc.oneof(fc.string(), fc.constantFrom('\n', '\r\n', '\r', '\n\r', '---', '+++', '\ufeff', ''));
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }).map((pieces) => pieces.join('')), (source) => {
+        const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
+        const lines = text.split(/\r\n|\r|\n/);
+        expect(linesOf(source)).toEqual(lines);
+        const body = bodyOf(source);
+        expect(bodyStartLine(source, body)).toBe(lines.length - linesOf(body).length + 1);
+      }),
+      { numRuns: 500 },
     );
   });
 

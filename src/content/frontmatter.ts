@@ -28,7 +28,16 @@ interface Block {
 /** A file's lines, whatever its line endings (LF, CRLF or a CR alone, as old Mac editors save), without a byte-order mark. */
 export function linesOf(source: string): string[] {
   const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
-  return text.split(/\r\n|\r|\n/);
+  // Most files end their lines in LF alone: split at it, several times faster than at the pattern.
+  return text.includes('\r') ? text.split(/\r\n|\r|\n/) : text.split('\n');
+}
+
+/** How many lines linesOf finds in `text`, without making them. */
+function lineCount(text: string): number {
+  if (text.includes('\r')) return linesOf(text).length;
+  let count = 1;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++;
+  return count;
 }
 
 /**
@@ -221,7 +230,7 @@ export function lineOfKey(source: string, key: string): number | undefined {
 
 /** The line of the file where the body (what follows the front matter) begins. */
 export function bodyStartLine(source: string, body: string): number {
-  return frontMatterLines(source).lines.length - linesOf(body).length + 1;
+  return frontMatterLines(source).lines.length - lineCount(body) + 1;
 }
 
 /**
