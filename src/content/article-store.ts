@@ -48,12 +48,12 @@ export type ConvertedPair = readonly [listed: Article, converted: Article];
 
 /**
  * Converts the pending articles' Markdown (their images with it) in the pool's helpers, each into a
- * new article value with its HTML, and fills the cache; `onConverted` hears of each batch as it
+ * new article value with its HTML, and fills the cache when there is one (dev's edits have none); `onConverted` hears of each batch as it
  * lands. Every article's problems are reported at once when all are done, in file order.
  */
 export function convertPending(
-  parsed: Pick<ParsedWithCache, 'pending' | 'cache' | 'images'>,
-  pool: MarkdownPool,
+  parsed: Pick<ParsedWithCache, 'pending' | 'images'> & { cache?: MarkdownCache },
+  pool: Pick<MarkdownPool, 'convert'>,
   options: { onConverted?: (pairs: ConvertedPair[]) => void; warn?: (message: string) => void },
 ): Promise<void> {
   const { pending, cache } = parsed;
@@ -73,7 +73,7 @@ export function convertPending(
         const article = withHtml(item.article, result);
         if (images) parsed.images.set(article, images);
         if (options.warn) reportRemovedHtml(article, removedHtml, options.warn);
-        cache.set(item.key, { data: article.data, html, removedHtml, headings, words, ...(images ? { images } : {}) });
+        cache?.set(item.key, { data: article.data, html, removedHtml, headings, words, ...(images ? { images } : {}) });
         return [[item.article, article]];
       });
       options.onConverted?.(converted);

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import { articleText, emptyArticle, isArticleName, isPublished, parseArticle, readArticleSources, reportRemovedHtml, withHtml, type Article } from '../content/articles.ts';
+import { articleText, emptyArticle, isArticleName, isPublished, parseArticle, readArticleSources, type Article } from '../content/articles.ts';
 import { bundleClient, collectClientBundle, findIslands, scriptBuildOptions, styleBuildOptions, type ClientBundle, type IslandSource } from '../bundle/bundle-client.ts';
 import { bundleServer, loadServerModule, serverBuildOptions, type ServerBundle } from '../bundle/bundle-server.ts';
 import { fromEsbuildFailure } from '../bundle/esbuild-plugins.ts';
@@ -13,13 +13,12 @@ import { convertPending, parseWithCache, type ConvertedPair, type ParsedWithCach
 import { needsSiteModule, type MarkdownOptions } from '../content/markdown-options.ts';
 import { markdownStamp } from '../content/markdown-plugins.ts';
 import { removeFilesOfEndedProcesses } from '../cache/store.ts';
-import type { ArticleConverter } from '../content/conversion.ts';
+import type { ArticleConverter, ConvertedArticle } from '../content/conversion.ts';
 import { drawHere } from '../content/drawing.ts';
-import { createMarkdownPool, type EditConverter } from '../content/markdown-pool.ts';
+import { createMarkdownPool, type EditConverter, type MarkdownPool } from '../content/markdown-pool.ts';
 import { readDataFiles, type DataFile } from '../content/data.ts';
 import { changedFields } from '../render/dependencies.ts';
-import { mergeProblems, reviveProblem, SsgError } from '../errors.ts';
-import type { ArticleImageRecord } from '../images/article-images.ts';
+import { SsgError } from '../errors.ts';
 import { listFiles } from '../output/output.ts';
 import { ASSETS_DIR, type Project } from '../project.ts';
 import { loadTemplate, type DocumentShell } from '../render/template.ts';
@@ -200,13 +199,11 @@ export function articleConverter(images: ImageStage, markdown: SiteMarkdown): Ar
 }
 
 /**
- * Parses and converts one changed article file. A front matter error is kept to be reported with
- * the others in file order; its images' problems are the conversion's, reported when `build`
- * reports them (after the other inputs').
+ * Parses one changed article file (its conversion starts with the run's, see updateArticles). A
+ * front matter error is kept to be reported with the others in file order.
  */
-async function parseChanged(project: Project, file: string, images: ImageStage, markdown: SiteMarkdown, edits: EditConverter, options: RunOptions) {
+async function parseChanged(project: Project, file: string, options: RunOptions): Promise<Article | SsgError | undefined> {
   if (!statIsFile(file)) return undefined; // deleted, or a folder named x.md (its articles come on their own)
-  let parsed: Article;
   try {
     const name = relative(project, file);
     const text = articleText(await readSettled(file), name, options.limits);
@@ -214,17 +211,29 @@ async function parseChanged(project: Project, file: string, images: ImageStage, 
       options.warn(emptyArticle(name));
       return undefined;
     }
-    parsed = parseArticle({ file: name, text }, { now: options.now, warn: options.warn, limits: options.limits, files: { root: project.root, publicDir: project.publicDir, contentDir: project.contentDir } });
+    return parseArticle({ file: name, text }, { now: options.now, warn: options.warn, limits: options.limits, files: { root: project.root, publicDir: project.publicDir, contentDir: project.contentDir } });
   } catch (error) {
     if (error instanceof SsgError) return error;
     throw error;
   }
-  // In a helper, as a build converts: an article designed to hang is stopped there, and dev goes on serving.
-  const result = await edits.convert({ markdown: parsed.markdown, file: parsed.file, bodyLine: parsed.bodyLine ?? 1 }, articleConverter(images, markdown));
-  if (result.error) return { article: parsed, problem: reviveProblem(result.error) };
-  const article = withHtml(parsed, result);
-  reportRemovedHtml(article, result.removedHtml, options.warn);
-  return { article, record: result.images };
+}
+
+/**
+ * Dev's edit converter as the pool a run converts with: one article at a time, in the helper it
+ * keeps between runs (an article designed to hang is stopped there, and dev goes on serving).
+ */
+function editsAsPool(edits: EditConverter, converter: ArticleConverter): Pick<MarkdownPool, 'convert'> {
+  return {
+    async convert(items, onBatch) {
+      const results: ConvertedArticle[] = [];
+      for (const [index, item] of items.entries()) {
+        const result = await edits.convert(item, converter);
+        results.push(result);
+        onBatch?.([index], [result]);
+      }
+      return results;
+    },
+  };
 }
 
 /**
@@ -238,10 +247,10 @@ function startConversion(
   images: ImageStage,
   markdown: SiteMarkdown,
   options: RunOptions,
-  /** Articles converted before whose images failed (dev's edits), with their problems: reported as the conversion's. */
-  failed: ReadonlyMap<Article, unknown> = new Map(),
   /** The site, whose drawers draw its generated files. */
   drawing?: { site: { drawers?: unknown } },
+  /** What converts the pending articles instead of a pool of this run's (dev's edits: its kept helper). */
+  edits?: Pick<MarkdownPool, 'convert'>,
 ): Conversion {
   const { pending } = parsed;
   const waiting = new Set(pending.map((item) => item.article));
@@ -262,7 +271,7 @@ function startConversion(
       listener(listed);
     });
   };
-  admit(articles.filter((article) => !waiting.has(article) && !failed.has(article)).map((article) => [article, article] as const));
+  admit(articles.filter((article) => !waiting.has(article)).map((article) => [article, article] as const));
   // The helpers convert, and draw the site's files when it has drawers and many to draw.
   const drawers = (drawing?.site.drawers ?? undefined) as Parameters<typeof drawHere>[0];
   const here = drawing ? drawHere(drawers, project.root) : undefined;
@@ -273,8 +282,8 @@ function startConversion(
     ...(options.limits ? { limits: options.limits } : {}),
     ...(here && markdown.drawModule ? { drawing: { siteModule: markdown.drawModule, root: project.root, here } } : {}),
   });
-  const conversion = parsed.cache
-    ? convertPending({ ...parsed, cache: parsed.cache }, pool, {
+  const conversion = parsed.cache || edits
+    ? convertPending(parsed, edits ?? pool, {
         warn: options.warn,
         onConverted: (done) => {
           options.onProgress?.((convertedSoFar += done.length), waiting.size);
@@ -282,10 +291,7 @@ function startConversion(
         },
       })
     : Promise.resolve();
-  const done = conversion.then(async () => {
-    await images.settle();
-    if (failed.size > 0) throw mergeProblems([...failed.values()]);
-  });
+  const done = conversion.then(() => images.settle());
   done.catch(() => {}); // reported where it is awaited
   const close = async () => {
     await pool.close();
@@ -327,7 +333,7 @@ async function readAllArticles(project: Project, strategy: Strategy<unknown>, se
   // Held back (drafts, future posts) are not converted, unless they may come due while this runs.
   const pending = strategy.convertHeldBack ? store.pending : store.pending.filter((item) => isPublished(item.article, publish));
   const site = (await server.catch(() => undefined))?.module.site;
-  const conversion = startConversion(project, { ...store, pending }, articles, strategy.images, markdown, options, new Map(), site && { site });
+  const conversion = startConversion(project, { ...store, pending }, articles, strategy.images, markdown, options, site && { site });
   const saveArticles = async () => {
     await conversion.done.catch(() => {});
     if (store.stale) await store.cache.save();
@@ -340,38 +346,47 @@ async function readAllArticles(project: Project, strategy: Strategy<unknown>, se
  * come due while dev runs): the list, and what changed in each article.
  */
 async function updateArticles(project: Project, strategy: Strategy<unknown>, previous: State, files: readonly string[], server: Promise<ServerBundle>, options: RunOptions): Promise<ArticleInputs> {
-  // Edits are converted in a helper kept between runs, with the site's plugins (a copy of its module).
   const bundle = await server.catch(() => undefined);
-  const markdown: SiteMarkdown = { ...(files.length > 0 ? siteMarkdownOf(project, bundle, { drawing: false }) : { options: markdownSettingsOf(bundle).options, dispose: () => {} }), stamp: previous.markdownStamp };
   // A run that updates articles is dev's, whose strategy keeps the helper for edits between runs.
   const edits = strategy.edits;
   if (!edits) throw new Error('a strategy that updates articles must keep an edit converter (Strategy.edits)');
   const parsed = new Map<string, Article | SsgError>(previous.byFile);
-  const records = new Map<Article, ArticleImageRecord>();
-  const failed = new Map<Article, unknown>();
+  /** The articles to convert: the changed files, converted while the pages that do not show them are made. */
+  const pending: Array<{ article: Article; key: string }> = [];
   for (const file of files) {
     const name = relative(project, file);
-    const result = await parseChanged(project, file, strategy.images, markdown, edits, options);
+    const result = await parseChanged(project, file, options);
     if (!result) parsed.delete(name);
-    else if (result instanceof SsgError) parsed.set(name, result);
-    else {
-      parsed.set(name, result.article);
-      if (result.record) records.set(result.article, result.record);
-      if (result.problem) failed.set(result.article, result.problem);
-    }
+    else parsed.set(name, result);
+    if (result && !(result instanceof SsgError)) pending.push({ article: result, key: name });
   }
-  const articles = publishArticles(parsed, { drafts: options.drafts, future: options.future, now: options.now });
+  const publish = { drafts: options.drafts, future: options.future, now: options.now };
+  const articles = publishArticles(parsed, publish);
   const byFile = parsed as Map<string, Article>; // publishArticles threw if any was an error
+  // One held back until now (a future post that came due, its file as it was) is converted now,
+  // with its images: a held-back article's are never made ready, and the value the last runs kept
+  // of it may not be converted at all.
+  const wasPublished = new Set(previous.articles);
+  const converting = new Set(pending.map((item) => item.article));
+  for (const article of articles) {
+    if (!wasPublished.has(article) && !converting.has(article)) pending.push({ article, key: article.file });
+  }
   const listChanged =
     articles.length !== previous.articles.length || articles.some((article, index) => previous.articles[index]!.slug !== article.slug);
   const before = new Map(previous.articles.map((article) => [article.slug, article]));
+  // What changed in each article, as parsed: one being converted differs from its last value in
+  // its HTML, headings and reading time too (as made from an earlier body), which the pages that
+  // show them are made again for, once it is converted.
   const fields = new Map<string, Set<string>>();
   for (const article of articles) {
     const old = before.get(article.slug);
     const changed = old && old !== article ? changedFields(old, article) : undefined;
     if (changed && changed.size > 0) fields.set(article.slug, changed);
   }
-  const conversion = startConversion(project, { pending: [], images: records }, articles, strategy.images, markdown, options, failed, bundle && { site: bundle.module.site });
+  // Edits are converted in a helper kept between runs, with the site's plugins (a copy of its module).
+  const markdown: SiteMarkdown = { ...(pending.length > 0 ? siteMarkdownOf(project, bundle, { drawing: false }) : { options: markdownSettingsOf(bundle).options, dispose: () => {} }), stamp: previous.markdownStamp };
+  const converter = articleConverter(strategy.images, markdown);
+  const conversion = startConversion(project, { pending, images: new Map() }, articles, strategy.images, markdown, options, bundle && { site: bundle.module.site }, editsAsPool(edits, converter));
   return { byFile, articles, listChanged, fields, conversion, saveArticles: async () => {}, markdownStamp: previous.markdownStamp };
 }
 
