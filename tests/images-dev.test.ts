@@ -149,3 +149,41 @@ describe('dev mode: images articles show from the public folder or beside them, 
     expect([...entries()].sort()).toEqual([entryOf(replaced, 'pic.png'), photo, newer].sort());
   });
 });
+
+describe('dev mode: an article that comes due while it runs', () => {
+  let site: TempSite;
+  let build: IncrementalBuild;
+  let now = new Date('2026-01-01T09:00:00Z');
+  const out = (file: string) => path.join(site.dir, '.cache/ssg/dev', file);
+
+  beforeAll(async () => {
+    site = await copySite(fixture);
+    // Dated an hour after dev starts: held back until then, its file never touched again.
+    await site.write('content/news/soon/index.md', '---\ntitle: Soon\ndate: "2026-01-01T10:00:00Z"\n---\nThe body of the post that comes due.\n\n![A chart](./chart.png)\n');
+    await sharp({ create: { width: 500, height: 250, channels: 3, background: '#248' } }).png().toFile(site.file('content/news/soon/chart.png'));
+    build = await createIncrementalBuild({ root: site.dir, outDir: '.cache/ssg/dev', warn: () => {}, now: () => now });
+    await build.initial();
+  }, 120_000);
+  afterAll(async () => {
+    await build?.dispose();
+    await site?.dispose();
+  });
+
+  it('is published whole at the first rebuild after its date, with its body and pictures, as `build` makes it', async () => {
+    expect(existsSync(out('news/soon.html'))).toBe(false);
+    now = new Date('2026-01-01T11:00:00Z');
+    // Another article edited: the rebuild that publishes the post that came due.
+    await site.write('content/news/first-post.md', `${readFileSync(site.file('content/news/first-post.md'), 'utf8')}\nOne more line.\n`);
+    const result = await build.update([site.file('content/news/first-post.md')]);
+    expect(result.pages).toContain('/news/soon');
+    const html = readFileSync(out('news/soon.html'), 'utf8');
+    expect(html).toContain('The body of the post that comes due.');
+    const picture = chartUrl(html);
+    expect(picture).toBeDefined();
+    expect(existsSync(out(picture!))).toBe(true);
+    // The same page as a build at that time makes.
+    const built = await ssgBuild({ root: site.dir, outDir: 'dist', now, warn: () => {} });
+    expect(built.pages.some((row) => row.route === '/news/soon')).toBe(true);
+    expect(html.replace(/<script[^]*?<\/script>/g, '')).toBe(readFileSync(site.file('dist/news/soon.html'), 'utf8').replace(/<script[^]*?<\/script>/g, ''));
+  });
+});
