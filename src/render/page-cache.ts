@@ -257,6 +257,43 @@ function storedPage(entryKey: string, page: Parameters<PageCache['set']>[2], rea
   };
 }
 
+/** What a page read, each read with its signature today (see StoredPage.reads). */
+function readLines(reads: PageReads, current: (read: string) => string | undefined): string {
+  const lines: string[] = [];
+  const add = (read: string) => lines.push(`${read}${READ_END}${current(read) ?? ''}`);
+  if (reads.articleList) add('*');
+  for (const field of reads.listFields) add(`*:${field}`);
+  for (const [slug, fields] of reads.articleFields) add(`a:${slug}\0${[...fields].sort().join(',')}`);
+  for (const name of reads.dataKeys) add(`d:${name}`);
+  return lines.join(LINE_END);
+}
+
+/** Whether everything a stored page read has the signature today it had then. */
+function readsAsBefore(page: StoredPage, current: (read: string) => string | undefined): boolean {
+  if (page.reads === '') return true;
+  for (const line of page.reads.split(LINE_END)) {
+    const at = line.indexOf(READ_END);
+    if (at < 0 || current(line.slice(0, at)) !== line.slice(at + 1)) return false;
+  }
+  return true;
+}
+
+/** The stored page of an output path, when there is a well-formed one. */
+function storedAt(stored: Stored | undefined, outputPath: string): StoredPage | undefined {
+  const page = stored && Object.hasOwn(stored.pages, outputPath) ? stored.pages[outputPath] : undefined;
+  return isPage(page) ? page : undefined;
+}
+
+/** Removes the HTML entries no kept page names (those written since `started` are spared). */
+function pruneHtml(htmlDir: string, kept: Stored, started: number): void {
+  const used = new Set(Object.values(kept.pages).map((page) => path.basename(htmlEntry(htmlDir, page.hash))));
+  try {
+    pruneEntries(htmlDir, { used, isEntry: (name) => HTML_ENTRY.test(name), since: started });
+  } catch {
+    // Pruning only saves space.
+  }
+}
+
 export function openPageCache(inputs: PageCacheInputs): PageCache {
   const file = pageCacheFile(inputs.cacheDir);
   const htmlDir = pageHtmlDir(inputs.cacheDir);
@@ -289,14 +326,8 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
   return {
     previousFiles: typeof stored?.files === 'string' ? stored.files.split('\n') : undefined,
     get(outputPath, entryKey, urlPath = '') {
-      const page = stored && Object.hasOwn(stored.pages, outputPath) ? stored.pages[outputPath] : undefined;
-      if (!isPage(page) || page.entryKey !== entryKey) return undefined;
-      if (page.reads !== '') {
-        for (const line of page.reads.split(LINE_END)) {
-          const at = line.indexOf(READ_END);
-          if (at < 0 || current(line.slice(0, at)) !== line.slice(at + 1)) return undefined;
-        }
-      }
+      const page = storedAt(stored, outputPath);
+      if (page?.entryKey !== entryKey || !readsAsBefore(page, current)) return undefined;
       // Its HTML entry is not looked for now: the output folder mostly holds the page, and an entry
       // gone when the HTML is read is forgotten and the page rendered again (a stat a page was
       // 60 ms of a one-article build at 5,000 articles).
@@ -304,26 +335,21 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
       return cachedPage(outputPath, page, storedLinks(page, urlPath));
     },
     sameAs(outputPath, entryKey, hash, urlPath = '') {
-      const page = stored && Object.hasOwn(stored.pages, outputPath) ? stored.pages[outputPath] : undefined;
-      if (!isPage(page) || page.entryKey !== entryKey || page.hash !== hash) return undefined;
+      const page = storedAt(stored, outputPath);
+      if (page?.entryKey !== entryKey || page.hash !== hash) return undefined;
       const links = storedLinks(page, urlPath);
       if (!links) return undefined;
       linksFrom.set(links, page);
       return cachedPage(outputPath, page, links);
     },
     set(outputPath, entryKey, page, reads, sameBytesAt) {
-      const lines: string[] = [];
-      const add = (read: string) => lines.push(`${read}${READ_END}${current(read) ?? ''}`);
-      if (reads.articleList) add('*');
-      for (const field of reads.listFields) add(`*:${field}`);
-      for (const [slug, fields] of reads.articleFields) add(`a:${slug}\0${[...fields].sort().join(',')}`);
-      for (const name of reads.dataKeys) add(`d:${name}`);
       rendered = true;
       // A data file's name with a separator in it cannot be written down: that page is not kept (rendered again next time).
       if ([...reads.dataKeys].some((name) => /[\x01\x02]/.test(name))) return;
       // The same bytes as the stored page its links came from: that page with what it read now.
       const before = linksFrom.get(page.links);
-      next.pages[outputPath] = before && before.hash === page.hash ? { ...before, entryKey, reads: lines.join(LINE_END) } : storedPage(entryKey, page, lines.join(LINE_END));
+      const lines = readLines(reads, current);
+      next.pages[outputPath] = before && before.hash === page.hash ? { ...before, entryKey, reads: lines } : storedPage(entryKey, page, lines);
       const entry = htmlEntry(htmlDir, page.hash);
       const hash = page.hash;
       const bytes = () => Buffer.from(page.html, 'utf8');
@@ -342,12 +368,7 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
       } catch {
         return; // Not kept: the next build renders every page.
       }
-      const used = new Set(Object.values(next.pages).map((page) => path.basename(htmlEntry(htmlDir, page.hash))));
-      try {
-        pruneEntries(htmlDir, { used, isEntry: (name) => HTML_ENTRY.test(name), since: started });
-      } catch {
-        // Pruning only saves space.
-      }
+      pruneHtml(htmlDir, next, started);
     },
   };
 }
