@@ -69,6 +69,9 @@ export interface ConvertedBody {
 export const WORDS_PER_MINUTE = 200;
 
 /** The article with its body converted: a new value, the parsed one left as it was. */
+/** The fields an article gets from its conversion (withHtml): a parsed article has them empty. */
+export const CONVERTED_FIELDS: readonly string[] = ['html', 'headings', 'readingTime'];
+
 export function withHtml(article: Article, body: ConvertedBody): Article {
   // A parsed article (its html an empty value, never a cache getter that spreading would call).
   return frozenWithHtml({ ...article, ...convertedFields(body) }, body);

@@ -1,7 +1,7 @@
 // The pipeline's page stages: the routes expanded into pages, then each page rendered as soon as
 // the articles it was handed are ready, or taken as it was made before when the strategy's page
 // source says nothing it reads changed (build: the page cache; dev: what each page read).
-import type { Article } from '../content/articles.ts';
+import { CONVERTED_FIELDS, type Article } from '../content/articles.ts';
 import { dependsOnArticles, emptyReads, isTracked, mapArticlesIn, trackReads, untracked, type PageReads } from '../render/dependencies.ts';
 import { pageLinks, type PageLinks } from '../render/links.ts';
 import { renderDocument, type RenderContext } from '../render/render.ts';
@@ -104,13 +104,15 @@ function convertedView(context: RenderContext, known: ReadonlySet<Article>, conv
 }
 
 /**
- * A page rendered now, with what it read, its links and its hash; its links are taken out of its
+ * A page rendered now, with what it read, its links and its hash (undefined when what it read
+ * makes it `valid` no more: it showed an article not converted yet); its links are taken out of its
  * HTML unless `linksOf` knows them (the same bytes as a page made before: a list page rendered
  * again when an article it does not show came in, most tag pages after a new article).
  */
-function renderedPage(job: PageJob, context: RenderContext, file: string | undefined, linksOf?: (hash: string) => PageLinks | undefined): RenderedPage {
+function renderedPage(job: PageJob, context: RenderContext, file: string | undefined, valid: (reads: PageReads) => boolean, linksOf?: (hash: string) => PageLinks | undefined): RenderedPage | undefined {
   const reads = emptyReads();
   const { html, islands } = renderDocument(job, context, reads);
+  if (!valid(reads)) return undefined;
   const hash = outputHash(html);
   return { job, html, hash, islands, reads, links: linksOf?.(hash) ?? pageLinks({ path: job.path, html, file }) };
 }
@@ -132,6 +134,33 @@ function pageAsBefore(job: PageJob, earlier: NonNullable<ReturnType<PageSource['
   const links = earlier.links ?? pageLinks({ path: job.path, html: read(), file });
   const hash = earlier.hash ?? outputHash(read());
   return Object.defineProperty({ job, hash, islands: earlier.islands, reads: earlier.reads, links }, 'html', { get: read, enumerable: true }) as RenderedPage;
+}
+
+/**
+ * The slugs of the listed articles not converted yet, worked out again only as more are: a page
+ * that reads another article than those it was handed (a "read next" box with its reading time)
+ * may be rendered while that one is still being converted.
+ */
+function convertingSlugs(known: ReadonlySet<Article>, conversion: Conversion): () => ReadonlySet<string> {
+  let seen = -1;
+  let slugs: ReadonlySet<string> = new Set();
+  return () => {
+    if (seen !== conversion.ready.size) {
+      seen = conversion.ready.size;
+      slugs = new Set([...known].filter((article) => !conversion.ready.has(article)).map((article) => article.slug));
+    }
+    return slugs;
+  };
+}
+
+/** Whether a page read what an article gets from its conversion, of one not converted yet. */
+function readsConverting(reads: PageReads, converting: ReadonlySet<string>): boolean {
+  if (converting.size === 0) return false;
+  if (CONVERTED_FIELDS.some((field) => reads.listFields.has(field))) return true;
+  for (const [slug, fields] of reads.articleFields) {
+    if (converting.has(slug) && CONVERTED_FIELDS.some((field) => fields.has(field))) return true;
+  }
+  return false;
 }
 
 /** The page with its HTML let go (the output holds it); reading it is a mistake of the caller's. */
@@ -162,24 +191,32 @@ export async function renderPages(
   const order = new Map(jobs.map((job, index) => [job, index]));
   const made = new Map<PageJob, RenderedPage>();
   const failures = new Map<number, unknown>();
+  const converting = convertingSlugs(known, conversion);
+  /** Pages that showed what an article gets from its conversion before it had it: made again once all are converted. */
+  const again: PageJob[] = [];
   const makeOne = (listed: PageJob) => {
     const { job, context: current } = view(listed);
     const earlier = source.earlier(job);
     const file = sourceFileOf(listed, known);
-    const page = earlier ? pageAsBefore(job, earlier, file, current) : renderedPage(job, current, file, source.sameAsBefore && ((hash) => source.sameAsBefore!(job, hash)));
+    const valid = (reads: PageReads) => !readsConverting(reads, converting());
+    const page = earlier ? pageAsBefore(job, earlier, file, current) : renderedPage(job, current, file, valid, source.sameAsBefore && ((hash) => source.sameAsBefore!(job, hash)));
+    if (!page) return void again.push(listed);
     // A page as before is carried over from the output folder by its hash, its HTML never read.
     output.write({ path: job.outputPath, hash: page.hash, get contents() { return page.html; } });
     source.made?.(page, !earlier);
     made.set(listed, source.dropsHtml ? withoutHtml(page) : page);
   };
-  await renderAsConverted(jobs, known, conversion, (job) => {
+  const render = (job: PageJob) => {
     if (made.has(job) || failures.has(order.get(job)!)) return;
     try {
       makeOne(job);
     } catch (error) {
       failures.set(order.get(job)!, error);
     }
-  });
+  };
+  await renderAsConverted(jobs, known, conversion, render);
+  // Every article is converted by now (renderAsConverted waited for them all).
+  for (const job of again.splice(0)) render(job);
   if (failures.size > 0) throw failures.get(Math.min(...failures.keys()));
   return new Map(jobs.map((job) => [job.outputPath, made.get(job)!]));
 }
