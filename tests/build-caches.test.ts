@@ -321,6 +321,25 @@ describe('the page cache', () => {
     expect(third!.links!.ids).toEqual(new Set(['list']));
   });
 
+  it("keeps a tag's page while its own group is as it was, whatever else comes into the list", async () => {
+    const tagged = (slug: string, tags: string[]) => ({ ...article(slug, slug.toUpperCase()), tags });
+    const before = [tagged('a', ['Odd']), tagged('b', ['Even'])];
+    const cache = openPageCache(inputs({ articles: before }));
+    const reads = emptyReads();
+    reads.tagGroups.add('odd');
+    reads.articleFields.set('a', new Set(['title', 'slug']));
+    cache.set('news/tags/odd.html', 'entry odd', page, reads);
+    await cache.save();
+    const keptWith = (articles: Article[]) => openPageCache(inputs({ articles })).get('news/tags/odd.html', 'entry odd');
+    // A new article of another tag, another article's tags changed: the page is kept.
+    expect(keptWith([tagged('c', ['Even']), ...before])).toMatchObject({ html: page.html });
+    expect(keptWith([before[0]!, tagged('b', ['Even', 'Other'])])).toMatchObject({ html: page.html });
+    // A new article of its tag, its article untagged, its tag spelled anew: made again.
+    expect(keptWith([tagged('c', ['odd']), ...before])).toBeUndefined();
+    expect(keptWith([tagged('a', []), before[1]!])).toBeUndefined();
+    expect(keptWith([tagged('a', ['ODD']), before[1]!])).toBeUndefined();
+  });
+
   it('keeps nothing across a change of code or options, or into another day', async () => {
     await store();
     expect(openPageCache(inputs({ shared: ['code v2'] })).get('news/a/index.html', 'entry a')).toBeUndefined();

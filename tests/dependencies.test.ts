@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Article } from '../src/content/articles.ts';
 import { changedFields, dependsOnArticles, emptyReads, isTracked, mapArticlesIn, trackReads, untracked } from '../src/render/dependencies.ts';
 import { classify } from '../src/pipeline/incremental.ts';
-import { groupByTag, tagGroup } from '../src/content/tags.ts';
+import { groupByTag, groupSignatures, tagGroup } from '../src/content/tags.ts';
 import { projectAt } from '../src/project.ts';
 
 const article = (slug: string, extra: Partial<Article> = {}): Article => ({
@@ -23,26 +23,48 @@ const article = (slug: string, extra: Partial<Article> = {}): Article => ({
 });
 
 describe('trackReads', () => {
-  it("a tag's group read from a tracked list is one read of every article's tags, its items tracked as they are shown", () => {
+  it("a tag's group read from a tracked list is one read of that group, its items tracked as they are shown", () => {
     const articles = Array.from({ length: 50 }, (_, n) => article(`a${n}`, { tags: n % 2 ? ['Odd', 'All'] : ['All'] }));
     const reads = emptyReads();
     const tracked = trackReads(articles, {}, reads);
     const group = tagGroup(tracked.articles, 'odd')!;
     expect(group.articles).toHaveLength(25);
-    // Nothing read of any one article yet: the membership is the list-wide read.
-    expect(reads.listFields).toEqual(new Set(['tags']));
-    expect(reads.articleList).toBe(true);
+    // Nothing read of any one article yet, nor of the whole list: the group is the read.
+    expect(reads.tagGroups).toEqual(new Set(['odd']));
+    expect(reads.listFields.size).toBe(0);
+    expect(reads.articleList).toBe(false);
     expect(reads.articleFields.size).toBe(0);
     const shown = group.articles.slice(0, 2).map((item) => item.title);
     expect(shown).toEqual(['a1', 'a3']);
     expect([...reads.articleFields.keys()]).toEqual(['a1', 'a3']);
-    // The same groups as untracked, and as groupByTag gives them.
+    // The same groups as untracked, and as groupByTag gives them (a read of every article's tags).
     expect(tagGroup(articles, 'odd')!.articles.map((item) => item.slug)).toEqual(group.articles.map((item) => untracked(item).slug));
-    expect(groupByTag(tracked.articles).map((item) => [item.slug, item.articles.length])).toEqual([['all', 50], ['odd', 25]]);
-    // A change of any article's tags reaches the page; of its title, only if the page showed it.
+    const listReads = emptyReads();
+    expect(groupByTag(trackReads(articles, {}, listReads).articles).map((item) => [item.slug, item.articles.length])).toEqual([['all', 50], ['odd', 25]]);
+    expect(listReads.listFields).toEqual(new Set(['tags']));
+    // Told which groups changed, only a change of its own reaches the page; of a title, only if it showed it.
+    const oddChanged = (slug: string) => slug === 'odd';
+    const noneChanged = () => false;
+    expect(dependsOnArticles(reads, { listChanged: true, fields: new Map(), groupChanged: oddChanged })).toBe(true);
+    expect(dependsOnArticles(reads, { listChanged: true, fields: new Map([['a8', new Set(['tags'])]]), groupChanged: noneChanged })).toBe(false);
+    expect(dependsOnArticles(reads, { listChanged: false, fields: new Map([['a3', new Set(['title'])]]), groupChanged: noneChanged })).toBe(true);
+    // Not told: any change of the list or of an article's tags may have changed the group.
     expect(dependsOnArticles(reads, { listChanged: false, fields: new Map([['a8', new Set(['tags'])]]) })).toBe(true);
+    expect(dependsOnArticles(reads, { listChanged: true, fields: new Map() })).toBe(true);
     expect(dependsOnArticles(reads, { listChanged: false, fields: new Map([['a8', new Set(['title'])]]) })).toBe(false);
-    expect(dependsOnArticles(reads, { listChanged: false, fields: new Map([['a3', new Set(['title'])]]) })).toBe(true);
+  });
+
+  it("a tag's group is seen by its name and its articles in order, by the same text whenever they are the same", () => {
+    const articles = [article('n1', { tags: ['Odd'] }), article('n2', { tags: ['odd', 'All'] }), article('n3', { tags: ['All'] })];
+    const before = groupSignatures(articles);
+    expect([...before.keys()].sort()).toEqual(['all', 'odd']);
+    // Another article of another tag, or a title changed: the group reads the same.
+    expect(groupSignatures([...articles, article('n4', { tags: ['Other'] })]).get('odd')).toBe(before.get('odd'));
+    expect(groupSignatures([{ ...articles[0]!, title: 'New' }, ...articles.slice(1)]).get('odd')).toBe(before.get('odd'));
+    // A new member, another order, another spelling by its newest article: it does not.
+    expect(groupSignatures([article('n0', { tags: ['odd'] }), ...articles]).get('odd')).not.toBe(before.get('odd'));
+    expect(groupSignatures([articles[1]!, articles[0]!, articles[2]!]).get('odd')).not.toBe(before.get('odd'));
+    expect(groupSignatures([{ ...articles[0]!, tags: ['ODD'] }, ...articles.slice(1)]).get('odd')).not.toBe(before.get('odd'));
   });
 
   it('records the fields a page read of each article, and whether it used the list', () => {

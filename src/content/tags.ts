@@ -53,6 +53,13 @@ function listAccess(articles: readonly Article[]): ListAccess {
   return typeof access === 'function' ? (access as (fields: string[]) => ListAccess)(['tags']) : { raw: articles, view: (selection) => [...selection] };
 }
 
+/** The same for one tag's group: the page notes that it read that group only (its name, members and order). */
+const GROUP_ACCESS = Symbol.for('ssg.groupAccess');
+function groupAccess(articles: readonly Article[], slug: string): ListAccess {
+  const access = (articles as unknown as Record<symbol, unknown>)[GROUP_ACCESS];
+  return typeof access === 'function' ? (access as (slug: string) => ListAccess)(slug) : listAccess(articles);
+}
+
 // Every tag's group, by slug, once per list of articles (a build's pages share one list).
 const groupsOf = new WeakMap<readonly Article[], Map<string, TagGroup>>();
 
@@ -88,9 +95,17 @@ export function groupByTag(articles: readonly Article[]): TagGroup[] {
  * the tag. Every article's tags are still checked.
  */
 export function tagGroup(articles: readonly Article[], slug: string): TagGroup | undefined {
-  const { raw, view } = listAccess(articles);
+  const { raw, view } = groupAccess(articles, slug);
   const group = groupsBySlug(raw).get(slug);
   return group && { ...group, articles: view(group.articles) };
+}
+
+/**
+ * What a page that read a tag's group (`tagGroup`) saw of it, by slug: its name and its articles'
+ * slugs in order. Two lists give a tag the same text exactly when its page reads the same group.
+ */
+export function groupSignatures(articles: readonly Article[]): Map<string, string> {
+  return new Map([...groupsBySlug(articles)].map(([slug, group]) => [slug, [group.name, ...group.articles.map((article) => article.slug)].join('\0')]));
 }
 
 /** The slugs of an article's tags, in its order; throws `TagInvalid` naming the file. */

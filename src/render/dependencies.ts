@@ -14,10 +14,15 @@ export interface PageReads {
    * as costly to track as the list is long.
    */
   listFields: Set<string>;
+  /**
+   * Tags whose group the page read (`tagGroup`: its name, and its articles in order): a tag's page
+   * depends on its own group, not on the whole list, so a new article leaves other tags' pages be.
+   */
+  tagGroups: Set<string>;
 }
 
 export function emptyReads(): PageReads {
-  return { articleList: false, articleFields: new Map(), dataKeys: new Set(), listFields: new Set() };
+  return { articleList: false, articleFields: new Map(), dataKeys: new Set(), listFields: new Set(), tagGroups: new Set() };
 }
 
 /**
@@ -26,6 +31,12 @@ export function emptyReads(): PageReads {
  * the articles untracked, with a way to hand a selection of them back tracked.
  */
 export const LIST_ACCESS = Symbol.for('ssg.listAccess');
+
+/**
+ * What a tracked list answers to this key (`tagGroup` asks): a function that notes a read of one
+ * tag's group and gives the articles untracked, as LIST_ACCESS does.
+ */
+export const GROUP_ACCESS = Symbol.for('ssg.groupAccess');
 
 /** What LIST_ACCESS gives. */
 export interface ListAccess {
@@ -138,6 +149,12 @@ export function trackReads(
           return { raw: target, view: (selection) => trackedSelection([...selection], track) };
         };
       }
+      if (key === GROUP_ACCESS) {
+        return (slug: string): ListAccess => {
+          reads.tagGroups.add(slug);
+          return { raw: target, view: (selection) => trackedSelection([...selection], track) };
+        };
+      }
       if (key === 'length' || key === Symbol.iterator) reads.articleList = true;
       return Reflect.get(target, key, receiver);
     },
@@ -176,12 +193,20 @@ export function changedFields(before: Article, after: Article): Set<string> {
   return fields;
 }
 
-/** Whether a page that read `reads` must be rendered again after these article changes. */
+/**
+ * Whether a page that read `reads` must be rendered again after these article changes.
+ * `groupChanged` says whether a tag's group differs; without it, a page that read a group is made
+ * again whenever the list or any article's tags changed.
+ */
 export function dependsOnArticles(
   reads: PageReads,
-  change: { listChanged: boolean; fields: ReadonlyMap<string, ReadonlySet<string>> },
+  change: { listChanged: boolean; fields: ReadonlyMap<string, ReadonlySet<string>>; groupChanged?: (slug: string) => boolean },
 ): boolean {
   if (change.listChanged && reads.articleList) return true;
+  if (reads.tagGroups.size > 0) {
+    const { groupChanged } = change;
+    if (groupChanged ? [...reads.tagGroups].some(groupChanged) : change.listChanged || [...change.fields.values()].some((fields) => fields.has('tags'))) return true;
+  }
   for (const [slug, fields] of change.fields) {
     const read = reads.articleFields.get(slug);
     if (read && [...fields].some((field) => read.has(field))) return true;
