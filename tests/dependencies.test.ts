@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Article } from '../src/content/articles.ts';
-import { changedFields, dependsOnArticles, emptyReads, isTracked, mapArticlesIn, trackReads, untracked } from '../src/render/dependencies.ts';
+import { changedFields, dependsOnArticles, emptyReads, isTracked, listChanges, mapArticlesIn, trackReads, untracked } from '../src/render/dependencies.ts';
+import { listPage } from '../src/content/pagination.ts';
 import { classify } from '../src/pipeline/incremental.ts';
-import { groupByTag, groupSignatures, tagGroup } from '../src/content/tags.ts';
+import { groupByTag, tagGroup } from '../src/content/tags.ts';
 import { projectAt } from '../src/project.ts';
 
 const article = (slug: string, extra: Partial<Article> = {}): Article => ({
@@ -23,48 +24,67 @@ const article = (slug: string, extra: Partial<Article> = {}): Article => ({
 });
 
 describe('trackReads', () => {
-  it("a tag's group read from a tracked list is one read of that group, its items tracked as they are shown", () => {
+  it("a tag's group read from a tracked list is a read of its name, of its members once read whole, of one page once paged", () => {
     const articles = Array.from({ length: 50 }, (_, n) => article(`a${n}`, { tags: n % 2 ? ['Odd', 'All'] : ['All'] }));
     const reads = emptyReads();
     const tracked = trackReads(articles, {}, reads);
     const group = tagGroup(tracked.articles, 'odd')!;
-    expect(group.articles).toHaveLength(25);
-    // Nothing read of any one article yet, nor of the whole list: the group is the read.
-    expect(reads.tagGroups).toEqual(new Set(['odd']));
-    expect(reads.listFields.size).toBe(0);
+    // Its name only, so far: nothing of the whole list, nothing of any one article.
+    expect(reads.tagNames).toEqual(new Set(['odd']));
+    expect(reads.tagGroups.size + reads.listPages.size + reads.listFields.size + reads.articleFields.size).toBe(0);
     expect(reads.articleList).toBe(false);
-    expect(reads.articleFields.size).toBe(0);
-    const shown = group.articles.slice(0, 2).map((item) => item.title);
-    expect(shown).toEqual(['a1', 'a3']);
-    expect([...reads.articleFields.keys()]).toEqual(['a1', 'a3']);
+    // One page of it: that page, its items tracked as they are shown.
+    const second = listPage(group.articles, 10, '/news/tags/odd', 2)!;
+    expect(second.items.map((item) => item.title)).toEqual(['a21', 'a23', 'a25', 'a27', 'a29', 'a31', 'a33', 'a35', 'a37', 'a39']);
+    expect(reads.listPages).toEqual(new Set(['10:2:g:odd']));
+    expect(reads.tagGroups.size).toBe(0);
+    expect([...reads.articleFields.keys()]).toEqual(['a21', 'a23', 'a25', 'a27', 'a29', 'a31', 'a33', 'a35', 'a37', 'a39']);
+    // The group read whole: its members and order.
+    expect(group.articles).toHaveLength(25);
+    expect(reads.tagGroups).toEqual(new Set(['odd']));
+    // A page of the whole list: that page, not the list.
+    listPage(tracked.articles, 10, '/news', 3);
+    expect(reads.listPages).toEqual(new Set(['10:2:g:odd', '10:3:*']));
+    expect(reads.articleList).toBe(false);
     // The same groups as untracked, and as groupByTag gives them (a read of every article's tags).
     expect(tagGroup(articles, 'odd')!.articles.map((item) => item.slug)).toEqual(group.articles.map((item) => untracked(item).slug));
     const listReads = emptyReads();
     expect(groupByTag(trackReads(articles, {}, listReads).articles).map((item) => [item.slug, item.articles.length])).toEqual([['all', 50], ['odd', 25]]);
     expect(listReads.listFields).toEqual(new Set(['tags']));
-    // Told which groups changed, only a change of its own reaches the page; of a title, only if it showed it.
-    const oddChanged = (slug: string) => slug === 'odd';
-    const noneChanged = () => false;
-    expect(dependsOnArticles(reads, { listChanged: true, fields: new Map(), groupChanged: oddChanged })).toBe(true);
-    expect(dependsOnArticles(reads, { listChanged: true, fields: new Map([['a8', new Set(['tags'])]]), groupChanged: noneChanged })).toBe(false);
-    expect(dependsOnArticles(reads, { listChanged: false, fields: new Map([['a3', new Set(['title'])]]), groupChanged: noneChanged })).toBe(true);
-    // Not told: any change of the list or of an article's tags may have changed the group.
+    // Told which changed, only a change of what it read reaches the page; of a title, only if it showed it.
+    const lists = (changed: string) => ({ groupChanged: (tag: string) => changed === `g:${tag}`, nameChanged: (tag: string) => changed === `n:${tag}`, pageChanged: (page: string) => changed === `p:${page}` });
+    expect(dependsOnArticles(reads, { listChanged: true, fields: new Map(), lists: lists('g:odd') })).toBe(true);
+    expect(dependsOnArticles(reads, { listChanged: true, fields: new Map(), lists: lists('n:odd') })).toBe(true);
+    expect(dependsOnArticles(reads, { listChanged: true, fields: new Map(), lists: lists('p:10:3:*') })).toBe(true);
+    expect(dependsOnArticles(reads, { listChanged: true, fields: new Map([['a8', new Set(['tags'])]]), lists: lists('p:10:4:*') })).toBe(false);
+    expect(dependsOnArticles(reads, { listChanged: false, fields: new Map([['a23', new Set(['title'])]]), lists: lists('') })).toBe(true);
+    // Not told: any change of the list or of an article's tags may have moved them.
     expect(dependsOnArticles(reads, { listChanged: false, fields: new Map([['a8', new Set(['tags'])]]) })).toBe(true);
     expect(dependsOnArticles(reads, { listChanged: true, fields: new Map() })).toBe(true);
     expect(dependsOnArticles(reads, { listChanged: false, fields: new Map([['a8', new Set(['title'])]]) })).toBe(false);
   });
 
-  it("a tag's group is seen by its name and its articles in order, by the same text whenever they are the same", () => {
-    const articles = [article('n1', { tags: ['Odd'] }), article('n2', { tags: ['odd', 'All'] }), article('n3', { tags: ['All'] })];
-    const before = groupSignatures(articles);
-    expect([...before.keys()].sort()).toEqual(['all', 'odd']);
-    // Another article of another tag, or a title changed: the group reads the same.
-    expect(groupSignatures([...articles, article('n4', { tags: ['Other'] })]).get('odd')).toBe(before.get('odd'));
-    expect(groupSignatures([{ ...articles[0]!, title: 'New' }, ...articles.slice(1)]).get('odd')).toBe(before.get('odd'));
-    // A new member, another order, another spelling by its newest article: it does not.
-    expect(groupSignatures([article('n0', { tags: ['odd'] }), ...articles]).get('odd')).not.toBe(before.get('odd'));
-    expect(groupSignatures([articles[1]!, articles[0]!, articles[2]!]).get('odd')).not.toBe(before.get('odd'));
-    expect(groupSignatures([{ ...articles[0]!, tags: ['ODD'] }, ...articles.slice(1)]).get('odd')).not.toBe(before.get('odd'));
+  it('tells which tag groups, names and list pages differ between two lists, as a page that read them sees them', () => {
+    const articles = Array.from({ length: 45 }, (_, n) => article(`a${n}`, { tags: n % 2 ? ['Odd'] : ['Even'] }));
+    const same = listChanges(articles, [...articles]);
+    expect(same.groupChanged('odd') || same.nameChanged('odd') || same.pageChanged('10:1:*') || same.pageChanged('10:2:g:odd')).toBe(false);
+    // A new oldest article of tag Even: the pages before it, the other tag and its name are as they were.
+    const older = listChanges(articles, [...articles, article('old', { tags: ['Even'] })]);
+    expect(older.pageChanged('10:1:*')).toBe(false);
+    expect(older.pageChanged('10:5:*')).toBe(true);
+    expect(older.groupChanged('odd')).toBe(false);
+    expect(older.groupChanged('even')).toBe(true);
+    expect(older.pageChanged('10:1:g:even')).toBe(false);
+    expect(older.nameChanged('even')).toBe(false);
+    // A new newest one: every page of its list and of its tag moves; the page count shows on every page.
+    const newer = listChanges(articles, [article('new', { tags: ['Odd'] }), ...articles]);
+    expect(newer.pageChanged('10:5:*')).toBe(true);
+    expect(newer.pageChanged('10:1:g:even')).toBe(false);
+    expect(listChanges(articles.slice(0, 40), [article('new', { tags: ['Odd'] }), ...articles.slice(0, 40)]).pageChanged('10:2:g:even')).toBe(false);
+    expect(listChanges(articles.slice(0, 40), articles.slice(0, 41)).pageChanged('10:1:*')).toBe(true); // 4 pages to 5
+    // The group's name, as its newest article spells it; a page size that is none.
+    expect(listChanges(articles, [{ ...articles[0]!, tags: ['EVEN'] }, ...articles.slice(1)]).nameChanged('even')).toBe(true);
+    expect(same.pageChanged('0:1:*')).toBe(false);
   });
 
   it('records the fields a page read of each article, and whether it used the list', () => {

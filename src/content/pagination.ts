@@ -35,8 +35,34 @@ export function paginate<T>(items: readonly T[], size: number, base: string): Li
   return Array.from({ length: total }, (_, index) => pageOf(items, size, base, index + 1, total));
 }
 
+/**
+ * What a tracked list of articles (or a tag's group from one) answers to this key: a function that
+ * notes a read of one page of it and gives the items untracked, with a way to hand that page's
+ * back tracked (src/render/dependencies.ts). A page then depends on what this page shows.
+ */
+const PAGE_ACCESS = Symbol.for('ssg.pageAccess');
+type PageAccess = (size: number, number: number) => { raw: readonly unknown[]; view(selection: readonly unknown[]): unknown[] };
+
 /** Page `number` of `items` only, or undefined when the list has no such page. */
 export function listPage<T>(items: readonly T[], size: number, base: string, number: number): ListPage<T> | undefined {
+  const access = (items as unknown as Record<symbol, unknown>)[PAGE_ACCESS];
+  if (typeof access !== 'function') return pageOfList(items, size, base, number);
+  const { raw, view } = (access as PageAccess)(size, number);
+  const page = pageOfList(raw as readonly T[], size, base, number);
+  return page && { ...page, items: view(page.items) as T[] };
+}
+
+/**
+ * What page `number` of a list shows of it, as a text (its page count and the keys of its items):
+ * the same for two lists exactly when listPage gives that page the same items and count.
+ */
+export function pageText(keys: readonly string[], size: number, number: number): string {
+  const total = pageCount(keys.length, size);
+  if (!Number.isInteger(number) || number < 1 || number > total) return `${total}`;
+  return [total, ...keys.slice((number - 1) * size, number * size)].join('\0');
+}
+
+function pageOfList<T>(items: readonly T[], size: number, base: string, number: number): ListPage<T> | undefined {
   const total = pageCount(items.length, size);
   if (!Number.isInteger(number) || number < 1 || number > total) return undefined;
   return pageOf(items, size, base, number, total);

@@ -100,12 +100,9 @@ export function tagGroup(articles: readonly Article[], slug: string): TagGroup |
   return group && { ...group, articles: view(group.articles) };
 }
 
-/**
- * What a page that read a tag's group (`tagGroup`) saw of it, by slug: its name and its articles'
- * slugs in order. Two lists give a tag the same text exactly when its page reads the same group.
- */
-export function groupSignatures(articles: readonly Article[]): Map<string, string> {
-  return new Map([...groupsBySlug(articles)].map(([slug, group]) => [slug, [group.name, ...group.articles.map((article) => article.slug)].join('\0')]));
+/** Each tag's group by slug as `tagGroup` gives it: its name and its articles' slugs, in order. */
+export function groupMembers(articles: readonly Article[]): Map<string, { name: string; slugs: string[] }> {
+  return new Map([...groupsBySlug(articles)].map(([slug, group]) => [slug, { name: group.name, slugs: group.articles.map((article) => article.slug) }]));
 }
 
 /** The slugs of an article's tags, in its order; throws `TagInvalid` naming the file. */

@@ -4,8 +4,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Article } from '../content/articles.ts';
-import { dependsOnArticles } from '../render/dependencies.ts';
-import { groupSignatures } from '../content/tags.ts';
+import { dependsOnArticles, listChanges, type ArticleChange } from '../render/dependencies.ts';
 import { swapStyleSheet } from '../render/head.ts';
 import { createLinkCheckMemo } from '../render/links.ts';
 import type { DrawnMemo } from '../render/generated-files.ts';
@@ -55,17 +54,8 @@ const sameEntry = (before: PageJob, after: PageJob) => before === after || entry
 /** The pages kept from the last run: those whose entry and everything they read are as they were (pointing at a new style sheet). */
 function keptPages(previous: State | undefined, inputs: Inputs): PageSource {
   if (!previous || inputs.renderAll) return { earlier: () => undefined };
-  // A tag's group, by what its page saw of it before and now: worked out once, when a page asks.
-  let groups: { before: Map<string, string>; after: Map<string, string> } | undefined;
-  const groupChanged = (slug: string) => {
-    try {
-      groups ??= { before: groupSignatures(previous.articles), after: groupSignatures(inputs.articles) };
-    } catch {
-      return true; // a tag that is no text: the page is made again, and fails as a build fails
-    }
-    return groups.before.get(slug) !== groups.after.get(slug);
-  };
-  const change = { listChanged: inputs.listChanged, fields: inputs.fields, groupChanged };
+  // The tag groups and list pages that pages read, compared before and now (worked out when asked).
+  const change: ArticleChange = { listChanged: inputs.listChanged, fields: inputs.fields, lists: listChanges(previous.articles, inputs.articles) };
   const from = previous.client.styleUrl;
   const to = inputs.client.styleUrl;
   const inline = { before: previous.client.inlineStyle, after: inputs.client.inlineStyle };

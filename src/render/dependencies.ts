@@ -1,4 +1,6 @@
 import type { Article } from '../content/articles.ts';
+import { pageText } from '../content/pagination.ts';
+import { groupMembers } from '../content/tags.ts';
 
 /** What one page read while it rendered: the answer to "which pages depend on this change". */
 export interface PageReads {
@@ -19,10 +21,18 @@ export interface PageReads {
    * depends on its own group, not on the whole list, so a new article leaves other tags' pages be.
    */
   tagGroups: Set<string>;
+  /** Tags whose group's name the page read (a tag's page that shows its articles a page at a time: see listPages). */
+  tagNames: Set<string>;
+  /**
+   * Pages of a list the page read through `listPage`, as `<size>:<number>:<list>` (the list `*`,
+   * or `g:<tag>` a tag's group): that page's articles in order and the list's page count, not the
+   * whole list, so a new article leaves the pages before its place be.
+   */
+  listPages: Set<string>;
 }
 
 export function emptyReads(): PageReads {
-  return { articleList: false, articleFields: new Map(), dataKeys: new Set(), listFields: new Set(), tagGroups: new Set() };
+  return { articleList: false, articleFields: new Map(), dataKeys: new Set(), listFields: new Set(), tagGroups: new Set(), tagNames: new Set(), listPages: new Set() };
 }
 
 /**
@@ -37,6 +47,13 @@ export const LIST_ACCESS = Symbol.for('ssg.listAccess');
  * tag's group and gives the articles untracked, as LIST_ACCESS does.
  */
 export const GROUP_ACCESS = Symbol.for('ssg.groupAccess');
+
+/**
+ * What a tracked list, or a tag's group taken from one, answers to this key (`listPage` asks): a
+ * function that notes a read of one page of it (`size` a page, page `number`) and gives its
+ * articles untracked, with a way to hand that page's articles back tracked.
+ */
+export const PAGE_ACCESS = Symbol.for('ssg.pageAccess');
 
 /** What LIST_ACCESS gives. */
 export interface ListAccess {
@@ -151,10 +168,12 @@ export function trackReads(
       }
       if (key === GROUP_ACCESS) {
         return (slug: string): ListAccess => {
-          reads.tagGroups.add(slug);
-          return { raw: target, view: (selection) => trackedSelection([...selection], track) };
+          reads.tagNames.add(slug);
+          // Its members are read only when the page reads the group as a whole, not a page of it.
+          return { raw: target, view: (selection) => trackedSelection([...selection], track, { group: slug, reads }) };
         };
       }
+      if (key === PAGE_ACCESS) return pageAccess(target, '*', reads, track);
       if (key === 'length' || key === Symbol.iterator) reads.articleList = true;
       return Reflect.get(target, key, receiver);
     },
@@ -172,16 +191,28 @@ export function trackReads(
  * A selection of articles whose items are tracked when read (by index, or by iterating): what it
  * holds is known from a list-wide read already, so its length and order mark nothing more.
  */
-function trackedSelection(selection: readonly Article[], track: (article: Article) => Article): Article[] {
+function trackedSelection(selection: readonly Article[], track: (article: Article) => Article, of?: { group: string; reads: PageReads }): Article[] {
   return new Proxy(selection as Article[], {
     get(target, key, receiver) {
-      if (typeof key === 'string' && /^\d+$/.test(key)) {
+      if (of && key === PAGE_ACCESS) return pageAccess(target, `g:${of.group}`, of.reads, track);
+      const item = typeof key === 'string' && /^\d+$/.test(key);
+      // A tag's group read as a whole (its length, an item, every item): its members and order.
+      if (of && (item || key === 'length' || key === Symbol.iterator)) of.reads.tagGroups.add(of.group);
+      if (item) {
         const article = target[Number(key)];
         return article && track(article);
       }
       return Reflect.get(target, key, receiver);
     },
   });
+}
+
+/** What PAGE_ACCESS gives on a list (`*`) or a tag's group (`g:<tag>`): notes the page read. */
+function pageAccess(target: readonly Article[], list: string, reads: PageReads, track: (article: Article) => Article) {
+  return (size: number, number: number): ListAccess => {
+    reads.listPages.add(`${size}:${number}:${list}`);
+    return { raw: target, view: (selection) => trackedSelection([...selection], track) };
+  };
 }
 
 /** The fields that differ between two versions of one article. */
@@ -193,19 +224,34 @@ export function changedFields(before: Article, after: Article): Set<string> {
   return fields;
 }
 
+/** How the article list changed, as dependsOnArticles asks: `lists`, when known, for the reads of tag groups and list pages. */
+export interface ArticleChange {
+  listChanged: boolean;
+  fields: ReadonlyMap<string, ReadonlySet<string>>;
+  lists?: {
+    /** Whether a tag's group (its name, its articles in order) differs. */
+    groupChanged(tag: string): boolean;
+    /** Whether a tag's group's name differs. */
+    nameChanged(tag: string): boolean;
+    /** Whether a page of a list (`<size>:<number>:<list>`, see PageReads.listPages) differs. */
+    pageChanged(page: string): boolean;
+  };
+}
+
 /**
- * Whether a page that read `reads` must be rendered again after these article changes.
- * `groupChanged` says whether a tag's group differs; without it, a page that read a group is made
- * again whenever the list or any article's tags changed.
+ * Whether a page that read `reads` must be rendered again after these article changes. Without
+ * `lists`, a page that read a tag's group or a page of a list is made again whenever the list or
+ * any article's tags changed.
  */
-export function dependsOnArticles(
-  reads: PageReads,
-  change: { listChanged: boolean; fields: ReadonlyMap<string, ReadonlySet<string>>; groupChanged?: (slug: string) => boolean },
-): boolean {
+export function dependsOnArticles(reads: PageReads, change: ArticleChange): boolean {
   if (change.listChanged && reads.articleList) return true;
-  if (reads.tagGroups.size > 0) {
-    const { groupChanged } = change;
-    if (groupChanged ? [...reads.tagGroups].some(groupChanged) : change.listChanged || [...change.fields.values()].some((fields) => fields.has('tags'))) return true;
+  if (reads.tagGroups.size > 0 || reads.tagNames.size > 0 || reads.listPages.size > 0) {
+    const { lists } = change;
+    // Not told how: any change of the list or of an article's tags may have moved them.
+    const anyMoved = () => change.listChanged || [...change.fields.values()].some((fields) => fields.has('tags'));
+    if (!lists) {
+      if (anyMoved()) return true;
+    } else if ([...reads.tagGroups].some(lists.groupChanged) || [...reads.tagNames].some(lists.nameChanged) || [...reads.listPages].some(lists.pageChanged)) return true;
   }
   for (const [slug, fields] of change.fields) {
     const read = reads.articleFields.get(slug);
@@ -213,4 +259,50 @@ export function dependsOnArticles(
     if (reads.listFields.size > 0 && [...fields].some((field) => reads.listFields.has(field))) return true;
   }
   return false;
+}
+
+/**
+ * What a page that read a tag's group, its name or a page of a list saw of it, for one list of
+ * articles (undefined: no such group, or a page size that is none). Two lists give the same text
+ * exactly when such a page reads the same.
+ */
+export function listReadTexts(articles: readonly Article[]) {
+  let groups: ReturnType<typeof groupMembers> | undefined;
+  let slugs: string[] | undefined;
+  const groupOf = (tag: string) => (groups ??= groupMembers(articles)).get(tag);
+  return {
+    group: (tag: string) => {
+      const group = groupOf(tag);
+      return group && [group.name, ...group.slugs].join('\0');
+    },
+    name: (tag: string) => groupOf(tag)?.name,
+    page: (read: string) => {
+      const [size, number, ...rest] = read.split(':');
+      const list = rest.join(':');
+      const keys = list === '*' ? (slugs ??= articles.map((article) => article.slug)) : list.startsWith('g:') ? (groupOf(list.slice(2))?.slugs ?? []) : undefined;
+      try {
+        return keys && pageText(keys, Number(size), Number(number));
+      } catch {
+        return undefined; // a page size that is none: listPage throws too
+      }
+    },
+  };
+}
+
+/** How the tag groups and list pages a page may have read differ between two lists of articles. */
+export function listChanges(before: readonly Article[], after: readonly Article[]): NonNullable<ArticleChange['lists']> {
+  const [was, is] = [listReadTexts(before), listReadTexts(after)];
+  // A tag that is no text makes the groups throw: everything counts as changed (and fails as a build fails).
+  const differs = (read: (texts: ReturnType<typeof listReadTexts>) => string | undefined) => {
+    try {
+      return read(was) !== read(is);
+    } catch {
+      return true;
+    }
+  };
+  return {
+    groupChanged: (tag) => differs((texts) => texts.group(tag)),
+    nameChanged: (tag) => differs((texts) => texts.name(tag)),
+    pageChanged: (page) => differs((texts) => texts.page(page)),
+  };
 }

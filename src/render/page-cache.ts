@@ -6,8 +6,7 @@ import { sourceFingerprint } from '../fingerprint.js';
 import type { Article } from '../content/articles.ts';
 import { discardEntry, keepContentEntry, pruneEntries, readContentEntry, readEntrySync, writeEntrySync } from '../cache/store.ts';
 import { outputHash } from '../output/output.ts';
-import type { PageReads } from './dependencies.ts';
-import { groupSignatures } from '../content/tags.ts';
+import { listReadTexts, type PageReads } from './dependencies.ts';
 import { fragmentTargets, hasSlashedLink, type PageLink, type PageLinks } from './links.ts';
 import { generatorRoot } from '../project.ts';
 
@@ -190,7 +189,8 @@ function storedLinks(page: StoredPage, urlPath: string): PageLinks | undefined {
 /**
  * The signature today of each thing a page may have read (memoised for the build): '*' the list's
  * members and order, '*:<field>' one field of every article, 'a:<slug>\0<fields>' some fields of
- * one article, 'd:<name>' a data file, 'g:<tag>' a tag's group. Undefined for what no longer exists.
+ * one article, 'd:<name>' a data file, 'g:<tag>' a tag's group ('n:<tag>' its name alone),
+ * 'p:<size>:<number>:<list>' one page of a list. Undefined for what no longer exists.
  */
 function readSignatures(inputs: PageCacheInputs): (read: string) => string | undefined {
   const bySlug = new Map(inputs.articles.map((article) => [article.slug, article]));
@@ -212,21 +212,22 @@ function readSignatures(inputs: PageCacheInputs): (read: string) => string | und
     return article && sha1(...fields.split(',').map((field) => `${field}=${fieldValue(article, field)}`));
   };
 
-  /** Each tag's group as a page that read it saw it (none: a tag of no article now). */
-  let groups: Map<string, string> | undefined;
-  const group = (slug: string): string | undefined => {
+  /** A tag's group, its name or a page of a list as a page that read it saw it ('none': no such group now). */
+  const lists = listReadTexts(inputs.articles);
+  const listRead = (text: () => string | undefined): string | undefined => {
     try {
-      groups ??= groupSignatures(inputs.articles);
+      const seen = text();
+      return seen === undefined ? 'none' : sha1(seen);
     } catch {
       return undefined; // a tag that is no text: the build stops on it anyway
     }
-    const seen = groups.get(slug);
-    return seen === undefined ? 'none' : sha1(seen);
   };
 
   const compute = (read: string): string | undefined => {
     if (read === '*') return (list ??= sha1(...inputs.articles.map((article) => article.slug)));
-    if (read.startsWith('g:')) return group(read.slice(2));
+    if (read.startsWith('g:')) return listRead(() => lists.group(read.slice(2)));
+    if (read.startsWith('n:')) return listRead(() => lists.name(read.slice(2)));
+    if (read.startsWith('p:')) return listRead(() => lists.page(read.slice(2)));
     // One field of every article of the list (a tag's page reads every article's tags).
     if (read.startsWith('*:')) return sha1(...inputs.articles.map((article) => `${article.slug}=${fieldValue(article, read.slice(2))}`));
     if (read.startsWith('a:')) return articleFields(read);
@@ -280,6 +281,8 @@ function readLines(reads: PageReads, current: (read: string) => string | undefin
   for (const [slug, fields] of reads.articleFields) add(`a:${slug}\0${[...fields].sort().join(',')}`);
   for (const name of reads.dataKeys) add(`d:${name}`);
   for (const slug of reads.tagGroups) add(`g:${slug}`);
+  for (const slug of reads.tagNames) add(`n:${slug}`);
+  for (const page of reads.listPages) add(`p:${page}`);
   return lines.join(LINE_END);
 }
 
