@@ -188,8 +188,9 @@ export function trackReads(
 }
 
 /**
- * A selection of articles whose items are tracked when read (by index, or by iterating): what it
- * holds is known from a list-wide read already, so its length and order mark nothing more.
+ * A selection of articles whose items are tracked when read (by index, or by iterating). Taken
+ * from a list-wide read, its length and order mark nothing more; a tag's group (`of`) notes a
+ * read of its members when read whole, or of one page of it when `listPage` asks for that.
  */
 function trackedSelection(selection: readonly Article[], track: (article: Article) => Article, of?: { group: string; reads: PageReads }): Article[] {
   return new Proxy(selection as Article[], {
