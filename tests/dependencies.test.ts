@@ -39,9 +39,17 @@ describe('trackReads', () => {
     expect(reads.listPages).toEqual(new Set(['10:2:g:odd']));
     expect(reads.tagGroups.size).toBe(0);
     expect([...reads.articleFields.keys()]).toEqual(['a21', 'a23', 'a25', 'a27', 'a29', 'a31', 'a33', 'a35', 'a37', 'a39']);
-    // The group read whole: its members and order.
+    // The group read whole: its members and order (by its length, or its keys, or `in`).
     expect(group.articles).toHaveLength(25);
     expect(reads.tagGroups).toEqual(new Set(['odd']));
+    for (const readWhole of [(items: Article[]) => Object.keys(items).length, (items: Article[]) => 3 in items, (items: Article[]) => Object.getOwnPropertyDescriptor(items, '0')]) {
+      const alone = emptyReads();
+      readWhole(tagGroup(trackReads(articles, {}, alone).articles, 'odd')!.articles);
+      expect(alone.tagGroups).toEqual(new Set(['odd']));
+      const list = emptyReads();
+      readWhole(trackReads(articles, {}, list).articles as Article[]);
+      expect(list.articleList).toBe(true);
+    }
     // A page of the whole list: that page, not the list.
     listPage(tracked.articles, 10, '/news', 3);
     expect(reads.listPages).toEqual(new Set(['10:2:g:odd', '10:3:*']));

@@ -177,6 +177,7 @@ export function trackReads(
       if (key === 'length' || key === Symbol.iterator) reads.articleList = true;
       return Reflect.get(target, key, receiver);
     },
+    ...membersRead(() => (reads.articleList = true)),
   });
   const trackedData = new Proxy(data, {
     get(target, key, receiver) {
@@ -193,19 +194,39 @@ export function trackReads(
  * read of its members when read whole, or of one page of it when `listPage` asks for that.
  */
 function trackedSelection(selection: readonly Article[], track: (article: Article) => Article, of?: { group: string; reads: PageReads }): Article[] {
+  // A tag's group read as a whole (its length, an item, every item, its keys): its members and order.
+  const whole = () => of?.reads.tagGroups.add(of.group);
   return new Proxy(selection as Article[], {
     get(target, key, receiver) {
       if (of && key === PAGE_ACCESS) return pageAccess(target, `g:${of.group}`, of.reads, track);
       const item = typeof key === 'string' && /^\d+$/.test(key);
-      // A tag's group read as a whole (its length, an item, every item): its members and order.
-      if (of && (item || key === 'length' || key === Symbol.iterator)) of.reads.tagGroups.add(of.group);
+      if (item || key === 'length' || key === Symbol.iterator) whole();
       if (item) {
         const article = target[Number(key)];
         return article && track(article);
       }
       return Reflect.get(target, key, receiver);
     },
+    ...membersRead(whole),
   });
+}
+
+/** The traps by which a list is read whole without a `get` (`Object.keys`, `for…in`, `i in list`): `read` notes it. */
+function membersRead(read: () => void): Pick<ProxyHandler<Article[]>, 'ownKeys' | 'has' | 'getOwnPropertyDescriptor'> {
+  return {
+    ownKeys(target) {
+      read();
+      return Reflect.ownKeys(target);
+    },
+    has(target, key) {
+      if (key !== PAGE_ACCESS && key !== LIST_ACCESS && key !== GROUP_ACCESS) read();
+      return Reflect.has(target, key);
+    },
+    getOwnPropertyDescriptor(target, key) {
+      read();
+      return Reflect.getOwnPropertyDescriptor(target, key);
+    },
+  };
 }
 
 /** What PAGE_ACCESS gives on a list (`*`) or a tag's group (`g:<tag>`): notes the page read. */
