@@ -358,7 +358,7 @@ async function updateArticles(project: Project, strategy: Strategy<unknown>, pre
     const result = await parseChanged(project, file, options);
     if (!result) parsed.delete(name);
     else parsed.set(name, result);
-    if (result && !(result instanceof SsgError)) pending.push({ article: result, key: name });
+    if (result && !(result instanceof SsgError)) pending.push({ article: result, key: result.file });
   }
   const publish = { drafts: options.drafts, future: options.future, now: options.now };
   const articles = publishArticles(parsed, publish);

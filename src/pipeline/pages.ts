@@ -192,13 +192,13 @@ export async function renderPages(
   const made = new Map<PageJob, RenderedPage>();
   const failures = new Map<number, unknown>();
   const converting = convertingSlugs(known, conversion);
+  const valid = (reads: PageReads) => !readsConverting(reads, converting());
   /** Pages that showed what an article gets from its conversion before it had it: made again once all are converted. */
   const again: PageJob[] = [];
   const makeOne = (listed: PageJob) => {
     const { job, context: current } = view(listed);
     const earlier = source.earlier(job);
     const file = sourceFileOf(listed, known);
-    const valid = (reads: PageReads) => !readsConverting(reads, converting());
     const page = earlier ? pageAsBefore(job, earlier, file, current) : renderedPage(job, current, file, valid, source.sameAsBefore && ((hash) => source.sameAsBefore!(job, hash)));
     if (!page) return void again.push(listed);
     // A page as before is carried over from the output folder by its hash, its HTML never read.

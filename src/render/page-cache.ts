@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { sourceFingerprint } from '../fingerprint.js';
-import type { Article } from '../content/articles.ts';
+import { CONVERTED_FIELDS, type Article } from '../content/articles.ts';
 import { discardEntry, keepContentEntry, pruneEntries, readContentEntry, readEntrySync, writeEntrySync } from '../cache/store.ts';
 import { outputHash } from '../output/output.ts';
 import { listReadTexts, type PageReads } from './dependencies.ts';
@@ -100,8 +100,8 @@ interface Stored {
   copies?: boolean;
 }
 
-/** An article's fields made from its body when it is converted: known by the content key before that. */
-const BODY_FIELDS = new Set(['html', 'headings', 'readingTime', 'markdown', 'bodyLine']);
+/** An article's fields made from its body (by its conversion, or as it is parsed): known by the content key before it is converted. */
+const BODY_FIELDS = new Set([...CONVERTED_FIELDS, 'markdown', 'bodyLine']);
 
 const sha1 = (...parts: Array<string | Uint8Array>) => {
   const hash = createHash('sha1');
