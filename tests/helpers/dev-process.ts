@@ -68,6 +68,8 @@ export class DevProcess {
     const response = await fetch(`${this.url}/__ssg/events`, { signal: controller.signal });
     const received: DevEvent[] = [];
     let seen = 0;
+    /** Told of each event as it arrives: `next` answers at once, not at its next look. */
+    const arrivals = new Set<() => void>();
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = '';
     (async () => {
@@ -83,6 +85,7 @@ export class DevProcess {
             const event = /^event: (.+)$/m.exec(block)?.[1];
             const data = /^data: (.+)$/m.exec(block)?.[1];
             if (event && data) received.push({ event, data: JSON.parse(data) });
+            for (const arrived of arrivals) arrived();
           }
         }
       } catch {
@@ -91,17 +94,33 @@ export class DevProcess {
     })();
     return {
       received,
-      async next(name, accept = () => true, timeoutMs = 10_000) {
-        const deadline = Date.now() + timeoutMs;
-        while (Date.now() < deadline) {
-          const index = received.findIndex((event, at) => at >= seen && event.event === name && accept(event.data));
-          if (index !== -1) {
+      next(name, accept = () => true, timeoutMs = 10_000) {
+        return new Promise<DevEvent>((resolve, reject) => {
+          const look = () => {
+            let index: number;
+            try {
+              index = received.findIndex((event, at) => at >= seen && event.event === name && accept(event.data));
+            } catch (error) {
+              done();
+              reject(error);
+              return true;
+            }
+            if (index === -1) return false;
             seen = index + 1;
-            return received[index]!;
-          }
-          await new Promise((resolve) => setTimeout(resolve, 10));
-        }
-        throw new Error(`no "${name}" event; received ${JSON.stringify(received)}`);
+            done();
+            resolve(received[index]!);
+            return true;
+          };
+          const timer = setTimeout(() => {
+            done();
+            reject(new Error(`no "${name}" event; received ${JSON.stringify(received)}`));
+          }, timeoutMs);
+          const done = () => {
+            clearTimeout(timer);
+            arrivals.delete(look);
+          };
+          if (!look()) arrivals.add(look);
+        });
       },
       async settle(quietMs = 400) {
         // Lets a rebuild still running from an earlier change finish, so that the next `next`
