@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Article } from '../src/content/articles.ts';
-import { changedFields, dependsOnArticles, emptyReads, isTracked, listChanges, mapArticlesIn, trackReads, untracked } from '../src/render/dependencies.ts';
+import { changedFields, dependsOnArticles, emptyReads, isTracked, listChanges, listReadTexts, mapArticlesIn, trackReads, untracked } from '../src/render/dependencies.ts';
 import { listPage } from '../src/content/pagination.ts';
 import { classify } from '../src/pipeline/incremental.ts';
 import { groupByTag, tagGroup } from '../src/content/tags.ts';
@@ -93,6 +93,61 @@ describe('trackReads', () => {
     // The group's name, as its newest article spells it; a page size that is none.
     expect(listChanges(articles, [{ ...articles[0]!, tags: ['EVEN'] }, ...articles.slice(1)]).nameChanged('even')).toBe(true);
     expect(same.pageChanged('0:1:*')).toBe(false);
+  });
+
+  it('answers, after any edit of a list, as the texts of what a page read say, asked in any order and more than once (fast-check)', () => {
+    const TAGS = ['Even', 'EVEN', 'Odd', 'odd ', 'Ünïcode', '', 'x y'];
+    const tagsValue = fc.oneof(
+      { weight: 6, arbitrary: fc.array(fc.constantFrom(...TAGS), { maxLength: 3 }) },
+      fc.constant(undefined),
+      // Not a list of texts: the groups throw, and everything counts as changed, as before.
+      fc.constantFrom<unknown>('Even', [1], [null], {}),
+    );
+    const listOf = (count: number, tags: unknown[]) => Array.from({ length: count }, (_, n) => article(`a${n}`, { tags: tags[n] as string[] }));
+    const edit = fc.oneof(
+      fc.record({ kind: fc.constant('body' as const), at: fc.nat() }),
+      fc.record({ kind: fc.constant('tags' as const), at: fc.nat(), tags: tagsValue }),
+      fc.record({ kind: fc.constant('move' as const), at: fc.nat(), to: fc.nat() }),
+      fc.record({ kind: fc.constant('add' as const), at: fc.nat(), tags: tagsValue }),
+      fc.record({ kind: fc.constant('remove' as const), at: fc.nat() }),
+    );
+    const apply = (list: Article[], step: fc.Arbitrary<unknown> extends never ? never : { kind: string; at: number; to?: number; tags?: unknown }, n: number): Article[] => {
+      const next = [...list];
+      const at = list.length === 0 ? 0 : step.at % list.length;
+      if (step.kind === 'add') next.splice(step.at % (list.length + 1), 0, article(`new${n}`, { tags: step.tags as string[] }));
+      else if (list.length === 0) return next;
+      else if (step.kind === 'body') next[at] = { ...list[at]!, markdown: `edit ${n}`, tags: Array.isArray(list[at]!.tags) ? [...list[at]!.tags!] : list[at]!.tags };
+      else if (step.kind === 'tags') next[at] = { ...list[at]!, tags: step.tags as string[] };
+      else if (step.kind === 'move') next.splice(step.to! % list.length, 0, ...next.splice(at, 1));
+      else next.splice(at, 1);
+      return next;
+    };
+    fc.assert(
+      fc.property(fc.array(tagsValue, { maxLength: 25 }), fc.array(edit, { maxLength: 3 }), fc.array(fc.nat(), { minLength: 1, maxLength: 12 }), (tags, steps, asks) => {
+        const before = listOf(tags.length, tags);
+        const after = steps.reduce((list, step, n) => apply(list, step, n), before);
+        const changes = listChanges(before, after);
+        const [was, is] = [listReadTexts(before), listReadTexts(after)];
+        const differs = (read: (texts: ReturnType<typeof listReadTexts>) => string | undefined) => {
+          try {
+            return read(was) !== read(is);
+          } catch {
+            return true;
+          }
+        };
+        const slugs = ['even', 'odd', 'unicode', 'x-y', 'none'];
+        const questions = [
+          ...slugs.map((tag) => [() => changes.groupChanged(tag), () => differs((texts) => texts.group(tag))] as const),
+          ...slugs.map((tag) => [() => changes.nameChanged(tag), () => differs((texts) => texts.name(tag))] as const),
+          ...['3:1:*', '3:2:*', '5:3:*', '2:1:g:even', '2:2:g:odd', '0:1:*', '3:9:*'].map((page) => [() => changes.pageChanged(page), () => differs((texts) => texts.page(page))] as const),
+        ];
+        for (const ask of asks) {
+          const [answer, expected] = questions[ask % questions.length]!;
+          expect(answer()).toBe(expected());
+        }
+      }),
+      { numRuns: 400 },
+    );
   });
 
   it('records the fields a page read of each article, and whether it used the list', () => {
