@@ -61,6 +61,7 @@ function keptPages(previous: State | undefined, inputs: Inputs): PageSource {
   const inline = { before: previous.client.inlineStyle, after: inputs.client.inlineStyle };
   const swap = inputs.styleChanged && from && to && from !== to;
   return {
+    answersBeforeConversion: true,
     earlier(job) {
       const page = previous.pages.get(job.outputPath);
       if (!page?.reads || !sameEntry(page.job, job)) return undefined;

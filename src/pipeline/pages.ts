@@ -61,15 +61,17 @@ export function expandPages(previous: State | undefined, inputs: Inputs): Pick<S
 
 /**
  * Pages that were handed their articles render as soon as those are ready; every other page (a
- * list may read any article) once all are.
+ * list may read any article) once all are, unless `madeNow` could make it as it was at once.
  */
-async function renderAsConverted(jobs: readonly PageJob[], known: ReadonlySet<Article>, conversion: Conversion, render: (job: PageJob) => void): Promise<void> {
+async function renderAsConverted(jobs: readonly PageJob[], known: ReadonlySet<Article>, conversion: Conversion, render: (job: PageJob) => void, madeNow: (job: PageJob) => boolean): Promise<void> {
   const isReady = (job: PageJob) => entryArticles(job, known).every((article) => conversion.ready.has(article));
   const waitingOn = new Map<Article, PageJob[]>();
   const later: PageJob[] = [];
   for (const job of jobs) {
     const needs = entryArticles(job, known);
-    if (needs.length === 0) later.push(job);
+    if (needs.length === 0) {
+      if (!madeNow(job)) later.push(job);
+    }
     else if (isReady(job)) render(job);
     else for (const article of needs) waitingOn.set(article, [...(waitingOn.get(article) ?? []), job]);
   }
@@ -83,6 +85,13 @@ async function renderAsConverted(jobs: readonly PageJob[], known: ReadonlySet<Ar
   // Memory back from the helpers as soon as they have nothing left to draw.
   void conversion.release();
   for (const job of later) render(job);
+}
+
+/** Whether a page's entry holds an article anywhere in it (a tag's group of articles, say). */
+function holdsArticles(job: PageJob, known: ReadonlySet<Article>): boolean {
+  let found = false;
+  mapArticlesIn(job.entry, (value) => known.has(value as Article), (article) => ((found = true), article));
+  return found;
 }
 
 /**
@@ -195,9 +204,9 @@ export async function renderPages(
   const valid = (reads: PageReads) => !readsConverting(reads, converting());
   /** Pages that showed what an article gets from its conversion before it had it: made again once all are converted. */
   const again: PageJob[] = [];
-  const makeOne = (listed: PageJob) => {
+  const makeOne = (listed: PageJob, asked?: ReturnType<PageSource['earlier']>) => {
     const { job, context: current } = view(listed);
-    const earlier = source.earlier(job);
+    const earlier = asked ?? source.earlier(job);
     const file = sourceFileOf(listed, known);
     const page = earlier ? pageAsBefore(job, earlier, file, current) : renderedPage(job, current, file, valid, source.sameAsBefore && ((hash) => source.sameAsBefore!(job, hash)));
     if (!page) return void again.push(listed);
@@ -206,15 +215,22 @@ export async function renderPages(
     source.made?.(page, !earlier);
     made.set(listed, source.dropsHtml ? withoutHtml(page) : page);
   };
-  const render = (job: PageJob) => {
+  const render = (job: PageJob, asked?: ReturnType<PageSource['earlier']>) => {
     if (made.has(job) || failures.has(order.get(job)!)) return;
     try {
-      makeOne(job);
+      makeOne(job, asked);
     } catch (error) {
       failures.set(order.get(job)!, error);
     }
   };
-  await renderAsConverted(jobs, known, conversion, render);
+  /** A page whose entry holds no article, taken as it was while the articles are converted (when the source can tell). */
+  const madeNow = (job: PageJob) => {
+    if (!source.answersBeforeConversion || holdsArticles(job, known)) return false;
+    const earlier = source.earlier(job);
+    if (earlier) render(job, earlier);
+    return earlier !== undefined;
+  };
+  await renderAsConverted(jobs, known, conversion, render, madeNow);
   // Every article is converted by now (renderAsConverted waited for them all).
   for (const job of again.splice(0)) render(job);
   if (failures.size > 0) throw failures.get(Math.min(...failures.keys()));

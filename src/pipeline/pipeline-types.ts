@@ -171,6 +171,12 @@ export interface PageSource {
    * when nothing is known of it, or it differs.
    */
   sameAsBefore?(job: PageJob, hash: string): PageLinks | undefined;
+  /**
+   * earlier() answers from what the articles were parsed to, not from what they convert to (dev:
+   * what each page read, against the fields that changed): a page whose entry holds no article is
+   * then asked, and taken as it was, before the articles are converted.
+   */
+  answersBeforeConversion?: boolean;
   /** Hears of each page of the run, rendered (`fresh`) or not. */
   made?(page: RenderedPage, fresh: boolean): void;
   /**
