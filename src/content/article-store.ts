@@ -2,6 +2,7 @@ import { parseArticles, reportRemovedHtml, withHtml, type Article, type ArticleS
 import { imagesUnchanged, type ArticleImageRecord } from '../images/article-images.ts';
 import { contentKey, openMarkdownCache, type MarkdownCache } from './markdown-cache.ts';
 import type { MarkdownPool } from './markdown-pool.ts';
+import type { ArticleToConvert } from './conversion.ts';
 import { mergeProblems, reviveProblem } from '../errors.ts';
 import type { ArticleLimits } from './limits.ts';
 
@@ -51,6 +52,9 @@ export type ConvertedPair = readonly [listed: Article, converted: Article];
  * new article value with its HTML, and fills the cache when there is one (dev's edits have none); `onConverted` hears of each batch as it
  * lands. Every article's problems are reported at once when all are done, in file order.
  */
+/** What a helper is given to convert an article: its body, its file, and the line the body starts on. */
+export const conversionItem = (article: Article): ArticleToConvert => ({ markdown: article.markdown, file: article.file, bodyLine: article.bodyLine ?? 1 });
+
 export function convertPending(
   parsed: Pick<ParsedWithCache, 'pending' | 'images'> & { cache?: MarkdownCache },
   pool: Pick<MarkdownPool, 'convert'>,
@@ -59,7 +63,7 @@ export function convertPending(
   const { pending, cache } = parsed;
   if (pending.length === 0) return Promise.resolve();
   const failures: unknown[] = [];
-  const items = pending.map(({ article }) => ({ markdown: article.markdown, file: article.file, bodyLine: article.bodyLine ?? 1 }));
+  const items = pending.map(({ article }) => conversionItem(article));
   const done = pool
     .convert(items, (indexes, results) => {
       const converted = indexes.flatMap((index, position): ConvertedPair[] => {

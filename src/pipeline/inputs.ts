@@ -9,11 +9,11 @@ import { articleText, emptyArticle, isArticleName, isPublished, parseArticle, re
 import { bundleClient, collectClientBundle, findIslands, scriptBuildOptions, styleBuildOptions, type ClientBundle, type IslandSource } from '../bundle/bundle-client.ts';
 import { bundleServer, loadServerModule, serverBuildOptions, type ServerBundle } from '../bundle/bundle-server.ts';
 import { fromEsbuildFailure } from '../bundle/esbuild-plugins.ts';
-import { convertPending, parseWithCache, type ConvertedPair, type ParsedWithCache } from '../content/article-store.ts';
+import { conversionItem, convertPending, parseWithCache, type ConvertedPair, type ParsedWithCache } from '../content/article-store.ts';
 import { needsSiteModule, type MarkdownOptions } from '../content/markdown-options.ts';
 import { markdownStamp } from '../content/markdown-plugins.ts';
 import { removeFilesOfEndedProcesses } from '../cache/store.ts';
-import type { ArticleConverter, ConvertedArticle } from '../content/conversion.ts';
+import type { ArticleConverter, ArticleToConvert, ConvertedArticle } from '../content/conversion.ts';
 import { drawHere } from '../content/drawing.ts';
 import { createMarkdownPool, type EditConverter, type MarkdownPool } from '../content/markdown-pool.ts';
 import { readDataFiles, type DataFile } from '../content/data.ts';
@@ -218,16 +218,22 @@ async function parseChanged(project: Project, file: string, options: RunOptions)
   }
 }
 
+/** Conversions started before the run's conversion stage, by file: the item each was given and its result. */
+type StartedConversions = Map<string, { item: ArticleToConvert; result: Promise<ConvertedArticle> }>;
+
 /**
  * Dev's edit converter as the pool a run converts with: one article at a time, in the helper it
- * keeps between runs (an article designed to hang is stopped there, and dev goes on serving).
+ * keeps between runs (an article designed to hang is stopped there, and dev goes on serving). An
+ * item whose conversion was `started` already, as given now, takes that one.
  */
-function editsAsPool(edits: EditConverter, converter: ArticleConverter): Pick<MarkdownPool, 'convert'> {
+function editsAsPool(edits: EditConverter, converter: ArticleConverter, started: StartedConversions): Pick<MarkdownPool, 'convert'> {
+  const sameItem = (a: ArticleToConvert, b: ArticleToConvert) => a.file === b.file && a.markdown === b.markdown && a.bodyLine === b.bodyLine;
   return {
     async convert(items, onBatch) {
       const results: ConvertedArticle[] = [];
       for (const [index, item] of items.entries()) {
-        const result = await edits.convert(item, converter);
+        const early = started.get(item.file);
+        const result = await (early && sameItem(early.item, item) ? early.result : edits.convert(item, converter));
         results.push(result);
         onBatch?.([index], [result]);
       }
@@ -353,13 +359,53 @@ async function updateArticles(project: Project, strategy: Strategy<unknown>, pre
   const parsed = new Map<string, Article | SsgError>(previous.byFile);
   /** The articles to convert: the changed files, converted while the pages that do not show them are made. */
   const pending: Array<{ article: Article; key: string }> = [];
-  for (const file of files) {
-    const name = relative(project, file);
-    const result = await parseChanged(project, file, options);
-    if (!result) parsed.delete(name);
-    else parsed.set(name, result);
-    if (result && !(result instanceof SsgError)) pending.push({ article: result, key: result.file });
+  // Edits are converted in a helper kept between runs, with the site's plugins (a copy of its
+  // module). Each changed article's conversion starts as soon as it is parsed: the helper works
+  // while this process makes the list and the pages that do not show it.
+  let siteMarkdown: SiteMarkdown | undefined;
+  let converter: ArticleConverter | undefined;
+  const started: StartedConversions = new Map();
+  try {
+    for (const file of files) {
+      const name = relative(project, file);
+      const result = await parseChanged(project, file, options);
+      if (!result) parsed.delete(name);
+      else parsed.set(name, result);
+      if (!result || result instanceof SsgError) continue;
+      pending.push({ article: result, key: result.file });
+      siteMarkdown ??= { ...siteMarkdownOf(project, bundle, { drawing: false }), stamp: previous.markdownStamp };
+      converter ??= articleConverter(strategy.images, siteMarkdown);
+      const item = conversionItem(result);
+      const converting = edits.convert(item, converter);
+      converting.catch(() => {}); // taken by the run's conversion, or the run failed before it
+      started.set(item.file, { item, result: converting });
+    }
+    // The requests reach the helper a few promise steps on: let them go before the list is made.
+    if (started.size > 0) await new Promise((resolve) => setImmediate(resolve));
+    return listUpdated(project, strategy, previous, { parsed, pending, edits, started, siteMarkdown, converter }, bundle, options);
+  } catch (error) {
+    siteMarkdown?.dispose();
+    throw error;
   }
+}
+
+/** The list published again after the changed files were parsed, and its conversion started. */
+function listUpdated(
+  project: Project,
+  strategy: Strategy<unknown>,
+  previous: State,
+  edited: {
+    parsed: Map<string, Article | SsgError>;
+    pending: Array<{ article: Article; key: string }>;
+    edits: EditConverter;
+    started: StartedConversions;
+    siteMarkdown?: SiteMarkdown;
+    converter?: ArticleConverter;
+  },
+  bundle: ServerBundle | undefined,
+  options: RunOptions,
+): ArticleInputs {
+  const { parsed, pending, edits, started } = edited;
   const publish = { drafts: options.drafts, future: options.future, now: options.now };
   const articles = publishArticles(parsed, publish);
   const byFile = parsed as Map<string, Article>; // publishArticles threw if any was an error
@@ -383,10 +429,10 @@ async function updateArticles(project: Project, strategy: Strategy<unknown>, pre
     const changed = old && old !== article ? changedFields(old, article) : undefined;
     if (changed && changed.size > 0) fields.set(article.slug, changed);
   }
-  // Edits are converted in a helper kept between runs, with the site's plugins (a copy of its module).
-  const markdown: SiteMarkdown = { ...(pending.length > 0 ? siteMarkdownOf(project, bundle, { drawing: false }) : { options: markdownSettingsOf(bundle).options, dispose: () => {} }), stamp: previous.markdownStamp };
-  const converter = articleConverter(strategy.images, markdown);
-  const conversion = startConversion(project, { pending, images: new Map() }, articles, strategy.images, markdown, options, bundle && { site: bundle.module.site }, editsAsPool(edits, converter));
+  const markdown: SiteMarkdown =
+    edited.siteMarkdown ?? { ...(pending.length > 0 ? siteMarkdownOf(project, bundle, { drawing: false }) : { options: markdownSettingsOf(bundle).options, dispose: () => {} }), stamp: previous.markdownStamp };
+  const converter = edited.converter ?? articleConverter(strategy.images, markdown);
+  const conversion = startConversion(project, { pending, images: new Map() }, articles, strategy.images, markdown, options, bundle && { site: bundle.module.site }, editsAsPool(edits, converter, started));
   return { byFile, articles, listChanged, fields, conversion, saveArticles: async () => {}, markdownStamp: previous.markdownStamp };
 }
 
