@@ -1,4 +1,4 @@
-import { existsSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DevProcess } from './helpers/dev-process.ts';
@@ -294,6 +294,22 @@ describe('ssg dev', () => {
     expect(await site.read('dist/about.html')).not.toContain('__ssg');
     expect(existsSync(site.file('.cache/ssg/dev/about.html'))).toBe(true);
     expect(await site.read('.cache/ssg/dev/about.html')).not.toContain('__ssg');
+  });
+
+  // Linux only: there a thread has a nice value of its own (elsewhere the watcher keeps the server's priority).
+  it.runIf(process.platform === 'linux')('watches on a thread of its own at the lowest priority; the server thread keeps its own', async () => {
+    const pid = dev.child.pid!;
+    const niceOf = (task: string) => Number(readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[16]);
+    const tasks = readdirSync(`/proc/${pid}/task`);
+    expect(niceOf(String(pid))).toBe(0);
+    expect(tasks.filter((task) => niceOf(task) === 19)).toHaveLength(1);
+    // And a save still comes through it (the earlier tests saved through it too).
+    const events = await dev.events();
+    const original = await site.read('content/news/first-post.md');
+    await site.write('content/news/first-post.md', `${original}\nSaved while the watcher is niced.\n`);
+    await events.next('reload', (data) => data.pages.includes('/news/first-post'));
+    await expect.poll(() => text(`${dev.url}/news/first-post`)).toContain('Saved while the watcher is niced.');
+    events.close();
   });
 
   it('Ctrl-C stops the watcher and the server within 2 s, exiting 130 as a process ended by SIGINT', async () => {

@@ -1,8 +1,9 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ArticleLimits } from '../content/limits.ts';
-import { watch, type FSWatcher } from 'chokidar';
 import * as esbuild from 'esbuild';
 import { SsgError, SsgErrorList } from '../errors.ts';
 import { createHttpServer } from '../server/http-server.ts';
@@ -12,6 +13,7 @@ import { generatorRoot } from '../project.ts';
 import { parseRequestTarget } from '../server/request-target.ts';
 import { createStaticHandler } from '../server/static-server.ts';
 import { createWatchQueue, type WatchQueue } from './watch-queue.ts';
+import type { WatcherMessage } from './watcher-thread.ts';
 
 export const DEV_OUT_DIR = path.join('.cache', 'ssg', 'dev');
 const EVENTS_PATH = '/__ssg/events';
@@ -66,9 +68,6 @@ function describeChange(paths: Set<string>, root: string): string {
   const names = [...paths].map((file) => path.relative(root, path.resolve(root, file)));
   return names.length === 1 ? `${names[0]} changed` : `${names.length} files changed`;
 }
-
-/** Dot files and folders, editor backups and swap files, Vim's write test file: never site input. */
-const NOT_SOURCE = /(^|[/\\])\.|~$|\.sw[a-p]$|(^|[/\\])4913$/;
 
 /** chokidar drops a second change of one file within this window instead of delaying it. */
 const CHOKIDAR_CHANGE_THROTTLE_MS = 50;
@@ -219,29 +218,61 @@ async function listenNearPort(server: Server, build: IncrementalBuild, options: 
   }
 }
 
-/** Watches the site's sources and queues each changed file; resolves once the watcher is ready. */
-async function watchSources(root: string, queue: WatchQueue, handled: Map<string, string>): Promise<FSWatcher> {
-  // chokidar asks about every entry of a folder each time something in it changes: 1,000 times
-  // per save in a folder of 1,000 articles, so this stays cheap (no path.relative).
-  const prefix = root + path.sep;
-  const ignored = (file: string) => {
-    const relative = file.startsWith(prefix) ? file.slice(prefix.length) : path.relative(root, file);
-    return NOT_SOURCE.test(relative) || relative.split(path.sep, 1)[0] === 'node_modules';
+/**
+ * The watcher thread: compiled into lib/ beside the CLI (scripts/build-package.js), or, when the
+ * generator runs from its TypeScript sources (a checkout whose sources changed, the tests), its
+ * source loaded through tsx in the thread.
+ */
+function startWatcherThread(root: string): Worker {
+  const shipped = path.join(generatorRoot, 'lib', 'dev-watcher.js');
+  if (!fileURLToPath(import.meta.url).endsWith('.ts') && existsSync(shipped)) return new Worker(shipped, { workerData: { root } });
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const script = pathToFileURL(path.join(generatorRoot, 'src', 'dev', 'watcher-thread.ts')).href;
+  const code = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(script)}); });`;
+  return new Worker(code, { eval: true, workerData: { root } });
+}
+
+/**
+ * Watches the site's sources on a thread of its own and queues each changed file; resolves once
+ * the watcher is ready. Its problems are warnings: dev goes on serving what it built.
+ */
+async function watchSources(root: string, queue: WatchQueue, handled: Map<string, string>, warn: (message: string) => void): Promise<{ close(): Promise<void> }> {
+  const thread = startWatcherThread(root);
+  // The dev server ends when told to, whatever the thread does.
+  thread.unref();
+  let [ready, closing] = [false, false];
+  const stopped = (why: string) => {
+    if (ready && !closing) warn(`The file watcher stopped (${why}): saved files are not rebuilt. Stop ssg dev (Ctrl-C) and start it again.`);
   };
-  const watcher = watch(
-    ['content', 'site', 'templates'].map((dir) => path.join(root, dir)),
-    { ignoreInitial: true, ignored },
-  );
-  watcher.on('all', (_event, file) => {
+  const changed = (file: string) => {
     queue.add(file);
     // A second write within chokidar's throttle window has no event of its own: look again once
     // the window has passed, and rebuild if the file differs from what the last rebuild read.
     setTimeout(() => {
       if (handled.has(file) && handled.get(file) !== fileSignature(file)) queue.add(file);
     }, CHOKIDAR_CHANGE_THROTTLE_MS + 25).unref();
+  };
+  await new Promise<unknown>((resolve, reject) => {
+    thread.on('message', (message: WatcherMessage) => {
+      if (message.type === 'ready') resolve((ready = true));
+      else if (message.type === 'change') changed(message.file);
+      else warn(`The file watcher: ${message.message}`);
+    });
+    thread.on('error', (error) => {
+      stopped(error.message);
+      reject(error);
+    });
+    thread.on('exit', (code) => {
+      stopped(`it ended with code ${code}`);
+      reject(new Error(`the file watcher ended (code ${code}) before it was ready`));
+    });
   });
-  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
-  return watcher;
+  return {
+    async close() {
+      closing = true;
+      await thread.terminate();
+    },
+  };
 }
 
 export async function dev(options: DevOptions): Promise<DevServer> {
@@ -272,7 +303,16 @@ export async function dev(options: DevOptions): Promise<DevServer> {
 
   const url = await listenNearPort(server, build, options);
   const queue = createWatchQueue(runUpdate, { debounceMs: DEBOUNCE_MS });
-  const watcher = await watchSources(root, queue, handled);
+  let watcher: Awaited<ReturnType<typeof watchSources>>;
+  try {
+    watcher = await watchSources(root, queue, handled, options.warn);
+  } catch (error) {
+    queue.close();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await build.dispose();
+    throw error;
+  }
 
   return {
     url,
