@@ -169,6 +169,26 @@ function pruneAfterReload(build: IncrementalBuild): void {
 }
 
 /**
+ * A flag shared with the watcher thread, set while a rebuild runs (until its pages are told):
+ * the thread holds its folder reads meanwhile.
+ */
+function rebuildingFlag() {
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  return {
+    buffer: flag.buffer as SharedArrayBuffer,
+    async during<T>(work: () => Promise<T>): Promise<T> {
+      Atomics.store(flag, 0, 1);
+      try {
+        return await work();
+      } finally {
+        Atomics.store(flag, 0, 0);
+        Atomics.notify(flag, 0);
+      }
+    },
+  };
+}
+
+/**
  * Rebuilds what changed and tells open pages. `handled` holds what each file looked like when a
  * rebuild last read it.
  */
@@ -176,11 +196,15 @@ function createRebuilder(build: IncrementalBuild, events: ReloadEvents, options:
   const handled = new Map<string, string>();
   /** Set as dev closes: a rebuild its closing cut short (its helper ended) is no failure to show. */
   const state = { closing: false };
+  const rebuilding = rebuildingFlag();
   const runUpdate = async (paths: Set<string>): Promise<boolean> => {
     for (const file of paths) handled.set(file, fileSignature(file));
     try {
-      const result = await build.update(paths);
-      events.announce(result);
+      const result = await rebuilding.during(async () => {
+        const updated = await build.update(paths);
+        events.announce(updated);
+        return updated;
+      });
       const count = result.pages.length;
       options.log(
         `${describeChange(paths, root)} · ${count} page${count === 1 ? '' : 's'} written${
@@ -198,8 +222,10 @@ function createRebuilder(build: IncrementalBuild, events: ReloadEvents, options:
       return false;
     }
   };
-  return { runUpdate, handled, closing: () => void (state.closing = true) };
+  return { runUpdate, handled, rebuilding: rebuilding.buffer, closing: () => void (state.closing = true) };
 }
+
+type Rebuilder = ReturnType<typeof createRebuilder>;
 
 /** Listens on the port asked for or, unless it must be that one, one of the next 20. */
 async function listenNearPort(server: Server, build: IncrementalBuild, options: DevOptions): Promise<string> {
@@ -223,21 +249,22 @@ async function listenNearPort(server: Server, build: IncrementalBuild, options: 
  * generator runs from its TypeScript sources (a checkout whose sources changed, the tests), its
  * source loaded through tsx in the thread.
  */
-function startWatcherThread(root: string): Worker {
+function startWatcherThread(root: string, rebuilding: SharedArrayBuffer): Worker {
   const shipped = path.join(generatorRoot, 'lib', 'dev-watcher.js');
-  if (!fileURLToPath(import.meta.url).endsWith('.ts') && existsSync(shipped)) return new Worker(shipped, { workerData: { root } });
+  if (!fileURLToPath(import.meta.url).endsWith('.ts') && existsSync(shipped)) return new Worker(shipped, { workerData: { root, rebuilding } });
   const tsx = import.meta.resolve('tsx/esm/api');
   const script = pathToFileURL(path.join(generatorRoot, 'src', 'dev', 'watcher-thread.ts')).href;
   const code = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(script)}); });`;
-  return new Worker(code, { eval: true, workerData: { root } });
+  return new Worker(code, { eval: true, workerData: { root, rebuilding } });
 }
 
 /**
  * Watches the site's sources on a thread of its own and queues each changed file; resolves once
  * the watcher is ready. Its problems are warnings: dev goes on serving what it built.
  */
-async function watchSources(root: string, queue: WatchQueue, handled: Map<string, string>, warn: (message: string) => void): Promise<{ close(): Promise<void> }> {
-  const thread = startWatcherThread(root);
+async function watchSources(root: string, queue: WatchQueue, rebuilder: Pick<Rebuilder, 'handled' | 'rebuilding'>, warn: (message: string) => void): Promise<{ close(): Promise<void> }> {
+  const { handled } = rebuilder;
+  const thread = startWatcherThread(root, rebuilder.rebuilding);
   // The dev server ends when told to, whatever the thread does.
   thread.unref();
   let [ready, closing] = [false, false];
@@ -289,7 +316,8 @@ export async function dev(options: DevOptions): Promise<DevServer> {
   const clientCode = await bundleDevClient();
   const events = createReloadEvents();
   const server = createDevHttpServer(build, events, clientCode, options.warn);
-  const { runUpdate, handled, closing } = createRebuilder(build, events, options, root);
+  const rebuilder = createRebuilder(build, events, options, root);
+  const { runUpdate, closing } = rebuilder;
 
   try {
     const result = await build.initial();
@@ -305,7 +333,7 @@ export async function dev(options: DevOptions): Promise<DevServer> {
   const queue = createWatchQueue(runUpdate, { debounceMs: DEBOUNCE_MS });
   let watcher: Awaited<ReturnType<typeof watchSources>>;
   try {
-    watcher = await watchSources(root, queue, handled, options.warn);
+    watcher = await watchSources(root, queue, rebuilder, options.warn);
   } catch (error) {
     queue.close();
     server.closeAllConnections();

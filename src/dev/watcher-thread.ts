@@ -18,11 +18,18 @@ if (process.platform === 'linux') {
     // Not allowed here: it runs at the dev server's priority.
   }
 }
+/** Set (1) by the dev server while it rebuilds; cleared and notified when it is done. */
+const rebuilding = new Int32Array((workerData as { rebuilding: SharedArrayBuffer }).rebuilding);
+/** How long one wait lasts at most: a rebuild that runs long (a code change, an article stopped at its time budget) lets the reads creep on. */
+const HOLD_MS = 1000;
+
 const port = parentPort!;
 const post = (message: WatcherMessage) => port.postMessage(message);
-await watchSourceFolders(
-  (workerData as { root: string }).root,
-  (file) => post({ type: 'change', file }),
-  (error) => post({ type: 'error', message: error instanceof Error ? error.message : String(error) }),
-);
+await watchSourceFolders((workerData as { root: string }).root, {
+  change: (file) => post({ type: 'change', file }),
+  error: (error) => post({ type: 'error', message: error instanceof Error ? error.message : String(error) }),
+  // chokidar reads a folder again after each change in it, a stat and a question per file: that
+  // waits while the rebuild the change started runs (both would share the cores).
+  beforeEach: () => void Atomics.wait(rebuilding, 0, 1, HOLD_MS),
+});
 post({ type: 'ready' });
