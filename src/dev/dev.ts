@@ -272,6 +272,9 @@ async function watchSources(root: string, queue: WatchQueue, rebuilder: Pick<Reb
     if (ready && !closing) warn(`The file watcher stopped (${why}): saved files are not rebuilt. Stop ssg dev (Ctrl-C) and start it again.`);
   };
   const changed = (file: string) => {
+    // An event that comes late (held while a rebuild ran: a write's second event, past chokidar's
+    // throttle by then) for a file the last rebuild read as it is now changes nothing.
+    if (handled.has(file) && handled.get(file) === fileSignature(file)) return;
     queue.add(file);
     // A second write within chokidar's throttle window has no event of its own: look again once
     // the window has passed, and rebuild if the file differs from what the last rebuild read.
