@@ -312,6 +312,31 @@ describe('ssg dev', () => {
     events.close();
   });
 
+  // Linux only: the helper is found through /proc.
+  it.runIf(process.platform === 'linux')('a kept Markdown helper killed from outside is started again by the next save, which it converts', async () => {
+    const helpers = readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .filter((entry) => {
+        try {
+          const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+          return Number(stat.replace(/^.*\) /s, '').split(' ')[1]) === dev.child.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('markdown-helper');
+        } catch {
+          return false; // ended meanwhile
+        }
+      })
+      .map(Number);
+    expect(helpers.length).toBeGreaterThan(0);
+    for (const helper of helpers) process.kill(helper, 'SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const events = await dev.events();
+    const original = await site.read('content/news/first-post.md');
+    await site.write('content/news/first-post.md', `${original}\nConverted by a new helper.\n`);
+    const next = await events.next('reload', (data) => data.pages.includes('/news/first-post'), 30_000);
+    expect((next.data as { pages: string[] }).pages).toContain('/news/first-post');
+    await expect.poll(() => text(`${dev.url}/news/first-post`)).toContain('Converted by a new helper.');
+    events.close();
+  });
+
   it('Ctrl-C stops the watcher and the server within 2 s, exiting 130 as a process ended by SIGINT', async () => {
     const url = dev.url;
     const started = Date.now();
@@ -365,6 +390,45 @@ describe('ssg dev and an article designed to hang the conversion', () => {
       await site.write('content/news/2024/second-post.md', original.replace('Body of the second post.', 'Fixed body.'));
       await events.next('reload', undefined, 30_000);
       await expect.poll(() => text(`${dev.url}/news/second-post`)).toContain('Fixed body.');
+      events.close();
+    } finally {
+      await dev.stop();
+      await site.dispose();
+    }
+  }, 60_000);
+});
+
+describe('ssg dev with Markdown plugins, when a run that failed had sent an article to the helper', () => {
+  it('a duplicate slug saved with an article that hangs the helper: fixed, every later save converts with the plugins', async () => {
+    const site = await copySite(fixture);
+    const entry = await site.read('site/index.tsx');
+    await site.write(
+      'site/index.tsx',
+      entry.replace(
+        'export default defineSite({',
+        "export default defineSite({\n  markdown: { rehypePlugins: [() => (tree: any) => { tree.children.push({ type: 'element', tagName: 'p', properties: {}, children: [{ type: 'text', value: 'Plugged in.' }] }); }] },",
+      ),
+    );
+    const dev = await DevProcess.start(site.dir, ['--article-seconds', '2']);
+    try {
+      const events = await dev.events();
+      const article = (title: string, body: string) => `---\ntitle: ${title}\ndate: "2024-05-10"\n---\n${body}\n`;
+      // One run: an article the helper is still converting (it hangs) when the run fails on the duplicate.
+      await site.write('content/news/hangs.md', article('Hangs', `${'*'.repeat(30_000)}x${'*'.repeat(30_000)}`));
+      await site.write('content/news/copy/first-post.md', article('Copy', 'A copy.'));
+      await events.next('build-error', (data) => data.some((problem: { code: string }) => problem.code === 'ArticleSlugDuplicate'), 30_000);
+      // Past its time budget: the helper converting it was stopped.
+      await new Promise((resolve) => setTimeout(resolve, 2800));
+      await site.write('content/news/hangs.md', article('Fixed', 'Fixed now.'));
+      await site.remove('content/news/copy');
+      await events.next('reload', (data) => data.pages.includes('/news/hangs'), 30_000);
+      await expect.poll(() => text(`${dev.url}/news/hangs`)).toContain('Fixed now.');
+      const original = await site.read('content/news/first-post.md');
+      await site.write('content/news/first-post.md', `${original}\nSaved after.\n`);
+      await events.next('reload', (data) => data.pages.includes('/news/first-post'), 30_000);
+      const page = await text(`${dev.url}/news/first-post`);
+      expect(page).toContain('Saved after.');
+      expect(page).toContain('Plugged in.');
       events.close();
     } finally {
       await dev.stop();

@@ -12,7 +12,7 @@ import { DEFAULT_LIMITS, type ArticleLimits } from './limits.ts';
 
 export type { ArticleConverter } from './conversion.ts';
 import { noInterrupts, type Interrupts } from '../interrupt.ts';
-import { catalogueError } from '../errors.ts';
+import { catalogueError, SsgError } from '../errors.ts';
 import { removeFilesOfEndedProcesses } from '../cache/store.ts';
 import { WARM_UP_ARTICLE, WARM_UP_CONVERSIONS } from './warm-up.ts';
 
@@ -156,6 +156,12 @@ function budgetTimer(busy: ReadonlyMap<Helper, Busy>, helper: Helper, file: stri
   }, timeoutMs);
 }
 
+/** How a task given to a pool whose helpers all ended is failed: its article never reached one. */
+const NOT_SENT = 'before its work was sent';
+
+/** Whether a conversion failed because the pool's helpers had all ended, its article never sent. */
+const endedBeforeSent = (error: unknown) => error instanceof SsgError && error.code === 'MarkdownHelperEnded' && error.message.includes(`(${NOT_SENT})`);
+
 const helperEnded = (how: string, task: Task) => catalogueError('MarkdownHelperEnded', [how, task.files.length ? task.files : ['its first task'], task.doing]);
 
 /** Why a helper's task failed: its article ran past its time or out of memory (named), or the helper ended. */
@@ -249,7 +255,7 @@ function dispatcher(spawn: () => Helper, size: number, limits: { timeoutMs: numb
       if (idle()) then();
     },
     add(kind: 'markdown' | 'draw', task: Task) {
-      if (live.size === 0) return task.fail(helperEnded('before its work was sent', task));
+      if (live.size === 0) return task.fail(helperEnded(NOT_SENT, task));
       queues[kind].push(task);
       pump();
     },
@@ -348,12 +354,21 @@ export function createEditConverter(options: { cacheDir: string; interrupts?: In
       }
     },
     async convert(item, converter) {
-      const { pool } = await poolFor(converter);
-      try {
-        return (await pool.convert([item]))[0]!;
-      } catch (error) {
-        // Its helper ran out of time or memory for it: its problem, as a build reports it.
-        return failedConversion(error);
+      for (let attempt = 1; ; attempt++) {
+        const { pool } = await poolFor(converter);
+        try {
+          return (await pool.convert([item]))[0]!;
+        } catch (error) {
+          // Its helper ended by itself (killed, or it could not start): the pool is done, and the
+          // next conversion starts a new one. An article that never reached it is sent there now.
+          if (error instanceof SsgError && error.code === 'MarkdownHelperEnded' && current?.pool === pool) {
+            current = undefined;
+            void pool.close().catch(() => {});
+            if (attempt === 1 && endedBeforeSent(error)) continue;
+          }
+          // Its helper ran out of time or memory for it: its problem, as a build reports it.
+          return failedConversion(error);
+        }
       }
     },
     async close() {

@@ -384,7 +384,10 @@ async function updateArticles(project: Project, strategy: Strategy<unknown>, pre
     if (started.size > 0) await new Promise((resolve) => setImmediate(resolve));
     return listUpdated(project, strategy, previous, { parsed, pending, edits, started, siteMarkdown, converter }, bundle, options);
   } catch (error) {
-    siteMarkdown?.dispose();
+    // The helper may still be converting what it was sent, with this copy of the site's module:
+    // it is removed once that is done (a helper started in the meantime would not find it).
+    const copy = siteMarkdown;
+    if (copy) void Promise.allSettled([...started.values()].map((conversion) => conversion.result)).then(() => copy.dispose());
     throw error;
   }
 }
