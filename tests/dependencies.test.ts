@@ -6,22 +6,9 @@ import { listPage } from '../src/content/pagination.ts';
 import { classify } from '../src/pipeline/incremental.ts';
 import { groupByTag, tagGroup } from '../src/content/tags.ts';
 import { projectAt } from '../src/project.ts';
+import { testArticle } from './helpers/article.ts';
 
-const article = (slug: string, extra: Partial<Article> = {}): Article => ({
-  slug,
-  title: slug,
-  date: '2025-01-01',
-  excerpt: '',
-    excerptHtml: '',
-  markdown: '',
-  html: '',
-  draft: false,
-  file: `content/news/${slug}.md`,
-  data: {},
-  headings: [],
-  readingTime: 0,
-  ...extra,
-});
+const article = testArticle;
 
 describe('trackReads', () => {
   it("a tag's group read from a tracked list is a read of its name, of its members once read whole, of one page once paged", () => {

@@ -5,21 +5,9 @@ import type { RenderContext } from '../src/render/render.ts';
 import type { PageJob } from '../src/render/routes.ts';
 import { renderPages } from '../src/pipeline/pages.ts';
 import type { Conversion, Output, PageSource } from '../src/pipeline/pipeline-types.ts';
+import { testArticle } from './helpers/article.ts';
 
-const article = (slug: string): Article => ({
-  slug,
-  title: slug,
-  date: '2025-01-01',
-  excerpt: '',
-  excerptHtml: '',
-  markdown: 'body',
-  html: '',
-  draft: false,
-  file: `content/news/${slug}.md`,
-  data: {},
-  headings: [],
-  readingTime: 0,
-});
+const article = (slug: string) => testArticle(slug, { markdown: 'body' });
 
 const job = (path: string, entry: Record<string, unknown>): PageJob => ({
   route: { path } as PageJob['route'],
