@@ -47,14 +47,15 @@ export async function parseWithCache(
 /** An article as parsed (listed, handed to routes) and the value it became once converted. */
 export type ConvertedPair = readonly [listed: Article, converted: Article];
 
-/**
- * Converts the pending articles' Markdown (their images with it) in the pool's helpers, each into a
- * new article value with its HTML, and fills the cache when there is one (dev's edits have none); `onConverted` hears of each batch as it
- * lands. Every article's problems are reported at once when all are done, in file order.
- */
 /** What a helper is given to convert an article: its body, its file, and the line the body starts on. */
 export const conversionItem = (article: Article): ArticleToConvert => ({ markdown: article.markdown, file: article.file, bodyLine: article.bodyLine ?? 1 });
 
+/**
+ * Converts the pending articles' Markdown (their images with it) in the pool's helpers, each into a
+ * new article value with its HTML, and fills the cache when there is one (dev's edits have none);
+ * `onConverted` hears of each batch as it lands. Every article's problems are reported at once
+ * when all are done, in file order.
+ */
 export function convertPending(
   parsed: Pick<ParsedWithCache, 'pending' | 'images'> & { cache?: MarkdownCache },
   pool: Pick<MarkdownPool, 'convert'>,
