@@ -53,6 +53,12 @@ describe('trackReads', () => {
     expect(dependsOnArticles(reads, { listChanged: true, fields: new Map(), lists: lists('p:10:3:*') })).toBe(true);
     expect(dependsOnArticles(reads, { listChanged: true, fields: new Map([['a8', new Set(['tags'])]]), lists: lists('p:10:4:*') })).toBe(false);
     expect(dependsOnArticles(reads, { listChanged: false, fields: new Map([['a23', new Set(['title'])]]), lists: lists('') })).toBe(true);
+    // Nothing moved (the same slugs in order, no tags changed): the groups and pages are not asked about.
+    const asked: string[] = [];
+    const spy = { groupChanged: (tag: string) => (asked.push(tag), true), nameChanged: (tag: string) => (asked.push(tag), true), pageChanged: (page: string) => (asked.push(page), true) };
+    expect(dependsOnArticles(reads, { listChanged: false, fields: new Map([['a8', new Set(['title', 'markdown'])]]), lists: spy })).toBe(false);
+    expect(asked).toEqual([]);
+    expect(dependsOnArticles(reads, { listChanged: false, fields: new Map([['a8', new Set(['tags'])]]), lists: spy })).toBe(true);
     // Not told: any change of the list or of an article's tags may have moved them.
     expect(dependsOnArticles(reads, { listChanged: false, fields: new Map([['a8', new Set(['tags'])]]) })).toBe(true);
     expect(dependsOnArticles(reads, { listChanged: true, fields: new Map() })).toBe(true);

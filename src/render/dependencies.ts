@@ -1,6 +1,6 @@
 import type { Article } from '../content/articles.ts';
 import { pageText } from '../content/pagination.ts';
-import { groupMembers, tagSlug } from '../content/tags.ts';
+import { groupMembers } from '../content/tags.ts';
 
 /** What one page read while it rendered: the answer to "which pages depend on this change". */
 export interface PageReads {
@@ -269,11 +269,10 @@ export function dependsOnArticles(reads: PageReads, change: ArticleChange): bool
   if (change.listChanged && reads.articleList) return true;
   if (reads.tagGroups.size > 0 || reads.tagNames.size > 0 || reads.listPages.size > 0) {
     const { lists } = change;
-    // Not told how: any change of the list or of an article's tags may have moved them.
-    const anyMoved = () => change.listChanged || [...change.fields.values()].some((fields) => fields.has('tags'));
-    if (!lists) {
-      if (anyMoved()) return true;
-    } else if ([...reads.tagGroups].some(lists.groupChanged) || [...reads.tagNames].some(lists.nameChanged) || [...reads.listPages].some(lists.pageChanged)) return true;
+    // Groups and pages are made of the slugs in order and each article's tags alone: unless one of
+    // those changed, none moved (a body or title edit). Told how (`lists`), only those read count.
+    const moved = change.listChanged || [...change.fields.values()].some((fields) => fields.has('tags'));
+    if (moved && (!lists || [...reads.tagGroups].some(lists.groupChanged) || [...reads.tagNames].some(lists.nameChanged) || [...reads.listPages].some(lists.pageChanged))) return true;
   }
   for (const [slug, fields] of change.fields) {
     const read = reads.articleFields.get(slug);
@@ -312,33 +311,10 @@ export function listReadTexts(articles: readonly Article[]) {
 }
 
 /**
- * Whether two values of an article's tags are both none, or the same list of the same tags, each
- * a text with a slug. Anything else counts as not: tags that make the groups throw are told apart
- * by listChanges as they were before.
- */
-function sameTags(a: unknown, b: unknown): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-  return a.every((tag, index) => typeof tag === 'string' && tag === b[index] && tagSlug(tag) !== '');
-}
-
-/**
- * Whether two lists give every tag group, group name and list page the same: the same slugs in
- * the same order, each article with the same tags (groups are made of those alone). An edit of
- * an article's body or title keeps them.
- */
-function sameListing(before: readonly Article[], after: readonly Article[]): boolean {
-  return before.length === after.length && before.every((article, index) => article.slug === after[index]!.slug && sameTags(article.tags, after[index]!.tags));
-}
-
-const NO_LIST_CHANGES: NonNullable<ArticleChange['lists']> = { groupChanged: () => false, nameChanged: () => false, pageChanged: () => false };
-
-/**
  * How the tag groups and list pages a page may have read differ between two lists of articles;
- * each answer worked out once (many pages read one group's name).
+ * each answer worked out when first asked, once (many pages read one group's name).
  */
 export function listChanges(before: readonly Article[], after: readonly Article[]): NonNullable<ArticleChange['lists']> {
-  if (sameListing(before, after)) return NO_LIST_CHANGES;
   const [was, is] = [listReadTexts(before), listReadTexts(after)];
   // A tag that is no text makes the groups throw: everything counts as changed (and fails as a build fails).
   const differs = (read: (texts: ReturnType<typeof listReadTexts>) => string | undefined) => {
