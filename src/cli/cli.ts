@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { StoredMessage } from '../server/message.ts';
 import { catalogueError, formatAnyError, isExpectedError, isUsageError } from '../errors.ts';
 import { generatorRoot } from '../project.ts';
-import { createInterrupts, type Interrupts } from '../interrupt.ts';
+import { createInterrupts } from '../interrupt.ts';
 import { progressLine } from './progress.ts';
 import { formatSummary, formatTimings, summaryRows } from './summary.ts';
 import { formatMs, paint, useColor } from './terminal.ts';
@@ -76,7 +76,7 @@ const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGT
  * processes: registered with the registrar returned, which the command passes down) and exits
  * as a process killed by that signal would.
  */
-function cleanUpOnSignal(what = 'Build'): Interrupts {
+function cleanUpOnSignal(what = 'Build'): ReturnType<typeof createInterrupts> {
   const interrupts = createInterrupts();
   for (const signal of Object.keys(SIGNAL_EXIT) as NodeJS.Signals[]) {
     process.once(signal, () => {
@@ -251,6 +251,36 @@ async function runBuildCommand(options: BuildOptions & LimitOptions, command: Co
   } catch (error) {
     reportFailure(error, Boolean(global.verbose), 'Build failed');
   }
+  exitSoonAfter(interrupts);
+}
+
+/** How long a finished build may take to exit on its own before the watchdog ends it. */
+const EXIT_DEADLINE_MS = 1000;
+
+const RESOURCE_NAMES: Record<string, string> = { ProcessWrap: 'child process', PipeWrap: 'pipe', TCPWrap: 'socket', TCPSocketWrap: 'socket', Timeout: 'timer', FSReqCallback: 'file operation', FSReqPromise: 'file operation', Immediate: 'immediate' };
+
+/** What still holds the event loop, as `2 child processes, 4 pipes`. */
+function stillAlive(): string {
+  const counts = new Map<string, number>();
+  for (const resource of process.getActiveResourcesInfo()) {
+    if (resource === 'TTYWrap') continue;
+    const name = RESOURCE_NAMES[resource] ?? resource;
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return [...counts].map(([name, count]) => `${count} ${name}${count > 1 ? (name.endsWith('s') ? 'es' : 's') : ''}`).join(', ');
+}
+
+/**
+ * A build that has said its last word exits: nothing it started may keep the process alive. If
+ * something still does a second later (a bug), this says what, ends what the build registered
+ * (its helpers) and exits with the build's code, so CI never waits for its own time-out.
+ */
+function exitSoonAfter(interrupts: ReturnType<typeof createInterrupts>): void {
+  setTimeout(() => {
+    process.stderr.write(`warning: the build ended but ${stillAlive() || 'something'} still held the process ${EXIT_DEADLINE_MS / 1000} s later; exiting all the same. This is a bug in ssg: please report it with this line.\n`);
+    interrupts.runAll();
+    process.exit(process.exitCode ?? 0);
+  }, EXIT_DEADLINE_MS).unref();
 }
 
 type BuildResult = Awaited<ReturnType<typeof import('../pipeline/build.ts').build>>;

@@ -461,8 +461,16 @@ export function createMarkdownPool(options: { cacheDir: string; converter: Artic
     const spare = helperFile ? [] : takeSpare(options.cacheDir, limits.memoryMb);
     return (pool = dispatcher(() => forkHelper(helper, options.cacheDir, limits.memoryMb), Math.min(size, wanted), limits, spare));
   };
-  /** Starts the helpers for `work` tasks, as many as there are cores at most (one article pushed: one helper). */
-  const start = (work = size) => (starting ??= launch(Math.max(1, work)));
+  let closed = false;
+  /**
+   * Starts the helpers for `work` tasks, as many as there are cores at most (one article pushed: one
+   * helper). Never after close(): work that comes late (a drawing still on its way when the run
+   * failed) is refused, not given helpers that nobody would end.
+   */
+  const start = (work = size) => {
+    if (closed) return Promise.reject(new Error('the Markdown helpers were closed'));
+    return (starting ??= launch(Math.max(1, work)));
+  };
 
   return {
     async convert(items, onBatch) {
@@ -475,7 +483,7 @@ export function createMarkdownPool(options: { cacheDir: string; converter: Artic
     draw(jobs) {
       const drawing = options.drawing;
       if (!drawing) throw new Error('this pool was made without a site to draw with');
-      if (!pool && !starting && jobs.length < DRAW_HELPERS_FROM) return drawing.here(jobs);
+      if (!closed && !pool && !starting && jobs.length < DRAW_HELPERS_FROM) return drawing.here(jobs);
       return drawInHelpers(start(), drawing, jobs);
     },
     warm() {
@@ -488,6 +496,7 @@ export function createMarkdownPool(options: { cacheDir: string; converter: Artic
       if (pool === started) stop();
     },
     async close() {
+      closed = true;
       await starting?.catch(() => {});
       const ending = (pool?.helpers() ?? []).filter((helper) => helper.exitCode === null && helper.signalCode === null);
       stop();

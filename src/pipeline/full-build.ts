@@ -92,7 +92,11 @@ async function stagedOutput(project: Project, outDir: string, compressed: Compre
       for (const file of (await Promise.all(compressing)).flat()) staged.write(file);
       return staged.commit();
     },
-    abort: () => staged.abort(),
+    async abort() {
+      // Compression under way runs on libuv's threads and would hold the process after the failure is said.
+      await Promise.allSettled([...compressing, ...[...prepared.values()].map(({ siblings }) => siblings)]);
+      await staged.abort();
+    },
     carries: (file, hash) => staged.carries(file, hash),
     pathOf: (file) => staged.pathOf(file),
   };

@@ -98,6 +98,7 @@ export async function runPipeline<Written>(
   const inputs = await readInputs(project, strategy, previous, changes, options);
   let output: Output<Written> | undefined;
   let saving: Promise<void> | undefined;
+  let drawing: ReturnType<typeof drawnFilesFor> | undefined;
   try {
     clock.lap('inputs');
     // 2. Routes: every page of the site, none where a public file is.
@@ -108,7 +109,7 @@ export async function runPipeline<Written>(
     for (const file of assetFiles(inputs.client)) output.write(file, true);
     for (const file of inputs.settings.images) output.write(file);
     // 4. Drawn files (share images), meanwhile; their failures are reported after the pages'.
-    const drawing = drawnFilesFor(project, previous, inputs, strategy.memo?.drawn, output, options.warn);
+    drawing = drawnFilesFor(project, previous, inputs, strategy.memo?.drawn, output, options.warn);
     drawing.catch(() => {});
     // 5. Pages, each once its articles are converted and their images processed.
     const context = renderContext({ ...inputs, server: inputs.server.module }, now, project.root);
@@ -141,6 +142,8 @@ export async function runPipeline<Written>(
     return { state: { ...kept, articles, byFile, jobs, routeReads, pages, articleImages, drawn, drawnReads, generated }, written, inputs, timings: clock.timings };
   } finally {
     await inputs.conversion.close();
+    // Drawing that was under way when a stage failed ends before the run does (the closed helpers refuse the rest).
+    await drawing?.catch(() => {});
     await output?.abort();
     await saving?.catch(() => {});
   }
