@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { markdownToHtml } from '../src/content/markdown.ts';
+import { reportRemovedHtml, type Article } from '../src/content/articles.ts';
+import { convertMarkdown, markdownToHtml } from '../src/content/markdown.ts';
 
 describe('markdownToHtml', () => {
   it('converts Markdown to HTML', () => {
@@ -38,5 +40,51 @@ describe('markdownToHtml', () => {
     expect(markdownToHtml('[site](https://example.com) [mail](mailto:a@b.c) [rel](/news)')).toContain(
       '<a href="https://example.com">site</a> <a href="mailto:a@b.c">mail</a> <a href="/news">rel</a>',
     );
+  });
+});
+
+const RAW_TEXT_TAGS = ['title', 'textarea', 'style', 'xmp', 'iframe', 'noembed', 'noframes', 'script', 'plaintext'];
+/** A tag name in any letter case (the HTML parser reads `<STYLE>` as `<style>`). */
+const anyCase = (tag: string) => fc.array(fc.boolean(), { minLength: tag.length, maxLength: tag.length }).map((upper) => [...tag].map((letter, index) => (upper[index] ? letter.toUpperCase() : letter)).join(''));
+
+describe('a raw-text tag never closed (GitHub tag filter)', () => {
+  it('is shown as text and noted with its line, and the rest of the article renders', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...RAW_TEXT_TAGS).chain((tag) => fc.tuple(fc.constant(tag), anyCase(tag))), fc.boolean(), fc.integer({ min: 0, max: 3 }), ([tag, written], inline, before) => {
+        const intro = 'Intro.\n\n'.repeat(before);
+        const opening = inline ? `Some ${'<'}${written} attr="x"> text` : `<${written}>`;
+        const { html, removedHtml } = convertMarkdown(`${intro}${opening}\n\nThen <kbd>Ctrl</kbd> and *more*.\n`);
+        expect(html).toContain(`&#x3C;${written}`);
+        expect(html).toContain('<kbd>Ctrl</kbd>');
+        expect(html).not.toMatch(new RegExp(`<${tag}[\\s>]`, 'i'));
+        expect(removedHtml).toEqual([{ line: 2 * before + 1, what: `<${tag}>`, escaped: true }]);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('a closed one is left to the sanitiser (removed, and said so), and a comment or code holding one is no tag', () => {
+    const closed = convertMarkdown('<style>p { color: red }</style>\n\n- item\n');
+    expect(closed.html).toContain('<li>item</li>');
+    expect(closed.removedHtml.some((item) => item.escaped)).toBe(false);
+    expect(convertMarkdown('<!-- <style> -->\n\n- item\n').html).toContain('<li>item</li>');
+    expect(convertMarkdown('`<style>`\n\n- item\n').removedHtml).toEqual([]);
+    // A second tag the first held as text is open in turn once the first is escaped.
+    const both = convertMarkdown('<strong> <title> <style> <em>\n');
+    expect(both.removedHtml.map((item) => item.what)).toEqual(['<title>', '<style>']);
+  });
+
+  it('is warned about by name, line and the end tag to write', () => {
+    const warnings: string[] = [];
+    reportRemovedHtml({ file: 'content/news/x.md', bodyLine: 5 } as Article, [{ line: 3, what: '<style>', escaped: true }], (message) => warnings.push(message));
+    expect(warnings).toEqual([expect.stringMatching(/^content\/news\/x\.md:7: <style> is never closed, so it is shown as text.*close it with <\/style>/)]);
+  });
+});
+
+describe('<a name> anchors, as Markdown written for GitHub marks a place', () => {
+  it('are link targets: a link to #name points at the prefixed name', () => {
+    const html = markdownToHtml('<a name="install"></a>\nHow to install.\n\nSee [installing](#install).\n');
+    expect(html).toContain('<a name="user-content-install"></a>');
+    expect(html).toContain('<a href="#user-content-install">installing</a>');
   });
 });

@@ -634,7 +634,11 @@ export function isPublished(article: Article, options: { drafts?: boolean; futur
  */
 export function reportRemovedHtml(article: Article, removed: readonly RemovedHtml[], warn: (message: string) => void): void {
   const byLine = new Map<number, string[]>();
-  for (const { line, what } of removed) {
+  for (const { line, what } of removed.filter((item) => item.escaped)) {
+    const end = what.replace('<', '</');
+    warn(`${article.file}:${line + (article.bodyLine ?? 1) - 1}: ${what} is never closed, so it is shown as text instead of hiding the rest of the article; close it with ${end} or remove it (see "HTML in articles" in the README).`);
+  }
+  for (const { line, what } of removed.filter((item) => !item.escaped)) {
     const items = byLine.get(line) ?? [];
     if (!items.includes(what)) byLine.set(line, [...items, what]);
   }
