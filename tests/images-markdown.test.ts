@@ -176,6 +176,26 @@ describe('article images, converted with the Markdown', () => {
     expect((await convertAll([item])).html[0]).toBe(html);
   });
 
+  it("keeps an HTML image's width, height and alignment, in proportion, as attributes and a class", async () => {
+    const item = article('<img src="./logo.svg" alt="Logo" width="100" align="right">\n\n<img src="./chart.png" alt="Chart" height="15" align="LEFT">\n\n<img src="./chart.png" alt="Both" width="7" height="9" align="center">\n\n<img src="./chart.png" alt="Odd" width="50%" align="top">\n');
+    const { html: [html] } = await convertAll([item]);
+    // The SVG (12x8) at the width asked, its height in proportion; floated by a class, not a style (the CSP).
+    expect(html).toMatch(/<img src="\/assets\/logo-[0-9a-f]{10}\.svg" class="align-right" width="100" height="67" alt="Logo"/);
+    const pictures = html!.match(/<picture[^>]*>.*?<\/picture>/g) ?? [];
+    expect(pictures).toHaveLength(3);
+    // The chart (40x30) at the height asked; the browser picks the variant for the width shown.
+    expect(pictures[0]).toMatch(/^<picture class="align-left">/);
+    expect(pictures[0]).toContain('width="20" height="15"');
+    expect(pictures[0]).toContain('sizes="(max-width: 20px) 100vw, 20px"');
+    expect(pictures[1]).toMatch(/^<picture class="align-center">/);
+    expect(pictures[1]).toContain('width="7" height="9"');
+    // What HTML cannot read as pixels, or an alignment that is no float, is the file's own size and no class.
+    expect(pictures[2]).toMatch(/^<picture>/);
+    expect(pictures[2]).toContain('width="40" height="30"');
+    expect(pictures[2]).toContain('sizes="100vw"');
+    expect(html).not.toContain('style=');
+  });
+
   it('allows a decorative image written ![""](…) with an empty alt; refuses a missing alt', async () => {
     const item = article('![""](./chart.png)\n');
     expect((await convertAll([item])).html[0]).toContain('alt=""');

@@ -3,12 +3,12 @@ import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { catalogueError, mergeProblems, problemAt, SsgError, SsgErrorList } from '../errors.ts';
-import type { Element, Root, RootContent } from 'hast';
+import type { Element, Properties, Root, RootContent } from 'hast';
 import type { Root as MdastRoot, RootContent as MdastContent } from 'mdast';
 import { walkTree } from '../trees.ts';
 import type { VFile } from 'vfile';
 import type { ImageCache, ImageProcessor } from './image-cache.ts';
-import { pictureElement, pictureOf, plainImageElement } from './picture.ts';
+import { pictureElement, pictureOf, plainImageElement, shownSize, type ImageAlign } from './picture.ts';
 import { isRasterPath, loadSharp, outputBaseName, type ProcessedImage } from './process.ts';
 
 /** An image as written in an article's Markdown, with the line it is on (in the body). */
@@ -17,6 +17,25 @@ export interface ImageReference {
   alt: string;
   title?: string;
   line: number;
+  /** The size an `<img>` written as HTML asks for, in CSS pixels. */
+  size?: { width?: number; height?: number };
+  align?: ImageAlign;
+}
+
+/** A `width` or `height` attribute as HTML reads it: a whole number of pixels, or nothing. */
+function pixels(value: unknown): number | undefined {
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  return /^\d{1,5}$/.test(text) && Number(text) > 0 ? Number(text) : undefined;
+}
+
+const ALIGNS: Record<string, ImageAlign> = { left: 'left', right: 'right', center: 'center', middle: 'center' };
+
+/** What the author asked of an image's layout in HTML (`width`, `height`, `align`), kept through processing. */
+function layoutOf(properties: Properties): Pick<ImageReference, 'size' | 'align'> {
+  const width = pixels(properties.width);
+  const height = pixels(properties.height);
+  const align = ALIGNS[String(properties.align ?? '').trim().toLowerCase()];
+  return { ...(width || height ? { size: { ...(width ? { width } : {}), ...(height ? { height } : {}) } } : {}), ...(align ? { align } : {}) };
 }
 
 /**
@@ -191,7 +210,7 @@ function findImages(tree: Root, data: ImageFileData, bodyLine: number): FoundIma
     if (node.tagName !== 'img') return;
     const start = node.position?.start;
     const url = (start?.offset !== undefined ? data.imageUrls?.get(start.offset) : undefined) ?? String(node.properties.src ?? '');
-    const reference: ImageReference = { url, alt: String(node.properties.alt ?? ''), line: (start?.line ?? 1) + bodyLine - 1 };
+    const reference: ImageReference = { url, alt: String(node.properties.alt ?? ''), line: (start?.line ?? 1) + bodyLine - 1, ...layoutOf(node.properties) };
     if (typeof node.properties.title === 'string') reference.title = node.properties.title;
     found.push({ parent, index, offset: start?.offset ?? 0, reference });
   });
@@ -261,8 +280,16 @@ export function rehypeArticleImages() {
       found.forEach(({ parent, index, reference }, position) => {
         const image = results[position]!.shown;
         const alt = reference.alt === DECORATIVE_ALT ? '' : reference.alt;
-        const common = { alt, eager: position === 0, title: reference.title };
-        parent.children[index] = image.kind === 'picture' ? pictureElement(pictureOf(image.image), { ...common, sizes: context.sizes }) : plainImageElement(`/${image.path}`, image, common);
+        const common = { alt, eager: position === 0, title: reference.title, shownSize: reference.size, align: reference.align };
+        if (image.kind === 'plain') {
+          parent.children[index] = plainImageElement(`/${image.path}`, image, common);
+          return;
+        }
+        const picture = pictureOf(image.image);
+        // Shown at the author's width: the browser picks the variant for that, not for the column.
+        const width = reference.size && shownSize(picture, reference.size).width;
+        const sizes = width ? `(max-width: ${width}px) 100vw, ${width}px` : context.sizes;
+        parent.children[index] = pictureElement(picture, { ...common, sizes });
       });
       const settled = new Map<string, { shown: Shown; entry?: string }>();
       for (const [file, result] of byFile) settled.set(file, await result);

@@ -38,7 +38,28 @@ export interface PictureOptions {
   /** How wide the image is shown, for the browser to pick from the srcset. */
   sizes: string;
   title?: string;
+  /** The size the author asked for (`<img width="100">`): either side, or both. */
+  shownSize?: { width?: number; height?: number };
+  /** Where the author floated it (`align="right"`), as the class `align-left`, `align-right` or `align-center`. */
+  align?: ImageAlign;
 }
+
+export type ImageAlign = 'left' | 'right' | 'center';
+
+/**
+ * The width and height to write: the author's where given (the other side kept in proportion),
+ * else the file's own. Without both, none (an SVG of unknown size).
+ */
+export function shownSize(intrinsic: { width?: number; height?: number }, asked: { width?: number; height?: number } = {}): { width?: number; height?: number } {
+  const { width, height } = intrinsic;
+  if (asked.width && asked.height) return { width: asked.width, height: asked.height };
+  if (!width || !height) return asked.width || asked.height ? { ...asked } : {};
+  if (asked.width) return { width: asked.width, height: Math.max(1, Math.round((asked.width * height) / width)) };
+  if (asked.height) return { width: Math.max(1, Math.round((asked.height * width) / height)), height: asked.height };
+  return { width, height };
+}
+
+const alignClass = (align: ImageAlign | undefined): Properties => (align ? { className: [`align-${align}`] } : {});
 
 /** The `<picture>` of a processed image as a syntax tree node, for the Markdown processor. */
 export function pictureElement(picture: PictureData, options: PictureOptions): Element {
@@ -49,17 +70,19 @@ export function pictureElement(picture: PictureData, options: PictureOptions): E
     children: [],
   }));
   const img = imageElement(picture.src, picture, options, { srcSet: picture.srcset, sizes: options.sizes });
-  return { type: 'element', tagName: 'picture', properties: {}, children: [...sources, img] };
+  return { type: 'element', tagName: 'picture', properties: alignClass(options.align), children: [...sources, img] };
 }
 
 /** A shown-as-is image (SVG) as a syntax tree node, with its size when known. */
 export function plainImageElement(src: string, size: { width?: number; height?: number }, options: Omit<PictureOptions, 'sizes'>): Element {
-  return imageElement(src, size, options);
+  return imageElement(src, size, options, alignClass(options.align));
 }
 
 function imageElement(src: string, size: { width?: number; height?: number }, options: Omit<PictureOptions, 'sizes'>, extra: Properties = {}): Element {
   const properties: Properties = { src, ...extra };
-  if (size.width && size.height) Object.assign(properties, { width: size.width, height: size.height });
+  const shown = shownSize(size, options.shownSize);
+  if (shown.width) properties.width = shown.width;
+  if (shown.height) properties.height = shown.height;
   properties.alt = options.alt;
   if (options.title !== undefined) properties.title = options.title;
   if (!options.eager) properties.loading = 'lazy';
