@@ -88,3 +88,14 @@ describe('<a name> anchors, as Markdown written for GitHub marks a place', () =>
     expect(html).toContain('<a href="#user-content-install">installing</a>');
   });
 });
+
+describe('URL schemes, read as the sanitiser reads them', () => {
+  it('keeps an allowed scheme in capitals (in lower case) and warns of every address it drops', () => {
+    expect(convertMarkdown('[mail](MAILTO:a@b.c) [web](HTTPS://example.com)').html).toBe('<p><a href="mailto:a@b.c">mail</a> <a href="https://example.com">web</a></p>');
+    const odd = convertMarkdown('[link](foo\\):)');
+    expect(odd.html).toBe('<p><a>link</a></p>');
+    expect(odd.removedHtml).toEqual([{ line: 1, what: 'the href "foo):" of <a>' }]);
+    // A colon after a slash, question mark or number sign is no scheme's.
+    expect(convertMarkdown('[a](./x:y) [b](?q=1:2) [c](#x:y)').removedHtml).toEqual([]);
+  });
+});

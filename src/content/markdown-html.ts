@@ -115,7 +115,32 @@ export function rehypeRawWhenPresent() {
   return (tree: Root, file: VFile) => ((file.data as HtmlFileData).rawHtml ? raw(tree, file) : undefined);
 }
 
-const PROTOCOL = /^([a-z][a-z0-9+.-]*):/i;
+/**
+ * A URL's scheme as the sanitiser reads it: whatever comes before the first `:`, unless a `/`,
+ * `?` or `#` comes first (then it has none). So `foo):` has the scheme `foo)`, which no list allows.
+ */
+function schemeOf(url: string): string | undefined {
+  const colon = url.indexOf(':');
+  if (colon < 0) return undefined;
+  const before = (mark: string) => url.includes(mark) && url.indexOf(mark) < colon;
+  return before('/') || before('?') || before('#') ? undefined : url.slice(0, colon);
+}
+
+/**
+ * A URL whose scheme the schema allows in another letter case (`MAILTO:`) is written with it in
+ * lower case, as RFC 3986 makes it: the sanitiser compares schemes case by case and would drop it.
+ */
+export function rehypeLowercaseSchemes(schema: Schema = articleSchema) {
+  return (tree: Root) =>
+    eachElement(tree, (node) => {
+      for (const [key, protocols] of Object.entries(schema.protocols ?? {})) {
+        const value = node.properties[key];
+        if (typeof value !== 'string') continue;
+        const scheme = schemeOf(value);
+        if (scheme && scheme !== scheme.toLowerCase() && protocols?.includes(scheme.toLowerCase())) node.properties[key] = scheme.toLowerCase() + value.slice(scheme.length);
+      }
+    });
+}
 
 /** Whether a property value is allowed by one rule of the schema (a name, or a name and the values allowed). */
 function ruleAllows(rule: AttributeRule, key: string, value: unknown): boolean | undefined {
@@ -139,9 +164,8 @@ const attributeName = (key: string) =>
 function unsafeUrl(schema: Schema, key: string, value: unknown): string | undefined {
   const protocols = schema.protocols?.[key];
   if (!protocols || typeof value !== 'string') return undefined;
-  const scheme = PROTOCOL.exec(value.trim())?.[1]?.toLowerCase();
-  if (!scheme) return undefined;
-  return protocols.includes(scheme) ? undefined : value;
+  const scheme = schemeOf(value);
+  return scheme === undefined || protocols.includes(scheme) ? undefined : value;
 }
 
 /** What the sanitiser will remove from one element of an allowed tag: attributes, unsafe URLs. */

@@ -17,7 +17,7 @@ import { unified, type Processor } from 'unified';
 import { VFile as VFileClass, type VFile } from 'vfile';
 import { sitePlugins, withAllowed } from './markdown-plugins.ts';
 import { changesMarkdown, type MarkdownOptions } from './markdown-options.ts';
-import { articleSchema, FOOTNOTE_PREFIX, rehypeLinkIds, rehypeNoteRemovedHtml, rehypeRawWhenPresent, remarkEscapeUnclosedRawText, type RemovedHtml } from './markdown-html.ts';
+import { articleSchema, FOOTNOTE_PREFIX, rehypeLinkIds, rehypeNoteRemovedHtml, rehypeLowercaseSchemes, rehypeRawWhenPresent, remarkEscapeUnclosedRawText, type RemovedHtml } from './markdown-html.ts';
 import { rehypeArticleImages, rehypeNoteImageUrls, remarkNoteImageUrls, type ArticleImageContext, type ArticleImageRecord } from '../images/article-images.ts';
 
 /**
@@ -139,6 +139,7 @@ function createProcessor(options: MarkdownOptions = {}) {
     .use(rehypeRawWhenPresent)
     .use(rehypeNoteImageUrls)
     .use(sitePlugins(options.rehypePlugins, 'rehypePlugins'))
+    .use(rehypeLowercaseSchemes, schema)
     .use(rehypeNoteRemovedHtml, schema)
     .use(rehypeSanitize, schema)
     .use(rehypeLinkIds)
