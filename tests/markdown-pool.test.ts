@@ -185,6 +185,27 @@ describe('the Markdown helper processes, from the sources', () => {
     expect(processesUsing(cacheDir)).toEqual([]);
   }, 60_000);
 
+  it('a closed pool refuses work that comes late and starts no helper for it (a failed run ends)', async () => {
+    const cacheDir = path.join(dir, '.cache-closed');
+    await mkdir(cacheDir, { recursive: true });
+    const siteModule = path.join(cacheDir, 'site.mjs');
+    await writeFile(siteModule, `export const site = { drawers: { card: async (input) => new Uint8Array([input.n]) } };`);
+    let drawnHere = 0;
+    const here: DrawMany = (jobs) => ((drawnHere += jobs.length), jobs.map(() => Promise.resolve(new Uint8Array())));
+    const pool = createMarkdownPool({ cacheDir, converter: { helperSettings: helperSettings(cacheDir) }, size: 2, drawing: { siteModule, root: dir, here } });
+    await pool.convert([{ markdown: '# One\n', file: 'news/one.md', bodyLine: 1 }]);
+    await pool.close();
+    // Many drawings (the helpers' share) and few (drawn here when no helper runs): neither is done.
+    for (const count of [30, 2]) {
+      const late = await Promise.allSettled(pool.draw(Array.from({ length: count }, (_, n) => ({ path: `/c/${n}`, drawer: 'card', input: { n } }))));
+      expect(late.every((result) => result.status === 'rejected')).toBe(true);
+    }
+    await expect(pool.convert([{ markdown: '# Two\n', file: 'news/two.md', bodyLine: 1 }])).rejects.toThrow(/closed/);
+    expect(drawnHere).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(processesUsing(cacheDir)).toEqual([]);
+  }, 60_000);
+
   it("dev's edit helper is started and warmed before the first save: the sample converts cleanly, and the first edit goes to that same helper", async () => {
     // The sample shows what warming compiles: every kind of block the converter has code for.
     const sample = convertMarkdown(WARM_UP_ARTICLE);
