@@ -322,6 +322,21 @@ export async function dev(options: DevOptions): Promise<DevServer> {
   const rebuilder = createRebuilder(build, events, options, root);
   const { runUpdate, closing } = rebuilder;
 
+  // Watching starts before the first build reads a file, and the server answers only after both:
+  // a save made while the first build runs, or as soon as the first page is served, is queued
+  // and rebuilt once that build is done, never missed.
+  let firstBuildDone = () => {};
+  const firstBuild = new Promise<void>((resolve) => (firstBuildDone = resolve));
+  const queue = createWatchQueue(async (paths) => (await firstBuild, runUpdate(paths)), { debounceMs: DEBOUNCE_MS });
+  let watcher: Awaited<ReturnType<typeof watchSources>>;
+  try {
+    watcher = await watchSources(root, queue, rebuilder, options.warn);
+  } catch (error) {
+    queue.close();
+    await build.dispose();
+    throw error;
+  }
+
   try {
     const result = await build.initial();
     options.log(`Built ${result.pages.length} pages in ${Math.round(result.durationMs)} ms`);
@@ -331,16 +346,14 @@ export async function dev(options: DevOptions): Promise<DevServer> {
     events.failed(error, false);
     options.fail(error);
   }
+  firstBuildDone();
 
-  const url = await listenNearPort(server, build, options);
-  const queue = createWatchQueue(runUpdate, { debounceMs: DEBOUNCE_MS });
-  let watcher: Awaited<ReturnType<typeof watchSources>>;
+  let url: string;
   try {
-    watcher = await watchSources(root, queue, rebuilder, options.warn);
+    url = await listenNearPort(server, build, options);
   } catch (error) {
     queue.close();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await watcher.close();
     await build.dispose();
     throw error;
   }
