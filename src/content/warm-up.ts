@@ -3,49 +3,49 @@
 // by dev's edit helper as soon as it starts, results dropped: the conversion code is compiled and
 // optimised before the first save instead of during it (the first saves' conversions took 30-60 ms
 // where later ones take 10-15). It shows no image, so it reads and writes nothing.
-export const WARM_UP_ARTICLE = `## Network upgrade: what changes for delegators
+export const WARM_UP_ARTICLE = `## Version 2.0: what changes for readers
 
-The **upgrade** lands at epoch *1,024*; read the [release notes](https://example.org/notes) and
-the [staking guide](/news/staking-guide#before-you-start) first. Nothing changes for ~~most~~ all
-delegators, and \`validator-client\` restarts once.
+The **release** lands on day *1,024*; read the [release notes](https://example.org/notes) and
+the [upgrade guide](/news/upgrade-guide#before-you-start) first. Nothing changes for ~~most~~ all
+readers, and \`app-server\` restarts once.
 
 ### Before you start
 
 1. Check the client version with \`node --version\`.
 2. Back up the keys:
-   - the signing key
-   - the withdrawal key
+   - the database
+   - the settings
 3. Watch the dashboard.
 
 > [!NOTE]
-> Rewards keep accruing during the restart.[^1]
+> Saved drafts are kept during the restart.[^1]
 
-| Network | Client | Status |
-| ------- | :----: | -----: |
-| Mainnet | v1.10  | ready  |
-| Testnet | v1.11  | testing |
+| Service | Version | Status |
+| ------- | :-----: | -----: |
+| Web     | v1.10   | ready  |
+| Staging | v1.11   | testing |
 
 - [x] Announce the window
-- [ ] Upgrade the sentry nodes
+- [ ] Upgrade the mirrors
 
 \`\`\`ts
-export async function restart(node: { stop(): Promise<void>; start(): Promise<void> }): Promise<number> {
+export async function restart(server: { stop(): Promise<void>; start(): Promise<void> }): Promise<number> {
   const started = Date.now();
-  await node.stop();
-  await node.start();
+  await server.stop();
+  await server.start();
   return Date.now() - started;
 }
 \`\`\`
 
 \`\`\`bash
-systemctl restart validator && journalctl -u validator --since "5 min ago" | grep -i error
+systemctl restart app-server && journalctl -u app-server --since "5 min ago" | grep -i error
 \`\`\`
 
 \`\`\`json
-{ "epoch": 1024, "client": "v1.10", "restart": true }
+{ "day": 1024, "version": "v1.10", "restart": true }
 \`\`\`
 
-[^1]: Attestations missed during a restart of a minute or two cost less than a slashing.
+[^1]: A restart of a minute or two loses no saved work.
 `;
 
 /** How many times the helper converts it. */
