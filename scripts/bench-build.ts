@@ -134,12 +134,15 @@ async function sizeRuns(size: number): Promise<void> {
     const cold = await timedBuild(site.dir);
     const warm = await timedBuild(site.dir);
     // The CI case, .cache/ kept: one article's body edited; then one new article (the lists, its
-    // tags' pages, pagination and the feed change with it).
+    // tags' pages, pagination and the feed change with it); last, a page's code edited.
     appendFileSync(site.file('content/news/bench-article-7.md'), '\nOne more paragraph, written in CI.\n');
     const edited = await timedBuild(site.dir);
     writeFileSync(site.file(`content/news/bench-article-${size}.md`), articleMarkdown(size));
     const added = await timedBuild(site.dir);
-    for (const [name, run] of [['full build (cold)', cold], ['nothing changed', warm], ['one body edited', edited], ['one new article', added]] as const) {
+    // A change to the site's code that no card or Markdown plugin imports: pages render again, nothing is drawn.
+    appendFileSync(site.file('site/pages/legal.tsx'), '\nexport const benchEdit = 1;\n');
+    const siteEdited = await timedBuild(site.dir);
+    for (const [name, run] of [['full build (cold)', cold], ['nothing changed', warm], ['one body edited', edited], ['one new article', added], ['site code edited', siteEdited]] as const) {
       console.log(`${String(size).padStart(5)} articles, ${name.padEnd(17)} ${describe(run)}`);
       console.log(`    ${run.line}`);
     }

@@ -39,7 +39,7 @@ describe('codeStampOf: what a function of the site bundle depends on', () => {
       await writeFile(path.join(root, file), text);
     }
     const bundle: ServerBundle = await bundleServer(project);
-    const site = bundle.module.site as { drawers: { card: () => Uint8Array }; markdown: { remarkPlugins: Array<() => unknown> } };
+    const site = bundle.module.site as unknown as { drawers: { card: () => Uint8Array }; markdown: { remarkPlugins: Array<() => unknown> } };
     return { drawer: codeStampOf(bundle, site.drawers.card), plugin: codeStampOf(bundle, site.markdown.remarkPlugins[0]!), layout: codeStampOf(bundle, site.constructor as () => unknown) };
   }
 
