@@ -190,7 +190,7 @@ export function drawnFiles(
  * that imports, so an edit elsewhere in the site draws nothing again; the whole site's code for a
  * function that cannot be told apart in the bundle.
  */
-function drawingCode(server: ServerBundle): (file: GeneratedFile) => string {
+export function drawingCode(server: ServerBundle): (file: GeneratedFile) => string {
   // By the function's text: each file's render() is a closure of its own, all written in one place.
   const stamps = new Map<string, string>();
   const drawers = server.module.site.drawers ?? {};
