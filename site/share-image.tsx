@@ -1,12 +1,12 @@
-// The share card of each article (og:image): the card component in share/card.tsx, laid out by
-// satori and drawn to PNG by sharp (librsvg: 26 ms of CPU a card where resvg took 39, and half the
-// bytes), in the build's helper processes beside the Markdown conversion; or, for an article with
-// its own image (front matter `image`), that image cropped to the card's size as JPEG.
+// The share card of each article (og:image): the components in share/card.tsx, laid out by satori
+// and drawn by sharp (librsvg), in the build's helper processes beside the Markdown conversion: the
+// backdrop once per process and brand, then each card's text over it; or, for an article with its
+// own image (front matter `image`), that image cropped to the card's size as JPEG.
 import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Article, Drawer, GeneratedFile, HeadImage } from 'ssg';
-import { CARD_FONTS, CARD_SIZE, ShareCard, type CardProps } from './share/card.tsx';
+import { CARD_FONTS, CARD_SIZE, CardBackdrop, CardText, TEXT_AREA, type CardProps } from './share/card.tsx';
 import { dayOf } from './dates.ts';
 
 export const SHARE_CARD = CARD_SIZE;
@@ -104,13 +104,43 @@ const loadSatori = () => (satoriLoaded ??= import('satori').then((module) => mod
 let sharpLoaded: Promise<typeof import('sharp').default> | undefined;
 const loadSharp = () => (sharpLoaded ??= import('sharp').then((module) => module.default));
 
-/** The PNG of an article's card: the component laid out to SVG by satori, drawn by sharp. */
+const BLEED = 8;
+
+// The backdrop's pixels, by site folder and brand: drawn once per process, the same under every card.
+const backdrops = new Map<string, Promise<{ data: Buffer; info: { width: number; height: number; channels: 3 } }>>();
+
+function backdropOf(brand: string, root: string) {
+  const key = JSON.stringify([root, brand]);
+  let backdrop = backdrops.get(key);
+  if (!backdrop) {
+    backdrop = (async () => {
+      const [satori, sharp] = await Promise.all([loadSatori(), loadSharp()]);
+      const svg = await satori(<CardBackdrop brand={brand} />, { ...CARD_SIZE, fonts: loadFonts(root) });
+      const { data } = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      return { data, info: { ...CARD_SIZE, channels: 3 as const } };
+    })();
+    backdrops.set(key, backdrop);
+    backdrop.catch(() => backdrops.delete(key));
+  }
+  return backdrop;
+}
+
+/** The PNG of an article's card: its text laid out to SVG by satori, drawn by sharp over the backdrop. */
 export async function drawShareImage(card: CardProps, root: string): Promise<Uint8Array> {
   const fonts = loadFonts(root); // first: a missing font file is named here
-  const satori = await loadSatori();
-  const svg = await satori(<ShareCard {...card} title={cardTitle(card.title)} />, { ...CARD_SIZE, fonts });
-  const sharp = await loadSharp();
-  return sharp(Buffer.from(svg)).removeAlpha().png().toBuffer();
+  const [satori, sharp, backdrop] = await Promise.all([loadSatori(), loadSharp(), backdropOf(card.brand, root)]);
+  // Drawn with a margin around the text area: a glyph's edge may overhang its box by a pixel or two.
+  const layer = (
+    <div style={{ display: 'flex', padding: BLEED }}>
+      <CardText title={cardTitle(card.title)} date={card.date} />
+    </div>
+  );
+  const text = await satori(layer, { width: TEXT_AREA.width + 2 * BLEED, height: TEXT_AREA.height + 2 * BLEED, fonts });
+  return sharp(backdrop.data, { raw: backdrop.info })
+    .composite([{ input: Buffer.from(text), left: TEXT_AREA.left - BLEED, top: TEXT_AREA.top - BLEED }])
+    .removeAlpha() // after the composite, which adds one
+    .png()
+    .toBuffer();
 }
 
 /** The site's drawers, run in the build's helper processes: each draws one card from plain data. */

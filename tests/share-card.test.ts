@@ -8,7 +8,10 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Article } from '../src/content/articles.ts';
 import { drawShareImage, shareDrawers, shareImages, SHARE_CARD, undrawnCharacters } from '../site/share-image.tsx';
-import { repoRoot } from './helpers/project.ts';
+import { bundleServer } from '../src/bundle/bundle-server.ts';
+import { drawingCode } from '../src/pipeline/stages.ts';
+import { projectAt } from '../src/project.ts';
+import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 
 const article = { slug: 'a', file: 'content/news/a.md', title: 'Client diversity on mainnet', date: '2025-03-04' } as Article;
 
@@ -113,5 +116,36 @@ describe('share cards', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the card's cache key and the site's code", () => {
+  let site: TempSite;
+  beforeAll(async () => {
+    site = await copySite(repoRoot, ['dist', 'node_modules', '.cache', '.git', 'tests', 'scripts', 'lib', 'screenshots', 'data']);
+  });
+  afterAll(() => site.dispose());
+
+  /** The code part of the card's key (its drawer's module and what that imports) after `edit`. */
+  async function cardCode(edit?: [file: string, from: string, to: string]) {
+    if (edit) {
+      const [file, from, to] = edit;
+      const text = await site.read(file);
+      expect(text).toContain(from);
+      await site.write(file, text.replace(from, to));
+    }
+    const bundle = await bundleServer(projectAt(site.dir));
+    const [card] = shareImages([article], 'Brand', site.dir);
+    return drawingCode(bundle)(card!);
+  }
+
+  it('stays the same after an edit to a page, a style or a component the card does not import, and changes with the card or a module it imports', async () => {
+    const before = await cardCode();
+    expect(await cardCode(['site/pages/legal.tsx', '<p>', '<p data-edited="">'])).toBe(before);
+    expect(await cardCode(['site/styles/index.css', 'color-scheme: light dark;', 'color-scheme: light dark; accent-color: red;'])).toBe(before);
+    const cardEdited = await cardCode(['site/share/card.tsx', "'#b9d3e2'", "'#b9d3e3'"]);
+    expect(cardEdited).not.toBe(before);
+    // A module the card's drawing imports (share-image.tsx formats the date with it).
+    expect(await cardCode(['site/dates.ts', '?.[1] ?? date;', '?.[1] ?? date.trim();'])).not.toBe(cardEdited);
   });
 });

@@ -20,6 +20,8 @@ export interface ServerBundle {
   sources: string[];
   /** The compiled code itself, for telling whether it changed. */
   code: Uint8Array;
+  /** What each module of the bundle imports (esbuild's metafile), for what a function of it depends on. */
+  graph: esbuild.Metafile['inputs'];
 }
 
 function serverEntry(project: Project): string {
@@ -92,7 +94,7 @@ export async function loadServerModule(project: Project, result: Pick<esbuild.Bu
   const inputs = Object.keys(result.metafile?.inputs ?? {})
     .filter((input) => !input.includes('node_modules') && !input.startsWith('<stdin>'))
     .map((input) => relativeToRoot(project, path.resolve(project.root, input)));
-  return { module, inputs, sources: sourceFiles(serverBuildOptions(project), result.metafile), code: output.contents };
+  return { module, inputs, sources: sourceFiles(serverBuildOptions(project), result.metafile), code: output.contents, graph: result.metafile?.inputs ?? {} };
 }
 
 export async function bundleServer(project: Project): Promise<ServerBundle> {

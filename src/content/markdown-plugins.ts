@@ -2,13 +2,12 @@
 // wrapped so that one that throws fails the build naming the article and the plugin; and the
 // sanitiser's schema with what the site allows its plugins to make.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Pluggable, Plugin, PluggableList, Transformer } from 'unified';
 import type { VFile } from 'vfile';
 import { catalogueError, isExpectedError } from '../errors.ts';
 import type { Schema } from './markdown-html.ts';
 import { needsSiteModule, changesMarkdown, type MarkdownOptions } from './markdown-options.ts';
+import { versionsOfPackages } from './package-versions.ts';
 
 type AnyPlugin = Plugin<unknown[], never, never>;
 
@@ -74,35 +73,21 @@ export function withAllowed(schema: Schema, allow: MarkdownOptions['allow']): Sc
   return { ...schema, tagNames, attributes };
 }
 
-/** The versions of the packages files under `node_modules` belong to (`node_modules/@scope/name/…`), read once each. */
-function versionsOfPackages(files: readonly string[]): string[] {
-  const dirs = new Set<string>();
-  for (const file of files) {
-    const match = /^(.*[\\/]node_modules[\\/](?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/.exec(file);
-    if (match) dirs.add(match[1]!);
-  }
-  return [...dirs].sort().map((dir) => {
-    try {
-      return `${dir.split(/node_modules[\\/]/).pop()}@${(JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version?: string }).version}`;
-    } catch {
-      return `${dir}@?`;
-    }
-  });
-}
-
 /**
  * What the site's Markdown settings are, for the Markdown cache's key: each plugin's code and
  * options, what it allows, and the versions of the packages the site's code is made of
- * (`siteSources`: the files its bundle was made from). A new
- * plugin, option or version converts every article again.
+ * (`siteSources`: the files its bundle was made from). A function (a plugin, or one in its
+ * options) counts as `codeOf` says: by default its own text; the pipeline gives the module that
+ * defines it and every module that imports, so a plugin's helper in another file counts and the
+ * rest of the site's code does not. A new plugin, option or version converts every article again.
  */
-export function markdownStamp(options: MarkdownOptions | undefined, siteSources: readonly string[]): string {
+export function markdownStamp(options: MarkdownOptions | undefined, siteSources: readonly string[], codeOf: (fn: (...args: never[]) => unknown) => string = String): string {
   // Without settings, nothing to read: the package files are only looked at for plugins.
   if (!changesMarkdown(options)) return '';
   // The packages' versions only matter (and are only read) when there is code of the site's to run.
   const versions = needsSiteModule(options) ? versionsOfPackages(siteSources) : {};
   const text = JSON.stringify([options.remarkPlugins, options.rehypePlugins, options.allow, options.reservedIds, versions], (_, value: unknown) =>
-    typeof value === 'function' ? `${value.name}:${String(value)}` : value instanceof RegExp ? String(value) : value,
+    typeof value === 'function' ? `${value.name}:${codeOf(value as (...args: never[]) => unknown)}` : value instanceof RegExp ? String(value) : value,
   );
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }

@@ -104,6 +104,9 @@ function forkHelper(helperFile: string, cacheDir: string, memoryMb: number): Hel
   const child = fork(helperFile, [`--for=${cacheDir}`], {
     // Parsing Markdown allocates a great deal: a larger young generation, fewer collections.
     execArgv: ['--max-semi-space-size=64', `--max-old-space-size=${memoryMb}`],
+    // One helper per core already: libvips (images, drawn files) on one thread each, not one per
+    // core in every helper competing for the same cores. The user's own setting wins.
+    env: { VIPS_CONCURRENCY: '1', ...process.env },
     cwd: generatorRoot,
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'pipe', 'ipc'],

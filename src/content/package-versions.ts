@@ -52,3 +52,19 @@ function readManifest(nodeModules: string, name: string): LockPackage | undefine
     return undefined;
   }
 }
+
+/** The versions of the packages files under `node_modules` belong to (`node_modules/@scope/name/…`), read once each. */
+export function versionsOfPackages(files: readonly string[]): string[] {
+  const dirs = new Set<string>();
+  for (const file of files) {
+    const match = /^(.*[\\/]node_modules[\\/](?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/.exec(file);
+    if (match) dirs.add(match[1]!);
+  }
+  return [...dirs].sort().map((dir) => {
+    try {
+      return `${dir.split(/node_modules[\\/]/).pop()}@${(JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version?: string }).version}`;
+    } catch {
+      return `${dir}@?`;
+    }
+  });
+}

@@ -9,6 +9,7 @@ import { articleText, emptyArticle, isArticleName, isPublished, parseArticle, re
 import { bundleClient, collectClientBundle, findIslands, scriptBuildOptions, styleBuildOptions, type ClientBundle, type IslandSource } from '../bundle/bundle-client.ts';
 import { bundleServer, loadServerModule, serverBuildOptions, type ServerBundle } from '../bundle/bundle-server.ts';
 import { fromEsbuildFailure } from '../bundle/esbuild-plugins.ts';
+import { codeStampOf } from '../bundle/module-code.ts';
 import { conversionItem, convertPending, parseWithCache, type ConvertedPair, type ParsedWithCache } from '../content/article-store.ts';
 import { needsSiteModule, type MarkdownOptions } from '../content/markdown-options.ts';
 import { markdownStamp } from '../content/markdown-plugins.ts';
@@ -145,7 +146,9 @@ function markdownSettingsOf(bundle: ServerBundle | undefined): { options?: Markd
   let settings = settingsOf.get(bundle);
   if (!settings) {
     const options = (bundle.module.site as { markdown?: MarkdownOptions }).markdown;
-    settingsOf.set(bundle, (settings = { options, stamp: markdownStamp(options, bundle.sources) }));
+    // A plugin of the site's own counts by its module and what that imports; a package's by its text (its version is in the stamp).
+    const codeOf = (fn: (...args: never[]) => unknown) => codeStampOf(bundle, fn) ?? String(fn);
+    settingsOf.set(bundle, (settings = { options, stamp: markdownStamp(options, bundle.sources, codeOf) }));
   }
   return settings;
 }

@@ -1,6 +1,7 @@
 // The stages `build` and dev mode share: what the site's settings are, which articles are
 // published, which files the site will have, and the checks every build makes. Each is a plain
 // function of its inputs, so a check added here holds in both.
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Article } from '../content/articles.ts';
 import { duplicateSlug, isPublished, sortNewestFirst } from '../content/articles.ts';
@@ -16,7 +17,8 @@ import { publicFileClash, type OutputFile } from '../output/output.ts';
 import { relativeToRoot, type Project } from '../project.ts';
 import type { RenderContext } from '../render/render.ts';
 import type { PageJob } from '../render/routes.ts';
-import type { DataSchema, FeedDefinition, SiteMeta } from '../render/site-definition.ts';
+import type { DataSchema, FeedDefinition, GeneratedFile, SiteMeta } from '../render/site-definition.ts';
+import { codeStampOf } from '../bundle/module-code.ts';
 import { siteFiles } from '../render/site-files.ts';
 import type { DocumentShell } from '../render/template.ts';
 
@@ -179,8 +181,27 @@ export function drawnFiles(
   return generateFiles(
     inputs.server.module.site,
     { articles, data, baseUrl: settings.baseUrl, root: project.root, warn: how.warn },
-    { cacheDir: project.cacheDir, salt: inputs.server.code, memo: dev?.memo, carries: how.carries, draw: how.draw },
+    { cacheDir: project.cacheDir, salt: drawingCode(inputs.server), memo: dev?.memo, carries: how.carries, draw: how.draw },
   );
+}
+
+/**
+ * The code that draws each file, for its cache key: its drawer's (or render's) module and what
+ * that imports, so an edit elsewhere in the site draws nothing again; the whole site's code for a
+ * function that cannot be told apart in the bundle.
+ */
+export function drawingCode(server: ServerBundle): (file: GeneratedFile) => string {
+  // By the function's text: each file's render() is a closure of its own, all written in one place.
+  const stamps = new Map<string, string>();
+  const drawers = server.module.site.drawers ?? {};
+  let whole: string | undefined;
+  return (file) => {
+    const fn = (file.draw ? drawers[file.draw.drawer] : file.render) as (...args: never[]) => unknown;
+    const text = Function.prototype.toString.call(fn);
+    let stamp = stamps.get(text);
+    if (stamp === undefined) stamps.set(text, (stamp = codeStampOf(server, fn) ?? (whole ??= createHash('sha256').update(server.code).digest('hex'))));
+    return stamp;
+  };
 }
 
 /** Every folder above each path ('a' and 'a/b' for 'a/b/c.html'), with one path it holds. */

@@ -12,7 +12,7 @@ export type { DrawJob, DrawMany } from '../content/drawing.ts';
 
 const SAFE_PATH = /^(?:[A-Za-z0-9][A-Za-z0-9._~-]*\/)*[A-Za-z0-9][A-Za-z0-9._~-]*\.[A-Za-z0-9]+$/;
 
-/** One entry per file and content: its path, its key and the site code that draws it. */
+/** One entry per file and content: its path, its key and the code that draws it. */
 function entryName(file: GeneratedFile, salt: string): string {
   return `${createHash('sha256').update(JSON.stringify([file.path, file.key, salt])).digest('hex')}.bin`;
 }
@@ -22,7 +22,8 @@ export type DrawnMemo = Map<string, OutputFile>;
 
 export interface GenerateOptions {
   cacheDir: string;
-  salt: string | Uint8Array;
+  /** The code that draws a file: the same for all, or each file's own (its drawer's module and what that imports). */
+  salt: string | Uint8Array | ((file: GeneratedFile) => string);
   concurrency?: number;
   memo?: DrawnMemo;
   carries?: (file: string, hash: string) => boolean;
@@ -44,7 +45,7 @@ function checkDrawing(file: GeneratedFile, drawers: SiteDefinition['drawers']): 
 
 /**
  * Draws the site's generated files, taking each from `memo`, else from `cacheDir`, when its path,
- * key and the site code (`salt`) are as before; entries no longer used are pruned. Files with
+ * key and the code that draws it (`salt`) are as before; entries no longer used are pruned. Files with
  * `draw` go to `options.draw` all at once, those with render() at most `concurrency` at once.
  * `memo` is left holding exactly the files of this call. Without a memo (a build), a file written
  * to the cache is handed on to be read from there when the output writes it, not held meanwhile.
@@ -61,7 +62,7 @@ export async function generateFiles<Data>(site: SiteDefinition<Data>, context: G
     memo?.clear();
     return [];
   }
-  const salt = createHash('sha256').update(options.salt).digest('hex');
+  const saltOf = saltsOf(options.salt);
   const dir = path.join(options.cacheDir, 'generated');
   const seen = new Set<string>();
   for (const file of files) {
@@ -69,7 +70,7 @@ export async function generateFiles<Data>(site: SiteDefinition<Data>, context: G
     checkDrawing(file, site.drawers);
   }
   const started = Date.now();
-  const names = files.map((file) => entryName(file, salt));
+  const names = files.map((file) => entryName(file, saltOf(file)));
   const output: OutputFile[] = names.map((name) => memo?.get(name)!);
   const missing = output.flatMap((file, index) => (file ? [] : [index]));
   if (memo && missing.length === 0 && memo.size === names.length) return output;
@@ -104,6 +105,13 @@ export async function generateFiles<Data>(site: SiteDefinition<Data>, context: G
     // Pruning only saves space; the next build tries again.
   }
   return output;
+}
+
+/** Each file's salt as text: one hash for all when the salt is the same for all. */
+function saltsOf(salt: GenerateOptions['salt']): (file: GeneratedFile) => string {
+  if (typeof salt === 'function') return salt;
+  const hash = createHash('sha256').update(salt).digest('hex');
+  return () => hash;
 }
 
 /** Runs `work` on every item, at most `limit` at once; the first failure stops new starts and is thrown. */
