@@ -177,7 +177,7 @@ describe('article images, converted with the Markdown', () => {
   });
 
   it("keeps an HTML image's width, height and alignment, in proportion, as attributes and a class", async () => {
-    const item = article('<img src="./logo.svg" alt="Logo" width="100" align="right">\n\n<img src="./chart.png" alt="Chart" height="15" align="LEFT">\n\n<img src="./chart.png" alt="Both" width="7" height="9" align="center">\n\n<img src="./chart.png" alt="Odd" width="50%" align="top">\n');
+    const item = article('<img src="./logo.svg" alt="Logo" width="100" align="right">\n\n<img src="./chart.png" alt="Chart" height="15" align="LEFT">\n\n<img src="./chart.png" alt="Both" width="7" height="9" align="center">\n\n<img src="./chart.png" alt="Odd" width="0x40" align="top">\n');
     const { html: [html] } = await convertAll([item]);
     // The SVG (12x8) at the width asked, its height in proportion; floated by a class, not a style (the CSP).
     expect(html).toMatch(/<img src="\/assets\/logo-[0-9a-f]{10}\.svg" class="align-right" width="100" height="67" alt="Logo"/);
@@ -194,6 +194,18 @@ describe('article images, converted with the Markdown', () => {
     expect(pictures[2]).toContain('width="40" height="30"');
     expect(pictures[2]).toContain('sizes="100vw"');
     expect(html).not.toContain('style=');
+    // As HTML reads a whole number: the digits at its start (`1e3` is 1, `50%` is 50, ` +8` is 8).
+    for (const [written, width] of [['1e3', 1], ['50%', 50], [' +8', 8], ['0', 40], ['-5', 40], ['x', 40]] as const) {
+      const { html: [one] } = await convertAll([article(`<img src="./chart.png" alt="One" width="${written}">\n`)]);
+      expect(one, written).toContain(`width="${width}"`);
+    }
+  });
+
+  it("points a link to the article's own page and an <a name> at the anchor as written out", async () => {
+    const item = article('<a name="top"></a>\n\n[up](/news/this-post#top) [up](this-post/#top) [there](/news/other#top)\n', 'content/news/this-post.md');
+    const { html: [html] } = await convertAll([item]);
+    // Another page's anchor is that page's business (the link check looks there).
+    expect(html).toContain('<a href="/news/this-post#user-content-top">up</a> <a href="this-post/#user-content-top">up</a> <a href="/news/other#top">there</a>');
   });
 
   it('allows a decorative image written ![""](…) with an empty alt; refuses a missing alt', async () => {

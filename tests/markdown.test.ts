@@ -77,7 +77,39 @@ describe('a raw-text tag never closed (GitHub tag filter)', () => {
   it('is warned about by name, line and the end tag to write', () => {
     const warnings: string[] = [];
     reportRemovedHtml({ file: 'content/news/x.md', bodyLine: 5 } as Article, [{ line: 3, what: '<style>', escaped: true }], (message) => warnings.push(message));
-    expect(warnings).toEqual([expect.stringMatching(/^content\/news\/x\.md:7: <style> is never closed, so it is shown as text.*close it with <\/style>/)]);
+    expect(warnings).toEqual([expect.stringMatching(/^content\/news\/x\.md:7: <style> is never closed, so shown as text.*close it \(<\/style>\)/)]);
+    // Many on one line are one warning; an end tag without its ">" says what to write.
+    const many: string[] = [];
+    const tags = [...Array(50).fill({ line: 1, what: '<title>', escaped: true }), { line: 1, what: '</style', escaped: true }];
+    reportRemovedHtml({ file: 'content/news/x.md', bodyLine: 1 } as Article, tags, (message) => many.push(message));
+    expect(many).toEqual([expect.stringMatching(/^content\/news\/x\.md:1: <title> is never closed.*; <\/style without its ">" is shown as text.*write <\/style>/)]);
+  });
+
+  it('an end tag without its ">" would swallow what follows: it is text, and its start tag too', () => {
+    const { html, removedHtml } = convertMarkdown('First.\n\n<style>\np { color: red }\n</style\n\nSecond paragraph.\n\nThird with a > sign.\n');
+    expect(html).toContain('&#x3C;/style');
+    expect(html).toContain('Second paragraph.');
+    expect(html).toContain('Third with a ');
+    expect(removedHtml).toEqual([{ line: 3, what: '<style>', escaped: true }, { line: 5, what: '</style', escaped: true }]);
+  });
+
+  it('reads comments and attribute values as the HTML parser does', () => {
+    // `<!-->` is a whole (empty) comment, and `<!--` in an attribute value is text: the tag after each is live.
+    for (const markdown of ['<!--> <style>\n\nrest *here*\n', '<!---> <style>\n\nrest *here*\n', '<div title="<!--"><textarea>\n\nrest *here*\n']) {
+      const { html, removedHtml } = convertMarkdown(markdown);
+      expect(html, markdown).toContain('<em>here</em>');
+      expect(removedHtml.filter((item) => item.escaped), markdown).toHaveLength(1);
+    }
+    // A tag name inside an attribute value is no tag.
+    expect(convertMarkdown('<img alt="<style>" src="x">\n\nrest\n').removedHtml).toEqual([]);
+    // Lines end with CR, LF or both.
+    expect(convertMarkdown('<div>\rfoo\r<style>\r\rrest').removedHtml).toEqual([{ line: 3, what: '<style>', escaped: true }]);
+  });
+
+  it('escapes every one of many unclosed tags in one paragraph', () => {
+    const { html, removedHtml } = convertMarkdown(`x ${'<title> '.repeat(2000)}*end*\n`);
+    expect(removedHtml).toHaveLength(2000);
+    expect(html).toContain('<em>end</em>');
   });
 });
 

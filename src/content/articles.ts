@@ -634,9 +634,18 @@ export function isPublished(article: Article, options: { drafts?: boolean; futur
  */
 export function reportRemovedHtml(article: Article, removed: readonly RemovedHtml[], warn: (message: string) => void): void {
   const byLine = new Map<number, string[]>();
+  const escapedByLine = new Map<number, string[]>();
   for (const { line, what } of removed.filter((item) => item.escaped)) {
-    const end = what.replace('<', '</');
-    warn(`${article.file}:${line + (article.bodyLine ?? 1) - 1}: ${what} is never closed, so it is shown as text instead of hiding the rest of the article; close it with ${end} or remove it (see "HTML in articles" in the README).`);
+    const items = escapedByLine.get(line) ?? [];
+    if (!items.includes(what)) escapedByLine.set(line, [...items, what]);
+  }
+  for (const [line, tags] of escapedByLine) {
+    const [starts, ends] = [tags.filter((tag) => !tag.startsWith('</')), tags.filter((tag) => tag.startsWith('</'))];
+    const said = [
+      ...(starts.length ? [`${starts.join(', ')} ${starts.length > 1 ? 'are' : 'is'} never closed, so shown as text instead of hiding the rest of the article; close ${starts.length > 1 ? 'each' : 'it'} (${starts.map((tag) => tag.replace('<', '</')).join(', ')}) or remove ${starts.length > 1 ? 'them' : 'it'}`] : []),
+      ...(ends.length ? [`${ends.join(', ')} without its ">" is shown as text instead of swallowing what follows; write ${ends.map((tag) => `${tag}>`).join(', ')}`] : []),
+    ];
+    warn(`${article.file}:${line + (article.bodyLine ?? 1) - 1}: ${said.join('; ')} (see "HTML in articles" in the README).`);
   }
   for (const { line, what } of removed.filter((item) => !item.escaped)) {
     const items = byLine.get(line) ?? [];

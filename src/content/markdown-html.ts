@@ -3,11 +3,11 @@
 // What the sanitiser removes is noted first, with its line, so the build can warn about it; after
 // sanitising, the ids it prefixed are linked up again and footnote ids are made the article's own.
 import type { Element, Properties, Root, RootContent } from 'hast';
-import type { Html, Root as MdastRoot, RootContent as MdastContent } from 'mdast';
 import { SKIP, walkTree } from '../trees.ts';
 import rehypeRaw from 'rehype-raw';
 import { defaultSchema } from 'rehype-sanitize';
 import type { VFile } from 'vfile';
+import type { EscapedTag } from './raw-text-tags.ts';
 
 export type Schema = typeof defaultSchema;
 type AttributeRule = NonNullable<Schema['attributes']>[string][number];
@@ -36,78 +36,11 @@ export interface RemovedHtml {
   line: number;
   /** What was removed, as the author would recognise it: `<script>`, `the onclick attribute of <a>`. */
   what: string;
-  /** Not removed but shown as text: a raw-text start tag never closed (`<style>`). */
+  /** Not removed but shown as text: a raw-text start tag never closed (`<style>`), an end tag without its `>` (`</style`). */
   escaped?: true;
 }
 
-type HtmlFileData = { rawHtml?: boolean; removedHtml?: RemovedHtml[]; escapedHtml?: RemovedHtml[]; slug?: string };
-
-/**
- * Elements whose content the HTML parser reads as plain text up to their end tag (GitHub's tag
- * filter lists them): opened and never closed, they turn the rest of the article into text.
- * `plaintext` has no end tag at all.
- */
-const RAW_TEXT_TAGS = ['title', 'textarea', 'style', 'xmp', 'iframe', 'noembed', 'noframes', 'script', 'plaintext'];
-const RAW_TEXT_START = new RegExp(`<(${RAW_TEXT_TAGS.join('|')})(?=[\\s/>]|$)`, 'gi');
-const COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
-
-/** Where a raw-text element ends (its end tag), from `from` on in `text`; -1 when not there. */
-function rawTextEnd(text: string, tag: string, from: number): number {
-  if (tag === 'plaintext') return -1;
-  const end = new RegExp(`</${tag}(?=[\\s/>]|$)`, 'gi');
-  end.lastIndex = from;
-  const match = end.exec(text);
-  return match ? match.index + match[0].length : -1;
-}
-
-/** The raw-text start tags in `text` from `from` on, outside comments, in order. */
-function rawTextStarts(text: string, from: number): Array<{ index: number; tag: string }> {
-  const comments = [...text.matchAll(COMMENT)].map((match) => [match.index, match.index + match[0].length] as const);
-  const inComment = (index: number) => comments.some(([start, end]) => index > start && index < end);
-  return [...text.matchAll(RAW_TEXT_START)].filter((match) => match.index >= from && !inComment(match.index)).map((match) => ({ index: match.index, tag: match[1]!.toLowerCase() }));
-}
-
-/** The raw-text element that is opened in the article's HTML and never closed, if any. */
-function unclosedRawText(html: readonly Html[]): { node: Html; index: number; tag: string } | undefined {
-  let open: { node: Html; index: number; tag: string } | undefined;
-  for (const node of html) {
-    let from = 0;
-    for (;;) {
-      if (open) {
-        const end = rawTextEnd(node.value, open.tag, from);
-        if (end < 0) break;
-        open = undefined;
-        from = end;
-      }
-      const start = rawTextStarts(node.value, from)[0];
-      if (!start) break;
-      open = { node, ...start };
-      from = start.index + 1;
-    }
-  }
-  return open;
-}
-
-/**
- * A raw-text element (`<style>`, `<textarea>`, `<xmp>`…) opened in the article's HTML and never
- * closed is written as text (`&lt;style>`), as GitHub's tag filter does, so the rest of the
- * article renders; each is noted with its line for a warning. A closed one is left to the
- * sanitiser, which removes it and says so.
- */
-export function remarkEscapeUnclosedRawText() {
-  return (tree: MdastRoot, file: VFile) => {
-    const html: Html[] = [];
-    walkTree<MdastContent>(tree, (node) => void (node.type === 'html' && html.push(node)));
-    const escaped: RemovedHtml[] = [];
-    // Escaping one may leave a start tag it held as text open in turn (`<title> <style>`).
-    for (let open = unclosedRawText(html); open; open = unclosedRawText(html)) {
-      const { node, index, tag } = open;
-      escaped.push({ line: (node.position?.start.line ?? 1) + node.value.slice(0, index).split('\n').length - 1, what: `<${tag}>`, escaped: true });
-      node.value = `${node.value.slice(0, index)}&lt;${node.value.slice(index + 1)}`;
-    }
-    if (escaped.length > 0) (file.data as HtmlFileData).escapedHtml = escaped.sort((a, b) => a.line - b.line);
-  };
-}
+type HtmlFileData = { rawHtml?: boolean; removedHtml?: RemovedHtml[]; escapedHtml?: EscapedTag[]; slug?: string };
 
 /** rehype-raw, only for articles that hold raw HTML (the Markdown tree said so): it re-parses the whole tree. */
 export function rehypeRawWhenPresent() {
@@ -198,7 +131,8 @@ export function rehypeNoteRemovedHtml(schema: Schema = articleSchema) {
       removed.push({ line, what: stripped.has(node.tagName) ? `<${node.tagName}> and its content` : `<${node.tagName}> (its text is kept)` });
       return stripped.has(node.tagName) ? SKIP : undefined;
     });
-    (file.data as HtmlFileData).removedHtml = [...((file.data as HtmlFileData).escapedHtml ?? []), ...removed];
+    const escaped = ((file.data as HtmlFileData).escapedHtml ?? []).map((tag): RemovedHtml => ({ ...tag, escaped: true }));
+    (file.data as HtmlFileData).removedHtml = [...escaped, ...removed];
   };
 }
 
@@ -210,8 +144,9 @@ const eachElement = (tree: Root, visit: (node: Element) => void) =>
 
 /**
  * After sanitising: footnote ids become the article's own (`<slug>-fn-1`, so two articles on one
- * page never share one), and a link to `#name` whose target's id (or an anchor's `name`) the
- * sanitiser prefixed points at it again, as GitHub's page script does. References ids (`aria-describedby`) follow.
+ * page never share one), and a link to `#name` (or to the article's own page by its path and
+ * `#name`) whose target's id, or an anchor's `name`, the sanitiser prefixed points at it again, as
+ * GitHub's page script does. References ids (`aria-describedby`) follow.
  */
 export function rehypeLinkIds() {
   return (tree: Root, file: VFile) => {
@@ -229,10 +164,12 @@ export function rehypeLinkIds() {
     });
     eachElement(tree, (node) => {
       const href = node.properties.href;
-      if (node.tagName !== 'a' || typeof href !== 'string' || !href.startsWith('#')) return;
-      const target = href.slice(1);
-      if (target.startsWith(FOOTNOTE_PREFIX)) node.properties.href = `#${slug}-${target.slice(FOOTNOTE_PREFIX.length)}`;
-      else if (!ids.has(target) && ids.has(`${CLOBBER_PREFIX}${target}`)) node.properties.href = `#${CLOBBER_PREFIX}${target}`;
+      if (node.tagName !== 'a' || typeof href !== 'string' || !href.includes('#')) return;
+      const [place, target] = [href.slice(0, href.indexOf('#')), href.slice(href.indexOf('#') + 1)];
+      // `#x`, or the article's own page by its path (`/news/<slug>#x`, `<slug>#x`).
+      if (place !== '' && place.replace(/\/$/, '').split('/').pop() !== slug) return;
+      if (place === '' && target.startsWith(FOOTNOTE_PREFIX)) node.properties.href = `#${slug}-${target.slice(FOOTNOTE_PREFIX.length)}`;
+      else if (!ids.has(target) && ids.has(`${CLOBBER_PREFIX}${target}`)) node.properties.href = `${place}#${CLOBBER_PREFIX}${target}`;
     });
   };
 }

@@ -17,7 +17,8 @@ import { unified, type Processor } from 'unified';
 import { VFile as VFileClass, type VFile } from 'vfile';
 import { sitePlugins, withAllowed } from './markdown-plugins.ts';
 import { changesMarkdown, type MarkdownOptions } from './markdown-options.ts';
-import { articleSchema, FOOTNOTE_PREFIX, rehypeLinkIds, rehypeNoteRemovedHtml, rehypeLowercaseSchemes, rehypeRawWhenPresent, remarkEscapeUnclosedRawText, type RemovedHtml } from './markdown-html.ts';
+import { articleSchema, FOOTNOTE_PREFIX, rehypeLinkIds, rehypeNoteRemovedHtml, rehypeLowercaseSchemes, rehypeRawWhenPresent, type RemovedHtml } from './markdown-html.ts';
+import { remarkEscapeRawTextTags } from './raw-text-tags.ts';
 import { rehypeArticleImages, rehypeNoteImageUrls, remarkNoteImageUrls, type ArticleImageContext, type ArticleImageRecord } from '../images/article-images.ts';
 
 /**
@@ -130,7 +131,7 @@ function createProcessor(options: MarkdownOptions = {}) {
     .use(remarkParse)
     .use(remarkGfm)
     .use(remarkNoteRawHtml)
-    .use(remarkEscapeUnclosedRawText)
+    .use(remarkEscapeRawTextTags)
     .use(remarkArticleLinks)
     .use(remarkNoteImageUrls)
     .use(remarkCodeMeta)

@@ -22,18 +22,28 @@ export interface ImageReference {
   align?: ImageAlign;
 }
 
-/** A `width` or `height` attribute as HTML reads it: a whole number of pixels, or nothing. */
-function pixels(value: unknown): number | undefined {
-  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-  return /^\d{1,5}$/.test(text) && Number(text) > 0 ? Number(text) : undefined;
+/**
+ * A `width` or `height` attribute as HTML reads it (its rules for non-negative integers): the
+ * digits at its start, after spaces and a `+`; `1e3` is 1. Nothing when none, or zero.
+ */
+function pixels(written: string | undefined): number | undefined {
+  const digits = /^[\t\n\f\r ]*\+?(\d{1,6})/.exec(written ?? '')?.[1];
+  return digits && Number(digits) > 0 ? Number(digits) : undefined;
+}
+
+/** An attribute's value as written in the tag's source (the parsed tree has made `1e3` a number). */
+function writtenAttribute(tag: string, name: string): string | undefined {
+  const match = new RegExp(`[\\s/]${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(tag);
+  return match ? (match[1] ?? match[2] ?? match[3]) : undefined;
 }
 
 const ALIGNS: Record<string, ImageAlign> = { left: 'left', right: 'right', center: 'center', middle: 'center' };
 
-/** What the author asked of an image's layout in HTML (`width`, `height`, `align`), kept through processing. */
-function layoutOf(properties: Properties): Pick<ImageReference, 'size' | 'align'> {
-  const width = pixels(properties.width);
-  const height = pixels(properties.height);
+/** What the author asked of an image's layout in HTML (`width`, `height`, `align`), read from its tag as written. */
+function layoutOf(properties: Properties, tag: string): Pick<ImageReference, 'size' | 'align'> {
+  if (properties.width === undefined && properties.height === undefined && properties.align === undefined) return {};
+  const width = pixels(writtenAttribute(tag, 'width'));
+  const height = pixels(writtenAttribute(tag, 'height'));
   const align = ALIGNS[String(properties.align ?? '').trim().toLowerCase()];
   return { ...(width || height ? { size: { ...(width ? { width } : {}), ...(height ? { height } : {}) } } : {}), ...(align ? { align } : {}) };
 }
@@ -204,13 +214,14 @@ const eachElement = (tree: Root, visit: (node: Element, parent: Root | Element, 
   });
 
 /** Every image of the article in document order, as written, with its line in the file. */
-function findImages(tree: Root, data: ImageFileData, bodyLine: number): FoundImage[] {
+function findImages(tree: Root, data: ImageFileData, bodyLine: number, source: string): FoundImage[] {
   const found: FoundImage[] = [];
   eachElement(tree, (node, parent, index) => {
     if (node.tagName !== 'img') return;
     const start = node.position?.start;
     const url = (start?.offset !== undefined ? data.imageUrls?.get(start.offset) : undefined) ?? String(node.properties.src ?? '');
-    const reference: ImageReference = { url, alt: String(node.properties.alt ?? ''), line: (start?.line ?? 1) + bodyLine - 1, ...layoutOf(node.properties) };
+    const tag = start?.offset !== undefined && node.position?.end.offset !== undefined ? source.slice(start.offset, node.position.end.offset) : '';
+    const reference: ImageReference = { url, alt: String(node.properties.alt ?? ''), line: (start?.line ?? 1) + bodyLine - 1, ...layoutOf(node.properties, tag) };
     if (typeof node.properties.title === 'string') reference.title = node.properties.title;
     found.push({ parent, index, offset: start?.offset ?? 0, reference });
   });
@@ -256,7 +267,7 @@ export function rehypeArticleImages() {
     const data = file.data as ImageFileData;
     const context = data.imageContext;
     if (!context) return undefined;
-    const found = findImages(tree, data, context.bodyLine);
+    const found = findImages(tree, data, context.bodyLine, String(file.value));
     if (found.length === 0) return undefined;
     const files = locate(found, context);
     const byFile = new Map<string, Promise<{ shown: Shown; entry?: string }>>();
