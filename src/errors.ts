@@ -72,7 +72,7 @@ export const errorCatalogue = {
   },
   FrontMatterFieldInvalid: {
     title: 'A front matter field is wrong',
-    hint: 'Fix the field on the line named; README.md ("News articles") lists every field and its type.',
+    hint: 'Fix the field on the line named; docs/reference/front-matter.md lists every field and its type.',
     /** The schema's own message for the field (src/content/frontmatter-schema.ts words them). */
     message: (issue: string) => issue,
   },
@@ -478,9 +478,9 @@ export const errorCatalogue = {
       trustProxy: (reason: string) => `TRUST_PROXY ${reason}.`,
     }),
     hint: byCase({
-      setting: (variable: string, _problem: string) => `Set ${variable} in the environment; the README lists every variable.`,
+      setting: (variable: string, _problem: string) => `Set ${variable} in the environment; docs/contact-endpoint.md lists every variable.`,
       trustProxy: (_reason: string) =>
-        'Use false, true (one proxy in front), a hop count, or a list such as "loopback" or "10.0.0.0/8,cloudflare"; the README explains each.',
+        'Use false, true (one proxy in front), a hop count, or a list such as "loopback" or "10.0.0.0/8,cloudflare"; docs/contact-endpoint.md explains each.',
     }),
   },
   DataDirUnwritable: {

@@ -30,7 +30,7 @@ function positiveWhole(max: number) {
   };
 }
 
-/** What one article may cost, as the options of build and dev give it (see "Limits" in the README). */
+/** What one article may cost, as the options of build and dev give it (see docs/reference/limits.md). */
 interface LimitOptions {
   maxArticleKb?: number;
   maxNesting?: number;
