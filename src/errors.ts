@@ -204,13 +204,27 @@ export const errorCatalogue = {
   },
   SiteCompileFailed: {
     title: 'The site code does not compile',
-    hint: 'Fix the syntax error shown above.',
+    hint: 'Fix the code at the line shown.',
     message: compileFailure,
   },
   ClientCompileFailed: {
     title: 'The browser code does not compile',
-    hint: 'Fix the syntax error shown above.',
+    hint: 'Fix the code at the line shown.',
     message: compileFailure,
+  },
+  PackageMissing: {
+    title: 'A package the code imports is not installed',
+    hint: (name: string, listedAsDev: boolean) =>
+      listedAsDev
+        ? `${name} is a devDependency in package.json, which an install with --omit=dev leaves out: move it to dependencies (npm install --save-prod ${name}).`
+        : `Install it: npm install ${name}`,
+    message: (name: string, _listedAsDev: boolean, importers: number) =>
+      `The package "${name}" is imported${importers > 1 ? ` by ${importers} files` : ''} but is not installed in node_modules.`,
+  },
+  ImportNotFound: {
+    title: 'An imported file does not exist',
+    hint: 'Fix the path of the import, or create the file.',
+    message: (specifier: string) => `"${specifier}" is imported here, but no such file exists.`,
   },
   RouteInvalid: {
     title: 'A route is malformed',
@@ -504,7 +518,7 @@ export const errorCatalogue = {
   },
   ApiRouteCompileFailed: {
     title: 'An API route does not compile',
-    hint: 'Fix the syntax error shown above in the API route.',
+    hint: 'Fix the API route at the line shown.',
     message: compileFailure,
   },
   ApiRouteInvalid: {
