@@ -27,6 +27,10 @@ function byCase<const Cases extends Record<string, Wording>>(cases: Cases): (...
   };
 }
 
+/** The page a link is on, and how many other pages carry it (a link in the layout is on every page). */
+const onPages = (page: string, others: number) =>
+  others === 0 ? `The page ${page} links` : `The page ${page} and ${others} other page${others === 1 ? '' : 's'} link`;
+
 /** `<what ran> threw: <what it threw>`: the site's code threw (see src/site-code-error.ts). */
 const threw = (what: string, thrown: string) => `${what} threw: ${thrown}`;
 
@@ -211,6 +215,11 @@ export const errorCatalogue = {
     title: 'The browser code does not compile',
     hint: 'Fix the code at the line shown.',
     message: compileFailure,
+  },
+  BuildWatchUnknown: {
+    title: 'The build command does not watch',
+    hint: 'Run "ssg dev" (npm run dev): it builds, serves the site and rebuilds what changes on every save.',
+    message: () => 'ssg build has no --watch: it builds once and exits. Watching the files is what dev mode does.',
   },
   PackageMissing: {
     title: 'A package the code imports is not installed',
@@ -466,7 +475,7 @@ export const errorCatalogue = {
   LinkBroken: {
     title: 'A link leads nowhere',
     hint: 'Fix the link, or add the page or file it points to.',
-    message: (page: string, link: string) => `The page ${page} links to ${link}, which no route or public file provides.`,
+    message: (page: string, link: string, otherPages = 0) => `${onPages(page, otherPages)} to ${link}, which no route or public file provides.`,
   },
   LinkToHeldBack: {
     title: 'A link leads to an article this build leaves out',
@@ -474,15 +483,16 @@ export const errorCatalogue = {
       reason === 'draft'
         ? 'Publish it (draft: false), or remove the link until it is published; a build with --drafts shows both (drafts carry noindex).'
         : 'Give it a date that has come, or remove the link until its date; a build with --future shows both.',
-    message: (page: string, link: string, reason: 'draft' | 'future', file: string, date: string) =>
+    message: (page: string, link: string, reason: 'draft' | 'future', file: string, date: string, otherPages = 0) =>
       reason === 'draft'
-        ? `The page ${page} links to ${link}, which is a draft (${file}); build with --drafts to include it.`
-        : `The page ${page} links to ${link}, which is dated ${date} (${file}), after the build time; build with --future to include it.`,
+        ? `${onPages(page, otherPages)} to ${link}, which is a draft (${file}); build with --drafts to include it.`
+        : `${onPages(page, otherPages)} to ${link}, which is dated ${date} (${file}), after the build time; build with --future to include it.`,
   },
   LinkFragmentMissing: {
     title: 'A link points to a heading that does not exist',
     hint: 'Link to a heading that exists (its id is shown by the # after it), or fix the heading.',
-    message: (page: string, link: string, target: string, id: string) => `The page ${page} links to ${link}, but ${target} has no element with the id "${id}".`,
+    message: (page: string, link: string, target: string, id: string, otherPages = 0) =>
+      `${onPages(page, otherPages)} to ${link}, but ${target} has no element with the id "${id}".`,
   },
   ServeConfigInvalid: {
     title: 'A server setting is missing or wrong',
@@ -642,6 +652,7 @@ void hintsTakeDetails;
 /** Failures of what the user asked for rather than of the build: the CLI exits 2 on these. */
 export const usageErrorCodes: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'ProjectRootMissing',
+  'BuildWatchUnknown',
   'OutDirEmpty',
   'OutDirInvalid',
   'OutDirContainsProject',
