@@ -21,10 +21,20 @@ type CaseDetails<Cases extends Record<string, Wording>> = { [K in keyof Cases & 
  * occurrences that differ in wording only; a failure of another kind gets an entry of its own.
  */
 function byCase<const Cases extends Record<string, Wording>>(cases: Cases): (...details: CaseDetails<Cases>) => string {
-  return (...details) => {
+  const worded = (...details: CaseDetails<Cases>) => {
     const [name, ...rest] = details as unknown as [string, ...unknown[]];
     return (cases[name] as Wording)(...rest);
   };
+  wordingCases.set(worded, cases);
+  return worded;
+}
+
+/** The cases of each wording made by `byCase`, for the error reference (docs/reference/errors.md). */
+const wordingCases = new WeakMap<Wording, Record<string, Wording>>();
+
+/** The cases a message or hint is worded by, when it is worded by case. */
+export function casesOf(wording: Wording): Readonly<Record<string, Wording>> | undefined {
+  return wordingCases.get(wording);
 }
 
 /** The page a link is on, and how many other pages carry it (a link in the layout is on every page). */
