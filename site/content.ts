@@ -35,6 +35,8 @@ export const siteConfigSchema = z.strictObject({
     registerCourt: text,
     managingDirectors: z.array(text).min(1),
   }),
+  /** `allowed`: a demo or staging site that keeps example values, without the warning about them. */
+  placeholders: z.literal('allowed').optional(),
 });
 
 export const networkSchema = z.strictObject({

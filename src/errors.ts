@@ -21,11 +21,25 @@ type CaseDetails<Cases extends Record<string, Wording>> = { [K in keyof Cases & 
  * occurrences that differ in wording only; a failure of another kind gets an entry of its own.
  */
 function byCase<const Cases extends Record<string, Wording>>(cases: Cases): (...details: CaseDetails<Cases>) => string {
-  return (...details) => {
+  const worded = (...details: CaseDetails<Cases>) => {
     const [name, ...rest] = details as unknown as [string, ...unknown[]];
     return (cases[name] as Wording)(...rest);
   };
+  wordingCases.set(worded, cases);
+  return worded;
 }
+
+/** The cases of each wording made by `byCase`, for the error reference (docs/reference/errors.md). */
+const wordingCases = new WeakMap<Wording, Record<string, Wording>>();
+
+/** The cases a message or hint is worded by, when it is worded by case. */
+export function casesOf(wording: Wording): Readonly<Record<string, Wording>> | undefined {
+  return wordingCases.get(wording);
+}
+
+/** The page a link is on, and how many other pages carry it (a link in the layout is on every page). */
+const onPages = (page: string, others: number) =>
+  others === 0 ? `The page ${page} links` : `The page ${page} and ${others} other page${others === 1 ? '' : 's'} link`;
 
 /** `<what ran> threw: <what it threw>`: the site's code threw (see src/site-code-error.ts). */
 const threw = (what: string, thrown: string) => `${what} threw: ${thrown}`;
@@ -72,7 +86,7 @@ export const errorCatalogue = {
   },
   FrontMatterFieldInvalid: {
     title: 'A front matter field is wrong',
-    hint: 'Fix the field on the line named; README.md ("News articles") lists every field and its type.',
+    hint: 'Fix the field on the line named; docs/reference/front-matter.md lists every field and its type.',
     /** The schema's own message for the field (src/content/frontmatter-schema.ts words them). */
     message: (issue: string) => issue,
   },
@@ -204,13 +218,32 @@ export const errorCatalogue = {
   },
   SiteCompileFailed: {
     title: 'The site code does not compile',
-    hint: 'Fix the syntax error shown above.',
+    hint: 'Fix the code at the line shown.',
     message: compileFailure,
   },
   ClientCompileFailed: {
     title: 'The browser code does not compile',
-    hint: 'Fix the syntax error shown above.',
+    hint: 'Fix the code at the line shown.',
     message: compileFailure,
+  },
+  BuildWatchUnknown: {
+    title: 'The build command does not watch',
+    hint: 'Run "ssg dev" (npm run dev): it builds, serves the site and rebuilds what changes on every save.',
+    message: () => 'ssg build has no --watch: it builds once and exits. Watching the files is what dev mode does.',
+  },
+  PackageMissing: {
+    title: 'A package the code imports is not installed',
+    hint: (name: string, listedAsDev: boolean) =>
+      listedAsDev
+        ? `${name} is a devDependency in package.json, which an install with --omit=dev leaves out: move it to dependencies (npm install --save-prod ${name}).`
+        : `Install it: npm install ${name}`,
+    message: (name: string, _listedAsDev: boolean, importers: number) =>
+      `The package "${name}" is imported${importers > 1 ? ` by ${importers} files` : ''} but is not installed in node_modules.`,
+  },
+  ImportNotFound: {
+    title: 'An imported file does not exist',
+    hint: 'Fix the path of the import, or create the file.',
+    message: (specifier: string) => `"${specifier}" is imported here, but no such file exists.`,
   },
   RouteInvalid: {
     title: 'A route is malformed',
@@ -452,7 +485,7 @@ export const errorCatalogue = {
   LinkBroken: {
     title: 'A link leads nowhere',
     hint: 'Fix the link, or add the page or file it points to.',
-    message: (page: string, link: string) => `The page ${page} links to ${link}, which no route or public file provides.`,
+    message: (page: string, link: string, otherPages = 0) => `${onPages(page, otherPages)} to ${link}, which no route or public file provides.`,
   },
   LinkToHeldBack: {
     title: 'A link leads to an article this build leaves out',
@@ -460,15 +493,16 @@ export const errorCatalogue = {
       reason === 'draft'
         ? 'Publish it (draft: false), or remove the link until it is published; a build with --drafts shows both (drafts carry noindex).'
         : 'Give it a date that has come, or remove the link until its date; a build with --future shows both.',
-    message: (page: string, link: string, reason: 'draft' | 'future', file: string, date: string) =>
+    message: (page: string, link: string, reason: 'draft' | 'future', file: string, date: string, otherPages = 0) =>
       reason === 'draft'
-        ? `The page ${page} links to ${link}, which is a draft (${file}); build with --drafts to include it.`
-        : `The page ${page} links to ${link}, which is dated ${date} (${file}), after the build time; build with --future to include it.`,
+        ? `${onPages(page, otherPages)} to ${link}, which is a draft (${file}); build with --drafts to include it.`
+        : `${onPages(page, otherPages)} to ${link}, which is dated ${date} (${file}), after the build time; build with --future to include it.`,
   },
   LinkFragmentMissing: {
     title: 'A link points to a heading that does not exist',
     hint: 'Link to a heading that exists (its id is shown by the # after it), or fix the heading.',
-    message: (page: string, link: string, target: string, id: string) => `The page ${page} links to ${link}, but ${target} has no element with the id "${id}".`,
+    message: (page: string, link: string, target: string, id: string, otherPages = 0) =>
+      `${onPages(page, otherPages)} to ${link}, but ${target} has no element with the id "${id}".`,
   },
   ServeConfigInvalid: {
     title: 'A server setting is missing or wrong',
@@ -478,9 +512,9 @@ export const errorCatalogue = {
       trustProxy: (reason: string) => `TRUST_PROXY ${reason}.`,
     }),
     hint: byCase({
-      setting: (variable: string, _problem: string) => `Set ${variable} in the environment; the README lists every variable.`,
+      setting: (variable: string, _problem: string) => `Set ${variable} in the environment; docs/contact-endpoint.md lists every variable.`,
       trustProxy: (_reason: string) =>
-        'Use false, true (one proxy in front), a hop count, or a list such as "loopback" or "10.0.0.0/8,cloudflare"; the README explains each.',
+        'Use false, true (one proxy in front), a hop count, or a list such as "loopback" or "10.0.0.0/8,cloudflare"; docs/contact-endpoint.md explains each.',
     }),
   },
   DataDirUnwritable: {
@@ -504,7 +538,7 @@ export const errorCatalogue = {
   },
   ApiRouteCompileFailed: {
     title: 'An API route does not compile',
-    hint: 'Fix the syntax error shown above in the API route.',
+    hint: 'Fix the API route at the line shown.',
     message: compileFailure,
   },
   ApiRouteInvalid: {
@@ -628,6 +662,7 @@ void hintsTakeDetails;
 /** Failures of what the user asked for rather than of the build: the CLI exits 2 on these. */
 export const usageErrorCodes: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'ProjectRootMissing',
+  'BuildWatchUnknown',
   'OutDirEmpty',
   'OutDirInvalid',
   'OutDirContainsProject',

@@ -20,7 +20,7 @@ describe('ssg build on a fixture site', () => {
   it('exits 0 and prints a summary row per page and the total time', () => {
     // The one warning: the fixture's article carries a <script> (the Markdown test below).
     expect(result.stderr).toBe(
-      'warning content/news/first-post.md:9: <script> and its content, the href "javascript:alert(1)" of <a> removed: articles may not carry scripts, styles, frames or event handlers (see "HTML in articles" in the README).\n',
+      'warning content/news/first-post.md:9: <script> and its content, the href "javascript:alert(1)" of <a> removed: articles may not carry scripts, styles, frames or event handlers (see "HTML in articles" in docs/write-an-article.md).\n',
     );
     expect(result.code).toBe(0);
     for (const route of ['/', '/about', '/news/first-post', '/news/second-post', '/404']) {

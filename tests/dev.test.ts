@@ -108,9 +108,9 @@ describe('ssg dev', () => {
     const second = await site.read('content/news/2024/second-post.md');
     await site.remove('content/news/2024/second-post.md');
     const error = await events.next('build-error', (data) => data[0].code === 'LinkBroken');
-    // Named by the article's file, as the build names it: that is the file to fix.
+    // Named by the article's file and line, as the build names it: that is where to fix it.
     expect(error.data).toEqual([
-      expect.objectContaining({ where: 'content/news/linker.md', message: 'The page /news/linker links to /news/second-post, which no route or public file provides.' }),
+      expect.objectContaining({ where: 'content/news/linker.md:5', message: 'The page /news/linker links to /news/second-post, which no route or public file provides.' }),
     ]);
     expect(await text(`${dev.url}/news/second-post`)).toContain('Second post'); // the last good pages stay
     await site.write('content/news/2024/second-post.md', second);

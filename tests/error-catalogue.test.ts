@@ -162,7 +162,7 @@ describe('the error catalogue', () => {
     expect(formatError(setting).split('\n')).toEqual([
       '[ServeConfigInvalid] A server setting is missing or wrong',
       '  PORT is "x"; set it to a whole number of at least 1.',
-      '  hint: Set PORT in the environment; the README lists every variable.',
+      '  hint: Set PORT in the environment; docs/contact-endpoint.md lists every variable.',
     ]);
   });
 });

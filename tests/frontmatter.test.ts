@@ -48,6 +48,16 @@ describe('splitFrontMatter', () => {
     expect(error.line).toBeGreaterThanOrEqual(3);
   });
 
+  it('places a value left open on the line where it opens, not where the parser noticed it', () => {
+    const bracket = catchError(() => splitFrontMatter('---\ntitle: ok\ntags: [a, b\nexcerpt: x\n---\nBody', 'x.md'));
+    expect([bracket.code, bracket.line, bracket.column]).toEqual(['FrontMatterInvalidYaml', 3, 7]);
+    const quote = catchError(() => splitFrontMatter('---\ntitle: "open\ndate: x\n---\nBody', 'x.md'));
+    expect([quote.code, quote.line]).toEqual(['FrontMatterInvalidYaml', 2]);
+    // An error that is where the parser says stays there.
+    const duplicate = catchError(() => splitFrontMatter('---\ntitle: a\ntitle: b\n---\nBody', 'x.md'));
+    expect(duplicate.line).toBe(3);
+  });
+
   it('rejects front matter that is not key: value pairs', () => {
     expect(catchError(() => splitFrontMatter('---\n- a\n- b\n---\n', 'x.md')).code).toBe('FrontMatterNotMapping');
   });

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cspViolations, get, securityHeaders, missingHeaders, someAsset } from './helpers/hosting-checks.ts';
 import { hostingSuite } from './helpers/hosting-suite.ts';
-import { nginxConfig, readmeNginxBlock, startNginx, type RunningNginx } from './helpers/nginx.ts';
+import { nginxConfig, guideNginxBlock, startNginx, type RunningNginx } from './helpers/nginx.ts';
 import { CHALLENGE_STAND_IN_PATH, challengeStandIn } from './helpers/site.ts';
 
 /** Stands in for `ssg serve` behind nginx: records the headers of what reaches it. */
@@ -25,7 +25,7 @@ function startApiStandIn() {
   );
 }
 
-describe('the README nginx block, run by Debian nginx', () => {
+describe('the nginx block of the deploy guide, run by Debian nginx', () => {
   let api: Awaited<ReturnType<typeof startApiStandIn>>;
   let nginx: RunningNginx;
   beforeAll(async () => {
@@ -35,7 +35,7 @@ describe('the README nginx block, run by Debian nginx', () => {
     await api?.close();
   });
 
-  // The block as the README has it: the headers come from the file the build wrote, untouched.
+  // The block as the guide has it: the headers come from the file the build wrote, untouched.
   const { context } = hostingSuite(async (site) => {
     nginx = await startNginx({ root: site.file('dist'), apiPort: api.port });
     return nginx;
@@ -114,7 +114,7 @@ describe('the README nginx block, run by Debian nginx', () => {
     const after = (await securityHeaders(dist))['Content-Security-Policy'];
     expect(after).not.toBe(before);
     expect(await site.read('dist/index.html')).toContain('.rebuilt-for-nginx');
-    // Until it is reloaded, nginx keeps the headers it read at start: why the README says to reload.
+    // Until it is reloaded, nginx keeps the headers it read at start: why the guide says to reload.
     expect((await get(`${nginx.url}/`)).headers.get('content-security-policy')).toBe(before);
     // A fresh start reads the block and its include as a reload does (SIGHUP is not reliable in
     // the tests' single-process mode).
@@ -130,8 +130,8 @@ describe('the README nginx block, run by Debian nginx', () => {
 });
 
 describe('nginxConfig', () => {
-  it('fails loudly when the README block no longer has the lines the tests replace', async () => {
-    const block = await readmeNginxBlock();
+  it('fails loudly when the guide block no longer has the lines the tests replace', async () => {
+    const block = await guideNginxBlock();
     const options = { root: '/tmp/x', port: 1, apiPort: 2, workDir: '/tmp/w' };
     expect(nginxConfig(block, options)).toContain('listen 127.0.0.1:1;');
     expect(() => nginxConfig(block.replace('listen 80;', 'listen 8080;'), options)).toThrow(/listen 80/);
@@ -139,8 +139,8 @@ describe('nginxConfig', () => {
     expect(() => nginxConfig(block.replace('include /srv/site/dist/_headers.nginx.conf;', ''), options)).toThrow(/_headers/);
   });
 
-  it('keeps no copy of the security headers in the README: they come from the build only', async () => {
-    const block = await readmeNginxBlock();
+  it('keeps no copy of the security headers in the guide: they come from the build only', async () => {
+    const block = await guideNginxBlock();
     expect(block).not.toMatch(/add_header (Content-Security-Policy|Strict-Transport-Security|X-Frame-Options)|sha256-/);
     expect(block).toMatch(/^\s*include \/srv\/site\/dist\/_headers\.nginx\.conf;$/m);
   });

@@ -42,7 +42,7 @@ describe('Cloudflare Pages (wrangler pages dev)', () => {
     return pages;
   });
 
-  it('redirects /about/ to the canonical /about, as the README says', async () => {
+  it('redirects /about/ to the canonical /about, as the deploy guide says', async () => {
     const answer = await get(`${pages.url}/about/`);
     expect([301, 308]).toContain(answer.status);
     expect(new URL(answer.headers.get('location')!, pages.url).pathname).toBe('/about');

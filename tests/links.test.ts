@@ -43,6 +43,36 @@ describe('checkLinks', () => {
     expect(errors[1]!.message).toBe('The page /news/a links to b#nope, but /news/b has no element with the id "nope".');
   });
 
+  it('reports a link carried by many pages once, where it is written, with how many pages carry it', () => {
+    const layout = '<a href="/team">Team</a>';
+    const pages = [page('/', layout), page('/news/a', `${layout}<a href="b#nope">b</a>`, 'content/news/a.md'), page('/news/b', layout, 'content/news/b.md')];
+    const asked: [string, readonly (string | undefined)[]][] = [];
+    const locate = (written: string, sources: readonly (string | undefined)[]) => {
+      asked.push([written, sources]);
+      return written === '/team' ? { file: 'site/components/layout.tsx', line: 27, written } : { file: 'content/news/a.md', line: 4, written: '../b.md#nope' };
+    };
+    let error: unknown;
+    try {
+      checkLinks(pages, files, undefined, undefined, { locate });
+    } catch (caught) {
+      error = caught;
+    }
+    const errors = (error as SsgErrorList).errors;
+    expect(errors.map((each) => [each.code, each.file, each.line, each.message])).toEqual([
+      ['LinkBroken', 'site/components/layout.tsx', 27, 'The page / and 2 other pages link to /team, which no route or public file provides.'],
+      ['LinkFragmentMissing', 'content/news/a.md', 4, 'The page /news/a links to ../b.md#nope, but /news/b has no element with the id "nope".'],
+    ]);
+    expect(asked).toEqual([
+      ['/team', [undefined, 'content/news/a.md', 'content/news/b.md']],
+      ['b#nope', ['content/news/a.md']],
+    ]);
+  });
+
+  it('names no article for a link on pages of several files when nothing says where it is written', () => {
+    const pages = [page('/news/a', '<a href="/x">x</a>', 'content/news/a.md'), page('/news/b', '<a href="/x">x</a>', 'content/news/b.md')];
+    expect(() => checkLinks(pages, files)).toThrow(expect.objectContaining({ code: 'LinkBroken', file: undefined, message: 'The page /news/a and 1 other page link to /x, which no route or public file provides.' }));
+  });
+
   it('never throws anything but its own errors on random HTML', () => {
     fc.assert(
       fc.property(fc.array(fc.string(), { maxLength: 5 }), (hrefs) => {

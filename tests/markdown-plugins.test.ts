@@ -7,6 +7,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 
+// The element names and the `allow` lines as the guide gives them, so the guide's sample is what is built.
+const guide = readFileSync(path.join(repoRoot, 'docs', 'markdown-plugins.md'), 'utf8');
+const GUIDE_MATHML = /^const MATHML = \[.*\];$/m.exec(guide)![0];
+const GUIDE_ALLOW = /^ {4}allow: \{\n([\s\S]*?)\n {4}\},$/m.exec(guide)![0].trim();
+
 const MATH_SETTINGS = `
 function remarkBoom() {
   return (_tree: unknown, file: { value: unknown }) => {
@@ -14,11 +19,11 @@ function remarkBoom() {
   };
 }
 
-const MATHML = ['math', 'semantics', 'mrow', 'mi', 'mo', 'mn', 'mtext', 'mspace', 'msup', 'msub', 'msubsup', 'mfrac', 'msqrt', 'mroot', 'mover', 'munder', 'mstyle', 'annotation'];
+${GUIDE_MATHML}
 const markdown = {
   remarkPlugins: [remarkMath, remarkBoom],
   rehypePlugins: [[rehypeKatex, { output: 'mathml' }]],
-  allow: { tagNames: MATHML, attributes: { span: ['className'], math: ['xmlns', 'display'], annotation: ['encoding'], '*': ['mathVariant', 'stretchy', 'fence', 'separator', 'lSpace', 'rSpace', 'accent', 'minSize', 'maxSize', 'movableLimits', 'displayStyle', 'scriptLevel'] } },
+  ${GUIDE_ALLOW}
 } as const;
 `;
 
@@ -31,7 +36,7 @@ beforeAll(async () => {
     file,
     `import remarkMath from 'remark-math';\nimport rehypeKatex from 'rehype-katex';\n${source.replace('export default defineSite({\n  layout: Layout,', `${MATH_SETTINGS}\nexport default defineSite({\n  layout: Layout,\n  markdown: markdown as never,`)}`,
   );
-  await site.write('content/news/math.md', '---\ntitle: Math\ndate: "2024-05-01"\n---\nEuler: $e^{i\\pi} + 1 = 0$.\n\n$$\n\\frac{a}{b}\n$$\n');
+  await site.write('content/news/math.md', '---\ntitle: Math\ndate: "2024-05-01"\n---\nEuler: $e^{i\\pi} + 1 = 0$.\n\n$$\n\\frac{a}{b}\n$$\n\n$$\n\\sum_{i=0}^{n} i\n$$\n');
 });
 afterAll(() => site.dispose());
 
@@ -46,6 +51,7 @@ describe("the site's Markdown plugins", () => {
     const math = mathOf(page);
     expect(math).toContain('<msup><mi>e</mi><mrow><mi>i</mi><mi>π</mi></mrow></msup>');
     expect(page).toContain('display="block"');
+    expect(page).toMatch(/<munderover><mo[^>]*>∑<\/mo>/);
     expect(page).not.toMatch(/\sstyle=|<script(?![^>]*src=)/);
   });
 

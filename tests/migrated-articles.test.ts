@@ -216,11 +216,11 @@ describe('what cannot be read is refused by name, all at once, the previous outp
 describe('links to articles this build leaves out say why', () => {
   it('a draft and a future post, each with what to do', () => {
     expect(linked.code, linked.stderr).toBe(1);
-    expect(linked.stderr).toMatch(/\[LinkToHeldBack\][^\n]*\n {2}content\/news\/links-to-held-back\.md: The page \/news\/links-to-held-back links to \/news\/a-draft, which is a draft \(content\/news\/a-draft\.md\); build with --drafts to include it\./);
+    expect(linked.stderr).toMatch(/\[LinkToHeldBack\][^\n]*\n {2}content\/news\/links-to-held-back\.md:\d+: The page \/news\/links-to-held-back links to \/news\/a-draft, which is a draft \(content\/news\/a-draft\.md\); build with --drafts to include it\./);
     expect(linked.stderr).toMatch(/links to \/news\/in-the-future\/, which is dated 2999-01-01 \(content\/news\/in-the-future\.md\), after the build time; build with --future to include it\./);
     // The draft's file name leads to the draft too; a slash after a file that is no page leads nowhere (hosts answer 404).
     expect(linked.stderr).toMatch(/links to \/news\/a-draft\.html, which is a draft/);
-    expect(linked.stderr).toMatch(/\[LinkBroken\][^\n]*\n {2}content\/news\/slash-to-a-file\.md: The page \/news\/slash-to-a-file links to \/news\/feed\.xml\/, which no route or public file provides/);
+    expect(linked.stderr).toMatch(/\[LinkBroken\][^\n]*\n {2}content\/news\/slash-to-a-file\.md:\d+: The page \/news\/slash-to-a-file links to \/news\/feed\.xml\/, which no route or public file provides/);
     expect(linked.stderr.match(/\[LinkBroken\]/g)).toHaveLength(1);
   });
 });

@@ -42,7 +42,7 @@ describe('ssg preview', () => {
       expect(await response.text()).toContain('<h1>About us</h1>');
     }
     // The slash form: one permanent redirect to the page, its query kept, as Cloudflare Pages,
-    // Netlify and the README's nginx recipe answer; never for a path the site has no page at.
+    // Netlify and the nginx guide's block answer; never for a path the site has no page at.
     const slashed = await fetch(`${url}/about/?ref=a%20b`, { redirect: 'manual' });
     expect(slashed.status).toBe(301);
     expect(slashed.headers.get('location')).toBe('/about?ref=a%20b');

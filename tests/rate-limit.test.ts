@@ -120,7 +120,7 @@ describe('the client address behind proxies (TRUST_PROXY)', () => {
     );
   });
 
-  it('behind the README nginx: the address nginx appended, not what the client wrote', () => {
+  it('behind the guide nginx: the address nginx appended, not what the client wrote', () => {
     const trust = parseProxyTrust('loopback');
     // The client forged entries; nginx appended the real address ($proxy_add_x_forwarded_for).
     const forged = '127.0.0.1, 10.0.0.1, 203.0.113.99';

@@ -1,6 +1,11 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TempSite } from './helpers/project.ts';
+import { repoRoot, type TempSite } from './helpers/project.ts';
 import { buildRealSite } from './helpers/site.ts';
+
+const run = (file: string, args: string[], cwd: string) => promisify(execFile)(file, args, { cwd });
 
 describe('content checked against the site schema', () => {
   let site: TempSite;
@@ -62,15 +67,27 @@ describe('content checked against the site schema', () => {
     expect(result.stderr).toMatch(/\[DataInvalidYaml\] A data file is not valid YAML\n {2}content\/team\.yaml:\d+:\d+: Invalid YAML/);
   });
 
-  it('warns once, listing every field that still holds an example value', async () => {
+  it('warns in one line with the count of fields that still hold an example value, and where to list them', async () => {
     const result = await site.run(['build']);
     expect(result.code).toBe(0);
-    const warnings = result.stderr.match(/^warning /gm) ?? [];
-    expect(warnings).toHaveLength(1);
-    expect(result.stderr).toMatch(/fields still hold example values/);
-    for (const field of ['content/site.yaml → email', 'content/site.yaml → challenge.siteKey', 'content/site.yaml → legal.vatId', 'content/networks.yaml → [0].address', 'content/team.yaml → [0].name']) {
-      expect(result.stderr).toContain(field);
+    const warnings = result.stderr.match(/^warning .*$/gm) ?? [];
+    expect(warnings).toEqual([expect.stringMatching(/^warning \d+ fields of content\/\*\.yaml still hold example values; "npm run placeholders" lists them/)]);
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  it('npm run placeholders lists each such field with its file and line', async () => {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'scripts', 'placeholders.ts'), site.dir], repoRoot);
+    for (const field of ['content/site.yaml:4 → email: hello@example.com', 'content/site.yaml:17 → challenge.siteKey', 'content/site.yaml', 'legal.vatId', 'content/networks.yaml', '[0].address', 'content/team.yaml', '[0].name']) {
+      expect(stdout).toContain(field);
     }
+    const count = Number(/^warning (\d+) fields/m.exec((await site.run(['build'])).stderr)![1]);
+    expect(stdout).toContain(`${count} fields hold example values.`);
+  });
+
+  it('says nothing about example values with "placeholders: allowed" in content/site.yaml', async () => {
+    const result = await buildWith('content/site.yaml', (text) => `${text}\nplaceholders: allowed\n`);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
   });
 
   it('says nothing once the example values are replaced', async () => {

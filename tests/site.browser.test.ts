@@ -53,7 +53,7 @@ describe('the company site in a real browser', () => {
 
   beforeAll(async () => {
     site = await buildRealSite(async (copy) => {
-      await copy.write('content/news/network-upgrade.md', '---\ntitle: Network upgrade\ndate: "2025-06-01"\n---\nBody');
+      await copy.write('content/news/network-upgrade.md', '---\ntitle: Network upgrade\ndate: "2025-06-01"\n---\nBody\n\n| Chain | Blocks | Note |\n|:--|--:|:-:|\n| Celo | 12 | ok |\n');
       await copy.write('content/news/celo-anniversary.md', '---\ntitle: Two years on Celo\ndate: "2024-10-08"\n---\nBody');
     });
     server = await serveSite(site.file('dist'), routes);
@@ -401,5 +401,16 @@ describe('the company site in a real browser', () => {
       await page.goto(`${server.url}/news`);
       expect(await page.locator('.news-card time').first().textContent()).toMatch(/2025/);
     });
+  });
+
+  it("keeps a Markdown table's column alignment (the cells' align attribute) under the site's styles", async () => {
+    const { page } = await openPage(browser);
+    await page.goto(`${server.url}/news/network-upgrade`);
+    // Chromium gives the align attribute's alignment as -webkit-left, -webkit-right, -webkit-center.
+    const alignOf = (cells: Element[]) => cells.map((cell) => getComputedStyle(cell).textAlign.replace(/^-webkit-/, ''));
+    const aligns = await page.$$eval('.prose table tr:last-child td', alignOf);
+    expect(aligns).toEqual(['left', 'right', 'center']);
+    const headers = await page.$$eval('.prose table th', alignOf);
+    expect(headers).toEqual(['left', 'right', 'center']);
   });
 });

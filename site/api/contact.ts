@@ -1,6 +1,6 @@
 // POST /api/contact: the contact form's endpoint. The platform (`ssg serve`, or the Pages Function
 // in functions/api/contact.ts) supplies the inbox, the origins and the rate limit; the Turnstile
-// settings are read here (the README lists them).
+// settings are read here (docs/contact-endpoint.md lists them).
 import { createRateLimiter, defineApiRoute } from 'ssg/server';
 import { createContactHandler } from '../contact/handler.ts';
 import { createTurnstileVerifier } from '../contact/turnstile.ts';

@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Message, Plugin } from 'esbuild';
-import { catalogueError, SsgErrorList } from '../errors.ts';
+import { catalogueError, type SsgError, SsgErrorList } from '../errors.ts';
 import { generatorRoot } from '../project.ts';
 
 /** `import ... from 'ssg'` means the generator's public surface, in its server or browser form. */
@@ -43,18 +44,55 @@ export function externalPackagesByPath(): Plugin {
   };
 }
 
-/** esbuild's failures as our errors: file, line and message for each. */
+/** The package a bare import names: `react` for `react/jsx-runtime`, `@scope/pkg` for `@scope/pkg/x`. */
+export function packageOf(specifier: string): string | undefined {
+  if (/^(?:\.|\/|node:|[a-z]+:\/\/)/i.test(specifier)) return undefined;
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/** Whether the project's package.json lists `name` as a dev dependency only. */
+function listedAsDevOnly(root: string, name: string): boolean {
+  try {
+    const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+    return Boolean(manifest.devDependencies?.[name]) && !manifest.dependencies?.[name];
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * esbuild's failures as our errors: file, line and message for each. An import that cannot be
+ * resolved is no syntax error: a missing package is one error per package, however many files
+ * import it, with the command that installs it; a missing file is named as such.
+ */
 export function fromEsbuildFailure(error: unknown, code: 'SiteCompileFailed' | 'ClientCompileFailed' | 'ApiRouteCompileFailed', root: string): unknown {
   const messages = (error as { errors?: Message[] }).errors;
   if (!Array.isArray(messages) || messages.length === 0) return error;
-  const errors = messages.map((message) => {
+  const locationOf = (message: Message) => {
     const location = message.location;
-    const file = location ? path.relative(root, path.resolve(root, location.file)) : undefined;
-    return catalogueError(code, [message.text, location?.lineText], {
-      file,
+    return {
+      file: location ? path.relative(root, path.resolve(root, location.file)) : undefined,
       line: location?.line,
       column: location ? location.column + 1 : undefined,
-    });
-  });
+    };
+  };
+  const missingPackages = new Map<string, Message[]>();
+  const errors: SsgError[] = [];
+  for (const message of messages) {
+    const unresolved = /^Could not resolve "([^"]+)"/.exec(message.text)?.[1];
+    const name = unresolved === undefined ? undefined : packageOf(unresolved);
+    if (name !== undefined) {
+      missingPackages.set(name, [...(missingPackages.get(name) ?? []), message]);
+    } else if (unresolved !== undefined) {
+      errors.push(catalogueError('ImportNotFound', [unresolved], locationOf(message)));
+    } else {
+      errors.push(catalogueError(code, [message.text, message.location?.lineText], locationOf(message)));
+    }
+  }
+  for (const [name, imports] of missingPackages) {
+    const importers = new Set(imports.map((message) => message.location?.file)).size;
+    errors.unshift(catalogueError('PackageMissing', [name, listedAsDevOnly(root, name), importers], locationOf(imports[0]!)));
+  }
   return errors.length === 1 ? errors[0] : new SsgErrorList(errors);
 }

@@ -30,7 +30,7 @@ function positiveWhole(max: number) {
   };
 }
 
-/** What one article may cost, as the options of build and dev give it (see "Limits" in the README). */
+/** What one article may cost, as the options of build and dev give it (see docs/reference/limits.md). */
 interface LimitOptions {
   maxArticleKb?: number;
   maxNesting?: number;
@@ -210,6 +210,7 @@ interface BuildOptions {
   drafts?: boolean;
   future?: boolean;
   emptyOutDir?: boolean;
+  watch?: boolean;
 }
 
 function addBuildCommand(program: Command): void {
@@ -220,12 +221,18 @@ function addBuildCommand(program: Command): void {
     .option('--base-url <url>', 'absolute origin for canonical links, feeds and the sitemap (default: baseUrl in content/site.yaml)')
     .option('--drafts', 'include articles marked "draft: true" (kept out of the sitemap and feed, marked noindex)')
     .option('--future', 'include articles dated in the future (held back until their date otherwise)')
-    .option('--empty-out-dir', 'replace the contents of an output folder the build did not write (.git, CNAME and .nojekyll are kept)');
+    .option('--empty-out-dir', 'replace the contents of an output folder the build did not write (.git, CNAME and .nojekyll are kept)')
+    // Asked for often enough to be answered: watching is dev mode's.
+    .addOption(new Option('--watch').hideHelp());
   withLimitOptions(command).action(runBuildCommand);
 }
 
 async function runBuildCommand(options: BuildOptions & LimitOptions, command: Command): Promise<void> {
   const global = command.optsWithGlobals<GlobalOptions>();
+  if (options.watch) {
+    reportFailure(catalogueError('BuildWatchUnknown', []), Boolean(global.verbose), 'Build failed');
+    return;
+  }
   const colors = paint(useColor());
   const interrupts = cleanUpOnSignal();
   try {
@@ -299,6 +306,7 @@ function printBuildResult(result: BuildResult, outDir: string, colors: ReturnTyp
 
 interface DevOptions {
   port?: number;
+  host?: string;
   baseUrl?: string;
   drafts?: boolean;
   future?: boolean;
@@ -307,8 +315,9 @@ interface DevOptions {
 function addDevCommand(program: Command): void {
   const command = program
     .command('dev')
-    .description('build, serve on 127.0.0.1 and rebuild what changes on every save; open pages reload')
+    .description('build, serve (on 127.0.0.1 unless --host) and rebuild what changes on every save; open pages reload')
     .option('--port <port>', 'port to listen on (default: 4321, or the next free one)', parsePort)
+    .option('--host <address>', 'address to listen on (default: 127.0.0.1; 0.0.0.0 for other devices on the network)')
     .option('--base-url <url>', 'absolute origin for canonical links (default: baseUrl in content/site.yaml)')
     .option('--drafts', 'include articles marked "draft: true" (kept out of the sitemap and feed, marked noindex)')
     .option('--future', 'include articles dated in the future (held back until their date otherwise)');
@@ -324,6 +333,7 @@ async function runDevCommand(options: DevOptions & LimitOptions, command: Comman
     const server = await dev({
       root: global.root,
       port: options.port ?? 4321,
+      host: options.host,
       strictPort: options.port !== undefined,
       drafts: options.drafts,
       future: options.future,

@@ -652,7 +652,7 @@ export function reportRemovedHtml(article: Article, removed: readonly RemovedHtm
     if (!items.includes(what)) byLine.set(line, [...items, what]);
   }
   for (const [line, items] of [...byLine].sort((a, b) => a[0] - b[0])) {
-    warn(`${article.file}:${line + (article.bodyLine ?? 1) - 1}: ${items.join(', ')} removed: articles may not carry scripts, styles, frames or event handlers (see "HTML in articles" in the README).`);
+    warn(`${article.file}:${line + (article.bodyLine ?? 1) - 1}: ${items.join(', ')} removed: articles may not carry scripts, styles, frames or event handlers (see "HTML in articles" in docs/write-an-article.md).`);
   }
 }
 

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
-import { yamlMessage } from './yaml-message.ts';
+import { yamlErrorPosition, yamlMessage } from './yaml-message.ts';
 import { catalogueError, SsgError, SsgErrorList } from '../errors.ts';
 
 /** A schema check for a YAML file: anything with zod's `safeParse` contract. */
@@ -65,7 +65,8 @@ export function parseDataFile(source: DataFile, schema: DataSchema | undefined):
   const doc = parseDocument(source.text, { lineCounter: lines, prettyErrors: true });
   if (doc.errors.length > 0) {
     const first = doc.errors[0]!;
-    throw catalogueError('DataInvalidYaml', [yamlMessage(first)], { file: source.file, line: first.linePos?.[0].line, column: first.linePos?.[0].col }, { cause: first });
+    const position = yamlErrorPosition(first, source.text);
+    throw catalogueError('DataInvalidYaml', [yamlMessage(first)], { file: source.file, line: position?.line, column: position?.column }, { cause: first });
   }
   const value: unknown = doc.toJS();
   if (!schema) return value;

@@ -1,6 +1,6 @@
 import { isScalar, isSeq, parseDocument, type Document } from 'yaml';
 import { parse as parseToml, TomlDate, TomlError } from 'smol-toml';
-import { yamlMessage } from './yaml-message.ts';
+import { yamlErrorPosition, yamlMessage } from './yaml-message.ts';
 import { catalogueError } from '../errors.ts';
 import { isStackOverflow } from './limits.ts';
 
@@ -129,8 +129,8 @@ function readYaml(text: string, file: string, firstLine: number, options: SplitO
     const first = doc.errors[0]!;
     // The parser's stack ran out: nesting past what any front matter needs, said as such.
     if (/call stack/i.test(first.message)) throw catalogueError('FrontMatterTooDeep', [MAX_FRONT_MATTER_DEPTH], { file, line: firstLine - 1 }, { cause: first });
-    const position = first.linePos?.[0];
-    throw catalogueError('FrontMatterInvalidYaml', [yamlMessage(first)], { file, line: position ? position.line + firstLine - 1 : undefined, column: position?.col }, { cause: first });
+    const position = yamlErrorPosition(first, text);
+    throw catalogueError('FrontMatterInvalidYaml', [yamlMessage(first)], { file, line: position ? position.line + firstLine - 1 : undefined, column: position?.column }, { cause: first });
   }
   let data: unknown;
   try {

@@ -1,7 +1,7 @@
 // What one article may cost the build. An article is content a pull request, a CMS account or a
 // pasted file brings: these limits stop one designed to hurt (or a mistake: a log pasted whole)
 // before the expensive work, each with its own error naming the file, and leave real articles far
-// below them (measured on the development machine; see "Limits" in the README).
+// below them (measured on the development machine; see docs/reference/limits.md).
 import { catalogueError } from '../errors.ts';
 
 export interface ArticleLimits {

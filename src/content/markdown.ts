@@ -16,6 +16,9 @@ import remarkRehype from 'remark-rehype';
 import { unified, type Processor } from 'unified';
 import { VFile as VFileClass, type VFile } from 'vfile';
 import { sitePlugins, withAllowed } from './markdown-plugins.ts';
+import { articleLinkTarget } from './article-links.ts';
+
+export { articleLinkTarget };
 import { changesMarkdown, type MarkdownOptions } from './markdown-options.ts';
 import { articleSchema, FOOTNOTE_PREFIX, rehypeLinkIds, rehypeNoteRemovedHtml, rehypeLowercaseSchemes, rehypeRawWhenPresent, type RemovedHtml } from './markdown-html.ts';
 import { remarkEscapeRawTextTags } from './raw-text-tags.ts';
@@ -33,18 +36,6 @@ function remarkNoteRawHtml() {
     });
     file.data.rawHtml = found;
   };
-}
-
-/** A link target with no scheme, not absolute and not only a fragment: `other-post.md#part`. */
-const RELATIVE_MARKDOWN = /^(?![a-z][a-z0-9+.-]*:|\/|#)((?:[^?#]*\/)?([^/?#]+))\.md((?:\?[^#]*)?(?:#.*)?)$/i;
-
-/**
- * Articles are served side by side under their slug, whatever folder their file is in, so a link
- * to `other-post.md` (or `../2024/other-post.md`) becomes the relative URL `other-post`.
- */
-export function articleLinkTarget(url: string): string {
-  const match = RELATIVE_MARKDOWN.exec(url);
-  return match ? `${match[2]!}${match[3]!}` : url;
 }
 
 function remarkArticleLinks() {

@@ -24,6 +24,8 @@ const DEBOUNCE_MS = 5;
 export interface DevOptions {
   root: string;
   port: number;
+  /** The address to listen on: 127.0.0.1 unless asked (`0.0.0.0` for a phone on the same network). */
+  host?: string;
   /** With an explicit port, a busy one is an error; by default the next free one is taken. */
   strictPort: boolean;
   drafts?: boolean;
@@ -232,7 +234,7 @@ async function listenNearPort(server: Server, build: IncrementalBuild, options: 
   let port = options.port;
   for (;;) {
     try {
-      return await listen(server, port, '127.0.0.1');
+      return await listen(server, port, options.host ?? '127.0.0.1');
     } catch (error) {
       const busy = error instanceof SsgError && error.code === 'PortInUse';
       if (!busy || options.strictPort || port >= options.port + 20) {

@@ -9,6 +9,7 @@ import type { DrawnMemo } from '../render/generated-files.ts';
 import { emptyReads } from '../render/dependencies.ts';
 import type { OutputFile } from '../output/output.ts';
 import type { Project } from '../project.ts';
+import { linkSourceFinder } from './link-sources.ts';
 import type { PageJob } from '../render/routes.ts';
 import { FEED_LIMIT } from '../render/site-files.ts';
 import { checkPublicClashes, checkSiteOutput, drawnFiles, generatedFiles, heldBackPages, renderContext } from './stages.ts';
@@ -129,7 +130,7 @@ export async function runPipeline<Written>(
     // 6. Checks of the whole site: clashes, then every link of every page.
     const files = { client: inputs.client, jobs, publicFiles: inputs.publicFiles, images: [...inputs.settings.images, ...articleImages], drawn, generated };
     const pageLinks = [...pages.values()].map((page) => page.links);
-    const links = { warn: options.warn, heldBack: heldBackPages({ byFile, published: articles }, pageLinks), ...strategy.linkTrust?.() };
+    const links = { warn: options.warn, heldBack: heldBackPages({ byFile, published: articles }, pageLinks), locate: linkSourceFinder(project), ...strategy.linkTrust?.() };
     checkSiteOutput(project, files, pageLinks, { feed: inputs.settings.feed, memo: strategy.memo?.links, links });
     // 7. The rest of the files, and the site put in place.
     for (const file of [...articleImages, ...drawn]) output.write(file);

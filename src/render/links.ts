@@ -186,6 +186,48 @@ export interface LinkCheckContext {
   previousFiles?: readonly string[];
   /** Told the files a check that passed saw. */
   checked?: (files: ReadonlySet<string>) => void;
+  /**
+   * Where a link is written, given it as it stands in the pages and the source files of the pages
+   * that carry it (an article's file, or none): a site file or an article, with its line and the
+   * link as the author wrote it (`../hello-world.md#faq` for `hello-world#faq`).
+   */
+  locate?: (written: string, files: readonly (string | undefined)[]) => LinkSource | undefined;
+}
+
+/** Where a link is written, and how. */
+export interface LinkSource {
+  file: string;
+  line?: number;
+  written: string;
+}
+
+/** One problem of one link, with every page that carries it. */
+interface LinkProblem {
+  code: 'LinkBroken' | 'LinkToHeldBack' | 'LinkFragmentMissing';
+  link: PageLink;
+  pages: PageLinks[];
+  held?: HeldBackPage;
+  target?: string;
+}
+
+/**
+ * One error per link, however many pages carry it (a link in the layout is on every page): at
+ * the file and line where it is written, quoting it as written there, naming the first page and
+ * how many others carry it.
+ */
+function problemErrors(problems: Iterable<LinkProblem>, locate: LinkCheckContext['locate']): SsgError[] {
+  return [...problems].map(({ code, link, pages, held, target }) => {
+    const files = pages.map((page) => page.file);
+    const source = locate?.(link.written, files);
+    const sameFile = files.every((file) => file === files[0]) ? files[0] : undefined;
+    const where = source ? { file: source.file, line: source.line } : { file: sameFile };
+    const written = source?.written ?? link.written;
+    const page = pages[0]!.path;
+    const others = pages.length - 1;
+    if (code === 'LinkToHeldBack') return catalogueError(code, [page, written, held!.reason, held!.file, held!.date, others], where);
+    if (code === 'LinkFragmentMissing') return catalogueError(code, [page, written, target!, link.fragment, others], where);
+    return catalogueError(code, [page, written, others], where);
+  });
 }
 
 export const createLinkCheckMemo = (): LinkCheckMemo => ({ passed: new WeakSet(), fragments: new WeakMap() });
@@ -234,7 +276,13 @@ export function checkLinks(
     }
     return verdict;
   };
-  const errors: SsgError[] = [];
+  const problems = new Map<string, LinkProblem>();
+  const note = (problem: Omit<LinkProblem, 'pages'>, page: PageLinks) => {
+    const key = `${problem.code}\0${problem.link.written}\0${problem.link.path}`;
+    const known = problems.get(key);
+    if (known) known.pages.push(page);
+    else problems.set(key, { ...problem, pages: [page] });
+  };
   // Nothing the last build's links led to has gone since.
   const allStillThere = context.previousFiles?.every((file) => files.has(file)) === true;
   const passedAsBefore = (page: PageLinks) => allStillThere && page.passed !== undefined && page.passed.targets.every((target) => byPath.get(target)?.passed !== undefined);
@@ -247,14 +295,15 @@ export function checkLinks(
       if (slashed) context.warn?.(`${page.file ?? page.path}: the page ${page.path} links to ${link.written}; write ${canonicalForm(link, page.path)}, the page's own address (hosts answer the form with a slash by a redirect).`);
       const held = found ? undefined : context.heldBack?.get(pageKey(link.path).replace(/\.html$/, ''));
       if (held) {
-        errors.push(catalogueError('LinkToHeldBack', [page.path, link.written, held.reason, held.file, held.date], { file: page.file }));
+        note({ code: 'LinkToHeldBack', link, held }, page);
       } else if (!found) {
-        errors.push(catalogueError('LinkBroken', [page.path, link.written], { file: page.file }));
+        note({ code: 'LinkBroken', link }, page);
       } else if (link.fragment && link.fragment !== 'top' && target && !target.ids.has(link.fragment)) {
-        errors.push(catalogueError('LinkFragmentMissing', [page.path, link.written, target.path, link.fragment], { file: page.file }));
+        note({ code: 'LinkFragmentMissing', link, target: target.path }, page);
       }
     }
   }
+  const errors = problemErrors(problems.values(), context.locate);
   if (errors.length === 1) throw errors[0];
   if (errors.length > 1) throw new SsgErrorList(errors);
   context.checked?.(files);

@@ -163,7 +163,7 @@ const HEADER_NAME = /^[A-Za-z0-9-]+$/;
 const NGINX_UNSAFE_VALUE = /[\u0000-\u001f\u007f$]/;
 
 /**
- * The site's headers for every path as nginx `add_header … always;` lines, for the README's
+ * The site's headers for every path as nginx `add_header … always;` lines, for the nginx guide's
  * server block to `include`: the one source of the Content-Security-Policy, whose style hash
  * changes with every style sheet. `always`: on error pages too.
  */
@@ -195,7 +195,7 @@ export interface SiteFilesInput {
 
 export function siteFiles(input: SiteFilesInput): OutputFile[] {
   // No _redirects: Cloudflare Pages rejects the 404-status rules Netlify needs for the nested
-  // not-found pages, so those live in the project's netlify.toml (see the README, "Deploying").
+  // not-found pages, so those live in the project's netlify.toml (see docs/deploy-netlify.md).
   const files: OutputFile[] = [
     { path: 'sitemap.xml', contents: sitemap(input.jobs, input.articles, input.baseUrl) },
     { path: 'robots.txt', contents: robots(input.baseUrl) },

@@ -5,7 +5,7 @@ import { parseProxyTrust, type ProxyTrust } from './client-address.ts';
 import { catalogueError } from '../errors.ts';
 import { readSettings, type SettingFailure, type Settings } from './settings.ts';
 
-/** Everything `ssg serve` reads from its environment. The README lists the same variables. */
+/** Everything `ssg serve` reads from its environment. docs/contact-endpoint.md lists the same variables. */
 export interface ServeConfig {
   /** The site's folder: its API routes are in site/api/. */
   root: string;

@@ -348,7 +348,7 @@ export function createStaticHandler(root: string, options: StaticHandlerOptions 
 /**
  * A page's address with a slash after it (`/news/hello/`, as Hugo writes links) where the page is
  * `/news/hello`: one permanent redirect to the page, its query kept, as Cloudflare Pages, Netlify
- * and the README's nginx recipe answer. Only for a page the site has (an `.html` file): a made-up
+ * and the nginx guide's block answer. Only for a page the site has (an `.html` file): a made-up
  * path is never echoed into a Location header.
  */
 async function redirectedToPage(request: IncomingMessage, response: ServerResponse, root: string, sitePath: string): Promise<boolean> {

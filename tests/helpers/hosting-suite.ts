@@ -15,7 +15,7 @@ export interface HostingContext {
 }
 
 /**
- * The behaviour every host the README describes must show for the built site: each page at its
+ * The behaviour every host the deploy guides describe must show for the built site: each page at its
  * canonical URL with 200 and no redirect, the two 404 pages with status 404, the security headers
  * on pages, assets and 404s, long caching only for assets that exist, the right types, and no
  * Content-Security-Policy violation in Chromium. `start` serves the site's dist/.

@@ -8,24 +8,23 @@ import { freePort } from './stand-ins.ts';
 
 export const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 
-/** The nginx block of the README's "Deploying" section, as a user copies it. */
-export async function readmeNginxBlock(readmePath = path.join(repoRoot, 'README.md')): Promise<string> {
-  const readme = await readFile(readmePath, 'utf8');
-  const deploying = readme.slice(readme.indexOf('## Deploying'));
-  const block = /```nginx\n([\s\S]*?)\n```/.exec(deploying.slice(0, deploying.indexOf('\n## ', 1)));
-  if (!block) throw new Error('README.md has no ```nginx block in its "Deploying" section.');
+/** The nginx block of the nginx deploy guide, as a user copies it. */
+export async function guideNginxBlock(guidePath = path.join(repoRoot, 'docs', 'deploy-nginx.md')): Promise<string> {
+  const guide = await readFile(guidePath, 'utf8');
+  const block = /```nginx\n([\s\S]*?)\n```/.exec(guide);
+  if (!block) throw new Error('docs/deploy-nginx.md has no ```nginx block.');
   return block[1]!;
 }
 
-/** Replaces `pattern` exactly once, so a README change the tests no longer understand fails loudly. */
+/** Replaces `pattern` exactly once, so a guide change the tests no longer understand fails loudly. */
 function replaceOnce(text: string, pattern: RegExp, replacement: string): string {
   const count = text.match(new RegExp(pattern.source, `${pattern.flags}g`))?.length ?? 0;
-  if (count !== 1) throw new Error(`The README's nginx block should have one line matching ${pattern}, found ${count}.`);
+  if (count !== 1) throw new Error(`The guide's nginx block should have one line matching ${pattern}, found ${count}.`);
   return text.replace(pattern, replacement);
 }
 
 /**
- * The README's block, pointed at the test's site (its root and the headers file the build wrote
+ * The guide's block, pointed at the test's site (its root and the headers file the build wrote
  * into it), port and contact server, inside a minimal main configuration: foreground, one process
  * (no user switch, so it reads the test's temp folders), pid, logs and temp files in `workDir`.
  */
@@ -59,7 +58,7 @@ export interface RunningNginx {
   close(): Promise<void>;
 }
 
-/** Debian's nginx serving `root` with the README's block, on 127.0.0.1 and a free port. */
+/** Debian's nginx serving `root` with the guide's block, on 127.0.0.1 and a free port. */
 export async function startNginx(options: {
   root: string;
   apiPort: number;
@@ -71,7 +70,7 @@ export async function startNginx(options: {
   const workDir = await mkdtemp(path.join(tmpdir(), 'ssg-nginx-'));
   await mkdir(path.join(workDir, 'logs'));
   const port = await freePort();
-  const config = nginxConfig(options.block ?? (await readmeNginxBlock()), { ...options, port, workDir });
+  const config = nginxConfig(options.block ?? (await guideNginxBlock()), { ...options, port, workDir });
   await writeFile(path.join(workDir, 'nginx.conf'), config);
   // -e: the error log before the configuration is read (the default is under /var/log).
   const args = ['-p', workDir, '-e', path.join(workDir, 'error.log'), '-c', path.join(workDir, 'nginx.conf')];
