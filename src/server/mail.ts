@@ -1,11 +1,8 @@
 import nodemailer from 'nodemailer';
 import { escapeControlCharacters as oneLine, escapeControlCharactersKeepingLines } from './control-characters.ts';
-import type { StoredMessage } from './message.ts';
+import { deliveryIdOf, type MessageSender, type StoredMessage } from './message.ts';
 
-export interface MailSender {
-  send(message: StoredMessage): Promise<void>;
-  close?(): void;
-}
+export type MailSender = MessageSender;
 
 export interface SmtpOptions {
   host: string;
@@ -31,7 +28,7 @@ const DEFAULT_PRESENTATION: MailPresentation = { subjectPrefix: 'Form message: '
 
 /** The same for every attempt at one message, so a receiver can recognise a second copy. */
 export function messageIdOf(message: Pick<StoredMessage, 'id' | 'receivedAt'>, domain: string, prefix = DEFAULT_PRESENTATION.messageIdPrefix): string {
-  return `<${prefix}-${message.id}-${Date.parse(message.receivedAt)}@${domain}>`;
+  return `<${deliveryIdOf(message, prefix)}@${domain}>`;
 }
 
 /**
