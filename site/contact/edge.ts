@@ -13,6 +13,7 @@ import {
   type DeliveryPassResult,
   type MessageSender,
   type Settings,
+  WEBHOOK_TIMEOUT_MS,
 } from 'ssg/server';
 
 export interface ContactEdgeEnv {
@@ -20,8 +21,10 @@ export interface ContactEdgeEnv {
   CONTACT_DB?: D1Binding;
   CONTACT_WEBHOOK_URL?: string;
   CONTACT_WEBHOOK_TOKEN?: string;
+  CONTACT_WEBHOOK_TIMEOUT_SECONDS?: string;
   DELIVERY_RETRY_BASE_SECONDS?: string;
   DELIVERY_RETRY_MAX_SECONDS?: string;
+  DELIVERY_CLAIM_SECONDS?: string;
 }
 
 export const contactInbox = (env: ContactEdgeEnv) => createD1Inbox(requireBinding(env.CONTACT_DB, 'CONTACT_DB', 'D1 database'));
@@ -36,9 +39,12 @@ export function contactSenders(settings: Settings, route: ApiRoute): MessageSend
       token: settings.raw('CONTACT_WEBHOOK_TOKEN') || undefined,
       type: route.form?.webhookType ?? 'form-message',
       idPrefix: route.form?.messageIdPrefix ?? 'message',
+      timeoutMs: webhookTimeoutMs(settings),
     }),
   ];
 }
+
+const webhookTimeoutMs = (settings: Settings) => settings.number('CONTACT_WEBHOOK_TIMEOUT_SECONDS', WEBHOOK_TIMEOUT_MS / 1000, { min: 1 }) * 1000;
 
 /** One bounded delivery pass: after an answer (`first`, a few messages) or from the sweep. */
 export async function deliverContactMessages(
@@ -54,7 +60,8 @@ export async function deliverContactMessages(
     senders,
     retryBaseMs: settings.number('DELIVERY_RETRY_BASE_SECONDS', EDGE_DELIVERY.retryBaseMs / 1000) * 1000,
     retryMaxMs: settings.number('DELIVERY_RETRY_MAX_SECONDS', EDGE_DELIVERY.retryMaxMs / 1000) * 1000,
-    claimMs: EDGE_DELIVERY.claimMs,
+    // A claim outlasts an attempt, so only a deliverer that died leaves one to run out.
+    claimMs: Math.max(settings.number('DELIVERY_CLAIM_SECONDS', EDGE_DELIVERY.claimMs / 1000) * 1000, webhookTimeoutMs(settings) + 1000),
     ...pass,
     log: (line) => console.log(line),
   });

@@ -39,14 +39,19 @@ export function requireBinding<T>(value: T | undefined | null, name: string, kin
   return value;
 }
 
-interface Prepared<E> {
+interface Prepared {
   handler: ApiHandler;
   settings: Settings;
-  env: E;
 }
 
-function prepare<E extends object>(route: ApiRoute, platform: PagesPlatform<E>, env: E): Prepared<E> {
+/**
+ * The handler for one set of settings. Its inbox is made from the bindings of the request being
+ * answered (`currentEnv`): a binding is an object Cloudflare may hand over anew, and one closed
+ * over at set-up could be stale. It is made once here too, so a missing binding fails at once.
+ */
+function prepare<E extends object>(route: ApiRoute, platform: PagesPlatform<E>, env: E, currentEnv: () => E): Prepared {
   const settings = pagesSettings(env);
+  platform.inbox(settings, route, env);
   const siteOrigin = settings.origin('SITE_ORIGIN', settings.required('SITE_ORIGIN', 'it is the origin allowed to post'));
   const handler = route.create({
     settings,
@@ -56,9 +61,9 @@ function prepare<E extends object>(route: ApiRoute, platform: PagesPlatform<E>, 
       max: settings.number('RATE_LIMIT_MAX', 5, { min: 1, whole: true }),
       windowMs: settings.number('RATE_LIMIT_WINDOW_SECONDS', 600) * 1000,
     },
-    inbox: platform.inbox(settings, route, env),
+    inbox: { add: (message) => platform.inbox(settings, route, currentEnv()).add(message) },
   });
-  return { handler, settings, env };
+  return { handler, settings };
 }
 
 /** The settings' identity: their values, and which bindings are present (a binding is an object). */
@@ -86,22 +91,25 @@ function notConfigured(error: unknown): Response {
 export function pagesFunction<E extends object>(route: ApiRoute, platform: PagesPlatform<E>): (context: PagesContext<E>) => Promise<Response> {
   // Per isolate: a rate limit there is best effort on a platform that runs many; Cloudflare's own
   // rate limiting rules can back it up.
-  let cached: { key: string; prepared: Prepared<E> } | undefined;
+  let cached: { key: string; prepared: Prepared } | undefined;
+  let currentEnv: E | undefined;
   return async (context) => {
+    currentEnv = context.env;
     const key = envKey(context.env);
     if (cached?.key !== key) {
       try {
-        cached = { key, prepared: prepare(route, platform, context.env) };
+        cached = { key, prepared: prepare(route, platform, context.env, () => currentEnv ?? context.env) };
       } catch (error) {
         cached = undefined;
         return withHeaders(notConfigured(error), platform.headers);
       }
     }
     const { handler, settings } = cached.prepared;
+    const env = context.env;
     // Cloudflare's edge sets this header and overwrites one sent by the client, so it is trusted here.
     const response = await handler(context.request, context.request.headers.get('CF-Connecting-IP') ?? '');
     if (context.request.method === 'POST' && response.ok && platform.afterAccepted) {
-      const after = platform.afterAccepted(settings, route, context.env);
+      const after = platform.afterAccepted(settings, route, env);
       if (context.waitUntil) context.waitUntil(after);
       else await after;
     }
