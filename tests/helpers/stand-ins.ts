@@ -77,13 +77,21 @@ export async function startSmtp(port = 0) {
 /**
  * A server that records POSTed JSON (a webhook receiver), answering with `status` after `delayMs`
  * (a redirect status points at `/moved`, which answers any method 200 and records the request in
- * `followed`); `hang` never answers.
+ * `followed`); `hang` records the message and never answers, `stall` reads nothing and never
+ * answers, `reset` drops the connection.
  */
 export async function startWebhook() {
   const received: Array<{ headers: Record<string, unknown>; body: unknown }> = [];
   const followed: Array<{ method: string }> = [];
-  const state = { status: 200, delayMs: 0, hang: false };
+  const state = { status: 200, delayMs: 0, hang: false, stall: false, reset: false };
   const server = createServer(async (request, response) => {
+    // Stalled: the message never arrives (nothing read, nothing answered).
+    if (state.stall) return;
+    // Reset: the connection is dropped before anything is read.
+    if (state.reset) {
+      request.socket.destroy();
+      return;
+    }
     let raw = '';
     for await (const chunk of request) raw += chunk;
     if (request.url === '/moved') {
