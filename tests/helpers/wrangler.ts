@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HostProcess } from './host-process.ts';
 import { repoRoot } from './project.ts';
@@ -98,4 +99,30 @@ export function applyD1Migrations(options: { cwd: string; config: string; databa
     encoding: 'utf8',
     timeout: 120_000,
   });
+}
+
+/** The database id the tests give the contact inbox's local D1. */
+export const LOCAL_D1_ID = '00000000-0000-4000-8000-000000000039';
+
+/**
+ * The contact inbox's local D1 in `dir`, set up as docs/deploy-cloudflare-pages.md says: the
+ * companion Worker's shipped wrangler.toml (its paths made absolute, a local database id) written
+ * to `dir/sweeper/wrangler.toml`, and its migrations applied with `wrangler d1 migrations apply
+ * --local` into `dir/state`. Returns where things are, and the SQLite file miniflare keeps it in.
+ */
+export async function localContactD1(dir: string) {
+  const shipped = await readFile(path.join(repoRoot, 'workers', 'contact-sweeper', 'wrangler.toml'), 'utf8');
+  const config = shipped
+    .replace(/^main = ".*"$/m, `main = "${path.join(repoRoot, 'workers', 'contact-sweeper', 'index.ts')}"`)
+    .replace(/^migrations_dir = ".*"$/m, `migrations_dir = "${path.join(repoRoot, 'src', 'server', 'migrations')}"`)
+    .replace(/^database_id = ".*"$/m, `database_id = "${LOCAL_D1_ID}"`);
+  if (!config.includes(LOCAL_D1_ID) || !config.includes(repoRoot)) throw new Error(`workers/contact-sweeper/wrangler.toml no longer has main, database_id and migrations_dir lines:\n${shipped}`);
+  await mkdir(path.join(dir, 'sweeper'), { recursive: true });
+  await writeFile(path.join(dir, 'sweeper', 'wrangler.toml'), config);
+  const state = path.join(dir, 'state');
+  const applied = applyD1Migrations({ cwd: dir, config: 'sweeper/wrangler.toml', database: 'contact-inbox', persistTo: state });
+  const folder = path.join(state, 'v3', 'd1', 'miniflare-D1DatabaseObject');
+  const file = (await readdir(folder)).find((name) => name.endsWith('.sqlite') && name !== 'metadata.sqlite');
+  if (!file) throw new Error(`wrangler d1 migrations apply made no database in ${folder}:\n${applied}`);
+  return { config: 'sweeper/wrangler.toml', state, id: LOCAL_D1_ID, applied, dbFile: path.join(folder, file) };
 }
