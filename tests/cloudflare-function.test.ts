@@ -235,6 +235,49 @@ describe('the Cloudflare Pages Function functions/api/contact, its inbox in D1',
     }
   });
 
+  it('mails through an HTTP mail API too: same id as Message-ID and Idempotency-Key, retried until both targets took it', async () => {
+    const mailApi = await startWebhook();
+    try {
+      const both = { ...env, MAIL_API_URL: mailApi.url, MAIL_API_TOKEN: 'mail-key', MAIL_TO: 'office@validators.example', MAIL_FROM: 'form@validators.example' };
+      mailApi.state.status = 302;
+      expect((await call({ ...valid, message: 'by mail' }, { env: both })).status).toBe(200);
+      await settled();
+      expect(rows()[0]).toMatchObject({ delivered_at: null, last_error: 'the mail API answered 302 (a redirect to /moved, not followed)' });
+      expect(mailApi.followed).toEqual([]);
+      mailApi.state.status = 200;
+      await sweep(both);
+      expect(rows()[0]!.delivered_at).not.toBeNull();
+      const id = `contact-${rows()[0]!.id}-${Date.parse(rows()[0]!.received_at)}`;
+      const mail = mailApi.received.at(-1)!;
+      expect(mail.headers['idempotency-key']).toBe(id);
+      expect(mail.headers.authorization).toBe('Bearer mail-key');
+      expect(mail.body).toMatchObject({
+        from: 'form@validators.example',
+        to: ['office@validators.example'],
+        reply_to: 'grace@example.org',
+        subject: 'Contact form: Hello',
+        headers: { 'Message-ID': `<${id}@validators.example>` },
+      });
+      expect((mail.body as { text: string }).text).toContain('by mail');
+      // The webhook took it on the first attempt and again with the retry: one id, which its receiver drops.
+      expect(new Set(ids())).toEqual(new Set([id]));
+    } finally {
+      await mailApi.close();
+    }
+  });
+
+  it('a mail API set up without its recipient fails closed before storing anything', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const response = await call(valid, { env: { ...env, MAIL_API_URL: 'http://127.0.0.1:9/mail', MAIL_API_TOKEN: 'k' } });
+      expect(response.status).toBe(503);
+      expect(logged.mock.calls.flat().join('\n')).toContain('MAIL_TO is not set');
+      expect(rows()).toEqual([]);
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
   it('applies the same checks as the Node server', async () => {
     expect((await call({ ...valid, turnstileToken: 'bad' })).status).toBe(403);
     expect((await call({ ...valid, email: 'nope' })).status).toBe(400);

@@ -4,7 +4,7 @@
 // and the companion Worker (workers/contact-sweeper/) retries the rest. Settings and bindings:
 // docs/deploy-cloudflare-pages.md.
 import contact from '../../site/api/contact.ts';
-import { contactInbox, deliverContactMessages, FIRST_ATTEMPT, type ContactEdgeEnv } from '../../site/contact/edge.ts';
+import { contactInbox, contactSenders, deliverContactMessages, FIRST_ATTEMPT, type ContactEdgeEnv } from '../../site/contact/edge.ts';
 import { API_SECURITY_HEADERS } from '../../site/security-headers.ts';
 import { pagesFunction } from 'ssg/server';
 
@@ -21,7 +21,11 @@ export interface Env extends ContactEdgeEnv {
 export type { PagesContext } from 'ssg/server';
 
 export const onRequest = pagesFunction<Env>(contact, {
-  inbox: (_settings, _route, env) => contactInbox(env),
+  inbox(settings, route, env) {
+    // Where messages go is checked at set-up too, so a wrong setting fails closed before any 200.
+    contactSenders(settings, route);
+    return contactInbox(env);
+  },
   afterAccepted: (settings, route, env) => deliverContactMessages(env, settings, route, FIRST_ATTEMPT),
   headers: API_SECURITY_HEADERS,
 });

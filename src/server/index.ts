@@ -17,3 +17,5 @@ export { deliverDue, EDGE_DELIVERY } from './edge-delivery.ts';
 export type { DeliveryPassOptions, DeliveryPassResult } from './edge-delivery.ts';
 export { createWebhookSender, WEBHOOK_TIMEOUT_MS } from './webhook-sender.ts';
 export type { WebhookSenderOptions } from './webhook-sender.ts';
+export { createMailApiSender } from './mail-api-sender.ts';
+export type { MailApiOptions } from './mail-api-sender.ts';
