@@ -1,7 +1,8 @@
 // The contact endpoint on Cloudflare: its inbox is the D1 database bound as CONTACT_DB, and
-// messages go from there to the webhook and/or by mail through an HTTP mail API. The Pages Function (functions/api/contact.ts) stores
-// and makes the first attempt; the companion Worker (workers/contact-sweeper/) retries the rest
-// every minute. Both read their settings here, so they deliver alike.
+// messages go from there to the webhook and/or by mail through an HTTP mail API. The Pages
+// Function (functions/api/contact.ts) stores and makes the first attempt; the companion Worker
+// (workers/contact-sweeper/) retries the rest every minute. Both read their settings here, so
+// they deliver alike.
 import {
   createD1Inbox,
   createMailApiSender,
