@@ -51,16 +51,19 @@ interface Prepared {
  */
 function prepare<E extends object>(route: ApiRoute, platform: PagesPlatform<E>, env: E, currentEnv: () => E): Prepared {
   const settings = pagesSettings(env);
-  platform.inbox(settings, route, env);
   const siteOrigin = settings.origin('SITE_ORIGIN', settings.required('SITE_ORIGIN', 'it is the origin allowed to post'));
+  const allowedOrigins = [...new Set([siteOrigin, ...settings.origins('ALLOWED_ORIGINS')])];
+  const rateLimit = {
+    max: settings.number('RATE_LIMIT_MAX', 5, { min: 1, whole: true }),
+    windowMs: settings.number('RATE_LIMIT_WINDOW_SECONDS', 600) * 1000,
+  };
+  // Settings first, then bindings: each failure is reported by its own name.
+  platform.inbox(settings, route, env);
   const handler = route.create({
     settings,
     siteOrigin,
-    allowedOrigins: [...new Set([siteOrigin, ...settings.origins('ALLOWED_ORIGINS')])],
-    rateLimit: {
-      max: settings.number('RATE_LIMIT_MAX', 5, { min: 1, whole: true }),
-      windowMs: settings.number('RATE_LIMIT_WINDOW_SECONDS', 600) * 1000,
-    },
+    allowedOrigins,
+    rateLimit,
     inbox: { add: (message) => platform.inbox(settings, route, currentEnv()).add(message) },
   });
   return { handler, settings };
