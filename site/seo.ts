@@ -1,5 +1,6 @@
 import type { Article } from 'ssg';
 import type { SiteConfig, SiteData } from './content.ts';
+import { COMMON_SECURITY_HEADERS } from './security-headers.ts';
 import { shareImagePath } from './share-image.tsx';
 
 /** The share image every page uses unless it has its own (1200×630 JPEG, in site/public). */
@@ -90,13 +91,5 @@ export function securityHeaders(data: SiteData): Record<string, string> {
     "form-action 'self'",
     "frame-ancestors 'none'",
   ].join('; ');
-  return {
-    'Content-Security-Policy': csp,
-    'Strict-Transport-Security': 'max-age=63072000; includeSubDomains; preload',
-    'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'strict-origin-when-cross-origin',
-    'Permissions-Policy': 'accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=(), browsing-topics=()',
-    'X-Frame-Options': 'DENY',
-    'Cross-Origin-Opener-Policy': 'same-origin',
-  };
+  return { 'Content-Security-Policy': csp, ...COMMON_SECURITY_HEADERS };
 }

@@ -531,6 +531,18 @@ export const errorCatalogue = {
     hint: 'Move the file aside (keep it: it may hold messages) and start again to create a new inbox.',
     message: (code: string) => `inbox.sqlite in this folder is not a SQLite database or is damaged (${code}).`,
   },
+  PagesSettingInvalid: {
+    title: 'A setting of the Pages Function is missing or wrong',
+    hint: "Set it in the Pages project's environment variables (Settings → Variables and Secrets), then deploy again.",
+    /** `problem`: one sentence naming the variable, without a full stop. */
+    message: (problem: string) => `${problem}, in the Pages project's environment variables. The route answers 503 until it is set.`,
+  },
+  PagesBindingMissing: {
+    title: 'A binding the Pages Function needs is missing',
+    hint: (name: string, kind: string) =>
+      `Bind the ${kind} as ${name} (Settings → Bindings, or wrangler.toml), then deploy again; docs/deploy-cloudflare-pages.md gives the commands.`,
+    message: (name: string, kind: string) => `The ${kind} binding ${name} is missing, so no message can be stored: the route answers 503 until it is bound.`,
+  },
   DataDirInUse: {
     title: 'Another server uses the data folder',
     hint: 'Stop the other server first, or give this one its own DATA_DIR.',

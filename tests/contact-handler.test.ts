@@ -171,7 +171,7 @@ describe('the contact handler (real SQLite inbox, siteverify stand-in on loopbac
   });
 
   it('limits each client to 5 messages in 10 minutes, with Retry-After', async () => {
-    for (let i = 0; i < 5; i++) expect((await handle(post(valid), '198.51.100.1')).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await handle(post({ ...valid, message: `Hello ${i}` }), '198.51.100.1')).status).toBe(200);
     const limited = await handle(post(valid), '198.51.100.1');
     expect(limited.status).toBe(429);
     expect(await limited.json()).toEqual({ ok: false, error: 'rate_limited' });
@@ -193,6 +193,38 @@ describe('the contact handler (real SQLite inbox, siteverify stand-in on loopbac
     siteverify.state.mode = 'up';
     for (let i = 0; i < 5; i++) expect((await handle(post(valid), visitor)).status).toBe(200);
     expect((await handle(post(valid), visitor)).status).toBe(429);
+  });
+
+  it('a store that fails uses up none of the visitor\'s slots: five failures, recovery, then five messages', async () => {
+    const visitor = '198.51.100.5';
+    let down = true;
+    const failing = createContactHandler({
+      verifier: createTurnstileVerifier({ secret: 'test-secret', url: siteverify.url, timeoutMs: 2000 }),
+      inbox: {
+        add(message) {
+          if (down) throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+          return inbox.add(message);
+        },
+      },
+      rateLimiter: createRateLimiter({ limit: 5, windowMs: 600_000 }),
+      allowedOrigins: [ORIGIN],
+    });
+    for (let i = 0; i < 5; i++) await expectRejected(await failing(post({ ...valid, message: `try ${i}` }), visitor), 503, 'storage_failed');
+    down = false;
+    for (let i = 0; i < 5; i++) expect((await failing(post({ ...valid, message: `again ${i}` }), visitor)).status).toBe(200);
+    expect((await failing(post(valid), visitor)).status).toBe(429);
+    expect(inbox.list()).toHaveLength(5);
+  });
+
+  it('stores a form sent twice with the same fields once, and answers both ok', async () => {
+    const first = await handle(post(valid), '198.51.100.6');
+    const again = await handle(post({ ...valid, turnstileToken: 'pass-2' }), '198.51.100.6');
+    expect([first.status, again.status]).toEqual([200, 200]);
+    expect(inbox.list()).toHaveLength(1);
+    expect(accepted).toEqual([inbox.list()[0]!.id, inbox.list()[0]!.id]);
+    // Another message of the same visitor is a message of its own.
+    expect((await handle(post({ ...valid, message: 'Something else' }), '198.51.100.6')).status).toBe(200);
+    expect(inbox.list()).toHaveLength(2);
   });
 
   it('a limited client is refused before its body is read or the verifier is called', async () => {

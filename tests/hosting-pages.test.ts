@@ -6,7 +6,7 @@ import { get } from './helpers/hosting-checks.ts';
 import { hostingSuite } from './helpers/hosting-suite.ts';
 import { repoRoot } from './helpers/project.ts';
 import { freePort, startSiteverify, startWebhook } from './helpers/stand-ins.ts';
-import { startPagesDev, type RunningPagesDev } from './helpers/wrangler.ts';
+import { localContactD1, startPagesDev, type RunningPagesDev } from './helpers/wrangler.ts';
 
 // wrangler pages dev: Cloudflare's own Pages runtime (workerd) on loopback, serving dist/ and
 // running functions/api/contact.ts, with Turnstile and the inbox webhook as local stand-ins.
@@ -27,10 +27,14 @@ describe('Cloudflare Pages (wrangler pages dev)', () => {
     const port = await freePort();
     // wrangler bundles functions/ with the packages they import, as in a checkout after `npm ci`.
     await symlink(path.join(repoRoot, 'node_modules'), path.join(site.dir, 'node_modules'), 'dir');
+    // The contact inbox's D1, made as docs/deploy-cloudflare-pages.md says.
+    const d1 = await localContactD1(site.dir);
     pages = await startPagesDev({
       cwd: site.dir,
       dir: 'dist',
       port,
+      d1: { CONTACT_DB: d1.id },
+      persistTo: d1.state,
       bindings: {
         SITE_ORIGIN: `http://127.0.0.1:${port}`,
         TURNSTILE_SECRET_KEY: 'pages-secret',
@@ -72,7 +76,8 @@ describe('Cloudflare Pages (wrangler pages dev)', () => {
       await browser.close();
     }
     expect(siteverify.requests.at(-1)).toMatchObject({ secret: 'pages-secret', response: 'stand-in-token-1' });
-    expect(webhook.received).toHaveLength(1);
+    // Stored, then handed on after the answer.
+    await expect.poll(() => webhook.received.length).toBe(1);
     expect(webhook.received[0]!.headers.authorization).toBe('Bearer pages-hook-token');
     expect(webhook.received[0]!.body).toMatchObject({ name: 'Ada Lovelace', subject: 'Through workerd', message: 'Sent through the Pages runtime.' });
     // A browser start, the island's hydration and the 30 s wait for the answer can together pass

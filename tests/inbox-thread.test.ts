@@ -48,6 +48,33 @@ async function longestStall(work: Promise<unknown>): Promise<number> {
 }
 
 describe('the inbox on a worker thread', () => {
+  it('takes an inbox made before the migrations (no user_version) as it is, and migrates it once', async () => {
+    const dir = tempDir();
+    const old = new Database(path.join(dir, 'inbox.sqlite'));
+    // The table as serve created it before the migrations existed, with a message in it.
+    old.exec(`CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, received_at TEXT NOT NULL, client_address TEXT NOT NULL,
+      name TEXT NOT NULL, email TEXT NOT NULL, subject TEXT NOT NULL, message TEXT NOT NULL, delivered_at TEXT,
+      attempts INTEGER NOT NULL DEFAULT 0, last_error TEXT, next_attempt_at TEXT)`);
+    old.prepare('INSERT INTO messages (received_at, client_address, name, email, subject, message, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+      '2026-01-01T00:00:00.000Z', '127.0.0.1', 'Old', 'old@example.org', 'Kept', 'From before', '2026-01-01T00:00:00.000Z');
+    old.close();
+    const inbox = await open(dir);
+    expect((await inbox.list()).map((stored) => stored.name)).toEqual(['Old']);
+    const first = await inbox.add(message(1));
+    // The same form again within the window is the same message.
+    expect(await inbox.add({ ...message(1), receivedAt: new Date(Date.now() + 1000).toISOString() })).toBe(first);
+    expect(await inbox.list()).toHaveLength(2);
+    await inbox.close();
+    const check = new Database(path.join(dir, 'inbox.sqlite'), { readonly: true });
+    expect(check.pragma('user_version', { simple: true })).toBe(2);
+    expect(check.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'messages_by_sender'").all()).toHaveLength(1);
+    check.close();
+    // Opened again: nothing left to apply, nothing lost.
+    const again = openSqliteInbox(dir);
+    expect(again.list()).toHaveLength(2);
+    again.close();
+  });
+
   it('stores, lists, marks delivered once, and is readable by the synchronous reader', async () => {
     const dir = tempDir();
     const inbox = await open(dir);

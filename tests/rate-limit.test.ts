@@ -3,7 +3,7 @@ import { BlockList, isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { onRequest } from '../functions/api/contact.ts';
 import { parseProxyTrust, resolveClientAddress, type ProxyTrust } from '../src/server/client-address.ts';
 import { createRateLimiter, MAX_OTHER_KEY_LENGTH, rateLimitKey } from '../src/server/rate-limit.ts';
@@ -270,6 +270,25 @@ describe('createRateLimiter', () => {
     expect(limiter.take('1.1.1.1', 1000).allowed).toBe(true);
   });
 
+  it('gives back a slot taken for what did not happen, and only that one', () => {
+    const limiter = createRateLimiter({ limit: 2, windowMs: 1000 });
+    expect(limiter.take('192.0.2.9', 100)).toEqual({ allowed: true });
+    expect(limiter.take('192.0.2.9', 200)).toEqual({ allowed: true });
+    expect(limiter.check('192.0.2.9', 300).allowed).toBe(false);
+    limiter.release('192.0.2.9', 200);
+    expect(limiter.stored).toBe(1);
+    // Released twice, or a time never taken, or another client: nothing more is given back.
+    limiter.release('192.0.2.9', 200);
+    limiter.release('192.0.2.9', 250);
+    limiter.release('192.0.2.10', 100);
+    expect(limiter.stored).toBe(1);
+    expect(limiter.take('192.0.2.9', 300)).toEqual({ allowed: true });
+    expect(limiter.take('192.0.2.9', 400).allowed).toBe(false);
+    limiter.release('192.0.2.9', 100);
+    limiter.release('192.0.2.9', 300);
+    expect([limiter.size, limiter.stored]).toEqual([0, 0]);
+  });
+
   it('refuses limits that would let everything through', () => {
     expect(() => createRateLimiter({ limit: Number.NaN, windowMs: 1000 })).toThrow(RangeError);
     expect(() => createRateLimiter({ limit: 0, windowMs: 1000 })).toThrow(RangeError);
@@ -344,7 +363,15 @@ describe('the Pages Function settings', () => {
   it.each([['RATE_LIMIT_MAX', 'lots'], ['RATE_LIMIT_MAX', '2.5'], ['RATE_LIMIT_MAX', '0'], ['RATE_LIMIT_WINDOW_SECONDS', '-5']])('refuses %s=%j with the variable named', async (name, value) => {
     const env = { SITE_ORIGIN: 'https://site.example', TURNSTILE_SECRET_KEY: 's', CONTACT_WEBHOOK_URL: 'http://127.0.0.1:9/hook', [name]: value };
     const request = new Request('https://site.example/api/contact', { method: 'POST' });
-    await expect(onRequest({ request, env })).rejects.toThrow(`${name} is "${value}"; set it to`);
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      // Fails closed: 503 to the visitor, the variable named in the function's log.
+      expect((await onRequest({ request, env })).status).toBe(503);
+      expect(logged.mock.calls.flat().join('\n')).toContain(`[PagesSettingInvalid]`);
+      expect(logged.mock.calls.flat().join('\n')).toContain(`${name} is "${value}"; set it to`);
+    } finally {
+      logged.mockRestore();
+    }
   });
 });
 

@@ -1,7 +1,8 @@
 // The generic server pieces at their input boundaries: API route file names, settings read from
 // the environment, and the Pages Function adapter, with random and malformed inputs.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { memoryD1 } from './helpers/d1.ts';
 import { onRequest } from '../functions/api/contact.ts';
 import { SsgError } from '../src/errors.ts';
 import { apiRoutePath, defineApiRoute, isApiRoute } from '../src/server/api-route.ts';
@@ -113,27 +114,40 @@ describe('the Pages Function adapter', () => {
   const names = ['SITE_ORIGIN', 'ALLOWED_ORIGINS', 'TURNSTILE_SECRET_KEY', 'TURNSTILE_VERIFY_URL', 'TURNSTILE_EXPECTED_HOSTNAME', 'CONTACT_WEBHOOK_URL', 'RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW_SECONDS'];
   const valid: Record<string, string> = { SITE_ORIGIN: 'https://site.example', TURNSTILE_SECRET_KEY: 's', CONTACT_WEBHOOK_URL: 'http://127.0.0.1:9/hook' };
 
-  it('any environment gives an answer or an error naming a variable, never a crash of another kind', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.dictionary(fc.constantFrom(...names), fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('0', '-1', '2.5', 'https://a.example', '')), { maxKeys: 8 }),
-        fc.boolean(),
-        async (random, startValid) => {
-          const env = startValid ? { ...valid, ...random } : random;
-          // GET is answered (405) before anything would reach the network.
-          const request = new Request('https://site.example/api/contact', { method: 'GET' });
-          try {
+  it('any environment gives an answer, or fails closed (503) with a named error naming a variable or binding in the log', async () => {
+    const d1 = memoryD1();
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.dictionary(fc.constantFrom(...names), fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('0', '-1', '2.5', 'https://a.example', '')), { maxKeys: 8 }),
+          fc.boolean(),
+          fc.boolean(),
+          async (random, startValid, bound) => {
+            const env = { ...(startValid ? valid : {}), ...(bound ? { CONTACT_DB: d1.binding } : {}), ...random };
+            logged.mockClear();
+            // GET is answered (405) before anything would reach the network.
+            const request = new Request('https://site.example/api/contact', { method: 'GET' });
             const response = await onRequest({ request, env: env as never });
-            expect(response.status).toBe(405);
-          } catch (error) {
-            expect(error).toBeInstanceOf(Error);
-            expect(names.some((name) => (error as Error).message.startsWith(name))).toBe(true);
-            expect((error as Error).message).toContain("in the Pages project's environment variables");
-          }
-        },
-      ),
-      { numRuns: 300 },
-    );
+            if (response.status === 405) return;
+            expect(response.status).toBe(503);
+            const log = logged.mock.calls.flat().join('\n');
+            if (log.includes('[PagesBindingMissing]')) {
+              expect(bound).toBe(false);
+              expect(log).toContain('CONTACT_DB');
+              return;
+            }
+            expect(log).toContain('[PagesSettingInvalid]');
+            expect(names.some((name) => log.includes(`  ${name} `))).toBe(true);
+            expect(log).toContain("in the Pages project's environment variables");
+          },
+        ),
+        { numRuns: 300 },
+      );
+    } finally {
+      logged.mockRestore();
+      d1.close();
+    }
   });
 
   it('hands the route its services once per set of settings, and the client address Cloudflare set', async () => {

@@ -160,8 +160,10 @@ export function createContactHandler(options: ContactHandlerOptions) {
       if (error instanceof VerifierUnavailableError) return fail(503, 'verifier_unavailable', {}, { 'Retry-After': '30' });
       throw error;
     }
-    // Counted only now: the message is well-formed and verified, so it could be stored.
-    const slot = messages.take(clientAddress, now().getTime());
+    // Reserved only now: the message is well-formed and verified, so it could be stored. The slot
+    // is given back when storing fails: a failure of ours never uses up the visitor's room.
+    const takenAt = now().getTime();
+    const slot = messages.take(clientAddress, takenAt);
     if (!slot.allowed) return rateLimited(slot);
 
     let id: number;
@@ -171,10 +173,11 @@ export function createContactHandler(options: ContactHandlerOptions) {
         email: fields.email.trim(),
         subject: fields.subject.trim(),
         message: fields.message,
-        receivedAt: now().toISOString(),
+        receivedAt: new Date(takenAt).toISOString(),
         clientAddress,
       });
     } catch (error) {
+      messages.release(clientAddress, takenAt);
       console.error('contact: the message could not be stored', error);
       return fail(503, 'storage_failed', {}, { 'Retry-After': '30' });
     }

@@ -6,65 +6,17 @@ import { catalogueError } from '../errors.ts';
 import type { Inbox, NewFormMessage, StoredMessage } from './message.ts';
 import { openSqliteThread, type SqliteThread } from './sqlite-thread.ts';
 import { sqliteBindingMissing } from './data-dir.ts';
+import { earlierParams, INBOX_SQL, insertParams, storedError, toStoredMessage, type InboxRow } from './inbox-sql.ts';
+import { migrationScript } from './inbox-migrations.ts';
 
 export const INBOX_FILE_NAME = 'inbox.sqlite';
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS messages (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  received_at TEXT NOT NULL,
-  client_address TEXT NOT NULL,
-  name TEXT NOT NULL,
-  email TEXT NOT NULL,
-  subject TEXT NOT NULL,
-  message TEXT NOT NULL,
-  delivered_at TEXT,
-  attempts INTEGER NOT NULL DEFAULT 0,
-  last_error TEXT,
-  next_attempt_at TEXT
-);
-CREATE INDEX IF NOT EXISTS messages_undelivered ON messages (next_attempt_at) WHERE delivered_at IS NULL;
-`;
-
-// One set of statements for both ways of opening the inbox.
-const SQL = {
-  insert: `INSERT INTO messages (received_at, client_address, name, email, subject, message, next_attempt_at)
-     VALUES (@receivedAt, @clientAddress, @name, @email, @subject, @message, @receivedAt)`,
-  due: `SELECT * FROM messages WHERE delivered_at IS NULL AND next_attempt_at <= ? ORDER BY id LIMIT ?`,
-  delivered: `UPDATE messages SET delivered_at = ?, last_error = NULL WHERE id = ? AND delivered_at IS NULL`,
-  failed: `UPDATE messages SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ?`,
-  all: `SELECT * FROM messages ORDER BY id`,
-  undelivered: `SELECT * FROM messages WHERE delivered_at IS NULL ORDER BY id`,
-} as const;
 
 // WAL and synchronous=FULL: a message committed before `add` returns survives a crash or power cut.
 const PRAGMAS = ['journal_mode = WAL', 'synchronous = FULL', 'busy_timeout = 5000'];
 
-interface Row {
-  id: number;
-  received_at: string;
-  client_address: string;
-  name: string;
-  email: string;
-  subject: string;
-  message: string;
-  delivered_at: string | null;
-  attempts: number;
-  last_error: string | null;
-}
-
-const toMessage = (row: Row): StoredMessage => ({
-  id: row.id,
-  receivedAt: row.received_at,
-  clientAddress: row.client_address,
-  name: row.name,
-  email: row.email,
-  subject: row.subject,
-  message: row.message,
-  deliveredAt: row.delivered_at,
-  attempts: row.attempts,
-  lastError: row.last_error,
-});
+const SQL = INBOX_SQL;
+type Row = InboxRow;
+const toMessage = toStoredMessage;
 
 type NewMessage = NewFormMessage;
 
@@ -110,17 +62,21 @@ export function openSqliteInbox(dataDir: string): SqliteInbox {
   const file = inboxFile(dataDir);
   const db = new Database(file);
   for (const pragma of PRAGMAS) db.pragma(pragma);
-  db.exec(SCHEMA);
+  const script = migrationScript(db.pragma('user_version', { simple: true }) as number);
+  if (script) db.exec(script);
   const statement = Object.fromEntries(Object.entries(SQL).map(([name, sql]) => [name, db.prepare(sql)])) as Record<
     keyof typeof SQL,
     Database.Statement
   >;
   return {
     file,
-    add: (message) => Number(statement.insert.run(message).lastInsertRowid),
+    add(message) {
+      const row = statement.insert.get(...insertParams(message)) as { id: number } | undefined;
+      return row?.id ?? (statement.earlier.get(...earlierParams(message)) as { id: number }).id;
+    },
     due: (now, limit = 20) => (statement.due.all(now.toISOString(), limit) as Row[]).map(toMessage),
     markDelivered: (id, at) => statement.delivered.run(at.toISOString(), id).changes === 1,
-    markFailed: (id, error, nextAttemptAt) => void statement.failed.run(error.slice(0, 1000), nextAttemptAt.toISOString(), id),
+    markFailed: (id, error, nextAttemptAt) => void statement.failed.run(storedError(error), nextAttemptAt.toISOString(), id),
     list: (options = {}) => ((options.undelivered ? statement.undelivered : statement.all).all() as Row[]).map(toMessage),
     close: () => db.close(),
   };
@@ -174,7 +130,9 @@ export async function openInboxThread(dataDir: string): Promise<AsyncInbox> {
   const thread: SqliteThread = await openSqliteThread(file);
   try {
     for (const pragma of PRAGMAS) await thread.pragma(pragma);
-    await thread.exec(SCHEMA);
+    const [version] = (await thread.pragma('user_version')) as Array<{ user_version: number }>;
+    const script = migrationScript(version?.user_version ?? 0);
+    if (script) await thread.exec(script);
   } catch (error) {
     await thread.close();
     throw error;
@@ -189,13 +147,14 @@ export async function openInboxThread(dataDir: string): Promise<AsyncInbox> {
     file,
     async add(message) {
       await checkFile();
-      const { lastInsertRowid } = await thread.run(SQL.insert, message);
+      const [row] = await thread.all<{ id: number }>(SQL.insert, ...insertParams(message));
+      const id = row?.id ?? (await thread.all<{ id: number }>(SQL.earlier, ...earlierParams(message)))[0]!.id;
       await checkFile();
-      return lastInsertRowid;
+      return id;
     },
     due: async (now, limit = 20) => (await thread.all<Row>(SQL.due, now.toISOString(), limit)).map(toMessage),
     markDelivered: async (id, at) => (await thread.run(SQL.delivered, at.toISOString(), id)).changes === 1,
-    markFailed: async (id, error, nextAttemptAt) => void (await thread.run(SQL.failed, error.slice(0, 1000), nextAttemptAt.toISOString(), id)),
+    markFailed: async (id, error, nextAttemptAt) => void (await thread.run(SQL.failed, storedError(error), nextAttemptAt.toISOString(), id)),
     list: async (options = {}) => (await thread.all<Row>(options.undelivered ? SQL.undelivered : SQL.all)).map(toMessage),
     close: (timeoutMs) => thread.close(timeoutMs),
   };

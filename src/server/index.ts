@@ -5,9 +5,17 @@ export { createRateLimiter } from './rate-limit.ts';
 export type { RateDecision, RateLimiter } from './rate-limit.ts';
 export { hasControlCharacters } from './control-characters.ts';
 export { readBodyLimited } from './request-body.ts';
-export type { FormMessage, Inbox, NewFormMessage, StoredMessage } from './message.ts';
+export type { FormMessage, Inbox, MessageSender, NewFormMessage, StoredMessage } from './message.ts';
+export { deliveryIdOf } from './message.ts';
 export type { Settings } from './settings.ts';
-// Host adapters: a route as a Cloudflare Pages Function, messages handed to a webhook.
-export { pagesFunction } from './pages-function.ts';
+// Host adapters: a route as a Cloudflare Pages Function, its inbox in D1, delivery to a webhook.
+export { pagesFunction, pagesSettings, requireBinding } from './pages-function.ts';
 export type { PagesContext, PagesPlatform } from './pages-function.ts';
-export { createWebhookInbox } from './inbox-webhook.ts';
+export { createD1Inbox } from './inbox-d1.ts';
+export type { ClaimingInbox, D1Binding, D1Inbox, D1Statement } from './inbox-d1.ts';
+export { deliverDue, EDGE_DELIVERY } from './edge-delivery.ts';
+export type { DeliveryPassOptions, DeliveryPassResult } from './edge-delivery.ts';
+export { createWebhookSender, WEBHOOK_TIMEOUT_MS } from './webhook-sender.ts';
+export type { WebhookSenderOptions } from './webhook-sender.ts';
+export { createMailApiSender } from './mail-api-sender.ts';
+export type { MailApiOptions } from './mail-api-sender.ts';

@@ -24,3 +24,18 @@ export interface StoredMessage extends NewFormMessage {
 export interface Inbox {
   add(message: NewFormMessage): Promise<number> | number;
 }
+
+/** Hands one stored message on (mail, a webhook); throws when it was not taken. */
+export interface MessageSender {
+  send(message: StoredMessage): Promise<void>;
+  close?(): void;
+}
+
+/**
+ * A message's id for receivers: the same on every attempt and for a resend stored as the same
+ * row, so a receiver can drop a second copy. The Message-ID of mail and the `Idempotency-Key` of
+ * webhooks are made from it.
+ */
+export function deliveryIdOf(message: Pick<StoredMessage, 'id' | 'receivedAt'>, prefix: string): string {
+  return `${prefix}-${message.id}-${Date.parse(message.receivedAt)}`;
+}

@@ -12,6 +12,11 @@ export interface RateLimiter {
   check(clientAddress: string, now: number): RateDecision;
   /** Counts one for the client when allowed. */
   take(clientAddress: string, now: number): RateDecision;
+  /**
+   * Gives back the one `take` counted at `takenAt`, when what it was taken for did not happen (the
+   * message could not be stored): a failure of the server never uses up a client's room.
+   */
+  release(clientAddress: string, takenAt: number): void;
   /** How many clients are remembered (the memory bound is on this and on `stored`). */
   readonly size: number;
   /** How many request times are remembered over all clients. */
@@ -109,6 +114,16 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       stored += 1;
       prune(now);
       return decision;
+    },
+    release(clientAddress, takenAt) {
+      const key = rateLimitKey(clientAddress);
+      const times = hits.get(key);
+      const index = times?.lastIndexOf(takenAt) ?? -1;
+      if (!times || index === -1) return;
+      const rest = times.filter((_, at) => at !== index);
+      stored -= 1;
+      if (rest.length === 0) hits.delete(key);
+      else hits.set(key, rest);
     },
   };
 }

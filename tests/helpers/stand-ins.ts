@@ -74,18 +74,39 @@ export async function startSmtp(port = 0) {
   };
 }
 
-/** A server that records POSTed JSON (a webhook receiver), answering with `status`. */
+/**
+ * A server that records POSTed JSON (a webhook receiver), answering with `status` after `delayMs`
+ * (a redirect status points at `/moved`, which answers any method 200 and records the request in
+ * `followed`); `hang` records the message and never answers, `stall` reads nothing and never
+ * answers, `reset` drops the connection.
+ */
 export async function startWebhook() {
   const received: Array<{ headers: Record<string, unknown>; body: unknown }> = [];
-  const state = { status: 200 };
+  const followed: Array<{ method: string }> = [];
+  const state = { status: 200, delayMs: 0, hang: false, stall: false, reset: false };
   const server = createServer(async (request, response) => {
+    // Stalled: the message never arrives (nothing read, nothing answered).
+    if (state.stall) return;
+    // Reset: the connection is dropped before anything is read.
+    if (state.reset) {
+      request.socket.destroy();
+      return;
+    }
     let raw = '';
     for await (const chunk of request) raw += chunk;
+    if (request.url === '/moved') {
+      followed.push({ method: request.method ?? '' });
+      response.writeHead(200).end('ok');
+      return;
+    }
     received.push({ headers: request.headers, body: JSON.parse(raw || 'null') });
-    response.writeHead(state.status, { 'Content-Type': 'application/json' }).end('{}');
+    if (state.hang) return;
+    if (state.delayMs) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
+    const redirect = state.status >= 300 && state.status < 400 ? { Location: '/moved' } : {};
+    response.writeHead(state.status, { 'Content-Type': 'application/json', ...redirect }).end('{}');
   });
   const url = await listenOn(server);
-  return { url: `${url}/hook`, received, state, close: () => closeServer(server) };
+  return { url: `${url}/hook`, received, followed, state, close: () => closeServer(server) };
 }
 
 export async function freePort(): Promise<number> {
