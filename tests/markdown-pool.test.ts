@@ -196,6 +196,7 @@ describe('the Markdown helper processes, from the sources', () => {
     await pool.convert([{ markdown: '# One\n', file: 'news/one.md', bodyLine: 1 }]);
     await pool.close();
     // Many drawings (the helpers' share) and few (drawn here when no helper runs): neither is done.
+    expect(pool.draw([])).toEqual([]);
     for (const count of [30, 2]) {
       const late = await Promise.allSettled(pool.draw(Array.from({ length: count }, (_, n) => ({ path: `/c/${n}`, drawer: 'card', input: { n } }))));
       expect(late.every((result) => result.status === 'rejected')).toBe(true);

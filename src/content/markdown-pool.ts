@@ -486,7 +486,9 @@ export function createMarkdownPool(options: { cacheDir: string; converter: Artic
     draw(jobs) {
       const drawing = options.drawing;
       if (!drawing) throw new Error('this pool was made without a site to draw with');
-      if (!closed && !pool && !starting && jobs.length < DRAW_HELPERS_FROM) return drawing.here(jobs);
+      // Each refused on its own: a shared rejected promise with no job to hear it would go unhandled.
+      if (closed) return jobs.map(() => Promise.reject(new Error('the Markdown helpers were closed')));
+      if (!pool && !starting && jobs.length < DRAW_HELPERS_FROM) return drawing.here(jobs);
       return drawInHelpers(start(), drawing, jobs);
     },
     warm() {
