@@ -159,6 +159,8 @@ function budgetTimer(busy: ReadonlyMap<Helper, Busy>, helper: Helper, file: stri
   }, timeoutMs);
 }
 
+const closedError = () => new Error('the Markdown helpers were closed');
+
 /** How a task given to a pool whose helpers all ended is failed: its article never reached one. */
 const NOT_SENT = 'before its work was sent';
 
@@ -467,13 +469,10 @@ export function createMarkdownPool(options: { cacheDir: string; converter: Artic
   let closed = false;
   /**
    * Starts the helpers for `work` tasks, as many as there are cores at most (one article pushed: one
-   * helper). Never after close(): work that comes late (a drawing still on its way when the run
-   * failed) is refused, not given helpers that nobody would end.
+   * helper). Never after close(): late work (a drawing still on its way when the run failed) is
+   * refused, not given helpers that nobody would end.
    */
-  const start = (work = size) => {
-    if (closed) return Promise.reject(new Error('the Markdown helpers were closed'));
-    return (starting ??= launch(Math.max(1, work)));
-  };
+  const start = (work = size) => (closed ? Promise.reject(closedError()) : (starting ??= launch(Math.max(1, work))));
 
   return {
     async convert(items, onBatch) {
@@ -487,7 +486,7 @@ export function createMarkdownPool(options: { cacheDir: string; converter: Artic
       const drawing = options.drawing;
       if (!drawing) throw new Error('this pool was made without a site to draw with');
       // Each refused on its own: a shared rejected promise with no job to hear it would go unhandled.
-      if (closed) return jobs.map(() => Promise.reject(new Error('the Markdown helpers were closed')));
+      if (closed) return jobs.map(() => Promise.reject(closedError()));
       if (!pool && !starting && jobs.length < DRAW_HELPERS_FROM) return drawing.here(jobs);
       return drawInHelpers(start(), drawing, jobs);
     },
