@@ -52,22 +52,22 @@ describe('the contact endpoint on Cloudflare Pages with its D1 inbox (workerd)',
     dbFile = d1.dbFile;
     const state = d1.state;
     const port = await freePort();
-    [pages, sweeper] = await Promise.all([
-      startPagesDev({
-        cwd: dir,
-        dir: 'dist',
-        port,
-        d1: { CONTACT_DB: d1.id },
-        persistTo: state,
-        bindings: {
-          SITE_ORIGIN: `http://127.0.0.1:${port}`,
-          TURNSTILE_SECRET_KEY: 'pages-secret',
-          TURNSTILE_VERIFY_URL: siteverify.url,
-          ...vars(),
-        },
-      }),
-      startWorkerDev({ cwd: dir, config: d1.config, persistTo: state, vars: vars() }),
-    ]);
+    // One after the other: the Worker's own free ports are chosen once the site's port is bound,
+    // so neither can be handed the port the other is about to take.
+    pages = await startPagesDev({
+      cwd: dir,
+      dir: 'dist',
+      port,
+      d1: { CONTACT_DB: d1.id },
+      persistTo: state,
+      bindings: {
+        SITE_ORIGIN: `http://127.0.0.1:${port}`,
+        TURNSTILE_SECRET_KEY: 'pages-secret',
+        TURNSTILE_VERIFY_URL: siteverify.url,
+        ...vars(),
+      },
+    });
+    sweeper = await startWorkerDev({ cwd: dir, config: d1.config, persistTo: state, vars: vars() });
   }, 240_000);
 
   beforeEach(() => Object.assign(webhook.state, { status: 200, delayMs: 0, hang: false, stall: false, reset: false }));
