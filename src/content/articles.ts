@@ -628,31 +628,32 @@ export function isPublished(article: Article, options: { drafts?: boolean; futur
   return Boolean(options.future) || !(Date.parse(article.date) > options.now.getTime());
 }
 
+/** What was said of each line, each thing once, lines in order. */
+function byLine(items: readonly RemovedHtml[]): Array<[number, string[]]> {
+  const lines = new Map<number, string[]>();
+  for (const { line, what } of items) {
+    const said = lines.get(line) ?? [];
+    if (!said.includes(what)) lines.set(line, [...said, what]);
+  }
+  return [...lines].sort((a, b) => a[0] - b[0]);
+}
+
 /**
- * Says what the sanitiser removed from an article's body, a warning a line (lines of the body,
+ * Says what the sanitiser removed or wrote as text in an article's body, a warning a line (lines of the body,
  * counted from 1, made lines of the file): `<script>`, `the onclick attribute of <a>`.
  */
 export function reportRemovedHtml(article: Article, removed: readonly RemovedHtml[], warn: (message: string) => void): void {
-  const byLine = new Map<number, string[]>();
-  const escapedByLine = new Map<number, string[]>();
-  for (const { line, what } of removed.filter((item) => item.escaped)) {
-    const items = escapedByLine.get(line) ?? [];
-    if (!items.includes(what)) escapedByLine.set(line, [...items, what]);
-  }
-  for (const [line, tags] of escapedByLine) {
+  const at = (line: number) => `${article.file}:${line + (article.bodyLine ?? 1) - 1}`;
+  for (const [line, tags] of byLine(removed.filter((item) => item.escaped))) {
     const [starts, ends] = [tags.filter((tag) => !tag.startsWith('</')), tags.filter((tag) => tag.startsWith('</'))];
     const said = [
       ...(starts.length ? [`${starts.join(', ')} ${starts.length > 1 ? 'are' : 'is'} never closed, so shown as text instead of hiding the rest of the article; close ${starts.length > 1 ? 'each' : 'it'} (${starts.map((tag) => tag.replace('<', '</')).join(', ')}) or remove ${starts.length > 1 ? 'them' : 'it'}`] : []),
       ...(ends.length ? [`${ends.join(', ')} without its ">" is shown as text instead of swallowing what follows; write ${ends.map((tag) => `${tag}>`).join(', ')}`] : []),
     ];
-    warn(`${article.file}:${line + (article.bodyLine ?? 1) - 1}: ${said.join('; ')} (see "HTML in articles" in the README).`);
+    warn(`${at(line)}: ${said.join('; ')} (see "HTML in articles" in docs/write-an-article.md).`);
   }
-  for (const { line, what } of removed.filter((item) => !item.escaped)) {
-    const items = byLine.get(line) ?? [];
-    if (!items.includes(what)) byLine.set(line, [...items, what]);
-  }
-  for (const [line, items] of [...byLine].sort((a, b) => a[0] - b[0])) {
-    warn(`${article.file}:${line + (article.bodyLine ?? 1) - 1}: ${items.join(', ')} removed: articles may not carry scripts, styles, frames or event handlers (see "HTML in articles" in docs/write-an-article.md).`);
+  for (const [line, items] of byLine(removed.filter((item) => !item.escaped))) {
+    warn(`${at(line)}: ${items.join(', ')} removed: articles may not carry scripts, styles, frames or event handlers (see "HTML in articles" in docs/write-an-article.md).`);
   }
 }
 
