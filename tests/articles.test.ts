@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isValidSlug, parseArticle, parseArticles, sortNewestFirst, withHtml, type Article } from '../src/content/articles.ts';
+import { isValidSlug } from '../src/content/slug.ts';
+import { parseArticle, parseArticles } from '../src/content/article-parser.ts';
+import { sortNewestFirst, withHtml, type Article } from '../src/content/article.ts';
 import { SsgError, SsgErrorList } from '../src/errors.ts';
 
 const now = new Date('2026-02-03T04:05:06.000Z');

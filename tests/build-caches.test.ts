@@ -7,7 +7,7 @@ import { deserialize } from 'node:v8';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Article } from '../src/content/articles.ts';
+import type { Article } from '../src/content/article.ts';
 import { readEntrySync, writeEntrySync } from '../src/cache/store.ts';
 import { emptyReads } from '../src/render/dependencies.ts';
 import { markdownHtmlDir, type StoredMarkdown } from '../src/content/markdown-cache.ts';

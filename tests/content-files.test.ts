@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isArticleName, readArticleSources } from '../src/content/articles.ts';
+import { isArticleName, readArticleSources } from '../src/content/article-file.ts';
 import { copySite, repoRoot } from './helpers/project.ts';
 
 describe('article file discovery', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Article } from '../src/content/articles.ts';
+import type { Article } from '../src/content/article.ts';
 import { changedFields, dependsOnArticles, emptyReads, isTracked, listChanges, listReadTexts, mapArticlesIn, trackReads, untracked } from '../src/render/dependencies.ts';
 import { listPage } from '../src/content/pagination.ts';
 import { classify } from '../src/pipeline/incremental.ts';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import type { Article } from '../src/content/articles.ts';
+import type { Article } from '../src/content/article.ts';
 import { absolutizeUrls, rssFeed } from '../src/render/site-files.ts';
 
 const PAGE = 'https://site.example/news/post';

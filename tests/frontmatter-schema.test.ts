@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { isPublished, parseArticle, parseArticles, type Article } from '../src/content/articles.ts';
+import { isPublished, type Article } from '../src/content/article.ts';
+import { parseArticle, parseArticles } from '../src/content/article-parser.ts';
 import { SsgError, SsgErrorList } from '../src/errors.ts';
 import { isoDate, lineOfKey } from '../src/content/frontmatter.ts';
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { reportRemovedHtml, type Article } from '../src/content/articles.ts';
+import { reportRemovedHtml } from '../src/content/article-parser.ts';
+import { type Article } from '../src/content/article.ts';
 import { convertMarkdown, markdownToHtml } from '../src/content/markdown.ts';
 
 describe('markdownToHtml', () => {

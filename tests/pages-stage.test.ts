@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Article } from '../src/content/articles.ts';
+import type { Article } from '../src/content/article.ts';
 import { emptyReads } from '../src/render/dependencies.ts';
 import type { RenderContext } from '../src/render/render.ts';
 import type { PageJob } from '../src/render/routes.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Article } from '../src/content/articles.ts';
+import type { Article } from '../src/content/article.ts';
 import type { ClientBundle } from '../src/bundle/bundle-client.ts';
 import { catalogueError, SsgError, SsgErrorList } from '../src/errors.ts';
 import { listFiles } from '../src/output/output.ts';

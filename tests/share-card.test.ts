@@ -6,7 +6,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Article } from '../src/content/articles.ts';
+import type { Article } from '../src/content/article.ts';
 import { drawShareImage, shareDrawers, shareImages, SHARE_CARD, undrawnCharacters } from '../site/share-image.tsx';
 import { bundleServer } from '../src/bundle/bundle-server.ts';
 import { drawingCode } from '../src/pipeline/stages.ts';

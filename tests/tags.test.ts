@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Article } from '../src/content/articles.ts';
+import type { Article } from '../src/content/article.ts';
 import { SsgError } from '../src/errors.ts';
 import { articleTagSlugs, groupByTag, tagGroup, tagSlug } from '../src/content/tags.ts';
 

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { text } from 'node:stream/consumers';
 import { parse } from 'yaml';
-import { parseArticle } from '../../src/content/articles.ts';
+import { parseArticle } from '../../src/content/article-parser.ts';
 import { shareDrawers, shareImages } from '../../site/share-image.tsx';
 
 const root = process.argv[2]!;

@@ -1,4 +1,6 @@
-import { parseArticles, reportRemovedHtml, withHtml, type Article, type ArticleSource } from './articles.ts';
+import { parseArticles, reportRemovedHtml } from './article-parser.ts';
+import { withHtml, type Article } from './article.ts';
+import { type ArticleSource } from './article-file.ts';
 import { imagesUnchanged, type ArticleImageRecord } from '../images/article-images.ts';
 import { contentKey, openMarkdownCache, type MarkdownCache } from './markdown-cache.ts';
 import type { MarkdownPool } from './markdown-pool.ts';

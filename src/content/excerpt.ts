@@ -8,6 +8,9 @@ import { toHtml } from 'hast-util-to-html';
 import { Parser } from 'htmlparser2';
 import { gfmStrikethrough } from 'micromark-extension-gfm-strikethrough';
 import type { Extension } from 'micromark-util-types';
+import { catalogueError } from '../errors.ts';
+import { keyAt, keyLocation } from './frontmatter.ts';
+import { isStackOverflow } from './limits.ts';
 
 /** An excerpt as a summary shows it: plain text (a meta description) and inline HTML (a list, a feed). */
 export interface Excerpt {
@@ -165,5 +168,42 @@ function summaryNode(node: PhrasingContent): PhrasingContent[] {
       return [{ ...node, children: summaryPhrasing(node.children) } as PhrasingContent];
     default:
       return [node];
+  }
+}
+
+/** The line that ends an excerpt taken from the body, as Jekyll, Hugo and Astro users write it. */
+const MORE = /^[ \t]*<!--\s*more\s*-->[ \t]*$/im;
+
+/**
+ * The excerpt: `excerpt` in front matter; else `description` (Astro's and Hugo's name for it,
+ * read as the excerpt, with a message naming the one this site uses); else the body's text before
+ * a `<!--more-->` line; else none.
+ */
+export function articleExcerpt({ file, text, body, bodyLine }: { file: string; text: string; body: string; bodyLine: number }, data: Record<string, unknown>, warn: (message: string) => void) {
+  const where = (key: string) => keyAt(file, text, key);
+  if (typeof data.excerpt === 'string') {
+    if (typeof data.description === 'string' && data.description !== data.excerpt) warn(`${where('description')}: "description" is not read, as excerpt is given; remove one of them.`);
+    return checkedExcerpt(data.excerpt, 'front matter', keyLocation(file, text, 'excerpt'));
+  }
+  if (typeof data.description === 'string') {
+    warn(`${where('description')}: "description" is read as the excerpt (the name this site uses); rename it to excerpt.`);
+    return checkedExcerpt(data.description, 'front matter', keyLocation(file, text, 'description'));
+  }
+  const more = MORE.exec(body);
+  return checkedExcerpt(more ? body.slice(0, more.index) : '', 'body', { file, line: bodyLine });
+}
+
+/**
+ * The excerpt made here, in this process (lists show it before any article is converted): one
+ * longer than a summary is refused before its Markdown is read, and one nested deeper than the
+ * converter follows is refused by name.
+ */
+function checkedExcerpt(markdown: string, from: 'front matter' | 'body', at: { file: string; line?: number }) {
+  if (markdown.length > MAX_EXCERPT_LENGTH) throw catalogueError('ExcerptTooLong', [markdown.length, MAX_EXCERPT_LENGTH, from], at);
+  try {
+    return excerptFromMarkdown(markdown, from);
+  } catch (error) {
+    if (isStackOverflow(error)) throw catalogueError('ArticleTooDeep', ['stack'], at, { cause: error });
+    throw error;
   }
 }

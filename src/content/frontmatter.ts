@@ -228,6 +228,18 @@ export function lineOfKey(source: string, key: string): number | undefined {
   return undefined;
 }
 
+/** Where a front-matter key is, for errors: the file, and the key's line when it has one. */
+export function keyLocation(file: string, text: string, key: string): { file: string; line?: number } {
+  const line = lineOfKey(text, key);
+  return line ? { file, line } : { file };
+}
+
+/** Where a front-matter key is, for warnings: `content/news/a.md:4`, or the file alone. */
+export function keyAt(file: string, text: string, key: string): string {
+  const { line } = keyLocation(file, text, key);
+  return line ? `${file}:${line}` : file;
+}
+
 /** The line of the file where the body (what follows the front matter) begins. */
 export function bodyStartLine(source: string, body: string): number {
   return frontMatterLines(source).lines.length - lineCount(body) + 1;

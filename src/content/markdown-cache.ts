@@ -5,7 +5,7 @@ import { importedPackages, packageVersions } from './package-versions.ts';
 import { discardEntry, keepEntry, pruneEntries, readEntry, readEntrySync, writeEntrySync } from '../cache/store.ts';
 import { catalogueError } from '../errors.ts';
 import { generatorNodeModules, generatorRoot } from '../project.ts';
-import type { ParsedParts } from './articles.ts';
+import type { ParsedParts } from './article-parser.ts';
 
 /**
  * Each article file's front matter and converted body, by a hash of the file, kept in

@@ -1,5 +1,5 @@
 // Article tags as URL segments: `Staking & Rewards` → `staking-rewards`.
-import type { Article } from './articles.ts';
+import type { Article } from './article.ts';
 import { catalogueError, type ErrorDetails, type SsgError } from '../errors.ts';
 
 /** Long enough for any real tag; keeps file names and URLs reasonable. */

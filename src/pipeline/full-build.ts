@@ -3,7 +3,7 @@
 // written into a staging folder as they are made and swapped in at once, text files precompressed.
 import path from 'node:path';
 import { Buffer } from 'node:buffer';
-import { isPublished, type Article } from '../content/articles.ts';
+import { isPublished, type Article } from '../content/article.ts';
 import { removeAbandonedTemporaries } from '../cache/store.ts';
 import { openCompressedCache, type CompressedCache } from '../output/precompress.ts';
 import { createStagedOutput, type OutputFile } from '../output/output.ts';

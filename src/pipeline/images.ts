@@ -4,7 +4,7 @@
 // article's images need (from the image cache) as articles are admitted, and hands the site's own
 // images to pages as data, all through one image cache.
 import path from 'node:path';
-import type { Article } from '../content/articles.ts';
+import type { Article } from '../content/article.ts';
 import type { ServerModule } from '../bundle/bundle-server.ts';
 import { mergeProblems } from '../errors.ts';
 import type { OutputFile } from '../output/output.ts';

@@ -3,7 +3,7 @@
 // they read changed, files written in place. Every check is the same, on the whole site, on every run.
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Article } from '../content/articles.ts';
+import type { Article } from '../content/article.ts';
 import { dependsOnArticles, listChanges, type ArticleChange } from '../render/dependencies.ts';
 import { swapStyleSheet } from '../render/head.ts';
 import { createLinkCheckMemo } from '../render/links.ts';

@@ -1,7 +1,7 @@
 // The pipeline's page stages: the routes expanded into pages, then each page rendered as soon as
 // the articles it was handed are ready, or taken as it was made before when the strategy's page
 // source says nothing it reads changed (build: the page cache; dev: what each page read).
-import { CONVERTED_FIELDS, type Article } from '../content/articles.ts';
+import { CONVERTED_FIELDS, type Article } from '../content/article.ts';
 import { dependsOnArticles, emptyReads, isTracked, mapArticlesIn, trackReads, untracked, type PageReads } from '../render/dependencies.ts';
 import { pageLinks, type PageLinks } from '../render/links.ts';
 import { renderDocument, type RenderContext } from '../render/render.ts';

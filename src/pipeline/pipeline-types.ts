@@ -1,7 +1,7 @@
 import type { EditConverter } from '../content/markdown-pool.ts';
 import type { ArticleLimits } from '../content/limits.ts';
 // The shapes the one pipeline (pipeline.ts) passes between its stages and its strategies.
-import type { Article } from '../content/articles.ts';
+import type { Article } from '../content/article.ts';
 import type { ClientBundle } from '../bundle/bundle-client.ts';
 import type { ServerBundle } from '../bundle/bundle-server.ts';
 import type { DataFile } from '../content/data.ts';

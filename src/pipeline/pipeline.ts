@@ -16,7 +16,7 @@ import { checkPublicClashes, checkSiteOutput, drawnFiles, generatedFiles, heldBa
 import { readInputs } from './inputs.ts';
 import { expandPages, readsChanged, renderPages } from './pages.ts';
 import type { ChangeKind, Inputs, Output, RenderedPage, RunOptions, State, Strategy } from './pipeline-types.ts';
-import type { Article } from '../content/articles.ts';
+import type { Article } from '../content/article.ts';
 
 export type * from './pipeline-types.ts';
 

@@ -3,8 +3,9 @@
 // function of its inputs, so a check added here holds in both.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import type { Article } from '../content/articles.ts';
-import { duplicateSlug, isPublished, sortNewestFirst } from '../content/articles.ts';
+import type { Article } from '../content/article.ts';
+import { duplicateSlug } from '../content/article-parser.ts';
+import { isPublished, sortNewestFirst } from '../content/article.ts';
 import type { ClientBundle } from '../bundle/bundle-client.ts';
 import type { ServerBundle, ServerModule } from '../bundle/bundle-server.ts';
 import { addCspSources } from '../render/csp.ts';

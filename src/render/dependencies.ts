@@ -1,4 +1,4 @@
-import type { Article } from '../content/articles.ts';
+import type { Article } from '../content/article.ts';
 import { pageText } from '../content/pagination.ts';
 import { groupMembers } from '../content/tags.ts';
 

@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { sourceFingerprint } from '../fingerprint.js';
-import { CONVERTED_FIELDS, type Article } from '../content/articles.ts';
+import { CONVERTED_FIELDS, type Article } from '../content/article.ts';
 import { discardEntry, keepContentEntry, pruneEntries, readContentEntry, readEntrySync, writeEntrySync } from '../cache/store.ts';
 import { outputHash } from '../output/output.ts';
 import { listReadTexts, type PageReads } from './dependencies.ts';

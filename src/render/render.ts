@@ -1,4 +1,4 @@
-import type { Article } from '../content/articles.ts';
+import type { Article } from '../content/article.ts';
 import type { ClientBundle, ServerModule } from './bundles.ts';
 import { trackReads, type PageReads } from './dependencies.ts';
 import { catalogueError, SsgError } from '../errors.ts';

@@ -1,5 +1,5 @@
 import { catalogueError } from '../errors.ts';
-import type { Article } from '../content/articles.ts';
+import type { Article } from '../content/article.ts';
 import { siteCodeError } from '../site-code-error.ts';
 import type { Route, RouteEntry, SiteDefinition } from './site-definition.ts';
 import { groupByTag } from '../content/tags.ts';

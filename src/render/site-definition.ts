@@ -1,5 +1,5 @@
 import type { ComponentType, ReactNode } from 'react';
-import type { Article } from '../content/articles.ts';
+import type { Article } from '../content/article.ts';
 import type { DataSchema } from '../content/data.ts';
 import type { MarkdownOptions } from '../content/markdown-options.ts';
 

@@ -1,5 +1,5 @@
 // The files beside the pages that search engines, feed readers and phones read.
-import type { Article } from '../content/articles.ts';
+import type { Article } from '../content/article.ts';
 import { catalogueError } from '../errors.ts';
 import type { OutputFile } from '../output/output.ts';
 import type { PageJob } from './routes.ts';

@@ -1,4 +1,4 @@
-import type { Article } from '../../src/content/articles.ts';
+import type { Article } from '../../src/content/article.ts';
 
 /** An article as parsed, with every field set (empty unless given): for tests of what reads articles. */
 export const testArticle = (slug: string, extra: Partial<Article> = {}): Article => ({
