@@ -6,7 +6,7 @@ import path from 'node:path';
 import { slug } from 'github-slugger';
 import { describe, expect, it } from 'vitest';
 import { CLI_PAGE, ERRORS_PAGE, errorReference, withCliOptions } from '../scripts/docs-reference.ts';
-import { errorCatalogue } from '../src/errors.ts';
+import { errorCatalogue } from '../src/errors-data.ts';
 import { repoRoot } from './helpers/project.ts';
 
 const read = (file: string) => readFileSync(path.join(repoRoot, file), 'utf8');

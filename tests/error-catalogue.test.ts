@@ -1,4 +1,4 @@
-// The error catalogue (src/errors.ts) is the only place messages are worded: every SsgError is
+// The error catalogue (src/errors-data.ts) is the only place messages are worded: every SsgError is
 // made by catalogueError(name, details, location) from an entry with a title, a hint and a
 // message function, and every entry is used. The source of src/ and site/ is read with the
 // TypeScript compiler API, so a `new SsgError(` in a comment or a string does not count.
@@ -6,10 +6,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { catalogueError, errorCatalogue, formatError } from '../src/errors.ts';
+import { catalogueError, formatError } from '../src/errors.ts';
+import { errorCatalogue } from '../src/errors-data.ts';
 import { repoRoot } from './helpers/project.ts';
 
+/** The catalogue's machinery, the one module that constructs an SsgError, and its data. */
 const ERRORS_FILE = 'src/errors.ts';
+const DATA_FILE = 'src/errors-data.ts';
 /** Functions whose first argument is the name of a catalogue entry. */
 const TAKES_A_NAME = new Set(['catalogueError', 'siteCodeError']);
 
@@ -60,7 +63,7 @@ function scanSource(fileName: string, text: string, names: ReadonlySet<string>):
 
 /** The names of the catalogue's entries as written in its source, duplicates included. */
 function namesInSource(text: string): string[] {
-  const source = ts.createSourceFile(ERRORS_FILE, text, ts.ScriptTarget.Latest, true);
+  const source = ts.createSourceFile(DATA_FILE, text, ts.ScriptTarget.Latest, true);
   const names: string[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isVariableDeclaration(node) && node.name.getText(source) === 'errorCatalogue') {
@@ -88,7 +91,7 @@ function scanProject(): { violations: string[]; used: Set<string> } {
     const scan = scanSource(relative, readFileSync(file, 'utf8'), names);
     violations.push(...scan.violations);
     // The catalogue itself (and its list of usage errors) does not count as a use.
-    if (relative !== ERRORS_FILE) for (const literal of scan.literals) if (names.has(literal)) used.add(literal);
+    if (relative !== DATA_FILE) for (const literal of scan.literals) if (names.has(literal)) used.add(literal);
   }
   return { violations, used };
 }
@@ -128,7 +131,7 @@ describe('the error catalogue', () => {
       return found;
     });
     expect(problems).toEqual([]);
-    const written = namesInSource(readFileSync(path.join(repoRoot, ERRORS_FILE), 'utf8'));
+    const written = namesInSource(readFileSync(path.join(repoRoot, DATA_FILE), 'utf8'));
     expect(written.length).toBe(names.size);
     expect(duplicates(written)).toEqual([]);
     expect(duplicates(Object.values(errorCatalogue).map((entry) => entry.title))).toEqual([]);

@@ -4,7 +4,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { catalogueError, errorCatalogue, formatAnyError, type ErrorCode } from '../src/errors.ts';
+import { catalogueError, formatAnyError } from '../src/errors.ts';
+import { errorCatalogue, type ErrorCode } from '../src/errors-data.ts';
 import { siteFrame } from '../src/site-code-error.ts';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 
