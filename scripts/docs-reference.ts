@@ -1,5 +1,5 @@
 // npm run docs:reference: the parts of docs/reference/ made from the code, so they cannot drift:
-// every error of the catalogue (src/errors-data.ts) and every option of every command (src/cli/cli.ts).
+// every error of the catalogue (src/errors-data.ts) and every option of every command (src/cli/, as createProgram in src/cli/cli.ts assembles them).
 // tests/docs.test.ts fails when the files in docs/ differ from what this makes.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
