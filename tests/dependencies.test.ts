@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Article } from '../src/content/article.ts';
 import { changedFields, dependsOnArticles, emptyReads, isTracked, listChanges, listReadTexts, mapArticlesIn, trackReads, untracked } from '../src/render/dependencies.ts';
 import { listPage } from '../src/content/pagination.ts';
@@ -63,6 +63,23 @@ describe('trackReads', () => {
     expect(dependsOnArticles(reads, { listChanged: false, fields: new Map([['a8', new Set(['tags'])]]) })).toBe(true);
     expect(dependsOnArticles(reads, { listChanged: true, fields: new Map() })).toBe(true);
     expect(dependsOnArticles(reads, { listChanged: false, fields: new Map([['a8', new Set(['title'])]]) })).toBe(false);
+  });
+
+  it("is read alike by the helpers of another copy of the generator (a site's server bundle has its own)", async () => {
+    const articles = Array.from({ length: 30 }, (_, n) => article(`a${n}`, { tags: n % 2 ? ['Odd'] : ['Even'] }));
+    vi.resetModules();
+    const copy = { ...(await import('../src/content/tags.ts')), ...(await import('../src/content/pagination.ts')) };
+    vi.resetModules();
+    expect(copy.tagGroup).not.toBe(tagGroup);
+    const reads = emptyReads();
+    const tracked = trackReads(articles, {}, reads);
+    const group = copy.tagGroup(tracked.articles, 'odd')!;
+    copy.listPage(group.articles, 5, '/news/tags/odd', 2);
+    copy.listPage(tracked.articles, 10, '/news', 1);
+    copy.groupByTag(tracked.articles);
+    expect(reads.tagNames).toEqual(new Set(['odd']));
+    expect(reads.listPages).toEqual(new Set(['5:2:g:odd', '10:1:*']));
+    expect(reads.listFields).toEqual(new Set(['tags']));
   });
 
   it('tells which tag groups, names and list pages differ between two lists, as a page that read them sees them', () => {

@@ -1,4 +1,5 @@
 // Splitting a long list into numbered pages: `/news`, `/news/page/2`, …
+import { listReadsOf } from '../list-reads.ts';
 
 /** One page of a paginated list. */
 export interface ListPage<T> {
@@ -36,20 +37,15 @@ export function paginate<T>(items: readonly T[], size: number, base: string): Li
 }
 
 /**
- * What a tracked list of articles (or a tag's group from one) answers to this key: a function that
- * notes a read of one page of it and gives the items untracked, with a way to hand that page's
- * back tracked (src/render/dependencies.ts). A page then depends on what this page shows.
+ * Page `number` of `items` only, or undefined when the list has no such page. A tracked list (or
+ * a tag's group from one) notes the read of this page alone (src/list-reads.ts): the page then
+ * depends on what this page shows, not on the whole list.
  */
-const PAGE_ACCESS = Symbol.for('ssg.pageAccess');
-type PageAccess = (size: number, number: number) => { raw: readonly unknown[]; view(selection: readonly unknown[]): unknown[] };
-
-/** Page `number` of `items` only, or undefined when the list has no such page. */
 export function listPage<T>(items: readonly T[], size: number, base: string, number: number): ListPage<T> | undefined {
-  const access = (items as unknown as Record<symbol, unknown>)[PAGE_ACCESS];
-  if (typeof access !== 'function') return pageOfList(items, size, base, number);
-  const { raw, view } = (access as PageAccess)(size, number);
-  const page = pageOfList(raw as readonly T[], size, base, number);
-  return page && { ...page, items: view(page.items) as T[] };
+  const access = listReadsOf(items)?.page?.(size, number);
+  if (!access) return pageOfList(items, size, base, number);
+  const page = pageOfList(access.raw, size, base, number);
+  return page && { ...page, items: access.view(page.items) };
 }
 
 /**

@@ -1,6 +1,7 @@
 // Article tags as URL segments: `Staking & Rewards` → `staking-rewards`.
 import type { Article } from './article.ts';
 import { catalogueError, type ErrorDetails, type SsgError } from '../errors.ts';
+import { listReadsOf, untrackedAccess, type ListAccess } from '../list-reads.ts';
 
 /** Long enough for any real tag; keeps file names and URLs reasonable. */
 const MAX_SLUG_LENGTH = 60;
@@ -41,23 +42,16 @@ export interface TagGroup {
 }
 
 /**
- * A tracked list (a page's, while it renders) is asked for its articles untracked, noting that the
- * page read every article's tags: one read for the whole list (src/render/dependencies.ts). Then
- * the groups are worked out once per list, not once per page, and handed back tracked.
+ * A page's list is read once for every article's tags (src/list-reads.ts): then the groups are
+ * worked out once per list, not once per page, and handed back tracked.
  */
-const LIST_ACCESS = Symbol.for('ssg.listAccess');
-type ListAccess = { raw: readonly Article[]; view(selection: readonly Article[]): Article[] };
-
-function listAccess(articles: readonly Article[]): ListAccess {
-  const access = (articles as unknown as Record<symbol, unknown>)[LIST_ACCESS];
-  return typeof access === 'function' ? (access as (fields: string[]) => ListAccess)(['tags']) : { raw: articles, view: (selection) => [...selection] };
+function tagsAccess(articles: readonly Article[]): ListAccess<Article> {
+  return listReadsOf(articles)?.fields?.(['tags']) ?? untrackedAccess(articles);
 }
 
 /** The same for one tag's group: the page notes that it read that group only (its name, members and order). */
-const GROUP_ACCESS = Symbol.for('ssg.groupAccess');
-function groupAccess(articles: readonly Article[], slug: string): ListAccess {
-  const access = (articles as unknown as Record<symbol, unknown>)[GROUP_ACCESS];
-  return typeof access === 'function' ? (access as (slug: string) => ListAccess)(slug) : listAccess(articles);
+function groupAccess(articles: readonly Article[], slug: string): ListAccess<Article> {
+  return listReadsOf(articles)?.group?.(slug) ?? tagsAccess(articles);
 }
 
 // Every tag's group, by slug, once per list of articles (a build's pages share one list).
@@ -84,7 +78,7 @@ function groupsBySlug(articles: readonly Article[]): Map<string, TagGroup> {
  * build naming the article's file.
  */
 export function groupByTag(articles: readonly Article[]): TagGroup[] {
-  const { raw, view } = listAccess(articles);
+  const { raw, view } = tagsAccess(articles);
   return [...groupsBySlug(raw).values()]
     .sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
     .map((group) => ({ ...group, articles: view(group.articles) }));

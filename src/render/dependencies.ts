@@ -1,6 +1,7 @@
 import type { Article } from '../content/article.ts';
 import { pageText } from '../content/pagination.ts';
 import { groupMembers } from '../content/tags.ts';
+import { LIST_READS, type ListAccess, type ListReads } from '../list-reads.ts';
 
 /** What one page read while it rendered: the answer to "which pages depend on this change". */
 export interface PageReads {
@@ -33,33 +34,6 @@ export interface PageReads {
 
 export function emptyReads(): PageReads {
   return { articleList: false, articleFields: new Map(), dataKeys: new Set(), listFields: new Set(), tagGroups: new Set(), tagNames: new Set(), listPages: new Set() };
-}
-
-/**
- * What a tracked list of articles answers to this key (helpers such as `tagGroup` ask, in any
- * layer, by `Symbol.for`): a function that notes a read of some fields of every article and gives
- * the articles untracked, with a way to hand a selection of them back tracked.
- */
-export const LIST_ACCESS = Symbol.for('ssg.listAccess');
-
-/**
- * What a tracked list answers to this key (`tagGroup` asks): a function that notes a read of one
- * tag's group and gives the articles untracked, as LIST_ACCESS does.
- */
-export const GROUP_ACCESS = Symbol.for('ssg.groupAccess');
-
-/**
- * What a tracked list, or a tag's group taken from one, answers to this key (`listPage` asks): a
- * function that notes a read of one page of it (`size` a page, page `number`) and gives its
- * articles untracked, with a way to hand that page's articles back tracked.
- */
-export const PAGE_ACCESS = Symbol.for('ssg.pageAccess');
-
-/** What LIST_ACCESS gives. */
-export interface ListAccess {
-  raw: readonly Article[];
-  /** A selection of the raw articles, as the page must see them: each item read is tracked. */
-  view(selection: readonly Article[]): Article[];
 }
 
 // Each tracking proxy and the article behind it: what site code kept of a tracked list (a route's
@@ -158,22 +132,7 @@ export function trackReads(
         if (!tracked) items.set(index, (tracked = trackArticle(article, reads)));
         return tracked;
       }
-      if (key === LIST_ACCESS) {
-        return (fields: readonly string[]): ListAccess => {
-          reads.articleList = true;
-          for (const field of fields) reads.listFields.add(field);
-          // A copy: the selection may be shared by every page of the list.
-          return { raw: target, view: (selection) => trackedSelection([...selection], track) };
-        };
-      }
-      if (key === GROUP_ACCESS) {
-        return (slug: string): ListAccess => {
-          reads.tagNames.add(slug);
-          // Its members are read only when the page reads the group as a whole, not a page of it.
-          return { raw: target, view: (selection) => trackedSelection([...selection], track, { group: slug, reads }) };
-        };
-      }
-      if (key === PAGE_ACCESS) return pageAccess(target, '*', reads, track);
+      if (key === LIST_READS) return listReads(target, reads, track);
       if (key === 'length' || key === Symbol.iterator) reads.articleList = true;
       return Reflect.get(target, key, receiver);
     },
@@ -198,7 +157,7 @@ function trackedSelection(selection: readonly Article[], track: (article: Articl
   const whole = () => of?.reads.tagGroups.add(of.group);
   return new Proxy(selection as Article[], {
     get(target, key, receiver) {
-      if (of && key === PAGE_ACCESS) return pageAccess(target, `g:${of.group}`, of.reads, track);
+      if (of && key === LIST_READS) return { page: pageAccess(target, `g:${of.group}`, of.reads, track) } satisfies ListReads<Article>;
       const item = typeof key === 'string' && /^\d+$/.test(key);
       if (item || key === 'length' || key === Symbol.iterator) whole();
       if (item) {
@@ -219,7 +178,7 @@ function membersRead(read: () => void): Pick<ProxyHandler<Article[]>, 'ownKeys' 
       return Reflect.ownKeys(target);
     },
     has(target, key) {
-      if (key !== PAGE_ACCESS && key !== LIST_ACCESS && key !== GROUP_ACCESS) read();
+      if (key !== LIST_READS) read();
       return Reflect.has(target, key);
     },
     getOwnPropertyDescriptor(target, key) {
@@ -229,9 +188,27 @@ function membersRead(read: () => void): Pick<ProxyHandler<Article[]>, 'ownKeys' 
   };
 }
 
-/** What PAGE_ACCESS gives on a list (`*`) or a tag's group (`g:<tag>`): notes the page read. */
+/** What a page's list answers to the helpers that read it (src/list-reads.ts), each read noted in `reads`. */
+function listReads(target: readonly Article[], reads: PageReads, track: (article: Article) => Article): ListReads<Article> {
+  return {
+    fields: (fields) => {
+      reads.articleList = true;
+      for (const field of fields) reads.listFields.add(field);
+      // A copy: the selection may be shared by every page of the list.
+      return { raw: target, view: (selection) => trackedSelection([...selection], track) };
+    },
+    group: (slug) => {
+      reads.tagNames.add(slug);
+      // Its members are read only when the page reads the group as a whole, not a page of it.
+      return { raw: target, view: (selection) => trackedSelection([...selection], track, { group: slug, reads }) };
+    },
+    page: pageAccess(target, '*', reads, track),
+  };
+}
+
+/** One page of a list (`*`) or of a tag's group (`g:<tag>`), the read noted. */
 function pageAccess(target: readonly Article[], list: string, reads: PageReads, track: (article: Article) => Article) {
-  return (size: number, number: number): ListAccess => {
+  return (size: number, number: number): ListAccess<Article> => {
     reads.listPages.add(`${size}:${number}:${list}`);
     return { raw: target, view: (selection) => trackedSelection([...selection], track) };
   };
