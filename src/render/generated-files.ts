@@ -157,7 +157,7 @@ async function drawAll(
     }),
   );
   // A settled promise keeps its value: held in this list, every file's bytes would stay until the
-  // last is drawn (300 MB of cards at 5,000 articles). Each is held by its own chain only now.
+  // last is drawn. Each is held by its own chain only now.
   drawn.length = 0;
   const rendered = eachAtMost(
     indexes.filter((index) => !files[index]!.draw),

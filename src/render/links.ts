@@ -131,7 +131,7 @@ export function pageLinks(page: CheckedPage): PageLinks {
     if (link) links.set(written, { written, ...link });
   }
   // Copied out of the page: V8 keeps a substring as a slice of its parent, so each link or id
-  // kept would hold the page's whole HTML (93 MB at 1,000 articles, kept to the end of a build).
+  // kept would hold the page's whole HTML to the end of a build.
   const copied = JSON.parse(JSON.stringify([[...links.values()], [...scanned.ids]])) as [PageLink[], string[]];
   return { path: page.path, file: page.file, links: copied[0], ids: new Set(copied[1]) };
 }

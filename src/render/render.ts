@@ -27,11 +27,11 @@ export interface RenderedDocument {
   islands: string[];
 }
 
-/** Whether the page shows a draft. Read through the tracked entry: dev renders it again when `draft` changes. */
 /** The article a page was handed through its route entry, if any. */
 const entryArticle = (entry: PageJob['entry']) =>
   Object.values(entry).find((value): value is Article => typeof (value as Article | undefined)?.slug === 'string' && typeof (value as Article).markdown === 'string');
 
+/** Whether the page shows a draft. Read through the tracked entry: dev renders it again when `draft` changes. */
 const isDraftPage = (entry: PageJob['entry']) => entryArticle(entry)?.draft === true;
 
 /** Renders one page into the shell. With `reads`, records what the page used (dev mode). */
