@@ -77,7 +77,7 @@ export async function loadServerModule(project: Project, result: Pick<esbuild.Bu
   let module: ServerModule;
   // Stack traces of page components then point at their .tsx source, not the compiled bundle.
   // Turned on here, not at start: Node reads the map of every module loaded while it is on, and
-  // the generator's own (lib/) took about 0.1 s a build (--verbose turns it on for them too).
+  // the generator's own (lib/) would cost every build (--verbose turns it on for them too).
   process.setSourceMapsEnabled(true);
   try {
     module = (await import(pathToFileURL(file).href)) as ServerModule;

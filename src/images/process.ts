@@ -56,7 +56,7 @@ export function outputBaseName(file: string): string {
 let sharpLoaded: Promise<typeof import('sharp').default> | undefined;
 /**
  * sharp, loaded when an image is first decoded: a build whose images all come from the cache never
- * loads it (its native library took 80 ms of every build's start).
+ * loads it (its native library is slow to load at every build's start).
  */
 export const loadSharp = () => (sharpLoaded ??= import('sharp').then((module) => module.default));
 

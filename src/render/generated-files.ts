@@ -75,7 +75,7 @@ export async function generateFiles<Data>(site: SiteDefinition<Data>, context: G
   const missing = output.flatMap((file, index) => (file ? [] : [index]));
   if (memo && missing.length === 0 && memo.size === names.length) return output;
   // What each entry held when last read or drawn: with an output that still holds those bytes, a
-  // file is carried over from it without its entry being read (a thousand cards were 0.3 s).
+  // file is carried over from it without its entry being read.
   const hashes = options.carries ? readHashes(dir) : {};
   const hashed = Boolean(options.carries);
   const entryOf = (index: number) => path.join(dir, names[index]!);

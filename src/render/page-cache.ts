@@ -56,7 +56,7 @@ interface StoredPage {
   /**
    * `outputHash` of the page's HTML, which is kept apart in `pages/<hash as hex>.html`: an entry
    * per HTML, written once, so a build that renders one page writes one file, and one whose
-   * output folder holds the pages reads none (the index of a 5,000-article site was 300 MB). The
+   * output folder holds the pages reads none (a large site's index would otherwise be huge). The
    * entry is the HTML alone, checked against its name when read, and a second name of the page's
    * file in the output when the build could make one (see keepContentEntry).
    */
