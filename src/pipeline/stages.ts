@@ -3,9 +3,8 @@
 // function of its inputs, so a check added here holds in both.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import type { Article } from '../content/article.ts';
+import { isPublished, sortNewestFirst, type Article } from '../content/article.ts';
 import { duplicateSlug } from '../content/article-parser.ts';
-import { isPublished, sortNewestFirst } from '../content/article.ts';
 import type { ClientBundle } from '../bundle/bundle-client.ts';
 import type { ServerBundle, ServerModule } from '../bundle/bundle-server.ts';
 import { addCspSources } from '../render/csp.ts';
