@@ -612,6 +612,19 @@ export const errorCatalogue = {
     hint: 'Give ssg init a folder that does not exist yet, or an empty one: it never writes over anything.',
     message: (folder: string) => `"${folder}" already exists and is not an empty folder.`,
   },
+  RedirectInvalid: {
+    title: 'A redirect cannot be written',
+    hint: 'Fix the redirect in the file named: the site\'s `redirects` in site/index.tsx, or `aliases` / `redirect_from` in an article\'s front matter.',
+    message: byCase({
+      source: (from: string) => `The redirect source ${JSON.stringify(from)} is not a path on the site: write it as /folder/page, with letters, digits, "-", "_", "." and "~".`,
+      destination: (from: string, to: string) => `The redirect from ${from} goes to ${JSON.stringify(to)}, which is neither a path on the site (/news/hello) nor an http(s) address without spaces or quotes.`,
+      status: (from: string, status: string) => `The redirect from ${from} has the status ${status}; use 301 (moved for good, the default), 302, 303, 307 or 308.`,
+      twice: (from: string, earlier: string) => `${from} is redirected twice, here and in ${earlier}, to different places: keep one.`,
+      isPage: (from: string) => `${from} is redirected, but it is a page of the site: a redirect would hide it. Remove the redirect or the page.`,
+      nowhere: (from: string, to: string) => `The redirect from ${from} goes to ${to}, which is no page or file of the site.`,
+      loop: (chain: string) => `The redirects loop: ${chain}.`,
+    }),
+  },
   InitFailed: {
     title: 'The new site could not be written',
     hint: 'Check that the folder above it exists and may be written to, then run ssg init again.',
