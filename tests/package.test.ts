@@ -178,6 +178,18 @@ describe('ssg installed from its packed tarball', () => {
     expect(readdirSync(project).filter((name) => name.includes('.tmp-'))).toEqual([]);
   });
 
+  it('the site it wrote type-checks under tsc --strict against the installed types, with no cast', async () => {
+    const source = readFileSync(path.join(site, 'site', 'index.tsx'), 'utf8');
+    expect(source).not.toMatch(/\bas [A-Z]/);
+    const tsc = path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+    const result = await run(process.execPath, [tsc, '--noEmit', '--strict', '-p', 'tsconfig.json'], { cwd: site }).then(
+      (done) => ({ code: 0, stdout: done.stdout }),
+      (error: { code: number; stdout: string }) => error,
+    );
+    expect(result.stdout).toBe('');
+    expect(result.code).toBe(0);
+  });
+
   it('builds the site it wrote', async () => {
     const result = await run(process.execPath, [bin, 'build'], { cwd: site });
     expect(result.stdout).toContain('pages');

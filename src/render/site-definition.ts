@@ -5,14 +5,17 @@ import type { MarkdownOptions } from '../content/markdown-options.ts';
 
 export type { DataSchema, MarkdownOptions };
 
-/** What every page and the layout receive. */
-export interface PageProps<Data = Record<string, unknown>> {
+/**
+ * What every page and the layout receive. `Data` is the site's YAML data (its schemas' types);
+ * `Entry` what the route's `entries()` hand each page as `props` (`{ article: Article }`, say).
+ */
+export interface PageProps<Data = Record<string, unknown>, Entry extends object = Record<string, unknown>> {
   /** The URL path of this page, for example `/news/hello-world`. */
   path: string;
   /** Route parameters, for example `{ slug: 'hello-world' }` for `/news/:slug`. */
   params: Record<string, string>;
-  /** What the route's `entries()` gave this page besides its parameters (its article, say). */
-  entry: Record<string, unknown>;
+  /** What the route's `entries()` gave this page as `props` (its article, say); `{}` on a route without entries. */
+  entry: Entry;
   /** Every published article, newest first. */
   articles: readonly Article[];
   /** The YAML files of `content/`, by file name without extension, checked by the site's schemas. */
@@ -83,13 +86,16 @@ export interface FeedDefinition {
   limit?: number;
 }
 
-export interface Route<Data = Record<string, unknown>> {
+/** One route of the site: a path, the page component, its head, and (with parameters) its pages. */
+export interface Route<Data = Record<string, unknown>, Entry extends object = Record<string, unknown>> {
   /** `/about`, or with parameters `/news/:slug`; a last segment `404` is written as `404.html`. */
   path: string;
-  page: ComponentType<PageProps<Data>>;
-  head: (props: PageProps<Data>) => Head;
-  /** For a path with parameters: one entry per page to write. */
-  entries?: (context: { articles: readonly Article[]; data: Data }) => RouteEntry[];
+  /** The page, rendered to HTML at build time (islands inside it hydrate in the browser). */
+  page: ComponentType<PageProps<Data, Entry>>;
+  /** The page's title, description, share image and structured data. */
+  head: (props: PageProps<Data, Entry>) => Head;
+  /** For a path with parameters: one entry per page to write, its parameters and the props its page receives as `entry`. */
+  entries?: (context: { articles: readonly Article[]; data: Data }) => RouteEntry<Entry>[];
   /**
    * Not for search engines (a form's answer, a thank-you page): its pages carry
    * `<meta name="robots" content="noindex">`, no canonical link, and stay out of the sitemap.
@@ -98,9 +104,11 @@ export interface Route<Data = Record<string, unknown>> {
 }
 
 /** One page of a route with parameters: the values of its parameters, and data for the page. */
-export interface RouteEntry {
+export interface RouteEntry<Entry extends object = Record<string, unknown>> {
+  /** A value for each `:name` of the route's path: letters, digits, `-`, `_`, `.` and `~`. */
   params: Record<string, string>;
-  props?: Record<string, unknown>;
+  /** Handed to the page and its head as `entry`. */
+  props?: Entry;
 }
 
 import type { Drawer } from '../content/drawing.ts';
@@ -108,7 +116,9 @@ import type { Drawer } from '../content/drawing.ts';
 export type { Drawer } from '../content/drawing.ts';
 
 export interface SiteDefinition<Data = Record<string, unknown>> {
-  routes: Route<Data>[];
+  /** The pages of the site, in order; `defineRoute` types a route's `entry` from its `entries()`. */
+  // Each route has its own entry type; `defineRoute` checks a route against its own.
+  routes: Route<Data, any>[];
   /** Wraps every page; receives the page as children. */
   layout?: ComponentType<PageProps<Data> & { children: ReactNode }>;
   /** Schema checks for `content/<name>.yaml`, by name. */
@@ -172,6 +182,17 @@ export interface GeneratedFile {
   source?: string;
 }
 
+/**
+ * A route whose page and head receive, as `entry`, the type of the props its `entries()` returns:
+ * `defineRoute({ path: '/news/:slug', entries: ({ articles }) => articles.map((article) => ({ params:
+ * { slug: article.slug }, props: { article } })), page: ArticlePage, head: ({ entry }) => ({ title:
+ * entry.article.title }) })`. Write `entries` before `page` and `head`, so TypeScript reads it first.
+ */
+export function defineRoute<Data = Record<string, unknown>, Entry extends object = Record<string, unknown>>(route: Route<Data, Entry>): Route<Data, Entry> {
+  return route;
+}
+
+/** The site: its routes, layout, data schemas, metadata, feed, drawn files, headers and Markdown options. */
 export function defineSite<Data = Record<string, unknown>>(site: SiteDefinition<Data>): SiteDefinition<Data> {
   return site;
 }

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { defineSite, type Article, type PageProps } from 'ssg';
+import { defineRoute, defineSite, type Article, type PageProps } from 'ssg';
 import Counter from './islands/counter.tsx';
 
 function Layout({ children }: PageProps & { children: ReactNode }) {
@@ -30,8 +30,7 @@ function Home({ articles }: PageProps) {
   );
 }
 
-function ArticlePage({ entry }: PageProps) {
-  const article = entry.article as Article;
+function ArticlePage({ entry: { article } }: PageProps<Record<string, unknown>, { article: Article }>) {
   return (
     <article>
       <h1>{article.title}</h1>
@@ -49,12 +48,12 @@ export default defineSite({
   layout: Layout,
   routes: [
     { path: '/', page: Home, head: () => ({ title: 'My site', description: 'A site made with ssg.' }) },
-    {
+    defineRoute({
       path: '/news/:slug',
-      page: ArticlePage,
-      head: ({ entry }) => ({ title: (entry.article as Article).title, description: (entry.article as Article).excerpt }),
       entries: ({ articles }) => articles.map((article) => ({ params: { slug: article.slug }, props: { article } })),
-    },
+      page: ArticlePage,
+      head: ({ entry }) => ({ title: entry.article.title, description: entry.article.excerpt }),
+    }),
     { path: '/404', page: NotFound, head: () => ({ title: 'Page not found' }) },
   ],
 });
