@@ -36,7 +36,7 @@ try {
     const onDisk = await readFile(path.join(site.dir, '.cache/ssg/dev/news', `${slug}.html`), 'utf8');
     if (!onDisk.includes(marker)) throw new Error(`the page of ${slug} on disk lacks the edit`);
     timings.push(elapsed);
-    // Past chokidar's 50 ms throttle and our follow-up look, so edits do not overlap.
+    // Past chokidar's 50 ms throttle and the watcher's follow-up look, so edits do not overlap.
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
 } finally {

@@ -3,7 +3,6 @@
 // installed package runs and what its `exports` name.
 //   lib/cli.js       the CLI, with the packages it uses compiled in (fewer files to load at start)
 //   lib/markdown-helper.js  the script of the CLI's Markdown helper processes, sharing its chunks
-//   lib/dev-watcher.js      the script of dev mode's file watcher thread, sharing them too
 //   lib/index.js     `ssg`: what a site's pages import
 //   lib/server.js    `ssg/server`: what a site's API routes and host adapters import
 //   lib/client.js    `ssg/client`: the browser runtime
@@ -42,7 +41,7 @@ try {
   const compiledFrom = sourceHash(root);
   await esbuild.build({
     ...common,
-    entryPoints: { cli: src('cli', 'cli.ts'), 'markdown-helper': src('content', 'markdown-worker.ts'), 'dev-watcher': src('dev', 'watcher-thread.ts') },
+    entryPoints: { cli: src('cli', 'cli.ts'), 'markdown-helper': src('content', 'markdown-worker.ts') },
     // Packages are compiled in, but for esbuild and the SQLite binding, which find native files of
     // their own, and tsx (which the API loader registers).
     external: ['esbuild', 'better-sqlite3', 'tsx'],

@@ -296,22 +296,6 @@ describe('ssg dev', () => {
     expect(await site.read('.cache/ssg/dev/about.html')).not.toContain('__ssg');
   });
 
-  // Linux only: there a thread has a nice value of its own (elsewhere the watcher keeps the server's priority).
-  it.runIf(process.platform === 'linux')('watches on a thread of its own at the lowest priority; the server thread keeps its own', async () => {
-    const pid = dev.child.pid!;
-    const niceOf = (task: string) => Number(readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[16]);
-    const tasks = readdirSync(`/proc/${pid}/task`);
-    expect(niceOf(String(pid))).toBe(0);
-    expect(tasks.filter((task) => niceOf(task) === 19)).toHaveLength(1);
-    // And a save still comes through it (the earlier tests saved through it too).
-    const events = await dev.events();
-    const original = await site.read('content/news/first-post.md');
-    await site.write('content/news/first-post.md', `${original}\nSaved while the watcher is niced.\n`);
-    await events.next('reload', (data) => data.pages.includes('/news/first-post'));
-    await expect.poll(() => text(`${dev.url}/news/first-post`)).toContain('Saved while the watcher is niced.');
-    events.close();
-  });
-
   // Linux only: the helper is found through /proc.
   it.runIf(process.platform === 'linux')('a kept Markdown helper killed from outside is started again by the next save, which it converts', async () => {
     const helpers = readdirSync('/proc')

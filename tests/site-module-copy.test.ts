@@ -1,12 +1,11 @@
 // The copy of the site's compiled module the helpers import (for its drawers and Markdown
-// plugins): one file per code, shared by the runs that hold it at once (dev's warm-up of its edit
-// helper and an edit's run), removed only when the last of them lets it go.
+// plugins): one file per code, written once, replaced when the code changes, removed at the end.
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ServerBundle } from '../src/bundle/bundle-server.ts';
-import { siteMarkdownOf } from '../src/pipeline/inputs.ts';
+import { createSiteModuleCopies, siteMarkdownOf } from '../src/pipeline/site-markdown.ts';
 import { projectAt } from '../src/project.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'ssg-module-copy-'));
@@ -15,20 +14,26 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const bundle = (code: string) => ({ module: { site: { routes: [], drawers: {} } }, code: Buffer.from(code), sources: [], inputs: [] }) as unknown as ServerBundle;
 
 describe('the site module copy for the helpers', () => {
-  it('stays while any run holds it, and goes with the last; another code is another file', () => {
+  it('is one file per code, replaced when the code changes, and removed at the end', () => {
     const project = projectAt(root);
-    const first = siteMarkdownOf(project, bundle('export const site = { routes: [] };'));
-    const second = siteMarkdownOf(project, bundle('export const site = { routes: [] };'));
+    const copies = createSiteModuleCopies(project.cacheDir);
+    const first = siteMarkdownOf(copies, bundle('export const site = { routes: [] };'));
+    const second = siteMarkdownOf(copies, bundle('export const site = { routes: [] };'));
     expect(first.drawModule).toBeDefined();
     expect(second.drawModule).toBe(first.drawModule);
-    first.dispose();
-    first.dispose(); // twice: still one release
     expect(existsSync(first.drawModule!)).toBe(true);
-    const other = siteMarkdownOf(project, bundle('export const site = { routes: [], other: true };'));
+    const other = siteMarkdownOf(copies, bundle('export const site = { routes: [], other: true };'));
     expect(other.drawModule).not.toBe(first.drawModule);
-    second.dispose();
     expect(existsSync(first.drawModule!)).toBe(false);
-    other.dispose();
+    expect(existsSync(other.drawModule!)).toBe(true);
+    copies.dispose();
     expect(readdirSync(project.cacheDir).filter((name) => name.startsWith('markdown-site-'))).toEqual([]);
+  });
+
+  it('is not written for a site with neither Markdown plugins nor drawers', () => {
+    const copies = createSiteModuleCopies(path.join(root, 'none'));
+    const plain = { module: { site: { routes: [] } }, code: Buffer.from('x'), sources: [], inputs: [] } as unknown as ServerBundle;
+    expect(siteMarkdownOf(copies, plain).drawModule).toBeUndefined();
+    expect(existsSync(path.join(root, 'none'))).toBe(false);
   });
 });

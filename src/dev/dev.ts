@@ -1,8 +1,5 @@
-import { existsSync, statSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ArticleLimits } from '../content/limits.ts';
 import * as esbuild from 'esbuild';
 import { SsgError, SsgErrorList } from '../errors.ts';
@@ -12,8 +9,8 @@ import { listen } from '../server/preview.ts';
 import { generatorRoot } from '../project.ts';
 import { parseRequestTarget } from '../server/request-target.ts';
 import { createStaticHandler } from '../server/static-server.ts';
+import { watchSourceFolders } from './source-watcher.ts';
 import { createWatchQueue, type WatchQueue } from './watch-queue.ts';
-import type { WatcherMessage } from './watcher-thread.ts';
 
 export const DEV_OUT_DIR = path.join('.cache', 'ssg', 'dev');
 const EVENTS_PATH = '/__ssg/events';
@@ -69,19 +66,6 @@ function pageOf(outDir: string, file: string): string {
 function describeChange(paths: Set<string>, root: string): string {
   const names = [...paths].map((file) => path.relative(root, path.resolve(root, file)));
   return names.length === 1 ? `${names[0]} changed` : `${names.length} files changed`;
-}
-
-/** chokidar drops a second change of one file within this window instead of delaying it. */
-const CHOKIDAR_CHANGE_THROTTLE_MS = 50;
-
-/** Changes when a file's content may have: its modification time and size, or its absence. */
-function fileSignature(file: string): string {
-  try {
-    const stats = statSync(file);
-    return `${stats.mtimeMs}:${stats.size}`;
-  } catch {
-    return 'missing';
-  }
 }
 
 /** The script each served page loads: it listens for reload, style and error events. */
@@ -170,43 +154,14 @@ function pruneAfterReload(build: IncrementalBuild): void {
   }
 }
 
-/**
- * A flag shared with the watcher thread, set while a rebuild runs (until its pages are told):
- * the thread holds its folder reads meanwhile.
- */
-function rebuildingFlag() {
-  const flag = new Int32Array(new SharedArrayBuffer(4));
-  return {
-    buffer: flag.buffer as SharedArrayBuffer,
-    async during<T>(work: () => Promise<T>): Promise<T> {
-      Atomics.store(flag, 0, 1);
-      try {
-        return await work();
-      } finally {
-        Atomics.store(flag, 0, 0);
-        Atomics.notify(flag, 0);
-      }
-    },
-  };
-}
-
-/**
- * Rebuilds what changed and tells open pages. `handled` holds what each file looked like when a
- * rebuild last read it.
- */
+/** Rebuilds what changed and tells open pages. */
 function createRebuilder(build: IncrementalBuild, events: ReloadEvents, options: DevOptions, root: string) {
-  const handled = new Map<string, string>();
   /** Set as dev closes: a rebuild its closing cut short (its helper ended) is no failure to show. */
   const state = { closing: false };
-  const rebuilding = rebuildingFlag();
   const runUpdate = async (paths: Set<string>): Promise<boolean> => {
-    for (const file of paths) handled.set(file, fileSignature(file));
     try {
-      const result = await rebuilding.during(async () => {
-        const updated = await build.update(paths);
-        events.announce(updated);
-        return updated;
-      });
+      const result = await build.update(paths);
+      events.announce(result);
       const count = result.pages.length;
       options.log(
         `${describeChange(paths, root)} · ${count} page${count === 1 ? '' : 's'} written${
@@ -224,10 +179,8 @@ function createRebuilder(build: IncrementalBuild, events: ReloadEvents, options:
       return false;
     }
   };
-  return { runUpdate, handled, rebuilding: rebuilding.buffer, closing: () => void (state.closing = true) };
+  return { runUpdate, closing: () => void (state.closing = true) };
 }
-
-type Rebuilder = ReturnType<typeof createRebuilder>;
 
 /** Listens on the port asked for or, unless it must be that one, one of the next 20. */
 async function listenNearPort(server: Server, build: IncrementalBuild, options: DevOptions): Promise<string> {
@@ -247,64 +200,15 @@ async function listenNearPort(server: Server, build: IncrementalBuild, options: 
 }
 
 /**
- * The watcher thread: compiled into lib/ beside the CLI (scripts/build-package.js), or, when the
- * generator runs from its TypeScript sources (a checkout whose sources changed, the tests), its
- * source loaded through tsx in the thread.
+ * Watches the site's sources and queues each changed file; resolves once the watcher is ready.
+ * Its problems are warnings: dev goes on serving what it built.
  */
-function startWatcherThread(root: string, rebuilding: SharedArrayBuffer): Worker {
-  const shipped = path.join(generatorRoot, 'lib', 'dev-watcher.js');
-  if (!fileURLToPath(import.meta.url).endsWith('.ts') && existsSync(shipped)) return new Worker(shipped, { workerData: { root, rebuilding } });
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const script = pathToFileURL(path.join(generatorRoot, 'src', 'dev', 'watcher-thread.ts')).href;
-  const code = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(script)}); });`;
-  return new Worker(code, { eval: true, workerData: { root, rebuilding } });
-}
-
-/**
- * Watches the site's sources on a thread of its own and queues each changed file; resolves once
- * the watcher is ready. Its problems are warnings: dev goes on serving what it built.
- */
-async function watchSources(root: string, queue: WatchQueue, rebuilder: Pick<Rebuilder, 'handled' | 'rebuilding'>, warn: (message: string) => void): Promise<{ close(): Promise<void> }> {
-  const { handled } = rebuilder;
-  const thread = startWatcherThread(root, rebuilder.rebuilding);
-  // The dev server ends when told to, whatever the thread does.
-  thread.unref();
-  let [ready, closing] = [false, false];
-  const stopped = (why: string) => {
-    if (ready && !closing) warn(`The file watcher stopped (${why}): saved files are not rebuilt. Stop ssg dev (Ctrl-C) and start it again.`);
-  };
-  const changed = (file: string) => {
-    // An event that comes late (held while a rebuild ran: a write's second event, past chokidar's
-    // throttle by then) for a file the last rebuild read as it is now changes nothing.
-    if (handled.has(file) && handled.get(file) === fileSignature(file)) return;
-    queue.add(file);
-    // A second write within chokidar's throttle window has no event of its own: look again once
-    // the window has passed, and rebuild if the file differs from what the last rebuild read.
-    setTimeout(() => {
-      if (handled.has(file) && handled.get(file) !== fileSignature(file)) queue.add(file);
-    }, CHOKIDAR_CHANGE_THROTTLE_MS + 25).unref();
-  };
-  await new Promise<unknown>((resolve, reject) => {
-    thread.on('message', (message: WatcherMessage) => {
-      if (message.type === 'ready') resolve((ready = true));
-      else if (message.type === 'change') changed(message.file);
-      else warn(`The file watcher: ${message.message}`);
-    });
-    thread.on('error', (error) => {
-      stopped(error.message);
-      reject(error);
-    });
-    thread.on('exit', (code) => {
-      stopped(`it ended with code ${code}`);
-      reject(new Error(`the file watcher ended (code ${code}) before it was ready`));
-    });
+async function watchSources(root: string, queue: WatchQueue, warn: (message: string) => void): Promise<{ close(): Promise<void> }> {
+  const watcher = await watchSourceFolders(root, {
+    change: (file) => queue.add(file),
+    error: (error) => warn(`The file watcher: ${error instanceof Error ? error.message : String(error)}`),
   });
-  return {
-    async close() {
-      closing = true;
-      await thread.terminate();
-    },
-  };
+  return { close: () => watcher.close() };
 }
 
 export async function dev(options: DevOptions): Promise<DevServer> {
@@ -321,8 +225,7 @@ export async function dev(options: DevOptions): Promise<DevServer> {
   const clientCode = await bundleDevClient();
   const events = createReloadEvents();
   const server = createDevHttpServer(build, events, clientCode, options.warn);
-  const rebuilder = createRebuilder(build, events, options, root);
-  const { runUpdate, closing } = rebuilder;
+  const { runUpdate, closing } = createRebuilder(build, events, options, root);
 
   // Watching starts before the first build reads a file, and the server answers only after both:
   // a save made while the first build runs, or as soon as the first page is served, is queued
@@ -332,7 +235,7 @@ export async function dev(options: DevOptions): Promise<DevServer> {
   const queue = createWatchQueue(async (paths) => (await firstBuild, runUpdate(paths)), { debounceMs: DEBOUNCE_MS });
   let watcher: Awaited<ReturnType<typeof watchSources>>;
   try {
-    watcher = await watchSources(root, queue, rebuilder, options.warn);
+    watcher = await watchSources(root, queue, options.warn);
   } catch (error) {
     queue.close();
     await build.dispose();

@@ -1,8 +1,6 @@
-// What dev mode watches and how: chokidar on the site's source folders, every file but dot files,
-// editor backups and node_modules. It runs on a thread of its own (watcher-thread.ts): chokidar
-// reads a whole folder again, a stat per file, on every change in it (about 28 ms of work per save
-// in a folder of 1,000 articles); on the main thread that work was done between the rebuild's
-// steps, and on a thread of its own it shared the cores with the rebuild. It now waits for it.
+// What dev mode watches and how: chokidar on the site's source folders, on dev's own thread as
+// Eleventy and Vite run it, every file but dot files, editor backups and node_modules.
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 
@@ -12,17 +10,24 @@ export const NOT_SOURCE = /(^|[/\\])\.|~$|\.sw[a-p]$|(^|[/\\])4913$/;
 /** The folders below the site's root that hold what a build reads. */
 export const SOURCE_FOLDERS = ['content', 'site', 'templates'];
 
+/** chokidar drops a second change of one file within this window instead of delaying it. */
+const CHOKIDAR_CHANGE_THROTTLE_MS = 50;
+
+/** Changes when a file's content may have: its modification time and size, or its absence. */
+function fileSignature(file: string): string {
+  const stats = statSync(file, { throwIfNoEntry: false });
+  return stats ? `${stats.mtimeMs}:${stats.size}` : 'missing';
+}
+
 /**
  * Watches the site's sources, telling `onChange` of each changed, added or removed path; resolves
- * once ready. `beforeEach` runs before chokidar asks about each path (it may wait: the watcher
- * thread holds its folder reads there while a rebuild runs).
+ * once ready.
  */
-export async function watchSourceFolders(root: string, on: { change: (file: string) => void; error: (error: unknown) => void; beforeEach?: () => void }): Promise<FSWatcher> {
+export async function watchSourceFolders(root: string, on: { change: (file: string) => void; error: (error: unknown) => void }): Promise<FSWatcher> {
   // chokidar asks about every entry of a folder each time something in it changes: 1,000 times
   // per save in a folder of 1,000 articles, so this stays cheap (no path.relative).
   const prefix = root + path.sep;
   const ignored = (file: string) => {
-    on.beforeEach?.();
     const relative = file.startsWith(prefix) ? file.slice(prefix.length) : path.relative(root, file);
     return NOT_SOURCE.test(relative) || relative.split(path.sep, 1)[0] === 'node_modules';
   };
@@ -30,7 +35,15 @@ export async function watchSourceFolders(root: string, on: { change: (file: stri
     SOURCE_FOLDERS.map((dir) => path.join(root, dir)),
     { ignoreInitial: true, ignored },
   );
-  watcher.on('all', (_event, file) => on.change(file));
+  watcher.on('all', (_event, file) => {
+    const seen = fileSignature(file);
+    on.change(file);
+    // A second write within chokidar's throttle window has no event of its own: look once more
+    // after the window, and tell of the file again if it changed since this event.
+    setTimeout(() => {
+      if (!watcher.closed && fileSignature(file) !== seen) on.change(file);
+    }, CHOKIDAR_CHANGE_THROTTLE_MS + 25).unref();
+  });
   watcher.on('error', on.error);
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   return watcher;

@@ -12,11 +12,12 @@ import type { Interrupts } from '../interrupt.ts';
 import { openPageCache, type PageCache, type PageMeasures } from '../render/page-cache.ts';
 import type { PageJob } from '../render/routes.ts';
 import { createImageStage, type ImageStage } from './images.ts';
-import { oneShotBundler } from './inputs.ts';
+import { oneShotBundler } from './bundlers.ts';
+import { createSiteModuleCopies } from './site-markdown.ts';
 import { runPipeline, type Inputs, type Output, type PageSource, type State, type Strategy } from './pipeline.ts';
 import { cachesThere, manifestFileOf, saveUnchangedRecord, validUntil } from './unchanged.ts';
 import type { BuildOptions, BuildResult, PageSizes } from './build-result.ts';
-import { startSpareHelper } from '../content/markdown-pool.ts';
+import { startSpareHelper } from '../content/helper-process.ts';
 
 /** Pages whose every input is as in the last build come from the page cache, unrendered; each page is measured. */
 function cachedPages(project: Project, inputs: Inputs, options: BuildOptions & { now: Date }, images: ImageStage, sizes: Map<PageJob, PageSizes>, written: (file: string) => string | undefined) {
@@ -144,23 +145,26 @@ export async function buildInto(project: Project, outDir: string, options: Build
   let output: Output<boolean> | undefined;
   /** The files the link check saw, kept with the pages: the next build looks only at links that may lead elsewhere now. */
   let checkedFiles: ReadonlySet<string> | undefined;
+  // Something changed (else `build` found nothing to do): a helper starts loading now, while the
+  // inputs are read, for the articles to convert.
+  const spare = startSpareHelper({ cacheDir: project.cacheDir, interrupts: options.interrupts, limits: options.limits });
+  const moduleCopies = createSiteModuleCopies(project.cacheDir);
   const strategy: Strategy<boolean> = {
     bundler: oneShotBundler(project, outDir),
     images,
-    convertHeldBack: false,
-    lazyHtml,
+    moduleCopies,
     pages(inputs) {
       const cached = cachedPages(project, inputs, { ...options, now }, images, sizes, (file) => output?.pathOf?.(file));
       pageCache = cached.pageCache;
       return cached.source;
     },
     openOutput: async () => (output = await stagedOutput(project, outDir, compressed, options.interrupts)),
-    linkTrust: () => ({ previousFiles: pageCache?.previousFiles, checked: (files) => (checkedFiles = files) }),
+    build: { lazyHtml, spare, linkTrust: () => ({ previousFiles: pageCache?.previousFiles, checked: (files) => (checkedFiles = files) }) },
   };
-  // Something changed (else `build` found nothing to do): a helper starts loading now, while the
-  // inputs are read, for the articles to convert.
-  const endSpare = startSpareHelper({ cacheDir: project.cacheDir, interrupts: options.interrupts, limits: options.limits });
-  const run = await runPipeline(project, strategy, undefined, new Map(), { ...options, now, warn }).finally(endSpare);
+  const run = await runPipeline(project, strategy, undefined, new Map(), { ...options, now, warn }).finally(() => {
+    spare.end();
+    moduleCopies.dispose();
+  });
   const { state, inputs, timings } = run;
   await keepCaches(project, pageCache, compressed, images, checkedFiles);
   const report = { pages: state.jobs.map((job) => sizes.get(job)!), articles: state.articles.length, warnings };

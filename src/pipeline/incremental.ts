@@ -12,12 +12,15 @@ import { projectAt } from '../project.ts';
 import type { PageJob } from '../render/routes.ts';
 import { createInPlaceOutput } from './in-place-output.ts';
 import { createImageStage } from './images.ts';
-import { articleConverter, classifyAll, contextBundler, siteMarkdownOf } from './inputs.ts';
+import { contextBundler } from './bundlers.ts';
+import { classifyAll } from './changes.ts';
+import { articleConverter, createSiteModuleCopies, siteMarkdownOf } from './site-markdown.ts';
 import { runPipeline, type ChangeKind, type Inputs, type Output, type PageSource, type State, type Strategy } from './pipeline.ts';
 
 import type { ArticleLimits } from '../content/limits.ts';
-import { createEditConverter } from '../content/markdown-pool.ts';
-export { classify, type ChangeKind } from './inputs.ts';
+import { createEditConverter } from '../content/edit-converter.ts';
+export { classify } from './changes.ts';
+export type { ChangeKind } from './pipeline-types.ts';
 
 export interface UpdateResult {
   /** URL paths of the pages written (their HTML changed). */
@@ -114,14 +117,15 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
   const outDir = path.resolve(project.root, options.outDir);
   const now = options.now ?? (() => new Date());
   const images = createImageStage(project);
+  const edits = createEditConverter({ cacheDir: project.cacheDir, ...(options.limits ? { limits: options.limits } : {}) });
+  const moduleCopies = createSiteModuleCopies(project.cacheDir);
   const strategy: Strategy<Set<string>> = {
     bundler: await contextBundler(project, outDir),
     images,
-    convertHeldBack: true,
+    moduleCopies,
     pages: (inputs, previous) => keptPages(previous, inputs),
     openOutput: inPlaceOutput(outDir, project.publicDir),
-    memo: { drawn: new Map() as DrawnMemo, links: createLinkCheckMemo() },
-    edits: createEditConverter({ cacheDir: project.cacheDir, ...(options.limits ? { limits: options.limits } : {}) }),
+    dev: { memo: { drawn: new Map() as DrawnMemo, links: createLinkCheckMemo() }, edits },
   };
   let state: State | undefined;
   /** When the last good run started (wall clock): cache entries written since are spared. */
@@ -162,18 +166,14 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
      * and no compiling. Settles when it is warm.
      */
     async warmEdits(): Promise<void> {
-      if (!state || !strategy.edits) return;
-      const markdown = siteMarkdownOf(project, state.server, { drawing: false });
-      try {
-        await strategy.edits.warm(articleConverter(images, { ...markdown, stamp: state.markdownStamp }));
-      } finally {
-        // The module copy goes with the last run holding it (an edit's run may share it meanwhile).
-        markdown.dispose();
-      }
+      if (!state) return;
+      const markdown = siteMarkdownOf(moduleCopies, state.server, { drawing: false });
+      await edits.warm(articleConverter(images, { ...markdown, stamp: state.markdownStamp }));
     },
     dispose: async () => {
-      await strategy.edits?.close();
+      await edits.close();
       await strategy.bundler.dispose();
+      moduleCopies.dispose();
     },
     hasBuilt: () => state !== undefined,
   };

@@ -9,7 +9,7 @@ import { expandRoutes, type PageJob } from '../render/routes.ts';
 import type { SiteDefinition } from '../render/site-definition.ts';
 import type { Conversion, Inputs, Output, PageSource, RenderedPage, State } from './pipeline-types.ts';
 import { outputHash } from '../output/output.ts';
-import { entryArticles, sourceFileOf } from './stages.ts';
+import { entryArticles, sourceFileOf } from './publish.ts';
 
 /** Whether what `reads` noted (of a route table's entries, of the drawn files) may read otherwise now. */
 export function readsChanged(reads: PageReads, inputs: Inputs): boolean {

@@ -1,4 +1,5 @@
-import type { EditConverter } from '../content/markdown-pool.ts';
+import type { EditConverter } from '../content/edit-converter.ts';
+import type { SpareHelper } from '../content/helper-process.ts';
 import type { ArticleLimits } from '../content/limits.ts';
 // The shapes the one pipeline (pipeline.ts) passes between its stages and its strategies.
 import type { Article } from '../content/article.ts';
@@ -13,7 +14,8 @@ import type { PageJob } from '../render/routes.ts';
 import type { DocumentShell } from '../render/template.ts';
 import type { ImageStage } from './images.ts';
 import type { Interrupts } from '../interrupt.ts';
-import type { SiteSettings } from './stages.ts';
+import type { SiteSettings } from './site-settings.ts';
+import type { SiteModuleCopies } from './site-markdown.ts';
 
 /** What a change touched, by the kind of input. */
 export type ChangeKind = 'article' | 'data' | 'template' | 'style' | 'public' | 'code';
@@ -125,28 +127,41 @@ export interface Output<Written> {
   abort(): Promise<void>;
 }
 
-/** What `build` and dev mode do differently; the stages and their order are the pipeline's. */
-export interface Strategy<Written> {
+/** What only `build` does: one short run whose pages mostly come from the output folder. */
+export interface BuildHooks {
+  /**
+   * Read an article's HTML from the Markdown cache only when a page shows it (false: with the
+   * article, as dev does, for the second try after such a read failed).
+   */
+  lazyHtml: boolean;
+  /** A helper started as the build began, for the run's pool to take. */
+  spare?: SpareHelper;
+  /** What the last build's link check saw, and who keeps what this one's sees (with the page cache). */
+  linkTrust(): Pick<LinkCheckContext, 'previousFiles' | 'checked'>;
+}
+
+/** What only dev mode does: a process kept between saves, holding what the next run reuses. */
+export interface DevHooks {
+  /** What the drawn files and the link check did last time. */
+  memo: { drawn: DrawnMemo; links: LinkCheckMemo };
+  /** Converts the articles edited since the last run, in a helper kept between runs. */
+  edits: EditConverter;
+}
+
+/**
+ * What `build` and dev mode do differently; the stages and their order are the pipeline's. Dev
+ * converts drafts and future posts too (they come due while it runs) and reads each article's HTML
+ * with the article (it keeps articles for hours while another build may remove cache entries).
+ */
+export type Strategy<Written> = {
   bundler: Bundler;
   images: ImageStage;
-  /** Convert the Markdown of drafts and future posts too (dev: they come due while it runs). */
-  convertHeldBack: boolean;
-  /**
-   * Read an article's HTML from the Markdown cache only when a page shows it (build: one short run
-   * whose pages mostly come from the output folder). Otherwise read with the article (dev, which
-   * keeps articles for hours while another build may remove cache entries).
-   */
-  lazyHtml?: boolean;
+  /** The copy of the site's module the helpers import, one per code. */
+  moduleCopies: SiteModuleCopies;
   /** Which pages are taken as they were made before rather than rendered (a page cache, or what they read). */
   pages(inputs: Inputs, previous: State | undefined): PageSource;
   openOutput(previous: State | undefined, publicFiles: ReadonlySet<string>): Promise<Output<Written>>;
-  /** Kept between runs: what the drawn files and the link check did last time (dev). */
-  memo?: { drawn: DrawnMemo; links: LinkCheckMemo };
-  /** Converts the articles edited since the last run, in a helper kept between runs (dev). */
-  edits?: EditConverter;
-  /** What the last build's link check saw, and who keeps what this one's sees (build: with the page cache). */
-  linkTrust?(): Pick<LinkCheckContext, 'previousFiles' | 'checked'>;
-}
+} & ({ build: BuildHooks; dev?: never } | { dev: DevHooks; build?: never });
 
 export interface RunOptions {
   drafts?: boolean;

@@ -1,9 +1,10 @@
 // The one pipeline of the generator: the stages every build runs, in their one order. `build` runs
 // it once with everything changed (full-build.ts); dev mode keeps it and runs it again after each
 // save on what changed (incremental.ts). What differs between the two is a strategy passed in:
-// one-shot bundles or esbuild contexts kept alive (inputs.ts), a page taken from the page cache or
-// kept because nothing it read changed (pages.ts), a staging folder swapped in or the folder
-// written in place (the output).
+// one-shot bundles or esbuild contexts kept alive (bundlers.ts), a page taken from the page cache
+// or kept because nothing it read changed (pages.ts), a staging folder swapped in or the folder
+// written in place (the output), and the hooks only one of them has, handed to the stages as
+// plain values.
 import type { ClientBundle } from '../bundle/bundle-client.ts';
 import type { DrawnMemo } from '../render/generated-files.ts';
 import { emptyReads } from '../render/dependencies.ts';
@@ -12,8 +13,9 @@ import type { Project } from '../project.ts';
 import { linkSourceFinder } from './link-sources.ts';
 import type { PageJob } from '../render/routes.ts';
 import { FEED_LIMIT } from '../render/site-files.ts';
-import { checkPublicClashes, checkSiteOutput, drawnFiles, generatedFiles, heldBackPages, renderContext } from './stages.ts';
-import { readInputs } from './inputs.ts';
+import { drawnFiles, generatedFiles, renderContext } from './stages.ts';
+import { checkPublicClashes, checkSiteOutput, heldBackPages } from './site-checks.ts';
+import { readInputs, type InputSetup } from './inputs.ts';
 import { expandPages, readsChanged, renderPages } from './pages.ts';
 import type { ChangeKind, Inputs, Output, RenderedPage, RunOptions, State, Strategy } from './pipeline-types.ts';
 import type { Article } from '../content/article.ts';
@@ -74,6 +76,15 @@ function convertedInputs(inputs: Inputs, listedJobs: readonly PageJob[], pages: 
   };
 }
 
+/** The strategy's part in reading the inputs, as plain values. */
+function inputSetup(strategy: Strategy<unknown>): InputSetup {
+  const { images, moduleCopies, build, dev } = strategy;
+  return {
+    bundler: strategy.bundler,
+    articles: { images, moduleCopies, convertHeldBack: dev !== undefined, lazyHtml: build?.lazyHtml ?? false, spare: build?.spare, edits: dev?.edits },
+  };
+}
+
 /** What a run made: the new state, what the output reports, and the inputs it read. */
 export interface RunResult<Written> {
   state: State;
@@ -95,8 +106,9 @@ export async function runPipeline<Written>(
 ): Promise<RunResult<Written>> {
   const clock = timer();
   const { now } = options;
+  const { build, dev } = strategy;
   // 1. Inputs: template, data files, bundles and articles (converting meanwhile in helper processes).
-  const inputs = await readInputs(project, strategy, previous, changes, options);
+  const inputs = await readInputs(project, inputSetup(strategy), previous, changes, options);
   let output: Output<Written> | undefined;
   let saving: Promise<void> | undefined;
   let drawing: ReturnType<typeof drawnFilesFor> | undefined;
@@ -110,7 +122,7 @@ export async function runPipeline<Written>(
     for (const file of assetFiles(inputs.client)) output.write(file, true);
     for (const file of inputs.settings.images) output.write(file);
     // 4. Drawn files (share images), meanwhile; their failures are reported after the pages'.
-    drawing = drawnFilesFor(project, previous, inputs, strategy.memo?.drawn, output, options.warn);
+    drawing = drawnFilesFor(project, previous, inputs, dev?.memo.drawn, output, options.warn);
     drawing.catch(() => {});
     // 5. Pages, each once its articles are converted and their images processed.
     const context = renderContext({ ...inputs, server: inputs.server.module }, now, project.root);
@@ -130,8 +142,8 @@ export async function runPipeline<Written>(
     // 6. Checks of the whole site: clashes, then every link of every page.
     const files = { client: inputs.client, jobs, publicFiles: inputs.publicFiles, images: [...inputs.settings.images, ...articleImages], drawn, generated };
     const pageLinks = [...pages.values()].map((page) => page.links);
-    const links = { warn: options.warn, heldBack: heldBackPages({ byFile, published: articles }, pageLinks), locate: linkSourceFinder(project), ...strategy.linkTrust?.() };
-    checkSiteOutput(project, files, pageLinks, { feed: inputs.settings.feed, memo: strategy.memo?.links, links });
+    const links = { warn: options.warn, heldBack: heldBackPages({ byFile, published: articles }, pageLinks), locate: linkSourceFinder(project), ...build?.linkTrust() };
+    checkSiteOutput(project, files, pageLinks, { feed: inputs.settings.feed, memo: dev?.memo.links, links });
     // 7. The rest of the files, and the site put in place.
     for (const file of [...articleImages, ...drawn]) output.write(file);
     for (const file of generated) output.write(file, true);

@@ -1,0 +1,72 @@
+// What the data files and the site definition make of the site as a whole: its data checked, its
+// base URL, meta and feed, and its own images.
+import path from 'node:path';
+import type { ServerModule } from '../bundle/bundle-server.ts';
+import { parseDataFiles, type DataFile } from '../content/data.ts';
+import { catalogueError, type ErrorDetails } from '../errors.ts';
+import { isSiteFilePath } from '../render/generated-files.ts';
+import type { OutputFile } from '../output/output.ts';
+import { relativeToRoot, type Project } from '../project.ts';
+import type { DataSchema, FeedDefinition, SiteMeta } from '../render/site-definition.ts';
+
+/** `https://example.com/` → `https://example.com`; anything but an absolute http(s) origin is refused. */
+export function normalizeBaseUrl(value: unknown, source: string): string {
+  const fail = (why: ErrorDetails<'BaseUrlInvalid'>) => catalogueError('BaseUrlInvalid', why, { file: source });
+  if (typeof value !== 'string' || value === '') throw fail(['unset']);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw fail(['notAbsolute', value]);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw fail(['notHttp', value]);
+  if (url.pathname !== '/' || url.search || url.hash) throw fail(['hasPath', value]);
+  return url.origin;
+}
+
+/** The base URL: the command line's, else `baseUrl` of the site config. */
+export function resolveBaseUrl(project: Project, data: Record<string, unknown>, override: string | undefined): string {
+  const siteConfig = data[project.siteConfigName] as { baseUrl?: unknown } | undefined;
+  const configFile = `content/${project.siteConfigName}.yaml`;
+  if (!override && !siteConfig) {
+    throw catalogueError('SiteConfigMissing', [configFile]);
+  }
+  return normalizeBaseUrl(override ?? siteConfig?.baseUrl, override ? '--base-url' : configFile);
+}
+
+/** What the data files and the site definition make of the site as a whole. */
+export interface SiteSettings {
+  data: Record<string, unknown>;
+  baseUrl: string;
+  meta?: SiteMeta;
+  feed?: FeedDefinition;
+  /** The site's own images, processed (pages receive them as data.images). */
+  images: OutputFile[];
+}
+
+/** The site's entry (site/index.tsx) as errors name it: from the project root, forward slashes. */
+export const siteEntryShown = (project: Project) => relativeToRoot(project, project.siteEntry).split(path.sep).join('/');
+
+/**
+ * Data checked against the site's schemas, the base URL, the site's own check, the site's images
+ * (the image stage adds them to the data), then meta and feed, which may name an image.
+ */
+export async function siteSettings(
+  project: Project,
+  server: ServerModule,
+  dataSources: readonly DataFile[],
+  options: { baseUrl?: string; warn: (message: string) => void; siteImages: (server: ServerModule, data: Record<string, unknown>) => Promise<OutputFile[]> },
+): Promise<SiteSettings> {
+  const site = server.site;
+  const data = parseDataFiles([...dataSources], (site.schemas ?? {}) as Record<string, DataSchema>);
+  const baseUrl = resolveBaseUrl(project, data, options.baseUrl);
+  site.check?.(data, options.warn);
+  const images = await options.siteImages(server, data);
+  const feed = site.feed?.(data);
+  // Written where it says: a path like ../x would land outside the output folder.
+  if (feed && !(typeof feed.path === 'string' && isSiteFilePath(feed.path))) {
+    throw catalogueError('GeneratedFilePathInvalid', ['feed', feed.path], { file: siteEntryShown(project) });
+  }
+  return { data, baseUrl, meta: site.meta?.(data), feed, images };
+}
+
