@@ -1,6 +1,7 @@
-import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import fs, { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import lockfile from 'proper-lockfile';
 import { catalogueError } from '../errors.ts';
 import { noInterrupts, type Interrupts } from '../interrupt.ts';
 import { isRunning } from '../processes.ts';
@@ -9,19 +10,34 @@ import { KEPT_ENTRIES } from './output-target.ts';
 /** Whether a path exists; a link that points nowhere counts. */
 export const present = (file: string) => lstatSync(file, { throwIfNoEntry: false }) !== undefined;
 
+/** A lock not refreshed for this long is another machine's or a reused pid's, and is taken over. */
+const STALE_MS = 10_000;
 
-/** A lock file being written this very moment is empty for a few microseconds: give it this long. */
-const FRESH_LOCK_MS = 10_000;
+/** proper-lockfile removes a lock with `rmdir`; ours holds its owner's pid file, so it is removed whole. */
+const lockFs = {
+  ...fs,
+  rmdir: (dir: string, done: (error: Error | null) => void) => fs.rm(dir, { recursive: true, force: true }, done),
+  rmdirSync: (dir: string) => fs.rmSync(dir, { recursive: true, force: true }),
+};
 
-/** The pid in a lock file; undefined when the file is gone, `0` when it cannot be read (yet). */
-function lockHolder(file: string): number | undefined {
-  try {
-    const pid = Number.parseInt(readFileSync(file, 'utf8'), 10);
-    if (Number.isInteger(pid) && pid > 0) return pid;
-    return Date.now() - statSync(file).mtimeMs > FRESH_LOCK_MS ? -1 : 0;
-  } catch {
-    return undefined;
+/** The pid holding a lock: in its `pid` file, or the lock itself when an older ssg wrote it as a file. */
+function lockHolder(lockPath: string): number | undefined {
+  for (const file of [path.join(lockPath, 'pid'), lockPath]) {
+    try {
+      const pid = Number.parseInt(readFileSync(file, 'utf8'), 10);
+      if (Number.isInteger(pid) && pid > 0) return pid;
+    } catch {
+      // Not this shape of lock, or gone meanwhile.
+    }
   }
+  return undefined;
+}
+
+/** Records this process in the lock, keeping its mtime: proper-lockfile takes a changed mtime for a lock taken over. */
+function signLock(lockPath: string): void {
+  const { mtime } = statSync(lockPath);
+  writeFileSync(path.join(lockPath, 'pid'), `${process.pid}\n`);
+  utimesSync(lockPath, mtime, mtime);
 }
 
 export interface LockOptions {
@@ -33,13 +49,33 @@ export interface LockOptions {
   interrupts?: Interrupts;
 }
 
+/** proper-lockfile's lock on `outDir` (`<outDir>.lock`), or undefined while another process holds it. */
+async function tryLock(outDir: string, lockPath: string): Promise<(() => void) | undefined> {
+  const where = { lockfilePath: lockPath, realpath: false, fs: lockFs };
+  try {
+    // Taken over after a stall past STALE_MS: the swap is one rename, so either build's site lands whole.
+    await lockfile.lock(outDir, { ...where, stale: STALE_MS, onCompromised: () => {} });
+    signLock(lockPath);
+    return () => {
+      try {
+        lockfile.unlockSync(outDir, where);
+      } catch {
+        // Released already (by a stop), or taken over.
+      }
+    };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') return undefined;
+    throw catalogueError('OutDirNotWritable', ['lockNotCreated', lockPath, (error as Error).message], {}, { cause: error });
+  }
+}
+
 /**
  * Makes this process the only build writing into `outDir`, waiting for another one to finish.
- * The lock is a file beside the folder holding the pid; a lock whose process is gone (killed)
- * is taken over. Returns the release function.
+ * The lock is proper-lockfile's, beside the folder; a lock whose process is gone (killed) is taken
+ * over at once rather than after the stale time. Returns the release function.
  */
 export async function lockOutput(outDir: string, options: LockOptions = {}): Promise<() => void> {
-  const file = `${outDir}.lock`;
+  const lockPath = `${outDir}.lock`;
   try {
     mkdirSync(path.dirname(outDir), { recursive: true });
   } catch (error) {
@@ -48,36 +84,26 @@ export async function lockOutput(outDir: string, options: LockOptions = {}): Pro
   const deadline = Date.now() + (options.timeoutMs ?? 120_000);
   let announced = false;
   for (let attempt = 0; attempt < 100_000; attempt++) {
-    try {
-      writeFileSync(file, `${process.pid}\n`, { flag: 'wx' });
-      const release = () => {
-        if (lockHolder(file) === process.pid) rmSync(file, { force: true });
-      };
-      const unregister = (options.interrupts ?? noInterrupts).on(release);
+    const unlock = await tryLock(outDir, lockPath);
+    if (unlock) {
+      const unregister = (options.interrupts ?? noInterrupts).on(unlock);
       return () => {
         unregister();
-        release();
+        unlock();
       };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw catalogueError('OutDirNotWritable', ['lockNotCreated', file, (error as Error).message], {}, { cause: error });
-      }
     }
-    const holder = lockHolder(file);
-    if (holder === undefined) continue; // released meanwhile
-    if (holder === -1 || (holder > 0 && !isRunning(holder))) {
+    const holder = lockHolder(lockPath);
+    if (holder !== undefined && !isRunning(holder)) {
       // Left by a build that was killed. Removed only if it still is that lock.
-      if (lockHolder(file) === holder) rmSync(file, { force: true });
+      if (lockHolder(lockPath) === holder) rmSync(lockPath, { recursive: true, force: true });
       continue;
     }
-    if (Date.now() > deadline) {
-      throw catalogueError('OutDirLocked', ['gaveUp', holder, outDir]);
-    }
-    if (!announced && holder > 0) options.onWait?.(holder);
+    if (Date.now() > deadline) throw catalogueError('OutDirLocked', ['gaveUp', holder ?? 0, outDir]);
+    if (!announced && holder !== undefined) options.onWait?.(holder);
     announced = true;
     await sleep(Math.min(50 * 2 ** Math.min(attempt, 4), 500));
   }
-  throw catalogueError('OutDirLocked', ['notTaken', file]);
+  throw catalogueError('OutDirLocked', ['notTaken', lockPath]);
 }
 
 /** `dist.tmp-<pid>-<time>` (a staging folder) and `dist.old-<pid>-<time>` (the output before a swap). */

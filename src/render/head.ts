@@ -1,5 +1,6 @@
 import type { Head, SiteMeta } from './site-definition.ts';
 import { BOOTSTRAP_SCRIPT } from '../runtime/bootstrap.ts';
+import { feedPaths } from './feeds.ts';
 import { escapeHtml } from './template.ts';
 
 export interface HeadInput {
@@ -58,7 +59,7 @@ export function renderHead(input: HeadInput): string {
     if (meta.twitterSite) tags.push(`<meta name="twitter:site" content="${attr(meta.twitterSite)}">`);
     tags.push(`<link rel="manifest" href="/manifest.webmanifest">`);
   }
-  if (feed) tags.push(`<link rel="alternate" type="application/rss+xml" title="${attr(feed.title)}" href="${attr(feed.path)}">`);
+  if (feed) tags.push(...feedLinks(feed));
   tags.push(...assetTags(input));
   // Structured data is a data block, never executed: it needs no script permission in the CSP.
   if (head.jsonLd) tags.push(`<script type="application/ld+json">${jsonForScript(head.jsonLd)}</script>`);
@@ -89,4 +90,15 @@ export function swapStyleSheet(html: string, from: string, to: string, inline: {
   let swapped = html.replaceAll(linked, next);
   if (inlined) swapped = swapped.replaceAll(inlined, next);
   return swapped;
+}
+
+/** The feed in each format it is written in, for readers and browsers that look in the head. */
+function feedLinks(feed: { path: string; title: string }): string[] {
+  const paths = feedPaths(feed.path);
+  const link = (type: string, href: string) => `<link rel="alternate" type="${type}" title="${escapeHtml(feed.title)}" href="${escapeHtml(href)}">`;
+  return [
+    link('application/rss+xml', paths.rss),
+    ...(paths.atom ? [link('application/atom+xml', paths.atom)] : []),
+    ...(paths.json ? [link('application/feed+json', paths.json)] : []),
+  ];
 }

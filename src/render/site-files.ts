@@ -4,12 +4,11 @@ import { catalogueError } from '../errors.ts';
 import type { OutputFile } from '../output/output.ts';
 import type { PageJob } from './routes.ts';
 import type { FeedDefinition, SiteMeta } from './site-definition.ts';
+import { atomFeed, feedPaths, jsonFeed, rssFeed } from './feeds.ts';
+import { escapeXml } from './xml-text.ts';
 
-const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
-/** Characters XML 1.0 cannot hold: C0 controls but tab and line breaks, lone surrogates, U+FFFE and U+FFFF. */
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-export const escapeXml = (text: string) => text.replace(/[&<>"']/g, (char) => XML_ESCAPES[char]!);
+export { absolutizeUrls, FEED_LIMIT, rssFeed, withoutIslands } from './feeds.ts';
+export { escapeXml } from './xml-text.ts';
 
 /** An ISO date (`2025-01-01`) of an article's date, when it has a readable one. */
 function isoDay(date: string): string | undefined {
@@ -46,87 +45,6 @@ export function sitemap(jobs: readonly PageJob[], articles: readonly Article[], 
 
 export function robots(baseUrl: string): string {
   return `User-agent: *\nAllow: /\n\nSitemap: ${baseUrl}/sitemap.xml\n`;
-}
-
-/** `href`/`src` attributes as the Markdown stage writes them: double-quoted, entities escaped. */
-const URL_ATTRIBUTE = /(\s(?:href|src)=")([^"]*)(")/gi;
-const HTML_ENTITY_DECODE: Record<string, string> = { '&amp;': '&', '&quot;': '"', '&#x27;': "'", '&#39;': "'", '&lt;': '<', '&gt;': '>' };
-const decodeAttribute = (value: string) => value.replace(/&(?:amp|quot|lt|gt|#x27|#39);/g, (entity) => HTML_ENTITY_DECODE[entity]!);
-const encodeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-/** An island the Markdown stage wrote into an article (a code block's copy button), with what it holds. */
-const ISLAND_IN_ARTICLE = /<ssg-island data-island="[^"<>]*" data-hydrate="[a-z]+" data-props="[^"<>]*">[\s\S]*?<\/ssg-island>/g;
-
-/** The article's HTML without its islands: a feed reader runs no script, so their buttons would do nothing. */
-export const withoutIslands = (html: string) => html.replace(ISLAND_IN_ARTICLE, '');
-
-/**
- * The article's HTML with every link and image absolute, resolved against the article's URL:
- * feed readers show it away from the site, where `/news/a` or `../logo.svg` lead nowhere.
- * A fragment (`#top`) gets the article's URL before it; absolute URLs (`mailto:` too), empty values
- * and values no URL parser accepts stay as written.
- */
-export function absolutizeUrls(html: string, pageUrl: string): string {
-  return html.replace(URL_ATTRIBUTE, (whole, before: string, value: string, after: string) => {
-    const raw = decodeAttribute(value).trim();
-    if (raw === '' || /^[a-z][a-z0-9+.-]*:/i.test(raw)) return whole;
-    try {
-      return `${before}${encodeAttribute(new URL(raw, pageUrl).href)}${after}`;
-    } catch {
-      return whole;
-    }
-  });
-}
-
-const rfc822 = (date: Date) => date.toUTCString().replace('GMT', '+0000');
-
-export const FEED_LIMIT = 50;
-
-/** RSS 2.0 of the newest articles (drafts never), newest first, with their full text. */
-export function rssFeed(feed: FeedDefinition, meta: SiteMeta | undefined, allArticles: readonly Article[], baseUrl: string, now: Date): string {
-  const articles = allArticles.filter((article) => !article.draft);
-  const items = articles.slice(0, feed.limit ?? FEED_LIMIT).map((article) => {
-    const link = baseUrl + feed.link(article);
-    const time = Date.parse(article.date);
-    return [
-      '    <item>',
-      `      <title>${escapeXml(article.title)}</title>`,
-      `      <link>${escapeXml(link)}</link>`,
-      `      <guid isPermaLink="true">${escapeXml(link)}</guid>`,
-      Number.isNaN(time) ? '' : `      <pubDate>${rfc822(new Date(time))}</pubDate>`,
-      // RSS's description is HTML, escaped: the excerpt's emphasis and code as the list shows them.
-      article.excerptHtml ? `      <description>${escapeXml(article.excerptHtml)}</description>` : '',
-      ...(article.tags ?? []).map((tag) => `      <category>${escapeXml(tag)}</category>`),
-      `      <content:encoded><![CDATA[${absolutizeUrls(withoutIslands(article.html), link).replaceAll(']]>', ']]]]><![CDATA[>')}]]></content:encoded>`,
-      '    </item>',
-    ]
-      .filter(Boolean)
-      .join('\n');
-  });
-  const newest = articles.map((article) => Date.parse(article.date)).filter((time) => !Number.isNaN(time));
-  // Without articles, the build's day (UTC), as pages show it: the same site all day, as a build
-  // that repeats the last one (nothing changed) leaves it.
-  const updated = new Date(newest.length ? Math.max(...newest) : Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:content="http://purl.org/rss/1.0/modules/content/">',
-    '  <channel>',
-    `    <title>${escapeXml(feed.title)}</title>`,
-    `    <link>${escapeXml(baseUrl + '/')}</link>`,
-    `    <description>${escapeXml(feed.description)}</description>`,
-    meta ? `    <language>${escapeXml(meta.language)}</language>` : '',
-    `    <lastBuildDate>${rfc822(updated)}</lastBuildDate>`,
-    `    <atom:link href="${escapeXml(baseUrl + feed.path)}" rel="self" type="application/rss+xml"/>`,
-    ...items,
-    '  </channel>',
-    '</rss>',
-    '',
-  ]
-    .filter((line) => line !== '')
-    .join('\n')
-    // XML 1.0 may not hold control characters (a title or body can: YAML's "\b", a pasted byte):
-    // a feed holding one is no XML at all to a reader, so they go; a page never shows them anyway.
-    .replace(NOT_XML, '');
 }
 
 export function webManifest(meta: SiteMeta): string {
@@ -203,6 +121,16 @@ export function siteFiles(input: SiteFilesInput): OutputFile[] {
     { path: NGINX_HEADERS_FILE, contents: nginxHeadersFile(input.headers) },
   ];
   if (input.meta) files.push({ path: 'manifest.webmanifest', contents: webManifest(input.meta) });
-  if (input.feed) files.push({ path: input.feed.path.replace(/^\//, ''), contents: rssFeed(input.feed, input.meta, input.articles, input.baseUrl, input.now) });
+  if (input.feed) files.push(...feedFiles(input.feed, input));
   return files.filter((file) => !input.publicFiles.has(file.path));
+}
+
+/** The feed in each format readers ask for: RSS at the site's path, Atom and JSON Feed beside it. */
+function feedFiles(feed: FeedDefinition, input: SiteFilesInput): OutputFile[] {
+  const paths = feedPaths(feed.path);
+  const at = (urlPath: string) => urlPath.replace(/^\//, '');
+  const files = [{ path: at(paths.rss), contents: rssFeed(feed, input.meta, input.articles, input.baseUrl, input.now) }];
+  if (paths.atom) files.push({ path: at(paths.atom), contents: atomFeed(feed, input.meta, input.articles, input.baseUrl, input.now) });
+  if (paths.json) files.push({ path: at(paths.json), contents: jsonFeed(feed, input.meta, input.articles, input.baseUrl, input.now) });
+  return files;
 }

@@ -1,0 +1,40 @@
+// A file of the built site, and the listing of a folder's files.
+import { createHash } from 'node:crypto';
+import { existsSync, type Dirent } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+
+export interface OutputFile {
+  /** Path inside the output folder, forward slashes. */
+  path: string;
+  /** The bytes; may be a getter that reads them only when asked (a cached drawn file, see `hash`). */
+  readonly contents: string | Uint8Array;
+  /**
+   * `outputHash` of the contents, when known without them: a staged output that can carry the
+   * file over from the output folder (the same hash there) then never asks for the contents.
+   */
+  hash?: string;
+}
+
+/**
+ * Lists every file below `dir`, as paths relative to it with forward slashes. Symlinks are listed
+ * as files, whatever they lead to: the public folder is copied with them as they are, and a build
+ * writing a page over one, or into one that leads to a folder, would write where it leads.
+ */
+export async function listFiles(dir: string): Promise<string[]> {
+  return (await listEntries(dir)).files;
+}
+
+/** The files below `dir` (as listFiles lists them) and its folders, empty ones too. */
+export async function listEntries(dir: string): Promise<{ files: string[]; folders: string[] }> {
+  if (!existsSync(dir)) return { files: [], folders: [] };
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const relative = (entry: Dirent) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
+  return {
+    files: entries.filter((entry) => entry.isFile() || entry.isSymbolicLink()).map(relative),
+    folders: entries.filter((entry) => entry.isDirectory()).map(relative),
+  };
+}
+
+/** The hash the output manifest records of a file's contents. */
+export const outputHash = (contents: string | Uint8Array) => createHash('sha1').update(contents).digest('base64');
