@@ -11,9 +11,8 @@ import type { Article } from '../src/content/article.ts';
 import { readEntrySync, writeEntrySync } from '../src/cache/store.ts';
 import { emptyReads } from '../src/render/dependencies.ts';
 import { markdownHtmlDir, type StoredMarkdown } from '../src/content/markdown-cache.ts';
-import { listFiles } from '../src/output/output.ts';
+import { listFiles, outputHash } from '../src/output/output-file.ts';
 import { openPageCache, pageCacheFile, pageHtmlDir, type PageCacheInputs } from '../src/render/page-cache.ts';
-import { outputHash } from '../src/output/output.ts';
 import { corruptionKinds, corruptions, damage, type Corruption } from './helpers/corrupt.ts';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 

@@ -5,7 +5,7 @@ import { lstatSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync }
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listFiles } from '../src/output/output.ts';
+import { listFiles } from '../src/output/output-file.ts';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 
 const fixture = path.join(repoRoot, 'tests', 'fixtures', 'basic');
@@ -149,7 +149,8 @@ describe('the staged output carrying files over', () => {
   it('a file whose copy in the output changed after the check is written from its contents, asked for only then', async () => {
     const { mkdtempSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
-    const { createStagedOutput, outputHash } = await import('../src/output/output.ts');
+    const { createStagedOutput } = await import('../src/output/output.ts');
+    const { outputHash } = await import('../src/output/output-file.ts');
     const dir = mkdtempSync(path.join(tmpdir(), 'ssg-carry-'));
     try {
       const outDir = path.join(dir, 'out');

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { startDeliveryLoop, type DeliveryInbox } from '../src/server/delivery.ts';
 import type { StoredMessage } from '../site/contact/handler.ts';
-import type { MailSender } from '../src/server/mail.ts';
+import type { MessageSender } from '../src/server/message.ts';
 
 const stored = (id: number): StoredMessage => ({
   id,
@@ -57,7 +57,7 @@ describe('the delivery loop', () => {
     const { inbox, messages } = faultyInbox([1, 2, 3], faults);
     const sent: number[] = [];
     let failSends = true;
-    const sender: MailSender = {
+    const sender: MessageSender = {
       async send(message) {
         if (failSends) throw new Error('connection refused');
         sent.push(message.id);
@@ -101,7 +101,7 @@ describe('the delivery loop', () => {
           const { inbox, messages } = faultyInbox(ids, faults);
           const accepted: number[] = [];
           let sendFails = false;
-          const sender: MailSender = {
+          const sender: MessageSender = {
             async send(message) {
               if (sendFails) throw new Error('421 try later');
               accepted.push(message.id);
@@ -131,7 +131,7 @@ describe('the delivery loop', () => {
   it('abandons a send that hangs when stopped with a time-out, leaving the message undelivered', async () => {
     const { inbox, messages } = faultyInbox([1], { due: false, markDelivered: false, markFailed: false });
     let started = false;
-    const sender: MailSender = { send: () => ((started = true), new Promise<void>(() => undefined)) };
+    const sender: MessageSender = { send: () => ((started = true), new Promise<void>(() => undefined)) };
     const loop = startDeliveryLoop({ inbox, sender, retryBaseMs: 1, retryMaxMs: 1, pollMs: 1000 });
     await waitUntil(() => started, 'the send to start');
     const begun = Date.now();

@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/pipeline/build.ts';
 import { describeProblems, dev, type DevServer } from '../src/dev/dev.ts';
-import { listFiles } from '../src/output/output.ts';
+import { listFiles } from '../src/output/output-file.ts';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 
 const fixture = path.join(repoRoot, 'tests', 'fixtures', 'basic');

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import type { Article } from '../src/content/article.ts';
-import { absolutizeUrls, rssFeed } from '../src/render/site-files.ts';
+import { absolutizeUrls, rssFeed } from '../src/render/feeds.ts';
 
 const PAGE = 'https://site.example/news/post';
 const hrefs = (html: string) => [...html.matchAll(/\s(?:href|src)="([^"]*)"/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));

@@ -6,7 +6,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateFiles, type DrawnMemo } from '../src/render/generated-files.ts';
-import { outputHash } from '../src/output/output.ts';
+import { outputHash } from '../src/output/output-file.ts';
 import type { GeneratedFile, SiteDefinition } from '../src/render/site-definition.ts';
 
 describe('generateFiles', () => {

@@ -7,7 +7,7 @@ import { resolvesTo } from '../src/render/links.ts';
 import { isNotFoundPath, outputPathFor } from '../src/render/routes.ts';
 import { sitePathOf } from '../src/server/request-target.ts';
 import { NGINX_HEADERS_FILE } from '../src/render/site-files.ts';
-import { findStaticFile } from '../src/server/static-server.ts';
+import { findStaticFile } from '../src/server/static-lookup.ts';
 import { repoRoot } from './helpers/project.ts';
 
 /** What the static handler finds for a request path: its file and status; 400 when it names no file. */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escapeControlCharacters, hasControlCharacters } from '../src/server/control-characters.ts';
 import { createContactHandler, type StoredMessage } from '../site/contact/handler.ts';
 import { formatInboxLine } from '../src/server/inbox-listing.ts';
-import { composeMail } from '../src/server/mail.ts';
+import { composeMail } from '../src/server/mail-compose.ts';
 import { createRateLimiter } from '../src/server/rate-limit.ts';
 import { createTurnstileVerifier, type ChallengeVerifier } from '../site/contact/turnstile.ts';
 

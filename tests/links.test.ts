@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Article } from '../src/content/article.ts';
 import { SsgError, SsgErrorList } from '../src/errors.ts';
 import { checkLinks, createLinkCheckMemo, pageLinks, resolveLink, type PageLinks } from '../src/render/links.ts';
-import { rssFeed } from '../src/render/site-files.ts';
+import { rssFeed } from '../src/render/feeds.ts';
 
 const files = new Set(['index.html', 'news/a.html', 'news/b.html', 'robots.txt']);
 const page = (path: string, html: string, file?: string) => ({ path, html, file });

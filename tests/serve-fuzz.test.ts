@@ -2,7 +2,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidHost, parseRequestTarget, sitePathOf } from '../src/server/request-target.ts';
-import { byteRangeOf, matchesEntityTag, preferredEncoding } from '../src/server/static-server.ts';
+import { byteRangeOf, matchesEntityTag, preferredEncoding } from '../src/server/content-negotiation.ts';
 import { inBatches, rawGet, sendRaw, type RawExchange } from './helpers/raw-http.ts';
 import { serveBuiltFixture, type ServedFixture } from './helpers/serve-fixture.ts';
 

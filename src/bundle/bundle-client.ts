@@ -10,7 +10,6 @@ import { fromEsbuildFailure, ssgAlias } from './esbuild-plugins.ts';
 import { ASSETS_DIR, generatorModulePaths, generatorRoot, type Project } from '../project.ts';
 import type { ClientBundle, OutputAsset } from '../render/bundles.ts';
 
-export type { ClientBundle, OutputAsset };
 
 /**
  * Style sheets up to this size go into every page instead of a render-blocking request: one

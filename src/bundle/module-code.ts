@@ -40,7 +40,7 @@ function modules(bundle: BundleCode): Modules {
 }
 
 /** The module whose code holds `fn`'s, or undefined when that is not one place in the bundle (a package's function, or text found twice). */
-export function moduleOf(bundle: BundleCode, fn: (...args: never[]) => unknown): string | undefined {
+function moduleOf(bundle: BundleCode, fn: (...args: never[]) => unknown): string | undefined {
   const { text, starts } = modules(bundle);
   const source = Function.prototype.toString.call(fn);
   const at = text.indexOf(source);

@@ -76,7 +76,7 @@ export async function readEntry(file: string): Promise<Buffer | undefined> {
 }
 
 /** `<file>.tmp-<pid>-<random>`: unique per writer, and tells a later run whose it was. */
-export function temporaryName(file: string): string {
+function temporaryName(file: string): string {
   return `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
 }
 

@@ -9,7 +9,7 @@ import { constants, copyFileSync, cpSync, lstatSync, mkdirSync, readdirSync, ren
 import path from 'node:path';
 import { catalogueError, SsgError } from '../errors.ts';
 import { noInterrupts, type Interrupts } from '../interrupt.ts';
-import { listFiles } from '../output/output.ts';
+import { listFiles } from '../output/output-file.ts';
 import { generatorRoot } from '../project.ts';
 
 /** Files whose names npm would not pack as they are: shipped under another name, renamed here. */

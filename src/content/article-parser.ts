@@ -50,7 +50,7 @@ export interface ParsedParts {
  * An article from front matter already parsed and its body: the spec's defaults applied.
  * `text` is the whole file, for line numbers (the body alone when the file is not at hand).
  */
-export function articleFromParts(file: string, written: Record<string, unknown>, body: string, options: ParseOptions, text = body, converted: ConvertedBody = { html: '' }): Article {
+function articleFromParts(file: string, written: Record<string, unknown>, body: string, options: ParseOptions, text = body, converted: ConvertedBody = { html: '' }): Article {
   const slug = slugOf(file);
   const data = textFields(file, written, text, options.warn);
   const fields = checkFrontMatter(file, data, text);

@@ -50,7 +50,7 @@ export async function parseWithCache(
 export type ConvertedPair = readonly [listed: Article, converted: Article];
 
 /** What a helper is given to convert an article: its body, its file, and the line the body starts on. */
-export const conversionItem = (article: Article): ArticleToConvert => ({ markdown: article.markdown, file: article.file, bodyLine: article.bodyLine ?? 1 });
+const conversionItem = (article: Article): ArticleToConvert => ({ markdown: article.markdown, file: article.file, bodyLine: article.bodyLine ?? 1 });
 
 /**
  * Converts the pending articles' Markdown (their images with it) in the pool's helpers, each into a

@@ -52,7 +52,7 @@ export interface ConvertedBody {
 }
 
 /** Words a minute a reader reads, for the reading time. */
-export const WORDS_PER_MINUTE = 200;
+const WORDS_PER_MINUTE = 200;
 
 /** The fields an article gets from its conversion (withHtml): a parsed article has them empty. */
 export const CONVERTED_FIELDS: readonly string[] = ['html', 'headings', 'readingTime'];

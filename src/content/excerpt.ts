@@ -13,7 +13,7 @@ import { keyAt, keyLocation } from './frontmatter.ts';
 import { isStackOverflow } from './limits.ts';
 
 /** An excerpt as a summary shows it: plain text (a meta description) and inline HTML (a list, a feed). */
-export interface Excerpt {
+interface Excerpt {
   readonly text: string;
   readonly html: string;
 }
@@ -23,7 +23,7 @@ export interface Excerpt {
  * the build's own process, and Markdown's emphasis costs time with the square of its runs: at this
  * length the worst takes about a tenth of a second.
  */
-export const MAX_EXCERPT_LENGTH = 4_000;
+const MAX_EXCERPT_LENGTH = 4_000;
 
 /**
  * Text that Markdown would show as it is: no inline markup (`*`, `_`, `` ` ``, `~`, links, HTML,
@@ -52,7 +52,7 @@ const INLINE_ONLY: Extension = { disable: { null: ['blockQuote', 'codeFenced', '
  * or `<style>` goes with its content. The HTML is built from a tree of known elements, with no
  * attributes.
  */
-export function excerptFromMarkdown(markdown: string, from: 'front matter' | 'body' = 'front matter'): Excerpt {
+function excerptFromMarkdown(markdown: string, from: 'front matter' | 'body' = 'front matter'): Excerpt {
   if (PLAIN_INLINE.test(markdown) && (from === 'front matter' || !BLOCK_START.test(markdown))) {
     const text = collapse(markdown);
     // Written by the same serializer as any other excerpt, so that both escape alike.

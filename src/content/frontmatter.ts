@@ -12,7 +12,7 @@ export interface SplitFile {
 }
 
 /** How front matter is written: YAML between `---` lines (Jekyll, Astro, Eleventy), TOML between `+++` (Hugo), or a JSON object (Hugo). */
-export type FrontMatterFormat = 'yaml' | 'toml' | 'json';
+type FrontMatterFormat = 'yaml' | 'toml' | 'json';
 
 const OPENING: Record<FrontMatterFormat, RegExp> = { yaml: /^---[ \t]*$/, toml: /^\+\+\+[ \t]*$/, json: /^\{[ \t]*$/ };
 const CLOSING: Record<FrontMatterFormat, RegExp> = { yaml: /^---[ \t]*$/, toml: /^\+\+\+[ \t]*$/, json: /^\}[ \t]*$/ };
@@ -103,7 +103,7 @@ export function splitFrontMatter(source: string, file: string, options: SplitOpt
 export const MAX_FRONT_MATTER_LENGTH = 32 * 1024;
 
 /** How deep front matter's lists and maps may nest: real front matter nests two or three deep; what is kept of it is written as JSON, which cannot follow thousands. */
-export const MAX_FRONT_MATTER_DEPTH = 100;
+const MAX_FRONT_MATTER_DEPTH = 100;
 
 /** How deep a parsed value nests, walked without recursion (a value nested 20,000 deep overflows the stack of any recursive walk). */
 function depthOf(value: unknown): number {
@@ -120,7 +120,7 @@ function depthOf(value: unknown): number {
 }
 
 /** How many aliases front matter may expand: far more than anyone writes by hand, far fewer than a "billion laughs". */
-export const MAX_YAML_ALIASES = 100;
+const MAX_YAML_ALIASES = 100;
 
 function readYaml(text: string, file: string, firstLine: number, options: SplitOptions): unknown {
   // Merge keys (`<<: *defaults`), as Ruby's and Go's YAML readers (Jekyll's, Hugo's) apply them.

@@ -64,7 +64,7 @@ function editDistance(a: string, b: string, limit: number): number {
 }
 
 /** The read key a key not read was probably meant to be: another generator's name for it, or a slip of the keyboard. */
-export function meantKey(key: string): string | undefined {
+function meantKey(key: string): string | undefined {
   const lower = key.toLowerCase();
   if (Object.hasOwn(LOOKALIKE_KEYS, lower)) return LOOKALIKE_KEYS[lower];
   if (key.length > 40) return undefined;

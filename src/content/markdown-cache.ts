@@ -25,7 +25,7 @@ const pipelineSource = ['content/frontmatter.ts', 'content/markdown.ts', 'conten
 
 let versions: Record<string, string> | undefined;
 /** The pipeline's package versions now (read once per process). */
-export const pipelineVersions = (): Record<string, string> => (versions ??= packageVersions(generatorNodeModules, importedPackages(pipelineSource)));
+const pipelineVersions = (): Record<string, string> => (versions ??= packageVersions(generatorNodeModules, importedPackages(pipelineSource)));
 
 let pipeline: string | undefined;
 const pipelineStamp = () => (pipeline ??= createHash('sha256').update(pipelineSource).update(JSON.stringify(pipelineVersions())).digest('hex').slice(0, 16));
@@ -48,7 +48,7 @@ export interface StoredMarkdown {
  * pages mostly come from the output folder); any other is read and checked first. Not the inode:
  * a cache restored in CI (actions/cache unpacks a tar) has new ones, and the same times.
  */
-export type StoredParts = Omit<ParsedParts, 'html'> & { entry: [size: number, mtimeMs: number] };
+type StoredParts = Omit<ParsedParts, 'html'> & { entry: [size: number, mtimeMs: number] };
 
 export const markdownCacheFile = (dir: string) => path.join(dir, 'markdown.json');
 /** The folder of the articles' HTML, one entry per content key. */

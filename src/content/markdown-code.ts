@@ -86,7 +86,7 @@ const text = (value: string): Text => ({ type: 'text', value });
  * line), elements (the highlighter's spans) cut in pieces, each piece in a copy of its element.
  * Highlighted code nests a few spans deep, so the recursion stays shallow.
  */
-export function splitLines(children: readonly ElementContent[]): ElementContent[][] {
+function splitLines(children: readonly ElementContent[]): ElementContent[][] {
   const lines: ElementContent[][] = [[]];
   const current = () => lines[lines.length - 1]!;
   for (const child of children) {

@@ -24,7 +24,7 @@ export const articleSchema: Schema = {
 };
 
 /** The prefix the sanitiser puts before ids from the article (DOM clobbering: `id="location"`). */
-export const CLOBBER_PREFIX = articleSchema.clobberPrefix ?? 'user-content-';
+const CLOBBER_PREFIX = articleSchema.clobberPrefix ?? 'user-content-';
 
 /** What remark-rehype puts before footnote ids; replaced by the article's own after sanitising. */
 export const FOOTNOTE_PREFIX = 'ssgfn-';

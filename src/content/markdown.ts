@@ -14,7 +14,7 @@ import { rehypeAlerts } from './markdown-alerts.ts';
 import { rehypeCodeBlocks, remarkCodeMeta } from './markdown-code.ts';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
-import { unified, type Processor } from 'unified';
+import { unified } from 'unified';
 import { VFile as VFileClass, type VFile } from 'vfile';
 import { sitePlugins, withAllowed } from './markdown-plugins.ts';
 import { articleLinkTarget } from './article-links.ts';
@@ -101,7 +101,7 @@ function rehypeHeadingIds(reservedIds: readonly string[] = []) {
 }
 
 /** The words of a text: runs of letters or digits (a CJK character counts as one word). */
-export function countWords(text: string): number {
+function countWords(text: string): number {
   let count = 0;
   for (const _ of text.matchAll(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}\p{M}'’_-]+/gu)) count++;
   return count;

@@ -29,7 +29,7 @@ export function slugOf(file: string): string {
  * (`Über` → `uber`), lower case, every run of anything else (spaces, underscores, dots) one hyphen.
  * Empty when nothing of it is a Latin letter or a digit.
  */
-export function suggestedSlug(name: string): string {
+function suggestedSlug(name: string): string {
   return name
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')

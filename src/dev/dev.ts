@@ -12,7 +12,7 @@ import { createStaticHandler } from '../server/static-server.ts';
 import { watchSourceFolders } from './source-watcher.ts';
 import { createWatchQueue, type WatchQueue } from './watch-queue.ts';
 
-export const DEV_OUT_DIR = path.join('.cache', 'ssg', 'dev');
+const DEV_OUT_DIR = path.join('.cache', 'ssg', 'dev');
 const EVENTS_PATH = '/__ssg/events';
 const CLIENT_PATH = '/__ssg/client.js';
 /** Long enough to fold an editor's burst of writes into one rebuild, short enough not to notice. */

@@ -5,10 +5,10 @@ import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 
 /** Dot files and folders, editor backups and swap files, Vim's write test file: never site input. */
-export const NOT_SOURCE = /(^|[/\\])\.|~$|\.sw[a-p]$|(^|[/\\])4913$/;
+const NOT_SOURCE = /(^|[/\\])\.|~$|\.sw[a-p]$|(^|[/\\])4913$/;
 
 /** The folders below the site's root that hold what a build reads. */
-export const SOURCE_FOLDERS = ['content', 'site', 'templates'];
+const SOURCE_FOLDERS = ['content', 'site', 'templates'];
 
 /** chokidar drops a second change of one file within this window instead of delaying it. */
 const CHOKIDAR_CHANGE_THROTTLE_MS = 50;

@@ -52,7 +52,7 @@ function layoutOf(properties: Properties, tag: string): Pick<ImageReference, 'si
  * Alt text of exactly `""` marks a decorative image, shown with an empty alt (screen readers skip
  * it). Markdown cannot tell an empty alt from a forgotten one, so an empty alt is refused.
  */
-export const DECORATIVE_ALT = '""';
+const DECORATIVE_ALT = '""';
 
 export interface ImageFolders {
   root: string;
@@ -109,7 +109,7 @@ type ShownPlain = { kind: 'plain'; path: string; contents: Uint8Array; width?: n
 type Shown = ({ kind: 'picture'; image: ProcessedImage } | ShownPlain) & { source: SourceStamp };
 
 /** A source file as it was read: its size, times and inode (a quick check), and its content's hash (the sure one). */
-export interface SourceStamp {
+interface SourceStamp {
   size: number;
   mtimeMs: number;
   ctimeMs: number;

@@ -30,7 +30,7 @@ export const DEFAULT_IMAGE_SETTINGS: ImageSettings = {
 };
 
 /** One encoded file of an image: a format at a width. */
-export interface ImageVariant {
+interface ImageVariant {
   format: ImageFormat;
   width: number;
   height: number;
@@ -98,7 +98,7 @@ function installedSharpVersion(): string {
 }
 
 /** Raster files by extension: what the build processes. SVG is shown as it is. */
-export const RASTER_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.webp', '.avif', '.gif', '.tif', '.tiff']);
+const RASTER_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.webp', '.avif', '.gif', '.tif', '.tiff']);
 
 export function isRasterPath(file: string): boolean {
   return RASTER_EXTENSIONS.has(path.extname(file).toLowerCase());

@@ -1,14 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { catalogueError, SsgError, SsgErrorList } from '../errors.ts';
-import type { OutputFile } from '../output/output.ts';
+import type { OutputFile } from '../output/output-file.ts';
 import type { Project } from '../project.ts';
 import { openImageCache, type ImageProcessor } from './image-cache.ts';
 import { pictureOf, type PictureData } from './picture.ts';
 import { DEFAULT_IMAGE_SETTINGS, isRasterPath } from './process.ts';
 
 /** The key of the processed images in the data pages receive (a data file of that name is refused). */
-export const IMAGES_DATA_KEY = 'images';
+const IMAGES_DATA_KEY = 'images';
 
 /**
  * Processes the raster images of the public folder that the site names (`images(data)` in its

@@ -107,7 +107,7 @@ export async function lockOutput(outDir: string, options: LockOptions = {}): Pro
 }
 
 /** `dist.tmp-<pid>-<time>` (a staging folder) and `dist.old-<pid>-<time>` (the output before a swap). */
-export function leftoverPattern(outDir: string): RegExp {
+function leftoverPattern(outDir: string): RegExp {
   const base = path.basename(outDir).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`^${base}\\.(tmp|old)-(\\d+)-(\\d+)$`);
 }

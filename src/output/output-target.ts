@@ -12,20 +12,20 @@ import { generatorRoot, type Project } from '../project.ts';
  * `folderIdentity`), so a folder made anew at that path (`rm -rf dist; mkdir dist`) is not vouched for.
  */
 export const outputMarkerOf = (outDir: string) => `${outDir}.ssg-output`;
-export const OUTPUT_MARKER_TEXT = 'The folder beside this file, of the same name, was written by "ssg build", which replaces its contents on every build.\n';
+const OUTPUT_MARKER_TEXT = 'The folder beside this file, of the same name, was written by "ssg build", which replaces its contents on every build.\n';
 
 /**
  * The identity a marker records of its folder: device, inode and birth time (an inode number is
  * reused at once by a folder made anew at the same path; where the file system keeps no birth
  * time, the change time, which any change of the folder's entries moves on).
  */
-export function folderIdentity(outDir: string): string | undefined {
+function folderIdentity(outDir: string): string | undefined {
   const stats = statSync(outDir, { bigint: true, throwIfNoEntry: false });
   return stats?.isDirectory() ? `${stats.dev}:${stats.ino}:${stats.birthtimeNs || stats.ctimeNs}` : undefined;
 }
 
 /** Whether the marker beside `outDir` is a file (not a link or a folder) that names this very folder. */
-export function markedAsOutput(outDir: string): boolean {
+function markedAsOutput(outDir: string): boolean {
   const marker = outputMarkerOf(outDir);
   if (!lstatSync(marker, { throwIfNoEntry: false })?.isFile()) return false;
   try {
@@ -69,7 +69,7 @@ function nearestExisting(target: string): string {
  * Where a path really is: symbolic links resolved, also a dangling link at the end (the site then
  * goes to the link's target) and folders that do not exist yet.
  */
-export function realLocation(target: string, shown: string, hops = 0): string {
+function realLocation(target: string, shown: string, hops = 0): string {
   if (hops > MAX_LINKS) {
     throw catalogueError('OutDirThroughFile', ['linkLoop', shown]);
   }

@@ -8,8 +8,6 @@ import { carrySource, intactManifest, saveManifest } from './output-manifest.ts'
 import { markOutput } from './output-target.ts';
 import { stagingWriter, startStaging, swapInStaging } from './staging-folder.ts';
 
-export { listFiles, outputHash, type OutputFile } from './output-file.ts';
-export { fingerprintOfStat, outputStillIntact, type Fingerprint } from './output-manifest.ts';
 
 /**
  * An entry of the public folder at a path the build makes a page, asset or site file for (or
@@ -119,5 +117,3 @@ export async function createStagedOutput(outDir: string, publicDir: string, opti
     },
   };
 }
-
-export type StagedOutput = Awaited<ReturnType<typeof createStagedOutput>>;

@@ -9,8 +9,6 @@ import { projectAt, type Project } from '../project.ts';
 import type { BuildOptions, BuildResult } from './build-result.ts';
 import { inputStamp, manifestFileOf, unchangedReport } from './unchanged.ts';
 
-export type { BuildOptions, BuildResult, PageSizes, SummaryRow } from './build-result.ts';
-export { normalizeBaseUrl, resolveBaseUrl } from './site-settings.ts';
 
 /**
  * Builds the site into the output folder, once it is known to be a folder the build may write:

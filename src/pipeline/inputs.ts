@@ -2,10 +2,10 @@
 // afresh on a first run (every build) or, after a change, only what the changed files affect.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ClientBundle } from '../bundle/bundle-client.ts';
+import type { ClientBundle } from '../render/bundles.ts';
 import type { ServerBundle } from '../bundle/bundle-server.ts';
 import { readDataFiles, type DataFile } from '../content/data.ts';
-import { listFiles } from '../output/output.ts';
+import { listFiles } from '../output/output-file.ts';
 import type { Project } from '../project.ts';
 import { loadTemplate, type DocumentShell } from '../render/template.ts';
 import { articleInputs, type ArticleInputs, type ArticleStageSetup } from './article-inputs.ts';

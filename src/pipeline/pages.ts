@@ -8,7 +8,7 @@ import { renderDocument, type RenderContext } from '../render/render.ts';
 import { expandRoutes, type PageJob } from '../render/routes.ts';
 import type { SiteDefinition } from '../render/site-definition.ts';
 import type { Conversion, Inputs, Output, PageSource, RenderedPage, State } from './pipeline-types.ts';
-import { outputHash } from '../output/output.ts';
+import { outputHash } from '../output/output-file.ts';
 import { entryArticles, sourceFileOf } from './publish.ts';
 
 /** Whether what `reads` noted (of a route table's entries, of the drawn files) may read otherwise now. */

@@ -3,13 +3,13 @@ import type { SpareHelper } from '../content/helper-process.ts';
 import type { ArticleLimits } from '../content/limits.ts';
 // The shapes the one pipeline (pipeline.ts) passes between its stages and its strategies.
 import type { Article } from '../content/article.ts';
-import type { ClientBundle } from '../bundle/bundle-client.ts';
+import type { ClientBundle } from '../render/bundles.ts';
 import type { ServerBundle } from '../bundle/bundle-server.ts';
 import type { DataFile } from '../content/data.ts';
 import type { DrawnMemo } from '../render/generated-files.ts';
 import type { PageReads } from '../render/dependencies.ts';
 import type { LinkCheckContext, LinkCheckMemo, PageLinks } from '../render/links.ts';
-import type { OutputFile } from '../output/output.ts';
+import type { OutputFile } from '../output/output-file.ts';
 import type { PageJob } from '../render/routes.ts';
 import type { DocumentShell } from '../render/template.ts';
 import type { ImageStage } from './images.ts';
@@ -128,7 +128,7 @@ export interface Output<Written> {
 }
 
 /** What only `build` does: one short run whose pages mostly come from the output folder. */
-export interface BuildHooks {
+interface BuildHooks {
   /**
    * Read an article's HTML from the Markdown cache only when a page shows it (false: with the
    * article, as dev does, for the second try after such a read failed).
@@ -141,7 +141,7 @@ export interface BuildHooks {
 }
 
 /** What only dev mode does: a process kept between saves, holding what the next run reuses. */
-export interface DevHooks {
+interface DevHooks {
   /** What the drawn files and the link check did last time. */
   memo: { drawn: DrawnMemo; links: LinkCheckMemo };
   /** Converts the articles edited since the last run, in a helper kept between runs. */

@@ -5,14 +5,14 @@
 // or kept because nothing it read changed (pages.ts), a staging folder swapped in or the folder
 // written in place (the output), and the hooks only one of them has, handed to the stages as
 // plain values.
-import type { ClientBundle } from '../bundle/bundle-client.ts';
+import type { ClientBundle } from '../render/bundles.ts';
 import type { DrawnMemo } from '../render/generated-files.ts';
 import { emptyReads } from '../render/dependencies.ts';
-import type { OutputFile } from '../output/output.ts';
+import type { OutputFile } from '../output/output-file.ts';
 import type { Project } from '../project.ts';
 import { linkSourceFinder } from './link-sources.ts';
 import type { PageJob } from '../render/routes.ts';
-import { FEED_LIMIT } from '../render/site-files.ts';
+import { FEED_LIMIT } from '../render/feeds.ts';
 import { drawnFiles, generatedFiles, renderContext } from './stages.ts';
 import { checkPublicClashes, checkSiteOutput, heldBackPages } from './site-checks.ts';
 import { readInputs, type InputSetup } from './inputs.ts';
@@ -36,7 +36,7 @@ function timer() {
   };
 }
 
-export function assetFiles(client: ClientBundle): OutputFile[] {
+function assetFiles(client: ClientBundle): OutputFile[] {
   return client.assets.map((asset) => ({ path: asset.path, contents: asset.contents }));
 }
 

@@ -1,10 +1,11 @@
 // The checks of the finished site that `build` and dev mode both run, in one order: no two files
 // at one path, no file where a folder must be, every internal link leading somewhere.
 import type { Article } from '../content/article.ts';
-import type { ClientBundle } from '../bundle/bundle-client.ts';
+import type { ClientBundle } from '../render/bundles.ts';
 import { catalogueError, SsgError, SsgErrorList } from '../errors.ts';
 import { checkLinks, type CheckedPage, type HeldBackPage, type LinkCheckContext, type LinkCheckMemo, type PageLinks } from '../render/links.ts';
-import { publicFileClash, type OutputFile } from '../output/output.ts';
+import { publicFileClash } from '../output/output.ts';
+import { type OutputFile } from '../output/output-file.ts';
 import type { Project } from '../project.ts';
 import type { PageJob } from '../render/routes.ts';
 import { siteEntryShown } from './site-settings.ts';
@@ -127,7 +128,7 @@ export function checkDrawnClashes(
  * Every internal link of every page leads to a page, asset, generated or public file, and each
  * fragment to an id on its page; an error names the article the page was made from.
  */
-export function checkSiteLinks(
+function checkSiteLinks(
   pages: ReadonlyArray<CheckedPage | PageLinks>,
   paths: { client: ClientBundle; jobs: readonly PageJob[]; generated: readonly OutputFile[]; publicFiles: ReadonlySet<string> },
   memo?: LinkCheckMemo,

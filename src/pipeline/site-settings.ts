@@ -5,12 +5,12 @@ import type { ServerModule } from '../bundle/bundle-server.ts';
 import { parseDataFiles, type DataFile } from '../content/data.ts';
 import { catalogueError, type ErrorDetails } from '../errors.ts';
 import { isSiteFilePath } from '../render/generated-files.ts';
-import type { OutputFile } from '../output/output.ts';
+import type { OutputFile } from '../output/output-file.ts';
 import { relativeToRoot, type Project } from '../project.ts';
 import type { DataSchema, FeedDefinition, SiteMeta } from '../render/site-definition.ts';
 
 /** `https://example.com/` → `https://example.com`; anything but an absolute http(s) origin is refused. */
-export function normalizeBaseUrl(value: unknown, source: string): string {
+function normalizeBaseUrl(value: unknown, source: string): string {
   const fail = (why: ErrorDetails<'BaseUrlInvalid'>) => catalogueError('BaseUrlInvalid', why, { file: source });
   if (typeof value !== 'string' || value === '') throw fail(['unset']);
   let url: URL;
@@ -25,7 +25,7 @@ export function normalizeBaseUrl(value: unknown, source: string): string {
 }
 
 /** The base URL: the command line's, else `baseUrl` of the site config. */
-export function resolveBaseUrl(project: Project, data: Record<string, unknown>, override: string | undefined): string {
+function resolveBaseUrl(project: Project, data: Record<string, unknown>, override: string | undefined): string {
   const siteConfig = data[project.siteConfigName] as { baseUrl?: unknown } | undefined;
   const configFile = `content/${project.siteConfigName}.yaml`;
   if (!override && !siteConfig) {

@@ -3,12 +3,13 @@
 // function of its inputs, so a change here holds in both.
 import { createHash } from 'node:crypto';
 import type { Article } from '../content/article.ts';
-import type { ClientBundle } from '../bundle/bundle-client.ts';
+import type { ClientBundle } from '../render/bundles.ts';
 import type { ServerBundle, ServerModule } from '../bundle/bundle-server.ts';
 import { addCspSources } from '../render/csp.ts';
-import { generateFiles, type DrawMany, type DrawnMemo } from '../render/generated-files.ts';
+import type { DrawMany } from '../content/drawing.ts';
+import { generateFiles, type DrawnMemo } from '../render/generated-files.ts';
 import { trackReads, type PageReads } from '../render/dependencies.ts';
-import type { OutputFile } from '../output/output.ts';
+import type { OutputFile } from '../output/output-file.ts';
 import type { Project } from '../project.ts';
 import type { RenderContext } from '../render/render.ts';
 import type { PageJob } from '../render/routes.ts';

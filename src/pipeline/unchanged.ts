@@ -17,7 +17,7 @@ import { dateEnvironment, pageCacheFile } from '../render/page-cache.ts';
 import { markdownCacheFile } from '../content/markdown-cache.ts';
 import { readEntrySync, writeEntrySync } from '../cache/store.ts';
 import type { PageSizes } from './build-result.ts';
-import { fingerprintOfStat, outputStillIntact } from '../output/output.ts';
+import { fingerprintOfStat, outputStillIntact } from '../output/output-manifest.ts';
 import { isInside } from '../output/output-target.ts';
 import { generatorRoot, type Project } from '../project.ts';
 
@@ -130,7 +130,7 @@ const folderId = (outDir: string) => createHash('sha1').update(outDir).digest('h
 export const manifestFileOf = (project: Project, outDir: string) => path.join(project.cacheDir, `output-${folderId(outDir)}.json`);
 
 /** Where the inputs and report of the last build into `outDir` are kept (one per output folder). */
-export const recordFile = (project: Project, outDir: string) => path.join(project.cacheDir, `unchanged-${folderId(outDir)}.json`);
+const recordFile = (project: Project, outDir: string) => path.join(project.cacheDir, `unchanged-${folderId(outDir)}.json`);
 
 /**
  * The next UTC midnight after `now`, or the first held-back date after it if sooner; `now` itself

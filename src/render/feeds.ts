@@ -15,7 +15,7 @@ const encodeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(
 const ISLAND_IN_ARTICLE = /<ssg-island data-island="[^"<>]*" data-hydrate="[a-z]+" data-props="[^"<>]*">[\s\S]*?<\/ssg-island>/g;
 
 /** The article's HTML without its islands: a feed reader runs no script, so their buttons would do nothing. */
-export const withoutIslands = (html: string) => html.replace(ISLAND_IN_ARTICLE, '');
+const withoutIslands = (html: string) => html.replace(ISLAND_IN_ARTICLE, '');
 
 /**
  * The article's HTML with every link and image absolute, resolved against the article's URL:

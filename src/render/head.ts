@@ -21,7 +21,7 @@ export interface HeadInput {
 }
 
 /** JSON inside <script>: `<` escaped, so no `</script>` can end the block early. */
-export function jsonForScript(value: unknown): string {
+function jsonForScript(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 

@@ -11,7 +11,7 @@ const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
  * entities decoded, and nothing taken from text, code samples, comments, scripts or styles (an
  * article that shows `<img src="/x.png">` in its code has no such image).
  */
-export function scanPage(html: string): { links: string[]; ids: Set<string> } {
+function scanPage(html: string): { links: string[]; ids: Set<string> } {
   const links: string[] = [];
   const ids = new Set<string>();
   const parser = new Parser(

@@ -5,7 +5,7 @@ import { deserialize, serialize } from 'node:v8';
 import { sourceFingerprint } from '../fingerprint.js';
 import { CONVERTED_FIELDS, type Article } from '../content/article.ts';
 import { discardEntry, keepContentEntry, pruneEntries, readContentEntry, readEntrySync, writeEntrySync } from '../cache/store.ts';
-import { outputHash } from '../output/output.ts';
+import { outputHash } from '../output/output-file.ts';
 import { listReadTexts, type PageReads } from './dependencies.ts';
 import { fragmentTargets, hasSlashedLink, type PageLink, type PageLinks } from './links.ts';
 import { generatorRoot } from '../project.ts';
@@ -42,7 +42,7 @@ export interface PageMeasures {
 }
 
 /** A page as kept: all but its HTML, which is read from its own entry when the output needs it (it rarely does: the output folder holds it). */
-export interface CachedPage {
+interface CachedPage {
   readonly html: string;
   /** `outputHash` of the HTML. */
   hash: string;

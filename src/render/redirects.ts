@@ -2,10 +2,10 @@
 // once and written for every host in its own form.
 import { catalogueError } from '../errors.ts';
 
-export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
+type RedirectStatus = 301 | 302 | 303 | 307 | 308;
 
 /** A destination, or a destination with its status (301 when not given), as Astro's `redirects` take. */
-export type RedirectRule = string | { destination: string; status?: RedirectStatus };
+type RedirectRule = string | { destination: string; status?: RedirectStatus };
 
 /** One checked redirect: `from` answers `status` with `to`, its final destination. */
 export interface Redirect {

@@ -1,14 +1,12 @@
 // The files beside the pages that search engines, feed readers and phones read.
 import type { Article } from '../content/article.ts';
 import { catalogueError } from '../errors.ts';
-import type { OutputFile } from '../output/output.ts';
+import type { OutputFile } from '../output/output-file.ts';
 import type { PageJob } from './routes.ts';
 import type { FeedDefinition, SiteMeta } from './site-definition.ts';
 import { atomFeed, feedPaths, jsonFeed, rssFeed } from './feeds.ts';
 import { escapeXml } from './xml-text.ts';
 
-export { absolutizeUrls, FEED_LIMIT, rssFeed, withoutIslands } from './feeds.ts';
-export { escapeXml } from './xml-text.ts';
 
 /** An ISO date (`2025-01-01`) of an article's date, when it has a readable one. */
 function isoDay(date: string): string | undefined {
@@ -27,7 +25,7 @@ function entryArticle(job: PageJob, articles: ReadonlySet<Article>): Article | u
  * Every indexable page (not a 404 or a `noindex` route, not a draft shown by --drafts, not an article whose canonical
  * URL is elsewhere), articles with the day they were last changed (`updated`, else their date).
  */
-export function sitemap(jobs: readonly PageJob[], articles: readonly Article[], baseUrl: string): string {
+function sitemap(jobs: readonly PageJob[], articles: readonly Article[], baseUrl: string): string {
   const known = new Set(articles);
   const urls = jobs
     .filter((job) => {
@@ -43,11 +41,11 @@ export function sitemap(jobs: readonly PageJob[], articles: readonly Article[], 
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
 }
 
-export function robots(baseUrl: string): string {
+function robots(baseUrl: string): string {
   return `User-agent: *\nAllow: /\n\nSitemap: ${baseUrl}/sitemap.xml\n`;
 }
 
-export function webManifest(meta: SiteMeta): string {
+function webManifest(meta: SiteMeta): string {
   return `${JSON.stringify(
     {
       name: meta.name,

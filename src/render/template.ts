@@ -1,15 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { catalogueError } from '../errors.ts';
 
-export const HEAD_MARKER = '<!--ssg:head-->';
-export const BODY_MARKER = '<!--ssg:body-->';
+const HEAD_MARKER = '<!--ssg:head-->';
+const BODY_MARKER = '<!--ssg:body-->';
 
 /** The HTML shell around every page, split at its two markers. */
 export interface DocumentShell {
   parts: [string, string, string];
 }
 
-export function parseTemplate(source: string, file: string): DocumentShell {
+function parseTemplate(source: string, file: string): DocumentShell {
   for (const marker of [HEAD_MARKER, BODY_MARKER]) {
     if (!source.includes(marker)) {
       throw catalogueError('TemplateMarkerMissing', [marker], { file });

@@ -21,10 +21,10 @@ export interface LoadedApiRoute {
   route: ApiRoute;
 }
 
-export const API_DIR = path.join('site', 'api');
+const API_DIR = path.join('site', 'api');
 
 /** The route files of site/api/ by URL path, in name order; none when there is no folder. */
-export function findApiRouteFiles(root: string): Array<{ path: string; file: string }> {
+function findApiRouteFiles(root: string): Array<{ path: string; file: string }> {
   const dir = path.join(root, API_DIR);
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true })

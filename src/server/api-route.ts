@@ -1,7 +1,7 @@
 // API routes a site declares: one file per route in site/api/, `site/api/<name>.ts` answering at
 // `/api/<name>`. A route is a factory: the platform (`ssg serve`, a Pages Function) hands it its
 // settings and services, and it returns a web handler, a Request in and a Response out.
-import type { MailPresentation } from './mail.ts';
+import type { MailPresentation } from './mail-compose.ts';
 import type { Inbox } from './message.ts';
 import type { Settings } from './settings.ts';
 

@@ -16,7 +16,7 @@ export type ProxyTrust =
   /** CF-Connecting-IP from any peer: only where the server is reachable through the CDN alone. */
   | { kind: 'cdn' };
 
-export const MAX_TRUSTED_HOPS = 16;
+const MAX_TRUSTED_HOPS = 16;
 const CDN_HEADER = 'cf-connecting-ip';
 const CDN_KEYWORD = 'cloudflare';
 const NAMED_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
@@ -67,7 +67,7 @@ export interface ForwardedRequest {
 }
 
 /** proxy-addr's trust function for a setting; addresses must be in the usual written form. */
-export function trustFunctionFor(trust: ProxyTrust): (address: string, hop: number) => boolean {
+function trustFunctionFor(trust: ProxyTrust): (address: string, hop: number) => boolean {
   if (trust.kind === 'none' || trust.kind === 'cdn') return () => false;
   if (trust.kind === 'hops') return (_address, hop) => hop < trust.hops;
   const inRanges = proxyaddr.compile(trust.ranges);
@@ -75,7 +75,7 @@ export function trustFunctionFor(trust: ProxyTrust): (address: string, hop: numb
 }
 
 /** IPv4-mapped IPv6 (`::ffff:1.2.3.4`, how a dual-stack socket reports IPv4) as plain IPv4. */
-export function canonicalAddress(address: string): string {
+function canonicalAddress(address: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   return mapped && isIP(mapped[1]!) === 4 ? mapped[1]! : address;
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { catalogueError, type SsgError } from '../errors.ts';
 
-export const LOCK_FILE_NAME = 'serve.lock';
+const LOCK_FILE_NAME = 'serve.lock';
 
 export interface DataDirClaim {
   release(): void;
@@ -15,7 +15,7 @@ function unwritable(dataDir: string, error: unknown): SsgError {
 }
 
 /** Creates the folder if needed and writes, syncs and removes a file of our own to prove it is writable. */
-export function checkWritable(dataDir: string): void {
+function checkWritable(dataDir: string): void {
   const probe = path.join(dataDir, `.write-check-${process.pid}`);
   try {
     mkdirSync(dataDir, { recursive: true });

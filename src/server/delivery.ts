@@ -1,5 +1,4 @@
-import type { MailSender } from './mail.ts';
-import type { StoredMessage } from './message.ts';
+import type { MessageSender, StoredMessage } from './message.ts';
 
 /** What the delivery loop needs of the inbox; each call may fail (database locked, disk full). */
 export interface DeliveryInbox {
@@ -10,7 +9,7 @@ export interface DeliveryInbox {
 
 export interface DeliveryOptions {
   inbox: DeliveryInbox;
-  sender: MailSender;
+  sender: MessageSender;
   /** The wait after the first failure; it doubles with each further one. */
   retryBaseMs: number;
   retryMaxMs: number;

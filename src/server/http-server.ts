@@ -28,7 +28,7 @@ function openFileLimit(): number | undefined {
 }
 
 /** Half the file descriptors for sockets leaves the other half for the files they download. */
-export function defaultMaxConnections(limit = openFileLimit()): number {
+function defaultMaxConnections(limit = openFileLimit()): number {
   return Math.max(32, Math.min(10_000, Math.floor((limit ?? 1024) / 2)));
 }
 

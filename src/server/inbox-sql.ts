@@ -7,7 +7,7 @@ import type { NewFormMessage, StoredMessage } from './message.ts';
  * A form sent again with the same fields within this time (a double click, or a resend after an
  * answer that was lost) is stored once: the second `add` returns the first one's id.
  */
-export const DUPLICATE_WINDOW_MS = 10 * 60_000;
+const DUPLICATE_WINDOW_MS = 10 * 60_000;
 
 export const INBOX_SQL = {
   /** Inserts unless a copy arrived within the window; returns the new row's id, or no row. */

@@ -2,8 +2,6 @@ import nodemailer from 'nodemailer';
 import { composeMail, type MailAddressing } from './mail-compose.ts';
 import type { MessageSender } from './message.ts';
 
-export { composeMail, messageIdOf, type MailPresentation } from './mail-compose.ts';
-export type MailSender = MessageSender;
 
 export interface SmtpOptions extends MailAddressing {
   host: string;
@@ -20,7 +18,7 @@ export interface SmtpOptions extends MailAddressing {
  */
 export const SMTP_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 600_000 } as const;
 
-export function createSmtpSender(options: SmtpOptions): MailSender {
+export function createSmtpSender(options: SmtpOptions): MessageSender {
   const transport = nodemailer.createTransport({
     host: options.host,
     port: options.port,

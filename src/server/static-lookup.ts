@@ -49,7 +49,7 @@ const HIDDEN = /^_(headers|redirects)(\.|\/|$)/i;
 const NOT_FOUND_SEARCH_DEPTH = 16;
 
 /** The nearest `404.html` up from `folder` (relative to `root`, `/`-separated). */
-export async function nearestNotFound(root: string, folder: string): Promise<OpenFile | undefined> {
+async function nearestNotFound(root: string, folder: string): Promise<OpenFile | undefined> {
   let current = folder === '.' ? '' : folder.split('/').slice(0, NOT_FOUND_SEARCH_DEPTH).join('/');
   for (let level = 0; level <= NOT_FOUND_SEARCH_DEPTH; level += 1) {
     const opened = await openInside(root, path.join(root, current, '404.html'));

@@ -9,11 +9,8 @@ import { sendPlain } from './http-server.ts';
 import { parseRequestTarget, sitePathOf } from './request-target.ts';
 import { findAcrossSwaps, findStaticFile, type Found } from './static-lookup.ts';
 
-export { contentTypeOf, isCompressible } from './content-type.ts';
-export { byteRangeOf, matchesEntityTag, preferredEncoding, type ByteRange } from './content-negotiation.ts';
-export { findStaticFile, nearestNotFound, type Found, type OpenFile } from './static-lookup.ts';
 
-export type HeadersFor = (sitePath: string, file: string) => Record<string, string>;
+type HeadersFor = (sitePath: string, file: string) => Record<string, string>;
 
 export interface StaticHandlerOptions {
   /** Extra headers for a site path (decoded and normalised: `/about/`, `/assets/app-1A2B3C4D.js`). */
