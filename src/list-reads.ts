@@ -1,14 +1,9 @@
-// The contract between the helpers a page calls on the list of articles it is given (groupByTag,
-// tagGroup and listPage in src/content/) and the record of what a page read while it rendered
-// (src/render/dependencies.ts), which decides the pages an edit makes again. A tracked list
-// answers LIST_READS; a helper asks it through listReadsOf, reads the items untracked (working
-// out tag groups once a list, not once a page), and hands back what the page sees through
-// `view`, tracked. A list that answers nothing (in a test, or a list the site made) is read as
-// it is.
+// The contract between the list helpers in src/content/ (groupByTag, tagGroup, listPage) and the
+// read tracking in src/render/dependencies.ts. A tracked list answers LIST_READS; a helper reads it
+// untracked through listReadsOf and hands back what the page sees through `view`, tracked.
 //
-// LIST_READS is a name, not a symbol of this module's own: the helpers run from copies of this
-// module (bundled into a site's server code and into lib/index.js) while the tracking runs in
-// the CLI's, and a name is the key every copy spells alike.
+// LIST_READS is a string, not a symbol: the helpers run from copies of this module (the site's
+// bundle, lib/index.js) while the tracking runs in the CLI's, and a string is alike in every copy.
 
 /** What a read gives a helper: the items untracked, and the selection it hands on as the page sees it. */
 export interface ListAccess<Item> {

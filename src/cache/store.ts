@@ -6,15 +6,10 @@ import { catalogueError } from '../errors.ts';
 import { isRunning } from '../processes.ts';
 
 /**
- * The one way the generator keeps anything between runs. Every entry is a file of its own:
- *
- *     ssg-cache/1 <payload length> <sha256 of the payload, hex>\n<payload>
- *
- * written under a temporary name beside its final one and renamed into place, so a reader sees
- * the old entry or the new one, never half of either. Entries are checked when read: a missing,
- * truncated, extended or altered entry (or a folder where the file should be) reads as absent,
- * and the caller makes it again. Because damage is caught on read, writes are not fsynced: a
- * power cut can leave an empty or partial file, which the next read discards.
+ * The one cache store. Each entry is a file `ssg-cache/1 <payload length> <sha256 hex>\n<payload>`,
+ * written under a temporary name and renamed, so a reader sees the old entry or the new, never
+ * half. Entries are checked on read (damage reads as absent, the caller makes it again), which is
+ * why writes are not fsynced.
  */
 const MAGIC = 'ssg-cache/1';
 const HEADER = /^ssg-cache\/1 (\d{1,12}) ([0-9a-f]{64})\n/;
@@ -149,15 +144,10 @@ export function keepEntry(file: string, payload: Uint8Array): Promise<boolean> {
 }
 
 /**
- * Entries named by a hash of their content (the page cache's HTML, `<sha1 hex>.html`) are the
- * bytes alone: whoever reads one checks them against the hash its name gives (`intact`), so a
- * damaged one reads as absent like any entry. One is kept as a second name (a hard link) of a file
- * that holds the same bytes when there is one (a page just written into the output), which writes
- * nothing; else written as entries are. An intact entry already there is left as it is: replacing
- * it would take a name from the file it may be a second name of (a page in the output), whose
- * change time would move, and the output would no longer look untouched to the next build. A
- * damaged one is replaced (its other name, if any, is as damaged). Settles whether it was kept;
- * never rejects.
+ * A content-addressed entry (`<sha1 hex>.html`): the bytes alone, checked by the reader against
+ * its name. Kept as a hard link to a file with the same bytes when there is one, which writes
+ * nothing. An intact entry is left alone: replacing it would move the change time of the output
+ * file it may share, and the next build would see the output as touched. Never rejects.
  */
 export function keepContentEntry(file: string, bytes: () => Uint8Array, intact: (bytes: Uint8Array) => boolean, sameBytesAt?: string): Promise<boolean> {
   const there = statSync(file, { throwIfNoEntry: false });

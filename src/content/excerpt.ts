@@ -43,14 +43,10 @@ const HTML_OPTIONS = { characterReferences: { useNamedReferences: true } };
 const INLINE_ONLY: Extension = { disable: { null: ['blockQuote', 'codeFenced', 'codeIndented', 'definition', 'headingAtx', 'htmlFlow', 'list', 'setextUnderline', 'thematicBreak'] } };
 
 /**
- * An excerpt written in Markdown (front matter's `excerpt`, `from: 'front matter'`, or the body
- * before `<!--more-->`, `from: 'body'`) as a summary shows it: its emphasis, strong text, code,
- * strikethrough and `<br>` kept, its blocks' text joined into one paragraph. Links keep only their
- * text (a summary is itself inside a link on a list), images their description. HTML keeps its
- * text: its tags are read by a tokenizer (htmlparser2), never built into elements, so no markup
- * can multiply (an HTML parser rebuilds every open `<b>` at each new paragraph), and a `<script>`
- * or `<style>` goes with its content. The HTML is built from a tree of known elements, with no
- * attributes.
+ * A Markdown excerpt (front matter's, or the body before `<!--more-->`) as one paragraph, keeping
+ * emphasis, code, strikethrough and `<br>`; links keep their text (a summary sits inside a link).
+ * HTML is read by a tokenizer, never built into elements, so no markup can multiply and a
+ * `<script>` or `<style>` goes with its content; the result has known elements and no attributes.
  */
 function excerptFromMarkdown(markdown: string, from: 'front matter' | 'body' = 'front matter'): Excerpt {
   if (PLAIN_INLINE.test(markdown) && (from === 'front matter' || !BLOCK_START.test(markdown))) {

@@ -1,7 +1,6 @@
-// What one article may cost the build. An article is content a pull request, a CMS account or a
-// pasted file brings: these limits stop one designed to hurt (or a mistake: a log pasted whole)
-// before the expensive work, each with its own error naming the file, and leave real articles far
-// below them (measured on the development machine; see docs/reference/limits.md).
+// What one article may cost the build. Articles come from pull requests, CMS accounts and pasted
+// files: these limits stop one made to hurt (or a log pasted whole) before the expensive work, each
+// with its own error naming the file. Real articles stay far below them (docs/reference/limits.md).
 import { catalogueError } from '../errors.ts';
 
 export interface ArticleLimits {
@@ -15,12 +14,7 @@ export interface ArticleLimits {
   helperMemoryMb: number;
 }
 
-/**
- * 1 MiB is about 150,000 words, ten times the longest blog posts; converting one takes about a
- * second and 150 MB. Real articles nest lists and quotes five or six deep; 100 levels convert in
- * well under a second, and a few thousand exhaust the parser's stack. 20 s is a hundred times what
- * the slowest real article takes. 1,024 MB of heap is twice what a helper holds at 10,000 articles.
- */
+/** Each far above what real articles need and far below what exhausts the build (see docs/reference/limits.md). */
 export const DEFAULT_LIMITS: ArticleLimits = { maxBytes: 1024 * 1024, maxDepth: 100, timeoutMs: 20_000, helperMemoryMb: 1024 };
 
 /** An article's size, checked before anything else is done with it. */

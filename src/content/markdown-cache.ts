@@ -8,17 +8,12 @@ import { generatorNodeModules, generatorRoot } from '../project.ts';
 import type { ParsedParts } from './article-parser.ts';
 
 /**
- * Each article file's front matter and converted body, by a hash of the file, kept in
- * `.cache/ssg/markdown.json` beside (never inside) the output, each body's HTML in an entry of its
- * own (`markdown/<key>.html`): a build writes only the articles it converted, and reads only the
- * HTML of the pages it renders. The key covers the Markdown
- * pipeline's own source and the versions of the packages it uses (and theirs), so an upgrade of
- * remark or micromark converts every article again and re-renders the pages showing them; the
- * file also records those versions and is discarded when they differ. Deleting or damaging the
- * file only costs one slower build.
+ * Each article's front matter and converted body by a hash of the file, in
+ * `.cache/ssg/markdown.json`, each body's HTML an entry of its own: a build writes only what it
+ * converted and reads only what it renders. The key covers the pipeline's source and package
+ * versions, so an upgrade converts again. Losing the file costs one slower build.
  */
-// The image settings and sizes too: processed images are part of the HTML kept; and how front
-// matter is read, as its data is kept too.
+// Images and front matter too: what they produce is part of what is kept.
 const pipelineSource = ['content/frontmatter.ts', 'content/markdown.ts', 'content/markdown-html.ts', 'content/markdown-alerts.ts', 'content/markdown-code.ts', 'content/markdown-plugins.ts', 'trees.ts', 'images/article-images.ts', 'images/picture.ts', 'images/process.ts', 'images/stage.ts']
   .map((file) => readFileSync(path.join(generatorRoot, 'src', file), 'utf8'))
   .join('\n');

@@ -134,8 +134,7 @@ export function createMarkdownPool(options: { cacheDir: string; converter: Artic
     unregister = interrupts.on(stop);
     let file = shippedHelper();
     if (!file) {
-      // The helper runs as plain JavaScript, compiled here: loaded through the TypeScript loader,
-      // the same conversions cost 60 % more CPU.
+      // The helper runs as plain JavaScript, compiled here: the TypeScript loader costs it CPU on every conversion.
       mkdirSync(options.cacheDir, { recursive: true });
       removeStaleHelperFiles(options.cacheDir);
       file = helperFile = path.join(options.cacheDir, `markdown-helper-${process.pid}.mjs`);

@@ -1,8 +1,6 @@
-// A short article of the Markdown people write (headings, emphasis, links, lists, a quote, a
-// table, a task list, strikethrough, a footnote, code in a few languages), converted a few times
-// by dev's edit helper as soon as it starts, results dropped: the conversion code is compiled and
-// optimised before the first save instead of during it (the first saves' conversions took 30-60 ms
-// where later ones take 10-15). It shows no image, so it reads and writes nothing.
+// A short article of the Markdown people write, converted a few times by dev's edit helper as it
+// starts, results dropped: the conversion code is optimised before the first save, not during it.
+// It shows no image, so it reads and writes nothing.
 export const WARM_UP_ARTICLE = `## Version 2.0: what changes for readers
 
 The **release** lands on day *1,024*; read the [release notes](https://example.org/notes) and

@@ -26,17 +26,10 @@ function refuseOverPublic(file: string, publicFiles: ReadonlySet<string>, public
 }
 
 /**
- * A complete site written beside `outDir` and swapped in only when everything is written, so a
- * failure at any point leaves the previous output as it was. Files may be written as they are
- * made; `commit` waits for them, then swaps.
- *
- * With a `manifestFile`, a build whose every file comes out byte for byte as the output folder
- * already holds them writes nothing at all: files are compared as they are made, and writing
- * starts (with what was held so far) at the first one that differs.
- *
- * Once it writes, a file the output folder holds byte for byte is carried over as a hard link
- * (`carries(path, hash)` says whether one would be: a file written with that `hash` then never has
- * its contents asked for).
+ * A complete site written beside `outDir` and swapped in once all is written, so a failure leaves
+ * the previous output intact. With a `manifestFile`, a build identical to the output writes
+ * nothing: writing starts at the first file that differs. Files the output already holds are
+ * carried over as hard links (`carries(path, hash)` says which; their contents are never asked for).
  */
 export async function createStagedOutput(outDir: string, publicDir: string, options: { manifestFile?: string; interrupts?: Interrupts } = {}) {
   const interrupts = options.interrupts ?? noInterrupts;

@@ -194,9 +194,6 @@ export interface PageSource {
   answersBeforeConversion?: boolean;
   /** Hears of each page of the run, rendered (`fresh`) or not. */
   made?(page: RenderedPage, fresh: boolean): void;
-  /**
-   * The run keeps no page's HTML once the output has it (build: nothing reads it again, and a
-   * 5,000-article site's pages are 230 MB of it); the run's pages then have none.
-   */
+  /** The run keeps no page's HTML once the output has it (build: nothing reads it again, and it is large). */
   dropsHtml?: boolean;
 }

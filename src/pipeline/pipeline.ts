@@ -1,10 +1,6 @@
-// The one pipeline of the generator: the stages every build runs, in their one order. `build` runs
-// it once with everything changed (full-build.ts); dev mode keeps it and runs it again after each
-// save on what changed (incremental.ts). What differs between the two is a strategy passed in:
-// one-shot bundles or esbuild contexts kept alive (bundlers.ts), a page taken from the page cache
-// or kept because nothing it read changed (pages.ts), a staging folder swapped in or the folder
-// written in place (the output), and the hooks only one of them has, handed to the stages as
-// plain values.
+// The one pipeline: `build` runs it once on everything (full-build.ts), dev again after each save
+// on what changed (incremental.ts), so a check added once holds in both. What differs is the
+// strategy passed in (bundlers, page reuse, output) and the hooks only one side has, as plain values.
 import type { ClientBundle } from '../render/bundles.ts';
 import type { DrawnMemo } from '../render/generated-files.ts';
 import { emptyReads } from '../render/dependencies.ts';

@@ -95,14 +95,10 @@ function clashesOf(
 }
 
 /**
- * A drawn file (the site's files()) at the path of a page, as a file or as the URL it is served
- * at, or of an asset, an image or a site file is refused: written one after the other, one of the
- * two would silently be lost. So is one where another file needs a folder, or inside a folder
- * another file takes: writing the site would fail. `generated` is every other file the build makes.
- *
- * The `feed`, written where the site's feed() says, is held to the same rules (it replaced the
- * About page when given its path); it is among the site files in `generated`, once (twice when it
- * has the path of the sitemap, say). Both in one pass: a dev rebuild runs this every time.
+ * Refuses a drawn file (the site's files()) at the path or URL of a page, asset, image or site
+ * file, where one of the two would be silently lost, and one that needs a folder another file
+ * takes (writing would fail). `generated` is every other file, the feed among them. One pass,
+ * since dev runs it on every rebuild.
  */
 export function checkDrawnClashes(
   drawn: readonly OutputFile[],

@@ -1,14 +1,10 @@
-// A build with nothing to do: every input is as it was for the last build into the same output
-// folder, and that folder still holds exactly what the build wrote. Then the build reports what
-// the last one did (its pages and warnings) and writes nothing, without reading a single article.
+// A build with nothing to do: every input is as for the last build into this output folder, and
+// the folder still holds exactly what that build wrote. The build reports the last result and
+// writes nothing, without reading an article.
 //
-// The inputs are the files of content/, site/ (its public folder too) and templates/, the
-// project's package files and npm's install record (by path, size and times, as the generator's
-// own fingerprint), the generator itself, Node's version, the time zone and locale, the build's
-// options, every other file the site's code was bundled from (a module beside site/, a package),
-// and the date: the record holds from the build's time until the next UTC midnight (pages and the
-// page cache go by the day) or until the first article held back for its date is due, whichever
-// comes first.
+// Inputs: content/, site/, templates/, the package files and npm's install record, the generator,
+// Node's version, time zone, locale, options, every file the site's code was bundled from, and the
+// date (a record holds until the next UTC midnight or the first held-back article falls due).
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';

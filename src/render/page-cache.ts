@@ -54,11 +54,9 @@ interface CachedPage {
 interface StoredPage {
   entryKey: string;
   /**
-   * `outputHash` of the page's HTML, which is kept apart in `pages/<hash as hex>.html`: an entry
-   * per HTML, written once, so a build that renders one page writes one file, and one whose
-   * output folder holds the pages reads none (a large site's index would otherwise be huge). The
-   * entry is the HTML alone, checked against its name when read, and a second name of the page's
-   * file in the output when the build could make one (see keepContentEntry).
+   * `outputHash` of the page's HTML, kept apart as `pages/<hash as hex>.html`, one entry per HTML,
+   * so a build writes only the pages it rendered and the index stays small. Checked against its
+   * name on read; a hard link to the page in the output when one can be made (see keepContentEntry).
    */
   hash: string;
   measures: PageMeasures;
