@@ -69,7 +69,7 @@ function readArticleSource(root: string, file: string, warn: (message: string) =
   }
   let bytes: Buffer;
   try {
-    // A file past the size limit is not read at all (a 30 MB article would be read, then refused).
+    // Refused before it is read, so a huge file costs nothing.
     if (stat.size > limits.maxBytes) return { file: relative, text: '', problem: catalogueError('ArticleTooLarge', [stat.size, limits.maxBytes], { file: relative }) };
     bytes = readFileSync(file);
   } catch (error) {

@@ -19,9 +19,8 @@ interface Excerpt {
 }
 
 /**
- * The longest excerpt read, in characters: a summary is a sentence or a paragraph. It is made in
- * the build's own process, and Markdown's emphasis costs time with the square of its runs: at this
- * length the worst takes about a tenth of a second.
+ * The longest excerpt read, in characters: a summary is a paragraph at most, and it is made in the
+ * build's own process, where emphasis costs time with the square of its runs.
  */
 const MAX_EXCERPT_LENGTH = 4_000;
 

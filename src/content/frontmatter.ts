@@ -87,7 +87,7 @@ export function splitFrontMatter(source: string, file: string, options: SplitOpt
   if (!block) return { data: {}, body: lines.join('\n') };
   if (block.close === -1) throw catalogueError('FrontMatterUnclosed', [block.format, block.open + 1], { file, line: block.open + 1 });
   const inner = lines.slice(block.open + 1, block.close).join('\n');
-  // Before it is parsed: the YAML parser's time grows with the square of a mapping's keys (100,000 took two minutes).
+  // Before it is parsed: the YAML parser's time grows with the square of a mapping's keys.
   if (inner.length > MAX_FRONT_MATTER_LENGTH) throw catalogueError('FrontMatterTooLarge', [inner.length, MAX_FRONT_MATTER_LENGTH], { file, line: block.open + 1 });
   // Lines of the front matter's own text are counted from the line after the opening one.
   const firstLine = block.open + 2;

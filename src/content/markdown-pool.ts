@@ -108,10 +108,9 @@ export interface PoolDrawing {
 }
 
 /**
- * Markdown conversion, and drawing, in helper processes, one per core. Measured on this 2-core
- * machine, two worker threads in one process converted no faster than one (their garbage
- * collectors share the process's helper threads), and separate processes never slower; so
- * processes it is. They start with the first work that is worth them, and end on close().
+ * Markdown conversion, and drawing, in helper processes, one per core: worker threads in one
+ * process share its garbage collector's threads and convert no faster. They start with the first
+ * work worth them, and end on close().
  */
 export function createMarkdownPool(options: { cacheDir: string; converter: ArticleConverter; size?: number; interrupts?: Interrupts; drawing?: PoolDrawing; limits?: Pick<ArticleLimits, 'timeoutMs' | 'helperMemoryMb'>; spare?: SpareHelper }): MarkdownPool {
   const interrupts = options.interrupts ?? noInterrupts;

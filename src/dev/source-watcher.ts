@@ -24,8 +24,7 @@ function fileSignature(file: string): string {
  * once ready.
  */
 export async function watchSourceFolders(root: string, on: { change: (file: string) => void; error: (error: unknown) => void }): Promise<FSWatcher> {
-  // chokidar asks about every entry of a folder each time something in it changes: 1,000 times
-  // per save in a folder of 1,000 articles, so this stays cheap (no path.relative).
+  // chokidar asks about every entry of a folder on each change in it, so this stays cheap (no path.relative).
   const prefix = root + path.sep;
   const ignored = (file: string) => {
     const relative = file.startsWith(prefix) ? file.slice(prefix.length) : path.relative(root, file);

@@ -54,8 +54,8 @@ export async function processSiteImages(
 }
 
 /**
- * Build and dev hook (issue 12): the site's images processed and handed to pages as
- * `data.images` (by public path), so a page reading them is rendered again when one changes.
+ * The site's images processed and handed to pages as `data.images` (by public path), so a page
+ * reading them is rendered again when one changes.
  */
 export async function addSiteImages(
   project: Project,

@@ -16,9 +16,8 @@ const TEXT = /\.(js|mjs|css|svg|xml|webmanifest|txt|json)$/;
 const SETTINGS = `zlib ${process.versions.zlib} brotli ${process.versions.brotli ?? ''} gz 9`;
 
 /**
- * Brotli's best (11) for the hashed assets every visitor fetches, made once per content. The
- * sitemap and feeds change with every new article, so every such build compresses them again:
- * level 9, a few percent larger at a fraction of 10's and 11's time.
+ * Brotli's best (11) for the hashed assets, made once per content; 9 for the sitemap and feeds,
+ * which change with every new article: slightly larger, much faster.
  */
 const brotliQuality = (file: OutputFile) => (file.path.startsWith(`${ASSETS_DIR}/`) ? 11 : 9);
 

@@ -35,9 +35,8 @@ const swapFailed = (outDir: string, error: unknown) =>
 
 /** Writes files into the staging folder as they are made; a failure waits in `writes` for commit to report it. */
 export function stagingWriter(staging: string) {
-  // Each folder made after its parent, and the staging folder itself never (startStaging made it):
-  // once it is removed (an interrupt's clean-up, anyone), later writes fail instead of making it
-  // again, as `mkdir -p` did, and of committing a site holding only what came after.
+  // Each folder made after its parent, never the staging folder itself (startStaging made it): once
+  // it is removed (an interrupt's clean-up), later writes fail rather than commit a partial site.
   const folders = new Set<string>();
   const ensureFolder = (folder: string): void => {
     if (folder === staging || folders.has(folder) || path.dirname(folder) === folder) return;
