@@ -1,9 +1,6 @@
-// `ssg init <folder>`: a new site from the starter the package ships (starter/): a route table, a
-// page, an island, one article, the document shell and a short README. Never written over anything:
-// the folder must not exist, or be empty (a `.git` in it aside). A new folder is made whole beside
-// its place and renamed in; into an existing empty folder (`ssg init .`, a mount point, a folder
-// whose owner and mode the user chose) the starter is staged inside it and its entries moved up.
-// A failure or a signal leaves nothing of the starter behind.
+// `ssg init <folder>`: a new site from the starter the package ships (starter/). Never written over
+// anything: the folder must not exist or be empty (a `.git` aside). The starter is staged and then
+// renamed or moved in, so a failure or a signal leaves nothing of it behind.
 import { randomBytes } from 'node:crypto';
 import { constants, copyFileSync, cpSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';

@@ -43,11 +43,10 @@ function checkDrawing(file: GeneratedFile, drawers: SiteDefinition['drawers']): 
 }
 
 /**
- * Draws the site's generated files, taking each from `memo`, else from `cacheDir`, when its path,
- * key and the code that draws it (`salt`) are as before; entries no longer used are pruned. Files with
- * `draw` go to `options.draw` all at once, those with render() at most `concurrency` at once.
- * `memo` is left holding exactly the files of this call. Without a memo (a build), a file written
- * to the cache is handed on to be read from there when the output writes it, not held meanwhile.
+ * Draws the site's generated files, each taken from `memo` or `cacheDir` while its path, key and
+ * drawing code (`salt`) are unchanged; unused entries are pruned and `memo` keeps only this call's
+ * files. Files with `draw` go to `options.draw` at once, render() ones `concurrency` at a time.
+ * A build (no memo) reads a cached file back when the output writes it, so no bytes are held meanwhile.
  */
 export async function generateFiles<Data>(site: SiteDefinition<Data>, context: GeneratedFilesContext<Data>, options: GenerateOptions): Promise<OutputFile[]> {
   let files: GeneratedFile[];

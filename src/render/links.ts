@@ -245,11 +245,9 @@ function stillPasses(page: PageLinks, memo: LinkCheckMemo, byPath: ReadonlyMap<s
 }
 
 /**
- * Every internal link and source on every page must lead to a page, a generated file or a
- * public file, and a `#fragment` to an id on the page it leads to (pages only: a fragment of a
- * public file is not checked). Relative links are resolved against the page. Paths under
- * `ignore` (an API the server answers) are not checked. Pages come with their HTML, or with
- * their links already taken out (dev mode, which also keeps a `memo` between rebuilds).
+ * Every internal link and source on every page must lead to a page, a generated or public file,
+ * and a `#fragment` to an id on the page it leads to. Paths under `ignore` (an API the server
+ * answers) are skipped. Dev passes pages with their links taken out and a `memo` between rebuilds.
  */
 export function checkLinks(
   pages: ReadonlyArray<CheckedPage | PageLinks>,

@@ -11,11 +11,9 @@ import { fragmentTargets, hasSlashedLink, type PageLink, type PageLinks } from '
 import { generatorRoot } from '../project.ts';
 
 /**
- * Rendered pages kept between builds, each with what it read while it rendered (which articles,
- * the list of articles, which data files: the tracking dev mode uses). A page is taken from the
- * cache only when everything it read is as it was and nothing that every page depends on (the
- * site's compiled code, the template, the generator, the build's date, time zone and locale, the
- * options) changed.
+ * Rendered pages kept between builds with what each read while it rendered. A page is taken from
+ * the cache only when all it read is unchanged and so is what every page depends on (site code,
+ * template, generator, the build's date, time zone, locale and options).
  */
 export interface PageCache {
   /** The stored page, if nothing it depends on changed: its HTML is read only when asked for; its links name it `urlPath`. */

@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The inline script of a page whose islands all wait for the visitor: it fetches nothing until
- * the first interaction (a pointer moving over the page, a scroll, click, touch, focus or key), then imports the island loader
- * named by its `data-loader` attribute. The events it saw are handed to the loader, which
- * replays a click that reached an island before the island was live. The text never changes
- * with the site, so its CSP hash is stable from build to build.
+ * The inline script of a page whose islands all wait for the visitor: it fetches nothing until the
+ * first interaction, then imports the loader named by `data-loader` and hands it the events seen,
+ * so a click before the island was live is replayed. Its text never changes, so its CSP hash is stable.
  */
 export const BOOTSTRAP_SCRIPT =
   '(function(){var s=document.currentScript,w=window,t=["pointerover","pointerdown","touchstart","keydown","focusin","click","scroll"],' +
