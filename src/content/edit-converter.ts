@@ -19,7 +19,6 @@ export interface EditConverter {
    * done (or failed: warming never fails).
    */
   warm(converter: ArticleConverter): Promise<void>;
-  /** Ends the helper. */
   close(): Promise<void>;
 }
 

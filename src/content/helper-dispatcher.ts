@@ -121,7 +121,6 @@ export function dispatcher(spawn: () => Helper, size: number, limits: { timeoutM
   if (ready) add(ready);
   for (let count = live.size; count < size; count++) add(spawn());
   return {
-    /** The helpers running now. */
     helpers: () => [...live].map((helper) => helper.process),
     /** No helper is started again after this. */
     close() {

@@ -136,7 +136,6 @@ export function rehypeNoteRemovedHtml(schema: Schema = articleSchema) {
   };
 }
 
-/** Every element of the tree, in document order. */
 const eachElement = (tree: Root, visit: (node: Element) => void) =>
   walkTree<RootContent>(tree, (node) => {
     if (node.type === 'element') visit(node);

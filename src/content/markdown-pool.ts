@@ -35,7 +35,6 @@ export interface MarkdownPool {
   draw: DrawMany;
   /** Ends the helpers once they have no more work (the drawing they were given goes on). */
   release(): Promise<void>;
-  /** Ends the helpers now. */
   close(): Promise<void>;
 }
 

@@ -50,7 +50,6 @@ function readManifest(file: string, outDir: string): OutputManifest | undefined 
   }
 }
 
-/** The fingerprint of what a stat found. */
 export const fingerprintOfStat = (stat: Stats): Fingerprint => [stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino];
 
 // Of the entry itself: a public symlink is copied as it is, and its target may be anywhere (or nowhere).

@@ -50,7 +50,6 @@ const EARLIER_OUTPUT_SIGNATURE = ['_headers', 'sitemap.xml', 'assets'];
 /** Symbolic links followed before giving up: the kernel's own limit. */
 const MAX_LINKS = 40;
 
-/** Whether `candidate` is `folder` or inside it. */
 export const isInside = (folder: string, candidate: string) => {
   const relative = path.relative(folder, candidate);
   return relative === '' || (!relative.startsWith(`..${path.sep}`) && relative !== '..' && !path.isAbsolute(relative));

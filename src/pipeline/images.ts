@@ -1,8 +1,6 @@
-// The image stage `build` and dev mode share. Article images are checked, processed and put into
-// each article's HTML by the Markdown processor itself (rehypeArticleImages, in the helper
-// processes or here); this stage gives conversions their image context, gathers the files each
-// article's images need (from the image cache) as articles are admitted, and hands the site's own
-// images to pages as data, all through one image cache.
+// The image stage `build` and dev share, through one image cache. The Markdown processor puts
+// article images in the HTML (rehypeArticleImages); this stage gives it the image context, gathers
+// each admitted article's image files, and hands the site's own images to pages as data.
 import path from 'node:path';
 import type { Article } from '../content/article.ts';
 import type { ServerModule } from '../bundle/bundle-server.ts';

@@ -31,7 +31,6 @@ function updateDataSources(project: Project, previous: Map<string, DataFile>, fi
   return sources;
 }
 
-/** The names of `data` whose value differs. */
 function changedDataNames(before: Record<string, unknown>, after: Record<string, unknown>): Set<string> {
   const names = new Set<string>();
   if (before === after) return names;

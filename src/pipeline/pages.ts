@@ -113,10 +113,9 @@ function convertedView(context: RenderContext, known: ReadonlySet<Article>, conv
 }
 
 /**
- * A page rendered now, with what it read, its links and its hash (undefined when what it read
- * makes it `valid` no more: it showed an article not converted yet); its links are taken out of its
- * HTML unless `linksOf` knows them (the same bytes as a page made before: a list page rendered
- * again when an article it does not show came in, most tag pages after a new article).
+ * A page rendered now, with its reads, links and hash; undefined when it showed an article not
+ * converted yet. Its links come from `linksOf` when its bytes match a page made before (most tag
+ * pages after a new article), else from its HTML.
  */
 function renderedPage(job: PageJob, context: RenderContext, file: string | undefined, valid: (reads: PageReads) => boolean, linksOf?: (hash: string) => PageLinks | undefined): RenderedPage | undefined {
   const reads = emptyReads();

@@ -187,9 +187,8 @@ export interface PageSource {
    */
   sameAsBefore?(job: PageJob, hash: string): PageLinks | undefined;
   /**
-   * earlier() answers from what the articles were parsed to, not from what they convert to (dev:
-   * what each page read, against the fields that changed): a page whose entry holds no article is
-   * then asked, and taken as it was, before the articles are converted.
+   * earlier() answers from the parsed articles, not the converted ones (dev), so a page whose entry
+   * holds no article can be taken as it was before the articles are converted.
    */
   answersBeforeConversion?: boolean;
   /** Hears of each page of the run, rendered (`fresh`) or not. */

@@ -43,7 +43,6 @@ const SITE_MODULE_FILE = /^markdown-site-(\d+)-[\w-]+\.mjs$/;
 export interface SiteModuleCopies {
   /** The copy of this code, written if it is not there yet. */
   of(code: Uint8Array): string;
-  /** Removes the copy. */
   dispose(): void;
 }
 

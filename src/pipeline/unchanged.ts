@@ -184,10 +184,8 @@ function manifestHash(manifestFile: string): string {
 const CLOCK_MARGIN_MS = 100;
 
 /**
- * Keeps what this build made of these inputs; without it, the next build simply builds in full.
- * `sources` are the files the bundles were made from; those outside the stamped folders are kept
- * by fingerprint. Not kept when one of them changed since the build started (`started`, ms since
- * the epoch): the bundle may hold either version.
+ * Keeps what this build made of these inputs (without it, the next build builds in full). Not kept
+ * when a bundled file outside the stamped folders changed since `started`: the bundle may hold either version.
  */
 export function saveUnchangedRecord(
   project: Project,

@@ -230,7 +230,6 @@ export interface ArticleChange {
   lists?: {
     /** Whether a tag's group (its name, its articles in order) differs. */
     groupChanged(tag: string): boolean;
-    /** Whether a tag's group's name differs. */
     nameChanged(tag: string): boolean;
     /** Whether a page of a list (`<size>:<number>:<list>`, see PageReads.listPages) differs. */
     pageChanged(page: string): boolean;

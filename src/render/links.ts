@@ -121,7 +121,6 @@ export function fragmentTargets(page: Pick<PageLinks, 'path' | 'links'>): string
 export const hasSlashedLink = (page: Pick<PageLinks, 'links'>) => page.links.some((link) => SLASHED.test(link.path));
 const SLASHED = /[^/]\/+$/;
 
-/** The links and ids of one page. */
 export function pageLinks(page: CheckedPage): PageLinks {
   const scanned = scanPage(page.html);
   const links = new Map<string, PageLink>();
