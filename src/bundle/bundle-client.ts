@@ -10,13 +10,12 @@ import { fromEsbuildFailure, ssgAlias } from './esbuild-plugins.ts';
 import { ASSETS_DIR, generatorModulePaths, generatorRoot, type Project } from '../project.ts';
 import type { ClientBundle, OutputAsset } from '../render/bundles.ts';
 
-
 /**
  * Style sheets up to this size go into every page instead of a render-blocking request: one
  * round trip costs more first paint than these bytes on a slow line, and the sheet is not cached
  * across pages (a larger one is).
  */
-export const INLINE_STYLE_MAX_BYTES = 48 * 1024;
+const INLINE_STYLE_MAX_BYTES = 48 * 1024;
 
 export interface IslandSource {
   name: string;

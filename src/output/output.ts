@@ -8,7 +8,6 @@ import { carrySource, intactManifest, saveManifest } from './output-manifest.ts'
 import { markOutput } from './output-target.ts';
 import { stagingWriter, startStaging, swapInStaging } from './staging-folder.ts';
 
-
 /**
  * An entry of the public folder at a path the build makes a page, asset or site file for (or
  * needs a folder at, or writes as a file above it: the case says which), named by its path.

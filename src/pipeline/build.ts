@@ -9,7 +9,6 @@ import { projectAt, type Project } from '../project.ts';
 import type { BuildOptions, BuildResult } from './build-result.ts';
 import { inputStamp, manifestFileOf, unchangedReport } from './unchanged.ts';
 
-
 /**
  * Builds the site into the output folder, once it is known to be a folder the build may write:
  * refused when it is the project, a source folder or a foreign folder; waited for while another
@@ -48,7 +47,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     release();
   }
 }
-
 
 function isCacheEntryChanged(error: unknown): boolean {
   // Bounded: a cause chain a few links long, or a list of problems.

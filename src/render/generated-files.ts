@@ -8,7 +8,6 @@ import { catalogueError } from '../errors.ts';
 import { siteCodeError } from '../site-code-error.ts';
 import { drawHere, type DrawMany } from '../content/drawing.ts';
 
-
 const SAFE_PATH = /^(?:[A-Za-z0-9][A-Za-z0-9._~-]*\/)*[A-Za-z0-9][A-Za-z0-9._~-]*\.[A-Za-z0-9]+$/;
 
 /** One entry per file and content: its path, its key and the code that draws it. */

@@ -7,7 +7,6 @@ import type { FeedDefinition, SiteMeta } from './site-definition.ts';
 import { atomFeed, feedPaths, jsonFeed, rssFeed } from './feeds.ts';
 import { escapeXml } from './xml-text.ts';
 
-
 /** An ISO date (`2025-01-01`) of an article's date, when it has a readable one. */
 function isoDay(date: string): string | undefined {
   const time = Date.parse(date);

@@ -2,7 +2,6 @@ import nodemailer from 'nodemailer';
 import { composeMail, type MailAddressing } from './mail-compose.ts';
 import type { MessageSender } from './message.ts';
 
-
 export interface SmtpOptions extends MailAddressing {
   host: string;
   port: number;

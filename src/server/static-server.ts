@@ -9,7 +9,6 @@ import { sendPlain } from './http-server.ts';
 import { parseRequestTarget, sitePathOf } from './request-target.ts';
 import { findAcrossSwaps, findStaticFile, type Found } from './static-lookup.ts';
 
-
 type HeadersFor = (sitePath: string, file: string) => Record<string, string>;
 
 export interface StaticHandlerOptions {
