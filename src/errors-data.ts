@@ -623,6 +623,7 @@ export const errorCatalogue = {
       isPage: (from: string) => `${from} is redirected, but it is a page of the site: a redirect would hide it. Remove the redirect or the page.`,
       nowhere: (from: string, to: string) => `The redirect from ${from} goes to ${to}, which is no page or file of the site.`,
       loop: (chain: string) => `The redirects loop: ${chain}.`,
+      noPage: (from: string) => `The article names earlier addresses (${from}), but no page of the site shows it to redirect them to.`,
     }),
   },
   InitFailed: {

@@ -14,6 +14,7 @@ import type { RenderContext } from '../render/render.ts';
 import type { PageJob } from '../render/routes.ts';
 import type { GeneratedFile } from '../render/site-definition.ts';
 import { codeStampOf } from '../bundle/module-code.ts';
+import { checkRedirects, declaredRedirects } from '../render/redirects.ts';
 import { siteFiles } from '../render/site-files.ts';
 import type { DocumentShell } from '../render/template.ts';
 import type { SiteSettings } from './site-settings.ts';
@@ -47,7 +48,10 @@ export function generatedFiles(
   now: Date,
 ): OutputFile[] {
   const { settings } = inputs;
+  const declared = declaredRedirects({ redirects: inputs.server.site.redirects, siteFile: 'site/index.tsx', articles: inputs.articles, pages: jobs });
+  const redirects = checkRedirects(declared, { pages: new Set(jobs.map((job) => job.path)), files: publicFiles });
   return siteFiles({
+    redirects,
     jobs,
     articles: inputs.articles,
     baseUrl: settings.baseUrl,

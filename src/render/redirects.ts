@@ -1,5 +1,6 @@
 // Moved addresses: the site's `redirects` map and articles' `aliases` / `redirect_from`, checked
 // once and written for every host in its own form.
+import type { Article } from '../content/article.ts';
 import { catalogueError } from '../errors.ts';
 
 export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
@@ -23,6 +24,40 @@ export interface DeclaredRedirect {
   from: string;
   rule: RedirectRule;
   declaredIn: string;
+}
+
+/**
+ * The redirects a site declares: its `redirects` map, and each article's earlier addresses
+ * (`movedFrom`, relative ones against its page's folder) to the page that shows it.
+ */
+export function declaredRedirects(input: {
+  redirects?: Record<string, RedirectRule>;
+  siteFile: string;
+  articles: readonly Article[];
+  pages: readonly { path: string; entry: Record<string, unknown> }[];
+}): DeclaredRedirect[] {
+  const declared = Object.entries(input.redirects ?? {}).map(([from, rule]) => ({ from, rule, declaredIn: input.siteFile }));
+  const moved = input.articles.filter((article) => article.movedFrom);
+  if (moved.length === 0) return declared;
+  const pageOf = new Map<Article, string>();
+  for (const page of input.pages) for (const value of Object.values(page.entry)) if (moved.includes(value as Article) && !pageOf.has(value as Article)) pageOf.set(value as Article, page.path);
+  for (const article of moved) {
+    const page = pageOf.get(article);
+    if (page === undefined) throw catalogueError('RedirectInvalid', ['noPage', article.movedFrom!.join(', ')], { file: article.file });
+    for (const from of article.movedFrom!) declared.push({ from: from.startsWith('/') ? from : relativeTo(from, page), rule: page, declaredIn: article.file });
+  }
+  return declared;
+}
+
+/** `old-name` written by an article at `/news/hello` is `/news/old-name`, as Hugo reads aliases. */
+function relativeTo(from: string, page: string): string {
+  const folder = page.slice(0, page.lastIndexOf('/') + 1);
+  const segments: string[] = [];
+  for (const part of (folder + from).split('/')) {
+    if (part === '..') segments.pop();
+    else if (part !== '.' && part !== '') segments.push(part);
+  }
+  return `/${segments.join('/')}${from.endsWith('/') ? '/' : ''}`;
 }
 
 const STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);

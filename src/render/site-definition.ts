@@ -2,8 +2,9 @@ import type { ComponentType, ReactNode } from 'react';
 import type { Article } from '../content/article.ts';
 import type { DataSchema } from '../content/data.ts';
 import type { MarkdownOptions } from '../content/markdown-options.ts';
+import type { RedirectRule } from './redirects.ts';
 
-export type { DataSchema, MarkdownOptions };
+export type { DataSchema, MarkdownOptions, RedirectRule };
 
 /**
  * What every page and the layout receive. `Data` is the site's YAML data (its schemas' types);
@@ -144,6 +145,15 @@ export interface SiteDefinition<Data = Record<string, unknown>> {
    * build time like article images and handed to pages as `data.images[path]` (a PictureData).
    */
   images?: (data: Data) => string[];
+  /**
+   * Addresses that moved, each to a path on the site or another site: `{ '/blog/hello': '/news/hello' }`,
+   * or with a status, `{ '/old': { destination: '/new', status: 302 } }` (301 when not given). Each is
+   * written for every host (`_redirects`, the nginx include, a page with a refresh for hosts
+   * without rules) and answered by dev, preview and serve. One whose source is a page, whose
+   * destination is no page or file, or that loops stops the build. Articles add theirs with
+   * `aliases` or `redirect_from` in their front matter.
+   */
+  redirects?: Record<string, RedirectRule>;
   /**
    * The site's own Markdown plugins (`remarkPlugins`, `rehypePlugins`, each a plugin or
    * `[plugin, options]`) and what the sanitiser should keep of their output (`allow`).
