@@ -38,6 +38,10 @@ describe('checkRedirects', () => {
     ]);
   });
 
+  it('writes a destination with a slash as the page\'s own address, so a visitor takes one hop', () => {
+    expect(checkRedirects([declared('/x', '/news/?a=1#b')], site).map((r) => r.to)).toEqual(['/news?a=1#b']);
+  });
+
   it('accepts files and other sites as destinations', () => {
     expect(checkRedirects([declared('/robots', '/robots.txt'), declared('/gh', 'https://github.com/x')], site).map((r) => r.to)).toEqual(['/robots.txt', 'https://github.com/x']);
   });
@@ -64,7 +68,7 @@ describe('checkRedirects', () => {
 
   it('refuses malformed sources, destinations and statuses', () => {
     for (const from of ['blog', '/a b', '/a/../b', '/a?x', '/ä', '', '/a"b', '/a;b']) expect(failure(() => checkRedirects([declared(from, '/about')], site)).message).toContain('is not a path on the site');
-    for (const to of ['', 'about', '//evil.example', 'javascript:alert(1)', '/a b', '/a"b', '/$host', 'https://x/"']) expect(failure(() => checkRedirects([declared('/x', to)], site)).message).toContain('neither a path');
+    for (const to of ['', 'about', 'https://x.example/café', '/news/hello#café', '//evil.example', 'javascript:alert(1)', '/a b', '/a"b', '/$host', 'https://x/"']) expect(failure(() => checkRedirects([declared('/x', to)], site)).message).toContain('neither a path');
     expect(failure(() => checkRedirects([declared('/x', { destination: '/about', status: 200 as 301 })], site)).message).toContain('status 200');
   });
 

@@ -15,7 +15,9 @@ import type { PageJob } from '../render/routes.ts';
 import type { GeneratedFile } from '../render/site-definition.ts';
 import { codeStampOf } from '../bundle/module-code.ts';
 import { checkRedirects, declaredRedirects } from '../render/redirects.ts';
+import { feedPaths } from '../render/feeds.ts';
 import { siteFiles } from '../render/site-files.ts';
+import { catalogueError } from '../errors.ts';
 import type { DocumentShell } from '../render/template.ts';
 import type { SiteSettings } from './site-settings.ts';
 
@@ -49,7 +51,9 @@ export function generatedFiles(
 ): OutputFile[] {
   const { settings } = inputs;
   const declared = declaredRedirects({ redirects: inputs.server.site.redirects, siteFile: 'site/index.tsx', articles: inputs.articles, pages: jobs });
-  const redirects = checkRedirects(declared, { pages: new Set(jobs.map((job) => job.path)), files: publicFiles });
+  if (declared.length > 0 && publicFiles.has('_redirects')) throw catalogueError('RedirectInvalid', ['publicFile'], { file: 'site/public/_redirects' });
+  const made = ['sitemap.xml', 'robots.txt', 'manifest.webmanifest', ...(settings.feed ? Object.values(feedPaths(settings.feed.path)).flatMap((file) => (file ? [file.replace(/^\//, '')] : [])) : [])];
+  const redirects = checkRedirects(declared, { pages: new Set(jobs.map((job) => job.path)), files: new Set([...publicFiles, ...made]), outputs: new Set(jobs.map((job) => job.outputPath)) });
   return siteFiles({
     redirects,
     jobs,

@@ -2,6 +2,7 @@
 // once and written for every host in its own form.
 import type { Article } from '../content/article.ts';
 import { catalogueError } from '../errors.ts';
+import { outputPathFor } from './routes.ts';
 
 export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
 
@@ -65,7 +66,7 @@ const STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 const SOURCE = /^\/[A-Za-z0-9._~/-]*$/;
 // A destination is written into rule files, nginx's configuration and an HTML attribute: no
 // spaces, quotes, variables or markup, which URLs percent-encode anyway.
-const DESTINATION_UNSAFE = /[\s"'\\$<>`{}^|]|[\u0000-\u001f\u007f]/;
+const DESTINATION_UNSAFE = /[^\x21-\x7e]|["'\\$<>`{}^|]/;
 const ABSOLUTE = /^https?:\/\/[^/?#]+/i;
 
 /** `/blog/x/` and `/blog/x` are one source; `/` stays. */
@@ -95,7 +96,12 @@ function checkedRule(declared: DeclaredRedirect): { from: string; to: string; st
  * page or a file, two redirects from one source, a destination on the site that is neither a page,
  * a file nor another redirect, and a loop.
  */
-export function checkRedirects(declared: readonly DeclaredRedirect[], site: { pages: ReadonlySet<string>; files: ReadonlySet<string> }): Redirect[] {
+export function checkRedirects(
+  declared: readonly DeclaredRedirect[],
+  site: { pages: ReadonlySet<string>; files: ReadonlySet<string>; outputs?: ReadonlySet<string> },
+): Redirect[] {
+  // What the output already holds, as a disk that ignores case sees it: a source's page must not land there.
+  const taken = new Set([...(site.outputs ?? []), ...site.files].map((file) => file.toLowerCase()));
   const bySource = new Map<string, Redirect>();
   for (const entry of declared) {
     const rule = checkedRule(entry);
@@ -104,7 +110,7 @@ export function checkRedirects(declared: readonly DeclaredRedirect[], site: { pa
       if (earlier.to === rule.to && earlier.status === rule.status) continue;
       throw catalogueError('RedirectInvalid', ['twice', rule.from, earlier.declaredIn], { file: entry.declaredIn });
     }
-    if (site.pages.has(rule.from) || site.files.has(rule.from.slice(1))) {
+    if (site.pages.has(rule.from) || taken.has(rule.from.slice(1).toLowerCase()) || taken.has(outputPathFor(rule.from).toLowerCase())) {
       throw catalogueError('RedirectInvalid', ['isPage', rule.from], { file: entry.declaredIn });
     }
     bySource.set(rule.from, { ...rule, declaredIn: entry.declaredIn });
@@ -119,7 +125,8 @@ function finalDestination(redirect: Redirect, bySource: ReadonlyMap<string, Redi
     const target = pagePath(to);
     const next = bySource.get(target);
     if (!next) {
-      if (site.pages.has(target) || site.files.has(target.slice(1))) return to;
+      // Written as the page's own address: `/news/` would cost a second hop.
+      if (site.pages.has(target) || site.files.has(target.slice(1))) return target + to.slice(to.search(/[?#]|$/));
       throw catalogueError('RedirectInvalid', ['nowhere', redirect.from, to], { file: redirect.declaredIn });
     }
     if (seen.includes(next.from)) throw catalogueError('RedirectInvalid', ['loop', [...seen, next.from].join(' → ')], { file: redirect.declaredIn });
