@@ -617,12 +617,14 @@ export const errorCatalogue = {
     hint: 'Fix the redirect in the file named: the site\'s `redirects` in site/index.tsx, or `aliases` / `redirect_from` in an article\'s front matter.',
     message: byCase({
       source: (from: string) => `The redirect source ${JSON.stringify(from)} is not a path on the site: write it as /folder/page, with letters, digits, "-", "_", "." and "~".`,
-      destination: (from: string, to: string) => `The redirect from ${from} goes to ${JSON.stringify(to)}, which is neither a path on the site (/news/hello) nor an http(s) address without spaces or quotes.`,
+      destination: (from: string, to: string) => `The redirect from ${from} goes to ${JSON.stringify(to)}, which is neither a path on the site (/news/hello) nor an http(s) address without spaces or quotes (percent-encode other characters: %C3%A9 for é).`,
       status: (from: string, status: string) => `The redirect from ${from} has the status ${status}; use 301 (moved for good, the default), 302, 303, 307 or 308.`,
       twice: (from: string, earlier: string) => `${from} is redirected twice, here and in ${earlier}, to different places: keep one.`,
-      isPage: (from: string) => `${from} is redirected, but it is a page of the site: a redirect would hide it. Remove the redirect or the page.`,
+      isPage: (from: string) => `${from} is redirected, but it is a page or file of the site (or one whose name differs only in case): a redirect would hide it. Remove the redirect or the page.`,
+      publicFile: () => `site/public/_redirects is written by hand and the site declares redirects too: keep the rules in one place (move them into redirects, or remove those).`,
       nowhere: (from: string, to: string) => `The redirect from ${from} goes to ${to}, which is no page or file of the site.`,
       loop: (chain: string) => `The redirects loop: ${chain}.`,
+      noPage: (from: string) => `The article names earlier addresses (${from}), but no page of the site shows it to redirect them to.`,
     }),
   },
   InitFailed: {

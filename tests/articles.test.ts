@@ -165,3 +165,24 @@ describe('parseArticles', () => {
     expect(articles.map((a) => a.slug)).toEqual(['newer', 'older']);
   });
 });
+
+describe('earlier addresses (aliases, redirect_from)', () => {
+  it('reads Hugo\'s aliases and Jekyll\'s redirect_from, a path or a list, each once', () => {
+    const warnings: string[] = [];
+    const article = parse('content/news/a.md', '---\ntitle: A\ndate: 2024-01-01\naliases: [/blog/a, old-a]\nredirect_from: /blog/a\n---\nBody.\n', warnings);
+    expect(article.movedFrom).toEqual(['/blog/a', 'old-a']);
+    expect(warnings).toEqual([]);
+    expect(parse('content/news/b.md', '---\ntitle: B\ndate: 2024-01-01\n---\nBody.\n').movedFrom).toBeUndefined();
+  });
+
+  it('refuses an alias that is no address, naming the line', () => {
+    try {
+      parse('content/news/a.md', '---\ntitle: A\ndate: 2024-01-01\naliases: 3\n---\nBody.\n');
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(SsgError);
+      expect((error as SsgError).line).toBe(4);
+      expect((error as SsgError).message).toContain('aliases must be an earlier address');
+    }
+  });
+});

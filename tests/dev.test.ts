@@ -83,6 +83,17 @@ describe('ssg dev', () => {
     events.close();
   });
 
+  it('a save that changes nothing built (the same bytes written again) reloads no page', async () => {
+    const events = await dev.events();
+    await events.settle();
+    const logged = dev.stdout.length;
+    await site.write('site/index.tsx', await site.read('site/index.tsx'));
+    await expect.poll(() => dev.stdout.slice(logged), { timeout: 15_000 }).toMatch(/site\/index\.tsx changed · 0 pages written/);
+    await events.settle();
+    expect(events.received.filter((event) => event.event === 'reload')).toEqual([]);
+    events.close();
+  });
+
   it('a new article gets its page and appears in the list; deleting it removes both', async () => {
     const events = await dev.events();
     await site.write('content/news/brand-new.md', '---\ntitle: Brand new\ndate: "2025-06-01"\n---\nFresh.');

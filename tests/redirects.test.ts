@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 import { SsgError } from '../src/errors.ts';
-import { checkRedirects, nginxRedirects, redirectPage, redirectsFile, type DeclaredRedirect } from '../src/render/redirects.ts';
+import type { Article } from '../src/content/article.ts';
+import { parseRedirectRules } from '../src/server/redirect-rules.ts';
+import { checkRedirects, declaredRedirects, nginxRedirects, redirectPage, redirectsFile, type DeclaredRedirect } from '../src/render/redirects.ts';
 
 const site = { pages: new Set(['/', '/news', '/news/hello', '/about']), files: new Set(['index.html', 'news/hello.html', 'robots.txt']) };
 const declared = (from: string, rule: DeclaredRedirect['rule'], declaredIn = 'site/index.tsx'): DeclaredRedirect => ({ from, rule, declaredIn });
@@ -36,6 +38,10 @@ describe('checkRedirects', () => {
     ]);
   });
 
+  it('writes a destination with a slash as the page\'s own address, so a visitor takes one hop', () => {
+    expect(checkRedirects([declared('/x', '/news/?a=1#b')], site).map((r) => r.to)).toEqual(['/news?a=1#b']);
+  });
+
   it('accepts files and other sites as destinations', () => {
     expect(checkRedirects([declared('/robots', '/robots.txt'), declared('/gh', 'https://github.com/x')], site).map((r) => r.to)).toEqual(['/robots.txt', 'https://github.com/x']);
   });
@@ -62,7 +68,7 @@ describe('checkRedirects', () => {
 
   it('refuses malformed sources, destinations and statuses', () => {
     for (const from of ['blog', '/a b', '/a/../b', '/a?x', '/ä', '', '/a"b', '/a;b']) expect(failure(() => checkRedirects([declared(from, '/about')], site)).message).toContain('is not a path on the site');
-    for (const to of ['', 'about', '//evil.example', 'javascript:alert(1)', '/a b', '/a"b', '/$host', 'https://x/"']) expect(failure(() => checkRedirects([declared('/x', to)], site)).message).toContain('neither a path');
+    for (const to of ['', 'about', 'https://x.example/café', '/news/hello#café', '//evil.example', 'javascript:alert(1)', '/a b', '/a"b', '/$host', 'https://x/"']) expect(failure(() => checkRedirects([declared('/x', to)], site)).message).toContain('neither a path');
     expect(failure(() => checkRedirects([declared('/x', { destination: '/about', status: 200 as 301 })], site)).message).toContain('status 200');
   });
 
@@ -120,5 +126,49 @@ describe('the files for the hosts', () => {
     expect(html).toContain('<meta http-equiv="refresh" content="0; url=https://github.com/x?a=1&amp;b=2">');
     expect(redirectPage(redirects[0]!, 'https://example.com')).toContain('href="https://example.com/news/hello"');
     expect(html).toContain('<meta name="robots" content="noindex">');
+  });
+});
+
+describe('declaredRedirects', () => {
+  const article = (slug: string, movedFrom?: string[]) => ({ slug, file: `content/news/${slug}.md`, ...(movedFrom ? { movedFrom } : {}) }) as unknown as Article;
+
+  it('sends an article\'s earlier addresses to its page, relative ones from its page\'s folder', () => {
+    const hello = article('hello', ['/blog/hello/', 'old-hello', '../2019/hi']);
+    const declared = declaredRedirects({ redirects: { '/team': '/about' }, siteFile: 'site/index.tsx', articles: [hello, article('other')], pages: [{ path: '/news/hello', entry: { article: hello } }] });
+    expect(declared).toEqual([
+      { from: '/team', rule: '/about', declaredIn: 'site/index.tsx' },
+      { from: '/blog/hello/', rule: '/news/hello', declaredIn: 'content/news/hello.md' },
+      { from: '/news/old-hello', rule: '/news/hello', declaredIn: 'content/news/hello.md' },
+      { from: '/2019/hi', rule: '/news/hello', declaredIn: 'content/news/hello.md' },
+    ]);
+    expect(checkRedirects(declared, site).map((r) => r.from)).toEqual(['/team', '/blog/hello', '/news/old-hello', '/2019/hi']);
+  });
+
+  it('refuses earlier addresses of an article no page shows, naming its file', () => {
+    const lost = article('lost', ['/old']);
+    expect(failure(() => declaredRedirects({ siteFile: 'site/index.tsx', articles: [lost], pages: [] }))).toMatchObject({ file: 'content/news/lost.md' });
+  });
+});
+
+describe('parseRedirectRules (what dev, preview and serve read of _redirects)', () => {
+  it('reads simple rules, the first for a path winning, and leaves splats, placeholders and rewrites to the hosts', () => {
+    const rules = parseRedirectRules('# comment\n/a /b 301\n/a /c 302\n/d https://x.org/?q=1 308\n/e /f\n/g/* /h/:splat 301\n/i /j 200\n/k /l 404\n/m /n 301 extra\n');
+    expect([...rules]).toEqual([
+      ['/a', { status: 301, location: '/b' }],
+      ['/d', { status: 308, location: 'https://x.org/?q=1' }],
+      ['/e', { status: 302, location: '/f' }],
+    ]);
+  });
+
+  it('never throws and never yields a Location a header cannot carry, whatever the file holds', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 400 }), (text) => {
+        for (const [from, rule] of parseRedirectRules(text)) {
+          expect(from.startsWith('/')).toBe(true);
+          expect(rule.location).toMatch(/^[\x21-\x7e]+$/);
+          expect([301, 302, 303, 307, 308]).toContain(rule.status);
+        }
+      }),
+    );
   });
 });

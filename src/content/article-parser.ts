@@ -93,8 +93,15 @@ function articleFromParts(file: string, written: Record<string, unknown>, body: 
     ...(updated !== undefined ? { updated } : {}),
     ...authorsOf(fields.author),
     ...(fields.canonical !== undefined ? { canonical: new URL(fields.canonical.trim()).href } : {}),
+    ...movedFromOf(fields.aliases, fields.redirect_from),
     ...shareImageOf(file, fields, title, text, { folders: options.files, warn: options.warn }),
   }, converted);
+}
+
+/** The earlier addresses `aliases` and `redirect_from` name, trimmed, each once. */
+function movedFromOf(...lists: (string | string[] | undefined)[]): { movedFrom?: readonly string[] } {
+  const paths = [...new Set(lists.flat().filter((path): path is string => path !== undefined).map((path) => path.trim()))];
+  return paths.length > 0 ? { movedFrom: Object.freeze(paths) } : {};
 }
 
 /** The title: the front matter's text, or the slug (with a warning when a title was given but is no text, as `title: [a, b]`). */

@@ -29,6 +29,11 @@ export interface Article {
   readonly authors?: readonly string[];
   /** The absolute URL search engines should treat as the original (`canonical`), when it is published elsewhere first. */
   readonly canonical?: string;
+  /**
+   * Addresses it was published at before (`aliases` as Hugo writes them, `redirect_from` as Jekyll
+   * does), each redirected to its page: absolute paths, or paths relative to its page's folder.
+   */
+  readonly movedFrom?: readonly string[];
   /** Its own share image (`image`, `imageAlt`): the file, relative to the project root, and what it shows. */
   readonly image?: { readonly file: string; readonly alt: string };
   /** Its headings in order, for a table of contents (empty until converted). */

@@ -7,7 +7,7 @@ import { SHARE_IMAGE_FILE } from './share-image.ts';
 import { isValidSlug, renamedFor } from './slug.ts';
 
 /** The front-matter keys the generator reads. */
-export const READ_KEYS = ['title', 'date', 'excerpt', 'description', 'tags', 'draft', 'updated', 'author', 'canonical', 'image', 'imageAlt'];
+export const READ_KEYS = ['title', 'date', 'excerpt', 'description', 'tags', 'draft', 'updated', 'author', 'canonical', 'image', 'imageAlt', 'aliases', 'redirect_from'];
 
 /** The front-matter keys whose values are text, read as written (`title: 2024` is "2024", `tags: [1.10]` keeps "1.10"). */
 export const TEXT_KEYS = ['title', 'excerpt', 'description', 'tags', 'author', 'imageAlt', 'slug'];
@@ -24,6 +24,14 @@ const dateField = (key: string) =>
 
 const nonEmpty = (key: string, what: string) =>
   z.string({ error: (issue) => `${key} must be ${what} (it is ${JSON.stringify(issue.input)}).` }).check(z.refine((value) => value.trim() !== '', { message: `${key} is empty; give ${what}, or remove the line.`, abort: true }));
+
+/** Earlier addresses of the article: a path, or a list of paths (Hugo's `aliases`, Jekyll's `redirect_from`). */
+const movedFrom = (key: string) =>
+  z.optional(
+    z.union([nonEmpty(key, 'an earlier address of the article'), z.array(nonEmpty(key, 'a list of earlier addresses'))], {
+      error: (issue) => `${key} must be an earlier address of the article (/blog/old-name), or a list of them (it is ${JSON.stringify(issue.input)}).`,
+    }),
+  );
 
 /**
  * The fields of front matter the generator reads. Strict where a mistake would publish the wrong
@@ -64,6 +72,8 @@ const frontMatterSchema = z.looseObject({
     ),
   ),
   imageAlt: z.optional(nonEmpty('imageAlt', 'a description of the image')),
+  aliases: movedFrom('aliases'),
+  redirect_from: movedFrom('redirect_from'),
 });
 
 /** Whether a URL is absolute and on the web (http or https), as a canonical URL must be. */

@@ -98,9 +98,13 @@ function createReloadEvents() {
       request.on('close', () => listeners.delete(response));
     },
     announce(result: UpdateResult): void {
+      const recovered = lastProblems !== undefined;
       lastProblems = undefined;
       if (result.styleSwap) broadcast('style', result.styleSwap);
-      else broadcast('reload', { all: result.reloadAll || result.removed.length > 0, pages: result.pages });
+      // Nothing written and no error shown: the pages are as they are.
+      else if (!recovered && !result.reloadAll && result.pages.length === 0 && result.removed.length === 0) return;
+      // After an error every open page shows it: each reloads.
+      else broadcast('reload', { all: recovered || result.reloadAll || result.removed.length > 0, pages: result.pages });
     },
     /** Remembers the problems for pages that connect later; `tell` also sends them to open ones. */
     failed(error: unknown, tell: boolean): void {

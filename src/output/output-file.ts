@@ -14,6 +14,8 @@ export interface OutputFile {
    * file over from the output folder (the same hash there) then never asks for the contents.
    */
   hash?: string;
+  /** A page that only sends its visitors on (a redirect's page for hosts without rules): where to. */
+  redirectsTo?: string;
 }
 
 /**

@@ -13,11 +13,31 @@ export const present = (file: string) => lstatSync(file, { throwIfNoEntry: false
 /** A lock not refreshed for this long is another machine's or a reused pid's, and is taken over. */
 const STALE_MS = 10_000;
 
-/** proper-lockfile removes a lock with `rmdir`; ours holds its owner's pid file, so it is removed whole. */
+/**
+ * Removes a lock: its owner's pid file, then the folder, which fails if anything else is in it (a
+ * `dist.lock` folder someone keeps files in is never ssg's to delete); a lock file of an older ssg.
+ */
+function removeLock(lockPath: string): void {
+  if (lstatSync(lockPath, { throwIfNoEntry: false })?.isDirectory() !== true) {
+    rmSync(lockPath, { force: true });
+    return;
+  }
+  rmSync(path.join(lockPath, 'pid'), { force: true });
+  fs.rmdirSync(lockPath);
+}
+
+/** proper-lockfile removes a lock with `rmdir`; ours holds its owner's pid file. */
 const lockFs = {
   ...fs,
-  rmdir: (dir: string, done: (error: Error | null) => void) => fs.rm(dir, { recursive: true, force: true }, done),
-  rmdirSync: (dir: string) => fs.rmSync(dir, { recursive: true, force: true }),
+  rmdir: (dir: string, done: (error: Error | null) => void) => {
+    try {
+      removeLock(dir);
+      done(null);
+    } catch (error) {
+      done(error as Error);
+    }
+  },
+  rmdirSync: removeLock,
 };
 
 /** The pid holding a lock: in its `pid` file, or the lock itself when an older ssg wrote it as a file. */
@@ -95,7 +115,13 @@ export async function lockOutput(outDir: string, options: LockOptions = {}): Pro
     const holder = lockHolder(lockPath);
     if (holder !== undefined && !isRunning(holder)) {
       // Left by a build that was killed. Removed only if it still is that lock.
-      if (lockHolder(lockPath) === holder) rmSync(lockPath, { recursive: true, force: true });
+      if (lockHolder(lockPath) === holder) {
+        try {
+          removeLock(lockPath);
+        } catch (error) {
+          throw catalogueError('OutDirNotWritable', ['lockNotCreated', lockPath, (error as Error).message], {}, { cause: error });
+        }
+      }
       continue;
     }
     if (Date.now() > deadline) throw catalogueError('OutDirLocked', ['gaveUp', holder ?? 0, outDir]);

@@ -104,7 +104,8 @@ function describeUpdate(previous: State | undefined, state: State, changed: Set<
   const removed = previous ? [...previous.pages.values()].filter((page) => !state.pages.has(page.job.outputPath)).map((page) => page.job.path) : [];
   const onlyStyle = inputs.styleChanged && kinds.size === 1;
   const styleSwap = onlyStyle ? { from: previous?.client.styleUrl, to: state.client.styleUrl } : undefined;
-  return { pages, removed, styleSwap, reloadAll: !previous || inputs.renderAll || inputs.publicChanged };
+    // A run that wrote nothing (the same save seen twice) changes nothing a page shows.
+  return { pages, removed, styleSwap, reloadAll: !previous || inputs.publicChanged || (inputs.renderAll && changed.size > 0) };
 }
 
 /**

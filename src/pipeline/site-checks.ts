@@ -136,7 +136,8 @@ function checkSiteLinks(
     ...paths.generated.map((file) => file.path),
     ...paths.publicFiles,
   ]);
-  checkLinks(pages, files, undefined, memo, context);
+  const redirects = new Map(paths.generated.filter((file) => file.redirectsTo !== undefined).map((file) => [`/${file.path.replace(/\.html$/, '')}`, file.redirectsTo!]));
+  checkLinks(pages, files, undefined, memo, redirects.size > 0 ? { ...context, redirects } : context);
 }
 
 /**

@@ -15,7 +15,10 @@ import type { RenderContext } from '../render/render.ts';
 import type { PageJob } from '../render/routes.ts';
 import type { GeneratedFile } from '../render/site-definition.ts';
 import { codeStampOf } from '../bundle/module-code.ts';
+import { checkRedirects, declaredRedirects } from '../render/redirects.ts';
+import { feedPaths } from '../render/feeds.ts';
 import { siteFiles } from '../render/site-files.ts';
+import { catalogueError } from '../errors.ts';
 import type { DocumentShell } from '../render/template.ts';
 import type { SiteSettings } from './site-settings.ts';
 
@@ -48,7 +51,12 @@ export function generatedFiles(
   now: Date,
 ): OutputFile[] {
   const { settings } = inputs;
+  const declared = declaredRedirects({ redirects: inputs.server.site.redirects, siteFile: 'site/index.tsx', articles: inputs.articles, pages: jobs });
+  if (declared.length > 0 && publicFiles.has('_redirects')) throw catalogueError('RedirectInvalid', ['publicFile'], { file: 'site/public/_redirects' });
+  const made = ['sitemap.xml', 'robots.txt', 'manifest.webmanifest', ...(settings.feed ? Object.values(feedPaths(settings.feed.path)).flatMap((file) => (file ? [file.replace(/^\//, '')] : [])) : [])];
+  const redirects = checkRedirects(declared, { pages: new Set(jobs.map((job) => job.path)), files: new Set([...publicFiles, ...made]), outputs: new Set(jobs.map((job) => job.outputPath)) });
   return siteFiles({
+    redirects,
     jobs,
     articles: inputs.articles,
     baseUrl: settings.baseUrl,

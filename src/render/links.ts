@@ -176,6 +176,8 @@ export interface HeldBackPage {
 /** What the check says beyond "leads nowhere": warnings, and the pages of articles held back (by URL path). */
 export interface LinkCheckContext {
   warn?: (message: string) => void;
+  /** The site's redirects, by source path: a link to one works, and is told where it leads. */
+  redirects?: ReadonlyMap<string, string>;
   heldBack?: ReadonlyMap<string, HeldBackPage>;
   /**
    * The files the last build's check saw (build: kept with the page cache). When every one of them
@@ -289,6 +291,11 @@ export function checkLinks(
     for (const link of page.links) {
       const { ignored, found, slashed, target } = verdictOf(link.path);
       if (ignored) continue;
+      const movedTo = found ? context.redirects?.get(link.path.replace(/(.)\/+$/, '$1')) : undefined;
+      if (movedTo !== undefined) {
+        context.warn?.(`${page.file ?? page.path}: the page ${page.path} links to ${link.written}, which redirects to ${movedTo}; link to ${movedTo} instead.`);
+        continue;
+      }
       if (slashed) context.warn?.(`${page.file ?? page.path}: the page ${page.path} links to ${link.written}; write ${canonicalForm(link, page.path)}, the page's own address (hosts answer the form with a slash by a redirect).`);
       const held = found ? undefined : context.heldBack?.get(pageKey(link.path).replace(/\.html$/, ''));
       if (held) {

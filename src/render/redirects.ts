@@ -1,11 +1,11 @@
 // Moved addresses: the site's `redirects` map and articles' `aliases` / `redirect_from`, checked
 // once and written for every host in its own form.
+import type { Article } from '../content/article.ts';
 import { catalogueError } from '../errors.ts';
+import type { RedirectRule, RedirectStatus } from './site-definition.ts';
+import { outputPathFor } from './routes.ts';
 
-type RedirectStatus = 301 | 302 | 303 | 307 | 308;
 
-/** A destination, or a destination with its status (301 when not given), as Astro's `redirects` take. */
-type RedirectRule = string | { destination: string; status?: RedirectStatus };
 
 /** One checked redirect: `from` answers `status` with `to`, its final destination. */
 export interface Redirect {
@@ -25,12 +25,46 @@ export interface DeclaredRedirect {
   declaredIn: string;
 }
 
+/**
+ * The redirects a site declares: its `redirects` map, and each article's earlier addresses
+ * (`movedFrom`, relative ones against its page's folder) to the page that shows it.
+ */
+export function declaredRedirects(input: {
+  redirects?: Record<string, RedirectRule>;
+  siteFile: string;
+  articles: readonly Article[];
+  pages: readonly { path: string; entry: Record<string, unknown> }[];
+}): DeclaredRedirect[] {
+  const declared = Object.entries(input.redirects ?? {}).map(([from, rule]) => ({ from, rule, declaredIn: input.siteFile }));
+  const moved = input.articles.filter((article) => article.movedFrom);
+  if (moved.length === 0) return declared;
+  const pageOf = new Map<Article, string>();
+  for (const page of input.pages) for (const value of Object.values(page.entry)) if (moved.includes(value as Article) && !pageOf.has(value as Article)) pageOf.set(value as Article, page.path);
+  for (const article of moved) {
+    const page = pageOf.get(article);
+    if (page === undefined) throw catalogueError('RedirectInvalid', ['noPage', article.movedFrom!.join(', ')], { file: article.file });
+    for (const from of article.movedFrom!) declared.push({ from: from.startsWith('/') ? from : relativeTo(from, page), rule: page, declaredIn: article.file });
+  }
+  return declared;
+}
+
+/** `old-name` written by an article at `/news/hello` is `/news/old-name`, as Hugo reads aliases. */
+function relativeTo(from: string, page: string): string {
+  const folder = page.slice(0, page.lastIndexOf('/') + 1);
+  const segments: string[] = [];
+  for (const part of (folder + from).split('/')) {
+    if (part === '..') segments.pop();
+    else if (part !== '.' && part !== '') segments.push(part);
+  }
+  return `/${segments.join('/')}${from.endsWith('/') ? '/' : ''}`;
+}
+
 const STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 // Characters every host's rule file and nginx's configuration take as they are: a slug's, and `/`.
 const SOURCE = /^\/[A-Za-z0-9._~/-]*$/;
 // A destination is written into rule files, nginx's configuration and an HTML attribute: no
 // spaces, quotes, variables or markup, which URLs percent-encode anyway.
-const DESTINATION_UNSAFE = /[\s"'\\$<>`{}^|]|[\u0000-\u001f\u007f]/;
+const DESTINATION_UNSAFE = /[^\x21-\x7e]|["'\\$<>`{}^|]/;
 const ABSOLUTE = /^https?:\/\/[^/?#]+/i;
 
 /** `/blog/x/` and `/blog/x` are one source; `/` stays. */
@@ -60,7 +94,12 @@ function checkedRule(declared: DeclaredRedirect): { from: string; to: string; st
  * page or a file, two redirects from one source, a destination on the site that is neither a page,
  * a file nor another redirect, and a loop.
  */
-export function checkRedirects(declared: readonly DeclaredRedirect[], site: { pages: ReadonlySet<string>; files: ReadonlySet<string> }): Redirect[] {
+export function checkRedirects(
+  declared: readonly DeclaredRedirect[],
+  site: { pages: ReadonlySet<string>; files: ReadonlySet<string>; outputs?: ReadonlySet<string> },
+): Redirect[] {
+  // What the output already holds, as a disk that ignores case sees it: a source's page must not land there.
+  const taken = new Set([...(site.outputs ?? []), ...site.files].map((file) => file.toLowerCase()));
   const bySource = new Map<string, Redirect>();
   for (const entry of declared) {
     const rule = checkedRule(entry);
@@ -69,7 +108,7 @@ export function checkRedirects(declared: readonly DeclaredRedirect[], site: { pa
       if (earlier.to === rule.to && earlier.status === rule.status) continue;
       throw catalogueError('RedirectInvalid', ['twice', rule.from, earlier.declaredIn], { file: entry.declaredIn });
     }
-    if (site.pages.has(rule.from) || site.files.has(rule.from.slice(1))) {
+    if (site.pages.has(rule.from) || taken.has(rule.from.slice(1).toLowerCase()) || taken.has(outputPathFor(rule.from).toLowerCase())) {
       throw catalogueError('RedirectInvalid', ['isPage', rule.from], { file: entry.declaredIn });
     }
     bySource.set(rule.from, { ...rule, declaredIn: entry.declaredIn });
@@ -84,7 +123,8 @@ function finalDestination(redirect: Redirect, bySource: ReadonlyMap<string, Redi
     const target = pagePath(to);
     const next = bySource.get(target);
     if (!next) {
-      if (site.pages.has(target) || site.files.has(target.slice(1))) return to;
+      // Written as the page's own address: `/news/` would cost a second hop.
+      if (site.pages.has(target) || site.files.has(target.slice(1))) return target + to.slice(to.search(/[?#]|$/));
       throw catalogueError('RedirectInvalid', ['nowhere', redirect.from, to], { file: redirect.declaredIn });
     }
     if (seen.includes(next.from)) throw catalogueError('RedirectInvalid', ['loop', [...seen, next.from].join(' → ')], { file: redirect.declaredIn });

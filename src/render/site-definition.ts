@@ -5,6 +5,12 @@ import type { MarkdownOptions } from '../content/markdown-options.ts';
 
 export type { DataSchema, MarkdownOptions };
 
+export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
+
+/** A destination, or a destination with its status (301 when not given), as Astro's `redirects` take. */
+export type RedirectRule = string | { destination: string; status?: RedirectStatus };
+
+
 /**
  * What every page and the layout receive. `Data` is the site's YAML data (its schemas' types);
  * `Entry` what the route's `entries()` hand each page as `props` (`{ article: Article }`, say).
@@ -144,6 +150,15 @@ export interface SiteDefinition<Data = Record<string, unknown>> {
    * build time like article images and handed to pages as `data.images[path]` (a PictureData).
    */
   images?: (data: Data) => string[];
+  /**
+   * Addresses that moved, each to a path on the site or another site: `{ '/blog/hello': '/news/hello' }`,
+   * or with a status, `{ '/old': { destination: '/new', status: 302 } }` (301 when not given). Each is
+   * written for every host (`_redirects`, the nginx include, a page with a refresh for hosts
+   * without rules) and answered by dev, preview and serve. One whose source is a page, whose
+   * destination is no page or file, or that loops stops the build. Articles add theirs with
+   * `aliases` or `redirect_from` in their front matter.
+   */
+  redirects?: Record<string, RedirectRule>;
   /**
    * The site's own Markdown plugins (`remarkPlugins`, `rehypePlugins`, each a plugin or
    * `[plugin, options]`) and what the sanitiser should keep of their output (`allow`).

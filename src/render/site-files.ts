@@ -2,7 +2,8 @@
 import type { Article } from '../content/article.ts';
 import { catalogueError } from '../errors.ts';
 import type { OutputFile } from '../output/output-file.ts';
-import type { PageJob } from './routes.ts';
+import { nginxRedirects, redirectPage, redirectsFile, type Redirect } from './redirects.ts';
+import { outputPathFor, type PageJob } from './routes.ts';
 import type { FeedDefinition, SiteMeta } from './site-definition.ts';
 import { atomFeed, feedPaths, jsonFeed, rssFeed } from './feeds.ts';
 import { escapeXml } from './xml-text.ts';
@@ -82,7 +83,7 @@ const NGINX_UNSAFE_VALUE = /[\u0000-\u001f\u007f$]/;
  * server block to `include`: the one source of the Content-Security-Policy, whose style hash
  * changes with every style sheet. `always`: on error pages too.
  */
-export function nginxHeadersFile(headers: Record<string, string> | undefined): string {
+export function nginxHeadersFile(headers: Record<string, string> | undefined, redirects: readonly Redirect[] = []): string {
   const lines = [
     '# Written by the build, with _headers: the headers of every response. Included by the nginx',
     '# server block; reload nginx after a deploy that changes it.',
@@ -93,6 +94,8 @@ export function nginxHeadersFile(headers: Record<string, string> | undefined): s
     }
     lines.push(`add_header ${name} "${value.replace(/[\\"]/g, '\\$&')}" always;`);
   }
+  // The site's redirects: exact locations, answered before any file.
+  lines.push(...nginxRedirects(redirects));
   return `${lines.join('\n')}\n`;
 }
 
@@ -106,6 +109,8 @@ export interface SiteFilesInput {
   headers?: Record<string, string>;
   /** Files the site ships itself (site/public) take precedence over generated ones. */
   publicFiles: ReadonlySet<string>;
+  /** The site's checked redirects. */
+  redirects?: readonly Redirect[];
 }
 
 export function siteFiles(input: SiteFilesInput): OutputFile[] {
@@ -115,11 +120,21 @@ export function siteFiles(input: SiteFilesInput): OutputFile[] {
     { path: 'sitemap.xml', contents: sitemap(input.jobs, input.articles, input.baseUrl) },
     { path: 'robots.txt', contents: robots(input.baseUrl) },
     { path: '_headers', contents: headersFile(input.headers) },
-    { path: NGINX_HEADERS_FILE, contents: nginxHeadersFile(input.headers) },
+    { path: NGINX_HEADERS_FILE, contents: nginxHeadersFile(input.headers, input.redirects) },
+    ...redirectFiles(input.redirects ?? [], input.baseUrl),
   ];
   if (input.meta) files.push({ path: 'manifest.webmanifest', contents: webManifest(input.meta) });
   if (input.feed) files.push(...feedFiles(input.feed, input));
   return files.filter((file) => !input.publicFiles.has(file.path));
+}
+
+/** `_redirects` for the hosts that read it, and a page at each source for those that read none. */
+function redirectFiles(redirects: readonly Redirect[], baseUrl: string): OutputFile[] {
+  if (redirects.length === 0) return [];
+  return [
+    { path: '_redirects', contents: redirectsFile(redirects) },
+    ...redirects.map((redirect) => ({ path: outputPathFor(redirect.from), contents: redirectPage(redirect, baseUrl), redirectsTo: redirect.to })),
+  ];
 }
 
 /** The feed in each format readers ask for: RSS at the site's path, Atom and JSON Feed beside it. */

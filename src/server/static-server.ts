@@ -6,6 +6,7 @@ import { contentTypeOf, isCompressible } from './content-type.ts';
 import { matchesEntityTag, preferredEncoding } from './content-negotiation.ts';
 import { sendEncoded, sendIdentity, type FileExchange, type ResponseHeaders } from './file-response.ts';
 import { sendPlain } from './http-server.ts';
+import { redirectOf } from './redirect-rules.ts';
 import { parseRequestTarget, sitePathOf } from './request-target.ts';
 import { findAcrossSwaps, findStaticFile, type Found } from './static-lookup.ts';
 
@@ -47,6 +48,11 @@ export function createStaticHandler(root: string, options: StaticHandlerOptions 
     }
     const sitePath = sitePathOrBadRequest(request, response);
     if (sitePath === undefined) return;
+    const moved = await redirectOf(absoluteRoot, sitePath, parseRequestTarget(request.url)?.search ?? '');
+    if (moved) {
+      response.writeHead(moved.status, { Location: moved.location, 'Content-Length': 0, ...options.headers?.(sitePath, '') }).end();
+      return;
+    }
     const found = await findAcrossSwaps(absoluteRoot, sitePath);
     if (found !== 'no-site' && found?.status !== 200 && (await redirectedToPage(request, response, absoluteRoot, sitePath))) {
       if (found) await found.opened.handle.close().catch(() => {});

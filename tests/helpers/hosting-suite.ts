@@ -23,7 +23,13 @@ export interface HostingContext {
 export function hostingSuite(start: (site: TempSite) => Promise<Host>): { context: () => HostingContext } {
   let context: HostingContext | undefined;
   beforeAll(async () => {
-    const site = await buildRealSite();
+    // A moved address of each kind, as a site that had another URL scheme declares them.
+    const site = await buildRealSite(async (copy) => {
+      const index = await copy.read('site/index.tsx');
+      await copy.write('site/index.tsx', index.replace('export default defineSite<SiteData>({', `export default defineSite<SiteData>({\n  redirects: { '/blog': '/news' },`));
+      const article = await copy.read('content/news/hello-world.md');
+      await copy.write('content/news/hello-world.md', article.replace('tags: [', 'aliases: [/blog/hello-world]\ntags: ['));
+    });
     // The bot-challenge stand-in as a file, so a plain static host serves it.
     await site.write(`dist${CHALLENGE_STAND_IN_PATH}`, challengeStandIn);
     context = { site, dist: site.file('dist'), host: await start(site) };
@@ -43,6 +49,20 @@ export function hostingSuite(start: (site: TempSite) => Promise<Host>): { contex
       expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
       expect(answer.body).toContain(`<link rel="canonical" href="`);
       expect(answer.body).toMatch(new RegExp(`<link rel="canonical" href="[^"]*${urlPath === '/' ? '/' : urlPath}"`));
+    }
+  });
+
+  it("answers a moved address, with or without its slash, with one permanent redirect to where it moved", async () => {
+    for (const [urlPath, target] of [
+      ['/blog', '/news'],
+      ['/blog/', '/news'],
+      ['/blog/hello-world', '/news/hello-world'],
+    ] as const) {
+      const answer = await get(ctx().host.url + urlPath);
+      expect({ urlPath, status: answer.status }).toEqual({ urlPath, status: 301 });
+      const location = new URL(answer.headers.get('location')!, ctx().host.url);
+      expect(location.pathname).toBe(target);
+      expect((await get(location.href)).status).toBe(200);
     }
   });
 
