@@ -1,22 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliPath, copySite, repoRoot, type TempSite } from './helpers/project.ts';
-
-/** Starts `ssg preview` as a process and resolves with the address it prints. */
-function startPreview(cwd: string, port: number): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, 'preview', '--port', String(port)], { cwd, env: { ...process.env, NO_COLOR: '1' } });
-    let output = '';
-    child.stdout!.on('data', (chunk) => {
-      output += chunk;
-      const match = /at (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
-      if (match) resolve({ child, url: match[1]! });
-    });
-    child.stderr!.on('data', (chunk) => (output += chunk));
-    child.on('exit', (code) => reject(new Error(`preview exited ${code}: ${output}`)));
-  });
-}
+import { startPreview } from './helpers/preview.ts';
+import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 
 describe('ssg preview', () => {
   let site: TempSite;

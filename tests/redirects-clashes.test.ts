@@ -2,14 +2,10 @@
 // Sources the build writes, destinations it writes itself, and a hand-written site/public/_redirects.
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { withRedirects } from './helpers/redirects.ts';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 
 const fixture = path.join(repoRoot, 'tests', 'fixtures', 'basic');
-
-async function withRedirects(site: TempSite, redirects: string): Promise<void> {
-  const source = await site.read('site/index.tsx');
-  await site.write('site/index.tsx', source.replace('export default defineSite({', `export default defineSite({\n  redirects: ${redirects},`));
-}
 
 describe('redirects that clash with what the build writes', () => {
   let site: TempSite | undefined;

@@ -1,32 +1,14 @@
 // Redirects declared by a site and by an article's front matter, built and answered as a visitor
 // meets them: the hosts' files, the page for hosts without rules, and `ssg preview`'s answers.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DevProcess } from './helpers/dev-process.ts';
-import { cliPath, copySite, repoRoot, type TempSite } from './helpers/project.ts';
+import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
+import { startPreview } from './helpers/preview.ts';
+import { withRedirects } from './helpers/redirects.ts';
 
 const fixture = path.join(repoRoot, 'tests', 'fixtures', 'basic');
-
-/** The basic fixture's site with `redirects` added to its definition. */
-async function withRedirects(site: TempSite, redirects: string): Promise<void> {
-  const source = await site.read('site/index.tsx');
-  await site.write('site/index.tsx', source.replace('export default defineSite({', `export default defineSite({\n  redirects: ${redirects},`));
-}
-
-function startPreview(cwd: string): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, 'preview', '--port', '0'], { cwd, env: { ...process.env, NO_COLOR: '1' } });
-    let output = '';
-    child.stdout!.on('data', (chunk) => {
-      output += chunk;
-      const match = /at (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
-      if (match) resolve({ child, url: match[1]! });
-    });
-    child.stderr!.on('data', (chunk) => (output += chunk));
-    child.on('exit', (code) => reject(new Error(`preview exited ${code}: ${output}`)));
-  });
-}
 
 describe('redirects, built and previewed', () => {
   let site: TempSite;
