@@ -28,10 +28,16 @@ const LAYERS = [
 /** For each layer, a rule forbidding imports of every layer above it. */
 const upward = LAYERS.slice(1).map((layer, index) => ({
   name: `no-upward-from-${layer.name.replace(/ /g, '-')}`,
-  comment: `${layer.name} may not import a layer above it (${LAYERS.slice(0, index + 1).map((above) => above.name).join(', ')}).`,
+  comment: `${layer.name} may not import a layer above it (${LAYERS.slice(0, index + 1)
+    .map((above) => above.name)
+    .join(', ')}).`,
   severity: 'error',
   from: { path: layer.path },
-  to: { path: LAYERS.slice(0, index + 1).map((above) => above.path).join('|') },
+  to: {
+    path: LAYERS.slice(0, index + 1)
+      .map((above) => above.path)
+      .join('|'),
+  },
 }));
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -40,9 +46,12 @@ module.exports = {
     ...upward,
     {
       name: 'no-upward-from-the-base',
-      comment: 'The files at the top of src/ (project, errors, errors-data, error-wording, list-reads, processes, site-code-error, interrupt, fingerprint, trees) are the bottom layer: they import no folder of src/.',
+      comment:
+        'The files at the top of src/ (project, errors, errors-data, error-wording, list-reads, processes, site-code-error, interrupt, fingerprint, trees) are the bottom layer: they import no folder of src/.',
       severity: 'error',
-      from: { path: '^src/(project|errors|errors-data|error-wording|list-reads|processes|site-code-error|interrupt|fingerprint|trees)\\.ts$' },
+      from: {
+        path: '^src/(project|errors|errors-data|error-wording|list-reads|processes|site-code-error|interrupt|fingerprint|trees)\\.ts$',
+      },
       to: { path: '^src/[^/]+/' },
     },
     {
@@ -79,6 +88,10 @@ module.exports = {
     includeOnly: '^(src|bin|site)/',
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'node', 'default'], extensions: ['.ts', '.tsx', '.js'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'node', 'default'],
+      extensions: ['.ts', '.tsx', '.js'],
+    },
   },
 };

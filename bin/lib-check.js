@@ -25,21 +25,30 @@ export function libFileList(dir) {
 }
 
 /** The files lib/ is compiled from: src/ and the package's manifest. */
-const sourceNames = (root) => [...listFiles(path.join(root, 'src')).map((name) => path.join('src', name)), 'package.json'];
+const sourceNames = (root) => [
+  ...listFiles(path.join(root, 'src')).map((name) => path.join('src', name)),
+  'package.json',
+];
 
 /** A hash of the sources lib/ is compiled from, by content. */
 export function sourceHash(root) {
   const hash = createHash('sha256');
-  for (const name of sourceNames(root)) hash.update(`${name}\0`).update(readFileSync(path.join(root, name))).update('\0');
+  for (const name of sourceNames(root))
+    hash
+      .update(`${name}\0`)
+      .update(readFileSync(path.join(root, name)))
+      .update('\0');
   return hash.digest('hex').slice(0, 32);
 }
 
 /** The size and modification time of each source, by name: when all are as recorded, the sources are not read. */
 export function sourceStats(root) {
-  return Object.fromEntries(sourceNames(root).map((name) => {
-    const stat = statSync(path.join(root, name));
-    return [name, [stat.size, stat.mtimeMs]];
-  }));
+  return Object.fromEntries(
+    sourceNames(root).map((name) => {
+      const stat = statSync(path.join(root, name));
+      return [name, [stat.size, stat.mtimeMs]];
+    }),
+  );
 }
 
 function sourcesAsRecorded(root, recorded) {
@@ -67,13 +76,15 @@ export function libProblem(root) {
     for (const [name, [size, hash, mtimeMs]] of Object.entries(files)) {
       const file = path.join(lib, name);
       const stat = statSync(file);
-      if (stat.size !== size || (hash && stat.mtimeMs !== mtimeMs && sha256(readFileSync(file)) !== hash)) return `lib/${name} is damaged`;
+      if (stat.size !== size || (hash && stat.mtimeMs !== mtimeMs && sha256(readFileSync(file)) !== hash))
+        return `lib/${name} is damaged`;
     }
   } catch {
     return 'a file of lib/ is missing';
   }
   const installed = root.split(path.sep).includes('node_modules');
-  if (!installed && !sourcesAsRecorded(root, record.sourceStats) && record.source !== sourceHash(root)) return 'src/ has changed since lib/ was compiled';
+  if (!installed && !sourcesAsRecorded(root, record.sourceStats) && record.source !== sourceHash(root))
+    return 'src/ has changed since lib/ was compiled';
   return undefined;
 }
 

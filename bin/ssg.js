@@ -18,7 +18,9 @@ if (problem === undefined) {
 } else {
   if (verbose) {
     const installed = root.split(path.sep).includes('node_modules');
-    process.stderr.write(`ssg: running from the TypeScript sources: ${problem} (${installed ? 'installing ssg again restores it' : 'npm run build:package compiles it'})\n`);
+    process.stderr.write(
+      `ssg: running from the TypeScript sources: ${problem} (${installed ? 'installing ssg again restores it' : 'npm run build:package compiles it'})\n`,
+    );
   }
   const { register } = await import('tsx/esm/api');
   register();

@@ -19,10 +19,14 @@ import { copySite, repoRoot } from '../tests/helpers/project.ts';
 import { CHALLENGE_STAND_IN_PATH, challengeStandIn } from '../tests/helpers/site.ts';
 import { freePort } from '../tests/helpers/stand-ins.ts';
 
-const { values } = parseArgs({ options: { routes: { type: 'string' }, runs: { type: 'string', default: '5' }, json: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { routes: { type: 'string' }, runs: { type: 'string', default: '5' }, json: { type: 'string' } },
+});
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) {
-  console.error(`npm run audit: --runs must be a whole number of at least 1, not "${values.runs}" (for example -- --runs 3).`);
+  console.error(
+    `npm run audit: --runs must be a whole number of at least 1, not "${values.runs}" (for example -- --runs 3).`,
+  );
   process.exit(2);
 }
 
@@ -31,22 +35,38 @@ const origin = `http://127.0.0.1:${port}`;
 const site = await copySite(repoRoot, ['dist', 'node_modules', '.cache', '.git', 'tests', 'screenshots', 'data']);
 // This machine cannot reach the challenge provider: its script is replaced by the local stand-in.
 const config = await site.read('content/site.yaml');
-await site.write('content/site.yaml', config.replace(/scriptUrl: .*/, `scriptUrl: ${CHALLENGE_STAND_IN_PATH}?render=explicit`));
+await site.write(
+  'content/site.yaml',
+  config.replace(/scriptUrl: .*/, `scriptUrl: ${CHALLENGE_STAND_IN_PATH}?render=explicit`),
+);
 await site.write(`site/public${CHALLENGE_STAND_IN_PATH}`, challengeStandIn);
 const built = await site.run(['build', '--base-url', origin]);
 if (built.code !== 0) throw new Error(built.stderr);
 
 const sitemap = await site.read('dist/sitemap.xml');
-const routes = values.routes?.split(',') ?? [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
+const routes =
+  values.routes?.split(',') ?? [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
 
 const server = await preview({ dir: site.file('dist'), port });
 const chrome = await chromeLauncher.launch({
   chromePath: CHROMIUM,
-  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  chromeFlags: [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-quic',
+  ],
 });
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
-type Report = { categories: Record<string, { score: number | null; title: string; auditRefs: { id: string; weight: number }[] }>; audits: Record<string, { numericValue?: number; score: number | null; title: string; details?: unknown }> };
+type Report = {
+  categories: Record<string, { score: number | null; title: string; auditRefs: { id: string; weight: number }[] }>;
+  audits: Record<string, { numericValue?: number; score: number | null; title: string; details?: unknown }>;
+};
 const rows: string[][] = [];
 const belowTarget: string[] = [];
 let singleRunsBelow = 0;
@@ -93,15 +113,30 @@ try {
 
 const header = ['Route', 'Perf', 'A11y', 'Best', 'SEO', 'LCP', 'TBT', 'CLS', 'Scripts', 'Perf per run'];
 const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-const line = (cells: string[]) => cells.map((cell, column) => (column === 0 || column === header.length - 1 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ').trimEnd();
-console.log(`Lighthouse 12, mobile preset, simulated throttling, Debian Chromium; median of ${runs} run${runs === 1 ? '' : 's'} per route`);
+const line = (cells: string[]) =>
+  cells
+    .map((cell, column) =>
+      column === 0 || column === header.length - 1 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!),
+    )
+    .join('  ')
+    .trimEnd();
+console.log(
+  `Lighthouse 12, mobile preset, simulated throttling, Debian Chromium; median of ${runs} run${runs === 1 ? '' : 's'} per route`,
+);
 const load = (figures: number[]) => figures.map((figure) => figure.toFixed(1)).join(', ');
 console.log(`Load average (1, 5, 15 min) at start ${load(loadAtStart)}, at end ${load(loadavg())}\n`);
 console.log(line(header));
 for (const row of rows) console.log(line(row));
 const singleRuns = `${singleRunsBelow} of ${routes.length * runs} single runs had a score below 100`;
-console.log(belowTarget.length ? `\nMedian below 100 on ${belowTarget.join(', ')}; ${singleRuns}.` : `\nEvery median score is 100; ${singleRuns}.`);
-if (problems.length) console.log(`Audits short of full marks in some runs (the category can still round to 100):\n  ${problems.join('\n  ')}`);
+console.log(
+  belowTarget.length
+    ? `\nMedian below 100 on ${belowTarget.join(', ')}; ${singleRuns}.`
+    : `\nEvery median score is 100; ${singleRuns}.`,
+);
+if (problems.length)
+  console.log(
+    `Audits short of full marks in some runs (the category can still round to 100):\n  ${problems.join('\n  ')}`,
+  );
 process.exitCode = belowTarget.length ? 1 : 0;
 
 /**
@@ -140,6 +175,7 @@ function score(lhr: Report, id: string): number {
 
 /** Scripts the page fetched while Lighthouse loaded it (before any interaction). */
 function scriptRequests(lhr: Report): number {
-  const items = (lhr.audits['network-requests']?.details as { items?: { resourceType?: string }[] } | undefined)?.items ?? [];
+  const items =
+    (lhr.audits['network-requests']?.details as { items?: { resourceType?: string }[] } | undefined)?.items ?? [];
   return items.filter((item) => item.resourceType === 'Script').length;
 }

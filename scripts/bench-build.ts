@@ -19,7 +19,16 @@
 // typing `ssg build` to the built site, --runs times, against REF's alternately when given.
 //   npm run bench -- --sizes 1000 --against 0a6531f --runs 2     (--sizes 0 for the cold start only)
 import { execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -27,59 +36,105 @@ import { cliPath, copySite, repoRoot } from '../tests/helpers/project.ts';
 import { articleMarkdown, writeArticles } from './bench/articles.ts';
 import { formatPeaks, watchPeaks, type ProcessPeak } from './bench/peaks.ts';
 
-const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,5000,10000' }, against: { type: 'string' }, runs: { type: 'string', default: '3' } } });
-const sizes = values.sizes!.split(',').map(Number).filter((size) => size > 0);
+const { values } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '1000,5000,10000' },
+    against: { type: 'string' },
+    runs: { type: 'string', default: '3' },
+  },
+});
+const sizes = values
+  .sizes!.split(',')
+  .map(Number)
+  .filter((size) => size > 0);
 const runs = Number(values.runs);
-if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number of at least 1, not "${values.runs}"`);
+if (!Number.isInteger(runs) || runs < 1)
+  throw new Error(`--runs must be a whole number of at least 1, not "${values.runs}"`);
 
 /**
  * Runs a command through bash, whose `times` then gives the CPU its children used (the command and
  * every process it waited for: the build's helpers and esbuild). Resolves with stdout, the exit
  * code and the CPU seconds; `input` goes to its stdin.
  */
-function runMeasured(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; input?: string }) {
-  return new Promise<{ out: string; err: string; code: number | null; cpuMs: number; peaks: ProcessPeak[] }>((resolve) => {
-    const script = '"$@"; status=$?; times >&3; exit $status';
-    const child = spawn('bash', ['-c', script, 'bash', command, ...args], { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
-    const peaks = watchPeaks(child.pid!);
-    let out = '';
-    let err = '';
-    let times = '';
-    child.stdout!.on('data', (chunk) => (out += chunk));
-    child.stderr!.on('data', (chunk) => (err += chunk));
-    (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk) => (times += chunk));
-    child.stdin!.end(options.input ?? '');
-    child.on('close', (code) => {
-      // `times`: the shell's own user and system time, then its children's: "0m21.351s 0m4.902s".
-      const children = times.trim().split('\n')[1] ?? '';
-      const cpuMs = [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce((sum, [, minutes, seconds]) => sum + (Number(minutes) * 60 + Number(seconds)) * 1000, 0);
-      resolve({ out, err, code, cpuMs, peaks: peaks.stop() });
-    });
-  });
+function runMeasured(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; input?: string },
+) {
+  return new Promise<{ out: string; err: string; code: number | null; cpuMs: number; peaks: ProcessPeak[] }>(
+    (resolve) => {
+      const script = '"$@"; status=$?; times >&3; exit $status';
+      const child = spawn('bash', ['-c', script, 'bash', command, ...args], {
+        cwd: options.cwd,
+        env: options.env,
+        stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+      });
+      const peaks = watchPeaks(child.pid!);
+      let out = '';
+      let err = '';
+      let times = '';
+      child.stdout!.on('data', (chunk) => (out += chunk));
+      child.stderr!.on('data', (chunk) => (err += chunk));
+      (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk) => (times += chunk));
+      child.stdin!.end(options.input ?? '');
+      child.on('close', (code) => {
+        // `times`: the shell's own user and system time, then its children's: "0m21.351s 0m4.902s".
+        const children = times.trim().split('\n')[1] ?? '';
+        const cpuMs = [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce(
+          (sum, [, minutes, seconds]) => sum + (Number(minutes) * 60 + Number(seconds)) * 1000,
+          0,
+        );
+        resolve({ out, err, code, cpuMs, peaks: peaks.stop() });
+      });
+    },
+  );
 }
 
-async function timedBuild(cwd: string, cli = cliPath): Promise<{ wallMs: number; cpuMs: number; pages: number; peakMb: number; peaks: ProcessPeak[]; line: string }> {
+async function timedBuild(
+  cwd: string,
+  cli = cliPath,
+): Promise<{ wallMs: number; cpuMs: number; pages: number; peakMb: number; peaks: ProcessPeak[]; line: string }> {
   const started = performance.now();
-  const { out, err, code, cpuMs, peaks } = await runMeasured(process.execPath, [cli, 'build'], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+  const { out, err, code, cpuMs, peaks } = await runMeasured(process.execPath, [cli, 'build'], {
+    cwd,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   const wallMs = performance.now() - started;
   const match = /Built (\d+) pages.*peak memory (\d+) MB/.exec(out);
   if (code !== 0 || !match) throw new Error(`build failed (${code}):\n${out}\n${err}`);
-  return { wallMs, cpuMs, pages: Number(match[1]), peakMb: Number(match[2]), peaks, line: out.trim().split('\n').slice(-2).join('\n    ') };
+  return {
+    wallMs,
+    cpuMs,
+    pages: Number(match[1]),
+    peakMb: Number(match[2]),
+    peaks,
+    line: out.trim().split('\n').slice(-2).join('\n    '),
+  };
 }
 
 /** Wall and CPU time of two processes converting half of the articles' bodies each (start-up included). */
 async function conversionFloor(dir: string): Promise<{ wallMs: number; cpuMs: number; convertMs: number[] }> {
-  const files = readdirSync(dir).filter((name) => name.endsWith('.md')).map((name) => path.join(dir, name));
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => path.join(dir, name));
   const halves = [files.filter((_, index) => index % 2 === 0), files.filter((_, index) => index % 2 === 1)];
   const started = performance.now();
   const runs = await Promise.all(
     halves.map(async (half) => {
-      const run = await runMeasured(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'scripts', 'bench', 'floor.ts')], { cwd: repoRoot, input: half.join('\n') });
+      const run = await runMeasured(
+        process.execPath,
+        ['--import', 'tsx', path.join(repoRoot, 'scripts', 'bench', 'floor.ts')],
+        { cwd: repoRoot, input: half.join('\n') },
+      );
       if (run.code !== 0) throw new Error(`the floor process failed (${run.code}):\n${run.err}`);
       return run;
     }),
   );
-  return { wallMs: performance.now() - started, cpuMs: runs.reduce((sum, run) => sum + run.cpuMs, 0), convertMs: runs.map((run) => Number(run.out.trim())) };
+  return {
+    wallMs: performance.now() - started,
+    cpuMs: runs.reduce((sum, run) => sum + run.cpuMs, 0),
+    convertMs: runs.map((run) => Number(run.out.trim())),
+  };
 }
 
 /** At most this many cards are drawn alone: enough for a steady figure a card, without drawing 10,000 twice. */
@@ -87,10 +142,17 @@ const CARDS_SAMPLED = 500;
 
 /** Share cards of the articles (at most CARDS_SAMPLED) drawn in one process: its CPU and wall milliseconds, and how many. */
 async function cardsAlone(site: string, dir: string): Promise<{ cpuMs: number; wallMs: number; cards: number }> {
-  const files = readdirSync(dir).filter((name) => name.endsWith('.md')).map((name) => path.join(dir, name)).slice(0, CARDS_SAMPLED + 1);
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => path.join(dir, name))
+    .slice(0, CARDS_SAMPLED + 1);
   // libvips on one thread, as in the build's helpers (one per core).
   const env = { ...process.env, VIPS_CONCURRENCY: process.env.VIPS_CONCURRENCY ?? '1' };
-  const run = await runMeasured(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'scripts', 'bench', 'cards.ts'), site], { cwd: repoRoot, env, input: files.join('\n') });
+  const run = await runMeasured(
+    process.execPath,
+    ['--import', 'tsx', path.join(repoRoot, 'scripts', 'bench', 'cards.ts'), site],
+    { cwd: repoRoot, env, input: files.join('\n') },
+  );
   if (run.code !== 0) throw new Error(`the cards process failed (${run.code}):\n${run.err}`);
   const [cpuMs, wallMs, cards] = run.out.trim().split(' ').map(Number) as [number, number, number];
   return { cpuMs, wallMs, cards };
@@ -105,20 +167,28 @@ function worktreeOf(ref: string): { root: string; dispose: () => void } {
   execFileSync('git', ['worktree', 'add', '--detach', '--quiet', root, ref], { cwd: repoRoot, stdio: 'inherit' });
   // Its own packages when its lock file differs (a release before a package was added or removed),
   // installed without install scripts (none of them is needed to build); else this tree's.
-  if (readFileSync(path.join(root, 'package-lock.json'), 'utf8') === readFileSync(path.join(repoRoot, 'package-lock.json'), 'utf8')) {
+  if (
+    readFileSync(path.join(root, 'package-lock.json'), 'utf8') ===
+    readFileSync(path.join(repoRoot, 'package-lock.json'), 'utf8')
+  ) {
     symlinkSync(path.join(repoRoot, 'node_modules'), path.join(root, 'node_modules'));
   } else {
     execFileSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: root, stdio: 'ignore' });
   }
-  if (existsSync(path.join(root, 'scripts', 'build-package.js'))) execFileSync(process.execPath, [path.join(root, 'scripts', 'build-package.js')], { cwd: root, stdio: 'ignore' });
-  return { root, dispose: () => execFileSync('git', ['worktree', 'remove', '--force', root], { cwd: repoRoot, stdio: 'inherit' }) };
+  if (existsSync(path.join(root, 'scripts', 'build-package.js')))
+    execFileSync(process.execPath, [path.join(root, 'scripts', 'build-package.js')], { cwd: root, stdio: 'ignore' });
+  return {
+    root,
+    dispose: () => execFileSync('git', ['worktree', 'remove', '--force', root], { cwd: repoRoot, stdio: 'inherit' }),
+  };
 }
 
 const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
 type Timed = Awaited<ReturnType<typeof timedBuild>>;
 
 /** A temporary copy of a site (this tree's, or REF's) as a fresh clone has it: no .cache, no dist/, no lib/. */
-const siteCopy = (from: string) => copySite(from, ['dist', 'node_modules', '.cache', '.git', 'tests', 'screenshots', 'data', 'lib']);
+const siteCopy = (from: string) =>
+  copySite(from, ['dist', 'node_modules', '.cache', '.git', 'tests', 'screenshots', 'data', 'lib']);
 
 /** A temporary copy of a site with `size` generated articles. */
 async function generatedSite(from: string, size: number) {
@@ -145,7 +215,13 @@ async function sizeRuns(size: number): Promise<void> {
     // A change to the site's code that no card or Markdown plugin imports: pages render again, nothing is drawn.
     appendFileSync(site.file('site/pages/legal.tsx'), '\nexport const benchEdit = 1;\n');
     const siteEdited = await timedBuild(site.dir);
-    for (const [name, run] of [['full build (cold)', cold], ['nothing changed', warm], ['one body edited', edited], ['one new article', added], ['site code edited', siteEdited]] as const) {
+    for (const [name, run] of [
+      ['full build (cold)', cold],
+      ['nothing changed', warm],
+      ['one body edited', edited],
+      ['one new article', added],
+      ['site code edited', siteEdited],
+    ] as const) {
       console.log(`${String(size).padStart(5)} articles, ${name.padEnd(17)} ${describe(run)}`);
       console.log(`    ${run.line}`);
     }
@@ -154,7 +230,9 @@ async function sizeRuns(size: number): Promise<void> {
     console.log(
       `${String(size).padStart(5)} articles, conversion floor  ${seconds(floor.wallMs).padStart(8)}   (2 processes, converting ${floor.convertMs.map((ms) => seconds(ms)).join(' and ')} of it)   CPU ${seconds(floor.cpuMs)}`,
     );
-    console.log(`    cold build / floor: wall ${(cold.wallMs / floor.wallMs).toFixed(2)}x, CPU ${(cold.cpuMs / floor.cpuMs).toFixed(2)}x (CPU beyond the floor's: ${seconds(cold.cpuMs - floor.cpuMs)})`);
+    console.log(
+      `    cold build / floor: wall ${(cold.wallMs / floor.wallMs).toFixed(2)}x, CPU ${(cold.cpuMs / floor.cpuMs).toFixed(2)}x (CPU beyond the floor's: ${seconds(cold.cpuMs - floor.cpuMs)})`,
+    );
     const cards = await cardsAlone(site.dir, site.file('content/news'));
     const perCard = cards.cpuMs / cards.cards;
     console.log(
@@ -181,7 +259,10 @@ async function coldAgainst(size: number, ref: string, other: string): Promise<vo
   const theirs = await generatedSite(other, size);
   try {
     for (let run = 0; run < runs; run++) {
-      for (const [name, site, cli] of [['this tree', ours, cliPath], [ref, theirs, path.join(other, 'bin', 'ssg.js')]] as const) {
+      for (const [name, site, cli] of [
+        ['this tree', ours, cliPath],
+        [ref, theirs, path.join(other, 'bin', 'ssg.js')],
+      ] as const) {
         await site.remove('dist');
         await site.remove('.cache');
         results[name]!.push(await timedBuild(site.dir, cli));
@@ -193,8 +274,12 @@ async function coldAgainst(size: number, ref: string, other: string): Promise<vo
   }
   console.log(`${String(size).padStart(5)} articles, cold build against ${ref}, alternating, ${runs} run(s) each:`);
   for (const [name, list] of Object.entries(results)) {
-    const runsText = list.map((run) => `${seconds(run.wallMs)} (CPU ${seconds(run.cpuMs)}, peak ${formatPeaks(run.peaks)})`).join('; ');
-    console.log(`    ${name.padEnd(12)} median ${seconds(median(list.map((run) => run.wallMs)))} (CPU ${seconds(median(list.map((run) => run.cpuMs)))}); ${runsText}`);
+    const runsText = list
+      .map((run) => `${seconds(run.wallMs)} (CPU ${seconds(run.cpuMs)}, peak ${formatPeaks(run.peaks)})`)
+      .join('; ');
+    console.log(
+      `    ${name.padEnd(12)} median ${seconds(median(list.map((run) => run.wallMs)))} (CPU ${seconds(median(list.map((run) => run.cpuMs)))}); ${runsText}`,
+    );
   }
 }
 
@@ -209,7 +294,9 @@ async function coldStart(cli: string, from = repoRoot): Promise<{ wallMs: number
 }
 
 async function coldStarts(against: { ref: string; root: string } | undefined): Promise<void> {
-  console.log(`\nCold start of this site (its ${readdirSync(path.join(repoRoot, 'content', 'news')).length} article file(s), no .cache, no dist), ${runs} run(s) each`);
+  console.log(
+    `\nCold start of this site (its ${readdirSync(path.join(repoRoot, 'content', 'news')).length} article file(s), no .cache, no dist), ${runs} run(s) each`,
+  );
   const results: Record<string, Array<{ wallMs: number; cpuMs: number }>> = { 'this tree': [] };
   if (against) results[against.ref] = [];
   for (let run = 0; run < runs; run++) {
@@ -217,7 +304,9 @@ async function coldStarts(against: { ref: string; root: string } | undefined): P
     if (against) results[against.ref]!.push(await coldStart(path.join(against.root, 'bin', 'ssg.js'), against.root));
   }
   for (const [name, list] of Object.entries(results)) {
-    console.log(`  ${name.padEnd(12)} median ${seconds(median(list.map((run) => run.wallMs)))} (CPU ${seconds(median(list.map((run) => run.cpuMs)))}); runs ${list.map((run) => seconds(run.wallMs)).join(', ')}`);
+    console.log(
+      `  ${name.padEnd(12)} median ${seconds(median(list.map((run) => run.wallMs)))} (CPU ${seconds(median(list.map((run) => run.cpuMs)))}); runs ${list.map((run) => seconds(run.wallMs)).join(', ')}`,
+    );
   }
 }
 

@@ -11,7 +11,9 @@ import { copySite, repoRoot } from '../tests/helpers/project.ts';
 import { ServeProcess } from '../tests/helpers/serve-process.ts';
 import { freePort, startSiteverify } from '../tests/helpers/stand-ins.ts';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '10' } } });
+const { values } = parseArgs({
+  options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '10' } },
+});
 const duration = Number(values.seconds);
 const connections = Number(values.connections);
 
@@ -33,12 +35,21 @@ const serve = await ServeProcess.start(site.dir, {
 });
 
 type Result = autocannon.Result;
-const run = (options: autocannon.Options) => new Promise<Result>((resolve, reject) => autocannon(options, (error, result) => (error ? reject(error) : resolve(result))));
+const run = (options: autocannon.Options) =>
+  new Promise<Result>((resolve, reject) =>
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result))),
+  );
 const row = (name: string, result: Result) =>
   `${name.padEnd(38)} ${result.requests.average.toFixed(0).padStart(8)} req/s   p50 ${String(result.latency.p50).padStart(4)} ms   p99 ${String(result.latency.p99).padStart(4)} ms   non-2xx ${result.non2xx}   errors ${result.errors}`;
 
 try {
-  const body = JSON.stringify({ name: 'Load Test', email: 'load@example.org', subject: 'Benchmark', message: 'x'.repeat(600), turnstileToken: 'pass-bench' });
+  const body = JSON.stringify({
+    name: 'Load Test',
+    email: 'load@example.org',
+    subject: 'Benchmark',
+    message: 'x'.repeat(600),
+    turnstileToken: 'pass-bench',
+  });
   const contact = await run({
     url: `${origin}/api/contact`,
     method: 'POST',
@@ -52,7 +63,9 @@ try {
   const inbox = openSqliteInbox(dataDir);
   const stored = inbox.list().length;
   inbox.close();
-  console.log(`ssg serve on loopback, ${connections} connections, ${duration} s each (2 cores shared by server, client and stand-in)`);
+  console.log(
+    `ssg serve on loopback, ${connections} connections, ${duration} s each (2 cores shared by server, client and stand-in)`,
+  );
   console.log(row('POST /api/contact (valid, stored)', contact));
   console.log(row('GET / (brotli)', home));
   console.log(row('GET /networks (uncompressed)', networks));

@@ -8,7 +8,9 @@ import { DevProcess } from '../tests/helpers/dev-process.ts';
 import { copySite, repoRoot } from '../tests/helpers/project.ts';
 import { writeArticles } from './bench/articles.ts';
 
-const { values } = parseArgs({ options: { articles: { type: 'string', default: '1000' }, edits: { type: 'string', default: '20' } } });
+const { values } = parseArgs({
+  options: { articles: { type: 'string', default: '1000' }, edits: { type: 'string', default: '20' } },
+});
 const articleCount = Number(values.articles);
 const edits = Number(values.edits);
 
@@ -51,5 +53,9 @@ const rebuilds = [...dev.stdout.matchAll(/changed · (\d+) pages? written · (\d
 const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? NaN;
 console.log(`dev mode, ${articleCount} articles (+ the site's own), ${edits} edits of one article each`);
 console.log(`  start-up (first build and serving):   ${startup.toFixed(0)} ms`);
-console.log(`  write → page on disk + reload event:  median ${at(0.5).toFixed(1)} ms, p90 ${at(0.9).toFixed(1)} ms, min ${sorted[0]!.toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms`);
-console.log(`  rebuild itself (as dev prints it):    median ${median(rebuilds)} ms; pages written per edit: ${[...new Set([...dev.stdout.matchAll(/changed · (\d+) pages? written/g)].map((m) => m[1]))].join(', ')}`);
+console.log(
+  `  write → page on disk + reload event:  median ${at(0.5).toFixed(1)} ms, p90 ${at(0.9).toFixed(1)} ms, min ${sorted[0]!.toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms`,
+);
+console.log(
+  `  rebuild itself (as dev prints it):    median ${median(rebuilds)} ms; pages written per edit: ${[...new Set([...dev.stdout.matchAll(/changed · (\d+) pages? written/g)].map((m) => m[1]))].join(', ')}`,
+);

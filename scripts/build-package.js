@@ -45,7 +45,9 @@ try {
     // Packages are compiled in, but for esbuild and the SQLite binding, which find native files of
     // their own, and tsx (which the API loader registers).
     external: ['esbuild', 'better-sqlite3', 'tsx'],
-    banner: { js: "import { createRequire as __ssgRequire } from 'node:module'; const require = __ssgRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __ssgRequire } from 'node:module'; const require = __ssgRequire(import.meta.url);",
+    },
     entryNames: '[name]',
     chunkNames: 'cli-chunks/[name]-[hash]',
   });
@@ -61,17 +63,28 @@ try {
   // --omit=dev, to run `ssg serve`) gets lib/ without lib/types, which the CLI does not read.
   const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   if (existsSync(tsc)) {
-    execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.types.json'), '--outDir', path.join(staging, 'types')], { cwd: root, stdio: 'inherit' });
+    execFileSync(
+      process.execPath,
+      [tsc, '-p', path.join(root, 'tsconfig.types.json'), '--outDir', path.join(staging, 'types')],
+      { cwd: root, stdio: 'inherit' },
+    );
   } else {
-    console.warn('build:package: TypeScript is not installed (an install without dev dependencies): lib/types/ is not made; the CLI runs without it.');
+    console.warn(
+      'build:package: TypeScript is not installed (an install without dev dependencies): lib/types/ is not made; the CLI runs without it.',
+    );
   }
-  writeFileSync(path.join(staging, 'files.json'), JSON.stringify({ source: compiledFrom, sourceStats: compiledStats, files: libFileList(staging) }));
+  writeFileSync(
+    path.join(staging, 'files.json'),
+    JSON.stringify({ source: compiledFrom, sourceStats: compiledStats, files: libFileList(staging) }),
+  );
   const old = `${lib}.old-${process.pid}-${randomBytes(4).toString('hex')}`;
   if (existsSync(lib)) renameSync(lib, old);
   renameSync(staging, lib);
   rmSync(old, { recursive: true, force: true });
 } catch (error) {
   rmSync(staging, { recursive: true, force: true });
-  console.error(`build:package: lib/ was not made (the previous one, if any, is kept): ${error instanceof Error ? error.message : error}`);
+  console.error(
+    `build:package: lib/ was not made (the previous one, if any, is kept): ${error instanceof Error ? error.message : error}`,
+  );
   process.exit(1);
 }

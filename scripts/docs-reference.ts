@@ -23,7 +23,13 @@ function parameterNames(wording: Wording): string[] {
   const list = /^(?:async\s*)?(?:function[^(]*)?\(([^)]*)\)/.exec(source)?.[1] ?? /^(\w+)\s*=>/.exec(source)?.[1] ?? '';
   return list
     .split(',')
-    .map((part) => part.replace(/=.*$/s, '').replace(/^\s*\.\.\./, '').trim().replace(/^_/, ''))
+    .map((part) =>
+      part
+        .replace(/=.*$/s, '')
+        .replace(/^\s*\.\.\./, '')
+        .trim()
+        .replace(/^_/, ''),
+    )
     .filter(Boolean);
 }
 
@@ -48,7 +54,8 @@ function wordings(wording: string | Wording): string[] {
 const escapeCell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n\s*/g, ' ');
 /** A message as Markdown text: one line, and no link made of a quoted one (`![…](./‹name›.png)`). */
 const asText = (text: string) => text.replace(/\n\s*/g, ' ').replace(/\]\(/g, ']\\(');
-const quoteLines = (lines: string[]) => (lines.length === 1 ? asText(lines[0]!) : lines.map((line) => `- ${asText(line)}`).join('\n'));
+const quoteLines = (lines: string[]) =>
+  lines.length === 1 ? asText(lines[0]!) : lines.map((line) => `- ${asText(line)}`).join('\n');
 
 /** docs/reference/errors.md: every entry of the catalogue with its name, title, message and hint. */
 export function errorReference(): string {
@@ -97,7 +104,10 @@ function optionsTable(command: Command, name: string): string[] {
     '| Option | What it does |',
     '| --- | --- |',
     ...options.map((option) => {
-      const fallback = option.defaultValue === undefined || option.defaultValue === false ? '' : ` (default: ${String(option.defaultValue)})`;
+      const fallback =
+        option.defaultValue === undefined || option.defaultValue === false
+          ? ''
+          : ` (default: ${String(option.defaultValue)})`;
       return `| \`${option.flags}\` | ${escapeCell(option.description)}${fallback} |`;
     }),
     '',
@@ -129,12 +139,15 @@ export function cliOptionsReference(): string {
 export function withCliOptions(page: string): string {
   const start = page.indexOf(CLI_START);
   const end = page.indexOf(CLI_END);
-  if (start === -1 || end === -1) throw new Error(`${path.relative(repoRoot, CLI_PAGE)} has lost its markers around the generated options.`);
+  if (start === -1 || end === -1)
+    throw new Error(`${path.relative(repoRoot, CLI_PAGE)} has lost its markers around the generated options.`);
   return `${page.slice(0, start)}${cliOptionsReference()}${page.slice(end + CLI_END.length)}`;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   await writeFile(ERRORS_PAGE, errorReference());
   await writeFile(CLI_PAGE, withCliOptions(await readFile(CLI_PAGE, 'utf8')));
-  process.stdout.write(`Wrote ${path.relative(repoRoot, ERRORS_PAGE)} and the options in ${path.relative(repoRoot, CLI_PAGE)}.\n`);
+  process.stdout.write(
+    `Wrote ${path.relative(repoRoot, ERRORS_PAGE)} and the options in ${path.relative(repoRoot, CLI_PAGE)}.\n`,
+  );
 }

@@ -16,7 +16,10 @@ export const FONT_FILE = 'inter-latin-wght-normal.woff2';
 const copies: Array<[from: string, to: string]> = [
   [path.join(packageDir('@fontsource-variable/inter'), 'files', FONT_FILE), path.join('site/styles/fonts', FONT_FILE)],
   [path.join(packageDir('@fontsource-variable/inter'), 'LICENSE'), 'site/styles/fonts/LICENSE-inter.txt'],
-  [path.join(packageDir('@expo-google-fonts/inter'), '400Regular', 'Inter_400Regular.ttf'), 'site/share/fonts/inter-400.ttf'],
+  [
+    path.join(packageDir('@expo-google-fonts/inter'), '400Regular', 'Inter_400Regular.ttf'),
+    'site/share/fonts/inter-400.ttf',
+  ],
   [path.join(packageDir('@expo-google-fonts/inter'), '700Bold', 'Inter_700Bold.ttf'), 'site/share/fonts/inter-700.ttf'],
   [path.join(packageDir('@expo-google-fonts/inter'), 'LICENSE_FONT'), 'site/share/fonts/LICENSE-inter.txt'],
 ];

@@ -18,7 +18,8 @@ for (const name of files) {
 }
 
 /** `[0].links.x` → `[0, 'links', 'x']`, the path `getIn` takes. */
-const keysOf = (field: string) => [...field.matchAll(/\[(\d+)\]|([^.[\]]+)/g)].map((match) => (match[1] === undefined ? match[2]! : Number(match[1])));
+const keysOf = (field: string) =>
+  [...field.matchAll(/\[(\d+)\]|([^.[\]]+)/g)].map((match) => (match[1] === undefined ? match[2]! : Number(match[1])));
 
 const fields = exampleFields(data as unknown as SiteData);
 for (const entry of fields) {

@@ -6,12 +6,28 @@ import { parseArgs } from 'node:util';
 import { hydrateEverything, launchBrowser } from '../tests/helpers/browser.ts';
 import { serveSite } from '../tests/helpers/server.ts';
 
-const { values } = parseArgs({ options: { dir: { type: 'string', default: 'dist' }, out: { type: 'string', default: 'screenshots' }, routes: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    dir: { type: 'string', default: 'dist' },
+    out: { type: 'string', default: 'screenshots' },
+    routes: { type: 'string' },
+  },
+});
 const dir = path.resolve(values.dir!);
 const out = path.resolve(values.out!);
 
 // Every route of the spec plus an unknown path (the host's not-found page), or the ones asked for.
-const routes = values.routes?.split(',') ?? ['/', '/about', '/services', '/networks', '/contact', '/news', '/news/hello-world', '/legal', '/no-such-page'];
+const routes = values.routes?.split(',') ?? [
+  '/',
+  '/about',
+  '/services',
+  '/networks',
+  '/contact',
+  '/news',
+  '/news/hello-world',
+  '/legal',
+  '/no-such-page',
+];
 const widths = [320, 390, 1280];
 const schemes = ['light', 'dark'] as const;
 
@@ -24,7 +40,11 @@ await mkdir(out, { recursive: true });
 try {
   for (const scheme of schemes) {
     for (const width of widths) {
-      const context = await browser.newContext({ viewport: { width, height: 900 }, deviceScaleFactor: 1, colorScheme: scheme });
+      const context = await browser.newContext({
+        viewport: { width, height: 900 },
+        deviceScaleFactor: 1,
+        colorScheme: scheme,
+      });
       // tsx compiles this script keeping function names (`__name(fn, "name")`): the functions it
       // hands the browser need that helper there too.
       await context.addInitScript('globalThis.__name = (fn) => fn;');

@@ -6,7 +6,9 @@ import { z } from 'zod';
 
 const text = z.string().trim().min(1, 'must not be empty');
 /** A link target: an absolute http(s) URL or a path on this site. */
-const href = z.string().regex(/^(https?:\/\/[^\s]+|\/[^\s]*|mailto:[^\s]+)$/, 'must be an https:// URL or a path starting with /');
+const href = z
+  .string()
+  .regex(/^(https?:\/\/[^\s]+|\/[^\s]*|mailto:[^\s]+)$/, 'must be an https:// URL or a path starting with /');
 const externalUrl = z.string().regex(/^https?:\/\/[^\s]+$/, 'must be an https:// URL');
 /** A file in site/public, referenced from the site root. */
 const publicPath = z.string().regex(/^\/[\w./-]+$/, 'must be a path in site/public, starting with /');

@@ -19,7 +19,10 @@ const titled = (title: string) => (props: PageProps<SiteData>) => ({
 /** Pages 2… of a list of `count` articles, as route entries (page 1 is the list's own path). */
 function laterPages(count: number) {
   const total = pageCount(count, NEWS_PAGE_SIZE);
-  return Array.from({ length: total - 1 }, (_, index) => ({ params: { page: String(index + 2) }, props: { page: index + 2 } }));
+  return Array.from({ length: total - 1 }, (_, index) => ({
+    params: { page: String(index + 2) },
+    props: { page: index + 2 },
+  }));
 }
 
 /** Title, description and rel prev/next of a page of the news list or of a tag's list. */
@@ -30,7 +33,9 @@ function newsListHead(props: PageProps<SiteData>) {
   const numbered = list && list.page.number > 1 ? ` (page ${list.page.number})` : '';
   return {
     title: `${topic}${numbered} | ${brand}`,
-    description: list?.tagName ? `Updates from ${brand} about ${list.tagName}${numbered}.` : `Updates from ${brand}${numbered}.`,
+    description: list?.tagName
+      ? `Updates from ${brand} about ${list.tagName}${numbered}.`
+      : `Updates from ${brand}${numbered}.`,
     prev: list?.page.prev,
     next: list?.page.next,
   };
@@ -64,7 +69,9 @@ export default defineSite<SiteData>({
   check(data, warn) {
     const fields = data.site.placeholders === 'allowed' ? [] : exampleFields(data);
     if (fields.length > 0) {
-      warn(`${fields.length} fields of content/*.yaml still hold example values; "npm run placeholders" lists them ("placeholders: allowed" in content/site.yaml silences this)`);
+      warn(
+        `${fields.length} fields of content/*.yaml still hold example values; "npm run placeholders" lists them ("placeholders: allowed" in content/site.yaml silences this)`,
+      );
     }
   },
   routes: [
@@ -90,7 +97,8 @@ export default defineSite<SiteData>({
       page: Services,
       head: ({ data }) => ({
         title: `Services | ${data.site.brand}`,
-        description: 'Validator operations, non-custodial staking, monitoring and reporting, and infrastructure advisory.',
+        description:
+          'Validator operations, non-custodial staking, monitoring and reporting, and infrastructure advisory.',
       }),
     },
     {
@@ -131,7 +139,8 @@ export default defineSite<SiteData>({
     {
       path: '/news/tags/:tag',
       page: NewsList,
-      entries: ({ articles }) => groupByTag(articles).map((group) => ({ params: { tag: group.slug }, props: { tag: group.slug } })),
+      entries: ({ articles }) =>
+        groupByTag(articles).map((group) => ({ params: { tag: group.slug }, props: { tag: group.slug } })),
       head: newsListHead,
     },
     {
@@ -139,7 +148,10 @@ export default defineSite<SiteData>({
       page: NewsList,
       entries: ({ articles }) =>
         groupByTag(articles).flatMap((group) =>
-          laterPages(group.articles.length).map(({ params, props }) => ({ params: { ...params, tag: group.slug }, props: { ...props, tag: group.slug } })),
+          laterPages(group.articles.length).map(({ params, props }) => ({
+            params: { ...params, tag: group.slug },
+            props: { ...props, tag: group.slug },
+          })),
         ),
       head: newsListHead,
     },

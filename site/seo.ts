@@ -48,7 +48,11 @@ export function organization(site: SiteConfig, baseUrl: string) {
 
 /** schema.org NewsArticle, for an article page. */
 export function newsArticle(article: Article, site: SiteConfig, baseUrl: string) {
-  const publisher = { '@type': 'Organization', name: site.legal.companyName, logo: { '@type': 'ImageObject', url: `${baseUrl}/favicon.svg` } };
+  const publisher = {
+    '@type': 'Organization',
+    name: site.legal.companyName,
+    logo: { '@type': 'ImageObject', url: `${baseUrl}/favicon.svg` },
+  };
   return {
     '@context': 'https://schema.org',
     '@type': 'NewsArticle',

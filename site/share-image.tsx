@@ -14,7 +14,8 @@ export const SHARE_CARD = CARD_SIZE;
 const TITLE_LIMIT = 140;
 
 /** The card of an article: drawn (PNG), or made from the image its front matter names (JPEG). */
-export const shareImagePath = (article: Pick<Article, 'slug' | 'image'>) => `/news/${article.slug}.${article.image ? 'jpg' : 'png'}`;
+export const shareImagePath = (article: Pick<Article, 'slug' | 'image'>) =>
+  `/news/${article.slug}.${article.image ? 'jpg' : 'png'}`;
 
 /** The card of an article as the head of its page describes it. */
 export function shareImageOf(article: Article, brand: string): HeadImage {
@@ -30,19 +31,28 @@ async function cardFromImage(image: { file: string }, root: string): Promise<Uin
   const file = path.join(root, image.file);
   const stat = statSync(file, { throwIfNoEntry: false });
   if (!stat?.isFile()) {
-    throw new Error(`its image ${image.file} is not there; check the path of image in its front matter (from the article's folder, or from site/public when it starts with /).`);
+    throw new Error(
+      `its image ${image.file} is not there; check the path of image in its front matter (from the article's folder, or from site/public when it starts with /).`,
+    );
   }
   const real = path.relative(realpathSync(root), realpathSync(file));
   if (real.startsWith('..') || path.isAbsolute(real)) {
-    throw new Error(`its image ${image.file} is a link to a file outside the project; copy the image into the project.`);
+    throw new Error(
+      `its image ${image.file} is a link to a file outside the project; copy the image into the project.`,
+    );
   }
   // By its bytes, not its name: an SVG (which may pull in other files) or a TIFF named .png is refused.
   const sharp = await loadSharp();
   const format = await sharp(file, { limitInputPixels: 100_000_000 })
     .metadata()
-    .then((found) => found.format, () => undefined);
+    .then(
+      (found) => found.format,
+      () => undefined,
+    );
   if (!format || !CARD_SOURCE_FORMATS.has(format)) {
-    throw new Error(`its image ${image.file} is ${format ? `in ${format.toUpperCase()} format` : 'no image'} whatever its name says; give a PNG, JPEG, WebP, AVIF or GIF file.`);
+    throw new Error(
+      `its image ${image.file} is ${format ? `in ${format.toUpperCase()} format` : 'no image'} whatever its name says; give a PNG, JPEG, WebP, AVIF or GIF file.`,
+    );
   }
   try {
     return await sharp(file, { limitInputPixels: 100_000_000 })
@@ -52,7 +62,10 @@ async function cardFromImage(image: { file: string }, root: string): Promise<Uin
       .jpeg({ quality: 82, mozjpeg: true })
       .toBuffer();
   } catch (error) {
-    throw new Error(`its image ${image.file} cannot be read as an image (${(error as Error).message}); give a PNG, JPEG, WebP, AVIF or GIF file that opens in an image viewer.`, { cause: error });
+    throw new Error(
+      `its image ${image.file} cannot be read as an image (${(error as Error).message}); give a PNG, JPEG, WebP, AVIF or GIF file that opens in an image viewer.`,
+      { cause: error },
+    );
   }
 }
 
@@ -65,7 +78,9 @@ const CARD_SOURCE_FORMATS = new Set(['png', 'jpeg', 'webp', 'heif', 'gif']);
  */
 function fileStamp(root: string, file: string): string {
   try {
-    return `${file}:${createHash('sha256').update(readFileSync(path.join(root, file))).digest('hex')}`;
+    return `${file}:${createHash('sha256')
+      .update(readFileSync(path.join(root, file)))
+      .digest('hex')}`;
   } catch {
     return `${file}:unreadable`;
   }
@@ -94,7 +109,10 @@ const fontsByRoot = new Map<string, ReturnType<typeof readFonts>>();
 const loadFonts = (root: string) => fontsByRoot.get(root) ?? fontsByRoot.set(root, readFonts(root)).get(root)!;
 
 function readFonts(root: string) {
-  return CARD_FONTS.map(({ file, ...font }) => ({ ...font, data: readFileSync(path.join(root, 'site/share/fonts', file)) }));
+  return CARD_FONTS.map(({ file, ...font }) => ({
+    ...font,
+    data: readFileSync(path.join(root, 'site/share/fonts', file)),
+  }));
 }
 
 // Loaded when a card is first drawn: a build whose cards all come from the cache does not pay for
@@ -152,7 +170,15 @@ export const shareDrawers: Record<string, Drawer> = {
 // The fonts are drawn into every card: new font files draw every card again.
 const fontStamps = new Map<string, string>();
 const fontStamp = (root: string) =>
-  fontStamps.get(root) ?? fontStamps.set(root, createHash('sha256').update(Buffer.concat(loadFonts(root).map((font) => font.data))).digest('hex')).get(root)!;
+  fontStamps.get(root) ??
+  fontStamps
+    .set(
+      root,
+      createHash('sha256')
+        .update(Buffer.concat(loadFonts(root).map((font) => font.data)))
+        .digest('hex'),
+    )
+    .get(root)!;
 
 /**
  * Letters of the scripts the card's fonts have (Latin, Greek, Cyrillic), and what every script
@@ -160,7 +186,8 @@ const fontStamp = (root: string) =>
  * emoji) shows gaps on its card.
  */
 const DRAWN = /^[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Common}\p{Script=Inherited}]*$/u;
-const NOT_DRAWN = /[^\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Common}\p{Script=Inherited}]|\p{Extended_Pictographic}/gu;
+const NOT_DRAWN =
+  /[^\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Common}\p{Script=Inherited}]|\p{Extended_Pictographic}/gu;
 
 /** The characters of a title the card's fonts cannot draw, once each: none for most titles. */
 export function undrawnCharacters(title: string): string[] {
@@ -169,18 +196,34 @@ export function undrawnCharacters(title: string): string[] {
 }
 
 /** One card per article, redrawn only when its title, date, the brand or the fonts change (or the site code). */
-export function shareImages(articles: readonly Article[], brand: string, root: string, warn: (message: string) => void = () => {}): GeneratedFile[] {
+export function shareImages(
+  articles: readonly Article[],
+  brand: string,
+  root: string,
+  warn: (message: string) => void = () => {},
+): GeneratedFile[] {
   const fonts = fontStamp(root);
   return articles.map((article): GeneratedFile => {
     if (article.image) {
       const { file } = article.image;
-      return { path: shareImagePath(article), key: JSON.stringify(['image', fileStamp(root, file)]), draw: { drawer: 'shareCardFromImage', input: { file } }, source: article.file };
+      return {
+        path: shareImagePath(article),
+        key: JSON.stringify(['image', fileStamp(root, file)]),
+        draw: { drawer: 'shareCardFromImage', input: { file } },
+        source: article.file,
+      };
     }
     const missing = undrawnCharacters(article.title);
     if (missing.length > 0) {
-      warn(`${article.file}: its share card leaves out ${missing.slice(0, 5).join(' ')}${missing.length > 5 ? ' …' : ''} from the title, which the card's fonts (Inter: Latin, Greek, Cyrillic) do not have; give the article its own card with image: in front matter, or add a font that has them in site/share/card.tsx.`);
+      warn(
+        `${article.file}: its share card leaves out ${missing.slice(0, 5).join(' ')}${missing.length > 5 ? ' …' : ''} from the title, which the card's fonts (Inter: Latin, Greek, Cyrillic) do not have; give the article its own card with image: in front matter, or add a font that has them in site/share/card.tsx.`,
+      );
     }
     const card: CardProps = { title: article.title, date: cardDate(article.date), brand };
-    return { path: shareImagePath(article), key: JSON.stringify([article.title, article.date, brand, fonts]), draw: { drawer: 'shareCard', input: card } };
+    return {
+      path: shareImagePath(article),
+      key: JSON.stringify([article.title, article.date, brand, fonts]),
+      draw: { drawer: 'shareCard', input: card },
+    };
   });
 }

@@ -15,13 +15,17 @@ export interface CatalogueEntry {
 }
 
 /** The details of a `byCase` message: the case's name, then that case's own details. */
-type CaseDetails<Cases extends Record<string, Wording>> = { [K in keyof Cases & string]: [K, ...Parameters<Cases[K]>] }[keyof Cases & string];
+type CaseDetails<Cases extends Record<string, Wording>> = {
+  [K in keyof Cases & string]: [K, ...Parameters<Cases[K]>];
+}[keyof Cases & string];
 
 /**
  * One failure worded several ways: the first detail names the case, the rest are its details. For
  * occurrences that differ in wording only; a failure of another kind gets an entry of its own.
  */
-export function byCase<const Cases extends Record<string, Wording>>(cases: Cases): (...details: CaseDetails<Cases>) => string {
+export function byCase<const Cases extends Record<string, Wording>>(
+  cases: Cases,
+): (...details: CaseDetails<Cases>) => string {
   const worded = (...details: CaseDetails<Cases>) => {
     const [name, ...rest] = details as unknown as [string, ...unknown[]];
     return (cases[name] as Wording)(...rest);

@@ -19,14 +19,20 @@ const onPages = (page: string, others: number) =>
 const threw = (what: string, thrown: string) => `${what} threw: ${thrown}`;
 
 /** After a failed write into the staging folder: removed by now, it is named after the output folder and why. */
-const stagingGone = (outDir: string, reason: string, staging: string) => `${outDir}: ${reason}. Nothing was swapped in, and the unfinished copy ${staging} is removed.`;
+const stagingGone = (outDir: string, reason: string, staging: string) =>
+  `${outDir}: ${reason}. Nothing was swapped in, and the unfinished copy ${staging} is removed.`;
 
 export const errorCatalogue = {
   FrontMatterUnclosed: {
     title: 'The front matter has no closing line',
     hint: (format: 'yaml' | 'toml' | 'json') =>
-      format === 'json' ? 'Add a line holding only } after the JSON front matter.' : format === 'toml' ? 'Add a line with three plus signs (+++) after the TOML front matter.' : 'Add a line with three dashes (---) after the front matter.',
-    message: (_format: 'yaml' | 'toml' | 'json', line: number) => `The front matter block opened on line ${line} is never closed.`,
+      format === 'json'
+        ? 'Add a line holding only } after the JSON front matter.'
+        : format === 'toml'
+          ? 'Add a line with three plus signs (+++) after the TOML front matter.'
+          : 'Add a line with three dashes (---) after the front matter.',
+    message: (_format: 'yaml' | 'toml' | 'json', line: number) =>
+      `The front matter block opened on line ${line} is never closed.`,
   },
   FrontMatterInvalidYaml: {
     title: 'The front matter is not valid YAML',
@@ -56,7 +62,8 @@ export const errorCatalogue = {
   FrontMatterAliasesExcessive: {
     title: 'The front matter expands too many YAML aliases',
     hint: 'Write the values out instead of repeating them through anchors (&name) and aliases (*name).',
-    message: (limit: number) => `The front matter uses YAML aliases more than ${limit} times over, as a "billion laughs" attack does; it is not read.`,
+    message: (limit: number) =>
+      `The front matter uses YAML aliases more than ${limit} times over, as a "billion laughs" attack does; it is not read.`,
   },
   FrontMatterFieldInvalid: {
     title: 'A front matter field is wrong',
@@ -77,7 +84,9 @@ export const errorCatalogue = {
         ? `Rename the ${kind} to lowercase Latin letters (a-z), digits and single hyphens, for example "${kind === 'file' ? 'my-first-post.md' : 'my-first-post'}": the name is the page's address.`
         : `Rename the ${kind} to "${renamed}" (lowercase letters, digits and single hyphens: the name is the page's address).`,
     message: (slug: string, suggested: string, _kind: 'file' | 'folder', _renamed: string) =>
-      suggested === '' ? `"${slug}" is not a safe URL slug.` : `"${slug}" is not a safe URL slug; as other generators make slugs, it would be "${suggested}".`,
+      suggested === ''
+        ? `"${slug}" is not a safe URL slug.`
+        : `"${slug}" is not a safe URL slug; as other generators make slugs, it would be "${suggested}".`,
   },
   FrontMatterSlugNotRead: {
     title: 'The front matter names a slug other than the file name',
@@ -85,13 +94,15 @@ export const errorCatalogue = {
       renamed === ''
         ? 'Remove the slug line: the file name is the slug.'
         : `To publish it as ${renamed.replace(/\.(md|markdown)$/i, '')}, rename the ${kind} to "${renamed}" and remove the slug line; or remove the slug line to keep the address it has.`,
-    message: (written: string, slug: string, _kind: 'file' | 'folder', _renamed: string) => `slug ${written} is not read: the file name gives the slug ("${slug}"), and one article has one address.`,
+    message: (written: string, slug: string, _kind: 'file' | 'folder', _renamed: string) =>
+      `slug ${written} is not read: the file name gives the slug ("${slug}"), and one article has one address.`,
   },
   ArticleTooLarge: {
     title: 'An article is larger than the build reads',
     hint: (_bytes: number, limit: number) =>
       `Split it into several articles, or move what is not prose (a log, data) into a file beside it and link to it; a site that needs larger articles raises the limit with --max-article-kb (now ${Math.round(limit / 1024)}).`,
-    message: (bytes: number, limit: number) => `The file is ${Math.ceil(bytes / 1024)} KB; an article may be at most ${Math.round(limit / 1024)} KB.`,
+    message: (bytes: number, limit: number) =>
+      `The file is ${Math.ceil(bytes / 1024)} KB; an article may be at most ${Math.round(limit / 1024)} KB.`,
   },
   ArticleTooDeep: {
     title: 'An article nests deeper than the build reads',
@@ -100,7 +111,8 @@ export const errorCatalogue = {
         ? `Flatten the nesting of its lists and block quotes (a site that needs more raises the limit with --max-nesting, now ${String(limit)}).`
         : 'Flatten the nesting of its lists, block quotes or HTML elements.',
     message: byCase({
-      levels: (depth: number, limit: number) => `The body nests block quotes and lists about ${depth} levels deep here; at most ${limit} are read.`,
+      levels: (depth: number, limit: number) =>
+        `The body nests block quotes and lists about ${depth} levels deep here; at most ${limit} are read.`,
       stack: () => 'The body nests lists, block quotes or HTML elements deeper than the Markdown converter can follow.',
     }),
   },
@@ -108,24 +120,29 @@ export const errorCatalogue = {
     title: 'An article took too long to convert',
     hint: (seconds: number) =>
       `Look for what the Markdown repeats thousands of times (runs of *, _, [ or < with no end); its conversion was stopped after ${seconds} s. A site with articles that need longer raises the limit with --article-seconds.`,
-    message: (seconds: number) => `Converting its Markdown took more than ${seconds} s; the helper converting it was stopped.`,
+    message: (seconds: number) =>
+      `Converting its Markdown took more than ${seconds} s; the helper converting it was stopped.`,
   },
   ArticleOutOfMemory: {
     title: 'An article needed more memory than a helper has',
     hint: 'Split it into several articles, or look for what it repeats thousands of times (links, references, table cells).',
-    message: (megabytes: number) => `Converting its Markdown needed more than the ${megabytes} MB a Markdown helper may use; the helper ended.`,
+    message: (megabytes: number) =>
+      `Converting its Markdown needed more than the ${megabytes} MB a Markdown helper may use; the helper ended.`,
   },
   ExcerptTooLong: {
     title: 'An excerpt is longer than a summary',
     hint: (_length: number, _limit: number, from: 'front matter' | 'body') =>
-      from === 'body' ? 'Move the <!--more--> line up, after the first paragraph or two: what comes before it is the summary on the lists and in the feed.' : 'Shorten the excerpt to a sentence or a paragraph: it is the summary on the lists, in the feed and in search results.',
+      from === 'body'
+        ? 'Move the <!--more--> line up, after the first paragraph or two: what comes before it is the summary on the lists and in the feed.'
+        : 'Shorten the excerpt to a sentence or a paragraph: it is the summary on the lists, in the feed and in search results.',
     message: (length: number, limit: number, from: 'front matter' | 'body') =>
       `The excerpt (${from === 'body' ? 'the body before <!--more-->' : 'excerpt in front matter'}) is ${length} characters; at most ${limit} are read.`,
   },
   FrontMatterKeyNotRead: {
     title: 'The front matter uses a key another generator publishes with',
     hint: (_key: string, _value: string, _meaning: string, advice: string) => advice,
-    message: (key: string, value: string, meaning: string, _advice: string) => `${key}: ${value} is not read: ${meaning}.`,
+    message: (key: string, value: string, meaning: string, _advice: string) =>
+      `${key}: ${value} is not read: ${meaning}.`,
   },
   ArticleNotText: {
     title: 'An article file is not UTF-8 text',
@@ -136,7 +153,8 @@ export const errorCatalogue = {
     message: byCase({
       binary: (what: string) => `The file is not text: it is ${what}.`,
       utf16: () => 'The file is saved as UTF-16, not UTF-8.',
-      encoding: (byte: string) => `The file is not UTF-8: byte ${byte} is no UTF-8 character (the file is probably saved as Windows-1252 or Latin-1).`,
+      encoding: (byte: string) =>
+        `The file is not UTF-8: byte ${byte} is no UTF-8 character (the file is probably saved as Windows-1252 or Latin-1).`,
     }),
   },
   ArticleSlugDuplicate: {
@@ -226,8 +244,10 @@ export const errorCatalogue = {
       pathNotAbsolute: (path: unknown) => `Route path ${JSON.stringify(path)} must start with "/".`,
       noPageOrHead: (route: string) => `Route ${route} needs a page component and a head function.`,
       noEntries: (route: string) => `Route ${route} has parameters but no entries() to list its pages.`,
-      entriesNotList: (route: string, entries: unknown) => `entries() of the route ${route} returned ${entries === null ? 'null' : typeof entries}, not a list.`,
-      entryWithoutParams: (route: string) => `Route ${route}: each entry needs params, for example { params: { slug: 'a' } }.`,
+      entriesNotList: (route: string, entries: unknown) =>
+        `entries() of the route ${route} returned ${entries === null ? 'null' : typeof entries}, not a list.`,
+      entryWithoutParams: (route: string) =>
+        `Route ${route}: each entry needs params, for example { params: { slug: 'a' } }.`,
       paramInvalid: (route: string, param: string, value: unknown) =>
         `Route ${route}: parameter "${param}" is ${value === undefined ? 'missing' : `"${String(value)}", not a safe URL segment`}.`,
     }),
@@ -235,14 +255,17 @@ export const errorCatalogue = {
   RouteDuplicate: {
     title: 'Two routes write one path',
     hint: 'Each output path may be produced by one route only.',
-    message: (firstRoute: string, route: string, outputPath: string) => `Routes ${firstRoute} and ${route} both write ${outputPath}.`,
+    message: (firstRoute: string, route: string, outputPath: string) =>
+      `Routes ${firstRoute} and ${route} both write ${outputPath}.`,
   },
   GeneratedFilePathInvalid: {
     title: 'A generated file has no path on the site',
-    hint: "Give the file a path on the site starting with / in the site's files() or feed() (site/index.tsx), such as \"/news/feed.xml\": never ../ or a folder.",
+    hint: 'Give the file a path on the site starting with / in the site\'s files() or feed() (site/index.tsx), such as "/news/feed.xml": never ../ or a folder.',
     message: byCase({
-      feed: (path: unknown) => `The feed's path ${JSON.stringify(path)} needs a path on the site such as "/news/feed.xml".`,
-      file: (path: unknown) => `The generated file ${JSON.stringify(path)} needs a path on the site such as "/news/post.png".`,
+      feed: (path: unknown) =>
+        `The feed's path ${JSON.stringify(path)} needs a path on the site such as "/news/feed.xml".`,
+      file: (path: unknown) =>
+        `The generated file ${JSON.stringify(path)} needs a path on the site such as "/news/post.png".`,
     }),
   },
   PageRenderFailed: {
@@ -260,14 +283,16 @@ export const errorCatalogue = {
     hint: 'Move the file out of the way (or delete .cache: it only makes the next build slower).',
     message: byCase({
       fileInTheWay: () => 'A file stands where the build keeps its cache folder (at this path or one above it).',
-      linkToNothing: () => 'A symbolic link stands where the build keeps its cache folder (at this path or one above it), and leads nowhere.',
+      linkToNothing: () =>
+        'A symbolic link stands where the build keeps its cache folder (at this path or one above it), and leads nowhere.',
       notCreated: (reason: string) => `The cache folder cannot be created: ${reason}`,
     }),
   },
   CacheEntryChanged: {
     title: 'A cache entry changed while the build used it',
     hint: 'Build again: the entry was removed, and the next build makes it anew. Leave .cache/ssg to the build.',
-    message: (entry: string) => `${entry} no longer holds what the build wrote there: something else changed it, keeping its size and times.`,
+    message: (entry: string) =>
+      `${entry} no longer holds what the build wrote there: something else changed it, keeping its size and times.`,
   },
   ProjectRootMissing: {
     title: 'The site folder does not exist',
@@ -328,7 +353,8 @@ export const errorCatalogue = {
     title: 'Another build holds the output folder',
     hint: 'Wait for the other build to finish, or build into another folder with --out.',
     message: byCase({
-      gaveUp: (holder: number, outDir: string) => `Another build (process ${holder}) is writing into ${outDir}; gave up waiting for it.`,
+      gaveUp: (holder: number, outDir: string) =>
+        `Another build (process ${holder}) is writing into ${outDir}; gave up waiting for it.`,
       notTaken: (lockFile: string) => `Could not take the lock ${lockFile}.`,
     }),
   },
@@ -337,11 +363,16 @@ export const errorCatalogue = {
     hint: 'Check that the folder that holds the output exists and is writable, or choose another with --out.',
     message: byCase({
       unreachable: (shown: string, reason: string) => `The output folder "${shown}" cannot be reached: ${reason}`,
-      parentNotCreated: (parent: string, reason: string) => `Could not create ${parent}, the folder to hold the output: ${reason}`,
-      lockNotCreated: (lockFile: string, reason: string) => `Could not create ${lockFile} beside the output folder: ${reason}`,
-      stagingNotCreated: (staging: string, reason: string) => `Could not create the staging folder ${staging}: ${reason}`,
-      publicNotCopied: (outDir: string, reason: string, staging: string) => `Could not copy the public files for ${stagingGone(outDir, reason, staging)}`,
-      siteNotWritten: (outDir: string, reason: string, staging: string) => `Could not write the site for ${stagingGone(outDir, reason, staging)}`,
+      parentNotCreated: (parent: string, reason: string) =>
+        `Could not create ${parent}, the folder to hold the output: ${reason}`,
+      lockNotCreated: (lockFile: string, reason: string) =>
+        `Could not create ${lockFile} beside the output folder: ${reason}`,
+      stagingNotCreated: (staging: string, reason: string) =>
+        `Could not create the staging folder ${staging}: ${reason}`,
+      publicNotCopied: (outDir: string, reason: string, staging: string) =>
+        `Could not copy the public files for ${stagingGone(outDir, reason, staging)}`,
+      siteNotWritten: (outDir: string, reason: string, staging: string) =>
+        `Could not write the site for ${stagingGone(outDir, reason, staging)}`,
     }),
   },
   OutputSwapFailed: {
@@ -352,12 +383,14 @@ export const errorCatalogue = {
   OutDirIsMountPoint: {
     title: '--out is a mount point',
     hint: 'Build into a folder inside it (for example --out dist/site), or mount the folder above it: the build swaps the output folder in by renaming it, which a mount point cannot be.',
-    message: (shown: string, outDir: string) => `The output folder "${shown}" (${outDir}) is a mount point (a volume, tmpfs or bind mount), which cannot be replaced.`,
+    message: (shown: string, outDir: string) =>
+      `The output folder "${shown}" (${outDir}) is a mount point (a volume, tmpfs or bind mount), which cannot be replaced.`,
   },
   HeaderInvalid: {
     title: 'A response header cannot be written for every host',
     hint: "Fix the header in the site's headers() (site/index.tsx): a name of letters, digits and hyphens, a value on one line without `$` (nginx would read it as a variable).",
-    message: (name: string, value: string) => `The header ${JSON.stringify(name)}: ${JSON.stringify(value)} cannot be written for nginx and _headers.`,
+    message: (name: string, value: string) =>
+      `The header ${JSON.stringify(name)}: ${JSON.stringify(value)} cannot be written for nginx and _headers.`,
   },
   TagInvalid: {
     title: 'A tag makes no URL',
@@ -365,7 +398,8 @@ export const errorCatalogue = {
     message: byCase({
       notAList: (tags: unknown) => `In its front matter, "tags" is ${JSON.stringify(tags)}, not a list.`,
       notText: (tag: unknown) => `In its front matter, the tag ${JSON.stringify(tag)} is not text.`,
-      noLetters: (tag: string) => `In its front matter, the tag ${JSON.stringify(tag)} has no letters or digits to make its URL from.`,
+      noLetters: (tag: string) =>
+        `In its front matter, the tag ${JSON.stringify(tag)} has no letters or digits to make its URL from.`,
     }),
   },
   ImageMissing: {
@@ -387,7 +421,8 @@ export const errorCatalogue = {
   ImageRemote: {
     title: 'An image comes from another origin',
     hint: 'Save the image beside the article and link it as ./name.png: the site only shows images from its own origin.',
-    message: (url: string) => `The image "${url}" is on another origin; the site's Content-Security-Policy (img-src 'self') blocks it.`,
+    message: (url: string) =>
+      `The image "${url}" is on another origin; the site's Content-Security-Policy (img-src 'self') blocks it.`,
   },
   ImageUnreadable: {
     title: 'An image cannot be read',
@@ -398,7 +433,8 @@ export const errorCatalogue = {
       noSize: () => 'The image cannot be read: it has no width or height.',
       notWebFormat: (format: string | undefined) => `The image cannot be read: "${format}" is not a web image format.`,
       notEncoded: (reason: string) => `The image cannot be read: ${reason} (the file may be damaged or cut off).`,
-      formatNotShown: (extension: string) => `"${extension}" is not an image format the site shows (PNG, JPEG, WebP, AVIF, GIF, TIFF, SVG).`,
+      formatNotShown: (extension: string) =>
+        `"${extension}" is not an image format the site shows (PNG, JPEG, WebP, AVIF, GIF, TIFF, SVG).`,
     }),
   },
   ImageDataClash: {
@@ -409,16 +445,17 @@ export const errorCatalogue = {
   ImageTooLarge: {
     title: 'An image is too large',
     hint: 'Scale the image down (a few thousand pixels wide is plenty for the web) and save it again.',
-    message: (width: number, height: number, maxPixels: number) => `The image is ${width}×${height} pixels, more than the ${maxPixels.toLocaleString('en')} allowed.`,
+    message: (width: number, height: number, maxPixels: number) =>
+      `The image is ${width}×${height} pixels, more than the ${maxPixels.toLocaleString('en')} allowed.`,
   },
   MarkdownPluginFailed: {
-    title: "A Markdown plugin of the site failed",
+    title: 'A Markdown plugin of the site failed',
     hint: "If the message names something in the article the plugin cannot handle, change the article; else fix the plugin's options in the site's markdown settings (site/index.tsx), or remove the plugin.",
     message: (plugin: string, reason: string) => `The plugin ${plugin} failed: ${reason}`,
   },
   MarkdownPluginInvalid: {
-    title: "A Markdown plugin of the site is not a plugin",
-    hint: "Each entry of markdown.remarkPlugins and markdown.rehypePlugins is a plugin (the function a package exports) or [plugin, options], as in Astro.",
+    title: 'A Markdown plugin of the site is not a plugin',
+    hint: 'Each entry of markdown.remarkPlugins and markdown.rehypePlugins is a plugin (the function a package exports) or [plugin, options], as in Astro.',
     message: (where: string) => `${where} is not a plugin or [plugin, options].`,
   },
   MarkdownHelperEnded: {
@@ -433,7 +470,8 @@ export const errorCatalogue = {
     /** `named`: how the file is named, for example "The feed /news/feed.xml". */
     message: byCase({
       samePath: (named: string, other: string) => `${named} has the same path as ${other}.`,
-      whereAFolderIs: (named: string, folderFor: string) => `${named} is where the build needs a folder, for /${folderFor}.`,
+      whereAFolderIs: (named: string, folderFor: string) =>
+        `${named} is where the build needs a folder, for /${folderFor}.`,
       insideAFile: (named: string, file: string) => `${named} is inside /${file}, which the build writes as a file.`,
       twice: (path: string) => `Two generated files are both ${path}.`,
     }),
@@ -443,8 +481,10 @@ export const errorCatalogue = {
     hint: 'Rename or remove the public file; the page or asset of that path is made by the build.',
     message: byCase({
       samePath: (file: string) => `The public file ${file} has the same path as a generated file.`,
-      whereAFolderIs: (file: string, folderFor: string) => `The public file ${file} is where the build needs a folder, for ${folderFor}.`,
-      insideAFile: (file: string, builtFile: string) => `The public file ${file} is inside ${builtFile}, which the build writes as a file.`,
+      whereAFolderIs: (file: string, folderFor: string) =>
+        `The public file ${file} is where the build needs a folder, for ${folderFor}.`,
+      insideAFile: (file: string, builtFile: string) =>
+        `The public file ${file} is inside ${builtFile}, which the build writes as a file.`,
       folderWhereAFileIs: (folder: string) => `The public folder ${folder} is where the build writes a file.`,
     }),
   },
@@ -459,7 +499,8 @@ export const errorCatalogue = {
   LinkBroken: {
     title: 'A link leads nowhere',
     hint: 'Fix the link, or add the page or file it points to.',
-    message: (page: string, link: string, otherPages = 0) => `${onPages(page, otherPages)} to ${link}, which no route or public file provides.`,
+    message: (page: string, link: string, otherPages = 0) =>
+      `${onPages(page, otherPages)} to ${link}, which no route or public file provides.`,
   },
   LinkToHeldBack: {
     title: 'A link leads to an article this build leaves out',
@@ -486,7 +527,8 @@ export const errorCatalogue = {
       trustProxy: (reason: string) => `TRUST_PROXY ${reason}.`,
     }),
     hint: byCase({
-      setting: (variable: string, _problem: string) => `Set ${variable} in the environment; docs/contact-endpoint.md lists every variable.`,
+      setting: (variable: string, _problem: string) =>
+        `Set ${variable} in the environment; docs/contact-endpoint.md lists every variable.`,
       trustProxy: (_reason: string) =>
         'Use false, true (one proxy in front), a hop count, or a list such as "loopback" or "10.0.0.0/8,cloudflare"; docs/contact-endpoint.md explains each.',
     }),
@@ -509,13 +551,15 @@ export const errorCatalogue = {
     title: 'A setting of the Pages Function is missing or wrong',
     hint: "Set it in the Pages project's environment variables (Settings → Variables and Secrets), then deploy again.",
     /** `problem`: one sentence naming the variable, without a full stop. */
-    message: (problem: string) => `${problem}, in the Pages project's environment variables. The route answers 503 until it is set.`,
+    message: (problem: string) =>
+      `${problem}, in the Pages project's environment variables. The route answers 503 until it is set.`,
   },
   PagesBindingMissing: {
     title: 'A binding the Pages Function needs is missing',
     hint: (name: string, kind: string) =>
       `Bind the ${kind} as ${name} (Settings → Bindings, or wrangler.toml), then deploy again; docs/deploy-cloudflare-pages.md gives the commands.`,
-    message: (name: string, kind: string) => `The ${kind} binding ${name} is missing, so no message can be stored: the route answers 503 until it is bound.`,
+    message: (name: string, kind: string) =>
+      `The ${kind} binding ${name} is missing, so no message can be stored: the route answers 503 until it is bound.`,
   },
   DataDirInUse: {
     title: 'Another server uses the data folder',
@@ -539,7 +583,7 @@ export const errorCatalogue = {
   },
   InboxUnreadable: {
     title: 'The inbox cannot be read',
-    hint: 'Check --data-dir (or DATA_DIR) names the folder ssg serve keeps its inbox in, and the file\'s permissions; a damaged inbox: move it aside, keep it, and let serve create a new one. The file was left as it is.',
+    hint: "Check --data-dir (or DATA_DIR) names the folder ssg serve keeps its inbox in, and the file's permissions; a damaged inbox: move it aside, keep it, and let serve create a new one. The file was left as it is.",
     message: (code: string, reason: string) => `The inbox cannot be read (${code}): ${reason}.`,
   },
   SiteModuleThrew: {
@@ -574,7 +618,8 @@ export const errorCatalogue = {
   GeneratedFileNotBytes: {
     title: 'A generated file was drawn as something other than bytes',
     hint: "Make the render() of the file in the site's files() (site/index.tsx) resolve to the file's bytes: a Uint8Array or a Buffer.",
-    message: (path: string, drawn: unknown) => `Drawing ${path} gave ${drawn === null ? 'null' : typeof drawn}, not the file's bytes (a Uint8Array or Buffer).`,
+    message: (path: string, drawn: unknown) =>
+      `Drawing ${path} gave ${drawn === null ? 'null' : typeof drawn}, not the file's bytes (a Uint8Array or Buffer).`,
   },
   PortInUse: {
     title: 'The port is in use',
@@ -598,9 +643,11 @@ export const errorCatalogue = {
   },
   SqliteMissing: {
     title: 'better-sqlite3 is not installed',
-    hint: 'Install it in the site (npm install better-sqlite3), and list it in package.json\'s allowScripts so that its install script builds it (npm rebuild better-sqlite3 builds it afterwards): ssg serve and ssg inbox keep the inbox with it; init, build, dev and preview do not need it.',
+    hint: "Install it in the site (npm install better-sqlite3), and list it in package.json's allowScripts so that its install script builds it (npm rebuild better-sqlite3 builds it afterwards): ssg serve and ssg inbox keep the inbox with it; init, build, dev and preview do not need it.",
     message: (why?: 'noBinding') =>
-      why === 'noBinding' ? 'better-sqlite3 is installed without its compiled part (its install script did not run).' : 'This command needs better-sqlite3, which is not installed.',
+      why === 'noBinding'
+        ? 'better-sqlite3 is installed without its compiled part (its install script did not run).'
+        : 'This command needs better-sqlite3, which is not installed.',
   },
   InitFolderMissing: {
     title: 'No folder was given for the new site',
@@ -614,17 +661,25 @@ export const errorCatalogue = {
   },
   RedirectInvalid: {
     title: 'A redirect cannot be written',
-    hint: 'Fix the redirect in the file named: the site\'s `redirects` in site/index.tsx, or `aliases` / `redirect_from` in an article\'s front matter.',
+    hint: "Fix the redirect in the file named: the site's `redirects` in site/index.tsx, or `aliases` / `redirect_from` in an article's front matter.",
     message: byCase({
-      source: (from: string) => `The redirect source ${JSON.stringify(from)} is not a path on the site: write it as /folder/page, with letters, digits, "-", "_", "." and "~".`,
-      destination: (from: string, to: string) => `The redirect from ${from} goes to ${JSON.stringify(to)}, which is neither a path on the site (/news/hello) nor an http(s) address without spaces or quotes (percent-encode other characters: %C3%A9 for é).`,
-      status: (from: string, status: string) => `The redirect from ${from} has the status ${status}; use 301 (moved for good, the default), 302, 303, 307 or 308.`,
-      twice: (from: string, earlier: string) => `${from} is redirected twice, here and in ${earlier}, to different places: keep one.`,
-      isPage: (from: string) => `${from} is redirected, but it is a page or file of the site (or one whose name differs only in case): a redirect would hide it. Remove the redirect or the page.`,
-      publicFile: () => `site/public/_redirects is written by hand and the site declares redirects too: keep the rules in one place (move them into redirects, or remove those).`,
-      nowhere: (from: string, to: string) => `The redirect from ${from} goes to ${to}, which is no page or file of the site.`,
+      source: (from: string) =>
+        `The redirect source ${JSON.stringify(from)} is not a path on the site: write it as /folder/page, with letters, digits, "-", "_", "." and "~".`,
+      destination: (from: string, to: string) =>
+        `The redirect from ${from} goes to ${JSON.stringify(to)}, which is neither a path on the site (/news/hello) nor an http(s) address without spaces or quotes (percent-encode other characters: %C3%A9 for é).`,
+      status: (from: string, status: string) =>
+        `The redirect from ${from} has the status ${status}; use 301 (moved for good, the default), 302, 303, 307 or 308.`,
+      twice: (from: string, earlier: string) =>
+        `${from} is redirected twice, here and in ${earlier}, to different places: keep one.`,
+      isPage: (from: string) =>
+        `${from} is redirected, but it is a page or file of the site (or one whose name differs only in case): a redirect would hide it. Remove the redirect or the page.`,
+      publicFile: () =>
+        `site/public/_redirects is written by hand and the site declares redirects too: keep the rules in one place (move them into redirects, or remove those).`,
+      nowhere: (from: string, to: string) =>
+        `The redirect from ${from} goes to ${to}, which is no page or file of the site.`,
       loop: (chain: string) => `The redirects loop: ${chain}.`,
-      noPage: (from: string) => `The article names earlier addresses (${from}), but no page of the site shows it to redirect them to.`,
+      noPage: (from: string) =>
+        `The article names earlier addresses (${from}), but no page of the site shows it to redirect them to.`,
     }),
   },
   InitFailed: {

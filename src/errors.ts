@@ -42,8 +42,15 @@ export class SsgError extends Error {
   readonly hint: string;
 
   /** Made by `catalogueError(code, details, location, options)`: the constructor is this module's own. */
-  constructor(token: typeof worded, code: ErrorCode, words: { message: string; hint: string }, location: ErrorLocation = {}, cause?: unknown) {
-    if (token !== worded) throw new TypeError('An SsgError is made by catalogueError(), from an entry of the catalogue.');
+  constructor(
+    token: typeof worded,
+    code: ErrorCode,
+    words: { message: string; hint: string },
+    location: ErrorLocation = {},
+    cause?: unknown,
+  ) {
+    if (token !== worded)
+      throw new TypeError('An SsgError is made by catalogueError(), from an entry of the catalogue.');
     super(words.message, cause === undefined ? undefined : { cause });
     this.name = 'SsgError';
     this.code = code;
@@ -82,7 +89,13 @@ export function catalogueError<Code extends ErrorCode>(
   options?: { cause?: unknown },
 ): SsgError {
   const entry = errorCatalogue[code] as CatalogueEntry;
-  return new SsgError(worded, code, { message: entry.message(...details), hint: hintOf(code, details) }, location, options?.cause);
+  return new SsgError(
+    worded,
+    code,
+    { message: entry.message(...details), hint: hintOf(code, details) },
+    location,
+    options?.cause,
+  );
 }
 
 /**
@@ -90,7 +103,13 @@ export function catalogueError<Code extends ErrorCode>(
  * message naming what it is about (`subject`: the image file, which was its location).
  */
 export function problemAt(error: SsgError, location: ErrorLocation, subject: string): SsgError {
-  return new SsgError(worded, error.code, { message: `${subject}: ${error.message}`, hint: error.hint }, location, error);
+  return new SsgError(
+    worded,
+    error.code,
+    { message: `${subject}: ${error.message}`, hint: error.hint },
+    location,
+    error,
+  );
 }
 
 /**
@@ -131,7 +150,11 @@ export function isExpectedError(error: unknown): error is SsgError | SsgErrorLis
  *       hint: Put the image beside the article …
  */
 export function formatError(error: SsgError, options: { verbose?: boolean } = {}): string {
-  const lines = [`[${error.code}] ${error.title}`, `  ${error.where ? `${error.where}: ` : ''}${error.message}`, `  hint: ${error.hint}`];
+  const lines = [
+    `[${error.code}] ${error.title}`,
+    `  ${error.where ? `${error.where}: ` : ''}${error.message}`,
+    `  hint: ${error.hint}`,
+  ];
   if (options.verbose) {
     let cause: unknown = error.cause;
     while (cause) {
@@ -156,7 +179,18 @@ export interface ProblemData {
 /** Anything unexpected is thrown on: it is a bug, and the caller reports it as one. */
 export function problemData(error: unknown): ProblemData | undefined {
   const errors = error instanceof SsgErrorList ? error.errors : error instanceof SsgError ? [error] : undefined;
-  return errors && { errors: errors.map(({ code, message, hint, file, line, column }) => ({ code, message, hint, file, line, column })) };
+  return (
+    errors && {
+      errors: errors.map(({ code, message, hint, file, line, column }) => ({
+        code,
+        message,
+        hint,
+        file,
+        line,
+        column,
+      })),
+    }
+  );
 }
 
 /** The problem a helper reported, as errors of this process. */
@@ -177,8 +211,18 @@ export function reviveProblem(data: ProblemData): SsgError | SsgErrorList {
 export function mergeProblems(failures: readonly unknown[]): unknown {
   const unexpected = failures.find((failure) => !(failure instanceof SsgError || failure instanceof SsgErrorList));
   if (unexpected) return unexpected;
-  const errors = failures.flatMap((failure) => (failure instanceof SsgErrorList ? failure.errors : [failure as SsgError]));
-  const sorted = errors.map((error, index) => ({ error, index })).sort((a, b) => ((a.error.file ?? '') < (b.error.file ?? '') ? -1 : (a.error.file ?? '') > (b.error.file ?? '') ? 1 : a.index - b.index));
+  const errors = failures.flatMap((failure) =>
+    failure instanceof SsgErrorList ? failure.errors : [failure as SsgError],
+  );
+  const sorted = errors
+    .map((error, index) => ({ error, index }))
+    .sort((a, b) =>
+      (a.error.file ?? '') < (b.error.file ?? '')
+        ? -1
+        : (a.error.file ?? '') > (b.error.file ?? '')
+          ? 1
+          : a.index - b.index,
+    );
   const unique = [...new Set(sorted.map((item) => item.error))];
   return unique.length === 1 ? unique[0] : new SsgErrorList(unique);
 }

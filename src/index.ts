@@ -1,6 +1,21 @@
 // The public surface for site code: `import { defineSite, island } from 'ssg'`.
 export { defineRoute, defineSite } from './render/site-definition.ts';
-export type { DataSchema, Drawer, FeedDefinition, GeneratedFile, GeneratedFilesContext, Head, HeadImage, MarkdownOptions, PageProps, RedirectRule, Route, RouteEntry, SiteDefinition, SiteMeta } from './render/site-definition.ts';
+export type {
+  DataSchema,
+  Drawer,
+  FeedDefinition,
+  GeneratedFile,
+  GeneratedFilesContext,
+  Head,
+  HeadImage,
+  MarkdownOptions,
+  PageProps,
+  RedirectRule,
+  Route,
+  RouteEntry,
+  SiteDefinition,
+  SiteMeta,
+} from './render/site-definition.ts';
 export type { Article } from './content/article.ts';
 export { island } from './runtime/island-server.tsx';
 export type { Hydrate, IslandOptions } from './runtime/island-server.tsx';

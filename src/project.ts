@@ -44,7 +44,8 @@ export const generatorRoot = findGeneratorRoot(path.dirname(fileURLToPath(import
 export const generatorModulePaths = modulePathsFrom(generatorRoot);
 
 /** The one of them holding the generator's packages (where esbuild is installed), and npm's record of them. */
-export const generatorNodeModules = generatorModulePaths.find((dir) => existsSync(path.join(dir, 'esbuild', 'package.json'))) ?? generatorModulePaths[0]!;
+export const generatorNodeModules =
+  generatorModulePaths.find((dir) => existsSync(path.join(dir, 'esbuild', 'package.json'))) ?? generatorModulePaths[0]!;
 
 /** The folder of the output (and of the image cache's files) that holds the hashed assets. */
 export const ASSETS_DIR = 'assets';

@@ -41,7 +41,13 @@ export type SiteCodeErrorCode = 'SiteModuleThrew' | 'RouteEntriesFailed' | 'Gene
  * a site module) as an expected error naming the site file and line: the site's to fix, not a
  * bug of the generator. `what` says what ran, for example "entries() of /news/:slug".
  */
-export function siteCodeError(code: SiteCodeErrorCode, what: string, error: unknown, root?: string, fallback: ErrorLocation = {}): SsgError {
+export function siteCodeError(
+  code: SiteCodeErrorCode,
+  what: string,
+  error: unknown,
+  root?: string,
+  fallback: ErrorLocation = {},
+): SsgError {
   if (error instanceof SsgError) return error;
   // The site's bundle holds its own copy of the generator's code: an error it made there (a
   // tag without letters met by tagGroup, say) is the generator's error all the same.

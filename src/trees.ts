@@ -11,11 +11,15 @@ interface TreeNode {
   children?: readonly TreeNode[];
 }
 
-export function walkTree<Node extends TreeNode>(root: { children: readonly Node[] }, visit: (node: Node, parent: { children: Node[] }, index: number) => void | typeof SKIP): void {
+export function walkTree<Node extends TreeNode>(
+  root: { children: readonly Node[] },
+  visit: (node: Node, parent: { children: Node[] }, index: number) => void | typeof SKIP,
+): void {
   const stack: Array<{ parent: { children: Node[] }; index: number }> = [];
   const pushChildren = (parent: { children?: readonly TreeNode[] }) => {
     const children = parent.children ?? [];
-    for (let index = children.length - 1; index >= 0; index--) stack.push({ parent: parent as { children: Node[] }, index });
+    for (let index = children.length - 1; index >= 0; index--)
+      stack.push({ parent: parent as { children: Node[] }, index });
   };
   pushChildren(root);
   while (stack.length > 0) {

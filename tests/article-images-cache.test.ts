@@ -11,10 +11,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { copySite, repoRoot, TempSite } from './helpers/project.ts';
 
 const fixture = path.join(repoRoot, 'tests', 'fixtures', 'basic');
-const png = (background: string) => sharp({ create: { width: 60, height: 40, channels: 3, background } }).png().toBuffer();
+const png = (background: string) =>
+  sharp({ create: { width: 60, height: 40, channels: 3, background } })
+    .png()
+    .toBuffer();
 const article = (title: string, body: string) => `---\ntitle: ${title}\ndate: "2024-03-01"\n---\n${body}\n`;
 /** The URLs of the article images a page shows. */
-const imageUrls = (html: string) => [...html.matchAll(/\/assets\/[a-z0-9-]+-\d+w-[0-9a-f]+\.\w+/g)].map((match) => match[0]).sort();
+const imageUrls = (html: string) =>
+  [...html.matchAll(/\/assets\/[a-z0-9-]+-\d+w-[0-9a-f]+\.\w+/g)].map((match) => match[0]).sort();
 
 let sites: TempSite[] = [];
 afterEach(async () => {
@@ -101,14 +105,19 @@ describe('article images and the Markdown cache', () => {
     const broken = await site.run(['build']);
     expect(broken.code).toBe(1);
     expect(broken.stderr).toContain('content/news/bad.md:7: content/news/pic/broken.png: The image cannot be read');
-    expect(broken.stderr).toContain('content/news/also-bad.md:5: content/news/pic/broken.png: The image cannot be read');
+    expect(broken.stderr).toContain(
+      'content/news/also-bad.md:5: content/news/pic/broken.png: The image cannot be read',
+    );
   }, 60_000);
 
   it('refuses an image that is a link to a file outside the project', async () => {
     const site = await newSite();
     const outside = await mkdtemp(path.join(os.tmpdir(), 'ssg-outside-'));
     try {
-      writeFileSync(path.join(outside, 'secret.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><text>secret</text></svg>');
+      writeFileSync(
+        path.join(outside, 'secret.svg'),
+        '<svg xmlns="http://www.w3.org/2000/svg"><text>secret</text></svg>',
+      );
       await site.write('content/news/leak.md', article('Leak', '![Leak](./leak.svg)'));
       symlinkSync(path.join(outside, 'secret.svg'), site.file('content/news/leak.svg'));
       const result = await site.run(['build']);

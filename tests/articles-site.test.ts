@@ -61,10 +61,17 @@ describe('articles on a fixture site', () => {
     const broken = await copySite(fixture);
     try {
       const text = await broken.read('content/news/guide.md');
-      await broken.write('content/news/guide.md', text.replace('[keys](#keys)', '[keys](#no-such-heading)').replace('2024/older.md#history', '2024/older.md#gone'));
+      await broken.write(
+        'content/news/guide.md',
+        text
+          .replace('[keys](#keys)', '[keys](#no-such-heading)')
+          .replace('2024/older.md#history', '2024/older.md#gone'),
+      );
       const result = await broken.run(['build']);
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain('[LinkFragmentMissing] A link points to a heading that does not exist\n  content/news/guide.md:16: The page /news/guide links to #no-such-heading, but /news/guide has no element with the id "no-such-heading".');
+      expect(result.stderr).toContain(
+        '[LinkFragmentMissing] A link points to a heading that does not exist\n  content/news/guide.md:16: The page /news/guide links to #no-such-heading, but /news/guide has no element with the id "no-such-heading".',
+      );
       // Quoted as the author wrote it, not as the page has it (older#gone).
       expect(result.stderr).toContain('links to 2024/older.md#gone, but /news/older has no element with the id "gone"');
       expect(existsSync(broken.file('dist/news/guide.html'))).toBe(false);

@@ -41,17 +41,30 @@ describe('parseArticle', () => {
 
   it('reads description as the excerpt, saying so; excerpt wins when both are given', () => {
     const warnings: string[] = [];
-    expect(parse('content/news/a.md', '---\ntitle: A\ndate: "2025-01-01"\ndescription: From Astro.\n---\nBody\n', warnings).excerpt).toBe('From Astro.');
-    expect(warnings).toEqual(['content/news/a.md:4: "description" is read as the excerpt (the name this site uses); rename it to excerpt.']);
+    expect(
+      parse('content/news/a.md', '---\ntitle: A\ndate: "2025-01-01"\ndescription: From Astro.\n---\nBody\n', warnings)
+        .excerpt,
+    ).toBe('From Astro.');
+    expect(warnings).toEqual([
+      'content/news/a.md:4: "description" is read as the excerpt (the name this site uses); rename it to excerpt.',
+    ]);
     const both: string[] = [];
-    expect(parse('content/news/a.md', '---\ndate: "2025-01-01"\nexcerpt: Mine.\ndescription: Other.\n---\nBody\n', both).excerpt).toBe('Mine.');
+    expect(
+      parse('content/news/a.md', '---\ndate: "2025-01-01"\nexcerpt: Mine.\ndescription: Other.\n---\nBody\n', both)
+        .excerpt,
+    ).toBe('Mine.');
     expect(both).toEqual(['content/news/a.md:4: "description" is not read, as excerpt is given; remove one of them.']);
   });
 
   it('takes the excerpt from the text before <!--more--> when front matter gives none, without its markup', () => {
-    const article = parse('content/news/a.md', '---\ndate: "2025-01-01"\n---\nFirst **bold** [link](https://x.example) para.\n\nSecond `code`.\n\n<!--more-->\n\nThe rest.\n');
+    const article = parse(
+      'content/news/a.md',
+      '---\ndate: "2025-01-01"\n---\nFirst **bold** [link](https://x.example) para.\n\nSecond `code`.\n\n<!--more-->\n\nThe rest.\n',
+    );
     expect(article.excerpt).toBe('First bold link para. Second code.');
-    expect(parse('content/news/a.md', '---\ndate: "2025-01-01"\nexcerpt: Given.\n---\nA\n\n<!-- more -->\n').excerpt).toBe('Given.');
+    expect(
+      parse('content/news/a.md', '---\ndate: "2025-01-01"\nexcerpt: Given.\n---\nA\n\n<!-- more -->\n').excerpt,
+    ).toBe('Given.');
     expect(parse('content/news/a.md', '---\ndate: "2025-01-01"\n---\nNo marker.\n').excerpt).toBe('');
     // In a code sample it is text, not the marker... as written at the start of a line, it is the marker.
     expect(parse('content/news/a.md', '---\ndate: "2025-01-01"\n---\nUse `<!--more-->` inline.\n').excerpt).toBe('');
@@ -103,7 +116,9 @@ describe('parseArticle', () => {
 });
 
 describe('isValidSlug', () => {
-  it.each(['hello', 'hello-world', '2025-recap', 'a1-b2'])('accepts %s', (slug) => expect(isValidSlug(slug)).toBe(true));
+  it.each(['hello', 'hello-world', '2025-recap', 'a1-b2'])('accepts %s', (slug) =>
+    expect(isValidSlug(slug)).toBe(true),
+  );
   it.each(['Hello', 'hello world', '-lead', 'trail-', 'double--dash', 'dot.name', 'ümlaut', '', '../up'])(
     'rejects %j',
     (slug) => expect(isValidSlug(slug)).toBe(false),
@@ -167,9 +182,13 @@ describe('parseArticles', () => {
 });
 
 describe('earlier addresses (aliases, redirect_from)', () => {
-  it('reads Hugo\'s aliases and Jekyll\'s redirect_from, a path or a list, each once', () => {
+  it("reads Hugo's aliases and Jekyll's redirect_from, a path or a list, each once", () => {
     const warnings: string[] = [];
-    const article = parse('content/news/a.md', '---\ntitle: A\ndate: 2024-01-01\naliases: [/blog/a, old-a]\nredirect_from: /blog/a\n---\nBody.\n', warnings);
+    const article = parse(
+      'content/news/a.md',
+      '---\ntitle: A\ndate: 2024-01-01\naliases: [/blog/a, old-a]\nredirect_from: /blog/a\n---\nBody.\n',
+      warnings,
+    );
     expect(article.movedFrom).toEqual(['/blog/a', 'old-a']);
     expect(warnings).toEqual([]);
     expect(parse('content/news/b.md', '---\ntitle: B\ndate: 2024-01-01\n---\nBody.\n').movedFrom).toBeUndefined();

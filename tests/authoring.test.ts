@@ -33,9 +33,15 @@ const body = (slug: string) => {
   return found;
 };
 /** The byline, reading time and update line under the title. */
-const facts = (slug: string) => (/<p class="article-facts">([\s\S]*?)<\/p>/.exec(page(slug))?.[1] ?? '').replace(/<!-- -->|<[^>]+>/g, '');
-const meta = (slug: string, property: string) => new RegExp(`<meta (?:property|name)="${property}" content="([^"]*)">`).exec(page(slug))?.[1];
-const jsonLd = (slug: string) => JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(page(slug))![1]!) as Record<string, unknown>;
+const facts = (slug: string) =>
+  (/<p class="article-facts">([\s\S]*?)<\/p>/.exec(page(slug))?.[1] ?? '').replace(/<!-- -->|<[^>]+>/g, '');
+const meta = (slug: string, property: string) =>
+  new RegExp(`<meta (?:property|name)="${property}" content="([^"]*)">`).exec(page(slug))?.[1];
+const jsonLd = (slug: string) =>
+  JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(page(slug))![1]!) as Record<
+    string,
+    unknown
+  >;
 
 describe('the corpus', () => {
   it('holds at least 30 articles, every one of them built', () => {
@@ -53,18 +59,24 @@ describe('GitHub Flavored Markdown, on the page', () => {
     expect(body('table')).toContain('<th align="right">Fee</th>');
     expect(body('table')).toContain('<td>Celo</td>');
     expect(body('strikethrough')).toContain('<del>10 %</del> 8 %');
-    expect(body('task-list')).toMatch(/<li class="task-list-item"><input type="checkbox" checked disabled> Move the keys<\/li>/);
+    expect(body('task-list')).toMatch(
+      /<li class="task-list-item"><input type="checkbox" checked disabled> Move the keys<\/li>/,
+    );
   });
 
   it('bare URLs, www. addresses and e-mail addresses are links', () => {
-    expect(body('autolink-url')).toContain('<a href="https://docs.example.com/staking?lang=en">https://docs.example.com/staking?lang=en</a>');
+    expect(body('autolink-url')).toContain(
+      '<a href="https://docs.example.com/staking?lang=en">https://docs.example.com/staking?lang=en</a>',
+    );
     expect(body('autolink-url')).toContain('<a href="http://www.example.org">www.example.org</a>');
     expect(body('autolink-email')).toContain('<a href="mailto:ops@example.com">ops@example.com</a>');
   });
 
   it('footnotes link both ways with ids of the article’s own, and its own "Footnotes" heading keeps its id', () => {
     const html = body('footnotes');
-    expect(html).toContain('<a href="#footnotes-fn-1" id="footnotes-fnref-1" data-footnote-ref aria-describedby="footnotes-footnote-label">1</a>');
+    expect(html).toContain(
+      '<a href="#footnotes-fn-1" id="footnotes-fnref-1" data-footnote-ref aria-describedby="footnotes-footnote-label">1</a>',
+    );
     expect(html).toContain('<li id="footnotes-fn-why">');
     expect(html).toMatch(/<h2 id="footnotes">Footnotes<a class="heading-anchor"/);
     const ids = [...page('footnotes').matchAll(/ id="([^"]+)"/g)].map((match) => match[1]);
@@ -72,7 +84,9 @@ describe('GitHub Flavored Markdown, on the page', () => {
   });
 
   it("GitHub's alerts are titled callouts", () => {
-    expect(body('alert-note')).toContain('<div class="markdown-alert markdown-alert-note" role="note">\n<p class="markdown-alert-title">Note</p>');
+    expect(body('alert-note')).toContain(
+      '<div class="markdown-alert markdown-alert-note" role="note">\n<p class="markdown-alert-title">Note</p>',
+    );
     expect(body('alert-warning')).toContain('markdown-alert-warning');
     expect(body('alert-warning')).toContain('<p class="markdown-alert-title">Caution</p>');
   });
@@ -82,8 +96,12 @@ describe('HTML in articles, on the page', () => {
   it('keeps what GitHub keeps', () => {
     expect(body('html-sub-sup')).toContain('H<sub>2</sub>O and the area is 10 m<sup>2</sup>');
     expect(body('html-kbd')).toContain('<kbd>Ctrl</kbd>+<kbd>C</kbd> to copy.<br>Then paste.');
-    expect(body('html-details')).toMatch(/<details>\s*<summary>Is staking safe\?<\/summary>\s*<p>Your tokens stay in <strong>your<\/strong> wallet.<\/p>\s*<\/details>/);
-    expect(body('html-abbr-mark')).toContain('<abbr title="Remote Procedure Call">RPC</abbr> endpoint is <mark>public</mark>, <ins>new</ins> and <del>old</del>');
+    expect(body('html-details')).toMatch(
+      /<details>\s*<summary>Is staking safe\?<\/summary>\s*<p>Your tokens stay in <strong>your<\/strong> wallet.<\/p>\s*<\/details>/,
+    );
+    expect(body('html-abbr-mark')).toContain(
+      '<abbr title="Remote Procedure Call">RPC</abbr> endpoint is <mark>public</mark>, <ins>new</ins> and <del>old</del>',
+    );
   });
 
   it('removes scripts, handlers, javascript: URLs and styles, and says so with the file and line', () => {
@@ -92,18 +110,24 @@ describe('HTML in articles, on the page', () => {
     expect(body('html-handler')).toContain('<a href="/news">All news</a>');
     expect(body('html-javascript-url')).not.toMatch(/javascript:|style=/);
     expect(stderr).toContain('content/news/html-script.md:7: <script> and its content removed');
-    expect(stderr).toContain('content/news/html-handler.md:5: the onclick attribute of <a>, the onerror attribute of <img> removed');
+    expect(stderr).toContain(
+      'content/news/html-handler.md:5: the onclick attribute of <a>, the onerror attribute of <img> removed',
+    );
     expect(stderr).toContain('content/news/html-javascript-url.md:5: the href "javascript:alert(1)" of <a>');
   });
 });
 
 describe('code blocks, on the page', () => {
   it('a title is the caption of a figure', () => {
-    expect(body('code-title')).toMatch(/^<figure class="code-block"><figcaption class="code-title">install\.sh<\/figcaption><pre><code class="hljs language-bash">/);
+    expect(body('code-title')).toMatch(
+      /^<figure class="code-block"><figcaption class="code-title">install\.sh<\/figcaption><pre><code class="hljs language-bash">/,
+    );
   });
 
   it('{2-3} and mark=1 mark those lines, the code itself unchanged', () => {
-    const marks = [...body('code-marks').matchAll(/<mark class="code-mark">([\s\S]*?)<\/mark>/g)].map((match) => match[1]!.replace(/<[^>]+>/g, ''));
+    const marks = [...body('code-marks').matchAll(/<mark class="code-mark">([\s\S]*?)<\/mark>/g)].map((match) =>
+      match[1]!.replace(/<[^>]+>/g, ''),
+    );
     expect(marks).toEqual(['const b = 2;\n', 'const c = 3;\n']);
     const code = /<code[^>]*>([\s\S]*?)<\/code>/.exec(body('code-marks'))![1]!.replace(/<[^>]+>/g, '');
     expect(code).toBe('const a = 1;\nconst b = 2;\nconst c = 3;\nconst d = 4;\n');
@@ -129,8 +153,12 @@ describe('front matter as other generators write it', () => {
   it('description is the excerpt: the lead, the meta description and the feed summary, with a message', () => {
     expect(page('description')).toContain('<p class="lead">A description in Astro\'s name for it.</p>');
     expect(meta('description', 'description')).toBe('A description in Astro&#39;s name for it.');
-    expect(readFileSync(site.file('dist/news/feed.xml'), 'utf8')).toContain('<description>A description in Astro&apos;s name for it.</description>');
-    expect(stderr).toContain('content/news/description.md:4: "description" is read as the excerpt (the name this site uses); rename it to excerpt.');
+    expect(readFileSync(site.file('dist/news/feed.xml'), 'utf8')).toContain(
+      '<description>A description in Astro&apos;s name for it.</description>',
+    );
+    expect(stderr).toContain(
+      'content/news/description.md:4: "description" is read as the excerpt (the name this site uses); rename it to excerpt.',
+    );
   });
 
   it('<!--more--> ends the excerpt, as plain text', () => {
@@ -178,9 +206,15 @@ describe('front matter as other generators write it', () => {
   });
 
   it("other generators' names for fields get a did-you-mean with the line", () => {
-    expect(stderr).toContain('content/news/other-generators.md:5: "lastmod" in front matter is not read; did you mean updated?');
-    expect(stderr).toContain('content/news/other-generators.md:6: "summary" in front matter is not read; did you mean excerpt?');
-    expect(stderr).toContain('content/news/other-generators.md:7: "heroImage" in front matter is not read; did you mean image?');
+    expect(stderr).toContain(
+      'content/news/other-generators.md:5: "lastmod" in front matter is not read; did you mean updated?',
+    );
+    expect(stderr).toContain(
+      'content/news/other-generators.md:6: "summary" in front matter is not read; did you mean excerpt?',
+    );
+    expect(stderr).toContain(
+      'content/news/other-generators.md:7: "heroImage" in front matter is not read; did you mean image?',
+    );
   });
 });
 
@@ -206,7 +240,9 @@ describe('reading time and table of contents', () => {
     expect(body('reserved-ids')).toMatch(/<h2 id="site-menu-1">Site menu<a/);
     expect(body('reserved-ids')).toMatch(/<h2 id="user-content-custom">A heading written in HTML<a/);
     expect(body('reserved-ids')).toContain('<a href="#user-content-custom">the HTML heading</a>');
-    expect(page('reserved-ids')).toContain('<li><a href="#main-1">Main</a></li><li><a href="#site-menu-1">Site menu</a></li><li><a href="#user-content-custom">A heading written in HTML</a></li>');
+    expect(page('reserved-ids')).toContain(
+      '<li><a href="#main-1">Main</a></li><li><a href="#site-menu-1">Site menu</a></li><li><a href="#user-content-custom">A heading written in HTML</a></li>',
+    );
   });
 });
 
@@ -214,16 +250,24 @@ describe('an image that is not what its name says', () => {
   it('an SVG (which can pull in other files) named .png stops the build, naming the article', async () => {
     const other = await copySite(repoRoot, ['dist', 'node_modules', '.cache', '.git', 'tests', 'screenshots', 'lib']);
     try {
-      await other.write('content/news/secret.md', '---\ntitle: Secret\ndate: "2025-01-01"\ndraft: true\n---\nEMBARGOED\n');
+      await other.write(
+        'content/news/secret.md',
+        '---\ntitle: Secret\ndate: "2025-01-01"\ndraft: true\n---\nEMBARGOED\n',
+      );
       await other.write(
         'content/news/leak.png',
         '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xi="http://www.w3.org/2001/XInclude" width="1200" height="630"><text x="10" y="50"><xi:include href="secret.md" parse="text"/></text></svg>',
       );
-      await other.write('content/news/leak.md', '---\ntitle: Leak\ndate: "2025-01-02"\nimage: leak.png\nimageAlt: A chart\n---\nBody\n');
+      await other.write(
+        'content/news/leak.md',
+        '---\ntitle: Leak\ndate: "2025-01-02"\nimage: leak.png\nimageAlt: A chart\n---\nBody\n',
+      );
       const result = await other.run(['build']);
       expect(result.code).toBe(1);
       expect(result.stderr).toContain('[GeneratedFileSourceInvalid]');
-      expect(result.stderr).toContain('content/news/leak.md: /news/leak.jpg could not be made: its image content/news/leak.png is in SVG format whatever its name says');
+      expect(result.stderr).toContain(
+        'content/news/leak.md: /news/leak.jpg could not be made: its image content/news/leak.png is in SVG format whatever its name says',
+      );
       expect(result.stderr).not.toContain('Unexpected internal error');
     } finally {
       await other.dispose();
@@ -266,14 +310,18 @@ describe('in Chromium', () => {
   it('a copy the clipboard refuses selects the code and says how to copy it', async () => {
     const { page: tab, errors } = await openPage(browser);
     await tab.addInitScript(() => {
-      Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.reject(new DOMException('refused', 'NotAllowedError')) } });
+      Object.defineProperty(navigator, 'clipboard', {
+        value: { writeText: () => Promise.reject(new DOMException('refused', 'NotAllowedError')) },
+      });
     });
     await tab.goto(`${server.url}/news/code-copy`);
     const button = tab.getByRole('button', { name: 'Copy code' });
     await button.click();
     await expect.poll(() => button.textContent()).toMatch(/^Press (Ctrl\+C|⌘C)$/);
     // The selection holds the block (Chromium leaves out its last line feed).
-    expect(await tab.evaluate(() => window.getSelection()?.toString().trimEnd())).toBe('celocli validator:status --all');
+    expect(await tab.evaluate(() => window.getSelection()?.toString().trimEnd())).toBe(
+      'celocli validator:status --all',
+    );
     expect(errors).toEqual([]);
   });
 });

@@ -52,8 +52,15 @@ describe('rebuilds: output, bundle and page caches', () => {
   });
 
   it("keeps a rendered page's cache entry as a second name of its output file, and never ships that entry once the file was edited in place", async () => {
-    const entryOf = (file: string) => path.join(pageHtmlDir(site.file('.cache/ssg')), `${Buffer.from(outputHash(readFileSync(site.file(`dist/${file}`))), 'base64').toString('hex')}.html`);
-    await site.write('content/news/first-post.md', `${await site.read('content/news/first-post.md')}\nA paragraph written for this test.\n`);
+    const entryOf = (file: string) =>
+      path.join(
+        pageHtmlDir(site.file('.cache/ssg')),
+        `${Buffer.from(outputHash(readFileSync(site.file(`dist/${file}`))), 'base64').toString('hex')}.html`,
+      );
+    await site.write(
+      'content/news/first-post.md',
+      `${await site.read('content/news/first-post.md')}\nA paragraph written for this test.\n`,
+    );
     const built = await site.run(['build']);
     expect(built.code, built.stderr).toBe(0);
     const page = 'news/first-post.html';
@@ -100,16 +107,22 @@ describe('rebuilds: output, bundle and page caches', () => {
       expect(statSync(site.file(`dist/${file}`)).ino, file).toBe(ino);
       expect(statSync(site.file(`dist/${file}`)).ctimeMs, file).toBe(ctimes.get(file));
     }
-    expect(readdirSync(pageHtmlDir(site.file('.cache/ssg'))).filter((name) => !/^[0-9a-f]{40}\.html$/.test(name))).toEqual([]);
+    expect(
+      readdirSync(pageHtmlDir(site.file('.cache/ssg'))).filter((name) => !/^[0-9a-f]{40}\.html$/.test(name)),
+    ).toEqual([]);
   });
 
   it('keeps copies, not second names, once the output was found changed in place after a build (a post-processing step)', async () => {
     const rewriteInPlace = async () => {
       for (const file of (await listFiles(site.file('dist'))).filter((name) => name.endsWith('.html'))) {
-        writeFileSync(site.file(`dist/${file}`), readFileSync(site.file(`dist/${file}`), 'utf8').replace('</body>', '<!-- post-processed --></body>'));
+        writeFileSync(
+          site.file(`dist/${file}`),
+          readFileSync(site.file(`dist/${file}`), 'utf8').replace('</body>', '<!-- post-processed --></body>'),
+        );
       }
     };
-    const touch = async (text: string) => site.write('content/news/first-post.md', `${await site.read('content/news/first-post.md')}\n${text}\n`);
+    const touch = async (text: string) =>
+      site.write('content/news/first-post.md', `${await site.read('content/news/first-post.md')}\n${text}\n`);
     await touch('Before post-processing.');
     expect((await site.run(['build'])).code).toBe(0);
     await rewriteInPlace();
@@ -117,7 +130,8 @@ describe('rebuilds: output, bundle and page caches', () => {
     const found = await site.run(['build']);
     expect(found.code, found.stderr).toBe(0);
     // Every page is as a build makes it again, none as post-processed.
-    for (const file of (await listFiles(site.file('dist'))).filter((name) => name.endsWith('.html'))) expect(await site.read(`dist/${file}`), file).not.toContain('post-processed');
+    for (const file of (await listFiles(site.file('dist'))).filter((name) => name.endsWith('.html')))
+      expect(await site.read(`dist/${file}`), file).not.toContain('post-processed');
     // From then on, a page rendered anew has an entry of its own.
     await rewriteInPlace();
     await touch('After the second post-processing.');
@@ -125,15 +139,33 @@ describe('rebuilds: output, bundle and page caches', () => {
     expect(next.code, next.stderr).toBe(0);
     const page = 'news/first-post.html';
     expect(await site.read(`dist/${page}`)).toContain('After the second post-processing.');
-    const entries = new Map(readdirSync(pageHtmlDir(site.file('.cache/ssg'))).map((name) => [statSync(path.join(pageHtmlDir(site.file('.cache/ssg')), name)).ino, name]));
+    const entries = new Map(
+      readdirSync(pageHtmlDir(site.file('.cache/ssg'))).map((name) => [
+        statSync(path.join(pageHtmlDir(site.file('.cache/ssg')), name)).ino,
+        name,
+      ]),
+    );
     expect(entries.has(statSync(site.file(`dist/${page}`)).ino), page).toBe(false);
-    expect([...entries.values()]).toContain(`${Buffer.from(outputHash(readFileSync(site.file(`dist/${page}`))), 'base64').toString('hex')}.html`);
+    expect([...entries.values()]).toContain(
+      `${Buffer.from(outputHash(readFileSync(site.file(`dist/${page}`))), 'base64').toString('hex')}.html`,
+    );
   });
 
   it('shows each kind of edit in the next build: code, template, article body and title, data', async () => {
-    await site.write('site/index.tsx', (await site.read('site/index.tsx')).replace('<h1>About us</h1>', '<h1>About the team</h1>'));
-    await site.write('templates/document.html', (await site.read('templates/document.html')).replace('<body>', '<body data-edited="yes">'));
-    await site.write('content/news/first-post.md', (await site.read('content/news/first-post.md')).replace(/^title: .*$/m, 'title: Renamed post').replace('Some *text*', 'Some *new words*'));
+    await site.write(
+      'site/index.tsx',
+      (await site.read('site/index.tsx')).replace('<h1>About us</h1>', '<h1>About the team</h1>'),
+    );
+    await site.write(
+      'templates/document.html',
+      (await site.read('templates/document.html')).replace('<body>', '<body data-edited="yes">'),
+    );
+    await site.write(
+      'content/news/first-post.md',
+      (await site.read('content/news/first-post.md'))
+        .replace(/^title: .*$/m, 'title: Renamed post')
+        .replace('Some *text*', 'Some *new words*'),
+    );
     await site.write('content/site.yaml', 'baseUrl: https://edited.example\n');
     const result = await site.run(['build']);
     expect(result.code, result.stderr).toBe(0);
@@ -148,7 +180,10 @@ describe('rebuilds: output, bundle and page caches', () => {
     expect(post).toContain('https://edited.example/news/first-post');
 
     // An edit in a component file the site imports, and a new island file: both rebundled.
-    await site.write('site/islands/counter.tsx', (await site.read('site/islands/counter.tsx')).replace('Add one', 'Add one more'));
+    await site.write(
+      'site/islands/counter.tsx',
+      (await site.read('site/islands/counter.tsx')).replace('Add one', 'Add one more'),
+    );
     await site.write('site/islands/extra.tsx', 'export default function Extra() { return <b>extra</b>; }\n');
     const assetsBefore = (await listFiles(site.file('dist/assets'))).sort();
     const rebundled = await site.run(['build']);
@@ -181,7 +216,10 @@ function Picks({ entry }: PageProps) {
 
 export default defineSite({`;
   return source
-    .replace("import { defineSite, type Article, type PageProps } from 'ssg';", "import { defineSite, groupByTag, type Article, type PageProps, type TagGroup } from 'ssg';")
+    .replace(
+      "import { defineSite, type Article, type PageProps } from 'ssg';",
+      "import { defineSite, groupByTag, type Article, type PageProps, type TagGroup } from 'ssg';",
+    )
     .replace('export default defineSite({', pages)
     .replace(
       "    { path: '/404',",
@@ -205,7 +243,10 @@ describe('pages handed articles inside their entries', () => {
     expect(await site.read('dist/tag/one.html')).toMatch(/First post(<!-- -->)?: <span><h1[^>]*>Hello/);
     expect(await site.read('dist/picks/1.html')).toMatch(/First post(<!-- -->)?: <span><h1[^>]*>Hello/);
     const post = await site.read('content/news/first-post.md');
-    await site.write('content/news/first-post.md', post.replace('title: First post', 'title: Renamed post').replace('# Hello', '# Greetings'));
+    await site.write(
+      'content/news/first-post.md',
+      post.replace('title: First post', 'title: Renamed post').replace('# Hello', '# Greetings'),
+    );
     const second = await site.run(['build']);
     expect(second.code, second.stderr).toBe(0);
     for (const page of ['dist/tag/one.html', 'dist/tag/two.html', 'dist/picks/1.html']) {
@@ -247,7 +288,13 @@ describe('the page cache', () => {
       ...over,
     };
   };
-  const page = { html: '<p>page</p>', hash: outputHash('<p>page</p>'), islands: [], links: { path: '/', links: [], ids: new Set<string>() }, measures: { htmlBytes: 11, firstPaintScripts: [] } };
+  const page = {
+    html: '<p>page</p>',
+    hash: outputHash('<p>page</p>'),
+    islands: [],
+    links: { path: '/', links: [], ids: new Set<string>() },
+    measures: { htmlBytes: 11, firstPaintScripts: [] },
+  };
 
   /** Stores two pages: one that read article a and `site`, one that read the list. */
   async function store(over?: Partial<PageCacheInputs>) {
@@ -270,32 +317,54 @@ describe('the page cache', () => {
   it('gives a page back while nothing it read changed, and only then', async () => {
     await store();
     // Another article and another data file changed: the article page is still good, the list is not.
-    const other = openPageCache(inputs({ articles: [article('a', 'A'), article('b', 'B2')], data: { site: { name: 'One' }, team: ['y'] } }));
+    const other = openPageCache(
+      inputs({ articles: [article('a', 'A'), article('b', 'B2')], data: { site: { name: 'One' }, team: ['y'] } }),
+    );
     expect(other.get('news/a/index.html', 'entry a')).toMatchObject({ html: page.html });
     expect(other.get('news/index.html', 'entry list')).toBeUndefined();
 
     await store();
-    expect(openPageCache(inputs({ articles: [article('a', 'A2'), article('b', 'B')] })).get('news/a/index.html', 'entry a')).toBeUndefined();
+    expect(
+      openPageCache(inputs({ articles: [article('a', 'A2'), article('b', 'B')] })).get('news/a/index.html', 'entry a'),
+    ).toBeUndefined();
     // Only b's body changed (its content key): what showed its title stays, what showed its HTML does not.
     await store();
     const bodyEdited = [article('a', 'A'), { ...article('b', 'B'), markdown: '# B\n\nMore.' }];
-    expect(openPageCache(inputs({ articles: bodyEdited })).get('news/index.html', 'entry list')).toMatchObject({ html: page.html });
+    expect(openPageCache(inputs({ articles: bodyEdited })).get('news/index.html', 'entry list')).toMatchObject({
+      html: page.html,
+    });
     expect(openPageCache(inputs({ articles: bodyEdited })).get('news/b/index.html', 'entry b')).toBeUndefined();
     // The list's order or members changed: a page that read the list is made again.
     await store();
-    expect(openPageCache(inputs({ articles: [article('b', 'B'), article('a', 'A')] })).get('news/index.html', 'entry list')).toBeUndefined();
-    expect(openPageCache(inputs({ articles: [article('a', 'A')] })).get('news/index.html', 'entry list')).toBeUndefined();
+    expect(
+      openPageCache(inputs({ articles: [article('b', 'B'), article('a', 'A')] })).get('news/index.html', 'entry list'),
+    ).toBeUndefined();
+    expect(
+      openPageCache(inputs({ articles: [article('a', 'A')] })).get('news/index.html', 'entry list'),
+    ).toBeUndefined();
     // Its links come back with it, so the link check does not parse it again.
     await store();
-    expect(openPageCache(inputs()).get('news/a/index.html', 'entry a')?.links).toMatchObject({ links: [], ids: new Set() });
+    expect(openPageCache(inputs()).get('news/a/index.html', 'entry a')?.links).toMatchObject({
+      links: [],
+      ids: new Set(),
+    });
     await store();
-    expect(openPageCache(inputs({ data: { site: { name: 'Two' }, team: ['x'] } })).get('news/a/index.html', 'entry a')).toBeUndefined();
+    expect(
+      openPageCache(inputs({ data: { site: { name: 'Two' }, team: ['x'] } })).get('news/a/index.html', 'entry a'),
+    ).toBeUndefined();
     await store();
     expect(openPageCache(inputs()).get('news/a/index.html', 'another entry')).toBeUndefined();
   });
 
   it('gives back the links of a page rendered again to the same bytes, and keeps it with what it read now', async () => {
-    const linked = { ...page, links: { path: '/news', links: [{ written: '/news/a#top', path: '/news/a', fragment: 'top' }], ids: new Set(['list']) } };
+    const linked = {
+      ...page,
+      links: {
+        path: '/news',
+        links: [{ written: '/news/a#top', path: '/news/a', fragment: 'top' }],
+        ids: new Set(['list']),
+      },
+    };
     const first = openPageCache(inputs());
     const list = emptyReads();
     list.articleList = true;
@@ -311,12 +380,20 @@ describe('the page cache', () => {
     expect(second.sameAs('news/other.html', 'entry list', page.hash, '/news')).toBeUndefined();
     // The same bytes: its links and ids as taken out before, trusted as a kept page's are.
     const same = second.sameAs('news/index.html', 'entry list', page.hash, '/news')!;
-    expect(same.links).toMatchObject({ path: '/news', links: linked.links.links, ids: new Set(['list']), passed: { targets: ['/news/a'] } });
+    expect(same.links).toMatchObject({
+      path: '/news',
+      links: linked.links.links,
+      ids: new Set(['list']),
+      passed: { targets: ['/news/a'] },
+    });
     second.set('news/index.html', 'entry list', { ...page, links: same.links! }, list);
     await second.save();
     // Kept with the list as it is now: the next build takes it unrendered, links and all.
     const third = openPageCache(grown).get('news/index.html', 'entry list', '/news');
-    expect(third).toMatchObject({ html: page.html, links: { links: linked.links.links, passed: { targets: ['/news/a'] } } });
+    expect(third).toMatchObject({
+      html: page.html,
+      links: { links: linked.links.links, passed: { targets: ['/news/a'] } },
+    });
     expect(third!.links!.ids).toEqual(new Set(['list']));
   });
 
@@ -329,7 +406,8 @@ describe('the page cache', () => {
     reads.articleFields.set('a', new Set(['title', 'slug']));
     cache.set('news/tags/odd.html', 'entry odd', page, reads);
     await cache.save();
-    const keptWith = (articles: Article[]) => openPageCache(inputs({ articles })).get('news/tags/odd.html', 'entry odd');
+    const keptWith = (articles: Article[]) =>
+      openPageCache(inputs({ articles })).get('news/tags/odd.html', 'entry odd');
     // A new article of another tag, another article's tags changed: the page is kept.
     expect(keptWith([tagged('c', ['Even']), ...before])).toMatchObject({ html: page.html });
     expect(keptWith([before[0]!, tagged('b', ['Even', 'Other'])])).toMatchObject({ html: page.html });
@@ -343,8 +421,12 @@ describe('the page cache', () => {
     await store();
     expect(openPageCache(inputs({ shared: ['code v2'] })).get('news/a/index.html', 'entry a')).toBeUndefined();
     await store();
-    expect(openPageCache(inputs({ now: new Date('2026-11-22T23:59:00Z') })).get('news/a/index.html', 'entry a')).toMatchObject({ html: page.html });
-    expect(openPageCache(inputs({ now: new Date('2026-11-23T00:01:00Z') })).get('news/a/index.html', 'entry a')).toBeUndefined();
+    expect(
+      openPageCache(inputs({ now: new Date('2026-11-22T23:59:00Z') })).get('news/a/index.html', 'entry a'),
+    ).toMatchObject({ html: page.html });
+    expect(
+      openPageCache(inputs({ now: new Date('2026-11-23T00:01:00Z') })).get('news/a/index.html', 'entry a'),
+    ).toBeUndefined();
   });
 
   it('keeps nothing across a change of time zone (a page may format a date in it)', async () => {
@@ -366,7 +448,11 @@ describe('the page cache', () => {
 function cacheEntries(site: TempSite): Record<string, string[]> {
   const cache = site.file('.cache/ssg');
   const list = (folder: string, keep: (name: string) => boolean) =>
-    existsSync(folder) ? readdirSync(folder).filter(keep).map((name) => path.join(folder, name)) : [];
+    existsSync(folder)
+      ? readdirSync(folder)
+          .filter(keep)
+          .map((name) => path.join(folder, name))
+      : [];
   return {
     markdown: list(cache, (name) => name === 'markdown.json'),
     markdownHtml: list(markdownHtmlDir(cache), (name) => /^[A-Za-z0-9_-]{43}\.html$/.test(name)),
@@ -460,16 +546,21 @@ describe('damaged cache entries are rebuilt, never shipped', () => {
     if (result.stdout.includes('inputs unchanged')) {
       // Rightly nothing to do: the record of the last build is intact, and so is the output. The
       // damaged entries are read (and mended) by the next build that runs every stage.
-      expect(damages.filter(([file]) => cacheEntries(site).unchanged!.includes(file)), label).toEqual([]);
+      expect(
+        damages.filter(([file]) => cacheEntries(site).unchanged!.includes(file)),
+        label,
+      ).toEqual([]);
       await forgetLastBuild(site);
       result = await site.run(['build']);
       expect(result.code, `${label}, in full\n${result.stdout}\n${result.stderr}`).toBe(0);
       await expectSameSite(site, reference, `${label}, in full`);
     }
     // A folder with something in it is not the build's to delete: that entry stays unmade.
-    if (!damages.some(([, corruption]) => corruption.kind === 'directory' && corruption.withFile)) expectRebuilt(site, label, { withHtml: false });
+    if (!damages.some(([, corruption]) => corruption.kind === 'directory' && corruption.withFile))
+      expectRebuilt(site, label, { withHtml: false });
     if (damages.some(([, corruption]) => corruption.kind === 'directory')) {
-      for (const [file, corruption] of damages) if (corruption.kind === 'directory') await rm(file, { recursive: true, force: true });
+      for (const [file, corruption] of damages)
+        if (corruption.kind === 'directory') await rm(file, { recursive: true, force: true });
       // The last build ran in full and kept its record: the next would rightly do nothing, and
       // make none of the entries the folders stood in for.
       await forgetLastBuild(site);
@@ -485,7 +576,10 @@ describe('damaged cache entries are rebuilt, never shipped', () => {
     for (const kind of corruptionKinds) {
       const entries = Object.values(cacheEntries(site)).flat();
       const picked = fc.sample(corruptions([kind]), entries.length);
-      const result = await buildDamaged(entries.map((file, index) => [file, picked[index]!]), kind);
+      const result = await buildDamaged(
+        entries.map((file, index) => [file, picked[index]!]),
+        kind,
+      );
       // Without an intact Markdown cache both articles are converted again.
       expect(result.stdout, kind).toContain('2 converted, 0 from cache');
     }
@@ -499,7 +593,10 @@ describe('damaged cache entries are rebuilt, never shipped', () => {
           const corruption = stream.next().value as Corruption | null;
           return corruption ? [[file, corruption]] : [];
         });
-        await buildDamaged(damages, JSON.stringify(damages.map(([file, corruption]) => [path.basename(file), corruption.kind])));
+        await buildDamaged(
+          damages,
+          JSON.stringify(damages.map(([file, corruption]) => [path.basename(file), corruption.kind])),
+        );
       }),
       { numRuns: 3 },
     );
@@ -518,7 +615,11 @@ describe('damaged cache entries are rebuilt, never shipped', () => {
   }, 60_000);
 
   it('entries deleted while a build runs: the build succeeds and the next one restores them', async () => {
-    const child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'ssg.js'), 'build'], { cwd: site.dir, env: { ...process.env, NO_COLOR: '1' }, stdio: 'ignore' });
+    const child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'ssg.js'), 'build'], {
+      cwd: site.dir,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: 'ignore',
+    });
     let code: number | null | undefined;
     const exited = new Promise<void>((resolve) => child.on('exit', (status) => ((code = status), resolve())));
     // Bounded: at most 2,000 sweeps, one per event-loop turn, until the build ends.
@@ -540,7 +641,9 @@ describe('damaged cache entries are rebuilt, never shipped', () => {
     writeFileSync(site.file('.cache'), 'not a folder');
     const result = await site.run(['build']);
     expect(result.code).toBe(1);
-    expect(result.stdout + result.stderr).toContain('[CacheUnusable] A cache file cannot be used\n  .cache/ssg: A file stands where the build keeps its cache folder');
+    expect(result.stdout + result.stderr).toContain(
+      '[CacheUnusable] A cache file cannot be used\n  .cache/ssg: A file stands where the build keeps its cache folder',
+    );
     expect(result.stdout + result.stderr).not.toContain('Unexpected internal error');
     expect(readFileSync(site.file('.cache'), 'utf8')).toBe('not a folder');
     await expectSameSite(site, reference, 'after the failed build');
@@ -657,7 +760,11 @@ describe('damaged cache entries are rebuilt, never shipped', () => {
     expect(Object.keys(pages.pages).some((page) => page.includes('first-post'))).toBe(true);
     // Each kept page's HTML has its entry; the removed page's went with it.
     const htmlEntries = readdirSync(pageHtmlDir(cache));
-    const hashes = new Set(Object.values(pages.pages).map((page) => `${Buffer.from((page as { hash: string }).hash, 'base64').toString('hex')}.html`));
+    const hashes = new Set(
+      Object.values(pages.pages).map(
+        (page) => `${Buffer.from((page as { hash: string }).hash, 'base64').toString('hex')}.html`,
+      ),
+    );
     expect(new Set(htmlEntries)).toEqual(hashes);
     expect(existsSync(unusedCompressed)).toBe(false);
     expect(existsSync(deadTemporary)).toBe(false);

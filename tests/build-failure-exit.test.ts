@@ -17,21 +17,47 @@ interface Fault {
   args?: string[];
 }
 
-const article = (title: string, body: string, date = '2025-03-01') => `---\ntitle: ${title}\ndate: "${date}"\nexcerpt: ${title}.\n---\n${body}\n`;
+const article = (title: string, body: string, date = '2025-03-01') =>
+  `---\ntitle: ${title}\ndate: "${date}"\nexcerpt: ${title}.\n---\n${body}\n`;
 
 const FAULTS: Record<string, Fault> = {
-  'front matter': { code: 'FrontMatterFieldInvalid', files: { 'content/news/zz-fault.md': article('Fault', 'Text.', 'not a date') } },
-  'duplicate slug': { code: 'ArticleSlugDuplicate', files: { 'content/news/more/post-1.md': article('Fault', 'Text.') } },
-  'article too large': { code: 'ArticleTooLarge', files: { 'content/news/zz-fault.md': article('Fault', 'word '.repeat(400)) }, args: ['--max-article-kb', '1'] },
-  'image without alt': { code: 'ImageAltMissing', files: { 'content/news/zz-fault.md': article('Fault', '![](/favicon.ico)') } },
+  'front matter': {
+    code: 'FrontMatterFieldInvalid',
+    files: { 'content/news/zz-fault.md': article('Fault', 'Text.', 'not a date') },
+  },
+  'duplicate slug': {
+    code: 'ArticleSlugDuplicate',
+    files: { 'content/news/more/post-1.md': article('Fault', 'Text.') },
+  },
+  'article too large': {
+    code: 'ArticleTooLarge',
+    files: { 'content/news/zz-fault.md': article('Fault', 'word '.repeat(400)) },
+    args: ['--max-article-kb', '1'],
+  },
+  'image without alt': {
+    code: 'ImageAltMissing',
+    files: { 'content/news/zz-fault.md': article('Fault', '![](/favicon.ico)') },
+  },
   'missing image': { code: 'ImageMissing', files: { 'content/news/zz-fault.md': article('Fault', '![foo](/url)') } },
   'broken link': { code: 'LinkBroken', files: { 'content/news/zz-fault.md': article('Fault', '[gone](/nowhere/)') } },
-  'missing fragment': { code: 'LinkFragmentMissing', files: { 'content/news/zz-fault.md': article('Fault', '[there](#nowhere)') } },
+  'missing fragment': {
+    code: 'LinkFragmentMissing',
+    files: { 'content/news/zz-fault.md': article('Fault', '[there](#nowhere)') },
+  },
   'page throws': {
     code: 'PageRenderFailed',
-    files: { 'site/pages/legal.tsx': (source) => source.replace(/(export function Legal\([^)]*\) \{)/, "$1\n  if (Date.now() > 0) throw new Error('page fault');") },
+    files: {
+      'site/pages/legal.tsx': (source) =>
+        source.replace(
+          /(export function Legal\([^)]*\) \{)/,
+          "$1\n  if (Date.now() > 0) throw new Error('page fault');",
+        ),
+    },
   },
-  'site syntax error': { code: 'SiteCompileFailed', files: { 'site/pages/legal.tsx': (source) => `${source}\nexport const broken = ;\n` } },
+  'site syntax error': {
+    code: 'SiteCompileFailed',
+    files: { 'site/pages/legal.tsx': (source) => `${source}\nexport const broken = ;\n` },
+  },
 };
 
 const sites: TempSite[] = [];
@@ -49,7 +75,10 @@ async function siteWith(count: number): Promise<TempSite> {
   // Every third shows an image, so a failure can come while images are processed too.
   for (let index = 1; index <= count; index++) {
     const body = `Body of post ${index}.${index % 3 === 0 ? '\n\n![The icon](/apple-touch-icon.png)' : ''}`;
-    await site.write(`content/news/post-${index}.md`, article(`Post ${index}`, body, `2025-01-${String((index % 28) + 1).padStart(2, '0')}`));
+    await site.write(
+      `content/news/post-${index}.md`,
+      article(`Post ${index}`, body, `2025-01-${String((index % 28) + 1).padStart(2, '0')}`),
+    );
   }
   const first = await site.run(['build']);
   expect(first.code, first.stderr).toBe(0);
@@ -81,15 +110,22 @@ async function failingBuild(site: TempSite, fault: Fault, cache: 'cold' | 'warm'
 
 describe.each([3, 30])('a failed build of %i articles', (count) => {
   let site: TempSite;
-  it.each(Object.entries(FAULTS))('%s: exits with its error, cold and warm, and leaves no helper', async (_name, fault) => {
-    site ??= await siteWith(count);
-    for (const cache of ['cold', 'warm'] as const) {
-      const result = await failingBuild(site, fault, cache);
-      expect(result.code, `${cache}: ${result.stderr}`).toBe(1);
-      expect(result.stderr, cache).toContain(`[${fault.code}]`);
-      expect(result.stderr, cache).not.toMatch(WATCHDOG);
-      expect(result.stderr, cache).not.toContain('internal error');
-      expect(await waitFor(() => processesUsing(site.dir).length === 0, 2000), `${cache}: a helper outlived the build`).toBe(true);
-    }
-  }, 180_000);
+  it.each(Object.entries(FAULTS))(
+    '%s: exits with its error, cold and warm, and leaves no helper',
+    async (_name, fault) => {
+      site ??= await siteWith(count);
+      for (const cache of ['cold', 'warm'] as const) {
+        const result = await failingBuild(site, fault, cache);
+        expect(result.code, `${cache}: ${result.stderr}`).toBe(1);
+        expect(result.stderr, cache).toContain(`[${fault.code}]`);
+        expect(result.stderr, cache).not.toMatch(WATCHDOG);
+        expect(result.stderr, cache).not.toContain('internal error');
+        expect(
+          await waitFor(() => processesUsing(site.dir).length === 0, 2000),
+          `${cache}: a helper outlived the build`,
+        ).toBe(true);
+      }
+    },
+    180_000,
+  );
 });

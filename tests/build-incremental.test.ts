@@ -39,17 +39,36 @@ function expectSame(actual: Map<string, Buffer>, expected: Map<string, Buffer>, 
 
 type Edit = { name: string; apply: (site: TempSite) => void };
 
-const article = (title: string, body: string, date = '2024-03-03') => `---\ntitle: ${title}\ndate: "${date}"\ntags: [Alpha]\n---\n${body}\n`;
+const article = (title: string, body: string, date = '2024-03-03') =>
+  `---\ntitle: ${title}\ndate: "${date}"\ntags: [Alpha]\n---\n${body}\n`;
 
 const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.constantFrom('Red', 'Green', 'Blue').map((word) => ({
     name: `edit first-post's body (${word})`,
-    apply: (site: TempSite) => writeFileSync(site.file('content/news/first-post.md'), `${readFileSync(site.file('content/news/first-post.md'), 'utf8').trimEnd()}\n\n${word} words.\n`),
+    apply: (site: TempSite) =>
+      writeFileSync(
+        site.file('content/news/first-post.md'),
+        `${readFileSync(site.file('content/news/first-post.md'), 'utf8').trimEnd()}\n\n${word} words.\n`,
+      ),
   })),
-  fc.constantFrom('One', 'Two').map((title) => ({ name: `edit first-post's title (${title})`, apply: (site: TempSite) => writeFileSync(site.file('content/news/first-post.md'), article(title, 'Body.', '2024-01-01')) })),
-  fc.integer({ min: 1, max: 3 }).map((n) => ({ name: `write new-${n}`, apply: (site: TempSite) => writeFileSync(site.file(`content/news/new-${n}.md`), article(`New ${n}`, `New body ${n}.`, `2024-02-0${n}`)) })),
-  fc.integer({ min: 1, max: 3 }).map((n) => ({ name: `delete new-${n}`, apply: (site: TempSite) => rmSync(site.file(`content/news/new-${n}.md`), { force: true }) })),
-  fc.constantFrom('a', 'b').map((text) => ({ name: `public file (${text})`, apply: (site: TempSite) => writeFileSync(site.file('site/public/note.txt'), text) })),
+  fc.constantFrom('One', 'Two').map((title) => ({
+    name: `edit first-post's title (${title})`,
+    apply: (site: TempSite) =>
+      writeFileSync(site.file('content/news/first-post.md'), article(title, 'Body.', '2024-01-01')),
+  })),
+  fc.integer({ min: 1, max: 3 }).map((n) => ({
+    name: `write new-${n}`,
+    apply: (site: TempSite) =>
+      writeFileSync(site.file(`content/news/new-${n}.md`), article(`New ${n}`, `New body ${n}.`, `2024-02-0${n}`)),
+  })),
+  fc.integer({ min: 1, max: 3 }).map((n) => ({
+    name: `delete new-${n}`,
+    apply: (site: TempSite) => rmSync(site.file(`content/news/new-${n}.md`), { force: true }),
+  })),
+  fc.constantFrom('a', 'b').map((text) => ({
+    name: `public file (${text})`,
+    apply: (site: TempSite) => writeFileSync(site.file('site/public/note.txt'), text),
+  })),
 );
 
 describe('incremental builds, .cache and the output kept', () => {
@@ -61,8 +80,13 @@ describe('incremental builds, .cache and the output kept', () => {
   afterAll(() => site?.dispose());
 
   it('after one edit, unchanged files are carried over as links to the previous ones; changed ones are new', async () => {
-    const before = new Map((await listFiles(site.file('dist'))).map((file) => [file, statSync(site.file(`dist/${file}`)).ino]));
-    writeFileSync(site.file('content/news/first-post.md'), `${readFileSync(site.file('content/news/first-post.md'), 'utf8').trimEnd()}\n\nOne more line.\n`);
+    const before = new Map(
+      (await listFiles(site.file('dist'))).map((file) => [file, statSync(site.file(`dist/${file}`)).ino]),
+    );
+    writeFileSync(
+      site.file('content/news/first-post.md'),
+      `${readFileSync(site.file('content/news/first-post.md'), 'utf8').trimEnd()}\n\nOne more line.\n`,
+    );
     await build(site);
     const after = await listFiles(site.file('dist'));
     const carried = after.filter((file) => before.get(file) === statSync(site.file(`dist/${file}`)).ino);
@@ -70,7 +94,9 @@ describe('incremental builds, .cache and the output kept', () => {
     expect(carried).not.toContain('news/first-post.html');
     // A carried file is the only name of its bytes once the old output is gone, but for a page's
     // entry in the page cache, which is the page's file under a second name.
-    const pageEntries = new Set(readdirSync(site.file('.cache/ssg/pages')).map((name) => statSync(site.file(`.cache/ssg/pages/${name}`)).ino));
+    const pageEntries = new Set(
+      readdirSync(site.file('.cache/ssg/pages')).map((name) => statSync(site.file(`.cache/ssg/pages/${name}`)).ino),
+    );
     for (const file of carried) {
       const stat = lstatSync(site.file(`dist/${file}`));
       expect(stat.nlink, file).toBe(pageEntries.has(stat.ino) ? 2 : 1);
@@ -80,7 +106,10 @@ describe('incremental builds, .cache and the output kept', () => {
 
   it('a file changed by hand in the output is written anew, never carried', async () => {
     writeFileSync(site.file('dist/about.html'), 'changed by hand');
-    writeFileSync(site.file('content/news/first-post.md'), `${readFileSync(site.file('content/news/first-post.md'), 'utf8').trimEnd()}\n\nAnd another.\n`);
+    writeFileSync(
+      site.file('content/news/first-post.md'),
+      `${readFileSync(site.file('content/news/first-post.md'), 'utf8').trimEnd()}\n\nAnd another.\n`,
+    );
     await build(site);
     expect(readFileSync(site.file('dist/about.html'), 'utf8')).not.toBe('changed by hand');
     expectSame(await distBytes(site), await coldBuildOf(site), 'after a hand edit');
@@ -123,14 +152,25 @@ describe("the company site's tag and list pages, .cache and the output kept", ()
   it('after tags change, an article is added or one is removed, every page is a cold build’s', async () => {
     const site = await copySite(repoRoot, ['dist', 'node_modules', '.cache', '.git', 'tests', 'screenshots', 'lib']);
     try {
-      const tagged = (n: number, tags: string[]) => `---\ntitle: Story ${n}\ndate: "2024-05-${String(n).padStart(2, '0')}"\ntags: ${JSON.stringify(tags)}\n---\nBody ${n}.\n`;
-      for (let n = 1; n <= 24; n++) writeFileSync(site.file(`content/news/story-${n}.md`), tagged(n, n % 2 ? ['Celo', 'Staking'] : ['Staking']));
+      const tagged = (n: number, tags: string[]) =>
+        `---\ntitle: Story ${n}\ndate: "2024-05-${String(n).padStart(2, '0')}"\ntags: ${JSON.stringify(tags)}\n---\nBody ${n}.\n`;
+      for (let n = 1; n <= 24; n++)
+        writeFileSync(site.file(`content/news/story-${n}.md`), tagged(n, n % 2 ? ['Celo', 'Staking'] : ['Staking']));
       await build(site);
       const steps: Array<[string, () => void]> = [
-        ['a tag removed and another added', () => writeFileSync(site.file('content/news/story-3.md'), tagged(3, ['Gnosis']))],
+        [
+          'a tag removed and another added',
+          () => writeFileSync(site.file('content/news/story-3.md'), tagged(3, ['Gnosis'])),
+        ],
         // Story 24 was on no page of Celo's: only the tags of every article say it now belongs there.
-        ['a tag added to an article no page of that tag showed', () => writeFileSync(site.file('content/news/story-24.md'), tagged(24, ['Staking', 'Celo']))],
-        ['a body edited', () => writeFileSync(site.file('content/news/story-5.md'), `${tagged(5, ['Celo', 'Staking'])}\nMore.\n`)],
+        [
+          'a tag added to an article no page of that tag showed',
+          () => writeFileSync(site.file('content/news/story-24.md'), tagged(24, ['Staking', 'Celo'])),
+        ],
+        [
+          'a body edited',
+          () => writeFileSync(site.file('content/news/story-5.md'), `${tagged(5, ['Celo', 'Staking'])}\nMore.\n`),
+        ],
         ['an article added', () => writeFileSync(site.file('content/news/story-25.md'), tagged(25, ['Celo']))],
         ['an article removed', () => rmSync(site.file('content/news/story-2.md'))],
       ];
@@ -201,11 +241,18 @@ describe('the staged output carrying files over', () => {
   it("a site's drawn files (share cards) are carried over after an edit elsewhere, and come out as a cold build's", async () => {
     const site = await copySite(repoRoot, ['dist', 'node_modules', '.cache', '.git', 'tests', 'screenshots', 'lib']);
     try {
-      for (let n = 1; n <= 3; n++) writeFileSync(site.file(`content/news/card-${n}.md`), `---\ntitle: Card ${n}\ndate: "2024-06-0${n}"\n---\nBody ${n}.\n`);
+      for (let n = 1; n <= 3; n++)
+        writeFileSync(
+          site.file(`content/news/card-${n}.md`),
+          `---\ntitle: Card ${n}\ndate: "2024-06-0${n}"\n---\nBody ${n}.\n`,
+        );
       await build(site);
       const inode = (file: string) => statSync(site.file(`dist/${file}`)).ino;
       const before = { one: inode('news/card-1.png'), two: inode('news/card-2.png') };
-      writeFileSync(site.file('content/news/card-2.md'), `---\ntitle: Card two, renamed\ndate: "2024-06-02"\n---\nBody 2.\n`);
+      writeFileSync(
+        site.file('content/news/card-2.md'),
+        `---\ntitle: Card two, renamed\ndate: "2024-06-02"\n---\nBody 2.\n`,
+      );
       await build(site);
       expect(inode('news/card-1.png')).toBe(before.one);
       expect(inode('news/card-2.png')).not.toBe(before.two);

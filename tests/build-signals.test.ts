@@ -18,10 +18,12 @@ let before: Map<string, string>;
 /** Every file of the output folder and its contents. */
 function snapshot(dir: string): Map<string, string> {
   const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
-  return new Map(files.map((entry) => {
-    const file = path.join(entry.parentPath, entry.name);
-    return [path.relative(dir, file), readFileSync(file, 'latin1')];
-  }));
+  return new Map(
+    files.map((entry) => {
+      const file = path.join(entry.parentPath, entry.name);
+      return [path.relative(dir, file), readFileSync(file, 'latin1')];
+    }),
+  );
 }
 
 /** What a build leaves when it does not clean up: staging and old copies, the lock, helper scripts. */
@@ -34,12 +36,20 @@ function leftovers(dir: string): string[] {
 
 /** Starts a build, sends `signal` after `delayMs`, and says how it ended and how long after the signal. */
 async function interrupted(signal: 'SIGINT' | 'SIGTERM', delayMs: number, args: string[] = []) {
-  const child = spawn(process.execPath, [cliPath, 'build', ...args], { cwd: site.dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cliPath, 'build', ...args], {
+    cwd: site.dir,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   child.stdout.resume();
   // Killed by the signal itself (before Node had started the CLI) is what a shell reports as 128 + its number: 130, 143.
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code, killedBy) => resolve(code ?? (killedBy ? 128 + { SIGINT: 2, SIGTERM: 15 }[killedBy as 'SIGINT']! : null))));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('close', (code, killedBy) =>
+      resolve(code ?? (killedBy ? 128 + { SIGINT: 2, SIGTERM: 15 }[killedBy as 'SIGINT']! : null)),
+    ),
+  );
   await Promise.race([new Promise((resolve) => setTimeout(resolve, delayMs)), exited]);
   const sentAt = Date.now();
   child.kill(signal);
@@ -55,7 +65,10 @@ beforeAll(async () => {
   const body = 'Some *text* with a [link](https://example.com/), `code` and a list:\n\n- one\n- two\n\n'.repeat(12);
   mkdirSync(site.file('content/news/many'), { recursive: true });
   for (let index = 0; index < 1000; index++) {
-    writeFileSync(site.file(`content/news/many/post-${index}.md`), `---\ntitle: Post ${index}\ndate: "2024-01-01"\n---\n${body}`);
+    writeFileSync(
+      site.file(`content/news/many/post-${index}.md`),
+      `---\ntitle: Post ${index}\ndate: "2024-01-01"\n---\n${body}`,
+    );
   }
 }, 120_000);
 afterAll(async () => {
@@ -66,41 +79,62 @@ afterAll(async () => {
 describe('a 1,000-article build stopped by a signal', () => {
   it('at random moments: exits within 2 s with 130 or 143, nothing left, the old dist/ whole', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('SIGINT' as const, 'SIGTERM' as const), fc.integer({ min: 0, max: 6000 }), async (signal, delayMs) => {
-        const { code, afterSignalMs, stderr } = await interrupted(signal, delayMs);
-        // The build may have finished first (the site then is the new one: nothing to compare).
-        if (code === 0) {
-          before = snapshot(site.file('dist'));
-          return;
-        }
-        expect(code, stderr).toBe(EXIT[signal]);
-        expect(afterSignalMs).toBeLessThan(2000);
-        expect(stderr).not.toContain('Unexpected internal error');
-        expect(leftovers(site.dir)).toEqual([]);
-        expect(await waitFor(() => processesUsing(site.dir).length === 0, 2000), 'a helper outlived the build').toBe(true);
-        expect(snapshot(site.file('dist'))).toEqual(before);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('SIGINT' as const, 'SIGTERM' as const),
+        fc.integer({ min: 0, max: 6000 }),
+        async (signal, delayMs) => {
+          const { code, afterSignalMs, stderr } = await interrupted(signal, delayMs);
+          // The build may have finished first (the site then is the new one: nothing to compare).
+          if (code === 0) {
+            before = snapshot(site.file('dist'));
+            return;
+          }
+          expect(code, stderr).toBe(EXIT[signal]);
+          expect(afterSignalMs).toBeLessThan(2000);
+          expect(stderr).not.toContain('Unexpected internal error');
+          expect(leftovers(site.dir)).toEqual([]);
+          expect(await waitFor(() => processesUsing(site.dir).length === 0, 2000), 'a helper outlived the build').toBe(
+            true,
+          );
+          expect(snapshot(site.file('dist'))).toEqual(before);
+        },
+      ),
       { numRuns: 5 },
     );
   }, 300_000);
 
   it('stuck in an article designed to be slow: the same, within 2 s', async () => {
-    writeFileSync(site.file('content/news/slow.md'), `---\ntitle: Slow\ndate: "2024-01-01"\n---\n${'*'.repeat(30_000)}x${'*'.repeat(30_000)}\n`);
+    writeFileSync(
+      site.file('content/news/slow.md'),
+      `---\ntitle: Slow\ndate: "2024-01-01"\n---\n${'*'.repeat(30_000)}x${'*'.repeat(30_000)}\n`,
+    );
     try {
       for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-        const child = spawn(process.execPath, [cliPath, 'build', '--article-seconds', '600'], { cwd: site.dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+        const child = spawn(process.execPath, [cliPath, 'build', '--article-seconds', '600'], {
+          cwd: site.dir,
+          env: { ...process.env, NO_COLOR: '1' },
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
         let stderr = '';
         child.stderr.on('data', (chunk) => (stderr += chunk));
         const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
         // The helpers are at work, one of them on the slow article for minutes.
-        expect(await waitFor(() => processesUsing(site.file('.cache')).filter((pid) => pid !== child.pid).length >= 1, 30_000, 20)).toBe(true);
+        expect(
+          await waitFor(
+            () => processesUsing(site.file('.cache')).filter((pid) => pid !== child.pid).length >= 1,
+            30_000,
+            20,
+          ),
+        ).toBe(true);
         await new Promise((resolve) => setTimeout(resolve, 3000));
         const sentAt = Date.now();
         child.kill(signal);
         expect(await exited, stderr).toBe(EXIT[signal]);
         expect(Date.now() - sentAt).toBeLessThan(2000);
         expect(leftovers(site.dir)).toEqual([]);
-        expect(await waitFor(() => processesUsing(site.dir).length === 0, 2000), 'a helper outlived the build').toBe(true);
+        expect(await waitFor(() => processesUsing(site.dir).length === 0, 2000), 'a helper outlived the build').toBe(
+          true,
+        );
         expect(snapshot(site.file('dist'))).toEqual(before);
       }
     } finally {
@@ -109,12 +143,17 @@ describe('a 1,000-article build stopped by a signal', () => {
   }, 120_000);
 
   it('an article past its time budget fails the build by name, as a named error, the old dist/ whole', async () => {
-    writeFileSync(site.file('content/news/slow.md'), `---\ntitle: Slow\ndate: "2024-01-01"\n---\n${'*'.repeat(30_000)}x${'*'.repeat(30_000)}\n`);
+    writeFileSync(
+      site.file('content/news/slow.md'),
+      `---\ntitle: Slow\ndate: "2024-01-01"\n---\n${'*'.repeat(30_000)}x${'*'.repeat(30_000)}\n`,
+    );
     try {
       const started = Date.now();
       const result = await site.run(['build', '--article-seconds', '2']);
       expect(result.code, result.stderr).toBe(1);
-      expect(result.stderr).toMatch(/\[ArticleTooSlow\] An article took too long to convert\n {2}content\/news\/slow\.md: Converting its Markdown took more than 2 s/);
+      expect(result.stderr).toMatch(
+        /\[ArticleTooSlow\] An article took too long to convert\n {2}content\/news\/slow\.md: Converting its Markdown took more than 2 s/,
+      );
       expect(Date.now() - started).toBeLessThan(60_000);
       expect(leftovers(site.dir)).toEqual([]);
       expect(snapshot(site.file('dist'))).toEqual(before);

@@ -3,7 +3,22 @@
 // a different site: any edit, an output folder touched by hand, the date an article is due, a
 // new day, a linked folder it cannot see into.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,7 +39,10 @@ describe('a build with nothing to do', () => {
   beforeAll(async () => {
     site = await copySite(fixture);
     // A front matter key that draws a warning: the skipped build must repeat it.
-    await site.write('content/news/first-post.md', (await site.read('content/news/first-post.md')).replace('excerpt:', 'summary:'));
+    await site.write(
+      'content/news/first-post.md',
+      (await site.read('content/news/first-post.md')).replace('excerpt:', 'summary:'),
+    );
     first = await site.run(['build']);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).not.toContain(SKIPPED);
@@ -48,8 +66,18 @@ describe('a build with nothing to do', () => {
 
   it('builds in full after an edit, a touch, a new public file, a changed option or a hand-edited output', async () => {
     const steps: Array<[string, () => Promise<void> | void, string[]?]> = [
-      ['edit an article', async () => site.write('content/news/first-post.md', (await site.read('content/news/first-post.md')).replace('Some *text*', 'Some *words*'))],
-      ['touch the template', () => utimesSync(site.file('templates/document.html'), new Date(), new Date(Date.now() + 5_000))],
+      [
+        'edit an article',
+        async () =>
+          site.write(
+            'content/news/first-post.md',
+            (await site.read('content/news/first-post.md')).replace('Some *text*', 'Some *words*'),
+          ),
+      ],
+      [
+        'touch the template',
+        () => utimesSync(site.file('templates/document.html'), new Date(), new Date(Date.now() + 5_000)),
+      ],
       ['add a public file', () => site.write('site/public/extra.txt', 'extra')],
       ['ask for drafts', () => {}, ['--drafts']],
       ['drop the drafts again', () => {}],
@@ -70,7 +98,10 @@ describe('a build with nothing to do', () => {
 
   it('builds in full once an article held back for its date is due, and on the next day', async () => {
     const now = new Date('2031-05-01T10:00:00Z');
-    await site.write('content/news/later.md', '---\ntitle: Later\ndate: "2031-05-01T12:00:00Z"\nexcerpt: Due at noon.\n---\nSoon.\n');
+    await site.write(
+      'content/news/later.md',
+      '---\ntitle: Later\ndate: "2031-05-01T12:00:00Z"\nexcerpt: Due at noon.\n---\nSoon.\n',
+    );
     const run = (at: Date) => build({ root: site.dir, outDir: 'dist', now: at });
     expect((await run(now)).timings).not.toHaveProperty(SKIPPED);
     expect(await site.read('dist/index.html')).not.toContain('Later');
@@ -100,7 +131,10 @@ describe('a build with nothing to do', () => {
   it('never skips while a linked folder is among the inputs (what is in it is not listed)', async () => {
     const outside = await mkdtemp(path.join(tmpdir(), 'ssg-linked-'));
     try {
-      writeFileSync(path.join(outside, 'linked-post.md'), '---\ntitle: Linked\ndate: "2024-01-01"\nexcerpt: From a link.\n---\nOne.\n');
+      writeFileSync(
+        path.join(outside, 'linked-post.md'),
+        '---\ntitle: Linked\ndate: "2024-01-01"\nexcerpt: From a link.\n---\nOne.\n',
+      );
       symlinkSync(outside, site.file('content/news/linked'));
       expect(inputStamp(projectAt(site.dir), site.file('dist'), {})).toBeUndefined();
       await site.run(['build']);
@@ -138,9 +172,21 @@ describe('a build with nothing to do', () => {
     const run = () => build({ root: site.dir, outDir: 'dist' });
     await run();
     const cases: Array<[string, string, () => void]> = [
-      ['a public file copied into the output', 'dist/robots.txt', () => writeFileSync(site.file('dist/robots.txt'), 'User-agent: evil\nDisallow: /\n')],
-      ['a page, same size and time', 'dist/about.html', () => overwriteInPlace(site.file('dist/about.html'), (text) => text.replace('<h1>', '<h2>'))],
-      ['a public copy, same size and time', 'dist/robots.txt', () => overwriteInPlace(site.file('dist/robots.txt'), (text) => text.replace('*', '?'))],
+      [
+        'a public file copied into the output',
+        'dist/robots.txt',
+        () => writeFileSync(site.file('dist/robots.txt'), 'User-agent: evil\nDisallow: /\n'),
+      ],
+      [
+        'a page, same size and time',
+        'dist/about.html',
+        () => overwriteInPlace(site.file('dist/about.html'), (text) => text.replace('<h1>', '<h2>')),
+      ],
+      [
+        'a public copy, same size and time',
+        'dist/robots.txt',
+        () => overwriteInPlace(site.file('dist/robots.txt'), (text) => text.replace('*', '?')),
+      ],
     ];
     for (const [name, file, change] of cases) {
       const before = readFileSync(site.file(file));
@@ -159,7 +205,10 @@ describe('a build with nothing to do', () => {
   it('builds in full when a module the site imports from outside site/ changed', async () => {
     const entry = await site.read('site/index.tsx');
     await site.write('shared/note.ts', "export const NOTE = 'first note';\n");
-    await site.write('site/index.tsx', `import { NOTE } from '../shared/note.ts';\n${entry.replace('<h1>Home</h1>', '<h1>Home {NOTE}</h1>')}`);
+    await site.write(
+      'site/index.tsx',
+      `import { NOTE } from '../shared/note.ts';\n${entry.replace('<h1>Home</h1>', '<h1>Home {NOTE}</h1>')}`,
+    );
     try {
       const run = () => build({ root: site.dir, outDir: 'dist' });
       // The first build keeps no record (the module is newer than it: the bundle may hold either version).
@@ -222,7 +271,9 @@ describe('the input stamp', () => {
       case 'same size, same times': {
         // As `cp -p` or `rsync -a` can leave it: other bytes, the old size and modification time.
         const old = readFileSync(target);
-        const changed = Buffer.from(old.map((byte, index) => (index === pick % Math.max(1, old.length) ? byte ^ 1 : byte)));
+        const changed = Buffer.from(
+          old.map((byte, index) => (index === pick % Math.max(1, old.length) ? byte ^ 1 : byte)),
+        );
         writeFileSync(target, old.length > 0 ? changed : 'x');
         utimesSync(target, stat.atime, stat.mtime);
         return true;
@@ -253,15 +304,35 @@ describe('the input stamp', () => {
     writeFileSync(path.join(root, 'templates/document.html'), '<!doctype html>');
     const project = projectAt(root);
     const stamp = () => inputStamp(project, path.join(root, 'dist'), {});
-    const kinds = ['add', 'add folder', 'package.json', 'same size, same times', 'append', 'remove', 'rename', 'touch', 'chmod'];
+    const kinds = [
+      'add',
+      'add folder',
+      'package.json',
+      'same size, same times',
+      'append',
+      'remove',
+      'rename',
+      'touch',
+      'chmod',
+    ];
     fc.assert(
-      fc.property(fc.array(fc.record({ kind: fc.constantFrom(...kinds), pick: fc.nat(1000), text: fc.string({ minLength: 1, maxLength: 20 }) }), { minLength: 1, maxLength: 6 }), (changes) => {
-        for (const change of changes) {
-          const before = stamp();
-          expect(stamp()).toBe(before);
-          if (apply(change)) expect(stamp(), change.kind).not.toBe(before);
-        }
-      }),
+      fc.property(
+        fc.array(
+          fc.record({
+            kind: fc.constantFrom(...kinds),
+            pick: fc.nat(1000),
+            text: fc.string({ minLength: 1, maxLength: 20 }),
+          }),
+          { minLength: 1, maxLength: 6 },
+        ),
+        (changes) => {
+          for (const change of changes) {
+            const before = stamp();
+            expect(stamp()).toBe(before);
+            if (apply(change)) expect(stamp(), change.kind).not.toBe(before);
+          }
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -296,14 +367,18 @@ describe('the input stamp', () => {
 describe('how long a record holds', () => {
   it('until the next UTC midnight, or the first held-back date before it, or not at all for a date of now (fast-check)', () => {
     fc.assert(
-      fc.property(fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }), fc.array(fc.integer({ min: -3 * 86_400_000, max: 3 * 86_400_000 })), (now, offsets) => {
-        const dates = offsets.map((offset) => now.getTime() + offset);
-        const until = validUntil(now, dates);
-        const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
-        expect(until).toBeGreaterThanOrEqual(now.getTime());
-        expect(until).toBeLessThanOrEqual(midnight);
-        expect(until).toBe(Math.min(midnight, ...dates.filter((date) => date >= now.getTime())));
-      }),
+      fc.property(
+        fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }),
+        fc.array(fc.integer({ min: -3 * 86_400_000, max: 3 * 86_400_000 })),
+        (now, offsets) => {
+          const dates = offsets.map((offset) => now.getTime() + offset);
+          const until = validUntil(now, dates);
+          const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+          expect(until).toBeGreaterThanOrEqual(now.getTime());
+          expect(until).toBeLessThanOrEqual(midnight);
+          expect(until).toBe(Math.min(midnight, ...dates.filter((date) => date >= now.getTime())));
+        },
+      ),
     );
   });
 });

@@ -18,7 +18,13 @@ afterEach(async () => {
 async function failureOf(files: Record<string, string>, entry: string): Promise<SsgError[]> {
   root = await mkdtemp(path.join(tmpdir(), 'ssg-bundle-errors-'));
   for (const [file, text] of Object.entries(files)) await writeFile(path.join(root, file), text);
-  const error = await build({ entryPoints: [path.join(root, entry)], bundle: true, write: false, logLevel: 'silent', absWorkingDir: root }).then(
+  const error = await build({
+    entryPoints: [path.join(root, entry)],
+    bundle: true,
+    write: false,
+    logLevel: 'silent',
+    absWorkingDir: root,
+  }).then(
     () => undefined,
     (failure: unknown) => failure,
   );
@@ -42,12 +48,20 @@ describe('imports that cannot be resolved', () => {
       'The package "@scope/not-installed" is imported but is not installed in node_modules.',
       'The package "not-installed-pkg" is imported by 2 files but is not installed in node_modules.',
     ]);
-    expect(missing.find((error) => error.message.includes('"not-installed-pkg"'))!.hint).toBe('Install it: npm install not-installed-pkg');
+    expect(missing.find((error) => error.message.includes('"not-installed-pkg"'))!.hint).toBe(
+      'Install it: npm install not-installed-pkg',
+    );
     expect(errors.every((error) => error.code === 'PackageMissing')).toBe(true);
   });
 
   it('says to move a devDependency to dependencies, for an install with --omit=dev', async () => {
-    const [error] = await failureOf({ 'package.json': '{ "devDependencies": { "left-out": "^1.0.0" } }', 'index.js': "import 'left-out/jsx-runtime';\n" }, 'index.js');
+    const [error] = await failureOf(
+      {
+        'package.json': '{ "devDependencies": { "left-out": "^1.0.0" } }',
+        'index.js': "import 'left-out/jsx-runtime';\n",
+      },
+      'index.js',
+    );
     expect(error!.code).toBe('PackageMissing');
     expect(error!.file).toBe('index.js');
     expect(error!.line).toBe(1);
@@ -55,9 +69,14 @@ describe('imports that cannot be resolved', () => {
   });
 
   it('names a missing file as such, and keeps syntax errors as compile failures', async () => {
-    const errors = await failureOf({ 'index.js': "import './nope.js';\nimport './bad.js';\n", 'bad.js': 'const = 1;\n' }, 'index.js');
+    const errors = await failureOf(
+      { 'index.js': "import './nope.js';\nimport './bad.js';\n", 'bad.js': 'const = 1;\n' },
+      'index.js',
+    );
     expect(errors.map((error) => error.code).sort()).toEqual(['ImportNotFound', 'SiteCompileFailed']);
-    expect(errors.find((error) => error.code === 'ImportNotFound')!.message).toBe('"./nope.js" is imported here, but no such file exists.');
+    expect(errors.find((error) => error.code === 'ImportNotFound')!.message).toBe(
+      '"./nope.js" is imported here, but no such file exists.',
+    );
   });
 
   it('reads the package out of a bare import', () => {

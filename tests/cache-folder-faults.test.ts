@@ -63,7 +63,13 @@ describe('server modules a killed build left in the cache', () => {
     made.push(dir);
     // A pid far above any pid_max in use: no such process.
     const gone = ['server-99999999-1.mjs', 'server-99999998-3.mjs'];
-    const kept = [`server-${process.pid}-1.mjs`, `server-${process.ppid}-2.mjs`, 'server-x-1.mjs', 'markdown.json', 'server-99999999-1.mjs.map'];
+    const kept = [
+      `server-${process.pid}-1.mjs`,
+      `server-${process.ppid}-2.mjs`,
+      'server-x-1.mjs',
+      'markdown.json',
+      'server-99999999-1.mjs.map',
+    ];
     for (const name of [...gone, ...kept]) writeFileSync(path.join(dir, name), 'x');
     await removeAbandonedServerModules(dir);
     expect(readdirSync(dir).sort()).toEqual([...kept].sort());

@@ -1,5 +1,15 @@
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,7 +19,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { libProblem } from '../bin/lib-check.js';
 import { sourceFingerprint } from '../src/fingerprint.ts';
 import { importedPackages, packageVersions } from '../src/content/package-versions.ts';
-import { entryHeader, openEntry, pruneEntries, readEntry, readEntrySync, removeAbandonedTemporaries, writeEntryAsync, writeEntrySync } from '../src/cache/store.ts';
+import {
+  entryHeader,
+  openEntry,
+  pruneEntries,
+  readEntry,
+  readEntrySync,
+  removeAbandonedTemporaries,
+  writeEntryAsync,
+  writeEntrySync,
+} from '../src/cache/store.ts';
 import { corruptions, damage } from './helpers/corrupt.ts';
 import { repoRoot } from './helpers/project.ts';
 
@@ -44,7 +63,11 @@ describe('cache entries', () => {
         damage(file, corruption);
         const read = readEntrySync(file);
         // A corruption that happens to leave the very same bytes is no corruption.
-        if (existsSync(file) && statSync(file).isFile() && readFileSync(file).equals(Buffer.concat([entryHeader(payload), payload]))) {
+        if (
+          existsSync(file) &&
+          statSync(file).isFile() &&
+          readFileSync(file).equals(Buffer.concat([entryHeader(payload), payload]))
+        ) {
           expect(read).toEqual(Buffer.from(payload));
         } else {
           expect(read).toBeUndefined();
@@ -107,12 +130,20 @@ describe('entries written asynchronously (writeEntryAsync)', () => {
   it('give back what was written, for many entries into one folder, also after the folder is deleted between writes', async () => {
     const folder = path.join(dir, `async-${++counter}`);
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.uint8Array({ maxLength: 2000 }), { minLength: 1, maxLength: 12 }), fc.boolean(), async (payloads, deleteFolder) => {
-        if (deleteFolder) await rm(folder, { recursive: true, force: true });
-        await Promise.all(payloads.map((payload, index) => writeEntryAsync(path.join(folder, `${index}.bin`), payload)));
-        payloads.forEach((payload, index) => expect(readEntrySync(path.join(folder, `${index}.bin`))?.equals(Buffer.from(payload))).toBe(true));
-        expect(readdirSync(folder).filter((name) => name.includes('.tmp-'))).toEqual([]);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.uint8Array({ maxLength: 2000 }), { minLength: 1, maxLength: 12 }),
+        fc.boolean(),
+        async (payloads, deleteFolder) => {
+          if (deleteFolder) await rm(folder, { recursive: true, force: true });
+          await Promise.all(
+            payloads.map((payload, index) => writeEntryAsync(path.join(folder, `${index}.bin`), payload)),
+          );
+          payloads.forEach((payload, index) =>
+            expect(readEntrySync(path.join(folder, `${index}.bin`))?.equals(Buffer.from(payload))).toBe(true),
+          );
+          expect(readdirSync(folder).filter((name) => name.includes('.tmp-'))).toEqual([]);
+        },
+      ),
       { numRuns: 25 },
     );
   });
@@ -151,7 +182,10 @@ describe('writers in several processes at once', () => {
     const writers = [1, 2, 3, 4].map(
       (id) =>
         new Promise<number | null>((resolve, reject) => {
-          const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, String(id)], { stdio: 'inherit', cwd: repoRoot });
+          const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, String(id)], {
+            stdio: 'inherit',
+            cwd: repoRoot,
+          });
           child.on('error', reject);
           child.on('exit', resolve);
         }),
@@ -166,7 +200,7 @@ describe('writers in several processes at once', () => {
         seen++;
         const id = payload[0]!;
         expect(payload.every((byte) => byte === id)).toBe(true);
-        expect((payload.length - 1000 - id * 7919) >= 0).toBe(true);
+        expect(payload.length - 1000 - id * 7919 >= 0).toBe(true);
       }
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -232,7 +266,12 @@ describe('package versions in cache keys', () => {
       },
     };
     writeFileSync(path.join(modules, '.package-lock.json'), JSON.stringify(lock));
-    expect(packageVersions(modules, ['top', 'gone'])).toEqual({ gone: 'missing', leaf: '3.0.1', mid: '2.1.0', top: '1.0.0' });
+    expect(packageVersions(modules, ['top', 'gone'])).toEqual({
+      gone: 'missing',
+      leaf: '3.0.1',
+      mid: '2.1.0',
+      top: '1.0.0',
+    });
 
     lock.packages['node_modules/leaf'].version = '3.0.2';
     writeFileSync(path.join(modules, '.package-lock.json'), JSON.stringify(lock));
@@ -283,7 +322,9 @@ describe('the compiled package (lib/) the CLI runs', () => {
   let scratch: string;
   const cli = (...args: string[]) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [path.join(scratch, 'bin', 'ssg.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [path.join(scratch, 'bin', 'ssg.js'), ...args], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -296,7 +337,8 @@ describe('the compiled package (lib/) the CLI runs', () => {
   beforeAll(async () => {
     // The generator's own files in a folder of their own: its lib/ is this test's to damage.
     scratch = await mkdtemp(path.join(tmpdir(), 'ssg-lib-'));
-    for (const part of ['bin', 'src', 'lib', 'package.json']) cpSync(path.join(repoRoot, part), path.join(scratch, part), { recursive: true });
+    for (const part of ['bin', 'src', 'lib', 'package.json'])
+      cpSync(path.join(repoRoot, part), path.join(scratch, part), { recursive: true });
     symlinkSync(path.join(repoRoot, 'node_modules'), path.join(scratch, 'node_modules'));
   });
   afterAll(() => rm(scratch, { recursive: true, force: true }));
@@ -313,7 +355,9 @@ describe('the compiled package (lib/) the CLI runs', () => {
   it('is never run damaged or stale: the CLI runs its sources instead, says why under --verbose, and works all the same', async () => {
     const first = await cli('--help');
     const list = JSON.parse(readFileSync(path.join(lib(), 'files.json'), 'utf8')) as { files: Record<string, unknown> };
-    const names = Object.keys(list.files).filter((name) => !name.endsWith('.map') && (name.endsWith('.js') || name === 'cli.js'));
+    const names = Object.keys(list.files).filter(
+      (name) => !name.endsWith('.map') && (name.endsWith('.js') || name === 'cli.js'),
+    );
     const pristine = path.join(scratch, 'lib-pristine');
     cpSync(lib(), pristine, { recursive: true });
     await fc.assert(
@@ -325,7 +369,9 @@ describe('the compiled package (lib/) the CLI runs', () => {
         const result = await cli('--help', '--verbose');
         expect(result.code).toBe(0);
         expect(result.stdout).toBe(first.stdout);
-        expect(result.stderr).toMatch(/^ssg: running from the TypeScript sources: .+ \(npm run build:package compiles it\)\n$/);
+        expect(result.stderr).toMatch(
+          /^ssg: running from the TypeScript sources: .+ \(npm run build:package compiles it\)\n$/,
+        );
       }),
       { numRuns: 4 },
     );

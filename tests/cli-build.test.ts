@@ -26,7 +26,9 @@ describe('ssg build on a fixture site', () => {
     for (const route of ['/', '/about', '/news/first-post', '/news/second-post', '/404']) {
       expect(result.stdout).toMatch(new RegExp(`^${route.replace(/\//g, '\\/')}\\s+\\d+(\\.\\d)? (B|KB)`, 'm'));
     }
-    expect(result.stdout).toMatch(/Built 5 pages \(2 articles\) into dist in \d+(\.\d+)? m?s · Markdown: 2 converted, 0 from cache · peak memory \d+ MB/);
+    expect(result.stdout).toMatch(
+      /Built 5 pages \(2 articles\) into dist in \d+(\.\d+)? m?s · Markdown: 2 converted, 0 from cache · peak memory \d+ MB/,
+    );
     expect(result.stdout).not.toContain('\x1b[');
   });
 
@@ -62,7 +64,9 @@ describe('ssg build on a fixture site', () => {
 
   it('prerenders islands and loads scripts only on pages that have them', async () => {
     const home = await site.read('dist/index.html');
-    expect(home).toMatch(/<ssg-island data-island="counter" data-hydrate="load" data-props="\{&quot;start&quot;:2\}" data-uid="0"><div><span id="[^"]+">2<\/span>/);
+    expect(home).toMatch(
+      /<ssg-island data-island="counter" data-hydrate="load" data-props="\{&quot;start&quot;:2\}" data-uid="0"><div><span id="[^"]+">2<\/span>/,
+    );
     expect(home).toMatch(/<script type="module" src="\/assets\/[\w-]+\.js"><\/script>/);
     expect(await site.read('dist/about.html')).not.toContain('<script');
   });
@@ -102,7 +106,9 @@ describe('ssg build options', () => {
     const result = await site.run(['build']);
     await site.remove('content/news/undated.md');
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/warning .*content\/news\/undated\.md: no date in front matter; using the build time \d{4}-\d\d-\d\dT/);
+    expect(result.stderr).toMatch(
+      /warning .*content\/news\/undated\.md: no date in front matter; using the build time \d{4}-\d\d-\d\dT/,
+    );
   });
 
   it('exits 2 on a usage error', async () => {
@@ -150,7 +156,8 @@ describe('the Markdown cache', () => {
   it('converts many articles in helper processes with the same result as the main thread', async () => {
     const site = await copySite(fixture);
     try {
-      const body = (n: number) => `---\ntitle: Post ${n}\ndate: "2024-01-${String((n % 28) + 1).padStart(2, '0')}"\n---\n# Heading ${n}\n\n| a | b |\n|---|---|\n| ${n} | ~~x~~ |\n\n[bad](javascript:alert(${n})) <script>x</script>\n`;
+      const body = (n: number) =>
+        `---\ntitle: Post ${n}\ndate: "2024-01-${String((n % 28) + 1).padStart(2, '0')}"\n---\n# Heading ${n}\n\n| a | b |\n|---|---|\n| ${n} | ~~x~~ |\n\n[bad](javascript:alert(${n})) <script>x</script>\n`;
       for (let n = 0; n < 80; n++) await site.write(`content/news/many-${n}.md`, body(n));
       const result = await site.run(['build']);
       expect(result.code).toBe(0);
@@ -169,10 +176,17 @@ describe('the Markdown cache', () => {
   it('puts images in as pictures in helper processes too, and names an image problem there by file and line', async () => {
     const site = await copySite(fixture);
     try {
-      const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#06c' } }).png().toBuffer();
+      const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#06c' } })
+        .png()
+        .toBuffer();
       await site.write('content/news/pics/chart.png', png);
-      const body = (n: number, image: string) => `---\ntitle: Post ${n}\ndate: "2024-02-${String((n % 28) + 1).padStart(2, '0')}"\n---\nText ${n}.\n\n${image}\n`;
-      for (let n = 0; n < 70; n++) await site.write(`content/news/pics/post-${n}.md`, body(n, n % 7 === 0 ? '![A chart](./chart.png)' : 'No image.'));
+      const body = (n: number, image: string) =>
+        `---\ntitle: Post ${n}\ndate: "2024-02-${String((n % 28) + 1).padStart(2, '0')}"\n---\nText ${n}.\n\n${image}\n`;
+      for (let n = 0; n < 70; n++)
+        await site.write(
+          `content/news/pics/post-${n}.md`,
+          body(n, n % 7 === 0 ? '![A chart](./chart.png)' : 'No image.'),
+        );
       const result = await site.run(['build']);
       expect(result.code, result.stderr).toBe(0);
       const html = await site.read('dist/news/post-14.html');
@@ -213,7 +227,9 @@ describe('ssg build with bad input', () => {
     // The previous output is whole.
     expect(await site.read('dist/index.html')).toBe(previousIndex);
     expect(existsSync(site.file('dist/news/first-post.html'))).toBe(true);
-    expect((await readdir(site.dir)).filter((name) => name.startsWith('dist.') && name !== 'dist.ssg-output')).toEqual([]);
+    expect((await readdir(site.dir)).filter((name) => name.startsWith('dist.') && name !== 'dist.ssg-output')).toEqual(
+      [],
+    );
     return result;
   }
 
@@ -229,7 +245,10 @@ describe('ssg build with bad input', () => {
     await expectFailure(
       () => site.write('content/news/open.md', '---\ntitle: Never closed\n\nBody'),
       () => site.remove('content/news/open.md'),
-      [/content\/news\/open\.md:1: The front matter block opened on line 1 is never closed/, /hint: Add a line with three dashes/],
+      [
+        /content\/news\/open\.md:1: The front matter block opened on line 1 is never closed/,
+        /hint: Add a line with three dashes/,
+      ],
     );
   });
 
@@ -252,7 +271,11 @@ describe('ssg build with bad input', () => {
   it('a page component that throws while rendering: page, source line, message', async () => {
     const original = await site.read('site/index.tsx');
     const result = await expectFailure(
-      () => site.write('site/index.tsx', original.replace('return <h1>About us</h1>;', "throw new Error('boom in about');")),
+      () =>
+        site.write(
+          'site/index.tsx',
+          original.replace('return <h1>About us</h1>;', "throw new Error('boom in about');"),
+        ),
       () => site.write('site/index.tsx', original),
       [/site\/index\.tsx:\d+: The page \/about failed to render: boom in about/, /--verbose/],
     );

@@ -9,7 +9,12 @@ import { repoRoot, runCli } from './helpers/project.ts';
 function fakeTerminal(isTTY: boolean) {
   const writes: string[] = [];
   let time = 0;
-  return { stream: { isTTY, columns: 60, write: (text: string) => writes.push(text) }, writes, advance: (ms: number) => (time += ms), now: () => time };
+  return {
+    stream: { isTTY, columns: 60, write: (text: string) => writes.push(text) },
+    writes,
+    advance: (ms: number) => (time += ms),
+    now: () => time,
+  };
 }
 
 describe('the progress line', () => {

@@ -9,7 +9,13 @@ import { memoryD1 } from './helpers/d1.ts';
 import { startSiteverify, startWebhook } from './helpers/stand-ins.ts';
 
 const ORIGIN = 'https://validators.example';
-const valid = { name: 'Grace', email: 'grace@example.org', subject: 'Hello', message: 'From the edge', turnstileToken: 'pass-cf' };
+const valid = {
+  name: 'Grace',
+  email: 'grace@example.org',
+  subject: 'Hello',
+  message: 'From the edge',
+  turnstileToken: 'pass-cf',
+};
 
 interface Row {
   id: number;
@@ -65,7 +71,12 @@ describe('the Cloudflare Pages Function functions/api/contact, its inbox in D1',
     onRequest({
       request: new Request(`${ORIGIN}/api/contact`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Origin: ORIGIN, 'CF-Connecting-IP': `192.0.2.${++visitor % 250}`, ...options.headers },
+        headers: {
+          'Content-Type': 'application/json',
+          Origin: ORIGIN,
+          'CF-Connecting-IP': `192.0.2.${++visitor % 250}`,
+          ...options.headers,
+        },
         body: JSON.stringify(body),
       }),
       env: (options.env ?? env) as Env,
@@ -109,17 +120,20 @@ describe('the Cloudflare Pages Function functions/api/contact, its inbox in D1',
     expect(await sweep(env)).toEqual({ delivered: 0, failed: 0 });
   });
 
-  it.each([301, 302, 303, 307, 308])('never follows a %i from the webhook: a failed delivery with its Location, retried', async (status) => {
-    webhook.state.status = status;
-    expect((await call({ ...valid, message: `redirect ${status}` })).status).toBe(200);
-    await settled();
-    expect(webhook.followed).toEqual([]);
-    expect(rows()[0]).toMatchObject({ delivered_at: null, attempts: 1 });
-    expect(rows()[0]!.last_error).toBe(`the webhook answered ${status} (a redirect to /moved, not followed)`);
-    webhook.state.status = 200;
-    await sweep(env);
-    expect(rows()[0]!.delivered_at).not.toBeNull();
-  });
+  it.each([301, 302, 303, 307, 308])(
+    'never follows a %i from the webhook: a failed delivery with its Location, retried',
+    async (status) => {
+      webhook.state.status = status;
+      expect((await call({ ...valid, message: `redirect ${status}` })).status).toBe(200);
+      await settled();
+      expect(webhook.followed).toEqual([]);
+      expect(rows()[0]).toMatchObject({ delivered_at: null, attempts: 1 });
+      expect(rows()[0]!.last_error).toBe(`the webhook answered ${status} (a redirect to /moved, not followed)`);
+      webhook.state.status = 200;
+      await sweep(env);
+      expect(rows()[0]!.delivered_at).not.toBeNull();
+    },
+  );
 
   it('a webhook that hangs, refuses or answers late: the visitor is told ok at once, the message is retried', async () => {
     webhook.state.hang = true;
@@ -145,10 +159,14 @@ describe('the Cloudflare Pages Function functions/api/contact, its inbox in D1',
     expect(rows().map((row) => row.delivered_at !== null)).toEqual([true, true]);
     // Copies of one message carry one id: the hung attempt, the late one, the last.
     expect(new Set(ids()).size).toBe(2);
-    expect(webhook.received.every((delivery) => delivery.headers['idempotency-key'] === (delivery.body as { id: string }).id)).toBe(true);
+    expect(
+      webhook.received.every(
+        (delivery) => delivery.headers['idempotency-key'] === (delivery.body as { id: string }).id,
+      ),
+    ).toBe(true);
   });
 
-  it('a store that fails answers 503 and uses up none of the visitor\'s slots: five failures, recovery, five messages', async () => {
+  it("a store that fails answers 503 and uses up none of the visitor's slots: five failures, recovery, five messages", async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       storeDown = () => true;
@@ -188,7 +206,10 @@ describe('the Cloudflare Pages Function functions/api/contact, its inbox in D1',
 
   it('a double submit of the same form is stored and delivered once', async () => {
     const same = { headers: { 'CF-Connecting-IP': '198.51.100.78' } };
-    const [first, second] = await Promise.all([call({ ...valid, message: 'twice' }, same), call({ ...valid, message: 'twice', turnstileToken: 'pass-2' }, same)]);
+    const [first, second] = await Promise.all([
+      call({ ...valid, message: 'twice' }, same),
+      call({ ...valid, message: 'twice', turnstileToken: 'pass-2' }, same),
+    ]);
     expect([first.status, second.status]).toEqual([200, 200]);
     await settled();
     expect(rows()).toHaveLength(1);
@@ -214,7 +235,17 @@ describe('the Cloudflare Pages Function functions/api/contact, its inbox in D1',
     // The deliverer claimed it and died before sending.
     expect(await inbox.claim(id, new Date(start + 60_000), new Date(start))).toBe(true);
     const sender = createWebhookSender({ url: webhook.url, type: 'contact-message', idPrefix: 'contact' });
-    const pass = (at: number) => deliverDue({ inbox, senders: [sender], retryBaseMs: 0, retryMaxMs: 0, claimMs: 60_000, maxMessages: 10, budgetMs: 10_000, now: () => new Date(at) });
+    const pass = (at: number) =>
+      deliverDue({
+        inbox,
+        senders: [sender],
+        retryBaseMs: 0,
+        retryMaxMs: 0,
+        claimMs: 60_000,
+        maxMessages: 10,
+        budgetMs: 10_000,
+        now: () => new Date(at),
+      });
     expect(await pass(start + 30_000)).toEqual({ delivered: 0, failed: 0 });
     expect(await pass(start + 61_000)).toEqual({ delivered: 1, failed: 0 });
     expect(webhook.received).toHaveLength(1);
@@ -224,7 +255,11 @@ describe('the Cloudflare Pages Function functions/api/contact, its inbox in D1',
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       const { CONTACT_DB: _binding, ...unbound } = env;
-      const answers = [await call({ ...valid, message: 'headers' }), await call({ ...valid, email: 'nope' }), await call(valid, { env: unbound })];
+      const answers = [
+        await call({ ...valid, message: 'headers' }),
+        await call({ ...valid, email: 'nope' }),
+        await call(valid, { env: unbound }),
+      ];
       expect(answers.map((answer) => answer.status)).toEqual([200, 400, 503]);
       for (const answer of answers) {
         for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) expect(answer.headers.get(name)).toBe(value);
@@ -238,11 +273,20 @@ describe('the Cloudflare Pages Function functions/api/contact, its inbox in D1',
   it('mails through an HTTP mail API too: same id as Message-ID and Idempotency-Key, retried until both targets took it', async () => {
     const mailApi = await startWebhook();
     try {
-      const both = { ...env, MAIL_API_URL: mailApi.url, MAIL_API_TOKEN: 'mail-key', MAIL_TO: 'office@validators.example', MAIL_FROM: 'form@validators.example' };
+      const both = {
+        ...env,
+        MAIL_API_URL: mailApi.url,
+        MAIL_API_TOKEN: 'mail-key',
+        MAIL_TO: 'office@validators.example',
+        MAIL_FROM: 'form@validators.example',
+      };
       mailApi.state.status = 302;
       expect((await call({ ...valid, message: 'by mail' }, { env: both })).status).toBe(200);
       await settled();
-      expect(rows()[0]).toMatchObject({ delivered_at: null, last_error: 'the mail API answered 302 (a redirect to /moved, not followed)' });
+      expect(rows()[0]).toMatchObject({
+        delivered_at: null,
+        last_error: 'the mail API answered 302 (a redirect to /moved, not followed)',
+      });
       expect(mailApi.followed).toEqual([]);
       mailApi.state.status = 200;
       await sweep(both);
@@ -269,7 +313,9 @@ describe('the Cloudflare Pages Function functions/api/contact, its inbox in D1',
   it('a mail API set up without its recipient fails closed before storing anything', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
-      const response = await call(valid, { env: { ...env, MAIL_API_URL: 'http://127.0.0.1:9/mail', MAIL_API_TOKEN: 'k' } });
+      const response = await call(valid, {
+        env: { ...env, MAIL_API_URL: 'http://127.0.0.1:9/mail', MAIL_API_TOKEN: 'k' },
+      });
       expect(response.status).toBe(503);
       expect(logged.mock.calls.flat().join('\n')).toContain('MAIL_TO is not set');
       expect(rows()).toEqual([]);

@@ -9,7 +9,9 @@ const ORIGIN = 'https://validators.example';
 function recordingHandler() {
   const calls = { verified: 0, stored: 0 };
   const handle = createContactHandler({
-    verifier: { verify: async () => (calls.verified++, { success: true, hostname: 'validators.example', errorCodes: [] }) },
+    verifier: {
+      verify: async () => (calls.verified++, { success: true, hostname: 'validators.example', errorCodes: [] }),
+    },
     inbox: { add: () => ++calls.stored },
     rateLimiter: createRateLimiter({ limit: 1000, windowMs: 60_000 }),
     allowedOrigins: [ORIGIN],
@@ -42,7 +44,14 @@ describe('a form the browser posts without JavaScript', () => {
     const form = new FormData();
     form.set('message', 'Private');
     for (const origin of [ORIGIN, null, 'https://elsewhere.example']) {
-      const response = await handle(new Request('https://validators.example/api/contact', { method: 'POST', body: form, headers: origin ? { Origin: origin } : {} }), '203.0.113.1');
+      const response = await handle(
+        new Request('https://validators.example/api/contact', {
+          method: 'POST',
+          body: form,
+          headers: origin ? { Origin: origin } : {},
+        }),
+        '203.0.113.1',
+      );
       expect(response.status).toBe(303);
     }
     expect(calls).toEqual({ verified: 0, stored: 0 });
@@ -50,14 +59,20 @@ describe('a form the browser posts without JavaScript', () => {
 
   it('the page it leads to is a route of the site', async () => {
     const { readFile } = await import('node:fs/promises');
-    expect(await readFile(new URL('../site/index.tsx', import.meta.url), 'utf8')).toContain(`path: '${FORM_POST_PAGE}'`);
+    expect(await readFile(new URL('../site/index.tsx', import.meta.url), 'utf8')).toContain(
+      `path: '${FORM_POST_PAGE}'`,
+    );
   });
 
   it('any body, however malformed or large, gets the same answer and stores nothing (property)', async () => {
     const { handle, calls } = recordingHandler();
     await fc.assert(
       fc.asyncProperty(
-        fc.constantFrom('application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'Application/X-WWW-Form-Urlencoded;charset=utf-8'),
+        fc.constantFrom(
+          'application/x-www-form-urlencoded',
+          'multipart/form-data; boundary=x',
+          'Application/X-WWW-Form-Urlencoded;charset=utf-8',
+        ),
         fc.oneof(fc.string({ maxLength: 2000 }), fc.uint8Array({ maxLength: 70_000 })),
         async (contentType, body) => {
           const response = await handle(post(contentType, body), '203.0.113.1');
@@ -89,7 +104,13 @@ describe('a form the browser posts without JavaScript', () => {
   it('only the two form encodings count as a browser form post (property)', () => {
     expect(isBrowserFormPost('application/x-www-form-urlencoded')).toBe(true);
     expect(isBrowserFormPost('multipart/form-data; boundary=----x')).toBe(true);
-    for (const other of ['application/json', 'text/plain', '', 'application/x-www-form-urlencodedx', 'multipart/mixed']) {
+    for (const other of [
+      'application/json',
+      'text/plain',
+      '',
+      'application/x-www-form-urlencodedx',
+      'multipart/mixed',
+    ]) {
       expect(isBrowserFormPost(other)).toBe(false);
     }
     fc.assert(

@@ -3,14 +3,29 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createContactHandler, MAX_BODY_BYTES, VERIFICATIONS_PER_MESSAGE, type ContactHandler } from '../site/contact/handler.ts';
+import {
+  createContactHandler,
+  MAX_BODY_BYTES,
+  VERIFICATIONS_PER_MESSAGE,
+  type ContactHandler,
+} from '../site/contact/handler.ts';
 import { openSqliteInbox, type SqliteInbox } from '../src/server/inbox-sqlite.ts';
 import { createRateLimiter } from '../src/server/rate-limit.ts';
-import { createTurnstileVerifier, VerifierUnavailableError, type ChallengeVerifier } from '../site/contact/turnstile.ts';
+import {
+  createTurnstileVerifier,
+  VerifierUnavailableError,
+  type ChallengeVerifier,
+} from '../site/contact/turnstile.ts';
 import { startSiteverify } from './helpers/stand-ins.ts';
 
 const ORIGIN = 'https://validators.example';
-const valid = { name: 'Ada', email: 'ada@example.org', subject: 'Staking', message: 'Hello there', turnstileToken: 'pass-1' };
+const valid = {
+  name: 'Ada',
+  email: 'ada@example.org',
+  subject: 'Staking',
+  message: 'Hello there',
+  turnstileToken: 'pass-1',
+};
 
 describe('the contact handler (real SQLite inbox, siteverify stand-in on loopback)', () => {
   let dir: string;
@@ -64,7 +79,14 @@ describe('the contact handler (real SQLite inbox, siteverify stand-in on loopbac
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ ok: true });
     const [stored] = inbox.list();
-    expect(stored).toMatchObject({ name: 'Ada', email: 'ada@example.org', subject: 'Staking', message: 'Hello there', clientAddress: '203.0.113.7', deliveredAt: null });
+    expect(stored).toMatchObject({
+      name: 'Ada',
+      email: 'ada@example.org',
+      subject: 'Staking',
+      message: 'Hello there',
+      clientAddress: '203.0.113.7',
+      deliveredAt: null,
+    });
     expect(accepted).toEqual([stored!.id]);
     // The token was checked with the secret and the visitor's address.
     expect(siteverify.requests).toEqual([{ secret: 'test-secret', response: 'pass-1', remoteip: '203.0.113.7' }]);
@@ -77,19 +99,41 @@ describe('the contact handler (real SQLite inbox, siteverify stand-in on loopbac
   });
 
   it('refuses other origins and requests without one', async () => {
-    await expectRejected(await handle(post(valid, { headers: { Origin: 'https://evil.example' } }), '1.1.1.1'), 403, 'origin_not_allowed');
-    const noOrigin = new Request('https://validators.example/api/contact', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(valid) });
+    await expectRejected(
+      await handle(post(valid, { headers: { Origin: 'https://evil.example' } }), '1.1.1.1'),
+      403,
+      'origin_not_allowed',
+    );
+    const noOrigin = new Request('https://validators.example/api/contact', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(valid),
+    });
     await expectRejected(await handle(noOrigin, '1.1.1.1'), 403, 'origin_not_allowed');
   });
 
   it('accepts only Content-Type: application/json', async () => {
-    await expectRejected(await handle(post(valid, { headers: { 'Content-Type': 'text/plain' } }), '1.1.1.1'), 415, 'unsupported_media_type');
-    await expectRejected(await handle(post(valid, { headers: { 'Content-Type': 'application/xml' } }), '1.1.1.1'), 415, 'unsupported_media_type');
+    await expectRejected(
+      await handle(post(valid, { headers: { 'Content-Type': 'text/plain' } }), '1.1.1.1'),
+      415,
+      'unsupported_media_type',
+    );
+    await expectRejected(
+      await handle(post(valid, { headers: { 'Content-Type': 'application/xml' } }), '1.1.1.1'),
+      415,
+      'unsupported_media_type',
+    );
     // A form the browser posts by itself is not refused but sent to the explanation (see contact-form-post.test.ts).
-    const formPost = await handle(post(valid, { headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }), '1.1.1.1');
+    const formPost = await handle(
+      post(valid, { headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }),
+      '1.1.1.1',
+    );
     expect(formPost.status).toBe(303);
     expect(formPost.headers.get('location')).toBe('/contact/no-script');
-    const withCharset = await handle(post(valid, { headers: { 'Content-Type': 'application/json; charset=utf-8' } }), '1.1.1.1');
+    const withCharset = await handle(
+      post(valid, { headers: { 'Content-Type': 'application/json; charset=utf-8' } }),
+      '1.1.1.1',
+    );
     expect(withCharset.status).toBe(200);
   });
 
@@ -144,7 +188,11 @@ describe('the contact handler (real SQLite inbox, siteverify stand-in on loopbac
   });
 
   it('a failed or expired token gets 403', async () => {
-    await expectRejected(await handle(post({ ...valid, turnstileToken: 'expired' }), '1.1.1.1'), 403, 'verification_failed');
+    await expectRejected(
+      await handle(post({ ...valid, turnstileToken: 'expired' }), '1.1.1.1'),
+      403,
+      'verification_failed',
+    );
   });
 
   it('a token solved on another hostname gets 403', async () => {
@@ -171,7 +219,8 @@ describe('the contact handler (real SQLite inbox, siteverify stand-in on loopbac
   });
 
   it('limits each client to 5 messages in 10 minutes, with Retry-After', async () => {
-    for (let i = 0; i < 5; i++) expect((await handle(post({ ...valid, message: `Hello ${i}` }), '198.51.100.1')).status).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await handle(post({ ...valid, message: `Hello ${i}` }), '198.51.100.1')).status).toBe(200);
     const limited = await handle(post(valid), '198.51.100.1');
     expect(limited.status).toBe(429);
     expect(await limited.json()).toEqual({ ok: false, error: 'rate_limited' });
@@ -183,11 +232,18 @@ describe('the contact handler (real SQLite inbox, siteverify stand-in on loopbac
     expect((await handle(post(valid), '198.51.100.2')).status).toBe(200);
   });
 
-  it('junk, failed challenges and verifier outages use up none of the visitor\'s message slots', async () => {
+  it("junk, failed challenges and verifier outages use up none of the visitor's message slots", async () => {
     const visitor = '198.51.100.3';
-    for (let i = 0; i < 6; i++) await expectRejected(await handle(post(undefined, { raw: '{"junk' }), visitor), 400, 'invalid_json');
-    for (let i = 0; i < 6; i++) await expectRejected(await handle(post({ ...valid, email: 'nope' }), visitor), 400, 'invalid_field');
-    for (let i = 0; i < 3; i++) await expectRejected(await handle(post({ ...valid, turnstileToken: 'expired' }), visitor), 403, 'verification_failed');
+    for (let i = 0; i < 6; i++)
+      await expectRejected(await handle(post(undefined, { raw: '{"junk' }), visitor), 400, 'invalid_json');
+    for (let i = 0; i < 6; i++)
+      await expectRejected(await handle(post({ ...valid, email: 'nope' }), visitor), 400, 'invalid_field');
+    for (let i = 0; i < 3; i++)
+      await expectRejected(
+        await handle(post({ ...valid, turnstileToken: 'expired' }), visitor),
+        403,
+        'verification_failed',
+      );
     siteverify.state.mode = 'down';
     for (let i = 0; i < 3; i++) await expectRejected(await handle(post(valid), visitor), 503, 'verifier_unavailable');
     siteverify.state.mode = 'up';
@@ -195,7 +251,7 @@ describe('the contact handler (real SQLite inbox, siteverify stand-in on loopbac
     expect((await handle(post(valid), visitor)).status).toBe(429);
   });
 
-  it('a store that fails uses up none of the visitor\'s slots: five failures, recovery, then five messages', async () => {
+  it("a store that fails uses up none of the visitor's slots: five failures, recovery, then five messages", async () => {
     const visitor = '198.51.100.5';
     let down = true;
     const failing = createContactHandler({
@@ -209,9 +265,11 @@ describe('the contact handler (real SQLite inbox, siteverify stand-in on loopbac
       rateLimiter: createRateLimiter({ limit: 5, windowMs: 600_000 }),
       allowedOrigins: [ORIGIN],
     });
-    for (let i = 0; i < 5; i++) await expectRejected(await failing(post({ ...valid, message: `try ${i}` }), visitor), 503, 'storage_failed');
+    for (let i = 0; i < 5; i++)
+      await expectRejected(await failing(post({ ...valid, message: `try ${i}` }), visitor), 503, 'storage_failed');
     down = false;
-    for (let i = 0; i < 5; i++) expect((await failing(post({ ...valid, message: `again ${i}` }), visitor)).status).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await failing(post({ ...valid, message: `again ${i}` }), visitor)).status).toBe(200);
     expect((await failing(post(valid), visitor)).status).toBe(429);
     expect(inbox.list()).toHaveLength(5);
   });
@@ -238,7 +296,12 @@ describe('the contact handler (real SQLite inbox, siteverify stand-in on loopbac
   it('well-formed junk cannot make the server call the verifier without limit', async () => {
     const attacker = '203.0.113.66';
     const budget = 5 * VERIFICATIONS_PER_MESSAGE;
-    for (let i = 0; i < budget; i++) await expectRejected(await handle(post({ ...valid, turnstileToken: `bad-${i}` }), attacker), 403, 'verification_failed');
+    for (let i = 0; i < budget; i++)
+      await expectRejected(
+        await handle(post({ ...valid, turnstileToken: `bad-${i}` }), attacker),
+        403,
+        'verification_failed',
+      );
     for (let i = 0; i < 10; i++) {
       const response = await handle(post({ ...valid, turnstileToken: `bad-more-${i}` }), attacker);
       expect(response.status).toBe(429);
@@ -268,17 +331,34 @@ describe('the contact handler under random traffic', () => {
   const verifier: ChallengeVerifier = {
     async verify(token) {
       if (token === 'down') throw new VerifierUnavailableError('stand-in is down');
-      return token === 'bad' ? { success: false, errorCodes: ['invalid-input-response'] } : { success: true, hostname: 'validators.example', errorCodes: [] };
+      return token === 'bad'
+        ? { success: false, errorCodes: ['invalid-input-response'] }
+        : { success: true, hostname: 'validators.example', errorCodes: [] };
     },
   };
   const request = (kind: Kind) => {
     const body =
-      kind === 'invalid_json' ? '{"name":' :
-      kind === 'invalid_field' ? JSON.stringify({ ...valid, name: '' }) :
-      JSON.stringify({ ...valid, turnstileToken: kind === 'bad_token' ? 'bad' : kind === 'verifier_down' ? 'down' : 'ok' });
-    return new Request('https://validators.example/api/contact', { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: ORIGIN }, body });
+      kind === 'invalid_json'
+        ? '{"name":'
+        : kind === 'invalid_field'
+          ? JSON.stringify({ ...valid, name: '' })
+          : JSON.stringify({
+              ...valid,
+              turnstileToken: kind === 'bad_token' ? 'bad' : kind === 'verifier_down' ? 'down' : 'ok',
+            });
+    return new Request('https://validators.example/api/contact', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: ORIGIN },
+      body,
+    });
   };
-  const STATUS: Record<Kind, number> = { valid: 200, invalid_json: 400, invalid_field: 400, bad_token: 403, verifier_down: 503 };
+  const STATUS: Record<Kind, number> = {
+    valid: 200,
+    invalid_json: 400,
+    invalid_field: 400,
+    bad_token: 403,
+    verifier_down: 503,
+  };
 
   function expectedStatus(kind: Kind, counts: { messages: number; verifications: number }): number {
     if (counts.messages >= LIMIT) return 429;
@@ -289,33 +369,35 @@ describe('the contact handler under random traffic', () => {
     return STATUS[kind];
   }
 
-  it('answers as the model does, and a valid visitor is never limited by others\' requests', async () => {
+  it("answers as the model does, and a valid visitor is never limited by others' requests", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(fc.nat(CLIENTS.length - 1), fc.constantFrom(...KINDS)), { maxLength: 80 }), async (steps) => {
-        const stored: string[] = [];
-        const handle = createContactHandler({
-          verifier,
-          inbox: { add: (message) => stored.push(message.clientAddress) },
-          rateLimiter: createRateLimiter({ limit: LIMIT, windowMs: 600_000 }),
-          allowedOrigins: [ORIGIN],
-          now: () => new Date(1_700_000_000_000),
-        });
-        const model = new Map<string, { messages: number; verifications: number }>();
-        for (const [index, kind] of steps) {
-          const client = CLIENTS[index]!;
-          const counts = model.get(client.group) ?? { messages: 0, verifications: 0 };
-          model.set(client.group, counts);
-          const expected = expectedStatus(kind, counts);
-          expect((await handle(request(kind), client.address)).status).toBe(expected);
-        }
-        // The visitor who has sent nothing yet gets every one of their messages through.
-        const visitor = '192.0.2.200';
-        for (let i = 0; i < LIMIT; i++) expect((await handle(request('valid'), visitor)).status).toBe(200);
-        expect((await handle(request('valid'), visitor)).status).toBe(429);
-        expect(stored.filter((address) => address === visitor)).toHaveLength(LIMIT);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.nat(CLIENTS.length - 1), fc.constantFrom(...KINDS)), { maxLength: 80 }),
+        async (steps) => {
+          const stored: string[] = [];
+          const handle = createContactHandler({
+            verifier,
+            inbox: { add: (message) => stored.push(message.clientAddress) },
+            rateLimiter: createRateLimiter({ limit: LIMIT, windowMs: 600_000 }),
+            allowedOrigins: [ORIGIN],
+            now: () => new Date(1_700_000_000_000),
+          });
+          const model = new Map<string, { messages: number; verifications: number }>();
+          for (const [index, kind] of steps) {
+            const client = CLIENTS[index]!;
+            const counts = model.get(client.group) ?? { messages: 0, verifications: 0 };
+            model.set(client.group, counts);
+            const expected = expectedStatus(kind, counts);
+            expect((await handle(request(kind), client.address)).status).toBe(expected);
+          }
+          // The visitor who has sent nothing yet gets every one of their messages through.
+          const visitor = '192.0.2.200';
+          for (let i = 0; i < LIMIT; i++) expect((await handle(request('valid'), visitor)).status).toBe(200);
+          expect((await handle(request('valid'), visitor)).status).toBe(429);
+          expect(stored.filter((address) => address === visitor)).toHaveLength(LIMIT);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 });
-

@@ -66,9 +66,16 @@ describe('the contact form of the built site, end to end through ssg serve', () 
     const stored = inbox.list();
     inbox.close();
     expect(stored).toEqual([
-      expect.objectContaining({ name: 'Ada Lovelace', email: 'ada@example.org', subject: 'Delegating to your validators', clientAddress: '127.0.0.1' }),
+      expect.objectContaining({
+        name: 'Ada Lovelace',
+        email: 'ada@example.org',
+        subject: 'Delegating to your validators',
+        clientAddress: '127.0.0.1',
+      }),
     ]);
-    expect(siteverify.requests).toEqual([{ secret: 'e2e-secret', response: 'stand-in-token-1', remoteip: '127.0.0.1' }]);
+    expect(siteverify.requests).toEqual([
+      { secret: 'e2e-secret', response: 'stand-in-token-1', remoteip: '127.0.0.1' },
+    ]);
     await expect.poll(() => smtp.received.length, { timeout: 5000 }).toBe(1);
     expect(smtp.received[0]!.raw).toContain('We hold 50,000 CELO and would like to delegate.');
   });
@@ -98,7 +105,9 @@ describe('the contact form of the built site, end to end through ssg serve', () 
     await page.getByLabel('Message').fill('Buy now');
     await page.getByRole('button', { name: 'I am human' }).click();
     await page.getByRole('button', { name: 'Send message' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Something went wrong. Please try again later.');
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toBe('Something went wrong. Please try again later.');
     const inbox = openSqliteInbox(dataDir);
     expect(inbox.list().map((m) => m.name)).not.toContain('Bot');
     inbox.close();

@@ -24,7 +24,10 @@ describe('article file discovery', () => {
       symlinkSync('nowhere', path.join(news, 'broken.md'));
       const warnings: string[] = [];
       const sources = await readArticleSources(dir, 'content/news', (message) => warnings.push(message));
-      expect(sources.map((source) => source.file)).toEqual([path.join('content', 'news', 'folder.md', 'inner.md'), path.join('content', 'news', 'post.md')]);
+      expect(sources.map((source) => source.file)).toEqual([
+        path.join('content', 'news', 'folder.md', 'inner.md'),
+        path.join('content', 'news', 'post.md'),
+      ]);
       expect(warnings).toEqual([`${path.join('content', 'news', 'broken.md')}: a link to nothing; skipped.`]);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -32,13 +35,18 @@ describe('article file discovery', () => {
   });
 
   it('property: a name is an article only if it ends in .md, is not README.md and has no hidden part', () => {
-    const part = fc.oneof(fc.string({ minLength: 1, maxLength: 8 }), fc.constantFrom('.#a.md', '._a.md', 'README.md', 'x.md', '.git', 'a.MD'));
+    const part = fc.oneof(
+      fc.string({ minLength: 1, maxLength: 8 }),
+      fc.constantFrom('.#a.md', '._a.md', 'README.md', 'x.md', '.git', 'a.MD'),
+    );
     fc.assert(
       fc.property(fc.array(part, { minLength: 1, maxLength: 4 }), (parts) => {
         const relative = parts.join('/');
         const name = relative.split(/[\\/]/).pop()!;
         const hidden = relative.split(/[\\/]/).some((segment) => segment.startsWith('.'));
-        expect(isArticleName(relative)).toBe(name.toLowerCase().endsWith('.md') && name.toLowerCase() !== 'readme.md' && !hidden);
+        expect(isArticleName(relative)).toBe(
+          name.toLowerCase().endsWith('.md') && name.toLowerCase() !== 'readme.md' && !hidden,
+        );
       }),
       { numRuns: 500 },
     );

@@ -67,11 +67,21 @@ describe('the delivery loop', () => {
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);
-    const loop = startDeliveryLoop({ inbox, sender, retryBaseMs: 1, retryMaxMs: 2, pollMs: 5, log: (line) => lines.push(line) });
+    const loop = startDeliveryLoop({
+      inbox,
+      sender,
+      retryBaseMs: 1,
+      retryMaxMs: 2,
+      pollMs: 5,
+      log: (line) => lines.push(line),
+    });
     try {
       await waitUntil(() => lines.some((line) => line.includes('database is locked')), 'a logged due() failure');
       faults.due = false;
-      await waitUntil(() => lines.filter((line) => line.includes('not delivered')).length >= 2, 'failed sends with failing markFailed');
+      await waitUntil(
+        () => lines.filter((line) => line.includes('not delivered')).length >= 2,
+        'failed sends with failing markFailed',
+      );
       faults.markFailed = false;
       failSends = false;
       await waitUntil(() => sent.length >= 1, 'the first accepted send');
@@ -93,7 +103,10 @@ describe('the delivery loop', () => {
   it('sends each message exactly once under random faults of the inbox and the mail server (property)', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ due: fc.boolean(), markDelivered: fc.boolean(), markFailed: fc.boolean(), send: fc.boolean() }), { minLength: 1, maxLength: 12 }),
+        fc.array(
+          fc.record({ due: fc.boolean(), markDelivered: fc.boolean(), markFailed: fc.boolean(), send: fc.boolean() }),
+          { minLength: 1, maxLength: 12 },
+        ),
         fc.integer({ min: 1, max: 5 }),
         async (steps, count) => {
           const faults = { due: false, markDelivered: false, markFailed: false };

@@ -1,7 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import type { Article } from '../src/content/article.ts';
-import { changedFields, dependsOnArticles, emptyReads, isTracked, listChanges, listReadTexts, mapArticlesIn, trackReads, untracked } from '../src/render/dependencies.ts';
+import {
+  changedFields,
+  dependsOnArticles,
+  emptyReads,
+  isTracked,
+  listChanges,
+  listReadTexts,
+  mapArticlesIn,
+  trackReads,
+  untracked,
+} from '../src/render/dependencies.ts';
 import { listPage } from '../src/content/pagination.ts';
 import { classify } from '../src/pipeline/incremental.ts';
 import { groupByTag, tagGroup } from '../src/content/tags.ts';
@@ -22,14 +32,40 @@ describe('trackReads', () => {
     expect(reads.articleList).toBe(false);
     // One page of it: that page, its items tracked as they are shown.
     const second = listPage(group.articles, 10, '/news/tags/odd', 2)!;
-    expect(second.items.map((item) => item.title)).toEqual(['a21', 'a23', 'a25', 'a27', 'a29', 'a31', 'a33', 'a35', 'a37', 'a39']);
+    expect(second.items.map((item) => item.title)).toEqual([
+      'a21',
+      'a23',
+      'a25',
+      'a27',
+      'a29',
+      'a31',
+      'a33',
+      'a35',
+      'a37',
+      'a39',
+    ]);
     expect(reads.listPages).toEqual(new Set(['10:2:g:odd']));
     expect(reads.tagGroups.size).toBe(0);
-    expect([...reads.articleFields.keys()]).toEqual(['a21', 'a23', 'a25', 'a27', 'a29', 'a31', 'a33', 'a35', 'a37', 'a39']);
+    expect([...reads.articleFields.keys()]).toEqual([
+      'a21',
+      'a23',
+      'a25',
+      'a27',
+      'a29',
+      'a31',
+      'a33',
+      'a35',
+      'a37',
+      'a39',
+    ]);
     // The group read whole: its members and order (by its length, or its keys, or `in`).
     expect(group.articles).toHaveLength(25);
     expect(reads.tagGroups).toEqual(new Set(['odd']));
-    for (const readWhole of [(items: Article[]) => Object.keys(items).length, (items: Article[]) => 3 in items, (items: Article[]) => Object.getOwnPropertyDescriptor(items, '0')]) {
+    for (const readWhole of [
+      (items: Article[]) => Object.keys(items).length,
+      (items: Article[]) => 3 in items,
+      (items: Article[]) => Object.getOwnPropertyDescriptor(items, '0'),
+    ]) {
       const alone = emptyReads();
       readWhole(tagGroup(trackReads(articles, {}, alone).articles, 'odd')!.articles);
       expect(alone.tagGroups).toEqual(new Set(['odd']));
@@ -42,23 +78,58 @@ describe('trackReads', () => {
     expect(reads.listPages).toEqual(new Set(['10:2:g:odd', '10:3:*']));
     expect(reads.articleList).toBe(false);
     // The same groups as untracked, and as groupByTag gives them (a read of every article's tags).
-    expect(tagGroup(articles, 'odd')!.articles.map((item) => item.slug)).toEqual(group.articles.map((item) => untracked(item).slug));
+    expect(tagGroup(articles, 'odd')!.articles.map((item) => item.slug)).toEqual(
+      group.articles.map((item) => untracked(item).slug),
+    );
     const listReads = emptyReads();
-    expect(groupByTag(trackReads(articles, {}, listReads).articles).map((item) => [item.slug, item.articles.length])).toEqual([['all', 50], ['odd', 25]]);
+    expect(
+      groupByTag(trackReads(articles, {}, listReads).articles).map((item) => [item.slug, item.articles.length]),
+    ).toEqual([
+      ['all', 50],
+      ['odd', 25],
+    ]);
     expect(listReads.listFields).toEqual(new Set(['tags']));
     // Told which changed, only a change of what it read reaches the page; of a title, only if it showed it.
-    const lists = (changed: string) => ({ groupChanged: (tag: string) => changed === `g:${tag}`, nameChanged: (tag: string) => changed === `n:${tag}`, pageChanged: (page: string) => changed === `p:${page}` });
+    const lists = (changed: string) => ({
+      groupChanged: (tag: string) => changed === `g:${tag}`,
+      nameChanged: (tag: string) => changed === `n:${tag}`,
+      pageChanged: (page: string) => changed === `p:${page}`,
+    });
     expect(dependsOnArticles(reads, { listChanged: true, fields: new Map(), lists: lists('g:odd') })).toBe(true);
     expect(dependsOnArticles(reads, { listChanged: true, fields: new Map(), lists: lists('n:odd') })).toBe(true);
     expect(dependsOnArticles(reads, { listChanged: true, fields: new Map(), lists: lists('p:10:3:*') })).toBe(true);
-    expect(dependsOnArticles(reads, { listChanged: true, fields: new Map([['a8', new Set(['tags'])]]), lists: lists('p:10:4:*') })).toBe(false);
-    expect(dependsOnArticles(reads, { listChanged: false, fields: new Map([['a23', new Set(['title'])]]), lists: lists('') })).toBe(true);
+    expect(
+      dependsOnArticles(reads, {
+        listChanged: true,
+        fields: new Map([['a8', new Set(['tags'])]]),
+        lists: lists('p:10:4:*'),
+      }),
+    ).toBe(false);
+    expect(
+      dependsOnArticles(reads, {
+        listChanged: false,
+        fields: new Map([['a23', new Set(['title'])]]),
+        lists: lists(''),
+      }),
+    ).toBe(true);
     // Nothing moved (the same slugs in order, no tags changed): the groups and pages are not asked about.
     const asked: string[] = [];
-    const spy = { groupChanged: (tag: string) => (asked.push(tag), true), nameChanged: (tag: string) => (asked.push(tag), true), pageChanged: (page: string) => (asked.push(page), true) };
-    expect(dependsOnArticles(reads, { listChanged: false, fields: new Map([['a8', new Set(['title', 'markdown'])]]), lists: spy })).toBe(false);
+    const spy = {
+      groupChanged: (tag: string) => (asked.push(tag), true),
+      nameChanged: (tag: string) => (asked.push(tag), true),
+      pageChanged: (page: string) => (asked.push(page), true),
+    };
+    expect(
+      dependsOnArticles(reads, {
+        listChanged: false,
+        fields: new Map([['a8', new Set(['title', 'markdown'])]]),
+        lists: spy,
+      }),
+    ).toBe(false);
     expect(asked).toEqual([]);
-    expect(dependsOnArticles(reads, { listChanged: false, fields: new Map([['a8', new Set(['tags'])]]), lists: spy })).toBe(true);
+    expect(
+      dependsOnArticles(reads, { listChanged: false, fields: new Map([['a8', new Set(['tags'])]]), lists: spy }),
+    ).toBe(true);
     // Not told: any change of the list or of an article's tags may have moved them.
     expect(dependsOnArticles(reads, { listChanged: false, fields: new Map([['a8', new Set(['tags'])]]) })).toBe(true);
     expect(dependsOnArticles(reads, { listChanged: true, fields: new Map() })).toBe(true);
@@ -85,7 +156,12 @@ describe('trackReads', () => {
   it('tells which tag groups, names and list pages differ between two lists, as a page that read them sees them', () => {
     const articles = Array.from({ length: 45 }, (_, n) => article(`a${n}`, { tags: n % 2 ? ['Odd'] : ['Even'] }));
     const same = listChanges(articles, [...articles]);
-    expect(same.groupChanged('odd') || same.nameChanged('odd') || same.pageChanged('10:1:*') || same.pageChanged('10:2:g:odd')).toBe(false);
+    expect(
+      same.groupChanged('odd') ||
+        same.nameChanged('odd') ||
+        same.pageChanged('10:1:*') ||
+        same.pageChanged('10:2:g:odd'),
+    ).toBe(false);
     // A new oldest article of tag Even: the pages before it, the other tag and its name are as they were.
     const older = listChanges(articles, [...articles, article('old', { tags: ['Even'] })]);
     expect(older.pageChanged('10:1:*')).toBe(false);
@@ -98,10 +174,16 @@ describe('trackReads', () => {
     const newer = listChanges(articles, [article('new', { tags: ['Odd'] }), ...articles]);
     expect(newer.pageChanged('10:5:*')).toBe(true);
     expect(newer.pageChanged('10:1:g:even')).toBe(false);
-    expect(listChanges(articles.slice(0, 40), [article('new', { tags: ['Odd'] }), ...articles.slice(0, 40)]).pageChanged('10:2:g:even')).toBe(false);
+    expect(
+      listChanges(articles.slice(0, 40), [article('new', { tags: ['Odd'] }), ...articles.slice(0, 40)]).pageChanged(
+        '10:2:g:even',
+      ),
+    ).toBe(false);
     expect(listChanges(articles.slice(0, 40), articles.slice(0, 41)).pageChanged('10:1:*')).toBe(true); // 4 pages to 5
     // The group's name, as its newest article spells it; a page size that is none.
-    expect(listChanges(articles, [{ ...articles[0]!, tags: ['EVEN'] }, ...articles.slice(1)]).nameChanged('even')).toBe(true);
+    expect(listChanges(articles, [{ ...articles[0]!, tags: ['EVEN'] }, ...articles.slice(1)]).nameChanged('even')).toBe(
+      true,
+    );
     expect(same.pageChanged('0:1:*')).toBe(false);
   });
 
@@ -113,7 +195,8 @@ describe('trackReads', () => {
       // Not a list of texts: the groups throw, and everything counts as changed, as before.
       fc.constantFrom<unknown>('Even', [1], [null], {}),
     );
-    const listOf = (count: number, tags: unknown[]) => Array.from({ length: count }, (_, n) => article(`a${n}`, { tags: tags[n] as string[] }));
+    const listOf = (count: number, tags: unknown[]) =>
+      Array.from({ length: count }, (_, n) => article(`a${n}`, { tags: tags[n] as string[] }));
     const edit = fc.oneof(
       fc.record({ kind: fc.constant('body' as const), at: fc.nat() }),
       fc.record({ kind: fc.constant('tags' as const), at: fc.nat(), tags: tagsValue }),
@@ -121,41 +204,60 @@ describe('trackReads', () => {
       fc.record({ kind: fc.constant('add' as const), at: fc.nat(), tags: tagsValue }),
       fc.record({ kind: fc.constant('remove' as const), at: fc.nat() }),
     );
-    const apply = (list: Article[], step: fc.Arbitrary<unknown> extends never ? never : { kind: string; at: number; to?: number; tags?: unknown }, n: number): Article[] => {
+    const apply = (
+      list: Article[],
+      step: fc.Arbitrary<unknown> extends never ? never : { kind: string; at: number; to?: number; tags?: unknown },
+      n: number,
+    ): Article[] => {
       const next = [...list];
       const at = list.length === 0 ? 0 : step.at % list.length;
-      if (step.kind === 'add') next.splice(step.at % (list.length + 1), 0, article(`new${n}`, { tags: step.tags as string[] }));
+      if (step.kind === 'add')
+        next.splice(step.at % (list.length + 1), 0, article(`new${n}`, { tags: step.tags as string[] }));
       else if (list.length === 0) return next;
-      else if (step.kind === 'body') next[at] = { ...list[at]!, markdown: `edit ${n}`, tags: Array.isArray(list[at]!.tags) ? [...list[at]!.tags!] : list[at]!.tags };
+      else if (step.kind === 'body')
+        next[at] = {
+          ...list[at]!,
+          markdown: `edit ${n}`,
+          tags: Array.isArray(list[at]!.tags) ? [...list[at]!.tags!] : list[at]!.tags,
+        };
       else if (step.kind === 'tags') next[at] = { ...list[at]!, tags: step.tags as string[] };
       else if (step.kind === 'move') next.splice(step.to! % list.length, 0, ...next.splice(at, 1));
       else next.splice(at, 1);
       return next;
     };
     fc.assert(
-      fc.property(fc.array(tagsValue, { maxLength: 25 }), fc.array(edit, { maxLength: 3 }), fc.array(fc.nat(), { minLength: 1, maxLength: 12 }), (tags, steps, asks) => {
-        const before = listOf(tags.length, tags);
-        const after = steps.reduce((list, step, n) => apply(list, step, n), before);
-        const changes = listChanges(before, after);
-        const [was, is] = [listReadTexts(before), listReadTexts(after)];
-        const differs = (read: (texts: ReturnType<typeof listReadTexts>) => string | undefined) => {
-          try {
-            return read(was) !== read(is);
-          } catch {
-            return true;
+      fc.property(
+        fc.array(tagsValue, { maxLength: 25 }),
+        fc.array(edit, { maxLength: 3 }),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 12 }),
+        (tags, steps, asks) => {
+          const before = listOf(tags.length, tags);
+          const after = steps.reduce((list, step, n) => apply(list, step, n), before);
+          const changes = listChanges(before, after);
+          const [was, is] = [listReadTexts(before), listReadTexts(after)];
+          const differs = (read: (texts: ReturnType<typeof listReadTexts>) => string | undefined) => {
+            try {
+              return read(was) !== read(is);
+            } catch {
+              return true;
+            }
+          };
+          const slugs = ['even', 'odd', 'unicode', 'x-y', 'none'];
+          const questions = [
+            ...slugs.map(
+              (tag) => [() => changes.groupChanged(tag), () => differs((texts) => texts.group(tag))] as const,
+            ),
+            ...slugs.map((tag) => [() => changes.nameChanged(tag), () => differs((texts) => texts.name(tag))] as const),
+            ...['3:1:*', '3:2:*', '5:3:*', '2:1:g:even', '2:2:g:odd', '0:1:*', '3:9:*'].map(
+              (page) => [() => changes.pageChanged(page), () => differs((texts) => texts.page(page))] as const,
+            ),
+          ];
+          for (const ask of asks) {
+            const [answer, expected] = questions[ask % questions.length]!;
+            expect(answer()).toBe(expected());
           }
-        };
-        const slugs = ['even', 'odd', 'unicode', 'x-y', 'none'];
-        const questions = [
-          ...slugs.map((tag) => [() => changes.groupChanged(tag), () => differs((texts) => texts.group(tag))] as const),
-          ...slugs.map((tag) => [() => changes.nameChanged(tag), () => differs((texts) => texts.name(tag))] as const),
-          ...['3:1:*', '3:2:*', '5:3:*', '2:1:g:even', '2:2:g:odd', '0:1:*', '3:9:*'].map((page) => [() => changes.pageChanged(page), () => differs((texts) => texts.page(page))] as const),
-        ];
-        for (const ask of asks) {
-          const [answer, expected] = questions[ask % questions.length]!;
-          expect(answer()).toBe(expected());
-        }
-      }),
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -200,7 +302,8 @@ describe('trackReads', () => {
             void (copy as Article).title;
           } else if (original && typeof original === 'object') {
             expect(Object.keys(copy as object)).toEqual(Object.keys(original));
-            for (const key of Object.keys(original)) visit((original as Record<string, unknown>)[key], (copy as Record<string, unknown>)[key]);
+            for (const key of Object.keys(original))
+              visit((original as Record<string, unknown>)[key], (copy as Record<string, unknown>)[key]);
           } else expect(copy).toBe(original);
         };
         visit(entry, tracked);
@@ -228,7 +331,9 @@ describe('dependsOnArticles', () => {
     expect(dependsOnArticles(reads, { listChanged: false, fields: new Map([['a', new Set(['title'])]]) })).toBe(true);
   });
   it('ignores a changed field the page did not read', () => {
-    expect(dependsOnArticles(reads, { listChanged: false, fields: new Map([['a', new Set(['html', 'markdown'])]]) })).toBe(false);
+    expect(
+      dependsOnArticles(reads, { listChanged: false, fields: new Map([['a', new Set(['html', 'markdown'])]]) }),
+    ).toBe(false);
   });
   it('matches any list change for a page that used the list', () => {
     expect(dependsOnArticles(reads, { listChanged: true, fields: new Map() })).toBe(true);
@@ -237,7 +342,9 @@ describe('dependsOnArticles', () => {
 
 describe('changedFields', () => {
   it('names the fields that differ', () => {
-    expect(changedFields(article('a', { tags: ['x'] }), article('a', { title: 'New', tags: ['x', 'y'] }))).toEqual(new Set(['title', 'tags']));
+    expect(changedFields(article('a', { tags: ['x'] }), article('a', { title: 'New', tags: ['x', 'y'] }))).toEqual(
+      new Set(['title', 'tags']),
+    );
   });
 });
 

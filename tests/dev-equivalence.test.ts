@@ -1,7 +1,17 @@
 // Dev mode and `build` are one pipeline: after any sequence of edits, breaks and mends, every
 // file dev serves is byte for byte what a fresh build writes (less the live-reload script), and
 // when the build fails, dev fails with the same problems.
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,13 +32,16 @@ interface Step {
   apply(site: TempSite): string[];
 }
 
-const article = (title: string, date: string, body: string, extra = '') => `---\ntitle: ${title}\ndate: "${date}"\n${extra}---\n${body}\n`;
+const article = (title: string, date: string, body: string, extra = '') =>
+  `---\ntitle: ${title}\ndate: "${date}"\n${extra}---\n${body}\n`;
 const slugs = ['alpha', 'beta', 'gamma', 'first-post'];
 const newsFile = (slug: string) => `content/news/${slug}.md`;
 
 function existingArticles(site: TempSite): string[] {
   const dir = site.file('content/news');
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.md')).map((name) => `content/news/${name}`);
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `content/news/${name}`);
 }
 
 /** Writes a file, text or bytes (making its folder), and says which path changed. */
@@ -63,29 +76,39 @@ function Picks({ entry }: PageProps) {
 export default defineSite({
   files: ({ articles }) => articles.map((item) => ({ path: \`/share/\${item.slug}.svg\`, key: item.title, render: () => new TextEncoder().encode(\`<svg><text>\${item.title}</text></svg>\`) })),
   feed: () => ({ path: '/feed.xml', title: 'Fixture', description: 'Fixture news', link: (item) => \`/news/\${item.slug}\` }),`;
-  return source
-    // The fields an article brings besides its body, shown, so that dev must hand them over as build does.
-    .replace(
-      '<time dateTime={article.date}>{article.date}</time>',
-      "<time dateTime={article.date}>{article.date}</time><p>{article.readingTime} min · {article.author} · {article.updated} · {article.canonical} · {article.image?.file} · {article.headings.map((h) => `${h.depth}:${h.id}`).join(',')}</p>",
-    )
-    .replace("import { defineSite, type Article, type PageProps } from 'ssg';", "import { defineSite, groupByTag, type Article, type PageProps, type TagGroup } from 'ssg';")
-    .replace('export default defineSite({', tagPage)
-    .replace(
-      "    { path: '/404',",
-      [
-        "    { path: '/news/tag/:tag', page: TagPage, head: ({ entry }) => ({ title: (entry.group as TagGroup).name }), entries: ({ articles }) => groupByTag(articles).map((group) => ({ params: { tag: group.slug }, props: { group } })) },",
-        // Articles handed in a list: the newest two.
-        "    { path: '/picks/:n', page: Picks, head: () => ({ title: 'Picks' }), entries: ({ articles }) => [{ params: { n: '1' }, props: { picks: articles.slice(0, 2) } }] },",
+  return (
+    source
+      // The fields an article brings besides its body, shown, so that dev must hand them over as build does.
+      .replace(
+        '<time dateTime={article.date}>{article.date}</time>',
+        "<time dateTime={article.date}>{article.date}</time><p>{article.readingTime} min · {article.author} · {article.updated} · {article.canonical} · {article.image?.file} · {article.headings.map((h) => `${h.depth}:${h.id}`).join(',')}</p>",
+      )
+      .replace(
+        "import { defineSite, type Article, type PageProps } from 'ssg';",
+        "import { defineSite, groupByTag, type Article, type PageProps, type TagGroup } from 'ssg';",
+      )
+      .replace('export default defineSite({', tagPage)
+      .replace(
         "    { path: '/404',",
-      ].join('\n'),
-    );
+        [
+          "    { path: '/news/tag/:tag', page: TagPage, head: ({ entry }) => ({ title: (entry.group as TagGroup).name }), entries: ({ articles }) => groupByTag(articles).map((group) => ({ params: { tag: group.slug }, props: { group } })) },",
+          // Articles handed in a list: the newest two.
+          "    { path: '/picks/:n', page: Picks, head: () => ({ title: 'Picks' }), entries: ({ articles }) => [{ params: { n: '1' }, props: { picks: articles.slice(0, 2) } }] },",
+          "    { path: '/404',",
+        ].join('\n'),
+      )
+  );
 }
 
 /** Two real images of different sizes: replacing one by the other changes the processed files and the markup. */
 const pngs = await Promise.all(
-  [{ width: 40, height: 30, background: '#c00' }, { width: 64, height: 20, background: '#06c' }].map(({ width, height, background }) =>
-    sharp({ create: { width, height, channels: 3, background } }).png().toBuffer(),
+  [
+    { width: 40, height: 30, background: '#c00' },
+    { width: 64, height: 20, background: '#06c' },
+  ].map(({ width, height, background }) =>
+    sharp({ create: { width, height, channels: 3, background } })
+      .png()
+      .toBuffer(),
   ),
 );
 const BUNDLE = 'content/news/pictured/index.md';
@@ -118,7 +141,8 @@ function restore(site: TempSite, pristine: string): string[] {
   return touched;
 }
 
-const pick = <T,>(list: readonly T[], index: number): T | undefined => (list.length ? list[index % list.length] : undefined);
+const pick = <T>(list: readonly T[], index: number): T | undefined =>
+  list.length ? list[index % list.length] : undefined;
 
 const indexTsx = (site: TempSite) => readFileSync(site.file('site/index.tsx'), 'utf8');
 const ABOUT = /function About\(\) \{[\s\S]*?\n\}/;
@@ -134,40 +158,53 @@ const step = fc.oneof(
       fragment: fc.constantFrom('', '#hello', '#section'),
       heading: fc.boolean(),
     })
-    .map(
-      ({ slug, title, day, link, fragment, heading }): Step => ({
-        name: `write article ${slug} "${title}"${link ? ` linking ${link}${fragment}` : ''}${heading ? ' with a Section heading' : ''}`,
-        apply: (site) => {
-          const body = `${heading ? '## Section\n\n' : ''}${link ? `See [that](/news/${link}${fragment}).` : 'Plain body.'}`;
-          return put(site, newsFile(slug), article(title, `2024-07-${String(day).padStart(2, '0')}`, body));
-        },
-      }),
-    ),
-  fc.record({ slug: fc.constantFrom(...slugs), kind: fc.constantFrom('future', 'draft', 'tagged', 'tagged draft'), tags: fc.subarray(['Staking', 'Rewards & Fees', 'Zürich'], { minLength: 1 }) }).map(
-    ({ slug, kind, tags }): Step => ({
+    .map(({ slug, title, day, link, fragment, heading }): Step => ({
+      name: `write article ${slug} "${title}"${link ? ` linking ${link}${fragment}` : ''}${heading ? ' with a Section heading' : ''}`,
+      apply: (site) => {
+        const body = `${heading ? '## Section\n\n' : ''}${link ? `See [that](/news/${link}${fragment}).` : 'Plain body.'}`;
+        return put(site, newsFile(slug), article(title, `2024-07-${String(day).padStart(2, '0')}`, body));
+      },
+    })),
+  fc
+    .record({
+      slug: fc.constantFrom(...slugs),
+      kind: fc.constantFrom('future', 'draft', 'tagged', 'tagged draft'),
+      tags: fc.subarray(['Staking', 'Rewards & Fees', 'Zürich'], { minLength: 1 }),
+    })
+    .map(({ slug, kind, tags }): Step => ({
       name: `write ${kind} article ${slug}${kind.startsWith('tagged') ? ` [${tags.join(', ')}]` : ''}`,
       apply: (site) => {
-        const front = [kind.endsWith('draft') ? 'draft: true\n' : '', kind.startsWith('tagged') ? `tags: ${JSON.stringify(tags)}\n` : ''].join('');
+        const front = [
+          kind.endsWith('draft') ? 'draft: true\n' : '',
+          kind.startsWith('tagged') ? `tags: ${JSON.stringify(tags)}\n` : '',
+        ].join('');
         const date = kind === 'future' ? '2099-01-01' : '2024-06-15';
         return put(site, newsFile(slug), article(`${kind} ${slug}`, date, `A ${kind} post.`, front));
       },
-    }),
-  ),
-  fc.record({ index: fc.nat(), what: fc.constantFrom('title', 'body', 'excerpt'), word: fc.constantFrom('Red', 'Green', 'Blue') }).map(
-    ({ index, what, word }): Step => ({
+    })),
+  fc
+    .record({
+      index: fc.nat(),
+      what: fc.constantFrom('title', 'body', 'excerpt'),
+      word: fc.constantFrom('Red', 'Green', 'Blue'),
+    })
+    .map(({ index, what, word }): Step => ({
       name: `edit the ${what} of article #${index} (${word}), keeping the rest`,
       apply: (site) => {
         const file = pick(existingArticles(site), index);
         if (!file) return [];
         const text = readFileSync(site.file(file), 'utf8');
         const edited =
-          what === 'title' ? text.replace(/^title: .*$/m, `title: ${word} title`)
-          : what === 'excerpt' ? (/^excerpt: /m.test(text) ? text.replace(/^excerpt: .*$/m, `excerpt: ${word} excerpt.`) : text.replace(/^title: /m, `excerpt: ${word} excerpt.\ntitle: `))
-          : `${text.trimEnd()}\n\n${word} words.\n`;
+          what === 'title'
+            ? text.replace(/^title: .*$/m, `title: ${word} title`)
+            : what === 'excerpt'
+              ? /^excerpt: /m.test(text)
+                ? text.replace(/^excerpt: .*$/m, `excerpt: ${word} excerpt.`)
+                : text.replace(/^title: /m, `excerpt: ${word} excerpt.\ntitle: `)
+              : `${text.trimEnd()}\n\n${word} words.\n`;
         return edited === text ? [] : put(site, file, edited);
       },
-    }),
-  ),
+    })),
   fc.nat().map((index): Step => ({
     name: `delete article #${index}`,
     apply: (site) => {
@@ -192,8 +229,15 @@ const step = fc.oneof(
       return file ? put(site, file, '---\ntitle: [unclosed\n') : [];
     },
   })),
-  fc.record({ slug: fc.constantFrom(...slugs), sections: fc.integer({ min: 0, max: 4 }), author: fc.boolean(), image: fc.boolean(), marks: fc.constantFrom('', ' {2}', ' mark=1-2') }).map(
-    ({ slug, sections, author, image, marks }): Step => ({
+  fc
+    .record({
+      slug: fc.constantFrom(...slugs),
+      sections: fc.integer({ min: 0, max: 4 }),
+      author: fc.boolean(),
+      image: fc.boolean(),
+      marks: fc.constantFrom('', ' {2}', ' mark=1-2'),
+    })
+    .map(({ slug, sections, author, image, marks }): Step => ({
       name: `write a feature-rich article ${slug} (${sections} sections${author ? ', author' : ''}${image ? ', image' : ''}${marks ? `, marks${marks}` : ''})`,
       apply: (site) => {
         const front = [
@@ -206,65 +250,110 @@ const step = fc.oneof(
           ...Array.from({ length: sections }, (_, n) => `## Part ${n + 1}\n\n### Detail\n\nWords here.\n`),
           `\`\`\`ts title="a.ts"${marks}\nconst a = 1;\nconst b = 2;\n\`\`\`\n`,
         ].join('\n');
-        return [...(image ? put(site, PUBLIC_IMAGE, pngs[0]!) : []), ...put(site, newsFile(slug), article(`Rich ${slug}`, '2024-07-20', body, front))];
+        return [
+          ...(image ? put(site, PUBLIC_IMAGE, pngs[0]!) : []),
+          ...put(site, newsFile(slug), article(`Rich ${slug}`, '2024-07-20', body, front)),
+        ];
       },
-    }),
-  ),
-  fc.constantFrom(
-    { name: 'a duplicate slug in a sub-folder', file: 'content/news/2024/first-post.md', text: article('Twin', '2024-02-02', 'Twin.') },
-    { name: 'site.yaml: another base URL', file: 'content/site.yaml', text: 'baseUrl: https://other.example\n' },
-    { name: 'site.yaml: the base URL back', file: 'content/site.yaml', text: 'baseUrl: https://fixture.example\n' },
-    { name: 'site.yaml: broken YAML', file: 'content/site.yaml', text: 'baseUrl: [https://fixture.example\n' },
-    { name: 'site.yaml: a base URL with a path', file: 'content/site.yaml', text: 'baseUrl: https://fixture.example/sub\n' },
-    { name: 'a data file', file: 'content/extra.yaml', text: 'items: [1, 2]\n' },
-    { name: 'a public file in a new folder', file: 'site/public/docs/guide.txt', text: 'guide' },
-    { name: 'a public file at a page path', file: 'site/public/about.html', text: '<p>clash</p>' },
-    { name: 'a public robots.txt', file: 'site/public/robots.txt', text: 'User-agent: *\n' },
-    { name: 'a style edit', file: 'site/styles/index.css', text: 'body { color: rebeccapurple; }\n' },
-    { name: 'another style edit', file: 'site/styles/index.css', text: 'body { color: teal; }\n' },
-    { name: 'a template comment', file: 'templates/document.html', text: '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<!-- edited -->\n<!--ssg:head-->\n</head>\n<body>\n<!--ssg:body-->\n</body>\n</html>\n' },
-    { name: 'a template without its body marker', file: 'templates/document.html', text: '<!doctype html>\n<html><head><!--ssg:head--></head><body></body></html>\n' },
-  ).map(({ name, file, text }): Step => ({ name, apply: (site) => put(site, file, text) })),
-  fc.constantFrom('site/public/docs', 'site/public/about.html', 'site/public/robots.txt', 'content/extra.yaml', 'content/news/2024').map((file): Step => ({
-    name: `remove ${file}`,
-    apply: (site) => {
-      const target = site.file(file);
-      if (!existsSync(target)) return [];
-      const inside = existsSync(target) && !file.includes('.') ? readdirSync(target, { recursive: true, encoding: 'utf8' }).map((name) => path.join(target, name)) : [];
-      rmSync(target, { recursive: true, force: true });
-      return [target, ...inside];
-    },
-  })),
+    })),
+  fc
+    .constantFrom(
+      {
+        name: 'a duplicate slug in a sub-folder',
+        file: 'content/news/2024/first-post.md',
+        text: article('Twin', '2024-02-02', 'Twin.'),
+      },
+      { name: 'site.yaml: another base URL', file: 'content/site.yaml', text: 'baseUrl: https://other.example\n' },
+      { name: 'site.yaml: the base URL back', file: 'content/site.yaml', text: 'baseUrl: https://fixture.example\n' },
+      { name: 'site.yaml: broken YAML', file: 'content/site.yaml', text: 'baseUrl: [https://fixture.example\n' },
+      {
+        name: 'site.yaml: a base URL with a path',
+        file: 'content/site.yaml',
+        text: 'baseUrl: https://fixture.example/sub\n',
+      },
+      { name: 'a data file', file: 'content/extra.yaml', text: 'items: [1, 2]\n' },
+      { name: 'a public file in a new folder', file: 'site/public/docs/guide.txt', text: 'guide' },
+      { name: 'a public file at a page path', file: 'site/public/about.html', text: '<p>clash</p>' },
+      { name: 'a public robots.txt', file: 'site/public/robots.txt', text: 'User-agent: *\n' },
+      { name: 'a style edit', file: 'site/styles/index.css', text: 'body { color: rebeccapurple; }\n' },
+      { name: 'another style edit', file: 'site/styles/index.css', text: 'body { color: teal; }\n' },
+      {
+        name: 'a template comment',
+        file: 'templates/document.html',
+        text: '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<!-- edited -->\n<!--ssg:head-->\n</head>\n<body>\n<!--ssg:body-->\n</body>\n</html>\n',
+      },
+      {
+        name: 'a template without its body marker',
+        file: 'templates/document.html',
+        text: '<!doctype html>\n<html><head><!--ssg:head--></head><body></body></html>\n',
+      },
+    )
+    .map(({ name, file, text }): Step => ({ name, apply: (site) => put(site, file, text) })),
+  fc
+    .constantFrom(
+      'site/public/docs',
+      'site/public/about.html',
+      'site/public/robots.txt',
+      'content/extra.yaml',
+      'content/news/2024',
+    )
+    .map((file): Step => ({
+      name: `remove ${file}`,
+      apply: (site) => {
+        const target = site.file(file);
+        if (!existsSync(target)) return [];
+        const inside =
+          existsSync(target) && !file.includes('.')
+            ? readdirSync(target, { recursive: true, encoding: 'utf8' }).map((name) => path.join(target, name))
+            : [];
+        rmSync(target, { recursive: true, force: true });
+        return [target, ...inside];
+      },
+    })),
   // A page bundle: its article shows an image beside it; the image replaced, removed, or shown without alt text.
-  fc.record({ image: fc.constantFrom(0, 1), alt: fc.constantFrom('A chart', '') }).map(
-    ({ image, alt }): Step => ({
-      name: `a page bundle showing image ${image}${alt ? '' : ' without alt text'}`,
-      apply: (site) => [
-        ...put(site, BUNDLE_IMAGE, pngs[image]!),
-        ...put(site, BUNDLE, article('Pictured', '2024-05-05', `Intro.\n\n![${alt}](./chart.png)`)),
-      ],
-    }),
-  ),
+  fc.record({ image: fc.constantFrom(0, 1), alt: fc.constantFrom('A chart', '') }).map(({ image, alt }): Step => ({
+    name: `a page bundle showing image ${image}${alt ? '' : ' without alt text'}`,
+    apply: (site) => [
+      ...put(site, BUNDLE_IMAGE, pngs[image]!),
+      ...put(site, BUNDLE, article('Pictured', '2024-05-05', `Intro.\n\n![${alt}](./chart.png)`)),
+    ],
+  })),
   fc.constantFrom(0, 1).map((image): Step => ({
     name: `the bundle's image replaced by image ${image}`,
     apply: (site) => (existsSync(site.file(BUNDLE)) ? put(site, BUNDLE_IMAGE, pngs[image]!) : []),
   })),
   fc.constant<Step>({ name: "the bundle's image removed", apply: (site) => remove(site, BUNDLE_IMAGE) }),
   // A public image an article shows: the article written, the image replaced or removed.
-  fc.constant<Step>({ name: 'an article showing the public image', apply: (site) => put(site, SHOWN, article('Shown', '2024-05-06', 'Intro.\n\n![A picture](/pic.png)')) }),
-  fc.constantFrom(0, 1).map((image): Step => ({ name: `the public image replaced by image ${image}`, apply: (site) => put(site, PUBLIC_IMAGE, pngs[image]!) })),
+  fc.constant<Step>({
+    name: 'an article showing the public image',
+    apply: (site) => put(site, SHOWN, article('Shown', '2024-05-06', 'Intro.\n\n![A picture](/pic.png)')),
+  }),
+  fc.constantFrom(0, 1).map((image): Step => ({
+    name: `the public image replaced by image ${image}`,
+    apply: (site) => put(site, PUBLIC_IMAGE, pngs[image]!),
+  })),
   fc.constant<Step>({ name: 'the public image removed', apply: (site) => remove(site, PUBLIC_IMAGE) }),
-  fc.constantFrom(
-    { name: 'files(): drawn at the article pages', path: '/news/${item.slug}.html' },
-    { name: 'files(): drawn beside them again', path: '/share/${item.slug}.svg' },
-  ).map(({ name, path: drawnAt }): Step => ({ name, apply: (site) => put(site, 'site/index.tsx', indexTsx(site).replace(DRAWN_AT, drawnAt)) })),
-  fc.constantFrom(
-    { name: 'About: new text', body: 'function About() {\n  return <h1>About them</h1>;\n}' },
-    { name: 'About: a syntax error', body: 'function About() {\n  return <h1>About them</h1;\n}' },
-    { name: 'About: throws', body: "function About() {\n  throw new Error('about broke');\n}" },
-    { name: 'About: links nowhere', body: 'function About() {\n  return <a href="/nowhere">x</a>;\n}' },
-    { name: 'About: as it was', body: 'function About() {\n  return <h1>About us</h1>;\n}' },
-  ).map(({ name, body }): Step => ({ name, apply: (site) => put(site, 'site/index.tsx', indexTsx(site).replace(ABOUT, body)) })),
+  fc
+    .constantFrom(
+      { name: 'files(): drawn at the article pages', path: '/news/${item.slug}.html' },
+      { name: 'files(): drawn beside them again', path: '/share/${item.slug}.svg' },
+    )
+    .map(({ name, path: drawnAt }): Step => ({
+      name,
+      apply: (site) => put(site, 'site/index.tsx', indexTsx(site).replace(DRAWN_AT, drawnAt)),
+    })),
+  fc
+    .constantFrom(
+      { name: 'About: new text', body: 'function About() {\n  return <h1>About them</h1>;\n}' },
+      { name: 'About: a syntax error', body: 'function About() {\n  return <h1>About them</h1;\n}' },
+      { name: 'About: throws', body: "function About() {\n  throw new Error('about broke');\n}" },
+      { name: 'About: links nowhere', body: 'function About() {\n  return <a href="/nowhere">x</a>;\n}' },
+      { name: 'About: as it was', body: 'function About() {\n  return <h1>About us</h1>;\n}' },
+    )
+    .map(({ name, body }): Step => ({
+      name,
+      apply: (site) => put(site, 'site/index.tsx', indexTsx(site).replace(ABOUT, body)),
+    })),
 );
 
 /** The files of a folder and their bytes, less what only a deploy uses (precompressed copies, the marker). */
@@ -273,7 +362,8 @@ async function snapshot(dir: string): Promise<Map<string, string>> {
   return new Map(files.map((file) => [file, readFileSync(path.join(dir, file)).toString('base64')]));
 }
 
-const problemsOf = (error: unknown) => describeProblems(error).map(({ code, where, message }) => ({ code, where, message: message.split('\n')[0] }));
+const problemsOf = (error: unknown) =>
+  describeProblems(error).map(({ code, where, message }) => ({ code, where, message: message.split('\n')[0] }));
 
 describe('dev mode and build are one pipeline', () => {
   let site: TempSite;
@@ -288,8 +378,17 @@ describe('dev mode and build are one pipeline', () => {
     writeFileSync(site.file('site/index.tsx'), withTagsFeedAndDrawnFiles(indexTsx(site)));
     outRoot = await mkdtemp(path.join(tmpdir(), 'ssg-equivalence-'));
     pristine = path.join(outRoot, 'pristine');
-    for (const top of ['content', 'site', 'templates']) cpSync(site.file(top), path.join(pristine, top), { recursive: true });
-    server = await dev({ root: site.dir, port: 0, strictPort: false, log: () => {}, warn: () => {}, fail: () => {}, onRebuild: (rebuild) => rebuilds.push(rebuild) });
+    for (const top of ['content', 'site', 'templates'])
+      cpSync(site.file(top), path.join(pristine, top), { recursive: true });
+    server = await dev({
+      root: site.dir,
+      port: 0,
+      strictPort: false,
+      log: () => {},
+      warn: () => {},
+      fail: () => {},
+      onRebuild: (rebuild) => rebuilds.push(rebuild),
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -329,7 +428,8 @@ describe('dev mode and build are one pipeline', () => {
   }
 
   /** The processed images kept in the cache. */
-  const imageEntries = () => (existsSync(site.file('.cache/ssg/images')) ? readdirSync(site.file('.cache/ssg/images')).sort() : []);
+  const imageEntries = () =>
+    existsSync(site.file('.cache/ssg/images')) ? readdirSync(site.file('.cache/ssg/images')).sort() : [];
 
   async function expectSame(trail: string[]): Promise<void> {
     const from = rebuilds.length;
@@ -338,7 +438,10 @@ describe('dev mode and build are one pipeline', () => {
     const last = rebuilds[from - 1];
     const context = `after: ${trail.join(' → ')}`;
     if (result.error) {
-      expect(last?.error, `${context}: build failed, dev did not (${JSON.stringify(problemsOf(result.error))})`).toBeDefined();
+      expect(
+        last?.error,
+        `${context}: build failed, dev did not (${JSON.stringify(problemsOf(result.error))})`,
+      ).toBeDefined();
       expect(problemsOf(last!.error), context).toEqual(problemsOf(result.error));
       return;
     }
@@ -349,44 +452,60 @@ describe('dev mode and build are one pipeline', () => {
     expect([...fromDev.keys()], context).toEqual([...built.keys()]);
     for (const [file, bytes] of built) expect(fromDev.get(file), `${context}: ${file}`).toBe(bytes);
     for (const file of built.keys()) {
-      if (!file.endsWith('.html') || /(^|\/)404\.html$/.test(file) || existsSync(path.join(site.dir, 'site/public', file))) continue;
+      if (
+        !file.endsWith('.html') ||
+        /(^|\/)404\.html$/.test(file) ||
+        existsSync(path.join(site.dir, 'site/public', file))
+      )
+        continue;
       expect(await served(file), `${context}: served ${file}`).toBe(readFileSync(path.join(result.out, file), 'utf8'));
     }
   }
 
-  it('the fixture has its tag pages, feed and drawn files, and holds back drafts and future posts', async () => {
-    const from = rebuilds.length;
-    const touched = [
-      ...put(site, newsFile('gamma'), article('Later', '2099-01-01', 'Not yet.')),
-      ...put(site, newsFile('beta'), article('Tagged', '2024-06-01', 'Tagged.', 'tags: [Staking]\n')),
-    ];
-    await settled(from, touched);
-    await expectSame(['a future post and a tagged post']);
-    const files = await snapshot(server.outDir);
-    expect(files.has('share/beta.svg') && files.has('news/tag/staking.html') && files.has('feed.xml')).toBe(true);
-    expect(files.has('news/gamma.html') || files.has('share/gamma.svg')).toBe(false);
-    expect(files.has('news/draft-post.html')).toBe(false);
-  }, STEP_TIMEOUT_MS * 2);
-
-  it('pages handed articles inside their entries (a tag group, a list) show edits of those articles', async () => {
-    const edits: Array<[string, string]> = [
-      ['a tagged post', article('Tagged', '2024-06-01', 'Tagged.', 'tags: [Staking]\nexcerpt: First.\n')],
-      ['its title, tags kept', article('Retitled', '2024-06-01', 'Tagged.', 'tags: [Staking]\nexcerpt: First.\n')],
-      ['its body, tags kept', article('Retitled', '2024-06-01', 'Other words.', 'tags: [Staking]\nexcerpt: First.\n')],
-      ['its excerpt', article('Retitled', '2024-06-01', 'Other words.', 'tags: [Staking]\nexcerpt: Second.\n')],
-    ];
-    const trail: string[] = [];
-    for (const [name, text] of edits) {
+  it(
+    'the fixture has its tag pages, feed and drawn files, and holds back drafts and future posts',
+    async () => {
       const from = rebuilds.length;
-      trail.push(name);
-      await settled(from, put(site, newsFile('beta'), text));
-      await expectSame(trail);
-    }
-    const tagPage = readFileSync(path.join(server.outDir, 'news/tag/staking.html'), 'utf8');
-    expect(tagPage).toContain('Retitled');
-    expect(tagPage).toContain('Other words.');
-    expect(readFileSync(path.join(server.outDir, 'picks/1.html'), 'utf8')).toContain('Second.');
-  }, STEP_TIMEOUT_MS * 4);
+      const touched = [
+        ...put(site, newsFile('gamma'), article('Later', '2099-01-01', 'Not yet.')),
+        ...put(site, newsFile('beta'), article('Tagged', '2024-06-01', 'Tagged.', 'tags: [Staking]\n')),
+      ];
+      await settled(from, touched);
+      await expectSame(['a future post and a tagged post']);
+      const files = await snapshot(server.outDir);
+      expect(files.has('share/beta.svg') && files.has('news/tag/staking.html') && files.has('feed.xml')).toBe(true);
+      expect(files.has('news/gamma.html') || files.has('share/gamma.svg')).toBe(false);
+      expect(files.has('news/draft-post.html')).toBe(false);
+    },
+    STEP_TIMEOUT_MS * 2,
+  );
+
+  it(
+    'pages handed articles inside their entries (a tag group, a list) show edits of those articles',
+    async () => {
+      const edits: Array<[string, string]> = [
+        ['a tagged post', article('Tagged', '2024-06-01', 'Tagged.', 'tags: [Staking]\nexcerpt: First.\n')],
+        ['its title, tags kept', article('Retitled', '2024-06-01', 'Tagged.', 'tags: [Staking]\nexcerpt: First.\n')],
+        [
+          'its body, tags kept',
+          article('Retitled', '2024-06-01', 'Other words.', 'tags: [Staking]\nexcerpt: First.\n'),
+        ],
+        ['its excerpt', article('Retitled', '2024-06-01', 'Other words.', 'tags: [Staking]\nexcerpt: Second.\n')],
+      ];
+      const trail: string[] = [];
+      for (const [name, text] of edits) {
+        const from = rebuilds.length;
+        trail.push(name);
+        await settled(from, put(site, newsFile('beta'), text));
+        await expectSame(trail);
+      }
+      const tagPage = readFileSync(path.join(server.outDir, 'news/tag/staking.html'), 'utf8');
+      expect(tagPage).toContain('Retitled');
+      expect(tagPage).toContain('Other words.');
+      expect(readFileSync(path.join(server.outDir, 'picks/1.html'), 'utf8')).toContain('Second.');
+    },
+    STEP_TIMEOUT_MS * 4,
+  );
 
   it('serves what a fresh build writes, and fails as it fails, after random edits', async () => {
     let runs = 0;

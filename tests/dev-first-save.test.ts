@@ -22,7 +22,11 @@ async function freePort(): Promise<number> {
 }
 
 /** The page's text, or undefined while nothing answers. */
-const page = (url: string) => fetch(url).then((response) => (response.ok ? response.text() : undefined), () => undefined);
+const page = (url: string) =>
+  fetch(url).then(
+    (response) => (response.ok ? response.text() : undefined),
+    () => undefined,
+  );
 
 async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T | undefined> {
   const deadline = Date.now() + timeoutMs;
@@ -37,7 +41,9 @@ async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number):
 /** Processes that keep every core busy until killed (or two minutes on, should this test die first). */
 function load(): ChildProcess[] {
   const spin = 'const end = Date.now() + 120000; while (Date.now() < end) {}';
-  return Array.from({ length: availableParallelism() }, () => spawn(process.execPath, ['-e', spin], { stdio: 'ignore' }));
+  return Array.from({ length: availableParallelism() }, () =>
+    spawn(process.execPath, ['-e', spin], { stdio: 'ignore' }),
+  );
 }
 
 describe('ssg dev, saved as soon as it answers', () => {
@@ -53,7 +59,11 @@ describe('ssg dev, saved as soon as it answers', () => {
     for (let attempt = 1; attempt <= 6; attempt++) {
       const busy = attempt % 2 === 0 ? load() : [];
       const port = await freePort();
-      const child = spawn(process.execPath, [cliPath, 'dev', '--port', String(port)], { cwd: site.dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [cliPath, 'dev', '--port', String(port)], {
+        cwd: site.dir,
+        env: { ...process.env, NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let output = '';
       child.stdout.on('data', (chunk) => (output += chunk));
       child.stderr.on('data', (chunk) => (output += chunk));
@@ -64,7 +74,10 @@ describe('ssg dev, saved as soon as it answers', () => {
         const marker = `Saved at once, attempt ${attempt}.`;
         await appendFile(site.file('content/news/first-post.md'), `\n${marker}\n`);
         const rebuilt = await until(async () => ((await page(url))?.includes(marker) ? true : undefined), 15_000);
-        expect(rebuilt, `attempt ${attempt}${busy.length ? ' (under load)' : ''}: the save was not rebuilt\n${output}`).toBe(true);
+        expect(
+          rebuilt,
+          `attempt ${attempt}${busy.length ? ' (under load)' : ''}: the save was not rebuilt\n${output}`,
+        ).toBe(true);
       } finally {
         for (const hog of busy) hog.kill('SIGKILL');
         child.kill('SIGINT');

@@ -27,10 +27,15 @@ describe('ssg dev on the real site', () => {
   it('an article title edit reaches the news list and the feed', async () => {
     const events = await dev.events();
     const original = await site.read('content/news/hello-world.md');
-    await site.write('content/news/hello-world.md', original.replace('title: Hello world', 'title: Hello, renamed world'));
+    await site.write(
+      'content/news/hello-world.md',
+      original.replace('title: Hello world', 'title: Hello, renamed world'),
+    );
     await events.next('reload', (data) => data.pages.includes('/news'));
     await expect.poll(async () => (await fetch(`${dev.url}/news`)).text()).toContain('Hello, renamed world');
-    await expect.poll(async () => (await fetch(`${dev.url}/news/feed.xml`)).text()).toContain('<title>Hello, renamed world</title>');
+    await expect
+      .poll(async () => (await fetch(`${dev.url}/news/feed.xml`)).text())
+      .toContain('<title>Hello, renamed world</title>');
     events.close();
   });
 });

@@ -31,7 +31,9 @@ describe('ssg dev in a real browser', () => {
 
     const original = await site.read('content/news/first-post.md');
     await site.write('content/news/first-post.md', original.replace('# Hello', '# Hello, reloaded'));
-    await page.waitForFunction(() => document.querySelector('article h1 + time + div h1')?.firstChild?.textContent === 'Hello, reloaded');
+    await page.waitForFunction(
+      () => document.querySelector('article h1 + time + div h1')?.firstChild?.textContent === 'Hello, reloaded',
+    );
     expect(await page.evaluate(() => (window as unknown as { marker?: boolean }).marker)).toBeUndefined();
   });
 
@@ -40,7 +42,10 @@ describe('ssg dev in a real browser', () => {
     await page.goto(`${dev.url}/about`);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const original = await site.read('site/index.tsx');
-    await site.write('site/index.tsx', original.replace('return <h1>About us</h1>;', "throw new Error('about exploded');"));
+    await site.write(
+      'site/index.tsx',
+      original.replace('return <h1>About us</h1>;', "throw new Error('about exploded');"),
+    );
 
     const overlay = page.locator('#ssg-dev-overlay');
     await overlay.locator('[role="alert"]').waitFor();

@@ -25,7 +25,9 @@ describe('ssg dev', () => {
     expect(dev.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const html = await text(`${dev.url}/about`);
     expect(html).toContain('<h1>About us</h1>');
-    expect(html).toMatch(/<script type="module" src="\/__ssg\/client\.js" data-ssg-dev data-page="\/about"><\/script>\n<\/body>/);
+    expect(html).toMatch(
+      /<script type="module" src="\/__ssg\/client\.js" data-ssg-dev data-page="\/about"><\/script>\n<\/body>/,
+    );
   });
 
   it('an article edit shows in the served page; only that page is written', async () => {
@@ -36,7 +38,9 @@ describe('ssg dev', () => {
     const reload = await events.next('reload', (data) => data.pages.length > 0);
     expect(reload.data).toEqual({ all: false, pages: ['/news/first-post'] });
     await expect.poll(() => text(`${dev.url}/news/first-post`)).toContain('<em>edited text</em>');
-    expect(await dev.waitForOutput(/content\/news\/first-post\.md changed · 1 page written · \d+ ms/, from)).toBeTruthy();
+    expect(
+      await dev.waitForOutput(/content\/news\/first-post\.md changed · 1 page written · \d+ ms/, from),
+    ).toBeTruthy();
     events.close();
   });
 
@@ -58,7 +62,8 @@ describe('ssg dev', () => {
     // apart than the watcher's debounce (the second rebuild reads what the first missed); a late
     // second event of the last test's save likewise.
     const rebuilds = output.match(/^.* changed · .*$/gm) ?? [];
-    for (const line of rebuilds) expect(line, output).toMatch(/(^|\s)content\/news\/(2024\/second-post|first-post)\.md changed · /);
+    for (const line of rebuilds)
+      expect(line, output).toMatch(/(^|\s)content\/news\/(2024\/second-post|first-post)\.md changed · /);
     events.close();
   });
 
@@ -75,9 +80,16 @@ describe('ssg dev', () => {
   it('a broken internal link is reported as the build reports it, and the fix recovers', async () => {
     const events = await dev.events();
     const original = await site.read('site/index.tsx');
-    await site.write('site/index.tsx', original.replace('return <h1>About us</h1>;', 'return <><h1>About us</h1><a href="/nowhere">x</a></>;'));
+    await site.write(
+      'site/index.tsx',
+      original.replace('return <h1>About us</h1>;', 'return <><h1>About us</h1><a href="/nowhere">x</a></>;'),
+    );
     const error = await events.next('build-error', (data) => data[0].code === 'LinkBroken');
-    expect(error.data).toEqual([expect.objectContaining({ message: 'The page /about links to /nowhere, which no route or public file provides.' })]);
+    expect(error.data).toEqual([
+      expect.objectContaining({
+        message: 'The page /about links to /nowhere, which no route or public file provides.',
+      }),
+    ]);
     await site.write('site/index.tsx', original);
     await events.next('reload', (data) => data.all === true);
     events.close();
@@ -88,7 +100,9 @@ describe('ssg dev', () => {
     await events.settle();
     const logged = dev.stdout.length;
     await site.write('site/index.tsx', await site.read('site/index.tsx'));
-    await expect.poll(() => dev.stdout.slice(logged), { timeout: 15_000 }).toMatch(/site\/index\.tsx changed · 0 pages written/);
+    await expect
+      .poll(() => dev.stdout.slice(logged), { timeout: 15_000 })
+      .toMatch(/site\/index\.tsx changed · 0 pages written/);
     await events.settle();
     expect(events.received.filter((event) => event.event === 'reload')).toEqual([]);
     events.close();
@@ -114,14 +128,20 @@ describe('ssg dev', () => {
 
   it('deleting an article another one links to fails as the build fails (links of every page), and recovers', async () => {
     const events = await dev.events();
-    await site.write('content/news/linker.md', '---\ntitle: Linker\ndate: "2024-01-02"\n---\nSee [the second](/news/second-post).');
+    await site.write(
+      'content/news/linker.md',
+      '---\ntitle: Linker\ndate: "2024-01-02"\n---\nSee [the second](/news/second-post).',
+    );
     await events.next('reload', (data) => data.pages.includes('/news/linker'));
     const second = await site.read('content/news/2024/second-post.md');
     await site.remove('content/news/2024/second-post.md');
     const error = await events.next('build-error', (data) => data[0].code === 'LinkBroken');
     // Named by the article's file and line, as the build names it: that is where to fix it.
     expect(error.data).toEqual([
-      expect.objectContaining({ where: 'content/news/linker.md:5', message: 'The page /news/linker links to /news/second-post, which no route or public file provides.' }),
+      expect.objectContaining({
+        where: 'content/news/linker.md:5',
+        message: 'The page /news/linker links to /news/second-post, which no route or public file provides.',
+      }),
     ]);
     expect(await text(`${dev.url}/news/second-post`)).toContain('Second post'); // the last good pages stay
     await site.write('content/news/2024/second-post.md', second);
@@ -136,7 +156,9 @@ describe('ssg dev', () => {
     const events = await dev.events();
     await site.write('site/public/about.html', '<p>clash</p>');
     const error = await events.next('build-error', (data) => data[0].code === 'PublicFileClash');
-    expect(error.data).toEqual([expect.objectContaining({ message: 'The public file about.html has the same path as a generated file.' })]);
+    expect(error.data).toEqual([
+      expect.objectContaining({ message: 'The public file about.html has the same path as a generated file.' }),
+    ]);
     expect(await text(`${dev.url}/about`)).toContain('About us');
     await site.remove('site/public/about.html');
     await events.next('reload', (data) => data.all === true);
@@ -172,7 +194,11 @@ describe('ssg dev', () => {
     expect(error.data).toEqual([
       expect.objectContaining({ code: 'FrontMatterUnclosed', where: 'content/news/2024/second-post.md:1' }),
     ]);
-    await expect.poll(() => dev.stderr.slice(fromErr)).toMatch(/\[FrontMatterUnclosed\] The front matter has no closing line\n {2}content\/news\/2024\/second-post\.md:1: /);
+    await expect
+      .poll(() => dev.stderr.slice(fromErr))
+      .toMatch(
+        /\[FrontMatterUnclosed\] The front matter has no closing line\n {2}content\/news\/2024\/second-post\.md:1: /,
+      );
     // The last good page is still served, and a page opened now learns of the error at once.
     await expect.poll(() => text(`${dev.url}/news/second-post`)).toContain('Second post');
     const late = await dev.events();
@@ -192,7 +218,12 @@ describe('ssg dev', () => {
     const original = await site.read('content/news/first-post.md');
     await site.write('content/news/first-post.md', `${original}\nAnother line.`);
     const again = await events.next('build-error', (data) => JSON.stringify(data).includes('content/news/bad.md'));
-    expect(again.data).toEqual([expect.objectContaining({ code: 'FrontMatterInvalidYaml', where: expect.stringMatching(/^content\/news\/bad\.md:\d+/) })]);
+    expect(again.data).toEqual([
+      expect.objectContaining({
+        code: 'FrontMatterInvalidYaml',
+        where: expect.stringMatching(/^content\/news\/bad\.md:\d+/),
+      }),
+    ]);
     // It is the other save that triggered this rebuild, and still the broken file is reported.
     await expect.poll(() => dev.stdout).toMatch(/first-post\.md|2 files changed/);
     await site.remove('content/news/bad.md');
@@ -206,12 +237,25 @@ describe('ssg dev', () => {
     const original = await site.read('site/index.tsx');
     await site.write('site/index.tsx', original.replace('return <h1>About us</h1>;', 'return <h1>About us</h2>;'));
     const syntax = (await events.next('build-error')).data as Array<{ code: string; where: string; message: string }>;
-    expect(syntax[0]).toMatchObject({ code: 'SiteCompileFailed', where: expect.stringMatching(/^site\/index\.tsx:\d+:\d+$/) });
+    expect(syntax[0]).toMatchObject({
+      code: 'SiteCompileFailed',
+      where: expect.stringMatching(/^site\/index\.tsx:\d+:\d+$/),
+    });
     expect(syntax[0]!.message).toContain('Unexpected closing "h2" tag');
 
-    await site.write('site/index.tsx', original.replace('return <h1>About us</h1>;', "throw new Error('about exploded');"));
-    const thrown = (await events.next('build-error', (data) => data[0].code === 'PageRenderFailed')).data as Array<{ code: string; where: string; message: string }>;
-    expect(thrown[0]).toMatchObject({ code: 'PageRenderFailed', where: expect.stringMatching(/^site\/index\.tsx:\d+$/) });
+    await site.write(
+      'site/index.tsx',
+      original.replace('return <h1>About us</h1>;', "throw new Error('about exploded');"),
+    );
+    const thrown = (await events.next('build-error', (data) => data[0].code === 'PageRenderFailed')).data as Array<{
+      code: string;
+      where: string;
+      message: string;
+    }>;
+    expect(thrown[0]).toMatchObject({
+      code: 'PageRenderFailed',
+      where: expect.stringMatching(/^site\/index\.tsx:\d+$/),
+    });
     expect(thrown[0]!.message).toContain('about exploded');
 
     await site.write('site/index.tsx', original.replace('About us', 'About the team'));
@@ -243,8 +287,14 @@ describe('ssg dev', () => {
   it('a YAML data error is reported and recovers', async () => {
     const events = await dev.events();
     await site.write('content/extra.yaml', 'key: [oops');
-    const error = (await events.next('build-error', (data) => data[0].code === 'DataInvalidYaml')).data as Array<{ code: string; where: string }>;
-    expect(error[0]).toMatchObject({ code: 'DataInvalidYaml', where: expect.stringMatching(/^content\/extra\.yaml:1:\d+$/) });
+    const error = (await events.next('build-error', (data) => data[0].code === 'DataInvalidYaml')).data as Array<{
+      code: string;
+      where: string;
+    }>;
+    expect(error[0]).toMatchObject({
+      code: 'DataInvalidYaml',
+      where: expect.stringMatching(/^content\/extra\.yaml:1:\d+$/),
+    });
     await site.write('content/extra.yaml', 'key: fine');
     await events.next('reload');
     events.close();
@@ -272,7 +322,8 @@ describe('ssg dev', () => {
     const from = dev.stdout.length;
     const original = await site.read('content/news/first-post.md');
     // Back to back, as an editor that writes a file several times in a row.
-    for (let index = 0; index < 5; index++) writeFileSync(site.file('content/news/first-post.md'), `${original}\nSave ${index}.`);
+    for (let index = 0; index < 5; index++)
+      writeFileSync(site.file('content/news/first-post.md'), `${original}\nSave ${index}.`);
     await events.next('reload');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(dev.stdout.slice(from).match(/changed ·/g)!.length).toBeLessThanOrEqual(2);
@@ -308,29 +359,35 @@ describe('ssg dev', () => {
   });
 
   // Linux only: the helper is found through /proc.
-  it.runIf(process.platform === 'linux')('a kept Markdown helper killed from outside is started again by the next save, which it converts', async () => {
-    const helpers = readdirSync('/proc')
-      .filter((entry) => /^\d+$/.test(entry))
-      .filter((entry) => {
-        try {
-          const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-          return Number(stat.replace(/^.*\) /s, '').split(' ')[1]) === dev.child.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('markdown-helper');
-        } catch {
-          return false; // ended meanwhile
-        }
-      })
-      .map(Number);
-    expect(helpers.length).toBeGreaterThan(0);
-    for (const helper of helpers) process.kill(helper, 'SIGKILL');
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const events = await dev.events();
-    const original = await site.read('content/news/first-post.md');
-    await site.write('content/news/first-post.md', `${original}\nConverted by a new helper.\n`);
-    const next = await events.next('reload', (data) => data.pages.includes('/news/first-post'), 30_000);
-    expect((next.data as { pages: string[] }).pages).toContain('/news/first-post');
-    await expect.poll(() => text(`${dev.url}/news/first-post`)).toContain('Converted by a new helper.');
-    events.close();
-  });
+  it.runIf(process.platform === 'linux')(
+    'a kept Markdown helper killed from outside is started again by the next save, which it converts',
+    async () => {
+      const helpers = readdirSync('/proc')
+        .filter((entry) => /^\d+$/.test(entry))
+        .filter((entry) => {
+          try {
+            const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+            return (
+              Number(stat.replace(/^.*\) /s, '').split(' ')[1]) === dev.child.pid &&
+              readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('markdown-helper')
+            );
+          } catch {
+            return false; // ended meanwhile
+          }
+        })
+        .map(Number);
+      expect(helpers.length).toBeGreaterThan(0);
+      for (const helper of helpers) process.kill(helper, 'SIGKILL');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const events = await dev.events();
+      const original = await site.read('content/news/first-post.md');
+      await site.write('content/news/first-post.md', `${original}\nConverted by a new helper.\n`);
+      const next = await events.next('reload', (data) => data.pages.includes('/news/first-post'), 30_000);
+      expect((next.data as { pages: string[] }).pages).toContain('/news/first-post');
+      await expect.poll(() => text(`${dev.url}/news/first-post`)).toContain('Converted by a new helper.');
+      events.close();
+    },
+  );
 
   it('Ctrl-C stops the watcher and the server within 2 s, exiting 130 as a process ended by SIGINT', async () => {
     const url = dev.url;
@@ -348,11 +405,15 @@ describe('ssg dev with a broken site at start', () => {
     await site.write('content/news/first-post.md', original.replace('tags: [one, two]', 'tags: [one, two'));
     const dev = await DevProcess.start(site.dir);
     try {
-      expect(dev.stderr).toMatch(/\[FrontMatterInvalidYaml\] The front matter is not valid YAML\n {2}content\/news\/first-post\.md:\d+/);
+      expect(dev.stderr).toMatch(
+        /\[FrontMatterInvalidYaml\] The front matter is not valid YAML\n {2}content\/news\/first-post\.md:\d+/,
+      );
       const waiting = await fetch(`${dev.url}/`);
       expect(waiting.status).toBe(503);
       const events = await dev.events();
-      expect((await events.next('build-error')).data).toEqual([expect.objectContaining({ code: 'FrontMatterInvalidYaml' })]);
+      expect((await events.next('build-error')).data).toEqual([
+        expect.objectContaining({ code: 'FrontMatterInvalidYaml' }),
+      ]);
       await site.write('content/news/first-post.md', original);
       await events.next('reload');
       await expect.poll(() => text(`${dev.url}/`)).toContain('<h1>Home</h1>');
@@ -372,14 +433,19 @@ describe('ssg dev and an article designed to hang the conversion', () => {
       const events = await dev.events();
       const original = await site.read('content/news/2024/second-post.md');
       const started = Date.now();
-      await site.write('content/news/2024/second-post.md', original.replace('Body of the second post.', `${'*'.repeat(30_000)}x${'*'.repeat(30_000)}`));
+      await site.write(
+        'content/news/2024/second-post.md',
+        original.replace('Body of the second post.', `${'*'.repeat(30_000)}x${'*'.repeat(30_000)}`),
+      );
       // Meanwhile the server answers: the conversion runs in a helper, not in dev's own process.
       await new Promise((resolve) => setTimeout(resolve, 800));
       const during = Date.now();
       expect(await text(`${dev.url}/news/second-post`)).toContain('Body of the second post.');
       expect(Date.now() - during).toBeLessThan(1000);
       const error = await events.next('build-error', undefined, 30_000);
-      expect(error.data).toEqual([expect.objectContaining({ code: 'ArticleTooSlow', where: 'content/news/2024/second-post.md' })]);
+      expect(error.data).toEqual([
+        expect.objectContaining({ code: 'ArticleTooSlow', where: 'content/news/2024/second-post.md' }),
+      ]);
       expect(Date.now() - started).toBeLessThan(20_000);
       expect(await text(`${dev.url}/news/second-post`)).toContain('Body of the second post.');
       await site.write('content/news/2024/second-post.md', original.replace('Body of the second post.', 'Fixed body.'));
@@ -411,7 +477,11 @@ describe('ssg dev with Markdown plugins, when a run that failed had sent an arti
       // One run: an article the helper is still converting (it hangs) when the run fails on the duplicate.
       await site.write('content/news/hangs.md', article('Hangs', `${'*'.repeat(30_000)}x${'*'.repeat(30_000)}`));
       await site.write('content/news/copy/first-post.md', article('Copy', 'A copy.'));
-      await events.next('build-error', (data) => data.some((problem: { code: string }) => problem.code === 'ArticleSlugDuplicate'), 30_000);
+      await events.next(
+        'build-error',
+        (data) => data.some((problem: { code: string }) => problem.code === 'ArticleSlugDuplicate'),
+        30_000,
+      );
       // Past its time budget: the helper converting it was stopped.
       await new Promise((resolve) => setTimeout(resolve, 2800));
       await site.write('content/news/hangs.md', article('Fixed', 'Fixed now.'));

@@ -12,17 +12,26 @@ import { repoRoot } from './helpers/project.ts';
 const read = (file: string) => readFileSync(path.join(repoRoot, file), 'utf8');
 const docsFiles = (folder = 'docs'): string[] =>
   readdirSync(path.join(repoRoot, folder), { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? docsFiles(`${folder}/${entry.name}`) : entry.name.endsWith('.md') ? [`${folder}/${entry.name}`] : [],
+    entry.isDirectory()
+      ? docsFiles(`${folder}/${entry.name}`)
+      : entry.name.endsWith('.md')
+        ? [`${folder}/${entry.name}`]
+        : [],
   );
 /** A page's text outside code blocks and inline code, where links are links. */
 const withoutCodeBlocks = (text: string) => text.replace(/^\s*```[\s\S]*?^\s*```/gm, '');
 const prose = (text: string) => withoutCodeBlocks(text).replace(/`[^`\n]*`/g, '');
-const headingIds = (text: string) => new Set([...withoutCodeBlocks(text).matchAll(/^#{1,6} (.*)$/gm)].map((match) => slug(match[1]!.replace(/`/g, ''))));
+const headingIds = (text: string) =>
+  new Set([...withoutCodeBlocks(text).matchAll(/^#{1,6} (.*)$/gm)].map((match) => slug(match[1]!.replace(/`/g, ''))));
 
 describe('the reference made from the code', () => {
   it('lists every error of the catalogue as src/errors.ts has it (npm run docs:reference writes it)', () => {
-    expect(readFileSync(ERRORS_PAGE, 'utf8'), 'docs/reference/errors.md is out of date: run npm run docs:reference').toBe(errorReference());
-    for (const [code, entry] of Object.entries(errorCatalogue)) expect(read('docs/reference/errors.md')).toContain(`## ${code}\n\n**${entry.title}**`);
+    expect(
+      readFileSync(ERRORS_PAGE, 'utf8'),
+      'docs/reference/errors.md is out of date: run npm run docs:reference',
+    ).toBe(errorReference());
+    for (const [code, entry] of Object.entries(errorCatalogue))
+      expect(read('docs/reference/errors.md')).toContain(`## ${code}\n\n**${entry.title}**`);
   });
 
   it('lists every option of every command as src/cli/cli.ts has it', () => {
@@ -54,7 +63,8 @@ describe('the docs pages', () => {
         // Written by another change in parallel; linked already.
         if (resolved === 'docs/deploy-cloudflare-pages.md' && !existsSync(path.join(repoRoot, resolved))) continue;
         if (!existsSync(path.join(repoRoot, resolved))) broken.push(`${page}: ${target}`);
-        else if (fragment && resolved.endsWith('.md') && !headingIds(read(resolved)).has(fragment)) broken.push(`${page}: ${target} (no such heading)`);
+        else if (fragment && resolved.endsWith('.md') && !headingIds(read(resolved)).has(fragment))
+          broken.push(`${page}: ${target} (no such heading)`);
       }
     }
     expect(broken).toEqual([]);
@@ -65,6 +75,13 @@ describe('the docs pages', () => {
     expect(Buffer.byteLength(readme)).toBeLessThanOrEqual(15 * 1024);
     expect(readme).toContain('npm ci && npm run build');
     expect(readme).toContain('npm ci && npm test');
-    for (const guide of ['docs/add-a-page.md', 'docs/write-an-article.md', 'docs/deploy-netlify.md', 'docs/deploy-nginx.md', 'docs/reference/errors.md']) expect(readme).toContain(`](${guide}`);
+    for (const guide of [
+      'docs/add-a-page.md',
+      'docs/write-an-article.md',
+      'docs/deploy-netlify.md',
+      'docs/deploy-nginx.md',
+      'docs/reference/errors.md',
+    ])
+      expect(readme).toContain(`](${guide}`);
   });
 });

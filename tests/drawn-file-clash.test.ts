@@ -19,15 +19,20 @@ function withDrawnFiles(source: string, drawnAt: string, card: boolean): string 
   }],`;
   return source
     .replace('export default defineSite({', `export default defineSite({\n  ${files}`)
-    .replace("    { path: '/404',", "    { path: '/card.png', page: About, head: () => ({ title: 'Card' }) },\n    { path: '/404',");
+    .replace(
+      "    { path: '/404',",
+      "    { path: '/card.png', page: About, head: () => ({ title: 'Card' }) },\n    { path: '/404',",
+    );
 }
 
 describe('a drawn file at the path of a page', () => {
   let site: TempSite;
   let dev: IncrementalBuild;
   let original: string;
-  const setDrawn = (drawnAt: string, card: boolean) => site.write('site/index.tsx', withDrawnFiles(original, drawnAt, card));
-  const buildProblems = () => build({ root: site.dir, outDir: 'dist', warn: () => {} }).then(() => [], describeProblems);
+  const setDrawn = (drawnAt: string, card: boolean) =>
+    site.write('site/index.tsx', withDrawnFiles(original, drawnAt, card));
+  const buildProblems = () =>
+    build({ root: site.dir, outDir: 'dist', warn: () => {} }).then(() => [], describeProblems);
 
   beforeAll(async () => {
     site = await copySite(fixture);
@@ -46,8 +51,12 @@ describe('a drawn file at the path of a page', () => {
     const problems = await dev.update([site.file('site/index.tsx')]).then(() => [], describeProblems);
     const clash = (message: string) => ({ code: 'GeneratedFileClash', where: 'site/index.tsx', message });
     expect(problems.map(({ code, where, message }) => ({ code, where, message }))).toEqual([
-      clash('The generated file /news/second-post.html has the same path as news/second-post.html, the page /news/second-post.'),
-      clash('The generated file /news/first-post.html has the same path as news/first-post.html, the page /news/first-post.'),
+      clash(
+        'The generated file /news/second-post.html has the same path as news/second-post.html, the page /news/second-post.',
+      ),
+      clash(
+        'The generated file /news/first-post.html has the same path as news/first-post.html, the page /news/first-post.',
+      ),
       clash('The generated file /card.png has the same path as the page /card.png.'),
     ]);
     expect(await buildProblems()).toEqual(problems);

@@ -12,7 +12,9 @@ import { memoryD1 } from './helpers/d1.ts';
 const ORIGIN = 'https://validators.example';
 const LIMIT = 5;
 const WINDOW_MS = 600_000;
-const verifier: ChallengeVerifier = { verify: async () => ({ success: true, hostname: 'validators.example', errorCodes: [] }) };
+const verifier: ChallengeVerifier = {
+  verify: async () => ({ success: true, hostname: 'validators.example', errorCodes: [] }),
+};
 
 /** What the receiver does with one delivery: take it, refuse it, redirect, never be reached, or take it and answer too late. */
 const OUTCOMES = ['ok', 'status500', 'redirect302', 'unreachable', 'lateOk'] as const;
@@ -21,7 +23,10 @@ type Outcome = (typeof OUTCOMES)[number];
 const step = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant('submit' as const), client: fc.nat(1), text: fc.nat(5) }), weight: 4 },
   { arbitrary: fc.record({ kind: fc.constant('pass' as const) }), weight: 1 },
-  { arbitrary: fc.record({ kind: fc.constant('tick' as const), seconds: fc.integer({ min: 1, max: 120 }) }), weight: 1 },
+  {
+    arbitrary: fc.record({ kind: fc.constant('tick' as const), seconds: fc.integer({ min: 1, max: 120 }) }),
+    weight: 1,
+  },
 );
 
 // The edge's handler and delivery over a store and a receiver that fail at random points: the
@@ -59,12 +64,27 @@ describe('the edge inbox under random store and receiver failures', () => {
               if (what === 'unreachable') throw new TypeError('fetch failed');
               if (what === 'ok' || what === 'lateOk') taken.push({ key, id });
               if (what === 'lateOk') throw new DOMException('The operation timed out.', 'TimeoutError');
-              if (what === 'redirect302') return new Response(null, { status: 302, headers: { Location: 'https://elsewhere.example/' } });
+              if (what === 'redirect302')
+                return new Response(null, { status: 302, headers: { Location: 'https://elsewhere.example/' } });
               return new Response('{}', { status: what === 'ok' ? 200 : 500 });
             }) as typeof fetch;
-            const sender = createWebhookSender({ url: 'http://127.0.0.1:9/hook', type: 'contact-message', idPrefix: 'contact', fetch: fakeFetch });
+            const sender = createWebhookSender({
+              url: 'http://127.0.0.1:9/hook',
+              type: 'contact-message',
+              idPrefix: 'contact',
+              fetch: fakeFetch,
+            });
             const pass = (maxMessages: number) =>
-              deliverDue({ inbox, senders: [sender], retryBaseMs: 30_000, retryMaxMs: 3_600_000, claimMs: 60_000, maxMessages, budgetMs: 20_000, now });
+              deliverDue({
+                inbox,
+                senders: [sender],
+                retryBaseMs: 30_000,
+                retryMaxMs: 3_600_000,
+                claimMs: 60_000,
+                maxMessages,
+                budgetMs: 20_000,
+                now,
+              });
             const handle = createContactHandler({
               verifier,
               inbox,
@@ -80,13 +100,25 @@ describe('the edge inbox under random store and receiver failures', () => {
                 if (each.kind === 'tick') clock += each.seconds * 1000;
                 if (each.kind === 'pass') await pass(50);
                 if (each.kind !== 'submit') continue;
-                const fields = { name: 'Ada', email: `c${each.client}@example.org`, subject: 'Hi', message: `text ${each.text}`, turnstileToken: 'ok' };
+                const fields = {
+                  name: 'Ada',
+                  email: `c${each.client}@example.org`,
+                  subject: 'Hi',
+                  message: `text ${each.text}`,
+                  turnstileToken: 'ok',
+                };
                 failedInCall = false;
                 const response = await handle(
-                  new Request(`${ORIGIN}/api/contact`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: ORIGIN }, body: JSON.stringify(fields) }),
+                  new Request(`${ORIGIN}/api/contact`, {
+                    method: 'POST',
+                    headers: { 'Content-Type': 'application/json', Origin: ORIGIN },
+                    body: JSON.stringify(fields),
+                  }),
                   `192.0.2.${each.client}`,
                 );
-                const recent = accepted.filter((sent) => sent.client === each.client && clock - sent.at < WINDOW_MS).length;
+                const recent = accepted.filter(
+                  (sent) => sent.client === each.client && clock - sent.at < WINDOW_MS,
+                ).length;
                 if (response.status === 200) {
                   accepted.push({ client: each.client, at: clock, fields });
                   // The first attempt after the answer, as the function's waitUntil makes it.
@@ -113,7 +145,9 @@ describe('the edge inbox under random store and receiver failures', () => {
             expect(stored.filter((message) => message.deliveredAt === null)).toEqual([]);
             const idsTaken = new Set(taken.map((delivery) => delivery.id));
             for (const sent of accepted) {
-              const row = stored.find((message) => message.email === sent.fields.email && message.message === sent.fields.message);
+              const row = stored.find(
+                (message) => message.email === sent.fields.email && message.message === sent.fields.message,
+              );
               expect(row).toBeDefined();
               expect(idsTaken.has(deliveryIdOf(row!, 'contact'))).toBe(true);
             }

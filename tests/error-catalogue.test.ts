@@ -40,19 +40,29 @@ interface Scan {
 
 /** One file's errors made without the catalogue, and the string literals it uses. */
 function scanSource(fileName: string, text: string, names: ReadonlySet<string>): Scan {
-  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    fileName,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const violations: string[] = [];
   const literals = new Set<string>();
   const at = (node: ts.Node) => `${fileName}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`;
   const visit = (node: ts.Node): void => {
     if (ts.isStringLiteralLike(node)) literals.add(node.text);
     if (ts.isNewExpression(node) && calleeName(node.expression) === 'SsgError' && fileName !== ERRORS_FILE) {
-      violations.push(`${at(node)}: new SsgError(…) words its message outside the catalogue; use catalogueError(name, details, location)`);
+      violations.push(
+        `${at(node)}: new SsgError(…) words its message outside the catalogue; use catalogueError(name, details, location)`,
+      );
     }
     if (ts.isCallExpression(node) && TAKES_A_NAME.has(calleeName(node.expression) ?? '')) {
       const first = node.arguments[0];
       if (first && ts.isStringLiteralLike(first) && !names.has(first.text)) {
-        violations.push(`${at(node)}: ${calleeName(node.expression)}('${first.text}', …) names no entry of the catalogue`);
+        violations.push(
+          `${at(node)}: ${calleeName(node.expression)}('${first.text}', …) names no entry of the catalogue`,
+        );
       }
     }
     ts.forEachChild(node, visit);
@@ -103,11 +113,11 @@ describe('the error catalogue', () => {
       "import { catalogueError, SsgError } from '../errors.ts';",
       "const a = catalogueError('LinkBroken', ['/a', '/b'], { file: 'x.md' });",
       "const b = new SsgError('LinkBroken', 'The page /a links to /b.');",
-      '// new SsgError(\'LinkBroken\', \'only a comment\')',
+      "// new SsgError('LinkBroken', 'only a comment')",
       "const c = catalogueError('NoSuchEntry', []);",
       "const d = siteCodeError('AlsoNoEntry', 'Loading x', error);",
       "const e = new errors.SsgError('LinkBroken', 'through a namespace');",
-      "const f = catalogueError(code, details);",
+      'const f = catalogueError(code, details);',
     ].join('\n');
     const scan = scanSource('src/render/example.ts', text, names);
     expect(scan.violations).toEqual([
@@ -119,14 +129,19 @@ describe('the error catalogue', () => {
     expect(scan.literals.has('LinkBroken')).toBe(true);
     // The catalogue's own module may construct it: catalogueError does.
     expect(scanSource(ERRORS_FILE, text, names).violations).toHaveLength(2);
-    expect(namesInSource("export const errorCatalogue = { A: {}, B: {}, A: {} } as const satisfies X;")).toEqual(['A', 'B', 'A']);
+    expect(namesInSource('export const errorCatalogue = { A: {}, B: {}, A: {} } as const satisfies X;')).toEqual([
+      'A',
+      'B',
+      'A',
+    ]);
   });
 
   it('every entry has a title, a hint and a message function; names and titles are unique', () => {
     const problems = Object.entries(errorCatalogue).flatMap(([name, entry]) => {
       const found: string[] = [];
       if (typeof entry.title !== 'string' || entry.title.trim() === '') found.push(`${name}: no title`);
-      if (!(typeof entry.hint === 'function' || (typeof entry.hint === 'string' && entry.hint.trim() !== ''))) found.push(`${name}: no hint`);
+      if (!(typeof entry.hint === 'function' || (typeof entry.hint === 'string' && entry.hint.trim() !== '')))
+        found.push(`${name}: no hint`);
       if (typeof entry.message !== 'function') found.push(`${name}: no message function`);
       return found;
     });
@@ -161,7 +176,11 @@ describe('the error catalogue', () => {
       '  hint: Fix the link, or add the page or file it points to.',
     ]);
     // A hint worded from the details, and a message without a location.
-    const setting = catalogueError('ServeConfigInvalid', ['setting', 'PORT', 'PORT is "x"; set it to a whole number of at least 1']);
+    const setting = catalogueError('ServeConfigInvalid', [
+      'setting',
+      'PORT',
+      'PORT is "x"; set it to a whole number of at least 1',
+    ]);
     expect(formatError(setting).split('\n')).toEqual([
       '[ServeConfigInvalid] A server setting is missing or wrong',
       '  PORT is "x"; set it to a whole number of at least 1.',

@@ -5,7 +5,8 @@ import type { Article } from '../src/content/article.ts';
 import { absolutizeUrls, rssFeed } from '../src/render/feeds.ts';
 
 const PAGE = 'https://site.example/news/post';
-const hrefs = (html: string) => [...html.matchAll(/\s(?:href|src)="([^"]*)"/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));
+const hrefs = (html: string) =>
+  [...html.matchAll(/\s(?:href|src)="([^"]*)"/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));
 
 describe('absolutizeUrls', () => {
   it('resolves relative, root-relative, protocol-relative and fragment links against the article URL', () => {
@@ -26,33 +27,42 @@ describe('absolutizeUrls', () => {
 
   it('for random paths: every href/src comes out absolute and resolves to what the browser would', () => {
     const segment = fc.stringMatching(/^[A-Za-z0-9._~%-]{0,12}$/);
-    const relative = fc.tuple(fc.constantFrom('', '/', './', '../', '../../', '#', '?q='), fc.array(segment, { maxLength: 4 })).map(([prefix, parts]) => prefix + parts.join('/'));
+    const relative = fc
+      .tuple(fc.constantFrom('', '/', './', '../', '../../', '#', '?q='), fc.array(segment, { maxLength: 4 }))
+      .map(([prefix, parts]) => prefix + parts.join('/'));
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.constantFrom('href', 'src'), relative), { minLength: 1, maxLength: 6 }), (links) => {
-        const html = links.map(([name, value]) => `<a ${name}="${value.replaceAll('&', '&amp;')}">x</a>`).join('');
-        const out = hrefs(absolutizeUrls(html, PAGE));
-        expect(out).toHaveLength(links.length);
-        out.forEach((url, i) => {
-          const value = links[i]![1];
-          let expected = value;
-          try {
-            if (value !== '') expected = new URL(value, PAGE).href;
-          } catch {
-            // `//` and the like: no URL, left as written.
-          }
-          expect(url).toBe(expected);
-          if (expected !== value) expect(url).toMatch(/^https:\/\//);
-        });
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom('href', 'src'), relative), { minLength: 1, maxLength: 6 }),
+        (links) => {
+          const html = links.map(([name, value]) => `<a ${name}="${value.replaceAll('&', '&amp;')}">x</a>`).join('');
+          const out = hrefs(absolutizeUrls(html, PAGE));
+          expect(out).toHaveLength(links.length);
+          out.forEach((url, i) => {
+            const value = links[i]![1];
+            let expected = value;
+            try {
+              if (value !== '') expected = new URL(value, PAGE).href;
+            } catch {
+              // `//` and the like: no URL, left as written.
+            }
+            expect(url).toBe(expected);
+            if (expected !== value) expect(url).toMatch(/^https:\/\//);
+          });
+        },
+      ),
     );
   });
 
   it('never throws and never changes text outside href/src, whatever the HTML', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 300 }), fc.webUrl({ withQueryParameters: true, withFragments: true }), (text, pageUrl) => {
-        const out = absolutizeUrls(text, pageUrl);
-        if (!/\s(?:href|src)="/i.test(text)) expect(out).toBe(text);
-      }),
+      fc.property(
+        fc.string({ maxLength: 300 }),
+        fc.webUrl({ withQueryParameters: true, withFragments: true }),
+        (text, pageUrl) => {
+          const out = absolutizeUrls(text, pageUrl);
+          if (!/\s(?:href|src)="/i.test(text)) expect(out).toBe(text);
+        },
+      ),
     );
   });
 
@@ -64,10 +74,24 @@ describe('absolutizeUrls', () => {
 describe('the feed', () => {
   it('carries the article HTML with absolute links and images, as valid XML', () => {
     const article = {
-      slug: 'post', title: 'Post', date: '2025-01-01', excerpt: '', excerptHtml: '', markdown: '', data: {}, draft: false, file: 'content/news/post.md',
+      slug: 'post',
+      title: 'Post',
+      date: '2025-01-01',
+      excerpt: '',
+      excerptHtml: '',
+      markdown: '',
+      data: {},
+      draft: false,
+      file: 'content/news/post.md',
       html: '<p><a href="/networks">networks</a> <img src="images/chart.png" alt="chart"> ]]&gt;</p>',
     } as Article;
-    const xml = rssFeed({ path: '/news/feed.xml', title: 'T', description: 'D', link: (a) => `/news/${a.slug}` }, undefined, [article], 'https://site.example', new Date(0));
+    const xml = rssFeed(
+      { path: '/news/feed.xml', title: 'T', description: 'D', link: (a) => `/news/${a.slug}` },
+      undefined,
+      [article],
+      'https://site.example',
+      new Date(0),
+    );
     expect(XMLValidator.validate(xml)).toBe(true);
     const content = new XMLParser().parse(xml).rss.channel.item['content:encoded'] as string;
     expect(content).toContain('href="https://site.example/networks"');
@@ -77,12 +101,16 @@ describe('the feed', () => {
   it('without articles, is the same all day: a build that repeats the last one gives the same feed (fast-check)', () => {
     const feed = { path: '/news/feed.xml', title: 'T', description: 'D', link: (a: Article) => `/news/${a.slug}` };
     fc.assert(
-      fc.property(fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }), fc.nat(86_399_999), (now, offset) => {
-        const dayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-        const xml = rssFeed(feed, undefined, [], 'https://site.example', now);
-        expect(rssFeed(feed, undefined, [], 'https://site.example', new Date(dayStart + offset))).toBe(xml);
-        expect(XMLValidator.validate(xml)).toBe(true);
-      }),
+      fc.property(
+        fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }),
+        fc.nat(86_399_999),
+        (now, offset) => {
+          const dayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+          const xml = rssFeed(feed, undefined, [], 'https://site.example', now);
+          expect(rssFeed(feed, undefined, [], 'https://site.example', new Date(dayStart + offset))).toBe(xml);
+          expect(XMLValidator.validate(xml)).toBe(true);
+        },
+      ),
     );
   });
 });

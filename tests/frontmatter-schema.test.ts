@@ -7,7 +7,8 @@ import { SsgError, SsgErrorList } from '../src/errors.ts';
 import { isoDate, lineOfKey } from '../src/content/frontmatter.ts';
 
 const now = new Date('2026-02-03T04:05:06.000Z');
-const parse = (text: string, warnings: string[] = []) => parseArticle({ file: 'content/news/post.md', text }, { now, warn: (m) => warnings.push(m) });
+const parse = (text: string, warnings: string[] = []) =>
+  parseArticle({ file: 'content/news/post.md', text }, { now, warn: (m) => warnings.push(m) });
 const errorOf = (run: () => unknown) => {
   try {
     run();
@@ -18,13 +19,16 @@ const errorOf = (run: () => unknown) => {
 };
 
 describe('draft', () => {
-  it.each(['"true"', 'yes', '1', '"false"', 'no', '[true]', 'null'])('draft: %s is an error naming the file and line', (value) => {
-    const error = errorOf(() => parse(`---\ntitle: T\ndate: "2025-01-01"\ndraft: ${value}\n---\nBody`)) as SsgError;
-    expect(error).toBeInstanceOf(SsgError);
-    expect(error.code).toBe('FrontMatterFieldInvalid');
-    expect(error.where).toBe('content/news/post.md:4');
-    expect(error.message).toMatch(/^draft must be true or false, without quotes/);
-  });
+  it.each(['"true"', 'yes', '1', '"false"', 'no', '[true]', 'null'])(
+    'draft: %s is an error naming the file and line',
+    (value) => {
+      const error = errorOf(() => parse(`---\ntitle: T\ndate: "2025-01-01"\ndraft: ${value}\n---\nBody`)) as SsgError;
+      expect(error).toBeInstanceOf(SsgError);
+      expect(error.code).toBe('FrontMatterFieldInvalid');
+      expect(error.where).toBe('content/news/post.md:4');
+      expect(error.message).toMatch(/^draft must be true or false, without quotes/);
+    },
+  );
 
   it('accepts true and false', () => {
     expect(parse('---\ndraft: true\ndate: "2025-01-01"\n---\n').draft).toBe(true);
@@ -41,7 +45,7 @@ describe('date', () => {
     }
   });
 
-  it('is carried as ISO 8601: a day stays a day, a time keeps the author\'s clock and zone (no zone: UTC)', () => {
+  it("is carried as ISO 8601: a day stays a day, a time keeps the author's clock and zone (no zone: UTC)", () => {
     expect(parse('---\ndate: 2025-01-01\n---\n').date).toBe('2025-01-01');
     expect(parse('---\ndate: "2025-01-01 09:30"\n---\n').date).toBe('2025-01-01T09:30:00.000Z');
     expect(parse('---\ndate: "2025-01-01T09:30:00+02:00"\n---\n').date).toBe('2025-01-01T09:30:00.000+02:00');
@@ -65,11 +69,14 @@ describe('date', () => {
       }),
     );
     fc.assert(
-      fc.property(fc.date({ min: new Date('1000-01-01'), max: new Date('9999-12-31'), noInvalidDate: true }), (date) => {
-        const day = date.toISOString().slice(0, 10);
-        expect(isoDate(day)).toBe(day);
-        expect(isoDate(date.toISOString())).toBe(date.toISOString());
-      }),
+      fc.property(
+        fc.date({ min: new Date('1000-01-01'), max: new Date('9999-12-31'), noInvalidDate: true }),
+        (date) => {
+          const day = date.toISOString().slice(0, 10);
+          expect(isoDate(day)).toBe(day);
+          expect(isoDate(date.toISOString())).toBe(date.toISOString());
+        },
+      ),
     );
     // Any time in any zone, as Jekyll, Hugo or RFC 3339 write it: the same instant, and the day as written.
     const pad = (value: number, length = 2) => String(value).padStart(length, '0');
@@ -105,10 +112,18 @@ describe('keys that look like known ones', () => {
     ]);
   });
 
-  it('that would publish what another generator holds back, or elsewhere, are refused by name, all of a file\'s at once', () => {
-    const error = errorOf(() => parse('---\ntitle: T\npublished: false\npermalink: false\npublishDate: 2999-01-01\nexpiryDate: 2024-01-01\n_build: {render: never}\neleventyExcludeFromCollections: true\n---\n')) as SsgErrorList;
-    expect(error.errors.map((item) => [item.code, item.where])).toEqual([3, 4, 5, 6, 7, 8].map((line) => ['FrontMatterKeyNotRead', `content/news/post.md:${line}`]));
-    expect(error.errors[0]!.message).toBe("published: false is not read: Jekyll keeps an article with published: false unpublished, which this site would publish.");
+  it("that would publish what another generator holds back, or elsewhere, are refused by name, all of a file's at once", () => {
+    const error = errorOf(() =>
+      parse(
+        '---\ntitle: T\npublished: false\npermalink: false\npublishDate: 2999-01-01\nexpiryDate: 2024-01-01\n_build: {render: never}\neleventyExcludeFromCollections: true\n---\n',
+      ),
+    ) as SsgErrorList;
+    expect(error.errors.map((item) => [item.code, item.where])).toEqual(
+      [3, 4, 5, 6, 7, 8].map((line) => ['FrontMatterKeyNotRead', `content/news/post.md:${line}`]),
+    );
+    expect(error.errors[0]!.message).toBe(
+      'published: false is not read: Jekyll keeps an article with published: false unpublished, which this site would publish.',
+    );
     expect(error.errors[0]!.hint).toBe('Write draft: true to keep it unpublished (and remove the published line).');
     // What changes nothing passes; a YAML merge key is applied, as Jekyll's and Hugo's readers apply it.
     expect(parse('---\ndate: "2025-01-01"\neleventyExcludeFromCollections: false\n---\n').draft).toBe(false);
@@ -123,32 +138,42 @@ describe('keys that look like known ones', () => {
 });
 
 describe('random front matter values', () => {
-  const value = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }));
+  const value = fc.oneof(
+    fc.string(),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(fc.string(), { maxLength: 3 }),
+    fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }),
+  );
   it('either parse into a well-typed article or fail with FrontMatterFieldInvalid naming the file', () => {
     fc.assert(
-      fc.property(fc.record({ title: value, date: value, excerpt: value, tags: value, draft: value }, { requiredKeys: [] }), (data) => {
-        const text = `---\n${stringify(data)}---\nBody\n`;
-        let article: Article;
-        try {
-          article = parse(text);
-        } catch (error) {
-          const errors = error instanceof SsgErrorList ? error.errors : [error as SsgError];
-          for (const each of errors) {
-            expect(each.code).toBe('FrontMatterFieldInvalid');
-            expect(each.file).toBe('content/news/post.md');
-            expect(each.line).toBeGreaterThan(1);
+      fc.property(
+        fc.record({ title: value, date: value, excerpt: value, tags: value, draft: value }, { requiredKeys: [] }),
+        (data) => {
+          const text = `---\n${stringify(data)}---\nBody\n`;
+          let article: Article;
+          try {
+            article = parse(text);
+          } catch (error) {
+            const errors = error instanceof SsgErrorList ? error.errors : [error as SsgError];
+            for (const each of errors) {
+              expect(each.code).toBe('FrontMatterFieldInvalid');
+              expect(each.file).toBe('content/news/post.md');
+              expect(each.line).toBeGreaterThan(1);
+            }
+            const badDraft = data.draft !== undefined && typeof data.draft !== 'boolean';
+            const badDate = typeof data.date === 'string' && isoDate(data.date) === undefined;
+            expect(badDraft || badDate).toBe(true);
+            return;
           }
-          const badDraft = data.draft !== undefined && typeof data.draft !== 'boolean';
-          const badDate = typeof data.date === 'string' && isoDate(data.date) === undefined;
-          expect(badDraft || badDate).toBe(true);
-          return;
-        }
-        expect(typeof article.title).toBe('string');
-        expect(typeof article.excerpt).toBe('string');
-        expect(typeof article.draft).toBe('boolean');
-        expect(Number.isNaN(Date.parse(article.date))).toBe(false);
-        expect(article.draft).toBe(data.draft === true);
-      }),
+          expect(typeof article.title).toBe('string');
+          expect(typeof article.excerpt).toBe('string');
+          expect(typeof article.draft).toBe('boolean');
+          expect(Number.isNaN(Date.parse(article.date))).toBe(false);
+          expect(article.draft).toBe(data.draft === true);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -197,11 +222,16 @@ describe('the fields authors bring from other generators', () => {
     expect((errorOf(() => parse(front('updated: 2025'))) as SsgError).message).toMatch(/^updated must be a date/);
     const warnings: string[] = [];
     parse(front('updated: "2024-12-31"'), warnings);
-    expect(warnings).toEqual(['content/news/post.md:4: updated (2024-12-31) is before the date (2025-01-01); check which of them is right.']);
+    expect(warnings).toEqual([
+      'content/news/post.md:4: updated (2024-12-31) is before the date (2025-01-01); check which of them is right.',
+    ]);
   });
 
   it('author is a name or a list of names, joined as a byline', () => {
-    expect(parse(front('author: "  Anna   Berger "'))).toMatchObject({ author: 'Anna Berger', authors: ['Anna Berger'] });
+    expect(parse(front('author: "  Anna   Berger "'))).toMatchObject({
+      author: 'Anna Berger',
+      authors: ['Anna Berger'],
+    });
     expect(parse(front('author: [A, B]'))).toMatchObject({ author: 'A and B', authors: ['A', 'B'] });
     expect(parse(front('author: [A, B, C]')).author).toBe('A, B and C');
     // Numbers are names as written (YAML would read them as numbers).
@@ -217,7 +247,17 @@ describe('the fields authors bring from other generators', () => {
 
   it('canonical must be an absolute http(s) URL', () => {
     expect(parse(front('canonical: https://example.org/a?b=1')).canonical).toBe('https://example.org/a?b=1');
-    for (const value of ['/news/a', 'example.org/a', 'javascript:alert(1)', 'mailto:a@example.org', '""', '42', 'https://', 'https://user:pass@example.org/a', 'https://user@example.org/']) {
+    for (const value of [
+      '/news/a',
+      'example.org/a',
+      'javascript:alert(1)',
+      'mailto:a@example.org',
+      '""',
+      '42',
+      'https://',
+      'https://user:pass@example.org/a',
+      'https://user@example.org/',
+    ]) {
       const error = errorOf(() => parse(front(`canonical: ${value}`))) as SsgError;
       expect(error.code, value).toBe('FrontMatterFieldInvalid');
       expect(error.where, value).toBe('content/news/post.md:4');
@@ -227,9 +267,18 @@ describe('the fields authors bring from other generators', () => {
   it('image is a raster file of the project, from the article’s folder or from the public folder', () => {
     const at = (file: string, text: string, files = { root: '/site', publicDir: '/site/site/public' }) =>
       parseArticle({ file, text }, { now, warn: () => {}, files });
-    expect(at('content/news/a.md', front('image: cover.png\nimageAlt: A cover')).image).toEqual({ file: 'content/news/cover.png', alt: 'A cover' });
-    expect(at('content/news/b/index.md', front('image: ./pics/c.webp\nimageAlt: C')).image).toEqual({ file: 'content/news/b/pics/c.webp', alt: 'C' });
-    expect(at('content/news/a.md', front('image: /og.jpg\nimageAlt: O')).image).toEqual({ file: 'site/public/og.jpg', alt: 'O' });
+    expect(at('content/news/a.md', front('image: cover.png\nimageAlt: A cover')).image).toEqual({
+      file: 'content/news/cover.png',
+      alt: 'A cover',
+    });
+    expect(at('content/news/b/index.md', front('image: ./pics/c.webp\nimageAlt: C')).image).toEqual({
+      file: 'content/news/b/pics/c.webp',
+      alt: 'C',
+    });
+    expect(at('content/news/a.md', front('image: /og.jpg\nimageAlt: O')).image).toEqual({
+      file: 'site/public/og.jpg',
+      alt: 'O',
+    });
     for (const [value, message] of [
       ['https://cdn.example/a.png', /is a URL/],
       ['cover.svg', /not a PNG, JPEG, WebP, AVIF or GIF/],
@@ -247,7 +296,10 @@ describe('the fields authors bring from other generators', () => {
   });
 
   it('a Windows path is a path, not a URL', () => {
-    const article = parseArticle({ file: 'content/news/a.md', text: front('image: C:\\pics\\a.png') }, { now, warn: () => {}, files: { root: '/site', publicDir: '/site/site/public' } });
+    const article = parseArticle(
+      { file: 'content/news/a.md', text: front('image: C:\\pics\\a.png') },
+      { now, warn: () => {}, files: { root: '/site', publicDir: '/site/site/public' } },
+    );
     expect(article.image?.file).toBe('content/news/C:\\pics\\a.png');
   });
 
@@ -255,7 +307,9 @@ describe('the fields authors bring from other generators', () => {
     const warnings: string[] = [];
     parse(front('updated: "2099-01-01"'), warnings);
     parse('---\ndate: "2098-01-01"\nupdated: "2099-01-01"\n---\n', warnings);
-    expect(warnings).toEqual(['content/news/post.md:4: updated (2099-01-01) is in the future; give the day the article was last changed.']);
+    expect(warnings).toEqual([
+      'content/news/post.md:4: updated (2099-01-01) is in the future; give the day the article was last changed.',
+    ]);
   });
 
   it('image without imageAlt is described by the title, with a warning; imageAlt alone is warned about', () => {
@@ -290,27 +344,53 @@ describe('the fields authors bring from other generators', () => {
 
   it('keys of a site of its own, and names of Object’s prototype, get no did-you-mean', () => {
     fc.assert(
-      fc.property(fc.constantFrom('constructor', 'toString', '__proto__x', 'hasOwnProperty', 'network', 'validator', 'x', 'layout', 'weight'), (key) => {
-        const warnings: string[] = [];
-        parse(`---\ndate: "2025-01-01"\n${key}: x\n---\nBody\n`, warnings);
-        expect(warnings).toEqual([]);
-      }),
+      fc.property(
+        fc.constantFrom(
+          'constructor',
+          'toString',
+          '__proto__x',
+          'hasOwnProperty',
+          'network',
+          'validator',
+          'x',
+          'layout',
+          'weight',
+        ),
+        (key) => {
+          const warnings: string[] = [];
+          parse(`---\ndate: "2025-01-01"\n${key}: x\n---\nBody\n`, warnings);
+          expect(warnings).toEqual([]);
+        },
+      ),
     );
   });
 
   it('never throws anything but a named error, whatever the values', () => {
-    const value = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.string(), { maxKeys: 2 }));
+    const value = fc.oneof(
+      fc.string(),
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(fc.string(), { maxLength: 3 }),
+      fc.dictionary(fc.string({ maxLength: 5 }), fc.string(), { maxKeys: 2 }),
+    );
     fc.assert(
-      fc.property(fc.record({ updated: value, author: value, canonical: value, image: value, imageAlt: value }, { requiredKeys: [] }), (fields) => {
-        const text = `---\n${stringify({ title: 'T', date: '2025-01-01', ...fields })}---\nBody\n`;
-        try {
-          const article = parse(text);
-          if (article.canonical) expect(new URL(article.canonical).protocol).toMatch(/^https?:$/);
-          if (article.image) expect(article.image.file.startsWith('..')).toBe(false);
-        } catch (error) {
-          expect(error instanceof SsgError || error instanceof SsgErrorList).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.record(
+          { updated: value, author: value, canonical: value, image: value, imageAlt: value },
+          { requiredKeys: [] },
+        ),
+        (fields) => {
+          const text = `---\n${stringify({ title: 'T', date: '2025-01-01', ...fields })}---\nBody\n`;
+          try {
+            const article = parse(text);
+            if (article.canonical) expect(new URL(article.canonical).protocol).toMatch(/^https?:$/);
+            if (article.image) expect(article.image.file.startsWith('..')).toBe(false);
+          } catch (error) {
+            expect(error instanceof SsgError || error instanceof SsgErrorList).toBe(true);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

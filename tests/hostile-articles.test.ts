@@ -20,7 +20,12 @@ let before: Map<string, string>;
 
 function snapshot(dir: string): Map<string, string> {
   const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
-  return new Map(files.map((entry) => [path.relative(dir, path.join(entry.parentPath, entry.name)), readFileSync(path.join(entry.parentPath, entry.name), 'latin1')]));
+  return new Map(
+    files.map((entry) => [
+      path.relative(dir, path.join(entry.parentPath, entry.name)),
+      readFileSync(path.join(entry.parentPath, entry.name), 'latin1'),
+    ]),
+  );
 }
 
 beforeAll(async () => {
@@ -64,15 +69,36 @@ const nested = (kind: string, deep: number): string => {
 
 /** What to write, described (a counterexample stays short): a body and a front matter. */
 const body = fc.oneof(
-  fc.record({ kind: fc.constantFrom('list', 'ordered', 'quote', 'inline list', 'mixed', 'html', 'emphasis', 'brackets', 'links', 'underscores'), depth: fc.oneof(fc.integer({ min: 1, max: 200 }), fc.integer({ min: 200, max: 40_000 })) }),
+  fc.record({
+    kind: fc.constantFrom(
+      'list',
+      'ordered',
+      'quote',
+      'inline list',
+      'mixed',
+      'html',
+      'emphasis',
+      'brackets',
+      'links',
+      'underscores',
+    ),
+    depth: fc.oneof(fc.integer({ min: 1, max: 200 }), fc.integer({ min: 200, max: 40_000 })),
+  }),
   // Oversized: around the 1 MiB limit, of plain prose or of link references.
   fc.record({ kind: fc.constantFrom('prose', 'references'), kb: fc.integer({ min: 200, max: 1300 }) }),
 );
-const frontMatter = fc.record({ kind: fc.constantFrom('plain', 'yaml', 'toml', 'json', 'aliases'), depth: fc.integer({ min: 2, max: 20_000 }) });
+const frontMatter = fc.record({
+  kind: fc.constantFrom('plain', 'yaml', 'toml', 'json', 'aliases'),
+  depth: fc.integer({ min: 2, max: 20_000 }),
+});
 
 function bodyText(spec: { kind: string; depth?: number; kb?: number }): string {
   if (spec.kind === 'prose') return 'Words of an article, long enough. '.repeat(Math.ceil((spec.kb! * 1024) / 34));
-  if (spec.kind === 'references') return Array.from({ length: Math.ceil((spec.kb! * 1024) / 48) }, (_, n) => `[r${n}]: https://example.com/${n}\n[r${n}]`).join('\n');
+  if (spec.kind === 'references')
+    return Array.from(
+      { length: Math.ceil((spec.kb! * 1024) / 48) },
+      (_, n) => `[r${n}]: https://example.com/${n}\n[r${n}]`,
+    ).join('\n');
   return nested(spec.kind, spec.depth!);
 }
 
@@ -89,7 +115,12 @@ function frontMatterText({ kind, depth }: { kind: string; depth: number }): stri
     case 'aliases': {
       const levels = 2 + (depth % 8);
       const lines = ['a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]'];
-      for (let level = 1; level < levels; level++) lines.push(`${String.fromCharCode(97 + level)}: &${String.fromCharCode(97 + level)} [${Array(9).fill(`*${String.fromCharCode(96 + level)}`).join(', ')}]`);
+      for (let level = 1; level < levels; level++)
+        lines.push(
+          `${String.fromCharCode(97 + level)}: &${String.fromCharCode(97 + level)} [${Array(9)
+            .fill(`*${String.fromCharCode(96 + level)}`)
+            .join(', ')}]`,
+        );
       return `---\ntitle: Hostile\n${lines.join('\n')}\n---\n`;
     }
     default:
@@ -107,7 +138,9 @@ describe('articles designed to hurt (fast-check)', () => {
         const elapsed = Date.now() - started;
         expect(elapsed, 'the build outlived its budget').toBeLessThan(SECONDS * 1000 + SLACK_MS);
         expect([0, 1], result.stderr.slice(0, 2000)).toContain(result.code);
-        expect(result.stderr.slice(0, 4000)).not.toMatch(/Unexpected internal error|Last few GCs|FATAL ERROR|Maximum call stack/);
+        expect(result.stderr.slice(0, 4000)).not.toMatch(
+          /Unexpected internal error|Last few GCs|FATAL ERROR|Maximum call stack/,
+        );
         if (result.code === 1) {
           expect(result.stderr).toMatch(/\n\[[A-Z][A-Za-z]+\] /);
           expect(result.stderr).toContain(FILE);

@@ -19,7 +19,11 @@ function startApiStandIn() {
       resolve({
         port: (server.address() as AddressInfo).port,
         received,
-        close: () => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }),
+        close: () =>
+          new Promise((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
       }),
     ),
   );
@@ -42,7 +46,13 @@ describe('the nginx block of the deploy guide, run by Debian nginx', () => {
   });
 
   it('never serves the host configuration files, the nginx headers file included', async () => {
-    for (const urlPath of ['/_headers', '/_headers.nginx.conf', '/%5Fheaders.nginx.conf', '/_headers.nginx.conf/', '/_redirects']) {
+    for (const urlPath of [
+      '/_headers',
+      '/_headers.nginx.conf',
+      '/%5Fheaders.nginx.conf',
+      '/_headers.nginx.conf/',
+      '/_redirects',
+    ]) {
       const answer = await get(nginx.url + urlPath);
       expect({ urlPath, status: answer.status }).toEqual({ urlPath, status: 404 });
       expect(answer.body).not.toMatch(/add_header|Content-Security-Policy:/);
@@ -58,7 +68,10 @@ describe('the nginx block of the deploy guide, run by Debian nginx', () => {
     ] as const) {
       const answer = await get(nginx.url + urlPath);
       expect({ urlPath, status: answer.status }).toEqual({ urlPath, status: 301 });
-      expect(new URL(answer.headers.get('location')!, nginx.url).pathname + new URL(answer.headers.get('location')!, nginx.url).search).toBe(target);
+      expect(
+        new URL(answer.headers.get('location')!, nginx.url).pathname +
+          new URL(answer.headers.get('location')!, nginx.url).search,
+      ).toBe(target);
       // Once: the target itself is the page.
       expect((await get(new URL(answer.headers.get('location')!, nginx.url).href)).status).toBe(200);
     }
@@ -108,7 +121,10 @@ describe('the nginx block of the deploy guide, run by Debian nginx', () => {
   it('after a style change and a rebuild, nginx loading its configuration again sends the new style hash', async () => {
     const { site, dist } = context();
     const before = (await securityHeaders(dist))['Content-Security-Policy'];
-    await site.write('site/styles/index.css', `${await site.read('site/styles/index.css')}\n.rebuilt-for-nginx { color: red; }\n`);
+    await site.write(
+      'site/styles/index.css',
+      `${await site.read('site/styles/index.css')}\n.rebuilt-for-nginx { color: red; }\n`,
+    );
     expect((await site.run(['build'])).code).toBe(0);
     await site.write(`dist${CHALLENGE_STAND_IN_PATH}`, challengeStandIn);
     const after = (await securityHeaders(dist))['Content-Security-Policy'];
@@ -136,7 +152,9 @@ describe('nginxConfig', () => {
     expect(nginxConfig(block, options)).toContain('listen 127.0.0.1:1;');
     expect(() => nginxConfig(block.replace('listen 80;', 'listen 8080;'), options)).toThrow(/listen 80/);
     expect(() => nginxConfig(`${block}\nroot /srv/site/dist;`, options)).toThrow(/found 2/);
-    expect(() => nginxConfig(block.replace('include /srv/site/dist/_headers.nginx.conf;', ''), options)).toThrow(/_headers/);
+    expect(() => nginxConfig(block.replace('include /srv/site/dist/_headers.nginx.conf;', ''), options)).toThrow(
+      /_headers/,
+    );
   });
 
   it('keeps no copy of the security headers in the guide: they come from the build only', async () => {

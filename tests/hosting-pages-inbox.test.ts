@@ -90,14 +90,21 @@ describe('the contact endpoint on Cloudflare Pages with its D1 inbox (workerd)',
     }
   };
   const row = (message: string) => read<Row>('SELECT * FROM messages WHERE message = ?', message)[0];
-  const copies = (message: string) => webhook.received.filter((delivery) => (delivery.body as { message: string }).message === message);
+  const copies = (message: string) =>
+    webhook.received.filter((delivery) => (delivery.body as { message: string }).message === message);
 
   async function send(what: string, message: string, client = `192.0.2.${++address}`): Promise<Response> {
     const started = performance.now();
     const response = await fetch(`${pages.url}/api/contact`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Origin: pages.url, 'CF-Connecting-IP': client },
-      body: JSON.stringify({ name: 'Edge', email: 'edge@example.org', subject: what, message, turnstileToken: `token-${message}` }),
+      body: JSON.stringify({
+        name: 'Edge',
+        email: 'edge@example.org',
+        subject: what,
+        message,
+        turnstileToken: `token-${message}`,
+      }),
       signal: AbortSignal.timeout(30_000),
     });
     await response.clone().text();
@@ -124,7 +131,9 @@ describe('the contact endpoint on Cloudflare Pages with its D1 inbox (workerd)',
     const [delivery] = copies('healthy');
     expect(delivery!.headers['idempotency-key']).toBe((delivery!.body as { id: string }).id);
     expect(delivery!.headers.authorization).toBe('Bearer edge-hook-token');
-    expect((delivery!.body as { id: string }).id).toBe(`contact-${row('healthy')!.id}-${Date.parse(read<{ received_at: string }>('SELECT received_at FROM messages WHERE id = ?', row('healthy')!.id)[0]!.received_at)}`);
+    expect((delivery!.body as { id: string }).id).toBe(
+      `contact-${row('healthy')!.id}-${Date.parse(read<{ received_at: string }>('SELECT received_at FROM messages WHERE id = ?', row('healthy')!.id)[0]!.received_at)}`,
+    );
   });
 
   it('a webhook answering 500: stored and answered ok, then the sweep delivers it', async () => {
@@ -139,7 +148,9 @@ describe('the contact endpoint on Cloudflare Pages with its D1 inbox (workerd)',
   it('a webhook answering 302: never followed, logged with its Location, retried', async () => {
     webhook.state.status = 302;
     expect((await send('webhook 302', 'status-302')).status).toBe(200);
-    await expect.poll(() => row('status-302')?.last_error).toBe('the webhook answered 302 (a redirect to /moved, not followed)');
+    await expect
+      .poll(() => row('status-302')?.last_error)
+      .toBe('the webhook answered 302 (a redirect to /moved, not followed)');
     expect(webhook.followed).toEqual([]);
     webhook.state.status = 200;
     await sweepUntil(() => row('status-302')?.delivered_at != null);
@@ -160,7 +171,7 @@ describe('the contact endpoint on Cloudflare Pages with its D1 inbox (workerd)',
     expect(new Set(copies(message).map((delivery) => delivery.headers['idempotency-key'])).size).toBe(1);
   });
 
-  it('a store that fails: 503, and five failures use up none of the visitor\'s slots', async () => {
+  it("a store that fails: 503, and five failures use up none of the visitor's slots", async () => {
     const db = new Database(dbFile);
     db.exec('ALTER TABLE messages RENAME TO messages_away');
     db.close();
@@ -179,29 +190,48 @@ describe('the contact endpoint on Cloudflare Pages with its D1 inbox (workerd)',
     // The visitor still has all five (RATE_LIMIT_MAX's default), and no more.
     for (let i = 0; i < 5; i++) expect((await send('store back', `back-${i}`, visitor)).status).toBe(200);
     expect((await send('sixth message', 'back-6', visitor)).status).toBe(429);
-    await expect.poll(() => read<Row>("SELECT * FROM messages WHERE message LIKE 'back-%' AND delivered_at IS NOT NULL").length).toBe(5);
+    await expect
+      .poll(() => read<Row>("SELECT * FROM messages WHERE message LIKE 'back-%' AND delivered_at IS NOT NULL").length)
+      .toBe(5);
   });
 
   it('a flood of 40 messages at once: each answered, each accepted one stored and delivered under one id', async () => {
     const answers = await Promise.all(Array.from({ length: 40 }, (_, n) => send('flood (each of 40)', `flood-${n}`)));
-    const bodies = await Promise.all(answers.map((answer) => answer.json() as Promise<{ ok: boolean; error?: string }>));
+    const bodies = await Promise.all(
+      answers.map((answer) => answer.json() as Promise<{ ok: boolean; error?: string }>),
+    );
     // On a loaded machine the verifier stand-in may be too slow for some: they are told to send again (503).
     for (const [n, answer] of answers.entries()) {
-      if (answer.status !== 200) expect({ status: answer.status, body: bodies[n] }).toEqual({ status: 503, body: { ok: false, error: 'verifier_unavailable' } });
+      if (answer.status !== 200)
+        expect({ status: answer.status, body: bodies[n] }).toEqual({
+          status: 503,
+          body: { ok: false, error: 'verifier_unavailable' },
+        });
     }
     const accepted = answers.flatMap((answer, n) => (answer.status === 200 ? [`flood-${n}`] : []));
     expect(accepted.length).toBeGreaterThan(0);
-    expect(read<Row>("SELECT * FROM messages WHERE message LIKE 'flood-%'").map((stored) => stored.message).sort()).toEqual([...accepted].sort());
-    await sweepUntil(() => read<Row>("SELECT * FROM messages WHERE message LIKE 'flood-%' AND delivered_at IS NULL").length === 0);
+    expect(
+      read<Row>("SELECT * FROM messages WHERE message LIKE 'flood-%'")
+        .map((stored) => stored.message)
+        .sort(),
+    ).toEqual([...accepted].sort());
+    await sweepUntil(
+      () => read<Row>("SELECT * FROM messages WHERE message LIKE 'flood-%' AND delivered_at IS NULL").length === 0,
+    );
     for (const message of accepted) {
       expect(copies(message).length).toBeGreaterThanOrEqual(1);
       expect(new Set(copies(message).map((delivery) => delivery.headers['idempotency-key'])).size).toBe(1);
     }
-    console.log(`flood: ${accepted.length} of 40 accepted, ${accepted.filter((message) => copies(message).length > 1).length} delivered twice`);
+    console.log(
+      `flood: ${accepted.length} of 40 accepted, ${accepted.filter((message) => copies(message).length > 1).length} delivered twice`,
+    );
   });
 
   it('a double submit is stored and delivered once', async () => {
-    const [first, second] = await Promise.all([send('double submit', 'twice', '198.51.100.40'), send('double submit', 'twice', '198.51.100.40')]);
+    const [first, second] = await Promise.all([
+      send('double submit', 'twice', '198.51.100.40'),
+      send('double submit', 'twice', '198.51.100.40'),
+    ]);
     expect([first.status, second.status]).toEqual([200, 200]);
     expect(read<Row>("SELECT * FROM messages WHERE message = 'twice'")).toHaveLength(1);
     await sweepUntil(() => row('twice')?.delivered_at != null);
@@ -228,14 +258,25 @@ describe('the contact endpoint on Cloudflare Pages with its D1 inbox (workerd)',
       cwd: dir,
       dir: 'dist',
       port,
-      bindings: { SITE_ORIGIN: `http://127.0.0.1:${port}`, TURNSTILE_SECRET_KEY: 'pages-secret', TURNSTILE_VERIFY_URL: siteverify.url, ...vars() },
+      bindings: {
+        SITE_ORIGIN: `http://127.0.0.1:${port}`,
+        TURNSTILE_SECRET_KEY: 'pages-secret',
+        TURNSTILE_VERIFY_URL: siteverify.url,
+        ...vars(),
+      },
     });
     try {
       const started = performance.now();
       const response = await fetch(`${unbound.url}/api/contact`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Origin: unbound.url },
-        body: JSON.stringify({ name: 'Edge', email: 'edge@example.org', subject: 'unbound', message: 'unbound', turnstileToken: 't' }),
+        body: JSON.stringify({
+          name: 'Edge',
+          email: 'edge@example.org',
+          subject: 'unbound',
+          message: 'unbound',
+          turnstileToken: 't',
+        }),
         signal: AbortSignal.timeout(30_000),
       });
       times.push(['no D1 binding', performance.now() - started]);

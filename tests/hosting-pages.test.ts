@@ -59,9 +59,11 @@ describe('Cloudflare Pages (wrangler pages dev)', () => {
       // The form needs the document and its island, not every subresource's load event; once in
       // a full run (of several today) the load event of this page did not come within 30 s. Should
       // the page itself not come, wrangler's output says what workerd was doing.
-      await page.goto(`${pages.url}/contact`, { waitUntil: 'domcontentloaded', timeout: 60_000 }).catch((error: Error) => {
-        throw new Error(`${error.message}\nwrangler's output:\n${pages.process.output.slice(-4000)}`);
-      });
+      await page
+        .goto(`${pages.url}/contact`, { waitUntil: 'domcontentloaded', timeout: 60_000 })
+        .catch((error: Error) => {
+          throw new Error(`${error.message}\nwrangler's output:\n${pages.process.output.slice(-4000)}`);
+        });
       const name = page.getByLabel('Name');
       await waitForIsland(name);
       await name.fill('Ada Lovelace');
@@ -79,7 +81,11 @@ describe('Cloudflare Pages (wrangler pages dev)', () => {
     // Stored, then handed on after the answer.
     await expect.poll(() => webhook.received.length).toBe(1);
     expect(webhook.received[0]!.headers.authorization).toBe('Bearer pages-hook-token');
-    expect(webhook.received[0]!.body).toMatchObject({ name: 'Ada Lovelace', subject: 'Through workerd', message: 'Sent through the Pages runtime.' });
+    expect(webhook.received[0]!.body).toMatchObject({
+      name: 'Ada Lovelace',
+      subject: 'Through workerd',
+      message: 'Sent through the Pages runtime.',
+    });
     // A browser start, the island's hydration and the 30 s wait for the answer can together pass
     // the default 60 s on a loaded two-core machine (seen once in a full run).
   }, 120_000);
@@ -97,7 +103,9 @@ describe('Cloudflare Pages (wrangler pages dev)', () => {
   it('ran offline: no telemetry, no update check, no Request.cf download, no 404-rule warning', () => {
     const output = pages.process.output;
     expect(output).toContain('Ready on http://127.0.0.1:');
-    expect(output).not.toMatch(/Request\.cf|workers\.cloudflare\.com|newer version|metrics|telemetry|ENOTFOUND|EAI_AGAIN/i);
+    expect(output).not.toMatch(
+      /Request\.cf|workers\.cloudflare\.com|newer version|metrics|telemetry|ENOTFOUND|EAI_AGAIN/i,
+    );
     expect(output).not.toMatch(/_redirects|Invalid redirect/i);
     expect(context().host.url).toBe(pages.url);
   });

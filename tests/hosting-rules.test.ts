@@ -45,7 +45,12 @@ describe('the output file of a URL path', () => {
   });
 
   it('marks only a last segment of exactly 404 as a not-found page', () => {
-    expect([isNotFoundPath('/404'), isNotFoundPath('/news/404'), isNotFoundPath('/x404'), isNotFoundPath('/404/x')]).toEqual([true, true, false, false]);
+    expect([
+      isNotFoundPath('/404'),
+      isNotFoundPath('/news/404'),
+      isNotFoundPath('/x404'),
+      isNotFoundPath('/404/x'),
+    ]).toEqual([true, true, false, false]);
     fc.assert(
       fc.property(urlPath, (url) => {
         expect(isNotFoundPath(url)).toBe(url.endsWith('/404'));
@@ -56,7 +61,15 @@ describe('the output file of a URL path', () => {
 
 describe('the static lookup (preview, serve, dev) and the link check agree on the layout', () => {
   let root: string;
-  const pages = ['index.html', 'about.html', 'news.html', 'news/hello.html', 'news/404.html', '404.html', 'docs/index.html'];
+  const pages = [
+    'index.html',
+    'about.html',
+    'news.html',
+    'news/hello.html',
+    'news/404.html',
+    '404.html',
+    'docs/index.html',
+  ];
   beforeAll(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'ssg-layout-'));
     for (const page of pages) {
@@ -86,7 +99,16 @@ describe('the static lookup (preview, serve, dev) and the link check agree on th
     const anyPath = fc.oneof(
       urlPath,
       urlPath.map((url) => `${url}/`),
-      fc.constantFrom('/about', '/news/hello', '/docs/', '/docs', '/about.html', '/%E0%A4%A', '/..%2f..%2fetc', '/news/../about'),
+      fc.constantFrom(
+        '/about',
+        '/news/hello',
+        '/docs/',
+        '/docs',
+        '/about.html',
+        '/%E0%A4%A',
+        '/..%2f..%2fetc',
+        '/news/../about',
+      ),
       fc.string({ maxLength: 20 }).map((text) => `/${text}`),
     );
     await fc.assert(
@@ -104,13 +126,18 @@ describe('the static lookup (preview, serve, dev) and the link check agree on th
 describe('netlify.toml', () => {
   it('gives each folder with its own 404 page a 404 rule, deepest first, hides the nginx headers file, and nothing else', async () => {
     const toml = await readFile(path.join(repoRoot, 'netlify.toml'), 'utf8');
-    const rules = [...toml.matchAll(/\[\[redirects\]\]\s*from = "([^"]+)"\s*to = "([^"]+)"\s*status = (\d+)/g)].map((match) => match.slice(1));
+    const rules = [...toml.matchAll(/\[\[redirects\]\]\s*from = "([^"]+)"\s*to = "([^"]+)"\s*status = (\d+)/g)].map(
+      (match) => match.slice(1),
+    );
     expect((toml.match(/\[\[redirects\]\]/g) ?? []).length).toBe(rules.length);
     // The route table's not-found pages below the root: /news/404 today.
     const site = await readFile(path.join(repoRoot, 'site', 'index.tsx'), 'utf8');
     const nested = [...site.matchAll(/path: '(\/[^']+)\/404'/g)].map((match) => match[1]!);
     expect(nested.length).toBeGreaterThan(0);
-    expect(rules).toEqual([...nested.map((folder) => [`${folder}/*`, `${folder}/404.html`, '404']), [`/${NGINX_HEADERS_FILE}`, '/404.html', '404']]);
+    expect(rules).toEqual([
+      ...nested.map((folder) => [`${folder}/*`, `${folder}/404.html`, '404']),
+      [`/${NGINX_HEADERS_FILE}`, '/404.html', '404'],
+    ]);
     // Forced: the file exists, and an unforced rule never shadows a file.
     expect(toml).toMatch(new RegExp(`from = "/${NGINX_HEADERS_FILE.replace(/\./g, '\\.')}"[^[]*force = true`));
     expect(toml).toMatch(/publish = "dist"/);

@@ -31,9 +31,15 @@ async function addBundle(site: TempSite): Promise<void> {
       '',
     ].join('\n'),
   );
-  await sharp({ create: { width: 1000, height: 500, channels: 3, background: '#2a6' } }).png().toFile(site.file('content/news/with-images/chart.png'));
-  await sharp({ create: { width: 300, height: 200, channels: 3, background: '#a62' } }).jpeg().toFile(site.file('content/news/with-images/photo.jpg'));
-  await sharp({ create: { width: 200, height: 4, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0.3 } } }).png().toFile(site.file('content/news/with-images/divider.png'));
+  await sharp({ create: { width: 1000, height: 500, channels: 3, background: '#2a6' } })
+    .png()
+    .toFile(site.file('content/news/with-images/chart.png'));
+  await sharp({ create: { width: 300, height: 200, channels: 3, background: '#a62' } })
+    .jpeg()
+    .toFile(site.file('content/news/with-images/photo.jpg'));
+  await sharp({ create: { width: 200, height: 4, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0.3 } } })
+    .png()
+    .toFile(site.file('content/news/with-images/divider.png'));
 }
 
 const cacheEntries = (site: TempSite) => {
@@ -71,7 +77,9 @@ describe('a page bundle with images, built', () => {
     expect(pictures[0]).toContain('width="1000" height="500"');
     expect(pictures[0]).toContain('alt="A wide chart"');
     expect(pictures[0]).not.toContain('loading=');
-    expect(pictures[0]).toMatch(/chart-400w-\w+\.avif 400w, \/assets\/chart-800w-\w+\.avif 800w, \/assets\/chart-1000w-\w+\.avif 1000w/);
+    expect(pictures[0]).toMatch(
+      /chart-400w-\w+\.avif 400w, \/assets\/chart-800w-\w+\.avif 800w, \/assets\/chart-1000w-\w+\.avif 1000w/,
+    );
     expect(pictures[1]).toContain('loading="lazy"');
     expect(pictures[1]).toContain('width="300" height="200"');
     // Never upscaled: the 300 px photo is offered at 300 px only, its fallback a JPEG.
@@ -109,14 +117,18 @@ describe('a page bundle with images, built', () => {
     expect(cacheEntries(site)).toEqual(before);
     const page = await site.read('dist/news/with-images.html');
     expect(page).toContain('A new intro.');
-    for (const url of new Set([...page.matchAll(/\/assets\/[\w.-]+\.(?:avif|webp|png|jpg)/g)].map((match) => match[0]))) {
+    for (const url of new Set(
+      [...page.matchAll(/\/assets\/[\w.-]+\.(?:avif|webp|png|jpg)/g)].map((match) => match[0]),
+    )) {
       expect(statSync(site.file(`dist${url}`)).size, url).toBeGreaterThan(0);
     }
   }, 120_000);
 
   it('renders the page again with new names when only an image changes', async () => {
     const before = await site.read('dist/news/with-images.html');
-    await sharp({ create: { width: 1000, height: 500, channels: 3, background: '#62a' } }).png().toFile(site.file('content/news/with-images/chart.png'));
+    await sharp({ create: { width: 1000, height: 500, channels: 3, background: '#62a' } })
+      .png()
+      .toFile(site.file('content/news/with-images/chart.png'));
     const result = await site.run(['build']);
     expect(result.code, result.stderr).toBe(0);
     const after = await site.read('dist/news/with-images.html');
@@ -135,10 +147,15 @@ describe('images the site itself lists (team photos, share image)', () => {
         'site/index.tsx',
         definition
           .replace('export default defineSite({', "export default defineSite({\n  images: () => ['/photo.png'],")
-          .replace('return <h1>About us</h1>;', "return <h1>About us {JSON.stringify((data as { images?: unknown }).images)}</h1>;")
+          .replace(
+            'return <h1>About us</h1>;',
+            'return <h1>About us {JSON.stringify((data as { images?: unknown }).images)}</h1>;',
+          )
           .replace('function About() {', 'function About({ data }: PageProps) {'),
       );
-      await sharp({ create: { width: 500, height: 500, channels: 3, background: '#456' } }).png().toFile(site.file('site/public/photo.png'));
+      await sharp({ create: { width: 500, height: 500, channels: 3, background: '#456' } })
+        .png()
+        .toFile(site.file('site/public/photo.png'));
       await addBundle(site);
       const first = await site.run(['build']);
       expect(first.code, first.stdout + first.stderr).toBe(0);
@@ -164,26 +181,58 @@ describe('image problems fail the build and leave the last good site as it was',
   afterAll(() => site.dispose());
 
   const cases: Array<[string, string, Record<string, string | Buffer>, RegExp]> = [
-    ['a missing image', '![Gone](./gone.png)', {}, /\[ImageMissing\] An image is missing\n {2}content\/news\/broken\/index\.md:5: The image "\.\/gone\.png" does not exist/],
-    ['no alt text', '![](./pic.png)', { 'pic.png': 'png' }, /\[ImageAltMissing\] An image has no alt text\n {2}content\/news\/broken\/index\.md:5:/],
-    ['another origin', '![Remote](https://cdn.example.org/pic.png)', {}, /\[ImageRemote\] An image comes from another origin\n {2}content\/news\/broken\/index\.md:5: .*img-src 'self'/],
-    ['a .png that is text', '![Text](./pic.png)', { 'pic.png': 'hello, I am text' }, /\[ImageUnreadable\] An image cannot be read\n {2}content\/news\/broken\/index\.md:5: content\/news\/broken\/pic\.png: .*unsupported image format/],
-    ['a truncated PNG', '![Cut](./pic.png)', { 'pic.png': 'truncated' }, /\[ImageUnreadable\] An image cannot be read\n {2}content\/news\/broken\/index\.md:5: content\/news\/broken\/pic\.png: .*damaged or cut off/],
+    [
+      'a missing image',
+      '![Gone](./gone.png)',
+      {},
+      /\[ImageMissing\] An image is missing\n {2}content\/news\/broken\/index\.md:5: The image "\.\/gone\.png" does not exist/,
+    ],
+    [
+      'no alt text',
+      '![](./pic.png)',
+      { 'pic.png': 'png' },
+      /\[ImageAltMissing\] An image has no alt text\n {2}content\/news\/broken\/index\.md:5:/,
+    ],
+    [
+      'another origin',
+      '![Remote](https://cdn.example.org/pic.png)',
+      {},
+      /\[ImageRemote\] An image comes from another origin\n {2}content\/news\/broken\/index\.md:5: .*img-src 'self'/,
+    ],
+    [
+      'a .png that is text',
+      '![Text](./pic.png)',
+      { 'pic.png': 'hello, I am text' },
+      /\[ImageUnreadable\] An image cannot be read\n {2}content\/news\/broken\/index\.md:5: content\/news\/broken\/pic\.png: .*unsupported image format/,
+    ],
+    [
+      'a truncated PNG',
+      '![Cut](./pic.png)',
+      { 'pic.png': 'truncated' },
+      /\[ImageUnreadable\] An image cannot be read\n {2}content\/news\/broken\/index\.md:5: content\/news\/broken\/pic\.png: .*damaged or cut off/,
+    ],
   ];
 
-  it.each(cases)('%s', async (_, markdown, files, message) => {
-    await site.remove('content/news/broken');
-    await site.write('content/news/broken/index.md', `---\ntitle: Broken\ndate: "2025-01-01"\n---\n${markdown}\n`);
-    for (const [name, kind] of Object.entries(files)) {
-      const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: 'red' } }).png().toBuffer();
-      const contents = kind === 'png' ? png : kind === 'truncated' ? png.subarray(0, png.length / 2) : Buffer.from(kind);
-      await site.write(`content/news/broken/${name}`, contents as unknown as string);
-    }
-    const before = snapshotTree(site.file('dist'));
-    const result = await site.run(['build']);
-    expect(result.code).toBe(1);
-    expect(result.stdout + result.stderr).toMatch(message);
-    expect(result.stdout + result.stderr).not.toContain('Unexpected internal error');
-    expect(treeChanges(before, snapshotTree(site.file('dist')))).toEqual([]);
-  }, 60_000);
+  it.each(cases)(
+    '%s',
+    async (_, markdown, files, message) => {
+      await site.remove('content/news/broken');
+      await site.write('content/news/broken/index.md', `---\ntitle: Broken\ndate: "2025-01-01"\n---\n${markdown}\n`);
+      for (const [name, kind] of Object.entries(files)) {
+        const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: 'red' } })
+          .png()
+          .toBuffer();
+        const contents =
+          kind === 'png' ? png : kind === 'truncated' ? png.subarray(0, png.length / 2) : Buffer.from(kind);
+        await site.write(`content/news/broken/${name}`, contents as unknown as string);
+      }
+      const before = snapshotTree(site.file('dist'));
+      const result = await site.run(['build']);
+      expect(result.code).toBe(1);
+      expect(result.stdout + result.stderr).toMatch(message);
+      expect(result.stdout + result.stderr).not.toContain('Unexpected internal error');
+      expect(treeChanges(before, snapshotTree(site.file('dist')))).toEqual([]);
+    },
+    60_000,
+  );
 });

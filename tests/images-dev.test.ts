@@ -25,7 +25,9 @@ describe('dev mode: article images', () => {
   beforeAll(async () => {
     site = await copySite(fixture);
     await site.write(`${bundle}/index.md`, '---\ntitle: Pictures\ndate: "2025-01-01"\n---\n![A chart](./chart.png)\n');
-    await sharp({ create: { width: 500, height: 250, channels: 3, background: '#284' } }).png().toFile(site.file(`${bundle}/chart.png`));
+    await sharp({ create: { width: 500, height: 250, channels: 3, background: '#284' } })
+      .png()
+      .toFile(site.file(`${bundle}/chart.png`));
     build = await createIncrementalBuild({ root: site.dir, outDir: '.cache/ssg/dev', warn: () => {} });
     await build.initial();
   }, 120_000);
@@ -42,7 +44,9 @@ describe('dev mode: article images', () => {
 
   it('renders the article again when only its image changes', async () => {
     const before = chartUrl(page());
-    await sharp({ create: { width: 500, height: 250, channels: 3, background: '#842' } }).png().toFile(site.file(`${bundle}/chart.png`));
+    await sharp({ create: { width: 500, height: 250, channels: 3, background: '#842' } })
+      .png()
+      .toFile(site.file(`${bundle}/chart.png`));
     const result = await build.update([site.file(`${bundle}/chart.png`)]);
     expect(result.pages).toContain('/news/with-images');
     const after = chartUrl(page());
@@ -51,7 +55,10 @@ describe('dev mode: article images', () => {
   });
 
   it('keeps the pictures when the text is edited (the Markdown HTML is rewritten once, not twice)', async () => {
-    await site.write(`${bundle}/index.md`, '---\ntitle: Pictures\ndate: "2025-01-01"\n---\nNew text.\n\n![A chart](./chart.png)\n');
+    await site.write(
+      `${bundle}/index.md`,
+      '---\ntitle: Pictures\ndate: "2025-01-01"\n---\nNew text.\n\n![A chart](./chart.png)\n',
+    );
     await build.update([site.file(`${bundle}/index.md`)]);
     const html = page();
     expect(html).toContain('New text.');
@@ -59,7 +66,10 @@ describe('dev mode: article images', () => {
   });
 
   it('refuses an image from another origin as a build does, naming file and line', async () => {
-    await site.write(`${bundle}/index.md`, '---\ntitle: Pictures\ndate: "2025-01-01"\n---\n![Remote](https://cdn.example.org/x.png)\n');
+    await site.write(
+      `${bundle}/index.md`,
+      '---\ntitle: Pictures\ndate: "2025-01-01"\n---\n![Remote](https://cdn.example.org/x.png)\n',
+    );
     const error = await build.update([site.file(`${bundle}/index.md`)]).catch((caught: unknown) => caught);
     const errors = error instanceof SsgErrorList ? error.errors : [error as SsgError];
     expect(errors.map((item) => [item.code, item.where])).toEqual([['ImageRemote', `${bundle}/index.md:5`]]);
@@ -72,19 +82,29 @@ describe('dev mode: images articles show from the public folder or beside them, 
   const out = () => path.join(site.dir, '.cache/ssg/dev');
   const cacheDir = () => path.join(site.dir, '.cache/ssg/images');
   const page = () => readFileSync(path.join(out(), 'news/public-picture.html'), 'utf8');
-  const png = (background: string) => sharp({ create: { width: 300, height: 200, channels: 3, background } }).png().toBuffer();
-  const entryOf = (bytes: Uint8Array, file: string) => `${imageKey(bytes, DEFAULT_IMAGE_SETTINGS, ASSETS_DIR, file)}.bin`;
+  const png = (background: string) =>
+    sharp({ create: { width: 300, height: 200, channels: 3, background } })
+      .png()
+      .toBuffer();
+  const entryOf = (bytes: Uint8Array, file: string) =>
+    `${imageKey(bytes, DEFAULT_IMAGE_SETTINGS, ASSETS_DIR, file)}.bin`;
   const entries = () => new Set(readdirSync(cacheDir()));
   const logoUrl = (html: string) => /\/assets\/pic-\d+w-\w+\.png/.exec(html)?.[0];
 
   async function freshBuild(): Promise<{ out: string; error?: unknown }> {
     const outDir = path.join(site.dir, 'dist');
-    return ssgBuild({ root: site.dir, outDir, warn: () => {} }).then(() => ({ out: outDir }), (error: unknown) => ({ out: outDir, error }));
+    return ssgBuild({ root: site.dir, outDir, warn: () => {} }).then(
+      () => ({ out: outDir }),
+      (error: unknown) => ({ out: outDir, error }),
+    );
   }
 
   beforeAll(async () => {
     site = await copySite(fixture);
-    await site.write('content/news/public-picture.md', '---\ntitle: Public picture\ndate: "2025-01-01"\n---\n![A logo](/pic.png)\n');
+    await site.write(
+      'content/news/public-picture.md',
+      '---\ntitle: Public picture\ndate: "2025-01-01"\n---\n![A logo](/pic.png)\n',
+    );
     await site.write('site/public/pic.png', await png('#284'));
     build = await createIncrementalBuild({ root: site.dir, outDir: '.cache/ssg/dev', warn: () => {} });
     await build.initial();
@@ -106,7 +126,9 @@ describe('dev mode: images articles show from the public folder or beside them, 
 
     await site.remove('site/public/pic.png');
     const error = await build.update([site.file('site/public/pic.png')]).catch((caught: unknown) => caught);
-    expect(describeProblems(error)).toEqual([expect.objectContaining({ code: 'ImageMissing', where: 'content/news/public-picture.md:5' })]);
+    expect(describeProblems(error)).toEqual([
+      expect.objectContaining({ code: 'ImageMissing', where: 'content/news/public-picture.md:5' }),
+    ]);
     expect(describeProblems((await freshBuild()).error)).toEqual(describeProblems(error));
   });
 
@@ -120,7 +142,10 @@ describe('dev mode: images articles show from the public folder or beside them, 
 
   it('processes a plain article again when an image beside it (not in a page bundle) changes', async () => {
     await site.write('content/news/img/photo.png', await png('#111'));
-    await site.write('content/news/beside.md', '---\ntitle: Beside\ndate: "2025-01-02"\n---\n![A photo](./img/photo.png)\n');
+    await site.write(
+      'content/news/beside.md',
+      '---\ntitle: Beside\ndate: "2025-01-02"\n---\n![A photo](./img/photo.png)\n',
+    );
     await build.update([site.file('content/news/img/photo.png'), site.file('content/news/beside.md')]);
     const before = readFileSync(path.join(out(), 'news/beside.html'), 'utf8');
     await site.write('content/news/img/photo.png', await png('#eee'));
@@ -131,7 +156,10 @@ describe('dev mode: images articles show from the public folder or beside them, 
 
   it('prunes, when asked after a good rebuild, the cache entries no image shows any more, sparing those in use and newer ones', async () => {
     build.pruneCaches();
-    const [picture, photo] = [entryOf(readFileSync(site.file('site/public/pic.png')), 'pic.png'), entryOf(readFileSync(site.file('content/news/img/photo.png')), 'photo.png')];
+    const [picture, photo] = [
+      entryOf(readFileSync(site.file('site/public/pic.png')), 'pic.png'),
+      entryOf(readFileSync(site.file('content/news/img/photo.png')), 'photo.png'),
+    ];
     expect([...entries()].sort()).toEqual([picture, photo].sort());
 
     const stale = `${'a'.repeat(64)}.bin`;
@@ -159,8 +187,13 @@ describe('dev mode: an article that comes due while it runs', () => {
   beforeAll(async () => {
     site = await copySite(fixture);
     // Dated an hour after dev starts: held back until then, its file never touched again.
-    await site.write('content/news/soon/index.md', '---\ntitle: Soon\ndate: "2026-01-01T10:00:00Z"\n---\nThe body of the post that comes due.\n\n![A chart](./chart.png)\n');
-    await sharp({ create: { width: 500, height: 250, channels: 3, background: '#248' } }).png().toFile(site.file('content/news/soon/chart.png'));
+    await site.write(
+      'content/news/soon/index.md',
+      '---\ntitle: Soon\ndate: "2026-01-01T10:00:00Z"\n---\nThe body of the post that comes due.\n\n![A chart](./chart.png)\n',
+    );
+    await sharp({ create: { width: 500, height: 250, channels: 3, background: '#248' } })
+      .png()
+      .toFile(site.file('content/news/soon/chart.png'));
     build = await createIncrementalBuild({ root: site.dir, outDir: '.cache/ssg/dev', warn: () => {}, now: () => now });
     await build.initial();
   }, 120_000);
@@ -173,7 +206,10 @@ describe('dev mode: an article that comes due while it runs', () => {
     expect(existsSync(out('news/soon.html'))).toBe(false);
     now = new Date('2026-01-01T11:00:00Z');
     // Another article edited: the rebuild that publishes the post that came due.
-    await site.write('content/news/first-post.md', `${readFileSync(site.file('content/news/first-post.md'), 'utf8')}\nOne more line.\n`);
+    await site.write(
+      'content/news/first-post.md',
+      `${readFileSync(site.file('content/news/first-post.md'), 'utf8')}\nOne more line.\n`,
+    );
     const result = await build.update([site.file('content/news/first-post.md')]);
     expect(result.pages).toContain('/news/soon');
     const html = readFileSync(out('news/soon.html'), 'utf8');
@@ -184,6 +220,8 @@ describe('dev mode: an article that comes due while it runs', () => {
     // The same page as a build at that time makes.
     const built = await ssgBuild({ root: site.dir, outDir: 'dist', now, warn: () => {} });
     expect(built.pages.some((row) => row.route === '/news/soon')).toBe(true);
-    expect(html.replace(/<script[^]*?<\/script>/g, '')).toBe(readFileSync(site.file('dist/news/soon.html'), 'utf8').replace(/<script[^]*?<\/script>/g, ''));
+    expect(html.replace(/<script[^]*?<\/script>/g, '')).toBe(
+      readFileSync(site.file('dist/news/soon.html'), 'utf8').replace(/<script[^]*?<\/script>/g, ''),
+    );
   });
 });

@@ -11,7 +11,13 @@ import { resolveImageFile, type ArticleImageContext } from '../src/images/articl
 import { openImageCache, type ImageCache } from '../src/images/image-cache.ts';
 import { convertArticle, markdownToHtml } from '../src/content/markdown.ts';
 
-const settings = { widths: [16, 32], maxPixels: 1_000_000, quality: { avif: 40, webp: 60, jpeg: 70 }, avifEffort: 0, timeoutSeconds: 30 };
+const settings = {
+  widths: [16, 32],
+  maxPixels: 1_000_000,
+  quality: { avif: 40, webp: 60, jpeg: 70 },
+  avifEffort: 0,
+  timeoutSeconds: 30,
+};
 let root: string;
 let options: Omit<ArticleImageContext, 'file' | 'bodyLine'> & { cache: ImageCache };
 
@@ -19,10 +25,16 @@ beforeAll(async () => {
   root = mkdtempSync(path.join(tmpdir(), 'ssg-article-images-'));
   mkdirSync(path.join(root, 'content/news/charts'), { recursive: true });
   mkdirSync(path.join(root, 'site/public/images'), { recursive: true });
-  const png = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: 'teal' } }).png().toBuffer();
+  const png = (width: number, height: number) =>
+    sharp({ create: { width, height, channels: 3, background: 'teal' } })
+      .png()
+      .toBuffer();
   writeFileSync(path.join(root, 'content/news/charts/chart.png'), await png(40, 30));
   writeFileSync(path.join(root, 'content/news/charts/my chart.png'), await png(20, 10));
-  writeFileSync(path.join(root, 'content/news/charts/logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="12" height="8"/>');
+  writeFileSync(
+    path.join(root, 'content/news/charts/logo.svg'),
+    '<svg xmlns="http://www.w3.org/2000/svg" width="12" height="8"/>',
+  );
   writeFileSync(path.join(root, 'content/news/charts/notes.txt'), 'not an image');
   writeFileSync(path.join(root, 'site/public/images/shared.png'), await png(24, 24));
   writeFileSync(path.join(root, 'secret.png'), await png(4, 4));
@@ -50,25 +62,43 @@ async function convertAll(articles: ReadonlyArray<ReturnType<typeof article>>) {
   const converted = [];
   for (const item of articles) {
     try {
-      converted.push(await convertArticle(item.markdown, { ...options, file: item.file, bodyLine: item.bodyLine ?? 1 }));
+      converted.push(
+        await convertArticle(item.markdown, { ...options, file: item.file, bodyLine: item.bodyLine ?? 1 }),
+      );
     } catch (error) {
       errors.push(error);
     }
   }
-  if (errors.length > 0) throw errors.length === 1 ? errors[0] : new SsgErrorList(errors.flatMap((error) => (error instanceof SsgErrorList ? error.errors : [error as SsgError])));
+  if (errors.length > 0)
+    throw errors.length === 1
+      ? errors[0]
+      : new SsgErrorList(
+          errors.flatMap((error) => (error instanceof SsgErrorList ? error.errors : [error as SsgError])),
+        );
   const files = new Map<string, Uint8Array>();
   for (const { images } of converted) {
     for (const shown of images?.shown ?? []) {
       if (shown.path) files.set(shown.path, new Uint8Array());
-      else for (const variant of (await options.cache.load(shown.entry!))!.variants) files.set(variant.path, variant.contents);
+      else
+        for (const variant of (await options.cache.load(shown.entry!))!.variants)
+          files.set(variant.path, variant.contents);
     }
   }
-  const sources = [...new Set(converted.flatMap(({ images }) => images?.sources.map((source) => source.file) ?? []))].sort();
-  return { html: converted.map((item) => item.html), files: [...files].map(([filePath, contents]) => ({ path: filePath, contents })), sources };
+  const sources = [
+    ...new Set(converted.flatMap(({ images }) => images?.sources.map((source) => source.file) ?? [])),
+  ].sort();
+  return {
+    html: converted.map((item) => item.html),
+    files: [...files].map(([filePath, contents]) => ({ path: filePath, contents })),
+    sources,
+  };
 }
 
 async function failure(promise: Promise<unknown>): Promise<SsgError[]> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   if (error instanceof SsgErrorList) return error.errors;
   if (error instanceof SsgError) return [error];
   throw new Error(`expected a build error, got ${String(error)}`);
@@ -85,9 +115,17 @@ describe('page bundles', () => {
 
 describe('images found in the converted tree', () => {
   it('are found in order, reference images too, with their lines in the file; undefined references and code are text', async () => {
-    const item = article('Text\n\n![One](./missing-a.png "Title")\n\n| x |\n| - |\n| ![Two][b] |\n\n![Three][nowhere]\n\n[b]: ./missing-b.png\n\n```\n![not](./code.png)\n```\n');
+    const item = article(
+      'Text\n\n![One](./missing-a.png "Title")\n\n| x |\n| - |\n| ![Two][b] |\n\n![Three][nowhere]\n\n[b]: ./missing-b.png\n\n```\n![not](./code.png)\n```\n',
+    );
     const errors = await failure(convertAll([item]));
-    expect(errors.map((error) => [error.code, error.where, error.message.includes('missing-a') || error.message.includes('missing-b')])).toEqual([
+    expect(
+      errors.map((error) => [
+        error.code,
+        error.where,
+        error.message.includes('missing-a') || error.message.includes('missing-b'),
+      ]),
+    ).toEqual([
       ['ImageMissing', 'content/news/charts/index.md:7', true],
       ['ImageMissing', 'content/news/charts/index.md:11', true],
     ]);
@@ -95,7 +133,21 @@ describe('images found in the converted tree', () => {
 
   it('every image the HTML would show is checked, for random and malformed Markdown', async () => {
     const piece = fc.oneof(
-      fc.constantFrom('![a](x.png)', '![](y.png)', '![a][r]', '[r]: z.png', '![unclosed(', '![a](<sp ace.png>)', '```\n![c](code.png)\n```', '![a](x.png "t")', '> ![q](q.png)', '- ![l](l.png)', '![a](javascript:alert(1))', '![a](data:image/png;base64,AA)', '| ![t](t.png) |\n| - |'),
+      fc.constantFrom(
+        '![a](x.png)',
+        '![](y.png)',
+        '![a][r]',
+        '[r]: z.png',
+        '![unclosed(',
+        '![a](<sp ace.png>)',
+        '```\n![c](code.png)\n```',
+        '![a](x.png "t")',
+        '> ![q](q.png)',
+        '- ![l](l.png)',
+        '![a](javascript:alert(1))',
+        '![a](data:image/png;base64,AA)',
+        '| ![t](t.png) |\n| - |',
+      ),
       fc.string({ maxLength: 20 }),
     );
     await fc.assert(
@@ -104,7 +156,10 @@ describe('images found in the converted tree', () => {
         const shown = (markdownToHtml(markdown).match(/<img\b/g) ?? []).length;
         // None of these files exist: each image shown is one problem (a missing alt is a second).
         const problems = await failure(convertAll([article(markdown)])).catch(() => []);
-        expect(new Set(problems.filter((error) => error.code !== 'ImageAltMissing').map((error) => error.where)).size <= shown).toBe(true);
+        expect(
+          new Set(problems.filter((error) => error.code !== 'ImageAltMissing').map((error) => error.where)).size <=
+            shown,
+        ).toBe(true);
         expect(problems.filter((error) => error.code !== 'ImageAltMissing').length).toBe(shown);
       }),
       { numRuns: 60 },
@@ -116,9 +171,15 @@ describe('resolveImageFile', () => {
   const reference = (url: string) => ({ url, alt: 'x', line: 9 });
   const file = 'content/news/charts/index.md';
   it('finds files beside the article (percent-encoded too) and in the public folder', () => {
-    expect(resolveImageFile(reference('./chart.png'), file, options)).toBe(path.join(root, 'content/news/charts/chart.png'));
-    expect(resolveImageFile(reference('my%20chart.png?v=1#top'), file, options)).toBe(path.join(root, 'content/news/charts/my chart.png'));
-    expect(resolveImageFile(reference('/images/shared.png'), file, options)).toBe(path.join(root, 'site/public/images/shared.png'));
+    expect(resolveImageFile(reference('./chart.png'), file, options)).toBe(
+      path.join(root, 'content/news/charts/chart.png'),
+    );
+    expect(resolveImageFile(reference('my%20chart.png?v=1#top'), file, options)).toBe(
+      path.join(root, 'content/news/charts/my chart.png'),
+    );
+    expect(resolveImageFile(reference('/images/shared.png'), file, options)).toBe(
+      path.join(root, 'site/public/images/shared.png'),
+    );
   });
 
   it('refuses other origins, missing files and paths that leave their folder, naming file and line', () => {
@@ -143,10 +204,18 @@ describe('resolveImageFile', () => {
 
   it('never resolves outside the articles or public folder, whatever the URL', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('..', '.', 'charts', '%2e%2e', 'chart.png', '', '/', '%2F', 'secret.png', '\\'), { maxLength: 8 }), (parts) => {
-        const result = resolveImageFile(reference(parts.join('/')), file, options);
-        if (typeof result === 'string') expect(result.startsWith(options.articlesDir + path.sep) || result.startsWith(options.publicDir + path.sep)).toBe(true);
-      }),
+      fc.property(
+        fc.array(fc.constantFrom('..', '.', 'charts', '%2e%2e', 'chart.png', '', '/', '%2F', 'secret.png', '\\'), {
+          maxLength: 8,
+        }),
+        (parts) => {
+          const result = resolveImageFile(reference(parts.join('/')), file, options);
+          if (typeof result === 'string')
+            expect(
+              result.startsWith(options.articlesDir + path.sep) || result.startsWith(options.publicDir + path.sep),
+            ).toBe(true);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -154,8 +223,14 @@ describe('resolveImageFile', () => {
 
 describe('article images, converted with the Markdown', () => {
   it('replaces each image by a <picture>, the first eager, the rest lazy, and returns the files', async () => {
-    const item = article('Intro\n\n![A chart](./chart.png)\n\n```js\nconst x = 1;\n```\n\n![Shared](/images/shared.png)\n\n![Logo](./logo.svg)\n\n![Again](chart.png)\n');
-    const { html: [html], files, sources } = await convertAll([item]);
+    const item = article(
+      'Intro\n\n![A chart](./chart.png)\n\n```js\nconst x = 1;\n```\n\n![Shared](/images/shared.png)\n\n![Logo](./logo.svg)\n\n![Again](chart.png)\n',
+    );
+    const {
+      html: [html],
+      files,
+      sources,
+    } = await convertAll([item]);
     const pictures = html!.match(/<picture>.*?<\/picture>/g) ?? [];
     expect(pictures).toHaveLength(3);
     expect(pictures[0]).toContain('type="image/avif"');
@@ -163,25 +238,41 @@ describe('article images, converted with the Markdown', () => {
     expect(pictures[0]).toContain('width="40" height="30"');
     expect(pictures[0]).not.toContain('loading=');
     for (const later of pictures.slice(1)) expect(later).toContain('loading="lazy"');
-    expect(html).toMatch(/<img src="\/assets\/logo-[0-9a-f]{10}\.svg" width="12" height="8" alt="Logo" loading="lazy" decoding="async">/);
-    expect(html).toContain('<code class="hljs language-js"><span class="hljs-keyword">const</span> x = <span class="hljs-number">1</span>;');
+    expect(html).toMatch(
+      /<img src="\/assets\/logo-[0-9a-f]{10}\.svg" width="12" height="8" alt="Logo" loading="lazy" decoding="async">/,
+    );
+    expect(html).toContain(
+      '<code class="hljs language-js"><span class="hljs-keyword">const</span> x = <span class="hljs-number">1</span>;',
+    );
     // One set of variants for the image shown twice; every src in the HTML is a returned file.
     const paths = new Set(files.map((file) => `/${file.path}`));
     expect(paths.size).toBe(files.length);
     for (const match of html!.matchAll(/\/assets\/[^" ,]+/g)) expect(paths.has(match[0])).toBe(true);
     // The files read, once each, named from the project root: what dev mode watches for this article.
     const named = (file: string) => path.relative(options.root, file);
-    expect(sources).toEqual([named(path.join(options.articlesDir, 'charts/chart.png')), named(path.join(options.articlesDir, 'charts/logo.svg')), named(path.join(options.publicDir, 'images/shared.png'))].sort());
+    expect(sources).toEqual(
+      [
+        named(path.join(options.articlesDir, 'charts/chart.png')),
+        named(path.join(options.articlesDir, 'charts/logo.svg')),
+        named(path.join(options.publicDir, 'images/shared.png')),
+      ].sort(),
+    );
     // The article itself is never changed: converting it again makes the same HTML.
     expect(item.html).toBe('');
     expect((await convertAll([item])).html[0]).toBe(html);
   });
 
   it("keeps an HTML image's width, height and alignment, in proportion, as attributes and a class", async () => {
-    const item = article('<img src="./logo.svg" alt="Logo" width="100" align="right">\n\n<img src="./chart.png" alt="Chart" height="15" align="LEFT">\n\n<img src="./chart.png" alt="Both" width="7" height="9" align="center">\n\n<img src="./chart.png" alt="Odd" width="0x40" align="top">\n');
-    const { html: [html] } = await convertAll([item]);
+    const item = article(
+      '<img src="./logo.svg" alt="Logo" width="100" align="right">\n\n<img src="./chart.png" alt="Chart" height="15" align="LEFT">\n\n<img src="./chart.png" alt="Both" width="7" height="9" align="center">\n\n<img src="./chart.png" alt="Odd" width="0x40" align="top">\n',
+    );
+    const {
+      html: [html],
+    } = await convertAll([item]);
     // The SVG (12x8) at the width asked, its height in proportion; floated by a class, not a style (the CSP).
-    expect(html).toMatch(/<img src="\/assets\/logo-[0-9a-f]{10}\.svg" class="align-right" width="100" height="67" alt="Logo"/);
+    expect(html).toMatch(
+      /<img src="\/assets\/logo-[0-9a-f]{10}\.svg" class="align-right" width="100" height="67" alt="Logo"/,
+    );
     const pictures = html!.match(/<picture[^>]*>.*?<\/picture>/g) ?? [];
     expect(pictures).toHaveLength(3);
     // The chart (40x30) at the height asked; the browser picks the variant for the width shown.
@@ -196,17 +287,33 @@ describe('article images, converted with the Markdown', () => {
     expect(pictures[2]).toContain('sizes="100vw"');
     expect(html).not.toContain('style=');
     // As HTML reads a whole number: the digits at its start (`1e3` is 1, `50%` is 50, ` +8` is 8).
-    for (const [written, width] of [['1e3', 1], ['50%', 50], [' +8', 8], ['0', 40], ['-5', 40], ['x', 40]] as const) {
-      const { html: [one] } = await convertAll([article(`<img src="./chart.png" alt="One" width="${written}">\n`)]);
+    for (const [written, width] of [
+      ['1e3', 1],
+      ['50%', 50],
+      [' +8', 8],
+      ['0', 40],
+      ['-5', 40],
+      ['x', 40],
+    ] as const) {
+      const {
+        html: [one],
+      } = await convertAll([article(`<img src="./chart.png" alt="One" width="${written}">\n`)]);
       expect(one, written).toContain(`width="${width}"`);
     }
   });
 
   it("points a link to the article's own page and an <a name> at the anchor as written out", async () => {
-    const item = article('<a name="top"></a>\n\n[up](/news/this-post#top) [up](this-post/#top) [there](/news/other#top)\n', 'content/news/this-post.md');
-    const { html: [html] } = await convertAll([item]);
+    const item = article(
+      '<a name="top"></a>\n\n[up](/news/this-post#top) [up](this-post/#top) [there](/news/other#top)\n',
+      'content/news/this-post.md',
+    );
+    const {
+      html: [html],
+    } = await convertAll([item]);
     // Another page's anchor is that page's business (the link check looks there).
-    expect(html).toContain('<a href="/news/this-post#user-content-top">up</a> <a href="this-post/#user-content-top">up</a> <a href="/news/other#top">there</a>');
+    expect(html).toContain(
+      '<a href="/news/this-post#user-content-top">up</a> <a href="this-post/#user-content-top">up</a> <a href="/news/other#top">there</a>',
+    );
   });
 
   it('allows a decorative image written ![""](…) with an empty alt; refuses a missing alt', async () => {

@@ -13,13 +13,26 @@ import { pictureElement, pictureOf } from '../src/images/picture.ts';
 import { processImage, variantWidths, type ImageSettings } from '../src/images/process.ts';
 
 // Small widths and a low AVIF effort keep each encode to milliseconds.
-const settings: ImageSettings = { widths: [16, 32, 48], maxPixels: 1_000_000, quality: { avif: 40, webp: 60, jpeg: 70 }, avifEffort: 0, timeoutSeconds: 30 };
+const settings: ImageSettings = {
+  widths: [16, 32, 48],
+  maxPixels: 1_000_000,
+  quality: { avif: 40, webp: 60, jpeg: 70 },
+  avifEffort: 0,
+  timeoutSeconds: 30,
+};
 
 const formats = ['png', 'jpeg', 'webp', 'avif', 'gif', 'tiff'] as const;
 
-async function makeImage(width: number, height: number, format: (typeof formats)[number], alpha = false): Promise<Buffer> {
+async function makeImage(
+  width: number,
+  height: number,
+  format: (typeof formats)[number],
+  alpha = false,
+): Promise<Buffer> {
   const background = alpha ? { r: 20, g: 120, b: 200, alpha: 0.5 } : { r: 20, g: 120, b: 200 };
-  return sharp({ create: { width, height, channels: alpha ? 4 : 3, background } }).toFormat(format).toBuffer();
+  return sharp({ create: { width, height, channels: alpha ? 4 : 3, background } })
+    .toFormat(format)
+    .toBuffer();
 }
 
 /** A valid PNG whose header claims other dimensions (the header's checksum fixed up). */
@@ -37,14 +50,18 @@ afterAll(() => temporary.forEach((dir) => rmSync(dir, { recursive: true, force: 
 describe('variantWidths', () => {
   it('never upscales, always offers the original (capped at the largest width), ascending and unique', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 10_000 }), fc.uniqueArray(fc.integer({ min: 1, max: 5000 }), { minLength: 1, maxLength: 8 }), (original, widths) => {
-        const chosen = variantWidths(original, widths);
-        expect(chosen.length).toBeGreaterThan(0);
-        expect(Math.max(...chosen)).toBe(Math.min(original, Math.max(...widths)));
-        for (const width of chosen) expect(width).toBeLessThanOrEqual(original);
-        expect([...chosen].sort((a, b) => a - b)).toEqual(chosen);
-        expect(new Set(chosen).size).toBe(chosen.length);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 10_000 }),
+        fc.uniqueArray(fc.integer({ min: 1, max: 5000 }), { minLength: 1, maxLength: 8 }),
+        (original, widths) => {
+          const chosen = variantWidths(original, widths);
+          expect(chosen.length).toBeGreaterThan(0);
+          expect(Math.max(...chosen)).toBe(Math.min(original, Math.max(...widths)));
+          for (const width of chosen) expect(width).toBeLessThanOrEqual(original);
+          expect([...chosen].sort((a, b) => a - b)).toEqual(chosen);
+          expect(new Set(chosen).size).toBe(chosen.length);
+        },
+      ),
     );
   });
 });
@@ -90,10 +107,16 @@ describe('processImage', () => {
       ['truncated JPEG', jpeg.subarray(0, Math.floor(jpeg.length * 0.6)), /damaged or cut off|cannot be read/],
       ['text named .png', Buffer.from('this is not an image\n'), /unsupported image format/],
       ['empty file', Buffer.alloc(0), /cannot be read/],
-      ['SVG in raster clothing', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>'), /not a web image format/],
+      [
+        'SVG in raster clothing',
+        Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>'),
+        /not a web image format/,
+      ],
     ];
     for (const [what, bytes, message] of cases) {
-      const error = await processImage(bytes, 'content/news/x/bad.png', { settings }).catch((caught: unknown) => caught);
+      const error = await processImage(bytes, 'content/news/x/bad.png', { settings }).catch(
+        (caught: unknown) => caught,
+      );
       expect(error, what).toBeInstanceOf(SsgError);
       expect((error as SsgError).code, what).toBe('ImageUnreadable');
       expect((error as SsgError).file).toBe('content/news/x/bad.png');
@@ -102,7 +125,9 @@ describe('processImage', () => {
   }, 30_000);
 
   it('refuses huge dimensions from the header alone, before decoding (no hang, no memory blow-up)', async () => {
-    const error = await processImage(await pngClaiming(100_000, 100_000), 'huge.png', { settings }).catch((caught: unknown) => caught);
+    const error = await processImage(await pngClaiming(100_000, 100_000), 'huge.png', { settings }).catch(
+      (caught: unknown) => caught,
+    );
     expect((error as SsgError).code).toBe('ImageTooLarge');
     expect((error as SsgError).message).toMatch(/100000×100000/);
   });
@@ -155,7 +180,8 @@ describe('image cache', () => {
 
     // A damaged entry (one byte changed) is made again, not shipped.
     const dir = imageCacheDir(cacheDir);
-    for (const name of readdirSync(dir)) writeFileSync(path.join(dir, name), 'ssg-cache/1 3 ' + '0'.repeat(64) + '\nabc');
+    for (const name of readdirSync(dir))
+      writeFileSync(path.join(dir, name), 'ssg-cache/1 3 ' + '0'.repeat(64) + '\nabc');
     const third = openImageCache({ cacheDir, settings, assetsDir: 'assets' });
     const remade = await third.process(bytes, 'a.jpg');
     expect(third.counts).toEqual({ cached: 0, processed: 1 });
@@ -164,14 +190,19 @@ describe('image cache', () => {
 });
 
 /** A syntax tree node as the Markdown processor writes it out. */
-const toHtml = (node: ReturnType<typeof pictureElement>) => unified().use(rehypeStringify).stringify({ type: 'root', children: [node] });
+const toHtml = (node: ReturnType<typeof pictureElement>) =>
+  unified()
+    .use(rehypeStringify)
+    .stringify({ type: 'root', children: [node] });
 
 describe('pictureElement', () => {
   it('offers AVIF then WebP, with srcset, sizes, width and height, lazy unless eager, alt escaped', async () => {
     const image = await processImage(await makeImage(40, 20, 'png'), 'chart.png', { settings });
     const picture = pictureOf(image);
     const lazy = toHtml(pictureElement(picture, { alt: 'A "quoted" <chart> & more', eager: false, sizes: '100vw' }));
-    expect(lazy).toMatch(/^<picture><source type="image\/avif" srcset="[^"]+ 16w, [^"]+ 32w, [^"]+ 40w" sizes="100vw"><source type="image\/webp"/);
+    expect(lazy).toMatch(
+      /^<picture><source type="image\/avif" srcset="[^"]+ 16w, [^"]+ 32w, [^"]+ 40w" sizes="100vw"><source type="image\/webp"/,
+    );
     expect(lazy).toContain('width="40" height="20"');
     expect(lazy).toContain('alt="A &#x22;quoted&#x22; <chart> &#x26; more"');
     expect(lazy).toContain('loading="lazy" decoding="async"');
@@ -191,9 +222,14 @@ describe("the image processor's versions (part of the image cache's keys)", () =
       "const loaded = (await import('node:fs')).readFileSync('/proc/self/maps', 'utf8').includes('sharp-');",
       'console.log(JSON.stringify({ version, loaded }));',
     ].join('\n');
-    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: path.resolve(import.meta.dirname, '..'), encoding: 'utf8' });
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: path.resolve(import.meta.dirname, '..'),
+      encoding: 'utf8',
+    });
     const { version, loaded } = JSON.parse(out.trim().split('\n').at(-1)!) as { version: string; loaded: boolean };
-    expect(version).toBe(`${sharp.versions.sharp}/@img/sharp-libvips-${process.platform}-${process.arch}@${(await import(`@img/sharp-libvips-${process.platform}-${process.arch}/package`, { with: { type: 'json' } })).default.version}`);
+    expect(version).toBe(
+      `${sharp.versions.sharp}/@img/sharp-libvips-${process.platform}-${process.arch}@${(await import(`@img/sharp-libvips-${process.platform}-${process.arch}/package`, { with: { type: 'json' } })).default.version}`,
+    );
     expect(loaded).toBe(false);
   }, 30_000);
 });

@@ -32,7 +32,10 @@ async function addBundle(site: TempSite): Promise<void> {
       'celocli validatorgroup:show 0x0000000000000000000000000000000000000000',
       '```',
       '',
-      ...Array.from({ length: 12 }, (_, index) => `Paragraph ${index + 1} of text that pushes the photo below the fold on a phone.\n`),
+      ...Array.from(
+        { length: 12 },
+        (_, index) => `Paragraph ${index + 1} of text that pushes the photo below the fold on a phone.\n`,
+      ),
       '![The server rack in Vienna](./rack.jpg)',
       '',
     ].join('\n'),
@@ -40,8 +43,12 @@ async function addBundle(site: TempSite): Promise<void> {
   const stripes = Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="800"><rect width="1600" height="800" fill="#0b6e4f"/>${Array.from({ length: 12 }, (_, i) => `<rect x="${60 + i * 125}" y="${760 - 40 * (i + 4)}" width="90" height="${40 * (i + 4)}" fill="#f2c14e"/>`).join('')}</svg>`,
   );
-  await sharp(stripes).png().toFile(site.file(`${dir}/chart.png`));
-  await sharp({ create: { width: 900, height: 600, channels: 3, background: '#3a506b' } }).jpeg().toFile(site.file(`${dir}/rack.jpg`));
+  await sharp(stripes)
+    .png()
+    .toFile(site.file(`${dir}/chart.png`));
+  await sharp({ create: { width: 900, height: 600, channels: 3, background: '#3a506b' } })
+    .jpeg()
+    .toFile(site.file(`${dir}/rack.jpg`));
 }
 
 describe('article images in a real browser', () => {
@@ -65,7 +72,9 @@ describe('article images in a real browser', () => {
     await opened.page.addInitScript(() => {
       (window as unknown as { violations: string[] }).violations = [];
       document.addEventListener('securitypolicyviolation', (event) => {
-        (window as unknown as { violations: string[] }).violations.push(`${event.violatedDirective} ${event.blockedURI}`);
+        (window as unknown as { violations: string[] }).violations.push(
+          `${event.violatedDirective} ${event.blockedURI}`,
+        );
       });
     });
     return opened;
@@ -88,7 +97,11 @@ describe('article images in a real browser', () => {
       );
     }
     return images.evaluateAll((elements: HTMLImageElement[]) =>
-      elements.map((element) => ({ naturalWidth: element.naturalWidth, currentSrc: element.currentSrc, loading: element.getAttribute('loading') })),
+      elements.map((element) => ({
+        naturalWidth: element.naturalWidth,
+        currentSrc: element.currentSrc,
+        loading: element.getAttribute('loading'),
+      })),
     );
   }
 

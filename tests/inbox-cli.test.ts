@@ -34,7 +34,8 @@ function fillInbox(dataDir: string, count: number, text: (index: number) => stri
   const inbox = openSqliteInbox(dataDir);
   inbox.close();
   const db = new Database(path.join(dataDir, INBOX_FILE_NAME));
-  const insert = db.prepare(`INSERT INTO messages (received_at, client_address, name, email, subject, message, next_attempt_at)
+  const insert =
+    db.prepare(`INSERT INTO messages (received_at, client_address, name, email, subject, message, next_attempt_at)
     VALUES (@receivedAt, @clientAddress, @name, @email, @subject, @message, @receivedAt)`);
   db.transaction(() => {
     for (let index = 1; index <= count; index++) insert.run(message(index, text(index)));
@@ -91,7 +92,10 @@ describe('a file at the inbox path that is not an inbox', () => {
       const dataDir = scratch();
       const file = path.join(dataDir, INBOX_FILE_NAME);
       writeFileSync(file, contents);
-      for (const args of [['inbox', 'list'], ['inbox', 'export', '--json']]) {
+      for (const args of [
+        ['inbox', 'list'],
+        ['inbox', 'export', '--json'],
+      ]) {
         const result = await runCli([...args, '--data-dir', dataDir], repoRoot);
         expect(result.code).toBe(1);
         expect(result.stderr).toContain('[InboxUnreadable]');

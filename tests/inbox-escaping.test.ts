@@ -11,14 +11,45 @@ import { createTurnstileVerifier, type ChallengeVerifier } from '../site/contact
 
 // Everything a terminal or a mail reader could take for more than a printed character.
 const DANGEROUS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
-const dangerousCharacter = fc.oneof(
-  fc.integer({ min: 0, max: 0x1f }),
-  fc.integer({ min: 0x7f, max: 0x9f }),
-  fc.constantFrom(0x061c, 0x200e, 0x200f, 0x2028, 0x2029, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069),
-).map((code) => String.fromCodePoint(code));
+const dangerousCharacter = fc
+  .oneof(
+    fc.integer({ min: 0, max: 0x1f }),
+    fc.integer({ min: 0x7f, max: 0x9f }),
+    fc.constantFrom(
+      0x061c,
+      0x200e,
+      0x200f,
+      0x2028,
+      0x2029,
+      0x202a,
+      0x202b,
+      0x202c,
+      0x202d,
+      0x202e,
+      0x2066,
+      0x2067,
+      0x2068,
+      0x2069,
+    ),
+  )
+  .map((code) => String.fromCodePoint(code));
 /** Random unicode with control characters, escape sequences and forged lines mixed in. */
 const hostileText = fc
-  .array(fc.oneof(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }), dangerousCharacter, fc.constantFrom('\x1b[2J', '\x1b]0;pwned\x07', '\r\n#99  2024-01-01  Forged <f@x.org>', '\nFrom: boss@example.com', '\u009b31m')), { maxLength: 12 })
+  .array(
+    fc.oneof(
+      fc.string({ unit: 'grapheme' }),
+      fc.string({ unit: 'binary' }),
+      dangerousCharacter,
+      fc.constantFrom(
+        '\x1b[2J',
+        '\x1b]0;pwned\x07',
+        '\r\n#99  2024-01-01  Forged <f@x.org>',
+        '\nFrom: boss@example.com',
+        '\u009b31m',
+      ),
+    ),
+    { maxLength: 12 },
+  )
   .map((parts) => parts.join(''));
 
 const storedWith = (fields: Partial<StoredMessage>): StoredMessage => ({
@@ -54,11 +85,17 @@ describe('escaping control characters', () => {
 
   it('inbox list prints one line per message whatever the visitor or the mail server wrote (property)', () => {
     fc.assert(
-      fc.property(hostileText, hostileText, hostileText, fc.option(hostileText, { nil: null }), (name, email, subject, lastError) => {
-        const line = formatInboxLine(storedWith({ name, email, subject, lastError }));
-        expect(line).not.toMatch(DANGEROUS);
-        expect(line.startsWith('#7  2024-05-01T10:00:00.000Z  ')).toBe(true);
-      }),
+      fc.property(
+        hostileText,
+        hostileText,
+        hostileText,
+        fc.option(hostileText, { nil: null }),
+        (name, email, subject, lastError) => {
+          const line = formatInboxLine(storedWith({ name, email, subject, lastError }));
+          expect(line).not.toMatch(DANGEROUS);
+          expect(line.startsWith('#7  2024-05-01T10:00:00.000Z  ')).toBe(true);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -68,8 +105,13 @@ describe('composing the mail', () => {
   it('gives no field a way to start a forged line in the body or a header (property)', () => {
     fc.assert(
       fc.property(hostileText, hostileText, hostileText, hostileText, (name, email, subject, message) => {
-        const mail = composeMail(storedWith({ name, email, subject, message }), { from: 'site@example.com', to: 'office@example.com', domain: 'example.com' });
-        for (const header of [mail.subject, mail.replyTo.name, mail.replyTo.address]) expect(header).not.toMatch(DANGEROUS);
+        const mail = composeMail(storedWith({ name, email, subject, message }), {
+          from: 'site@example.com',
+          to: 'office@example.com',
+          domain: 'example.com',
+        });
+        for (const header of [mail.subject, mail.replyTo.name, mail.replyTo.address])
+          expect(header).not.toMatch(DANGEROUS);
         const lines = mail.text.split('\n');
         // The three header-like lines are exactly the ones composeMail writes, in order.
         expect(lines[0]!.startsWith('From: ')).toBe(true);
@@ -78,7 +120,9 @@ describe('composing the mail', () => {
         expect(lines[3]).toBe('');
         for (const line of lines.slice(0, 3)) expect(line).not.toMatch(DANGEROUS);
         // The visitor's message keeps its line breaks and tabs, nothing else that controls a display.
-        expect(lines.slice(4).join('\n')).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u);
+        expect(lines.slice(4).join('\n')).not.toMatch(
+          /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u,
+        );
       }),
       { numRuns: 300 },
     );
@@ -86,7 +130,9 @@ describe('composing the mail', () => {
 
   it('keeps the same Message-ID for the same stored message', () => {
     const options = { from: 'a@example.com', to: 'b@example.com', domain: 'example.com' };
-    expect(composeMail(storedWith({}), options).messageId).toBe(composeMail(storedWith({ attempts: 3 }), options).messageId);
+    expect(composeMail(storedWith({}), options).messageId).toBe(
+      composeMail(storedWith({ attempts: 3 }), options).messageId,
+    );
   });
 });
 
@@ -100,18 +146,37 @@ describe('the handler refuses control characters in one-line fields', () => {
     allowedOrigins: ['https://example.com'],
   });
   const post = (body: object) =>
-    handler(new Request('https://example.com/api/contact', { method: 'POST', headers: { Origin: 'https://example.com', 'Content-Type': 'application/json' }, body: JSON.stringify(body) }), '127.0.0.1');
-  const valid = { name: 'Ana', email: 'ana@example.org', subject: 'Hi', message: 'Line one\nLine two', turnstileToken: 't' };
+    handler(
+      new Request('https://example.com/api/contact', {
+        method: 'POST',
+        headers: { Origin: 'https://example.com', 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+      '127.0.0.1',
+    );
+  const valid = {
+    name: 'Ana',
+    email: 'ana@example.org',
+    subject: 'Hi',
+    message: 'Line one\nLine two',
+    turnstileToken: 't',
+  };
 
   it('answers 400 invalid_field naming the field, and stores nothing (property)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('name', 'subject', 'email'), fc.string({ maxLength: 20 }), dangerousCharacter, fc.string({ maxLength: 20 }), async (field, before, bad, after) => {
-        const before_count = added.length;
-        const response = await post({ ...valid, [field]: `${field === 'email' ? 'a' : 'x'}${before}${bad}${after}` });
-        expect(response.status).toBe(400);
-        expect(await response.json()).toMatchObject({ ok: false, error: 'invalid_field', field });
-        expect(added.length).toBe(before_count);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('name', 'subject', 'email'),
+        fc.string({ maxLength: 20 }),
+        dangerousCharacter,
+        fc.string({ maxLength: 20 }),
+        async (field, before, bad, after) => {
+          const before_count = added.length;
+          const response = await post({ ...valid, [field]: `${field === 'email' ? 'a' : 'x'}${before}${bad}${after}` });
+          expect(response.status).toBe(400);
+          expect(await response.json()).toMatchObject({ ok: false, error: 'invalid_field', field });
+          expect(added.length).toBe(before_count);
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -161,7 +226,13 @@ describe('a verifier that answers garbage', () => {
         new Request('https://example.com/api/contact', {
           method: 'POST',
           headers: { Origin: 'https://example.com', 'Content-Type': 'application/json' },
-          body: JSON.stringify({ name: 'Ana', email: 'ana@example.org', subject: 'Hi', message: 'M', turnstileToken: 't' }),
+          body: JSON.stringify({
+            name: 'Ana',
+            email: 'ana@example.org',
+            subject: 'Hi',
+            message: 'M',
+            turnstileToken: 't',
+          }),
         }),
         '127.0.0.1',
       );

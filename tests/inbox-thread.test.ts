@@ -5,7 +5,13 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { claimDataDir } from '../src/server/data-dir.ts';
-import { InboxFileReplacedError, openInboxThread, openSqliteInbox, readInbox, type AsyncInbox } from '../src/server/inbox-sqlite.ts';
+import {
+  InboxFileReplacedError,
+  openInboxThread,
+  openSqliteInbox,
+  readInbox,
+  type AsyncInbox,
+} from '../src/server/inbox-sqlite.ts';
 import { SsgError } from '../src/errors.ts';
 
 const message = (n: number) => ({
@@ -55,8 +61,19 @@ describe('the inbox on a worker thread', () => {
     old.exec(`CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, received_at TEXT NOT NULL, client_address TEXT NOT NULL,
       name TEXT NOT NULL, email TEXT NOT NULL, subject TEXT NOT NULL, message TEXT NOT NULL, delivered_at TEXT,
       attempts INTEGER NOT NULL DEFAULT 0, last_error TEXT, next_attempt_at TEXT)`);
-    old.prepare('INSERT INTO messages (received_at, client_address, name, email, subject, message, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-      '2026-01-01T00:00:00.000Z', '127.0.0.1', 'Old', 'old@example.org', 'Kept', 'From before', '2026-01-01T00:00:00.000Z');
+    old
+      .prepare(
+        'INSERT INTO messages (received_at, client_address, name, email, subject, message, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(
+        '2026-01-01T00:00:00.000Z',
+        '127.0.0.1',
+        'Old',
+        'old@example.org',
+        'Kept',
+        'From before',
+        '2026-01-01T00:00:00.000Z',
+      );
     old.close();
     const inbox = await open(dir);
     expect((await inbox.list()).map((stored) => stored.name)).toEqual(['Old']);
@@ -67,7 +84,9 @@ describe('the inbox on a worker thread', () => {
     await inbox.close();
     const check = new Database(path.join(dir, 'inbox.sqlite'), { readonly: true });
     expect(check.pragma('user_version', { simple: true })).toBe(2);
-    expect(check.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'messages_by_sender'").all()).toHaveLength(1);
+    expect(
+      check.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'messages_by_sender'").all(),
+    ).toHaveLength(1);
     check.close();
     // Opened again: nothing left to apply, nothing lost.
     const again = openSqliteInbox(dir);
@@ -172,7 +191,9 @@ describe('claiming the data folder', () => {
       return;
     }
     cleanups.push(() => spawnSync('umount', [mountPoint]));
-    expect(() => claimDataDir(path.join(mountPoint, 'data'))).toThrow(expect.objectContaining({ code: 'DataDirUnwritable' }));
+    expect(() => claimDataDir(path.join(mountPoint, 'data'))).toThrow(
+      expect.objectContaining({ code: 'DataDirUnwritable' }),
+    );
     expect(() => claimDataDir(mountPoint)).toThrow(/cannot be written to \(EROFS\)/);
   });
 });
@@ -182,7 +203,12 @@ describe('inbox list and export on the command line', () => {
     const { runCli } = await import('./helpers/project.ts');
     const dir = tempDir();
     const store = openSqliteInbox(dir);
-    store.add({ ...message(1), name: 'Eve\x1b[2J\x1b]0;owned\x07\n#2  forged', subject: 'S\u202eevil\u2028x\u009b1m', email: 'e@x.org\r\nBcc: x' });
+    store.add({
+      ...message(1),
+      name: 'Eve\x1b[2J\x1b]0;owned\x07\n#2  forged',
+      subject: 'S\u202eevil\u2028x\u009b1m',
+      email: 'e@x.org\r\nBcc: x',
+    });
     store.close();
     const list = await runCli(['inbox', 'list', '--data-dir', dir], dir);
     expect(list.code).toBe(0);

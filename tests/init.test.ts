@@ -2,7 +2,17 @@
 // the two commands it prints work when pasted into a shell. (The installed package's init, and a
 // build of what it writes, are in tests/package.test.ts.)
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,7 +33,11 @@ function snapshot(dir: string): Record<string, string> {
   const entries: Record<string, string> = {};
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     const file = path.join(entry.parentPath, entry.name);
-    entries[path.relative(dir, file)] = entry.isFile() ? readFileSync(file, 'base64') : entry.isDirectory() ? 'dir' : 'other';
+    entries[path.relative(dir, file)] = entry.isFile()
+      ? readFileSync(file, 'base64')
+      : entry.isDirectory()
+        ? 'dir'
+        : 'other';
   }
   return entries;
 }
@@ -46,7 +60,9 @@ describe('ssg init', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     // Outside any node_modules/ssg: the command names this CLI by its path.
-    expect(result.stdout).toBe(`Created a site in . (${STARTER.length} files). Next:\n  node ${cliPath} dev\n  node ${cliPath} build\n`);
+    expect(result.stdout).toBe(
+      `Created a site in . (${STARTER.length} files). Next:\n  node ${cliPath} dev\n  node ${cliPath} build\n`,
+    );
     const after = statSync(dir);
     expect([after.ino, after.mode]).toEqual([before.ino, before.mode]);
     expect(starterFiles(dir).filter((file) => !file.startsWith('.git/'))).toEqual(STARTER);
@@ -62,7 +78,13 @@ describe('ssg init', () => {
     mkdirSync(path.join(dir, 'empty'));
     symlinkSync('empty', path.join(dir, 'link'));
     const before = snapshot(dir);
-    for (const [folder, code] of [['full', 'InitFolderNotEmpty'], ['a-file', 'InitFolderNotEmpty'], ['link', 'InitFolderNotEmpty'], ['', 'InitFolderMissing'], ['  ', 'InitFolderMissing']] as const) {
+    for (const [folder, code] of [
+      ['full', 'InitFolderNotEmpty'],
+      ['a-file', 'InitFolderNotEmpty'],
+      ['link', 'InitFolderNotEmpty'],
+      ['', 'InitFolderMissing'],
+      ['  ', 'InitFolderMissing'],
+    ] as const) {
       const result = await runCli(['init', folder], dir);
       expect(result.code, folder).toBe(2);
       expect(result.stderr).toContain(`[${code}]`);
@@ -85,7 +107,21 @@ describe('ssg init', () => {
   it('any folder name: the site is made and the printed cd leads into it, or init is refused by name and leaves nothing', async () => {
     const names = fc.oneof(
       fc.string({ minLength: 1, maxLength: 12 }),
-      fc.constantFrom('-', '-dash', '--', '..', '.', 'a b', "it's", '$(touch pwned)', 'ü ñ 漢字', '~', '*', 'a\\b', '\tx'),
+      fc.constantFrom(
+        '-',
+        '-dash',
+        '--',
+        '..',
+        '.',
+        'a b',
+        "it's",
+        '$(touch pwned)',
+        'ü ñ 漢字',
+        '~',
+        '*',
+        'a\\b',
+        '\tx',
+      ),
     );
     let round = 0;
     await fc.assert(

@@ -12,31 +12,46 @@ describe('CSP sources for the inline style and bootstrap', () => {
   const csp = "default-src 'self'; script-src 'self' https://cdn.example; style-src 'self'; object-src 'none'";
 
   it('adds the hashes to the directives that exist', () => {
-    const headers = addCspSources({ 'Content-Security-Policy': csp, 'X-Other': 'a' }, { style: ["'sha256-A'"], script: ["'sha256-B'"] });
+    const headers = addCspSources(
+      { 'Content-Security-Policy': csp, 'X-Other': 'a' },
+      { style: ["'sha256-A'"], script: ["'sha256-B'"] },
+    );
     expect(headers).toEqual({
-      'Content-Security-Policy': "default-src 'self'; script-src 'self' https://cdn.example 'sha256-B'; style-src 'self' 'sha256-A'; object-src 'none'",
+      'Content-Security-Policy':
+        "default-src 'self'; script-src 'self' https://cdn.example 'sha256-B'; style-src 'self' 'sha256-A'; object-src 'none'",
       'X-Other': 'a',
     });
   });
 
   it('makes a missing directive from default-src, and leaves other headers and empty lists alone', () => {
-    expect(addCspSources({ 'content-security-policy': "default-src 'self'" }, { style: ["'sha256-A'"], script: [] })).toEqual({
+    expect(
+      addCspSources({ 'content-security-policy': "default-src 'self'" }, { style: ["'sha256-A'"], script: [] }),
+    ).toEqual({
       'content-security-policy': "default-src 'self'; style-src 'self' 'sha256-A'",
     });
-    expect(addCspSources({ 'X-Frame-Options': 'DENY' }, { style: ["'sha256-A'"], script: [] })).toEqual({ 'X-Frame-Options': 'DENY' });
+    expect(addCspSources({ 'X-Frame-Options': 'DENY' }, { style: ["'sha256-A'"], script: [] })).toEqual({
+      'X-Frame-Options': 'DENY',
+    });
     expect(addCspSources(undefined, { style: ["'sha256-A'"], script: [] })).toBeUndefined();
   });
 
   it('never drops a directive, never adds a source twice, and is idempotent (property)', () => {
     const token = fc.stringMatching(/^[a-z'][a-z0-9.:/'*-]{0,12}$/);
-    const directive = fc.tuple(fc.constantFrom('default-src', 'script-src', 'style-src', 'img-src', 'frame-ancestors'), fc.array(token, { maxLength: 4 }));
+    const directive = fc.tuple(
+      fc.constantFrom('default-src', 'script-src', 'style-src', 'img-src', 'frame-ancestors'),
+      fc.array(token, { maxLength: 4 }),
+    );
     fc.assert(
       fc.property(fc.array(directive, { maxLength: 6 }), fc.array(token, { maxLength: 3 }), (directives, hashes) => {
         const policy = directives.map(([name, sources]) => [name, ...sources].join(' ')).join('; ');
         const once = addCspSources({ 'Content-Security-Policy': policy }, { style: hashes, script: hashes })!;
         const twice = addCspSources(once, { style: hashes, script: hashes })!;
         expect(twice).toEqual(once);
-        const names = (text: string) => text.split(';').map((part) => part.trim().split(/\s+/)[0]).filter(Boolean);
+        const names = (text: string) =>
+          text
+            .split(';')
+            .map((part) => part.trim().split(/\s+/)[0])
+            .filter(Boolean);
         for (const name of names(policy)) expect(names(once['Content-Security-Policy']!)).toContain(name);
       }),
       { numRuns: 300 },
@@ -60,7 +75,12 @@ describe('the head with an inline style sheet', () => {
   const base = { head: { title: 'T' }, baseUrl: 'https://x.example', styles: ['/assets/index-A.css'] };
 
   it('puts the sheet in a <style> marked with its URL, and the bootstrap instead of the loader when asked', () => {
-    const html = renderHead({ ...base, inlineStyle: { url: '/assets/index-A.css', text: 'a{b:c}' }, script: '/assets/loader.js', scriptOnInteraction: true });
+    const html = renderHead({
+      ...base,
+      inlineStyle: { url: '/assets/index-A.css', text: 'a{b:c}' },
+      script: '/assets/loader.js',
+      scriptOnInteraction: true,
+    });
     expect(html).toContain('<style data-ssg-style="/assets/index-A.css">a{b:c}</style>');
     expect(html).not.toContain('<link rel="stylesheet"');
     expect(html).toContain(`<script data-loader="/assets/loader.js">${BOOTSTRAP_SCRIPT}</script>`);
@@ -95,7 +115,9 @@ describe('the build summary', () => {
       jsGzip: 5,
       cssGzip: 1,
     }));
-    expect(summaryRows(pages)).toEqual([{ route: '/news/:slug (12 pages, largest)', htmlBytes: 100, firstPaintJsGzip: 110, jsGzip: 5, cssGzip: 1 }]);
+    expect(summaryRows(pages)).toEqual([
+      { route: '/news/:slug (12 pages, largest)', htmlBytes: 100, firstPaintJsGzip: 110, jsGzip: 5, cssGzip: 1 },
+    ]);
   });
 });
 
@@ -109,7 +131,9 @@ describe('dev mode style swap in pages not rendered again', () => {
       `<head><style data-ssg-style="/assets/b.css">h1{color:blue}</style></head><body>h1{color:red}</body>`,
     );
     // Grown past the inline limit: the page links the new sheet.
-    expect(swapStyleSheet(page, before.url, after.url, { before })).toContain('<link rel="stylesheet" href="/assets/b.css">');
+    expect(swapStyleSheet(page, before.url, after.url, { before })).toContain(
+      '<link rel="stylesheet" href="/assets/b.css">',
+    );
     expect(swapStyleSheet('<link rel="stylesheet" href="/assets/a.css">', before.url, after.url, { after })).toBe(
       '<style data-ssg-style="/assets/b.css">h1{color:blue}</style>',
     );

@@ -14,11 +14,18 @@ const config = path.join(repoRoot, '.dependency-cruiser.cjs');
 /** Runs dependency-cruiser with the project's rules in `cwd`; its exit code is the number of errors. */
 async function cruise(cwd: string): Promise<{ code: number; output: string }> {
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, [depcruise, 'src', 'bin', '--config', config, '--output-type', 'err'], { cwd });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [depcruise, 'src', 'bin', '--config', config, '--output-type', 'err'],
+      { cwd },
+    );
     return { code: 0, output: stdout };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof failed.code === 'number' ? failed.code : -1, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
+    return {
+      code: typeof failed.code === 'number' ? failed.code : -1,
+      output: `${failed.stdout ?? ''}${failed.stderr ?? ''}`,
+    };
   }
 }
 
@@ -31,7 +38,7 @@ describe('the layers of src/', () => {
     const files: Record<string, string> = {
       'tsconfig.json': '{ "compilerOptions": { "allowImportingTsExtensions": true, "noEmit": true } }',
       'src/output/write.ts': "import { main } from '../cli/cli.ts';\nexport const write = main;\n",
-      'src/cli/cli.ts': "export const main = 1;\n",
+      'src/cli/cli.ts': 'export const main = 1;\n',
       'src/content/a.ts': "import { b } from '../cache/b.ts';\nexport const a = b;\n",
       'src/cache/b.ts': "import { c } from '../content/c.ts';\nexport const b = c;\n",
       'src/content/c.ts': 'export const c = 1;\n',

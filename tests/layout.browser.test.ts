@@ -7,7 +7,17 @@ import { repoRoot, type TempSite } from './helpers/project.ts';
 import { serveSite, type TestServer } from './helpers/server.ts';
 import { sharedRealSite } from './helpers/site.ts';
 
-const routes = ['/', '/about', '/services', '/networks', '/contact', '/news', '/news/hello-world', '/legal', '/no-such-page'];
+const routes = [
+  '/',
+  '/about',
+  '/services',
+  '/networks',
+  '/contact',
+  '/news',
+  '/news/hello-world',
+  '/legal',
+  '/no-such-page',
+];
 const widths = [320, 390, 1280];
 const schemes = ['light', 'dark'] as const;
 
@@ -27,7 +37,10 @@ function overflow(page: Page) {
         const box = element.getBoundingClientRect();
         return box.width > 0 && box.height > 0 && box.right > width + 0.5;
       })
-      .map((element) => `${element.tagName.toLowerCase()}.${[...element.classList].join('.')} right=${Math.round(element.getBoundingClientRect().right)}`);
+      .map(
+        (element) =>
+          `${element.tagName.toLowerCase()}.${[...element.classList].join('.')} right=${Math.round(element.getBoundingClientRect().right)}`,
+      );
     return { scrollWidth: document.scrollingElement!.scrollWidth, width, outside };
   });
 }
@@ -43,10 +56,13 @@ function eyebrowLooks(page: Page): Promise<string[]> {
 }
 
 function luminance(rgb: string): number {
-  const [r, g, b] = rgb.match(/[\d.]+/g)!.slice(0, 3).map((value) => {
-    const channel = Number(value) / 255;
-    return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
-  });
+  const [r, g, b] = rgb
+    .match(/[\d.]+/g)!
+    .slice(0, 3)
+    .map((value) => {
+      const channel = Number(value) / 255;
+      return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+    });
   return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
 }
 
@@ -71,7 +87,11 @@ describe('layouts in a real browser', () => {
     await site?.dispose();
   });
 
-  async function withContext<T>(width: number, scheme: 'light' | 'dark', run: (page: Page, context: BrowserContext) => Promise<T>): Promise<T> {
+  async function withContext<T>(
+    width: number,
+    scheme: 'light' | 'dark',
+    run: (page: Page, context: BrowserContext) => Promise<T>,
+  ): Promise<T> {
     const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme });
     try {
       return await run(await context.newPage(), context);
@@ -110,7 +130,8 @@ describe('layouts in a real browser', () => {
         // The form shows one notice at a time; both are put where it shows them, with its markup.
         const colours = await page.evaluate(() => {
           const status = document.querySelector('.contact-card .form-status')!;
-          status.innerHTML = '<p class="notice notice-success" role="status">Thanks! We received your message.</p>' +
+          status.innerHTML =
+            '<p class="notice notice-success" role="status">Thanks! We received your message.</p>' +
             '<p class="notice notice-error" role="alert">Something went wrong. Please try again later.</p>';
           const style = (selector: string) => getComputedStyle(document.querySelector(selector)!);
           const paragraph = document.querySelector('.contact-aside p')!;
@@ -133,10 +154,16 @@ describe('layouts in a real browser', () => {
       await withContext(390, scheme, async (page) => {
         await settle(page, server.url + '/');
         const { themes, background } = await page.evaluate(() => ({
-          themes: [...document.querySelectorAll<HTMLMetaElement>('meta[name="theme-color"]')].map((meta) => ({ media: meta.media, content: meta.content })),
+          themes: [...document.querySelectorAll<HTMLMetaElement>('meta[name="theme-color"]')].map((meta) => ({
+            media: meta.media,
+            content: meta.content,
+          })),
           background: getComputedStyle(document.body).backgroundColor,
         }));
-        expect(themes.map((theme) => theme.media)).toEqual(['(prefers-color-scheme: light)', '(prefers-color-scheme: dark)']);
+        expect(themes.map((theme) => theme.media)).toEqual([
+          '(prefers-color-scheme: light)',
+          '(prefers-color-scheme: dark)',
+        ]);
         const mine = themes.find((theme) => theme.media.includes(scheme))!;
         const [r, g, b] = [1, 3, 5].map((start) => parseInt(mine.content.slice(start, start + 2), 16));
         expect(background).toBe(`rgb(${r}, ${g}, ${b})`);
@@ -150,14 +177,22 @@ describe('layouts in a real browser', () => {
       const cards = await page.evaluate(() =>
         [...document.querySelectorAll('.network-card')].map((card) => {
           const box = card.getBoundingClientRect();
-          return { name: card.querySelector('h2')!.textContent, top: Math.round(box.top), bottom: Math.round(box.bottom), width: box.width };
+          return {
+            name: card.querySelector('h2')!.textContent,
+            top: Math.round(box.top),
+            bottom: Math.round(box.bottom),
+            width: box.width,
+          };
         }),
       );
-      const listWidth = await page.evaluate(() => document.querySelector('.network-list')!.getBoundingClientRect().width);
+      const listWidth = await page.evaluate(
+        () => document.querySelector('.network-list')!.getBoundingClientRect().width,
+      );
       expect(cards[0]!.name).toBe('Celo');
       expect(cards[0]!.width).toBeCloseTo(listWidth, 0);
       const bottomsByRowTop = new Map<number, Set<number>>();
-      for (const card of cards) bottomsByRowTop.set(card.top, (bottomsByRowTop.get(card.top) ?? new Set()).add(card.bottom));
+      for (const card of cards)
+        bottomsByRowTop.set(card.top, (bottomsByRowTop.get(card.top) ?? new Set()).add(card.bottom));
       expect(bottomsByRowTop.size).toBe(2);
       for (const bottoms of bottomsByRowTop.values()) expect(bottoms.size).toBe(1);
     });
@@ -166,32 +201,37 @@ describe('layouts in a real browser', () => {
   it('home at 1280 px: the stats labels share one line however the values wrap', async () => {
     await withContext(1280, 'light', async (page) => {
       await settle(page, server.url + '/');
-      const tops = await page.evaluate(() => [...document.querySelectorAll('.stat dt')].map((label) => Math.round(label.getBoundingClientRect().top)));
+      const tops = await page.evaluate(() =>
+        [...document.querySelectorAll('.stat dt')].map((label) => Math.round(label.getBoundingClientRect().top)),
+      );
       expect(tops).toHaveLength(4);
       expect(new Set(tops).size).toBe(1);
     });
   });
 
-  it.each([320, 390])('at %i px long addresses and URLs wrap only between their parts, never inside one', async (width) => {
-    await withContext(width, 'light', async (page) => {
-      for (const route of ['/networks', '/contact']) {
-        await settle(page, server.url + route);
-        const split = await page.evaluate(() =>
-          [...document.querySelectorAll('.copy-value code, .copy-value a')].flatMap((value) =>
-            [...value.childNodes]
-              .filter((node) => node.nodeType === Node.TEXT_NODE)
-              .filter((node) => {
-                const range = document.createRange();
-                range.selectNodeContents(node);
-                return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size > 1;
-              })
-              .map((node) => node.textContent),
-          ),
-        );
-        expect({ route, split }).toEqual({ route, split: [] });
-      }
-    });
-  });
+  it.each([320, 390])(
+    'at %i px long addresses and URLs wrap only between their parts, never inside one',
+    async (width) => {
+      await withContext(width, 'light', async (page) => {
+        for (const route of ['/networks', '/contact']) {
+          await settle(page, server.url + route);
+          const split = await page.evaluate(() =>
+            [...document.querySelectorAll('.copy-value code, .copy-value a')].flatMap((value) =>
+              [...value.childNodes]
+                .filter((node) => node.nodeType === Node.TEXT_NODE)
+                .filter((node) => {
+                  const range = document.createRange();
+                  range.selectNodeContents(node);
+                  return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size > 1;
+                })
+                .map((node) => node.textContent),
+            ),
+          );
+          expect({ route, split }).toEqual({ route, split: [] });
+        }
+      });
+    },
+  );
 
   describe('icons and the typeface', () => {
     it('serves favicon.ico and the apple-touch-icon, and the head links them', async () => {
@@ -213,7 +253,12 @@ describe('layouts in a real browser', () => {
       await withContext(390, 'light', async (page) => {
         const fontResponses: Array<{ url: string; status: number; type: string | undefined }> = [];
         page.on('response', (response) => {
-          if (response.url().endsWith('.woff2')) fontResponses.push({ url: response.url(), status: response.status(), type: response.headers()['content-type'] });
+          if (response.url().endsWith('.woff2'))
+            fontResponses.push({
+              url: response.url(),
+              status: response.status(),
+              type: response.headers()['content-type'],
+            });
         });
         const warnings: string[] = [];
         page.on('console', (message) => message.type() === 'warning' && warnings.push(message.text()));
@@ -238,14 +283,20 @@ describe('layouts in a real browser', () => {
         await page.route('**/*.woff2', (route) => route.abort());
         for (const route of ['/', '/networks']) {
           await settle(page, server.url + route);
-          expect(await page.evaluate(() => [...document.fonts].some((face) => face.family === 'Inter Variable' && face.status === 'error'))).toBe(true);
+          expect(
+            await page.evaluate(() =>
+              [...document.fonts].some((face) => face.family === 'Inter Variable' && face.status === 'error'),
+            ),
+          ).toBe(true);
           expect((await overflow(page)).outside).toEqual([]);
         }
       });
     });
 
     it('the copy of the font in the site is the one of the installed @fontsource-variable/inter', async () => {
-      const inPackage = createRequire(import.meta.url).resolve('@fontsource-variable/inter/files/inter-latin-wght-normal.woff2');
+      const inPackage = createRequire(import.meta.url).resolve(
+        '@fontsource-variable/inter/files/inter-latin-wght-normal.woff2',
+      );
       const inSite = `${repoRoot}/site/styles/fonts/inter-latin-wght-normal.woff2`;
       expect(Buffer.compare(await readFile(inPackage), await readFile(inSite))).toBe(0);
     });

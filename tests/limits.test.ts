@@ -47,10 +47,14 @@ describe('nestingDepth', () => {
 
 describe('front matter limits', () => {
   it('longer than 32 KiB, nested past the stack, a scalar merged: named errors, never an internal one', () => {
-    const long = errorOf(() => splitFrontMatter(`---\n${Array.from({ length: 6000 }, (_, n) => `k${n}: 1`).join('\n')}\n---\nbody`, 'a.md'));
+    const long = errorOf(() =>
+      splitFrontMatter(`---\n${Array.from({ length: 6000 }, (_, n) => `k${n}: 1`).join('\n')}\n---\nbody`, 'a.md'),
+    );
     expect([long.code, long.where]).toEqual(['FrontMatterTooLarge', 'a.md:1']);
     expect(long.message).toContain(`at most ${MAX_FRONT_MATTER_LENGTH} are read`);
-    const dotted = errorOf(() => splitFrontMatter(`+++\ntitle = "x"\n${Array(5000).fill('a').join('.')} = 1\n+++\n`, 'a.md'));
+    const dotted = errorOf(() =>
+      splitFrontMatter(`+++\ntitle = "x"\n${Array(5000).fill('a').join('.')} = 1\n+++\n`, 'a.md'),
+    );
     expect(dotted.code).toBe('FrontMatterTooDeep');
     const table = errorOf(() => splitFrontMatter(`+++\n[${Array(5000).fill('a').join('.')}]\nb = 1\n+++\n`, 'a.md'));
     expect(table.code).toBe('FrontMatterTooDeep');

@@ -26,7 +26,8 @@ async function siteOf(files: Record<string, string>) {
 
 describe('writtenLinkTargets', () => {
   it('reads inline links, reference definitions and HTML attributes with their lines', () => {
-    const source = '---\ntitle: x\n---\nSee [a](../a.md#faq "t") and <a href="/b">b</a>.\n\n[ref]: <c.md>\n![img](./i.png)';
+    const source =
+      '---\ntitle: x\n---\nSee [a](../a.md#faq "t") and <a href="/b">b</a>.\n\n[ref]: <c.md>\n![img](./i.png)';
     expect(writtenLinkTargets(source)).toEqual([
       { target: '../a.md#faq', line: 4 },
       { target: '/b', line: 4 },
@@ -38,18 +39,28 @@ describe('writtenLinkTargets', () => {
 
 describe('linkSourceFinder', () => {
   it('finds a link in the article as its author wrote it, with its line', async () => {
-    const locate = await siteOf({ 'content/news/post.md': '---\ntitle: P\n---\nIntro.\n\nSee [the FAQ](../2024/hello-world.md#faq).\n' });
-    expect(locate('hello-world#faq', ['content/news/post.md'])).toEqual({ file: 'content/news/post.md', line: 6, written: '../2024/hello-world.md#faq' });
+    const locate = await siteOf({
+      'content/news/post.md': '---\ntitle: P\n---\nIntro.\n\nSee [the FAQ](../2024/hello-world.md#faq).\n',
+    });
+    expect(locate('hello-world#faq', ['content/news/post.md'])).toEqual({
+      file: 'content/news/post.md',
+      line: 6,
+      written: '../2024/hello-world.md#faq',
+    });
   });
 
   it('finds a link of the layout in the site file that holds it, not in the articles that carry it', async () => {
     const locate = await siteOf({
       'content/news/post.md': '---\ntitle: P\n---\nNo links.\n',
-      'site/index.tsx': "export default {};\n",
-      'site/components/layout.tsx': "export function Layout() {\n  return <a href=\"/team\">Team</a>;\n}\n",
+      'site/index.tsx': 'export default {};\n',
+      'site/components/layout.tsx': 'export function Layout() {\n  return <a href="/team">Team</a>;\n}\n',
       'templates/document.html': '<html><!--ssg:head--><!--ssg:body--></html>',
     });
-    expect(locate('/team', [undefined, 'content/news/post.md'])).toEqual({ file: 'site/components/layout.tsx', line: 2, written: '/team' });
+    expect(locate('/team', [undefined, 'content/news/post.md'])).toEqual({
+      file: 'site/components/layout.tsx',
+      line: 2,
+      written: '/team',
+    });
     expect(locate('/nowhere-at-all', [undefined])).toBeUndefined();
   });
 

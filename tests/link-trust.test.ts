@@ -21,8 +21,14 @@ describe('links of pages kept from the last build', () => {
   afterAll(() => site.dispose());
 
   it('still fail when the page they lead to goes, or the heading their fragment names', async () => {
-    await site.write('content/news/target.md', article('Target', '## Kept heading\n\nText.\n\n## Second heading\n\nMore.'));
-    await site.write('content/news/linker.md', article('Linker', 'See [the target](/news/target) and [its second part](/news/target#second-heading).'));
+    await site.write(
+      'content/news/target.md',
+      article('Target', '## Kept heading\n\nText.\n\n## Second heading\n\nMore.'),
+    );
+    await site.write(
+      'content/news/linker.md',
+      article('Linker', 'See [the target](/news/target) and [its second part](/news/target#second-heading).'),
+    );
     const first = await build();
     expect(first.code, first.stderr).toBe(0);
 
@@ -34,14 +40,20 @@ describe('links of pages kept from the last build', () => {
     expect(fragment.stderr).toContain('#second-heading');
 
     // The heading back: passes; then the page itself goes.
-    await site.write('content/news/target.md', article('Target', '## Kept heading\n\nText.\n\n## Second heading\n\nMore.'));
+    await site.write(
+      'content/news/target.md',
+      article('Target', '## Kept heading\n\nText.\n\n## Second heading\n\nMore.'),
+    );
     expect((await build()).code).toBe(0);
     await site.remove('content/news/target.md');
     const gone = await build();
     expect(gone.code).toBe(1);
     expect(gone.stderr).toContain('LinkBroken');
     expect(gone.stderr).toContain('/news/target');
-    await site.write('content/news/target.md', article('Target', '## Kept heading\n\nText.\n\n## Second heading\n\nMore.'));
+    await site.write(
+      'content/news/target.md',
+      article('Target', '## Kept heading\n\nText.\n\n## Second heading\n\nMore.'),
+    );
     expect((await build()).code).toBe(0);
   }, 120_000);
 
@@ -63,28 +75,45 @@ describe('links of pages kept from the last build', () => {
     // Each article links to the next one's page and to a heading on it.
     const source = (name: string, index: number) => {
       const next = names[(index + 1) % names.length]!;
-      return article(`Article ${name}`, `## Part ${name}\n\nSee [${next}](/news/${next}) and [its part](/news/${next}#part-${next}).`);
+      return article(
+        `Article ${name}`,
+        `## Part ${name}\n\nSee [${next}](/news/${next}) and [its part](/news/${next}#part-${next}).`,
+      );
     };
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.record({ name: fc.constantFrom(...names), present: fc.boolean(), heading: fc.boolean() }), { minLength: 1, maxLength: 4 }), async (steps) => {
-        for (const [index, name] of names.entries()) await site.write(`content/news/${name}.md`, source(name, index));
-        expect((await build()).code).toBe(0);
-        for (const step of steps) {
-          const index = names.indexOf(step.name);
-          if (!step.present) await site.remove(`content/news/${step.name}.md`);
-          else await site.write(`content/news/${step.name}.md`, step.heading ? source(step.name, index) : source(step.name, index).replace(`## Part ${step.name}`, '## Renamed'));
-          const kept = await build();
-          const cold = await copySite(site.dir, ['dist', 'node_modules', '.cache']);
-          try {
-            const fresh = await cold.run(['build']);
-            expect(kept.code, `${JSON.stringify(steps)}\nkept: ${kept.stderr}\ncold: ${fresh.stderr}`).toBe(fresh.code);
-            const errors = (text: string) => [...text.matchAll(/\[(Link\w+)\]/g)].map((match) => match[1]).sort();
-            expect(errors(kept.stderr)).toEqual(errors(fresh.stderr));
-          } finally {
-            await cold.dispose();
+      fc.asyncProperty(
+        fc.array(fc.record({ name: fc.constantFrom(...names), present: fc.boolean(), heading: fc.boolean() }), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        async (steps) => {
+          for (const [index, name] of names.entries()) await site.write(`content/news/${name}.md`, source(name, index));
+          expect((await build()).code).toBe(0);
+          for (const step of steps) {
+            const index = names.indexOf(step.name);
+            if (!step.present) await site.remove(`content/news/${step.name}.md`);
+            else
+              await site.write(
+                `content/news/${step.name}.md`,
+                step.heading
+                  ? source(step.name, index)
+                  : source(step.name, index).replace(`## Part ${step.name}`, '## Renamed'),
+              );
+            const kept = await build();
+            const cold = await copySite(site.dir, ['dist', 'node_modules', '.cache']);
+            try {
+              const fresh = await cold.run(['build']);
+              expect(kept.code, `${JSON.stringify(steps)}\nkept: ${kept.stderr}\ncold: ${fresh.stderr}`).toBe(
+                fresh.code,
+              );
+              const errors = (text: string) => [...text.matchAll(/\[(Link\w+)\]/g)].map((match) => match[1]).sort();
+              expect(errors(kept.stderr)).toEqual(errors(fresh.stderr));
+            } finally {
+              await cold.dispose();
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 5 },
     );
   }, 600_000);

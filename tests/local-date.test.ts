@@ -17,14 +17,17 @@ describe('formatDate', () => {
     fc.assert(
       fc.property(calendarDay, (day) => {
         const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-        const monthName = new Date(Date.UTC(2000, month - 1, 15)).toLocaleString('en-GB', { month: 'long', timeZone: 'UTC' });
+        const monthName = new Date(Date.UTC(2000, month - 1, 15)).toLocaleString('en-GB', {
+          month: 'long',
+          timeZone: 'UTC',
+        });
         expect(formatDate(day, 'en-GB')).toBe(`${date} ${monthName} ${year}`);
       }),
       { numRuns: 300 },
     );
   });
 
-  it('shows a time on the day its author wrote, in its own zone, not the build\'s or the reader\'s', () => {
+  it("shows a time on the day its author wrote, in its own zone, not the build's or the reader's", () => {
     expect(formatDate('2023-04-06T23:30:00.000-05:00', 'en-GB')).toBe('6 April 2023');
     expect(formatDate('2023-04-07T00:30:00.000+14:00', 'en-GB')).toBe('7 April 2023');
     expect(formatDate('2025-01-01T00:00:00.000Z', 'en-GB')).toBe('1 January 2025');
@@ -32,11 +35,15 @@ describe('formatDate', () => {
 
   it('gives back text that is no date as it is, and never throws', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.constantFrom('', '2025-13-45', 'not a date', '2025-02-30T99:00', '\u0000')), fc.constantFrom(undefined, 'en-GB', 'de-DE', 'ja-JP'), (text, locale) => {
-        const shown = formatDate(text, locale);
-        expect(typeof shown).toBe('string');
-        if (Number.isNaN(new Date(text).getTime())) expect(shown).toBe(text);
-      }),
+      fc.property(
+        fc.oneof(fc.string(), fc.constantFrom('', '2025-13-45', 'not a date', '2025-02-30T99:00', '\u0000')),
+        fc.constantFrom(undefined, 'en-GB', 'de-DE', 'ja-JP'),
+        (text, locale) => {
+          const shown = formatDate(text, locale);
+          expect(typeof shown).toBe('string');
+          if (Number.isNaN(new Date(text).getTime())) expect(shown).toBe(text);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -46,10 +53,13 @@ describe('the date island in the browser (local-date.client.ts)', () => {
   /** The least of an island element the function touches: its <time>. */
   function islandElement(text: string) {
     const time = { textContent: text };
-    return { element: { querySelector: (selector: string) => (selector === 'time' ? time : null) } as unknown as HTMLElement, time };
+    return {
+      element: { querySelector: (selector: string) => (selector === 'time' ? time : null) } as unknown as HTMLElement,
+      time,
+    };
   }
 
-  it('rewrites the prerendered text in the reader\'s format, and leaves it alone for props that carry no date', () => {
+  it("rewrites the prerendered text in the reader's format, and leaves it alone for props that carry no date", () => {
     fc.assert(
       fc.property(calendarDay, (day) => {
         const { element, time } = islandElement('prerendered');
@@ -59,14 +69,22 @@ describe('the date island in the browser (local-date.client.ts)', () => {
       { numRuns: 100 },
     );
     fc.assert(
-      fc.property(fc.oneof(fc.constant({}), fc.record({ date: fc.oneof(fc.integer(), fc.constant(null), fc.array(fc.string())) })), (props) => {
-        const { element, time } = islandElement('prerendered');
-        showLocalDate(element, props as never);
-        expect(time.textContent).toBe('prerendered');
-      }),
+      fc.property(
+        fc.oneof(
+          fc.constant({}),
+          fc.record({ date: fc.oneof(fc.integer(), fc.constant(null), fc.array(fc.string())) }),
+        ),
+        (props) => {
+          const { element, time } = islandElement('prerendered');
+          showLocalDate(element, props as never);
+          expect(time.textContent).toBe('prerendered');
+        },
+      ),
       { numRuns: 100 },
     );
     // An element whose <time> a script removed: nothing to do, nothing thrown.
-    expect(() => showLocalDate({ querySelector: () => null } as unknown as HTMLElement, { date: '2025-01-01' })).not.toThrow();
+    expect(() =>
+      showLocalDate({ querySelector: () => null } as unknown as HTMLElement, { date: '2025-01-01' }),
+    ).not.toThrow();
   });
 });

@@ -9,7 +9,13 @@ const html = (markdown: string) => convertMarkdown(markdown).html;
 /** The text of each `<code>` (what the copy button copies), entities decoded. */
 const codeTexts = (out: string) =>
   [...out.matchAll(/<code[^>]*>([\s\S]*?)<\/code>/g)].map((match) =>
-    match[1]!.replace(/<[^>]+>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&amp;/g, '&'),
+    match[1]!
+      .replace(/<[^>]+>/g, '')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#x27;/g, "'")
+      .replace(/&amp;/g, '&'),
   );
 
 describe('the meta of a fence', () => {
@@ -17,9 +23,25 @@ describe('the meta of a fence', () => {
     ['title="src/a.ts"', { title: 'src/a.ts', marks: [] }],
     ["title='a b.ts' {2}", { title: 'a b.ts', marks: [[2, 2]] }],
     ['title=a.ts mark=3-5', { title: 'a.ts', marks: [[3, 5]] }],
-    ['{1,3-4}', { marks: [[1, 1], [3, 4]] }],
+    [
+      '{1,3-4}',
+      {
+        marks: [
+          [1, 1],
+          [3, 4],
+        ],
+      },
+    ],
     ['mark={2}', { marks: [[2, 2]] }],
-    ['hl_lines="1 3"', { marks: [[1, 1], [3, 3]] }],
+    [
+      'hl_lines="1 3"',
+      {
+        marks: [
+          [1, 1],
+          [3, 3],
+        ],
+      },
+    ],
     ['highlight=7', { marks: [[7, 7]] }],
     ['title=""', { marks: [] }],
     ['{5-2} {x}', { marks: [] }],
@@ -35,10 +57,34 @@ describe('the meta of a fence', () => {
   });
 
   it.each([
-    ['{linenos=table,hl_lines=[8,"15-17"]}', [[8, 8], [15, 17]]],
-    ['{hl_lines=[2,3]}', [[2, 2], [3, 3]]],
-    ['{2-3} {5}', [[2, 3], [5, 5]]],
-    ['title="a" {1} mark=4', [[4, 4], [1, 1]]],
+    [
+      '{linenos=table,hl_lines=[8,"15-17"]}',
+      [
+        [8, 8],
+        [15, 17],
+      ],
+    ],
+    [
+      '{hl_lines=[2,3]}',
+      [
+        [2, 2],
+        [3, 3],
+      ],
+    ],
+    [
+      '{2-3} {5}',
+      [
+        [2, 3],
+        [5, 5],
+      ],
+    ],
+    [
+      'title="a" {1} mark=4',
+      [
+        [4, 4],
+        [1, 1],
+      ],
+    ],
   ])("Hugo's forms and several groups: %s", (meta, marks) => {
     expect(parseCodeMeta(meta).marks).toEqual(marks);
   });
@@ -63,12 +109,16 @@ describe('code blocks on the page', () => {
 
   it('a fence with no language may start with its meta', () => {
     expect(html('```{1}\na\nb\n```\n')).toContain('<pre><code><mark class="code-mark">a\n</mark>b\n</code></pre>');
-    expect(html('```title="notes.txt"\nx\n```\n')).toContain('<figcaption class="code-title">notes.txt</figcaption><pre><code>x\n</code></pre>');
+    expect(html('```title="notes.txt"\nx\n```\n')).toContain(
+      '<figcaption class="code-title">notes.txt</figcaption><pre><code>x\n</code></pre>',
+    );
   });
 
   it('an author cannot write the caption or the marks in raw HTML into something else, nor an island', () => {
     expect(html('Inline <code data-code-title="x" data-code-mark="1">y</code>.')).toBe('<p>Inline <code>y</code>.</p>');
-    const out = html('<pre><code data-code-title="<b>x</b>" data-code-mark="1">a</code></pre>\n\n<ssg-island data-island="contact-form" data-hydrate="load">x</ssg-island>\n');
+    const out = html(
+      '<pre><code data-code-title="<b>x</b>" data-code-mark="1">a</code></pre>\n\n<ssg-island data-island="contact-form" data-hydrate="load">x</ssg-island>\n',
+    );
     expect(out).toContain('<figcaption class="code-title">&#x3C;b>x&#x3C;/b></figcaption>');
     expect(out).not.toContain('data-island="contact-form"');
     expect(out.match(/<ssg-island/g)).toHaveLength(1);
@@ -91,12 +141,16 @@ describe('code blocks on the page', () => {
         (lines, language, ranges, titled) => {
           const code = `${lines.join('\n')}\n`;
           if (code.includes('```')) return;
-          const marks = ranges.map(([from, length]) => (length === 0 ? `${from}` : `${from}-${from + length}`)).join(',');
+          const marks = ranges
+            .map(([from, length]) => (length === 0 ? `${from}` : `${from}-${from + length}`))
+            .join(',');
           const meta = `${language}${titled ? ' title="x.txt"' : ''}${marks ? ` {${marks}}` : ''}`;
           const plain = codeTexts(html(`\`\`\`${language}\n${code}\`\`\`\n`));
           const marked = html(`\`\`\`${meta}\n${code}\`\`\`\n`);
           expect(codeTexts(marked)).toEqual(plain);
-          const wanted = lines.filter((_, index) => ranges.some(([from, length]) => index + 1 >= from && index + 1 <= from + length)).length;
+          const wanted = lines.filter((_, index) =>
+            ranges.some(([from, length]) => index + 1 >= from && index + 1 <= from + length),
+          ).length;
           expect(marked.match(/<mark class="code-mark">/g)?.length ?? 0).toBe(wanted);
         },
       ),

@@ -17,7 +17,9 @@ describe('GitHub Flavored Markdown', () => {
     expect(out).toContain('<table>');
     expect(out).toContain('<td align="center">2</td>');
     expect(out).toContain('<del>gone</del>');
-    expect(out).toMatch(/<ul class="contains-task-list">\n<li class="task-list-item"><input type="checkbox" checked disabled> done<\/li>/);
+    expect(out).toMatch(
+      /<ul class="contains-task-list">\n<li class="task-list-item"><input type="checkbox" checked disabled> done<\/li>/,
+    );
   });
 
   it('bare URLs, www. addresses and e-mail addresses become links; code stays text', () => {
@@ -30,10 +32,16 @@ describe('GitHub Flavored Markdown', () => {
 
   it('footnotes: numbered references, notes at the end with a labelled heading and links back, ids that never clash', () => {
     const out = html('# Footnotes\n\nOne[^a] and two[^word].\n\n[^a]: First note.\n[^word]: Second.\n');
-    expect(out).toContain('<sup><a href="#note-fn-a" id="note-fnref-a" data-footnote-ref aria-describedby="note-footnote-label">1</a></sup>');
-    expect(out).toContain('<section data-footnotes class="footnotes"><h2 class="sr-only" id="note-footnote-label">Footnotes</h2>');
+    expect(out).toContain(
+      '<sup><a href="#note-fn-a" id="note-fnref-a" data-footnote-ref aria-describedby="note-footnote-label">1</a></sup>',
+    );
+    expect(out).toContain(
+      '<section data-footnotes class="footnotes"><h2 class="sr-only" id="note-footnote-label">Footnotes</h2>',
+    );
     expect(out).toContain('<li id="note-fn-word">');
-    expect(out).toContain('<a href="#note-fnref-a" data-footnote-backref="" aria-label="Back to reference 1" class="data-footnote-backref">↩</a>');
+    expect(out).toContain(
+      '<a href="#note-fnref-a" data-footnote-backref="" aria-label="Back to reference 1" class="data-footnote-backref">↩</a>',
+    );
     // The article's own heading "Footnotes" keeps its id; the hidden one gets no anchor.
     expect(out).toMatch(/<h1 id="footnotes">Footnotes<a class="heading-anchor"/);
     expect(out).not.toMatch(/sr-only[^>]*>Footnotes<a/);
@@ -66,10 +74,21 @@ describe("GitHub's alerts", () => {
 
 describe('HTML GitHub keeps', () => {
   it('sub, sup, kbd, abbr, ins, del, details, summary, br and mark survive as written', () => {
-    const source = 'H<sub>2</sub>O, x<sup>2</sup>, <kbd>Ctrl</kbd>, <abbr title="Proof of Stake">PoS</abbr>, <ins>new</ins> <del>old</del>, a<br>b, <mark>key</mark>\n\n<details><summary>More</summary>\n\nHidden text.\n\n</details>\n';
+    const source =
+      'H<sub>2</sub>O, x<sup>2</sup>, <kbd>Ctrl</kbd>, <abbr title="Proof of Stake">PoS</abbr>, <ins>new</ins> <del>old</del>, a<br>b, <mark>key</mark>\n\n<details><summary>More</summary>\n\nHidden text.\n\n</details>\n';
     const { html: out, removedHtml } = convertMarkdown(source);
     expect(removedHtml).toEqual([]);
-    for (const piece of ['H<sub>2</sub>O', 'x<sup>2</sup>', '<kbd>Ctrl</kbd>', '<abbr title="Proof of Stake">PoS</abbr>', '<ins>new</ins> <del>old</del>', 'a<br>b', '<mark>key</mark>', '<details><summary>More</summary>', '<p>Hidden text.</p>']) {
+    for (const piece of [
+      'H<sub>2</sub>O',
+      'x<sup>2</sup>',
+      '<kbd>Ctrl</kbd>',
+      '<abbr title="Proof of Stake">PoS</abbr>',
+      '<ins>new</ins> <del>old</del>',
+      'a<br>b',
+      '<mark>key</mark>',
+      '<details><summary>More</summary>',
+      '<p>Hidden text.</p>',
+    ]) {
       expect(out).toContain(piece);
     }
   });
@@ -117,7 +136,25 @@ const VECTORS = [
 ];
 
 const UNSAFE_URL = /^(?:javascript|vbscript|data|livescript):/i;
-const FORBIDDEN_ELEMENTS = new Set(['script', 'style', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'base', 'meta', 'link', 'form', 'template', 'svg', 'math', 'noscript', 'textarea']);
+const FORBIDDEN_ELEMENTS = new Set([
+  'script',
+  'style',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'base',
+  'meta',
+  'link',
+  'form',
+  'template',
+  'svg',
+  'math',
+  'noscript',
+  'textarea',
+]);
 
 /** Everything executable or styling found in article HTML, as a browser would parse it. */
 function executable(fragment: string): string[] {
@@ -127,9 +164,14 @@ function executable(fragment: string): string[] {
       onopentag(name, attributes) {
         if (FORBIDDEN_ELEMENTS.has(name)) found.push(`<${name}>`);
         for (const [key, value] of Object.entries(attributes)) {
-          if (key.startsWith('on') || key === 'style' || key === 'srcdoc' || key === 'formaction' || key === 'action') found.push(`${key} on <${name}>`);
+          if (key.startsWith('on') || key === 'style' || key === 'srcdoc' || key === 'formaction' || key === 'action')
+            found.push(`${key} on <${name}>`);
           // Browsers drop tabs and newlines inside a URL's scheme, and leading spaces.
-          if (['href', 'src', 'xlink:href', 'cite', 'data', 'poster', 'srcset'].includes(key) && UNSAFE_URL.test(value.replace(/[\t\n\r]/g, '').trim())) found.push(`${key}="${value}" on <${name}>`);
+          if (
+            ['href', 'src', 'xlink:href', 'cite', 'data', 'poster', 'srcset'].includes(key) &&
+            UNSAFE_URL.test(value.replace(/[\t\n\r]/g, '').trim())
+          )
+            found.push(`${key}="${value}" on <${name}>`);
         }
       },
     },
@@ -150,12 +192,18 @@ function pageProblems(page: string): string[] {
     {
       onopentag(name, attributes) {
         // The site's own: its bundles, JSON-LD, and the island loader (whose hash the CSP lists).
-        const own = attributes.src?.startsWith('/assets/') || attributes.type === 'application/ld+json' || attributes['data-loader'] !== undefined;
+        const own =
+          attributes.src?.startsWith('/assets/') ||
+          attributes.type === 'application/ld+json' ||
+          attributes['data-loader'] !== undefined;
         if (name === 'script' && !own) found.push('<script> not the site’s own');
-        if (['iframe', 'frame', 'object', 'embed', 'applet', 'base', 'template'].includes(name)) found.push(`<${name}>`);
+        if (['iframe', 'frame', 'object', 'embed', 'applet', 'base', 'template'].includes(name))
+          found.push(`<${name}>`);
         for (const [key, value] of Object.entries(attributes)) {
-          if (key.startsWith('on') || key === 'style' || key === 'srcdoc' || key === 'formaction') found.push(`${key} on <${name}>`);
-          if (/^(?:javascript|vbscript):/i.test(value.replace(/[\t\n\r]/g, '').trim())) found.push(`${key}="${value}" on <${name}>`);
+          if (key.startsWith('on') || key === 'style' || key === 'srcdoc' || key === 'formaction')
+            found.push(`${key} on <${name}>`);
+          if (/^(?:javascript|vbscript):/i.test(value.replace(/[\t\n\r]/g, '').trim()))
+            found.push(`${key}="${value}" on <${name}>`);
         }
       },
     },
@@ -180,25 +228,100 @@ describe('nothing executable survives', () => {
   });
 
   it('for generated mixtures of vectors, tags, attributes and Markdown', () => {
-    const tag = fc.constantFrom('a', 'img', 'svg', 'math', 'div', 'p', 'details', 'iframe', 'script', 'style', 'object', 'table', 'select', 'noscript', 'kbd', 'abbr', 'sub');
+    const tag = fc.constantFrom(
+      'a',
+      'img',
+      'svg',
+      'math',
+      'div',
+      'p',
+      'details',
+      'iframe',
+      'script',
+      'style',
+      'object',
+      'table',
+      'select',
+      'noscript',
+      'kbd',
+      'abbr',
+      'sub',
+    );
     const attribute = fc.tuple(
-      fc.constantFrom('href', 'src', 'onerror', 'onclick', 'style', 'id', 'name', 'title', 'srcdoc', 'formaction', 'xlink:href', 'class', 'data-x'),
-      fc.oneof(fc.constantFrom('javascript:alert(1)', ' JAVASCRIPT:x', 'java\tscript:x', 'data:text/html,x', 'alert(1)', 'x" onerror="alert(1)', '&#x6A;avascript:x', '#x', '/ok'), fc.string({ maxLength: 8 })),
+      fc.constantFrom(
+        'href',
+        'src',
+        'onerror',
+        'onclick',
+        'style',
+        'id',
+        'name',
+        'title',
+        'srcdoc',
+        'formaction',
+        'xlink:href',
+        'class',
+        'data-x',
+      ),
+      fc.oneof(
+        fc.constantFrom(
+          'javascript:alert(1)',
+          ' JAVASCRIPT:x',
+          'java\tscript:x',
+          'data:text/html,x',
+          'alert(1)',
+          'x" onerror="alert(1)',
+          '&#x6A;avascript:x',
+          '#x',
+          '/ok',
+        ),
+        fc.string({ maxLength: 8 }),
+      ),
     );
     const element = fc
       .tuple(tag, fc.array(attribute, { maxLength: 3 }), fc.string({ maxLength: 10 }), fc.boolean())
-      .map(([name, attributes, text, closed]) => `<${name}${attributes.map(([key, value]) => ` ${key}="${value.replaceAll('"', '&quot;')}"`).join('')}>${text}${closed ? `</${name}>` : ''}`);
-    const piece = fc.oneof(element, fc.constantFrom(...VECTORS), fc.constantFrom('# Heading', '- list', '> quote', '`code`', '```\ncode\n```', '[^1]\n\n[^1]: note', 'https://example.com', '**bold**', '| a |\n|---|\n| b |'));
+      .map(
+        ([name, attributes, text, closed]) =>
+          `<${name}${attributes.map(([key, value]) => ` ${key}="${value.replaceAll('"', '&quot;')}"`).join('')}>${text}${closed ? `</${name}>` : ''}`,
+      );
+    const piece = fc.oneof(
+      element,
+      fc.constantFrom(...VECTORS),
+      fc.constantFrom(
+        '# Heading',
+        '- list',
+        '> quote',
+        '`code`',
+        '```\ncode\n```',
+        '[^1]\n\n[^1]: note',
+        'https://example.com',
+        '**bold**',
+        '| a |\n|---|\n| b |',
+      ),
+    );
     fc.assert(
-      fc.property(fc.array(piece, { minLength: 1, maxLength: 8 }), fc.constantFrom('\n\n', ' ', '\n'), (pieces, joiner) => {
-        const { html: out, removedHtml } = convertMarkdown(pieces.join(joiner));
-        expect(executable(out)).toEqual([]);
-        expect(removedHtml.every(({ line }) => Number.isInteger(line) && line >= 1)).toBe(true);
-      }),
+      fc.property(
+        fc.array(piece, { minLength: 1, maxLength: 8 }),
+        fc.constantFrom('\n\n', ' ', '\n'),
+        (pieces, joiner) => {
+          const { html: out, removedHtml } = convertMarkdown(pieces.join(joiner));
+          expect(executable(out)).toEqual([]);
+          expect(removedHtml.every(({ line }) => Number.isInteger(line) && line >= 1)).toBe(true);
+        },
+      ),
       {
         numRuns: 400,
         // Found by a run: elements the HTML parser makes up (a table in MathML text) have no start line.
-        examples: [[['<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>', '[^1]\n\n[^1]: note', '<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>'], ' ']],
+        examples: [
+          [
+            [
+              '<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>',
+              '[^1]\n\n[^1]: note',
+              '<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>',
+            ],
+            ' ',
+          ],
+        ],
       },
     );
   });
@@ -212,7 +335,10 @@ describe('built into pages', () => {
     site = await copySite(repoRoot, ['dist', 'node_modules', '.cache', '.git', 'tests', 'screenshots', 'lib']);
     // Images are checked files (an `<img src=x>` fails the build as missing): covered above.
     const safeForABuild = VECTORS.filter((vector) => !vector.startsWith('![') && !vector.includes('<img'));
-    await site.write('content/news/vectors.md', `---\ntitle: Vectors\ndate: "2024-06-01"\n---\n${safeForABuild.join('\n\n')}\n`);
+    await site.write(
+      'content/news/vectors.md',
+      `---\ntitle: Vectors\ndate: "2024-06-01"\n---\n${safeForABuild.join('\n\n')}\n`,
+    );
     const result = await site.run(['build']);
     expect(result.code, result.stderr).toBe(0);
     stderr = result.stderr;
@@ -220,11 +346,16 @@ describe('built into pages', () => {
   afterAll(() => site.dispose());
 
   it('no page carries script but the site’s own, and the CSP still needs no unsafe-inline', async () => {
-    const pages = readdirSync(site.file('dist'), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.html'));
+    const pages = readdirSync(site.file('dist'), { recursive: true, encoding: 'utf8' }).filter((name) =>
+      name.endsWith('.html'),
+    );
     expect(pages).toContain(path.join('news', 'vectors.html'));
-    for (const file of pages) expect(pageProblems(readFileSync(site.file(path.join('dist', file)), 'utf8')), file).toEqual([]);
+    for (const file of pages)
+      expect(pageProblems(readFileSync(site.file(path.join('dist', file)), 'utf8')), file).toEqual([]);
     // The article's body, stricter: no svg, math or form of its own either.
-    const body = /<div class="prose">([\s\S]*?)<\/div><\/div><\/div><\/article>/.exec(await site.read('dist/news/vectors.html'))?.[1];
+    const body = /<div class="prose">([\s\S]*?)<\/div><\/div><\/div><\/article>/.exec(
+      await site.read('dist/news/vectors.html'),
+    )?.[1];
     expect(body, 'the article body').toBeDefined();
     expect(executable(body!)).toEqual([]);
     expect(body).toContain('<p id="user-content-location" name="user-content-cookie">clobber</p>');

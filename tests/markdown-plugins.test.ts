@@ -36,11 +36,17 @@ beforeAll(async () => {
     file,
     `import remarkMath from 'remark-math';\nimport rehypeKatex from 'rehype-katex';\n${source.replace('export default defineSite({\n  layout: Layout,', `${MATH_SETTINGS}\nexport default defineSite({\n  layout: Layout,\n  markdown: markdown as never,`)}`,
   );
-  await site.write('content/news/math.md', '---\ntitle: Math\ndate: "2024-05-01"\n---\nEuler: $e^{i\\pi} + 1 = 0$.\n\n$$\n\\frac{a}{b}\n$$\n\n$$\n\\sum_{i=0}^{n} i\n$$\n');
+  await site.write(
+    'content/news/math.md',
+    '---\ntitle: Math\ndate: "2024-05-01"\n---\nEuler: $e^{i\\pi} + 1 = 0$.\n\n$$\n\\frac{a}{b}\n$$\n\n$$\n\\sum_{i=0}^{n} i\n$$\n',
+  );
 });
 afterAll(() => site.dispose());
 
-const mathOf = (html: string) => /<span class="katex"><math xmlns="http:\/\/www\.w3\.org\/1998\/Math\/MathML"[^>]*>[\s\S]*?<\/math><\/span>/.exec(html)?.[0];
+const mathOf = (html: string) =>
+  /<span class="katex"><math xmlns="http:\/\/www\.w3\.org\/1998\/Math\/MathML"[^>]*>[\s\S]*?<\/math><\/span>/.exec(
+    html,
+  )?.[0];
 
 describe("the site's Markdown plugins", () => {
   it('remark-math and rehype-katex turn $…$ into MathML, with no script or style attribute, and nothing about it is warned', async () => {
@@ -56,7 +62,11 @@ describe("the site's Markdown plugins", () => {
   });
 
   it('run in the helper processes alike, and come from the Markdown cache the next time', async () => {
-    for (let n = 0; n < 70; n++) await site.write(`content/news/m-${n}.md`, `---\ntitle: M${n}\ndate: "2024-04-01"\n---\nValue $x_{${n}}$ here.\n`);
+    for (let n = 0; n < 70; n++)
+      await site.write(
+        `content/news/m-${n}.md`,
+        `---\ntitle: M${n}\ndate: "2024-04-01"\n---\nValue $x_{${n}}$ here.\n`,
+      );
     const result = await site.run(['build']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/Markdown: 70 converted/);
@@ -67,7 +77,10 @@ describe("the site's Markdown plugins", () => {
 
   it('a changed plugin option converts every article again', async () => {
     const file = site.file('site/index.tsx');
-    writeFileSync(file, readFileSync(file, 'utf8').replace("{ output: 'mathml' }", "{ output: 'mathml', strict: false }"));
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace("{ output: 'mathml' }", "{ output: 'mathml', strict: false }"),
+    );
     const result = await site.run(['build']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/Markdown: 73 converted, 0 from cache/);
@@ -78,7 +91,9 @@ describe("the site's Markdown plugins", () => {
     const result = await site.run(['build']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('[MarkdownPluginFailed]');
-    expect(result.stderr).toContain('content/news/boom.md: The plugin remarkBoom (markdown.remarkPlugins[1]) failed: cannot handle BOOM');
+    expect(result.stderr).toContain(
+      'content/news/boom.md: The plugin remarkBoom (markdown.remarkPlugins[1]) failed: cannot handle BOOM',
+    );
     expect(result.stderr).not.toContain('Unexpected internal error');
   }, 120_000);
 });
@@ -88,13 +103,25 @@ describe("the site's reserved ids", () => {
     const other = await copySite(path.join(repoRoot, 'tests', 'fixtures', 'basic'));
     try {
       const file = other.file('site/index.tsx');
-      writeFileSync(file, readFileSync(file, 'utf8').replace('export default defineSite({\n  layout: Layout,', "export default defineSite({\n  layout: Layout,\n  markdown: { reservedIds: ['intro'] },"));
+      writeFileSync(
+        file,
+        readFileSync(file, 'utf8').replace(
+          'export default defineSite({\n  layout: Layout,',
+          "export default defineSite({\n  layout: Layout,\n  markdown: { reservedIds: ['intro'] },",
+        ),
+      );
       for (const count of [1, 70]) {
-        for (let n = 0; n < count; n++) await other.write(`content/news/r-${n}.md`, `---\ntitle: R${n}\ndate: "2024-04-01"\n---\n## Intro\n\nText ${count}.\n`);
+        for (let n = 0; n < count; n++)
+          await other.write(
+            `content/news/r-${n}.md`,
+            `---\ntitle: R${n}\ndate: "2024-04-01"\n---\n## Intro\n\nText ${count}.\n`,
+          );
         const result = await other.run(['build']);
         expect(result.code, result.stderr).toBe(0);
         // The second build converts the 69 new ones: enough for the helper processes.
-        expect(Number(/Markdown: (\d+) converted/.exec(result.stdout)?.[1])).toBeGreaterThanOrEqual(count === 1 ? 1 : 69);
+        expect(Number(/Markdown: (\d+) converted/.exec(result.stdout)?.[1])).toBeGreaterThanOrEqual(
+          count === 1 ? 1 : 69,
+        );
         expect(await other.read(`dist/news/r-${count - 1}.html`)).toMatch(/<h2 id="intro-1">Intro<a/);
       }
     } finally {

@@ -110,7 +110,8 @@ function collapseWhitespace(parent: Root | Element, inPre = false): void {
   const merged: HastNode[] = [];
   for (const child of parent.children) {
     const last = merged.at(-1);
-    if (child.type === 'text' && last?.type === 'text') merged[merged.length - 1] = { ...last, value: last.value + child.value };
+    if (child.type === 'text' && last?.type === 'text')
+      merged[merged.length - 1] = { ...last, value: last.value + child.value };
     else merged.push(child);
   }
   const kept = merged.flatMap((child, index) => {
@@ -143,7 +144,10 @@ function sortAttributes(tree: Root): void {
 function removeHeadingAnchors(tree: Root): void {
   eachElement(tree, (node) => {
     const last = node.children.at(-1);
-    const isAnchor = isElement(last, 'a') && classesOf(last).join(' ') === 'heading-anchor' && last.properties.href === `#${String(node.properties.id)}`;
+    const isAnchor =
+      isElement(last, 'a') &&
+      classesOf(last).join(' ') === 'heading-anchor' &&
+      last.properties.href === `#${String(node.properties.id)}`;
     if (isHeading(node) && isAnchor) node.children.pop();
   });
 }
@@ -162,13 +166,13 @@ function removeGeneratedHeadingIds(tree: Root, generated: ReadonlySet<string>): 
   });
 }
 
-
 /** README: "An `id` written in HTML gets the prefix `user-content-`" (the sanitiser's clobber list: `name` too). */
 function removeClobberPrefix(tree: Root): void {
   eachElement(tree, (node) => {
     for (const key of articleSchema.clobber ?? []) {
       const value = node.properties[key];
-      if (typeof value === 'string' && value.startsWith(CLOBBER_PREFIX)) node.properties[key] = value.slice(CLOBBER_PREFIX.length);
+      if (typeof value === 'string' && value.startsWith(CLOBBER_PREFIX))
+        node.properties[key] = value.slice(CLOBBER_PREFIX.length);
     }
   });
 }
@@ -176,7 +180,8 @@ function removeClobberPrefix(tree: Root): void {
 /** README: "Every block gets a 'Copy' button … The blocks are `div.code-block`" (rehypeCodeBlocks). */
 function unwrapCodeBlocks(tree: Root): void {
   replaceChildren(tree, (node) => {
-    if (!isElement(node, 'div') || classesOf(node).join(' ') !== 'code-block' || node.children.length !== 2) return [node];
+    if (!isElement(node, 'div') || classesOf(node).join(' ') !== 'code-block' || node.children.length !== 2)
+      return [node];
     const [pre, island] = node.children;
     const copyButton = isElement(island, 'ssg-island') && island.properties.dataIsland === 'ssg-copy-code';
     return isElement(pre, 'pre') && copyButton ? [pre] : [node];
@@ -196,7 +201,8 @@ function removeHighlighting(tree: Root): void {
     const language = classesOf(code).filter((name) => name !== 'hljs');
     if (language.length > 0) code.properties.className = language;
     else delete code.properties.className;
-    const isHighlight = (node: RootContent) => isElement(node, 'span') && classesOf(node).length > 0 && classesOf(node).every(isScope);
+    const isHighlight = (node: RootContent) =>
+      isElement(node, 'span') && classesOf(node).length > 0 && classesOf(node).every(isScope);
     replaceChildren(code, (node) => (isHighlight(node) ? ((node as Element).children as RootContent[]) : [node]));
   });
 }
@@ -214,7 +220,8 @@ function removeTaskListClasses(tree: Root): void {
   eachElement(tree, (node) => {
     if (node.tagName === 'ul' || node.tagName === 'ol') drop(node, 'contains-task-list');
     const box = node.children.find((child) => isElement(child));
-    if (node.tagName === 'li' && isElement(box, 'input') && box.properties.type === 'checkbox') drop(node, 'task-list-item');
+    if (node.tagName === 'li' && isElement(box, 'input') && box.properties.type === 'checkbox')
+      drop(node, 'task-list-item');
   });
 }
 
@@ -233,7 +240,8 @@ function isAutolinkLiteral(text: string, href: string): boolean {
 function unlinkAutolinkLiterals(tree: Root, markdown: string): boolean {
   let changed = false;
   replaceChildren(tree, (node) => {
-    if (!isElement(node, 'a') || Object.keys(node.properties).join() !== 'href' || node.children.length !== 1) return [node];
+    if (!isElement(node, 'a') || Object.keys(node.properties).join() !== 'href' || node.children.length !== 1)
+      return [node];
     const [text] = node.children;
     const href = String(node.properties.href);
     if (text?.type !== 'text' || !isAutolinkLiteral(text.value, href)) return [node];
@@ -323,7 +331,11 @@ function unlinkFtpAddresses(tree: Root): boolean {
   let changed = false;
   replaceChildren(tree, (node) => {
     const [text] = isElement(node, 'a') ? node.children : [];
-    const bare = isElement(node, 'a') && text?.type === 'text' && /^ftp:\/\//i.test(text.value) && node.properties.href === text.value;
+    const bare =
+      isElement(node, 'a') &&
+      text?.type === 'text' &&
+      /^ftp:\/\//i.test(text.value) &&
+      node.properties.href === text.value;
     if (!bare) return [node];
     changed = true;
     return [text];
@@ -334,7 +346,14 @@ function unlinkFtpAddresses(tree: Root): boolean {
 // ---------------------------------------------------------------------------------------------
 
 /** The rules above that change meaning, not markup: which examples each applies to is checked. */
-type ExampleRule = 'sanitised' | 'comments removed' | 'tag filter' | 'article links' | 'autolink literals' | 'schemes lowercased' | 'ftp not linked';
+type ExampleRule =
+  | 'sanitised'
+  | 'comments removed'
+  | 'tag filter'
+  | 'article links'
+  | 'autolink literals'
+  | 'schemes lowercased'
+  | 'ftp not linked';
 
 interface Comparison {
   number: number;
@@ -349,7 +368,11 @@ interface Comparison {
 type Spec = 'commonmark' | 'gfm';
 
 /** The spec's HTML and the pipeline's, each normalised, for one example. */
-function compare(example: SpecExample, spec: Spec, converted: ConvertedMarkdown = convertMarkdown(example.markdown)): Comparison {
+function compare(
+  example: SpecExample,
+  spec: Spec,
+  converted: ConvertedMarkdown = convertMarkdown(example.markdown),
+): Comparison {
   const rules: ExampleRule[] = [];
   const escaped = converted.removedHtml.filter((removed) => removed.escaped);
   if (escaped.length > 0) rules.push('tag filter');
@@ -378,7 +401,14 @@ function compare(example: SpecExample, spec: Spec, converted: ConvertedMarkdown 
     collapseWhitespace(tree);
     sortAttributes(tree);
   }
-  return { number: example.number, markdown: example.markdown, expected: toHtml(expected), actual: toHtml(actual), rules, showsImage };
+  return {
+    number: example.number,
+    markdown: example.markdown,
+    expected: toHtml(expected),
+    actual: toHtml(actual),
+    rules,
+    showsImage,
+  };
 }
 
 const compared = new Map<string, Comparison>();
@@ -401,7 +431,8 @@ const mismatches = (examples: readonly SpecExample[], spec: Spec) =>
 /** Which examples each meaning-changing rule applied to. */
 function rulesApplied(examples: readonly SpecExample[], spec: Spec): Partial<Record<ExampleRule, number[]>> {
   const applied: Partial<Record<ExampleRule, number[]>> = {};
-  for (const example of examples) for (const rule of comparisonOf(example, spec).rules) (applied[rule] ??= []).push(example.number);
+  for (const example of examples)
+    for (const rule of comparisonOf(example, spec).rules) (applied[rule] ??= []).push(example.number);
   return applied;
 }
 
@@ -461,13 +492,19 @@ describe(`CommonMark ${commonmarkVersion}`, () => {
 
   // Built as articles, these are refused; converted alone, they render as the spec says (above).
   it('is refused by a named rule only where listed: an image without alt text (README, "Images in articles")', async () => {
-    expect(await refusals(commonmarkExamples, 'commonmark')).toEqual({ 475: ['ImageAltMissing'], 581: ['ImageAltMissing'] });
+    expect(await refusals(commonmarkExamples, 'commonmark')).toEqual({
+      475: ['ImageAltMissing'],
+      581: ['ImageAltMissing'],
+    });
   });
 
   it('is held to the documented rules that change the HTML only where they apply', () => {
     expect(rulesApplied(commonmarkExamples, 'commonmark')).toEqual({
       // Each reported as a warning; the same schema applied to the spec's HTML.
-      sanitised: [150, 152, 153, 154, 163, 164, 169, 170, 171, 172, 176, 178, 201, 491, 500, 524, 536, 598, 599, 601, 613, 614, 615, 616, 617],
+      sanitised: [
+        150, 152, 153, 154, 163, 164, 169, 170, 171, 172, 176, 178, 201, 491, 500, 524, 536, 598, 599, 601, 613, 614,
+        615, 616, 617,
+      ],
       'tag filter': [173],
       'comments removed': [177, 179, 180, 182, 183, 308, 309, 625, 626, 627, 628, 629],
       'article links': [484],
@@ -480,7 +517,9 @@ describe(`CommonMark ${commonmarkVersion}`, () => {
 describe("GitHub Flavored Markdown's extensions", () => {
   it('has every extension example of the spec', () => {
     const extensions = gfmExamples.map((example) => example.extension);
-    const counts = Object.fromEntries([...new Set(extensions)].map((name) => [name, extensions.filter((other) => other === name).length]));
+    const counts = Object.fromEntries(
+      [...new Set(extensions)].map((name) => [name, extensions.filter((other) => other === name).length]),
+    );
     expect(counts).toEqual({ table: 8, tasklist: 2, strikethrough: 2, autolink: 11, tagfilter: 1 });
   });
 
@@ -514,7 +553,11 @@ describe('the comparison itself', () => {
     ['a heading of another level', 62, (html: string) => html.replace('<h2', '<h3').replace('</h2>', '</h3>')],
     ['a letter changed in highlighted code', 142, (html: string) => html.replace('return', 'retrun')],
     ['a space added in a code block', 107, (html: string) => html.replace('<code>', '<code> ')],
-    ['a link the heading anchor rule must not take', 62, (html: string) => html.replace('</h1>', '<a href="#foo">#</a></h1>')],
+    [
+      'a link the heading anchor rule must not take',
+      62,
+      (html: string) => html.replace('</h1>', '<a href="#foo">#</a></h1>'),
+    ],
     ['a character changed in a code block', 119, (html: string) => html.replace('&#x3C;', '&#x3E;')],
     ['a script the sanitiser should have removed', 170, (html: string) => `<script>alert(1)</script>${html}`],
     ['a removed comment still there', 625, (html: string) => html.replace('foo', 'foo <!-- this -->')],

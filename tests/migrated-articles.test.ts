@@ -25,24 +25,47 @@ const removeFrom = (folder: string) => {
 beforeAll(async () => {
   site = await copySite(repoRoot, ['dist', 'node_modules', '.cache', '.git', 'tests', 'screenshots', 'lib']);
   copyInto('news');
-  const body = (title: string, eol: string) => ['---', `title: ${title}`, 'date: 2024-04-01', 'excerpt: Saved on another system.', '---', 'First line.', 'Second line.', ''].join(eol);
+  const body = (title: string, eol: string) =>
+    [
+      '---',
+      `title: ${title}`,
+      'date: 2024-04-01',
+      'excerpt: Saved on another system.',
+      '---',
+      'First line.',
+      'Second line.',
+      '',
+    ].join(eol);
   await site.write('content/news/crlf-endings.md', body('Windows line endings', '\r\n'));
   await site.write('content/news/cr-endings.md', body('Old Mac line endings', '\r'));
   await site.write('content/news/bom-first.md', `\ufeff${body('A byte-order mark first', '\n')}`);
   await site.write('content/news/empty.md', '');
   await site.write('content/news/blank.md', ' \n\n\t\n');
-  await site.write('content/news/control-characters.md', '---\ntitle: "Ctl\\x01 and \\b"\nexcerpt: "tab\\bx"\ndate: 2024-04-02\n---\nA \u0001 byte in the body.\n');
+  await site.write(
+    'content/news/control-characters.md',
+    '---\ntitle: "Ctl\\x01 and \\b"\nexcerpt: "tab\\bx"\ndate: 2024-04-02\n---\nA \u0001 byte in the body.\n',
+  );
   built = await site.run(['build']);
   distBefore = readdirSync(site.file('dist'), { recursive: true, encoding: 'utf8' }).sort();
 
   copyInto('refused');
   await site.write('content/news/image-saved-as-md.md', PNG);
-  await site.write('content/news/windows-1252.md', Buffer.concat([Buffer.from('---\ntitle: Caf'), Buffer.from([0xe9]), Buffer.from(' \x93quoted\x94\n---\nBody.\n')]));
-  await site.write('content/news/long-excerpt.md', `---\ntitle: Long\ndate: 2024-04-03\n---\n${'Words and more words. '.repeat(600)}\n\n<!--more-->\n\nRest.\n`);
-  await site.write('content/news/utf-16.md', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('---\ntitle: UTF-16\n---\n', 'utf16le')]));
+  await site.write(
+    'content/news/windows-1252.md',
+    Buffer.concat([Buffer.from('---\ntitle: Caf'), Buffer.from([0xe9]), Buffer.from(' \x93quoted\x94\n---\nBody.\n')]),
+  );
+  await site.write(
+    'content/news/long-excerpt.md',
+    `---\ntitle: Long\ndate: 2024-04-03\n---\n${'Words and more words. '.repeat(600)}\n\n<!--more-->\n\nRest.\n`,
+  );
+  await site.write(
+    'content/news/utf-16.md',
+    Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('---\ntitle: UTF-16\n---\n', 'utf16le')]),
+  );
   refused = await site.run(['build']);
   removeFrom('refused');
-  for (const name of ['image-saved-as-md.md', 'windows-1252.md', 'utf-16.md', 'long-excerpt.md']) rmSync(site.file(`content/news/${name}`));
+  for (const name of ['image-saved-as-md.md', 'windows-1252.md', 'utf-16.md', 'long-excerpt.md'])
+    rmSync(site.file(`content/news/${name}`));
 
   copyInto('links');
   linked = await site.run(['build']);
@@ -52,9 +75,11 @@ afterAll(() => site?.dispose());
 const page = (slug: string) => readFileSync(site.file(`dist/news/${slug}.html`), 'utf8');
 const h1 = (slug: string) => /<h1>([\s\S]*?)<\/h1>/.exec(page(slug))?.[1];
 const lead = (slug: string) => /<p class="lead">([\s\S]*?)<\/p>/.exec(page(slug))?.[1];
-const body = (slug: string) => /<div class="prose">([\s\S]*?)<\/div><\/div><\/div><\/article>/.exec(page(slug))?.[1] ?? '';
+const body = (slug: string) =>
+  /<div class="prose">([\s\S]*?)<\/div><\/div><\/div><\/article>/.exec(page(slug))?.[1] ?? '';
 const dateTime = (slug: string) => /<time dateTime="([^"]+)">([^<]*)<\/time>/i.exec(page(slug))!.slice(1);
-const meta = (slug: string, name: string) => new RegExp(`<meta (?:property|name)="${name}" content="([^"]*)">`).exec(page(slug))?.[1];
+const meta = (slug: string, name: string) =>
+  new RegExp(`<meta (?:property|name)="${name}" content="([^"]*)">`).exec(page(slug))?.[1];
 const tagLinks = (slug: string) => [...page(slug).matchAll(/href="\/news\/tags\/([^"]+)"/g)].map((match) => match[1]);
 /** The build's messages about one file, as the terminal shows them. */
 const about = (result: CliResult, file: string) => result.stderr.split('\n').filter((line) => line.includes(file));
@@ -73,7 +98,9 @@ describe('what other generators accept is read as the author meant it', () => {
     expect(dateTime('toml-front-matter')).toEqual(['2024-03-05T10:00:00.000+01:00', '5 March 2024']);
     expect(tagLinks('toml-front-matter')).toEqual(['hugo', 'migration']);
     expect(lead('toml-front-matter')).toBe('A post moved over from a Hugo site.');
-    expect(body('toml-front-matter')).toBe('<p>The body of an article whose front matter is TOML, as Hugo writes it.</p>');
+    expect(body('toml-front-matter')).toBe(
+      '<p>The body of an article whose front matter is TOML, as Hugo writes it.</p>',
+    );
     expect(h1('json-front-matter')).toBe('Written for Hugo, in JSON');
     expect(tagLinks('json-front-matter')).toEqual(['json']);
     expect(body('json-front-matter')).toBe('<p>The body of an article whose front matter is a JSON object.</p>');
@@ -82,7 +109,11 @@ describe('what other generators accept is read as the author meant it', () => {
   it('a blank line before the front matter, a byte-order mark, and LF, CRLF or CR line endings', () => {
     expect(h1('blank-line-first')).toBe('A blank line before the front matter');
     expect(body('blank-line-first')).toBe('<p>The body after a front matter that starts on the second line.</p>');
-    for (const [slug, title] of [['crlf-endings', 'Windows line endings'], ['cr-endings', 'Old Mac line endings'], ['bom-first', 'A byte-order mark first']]) {
+    for (const [slug, title] of [
+      ['crlf-endings', 'Windows line endings'],
+      ['cr-endings', 'Old Mac line endings'],
+      ['bom-first', 'A byte-order mark first'],
+    ]) {
       expect(h1(slug!), slug).toBe(title);
       expect(lead(slug!), slug).toBe('Saved on another system.');
       expect(body(slug!), slug).toBe('<p>First line.\nSecond line.</p>');
@@ -105,7 +136,9 @@ describe('what other generators accept is read as the author meant it', () => {
 
   it('tags written as text: no tags, and a warning with the list to write', () => {
     expect(tagLinks('tags-as-text')).toEqual([]);
-    expect(about(built, 'tags-as-text.md').join('\n')).toContain('content/news/tags-as-text.md:4: tags is "staking", not a list, so the article gets no tags; write it as a list: tags: [staking]');
+    expect(about(built, 'tags-as-text.md').join('\n')).toContain(
+      'content/news/tags-as-text.md:4: tags is "staking", not a list, so the article gets no tags; write it as a list: tags: [staking]',
+    );
   });
 
   it('dates as Jekyll and RFC 3339 write them, shown on the day the author wrote', () => {
@@ -130,7 +163,9 @@ describe('what other generators accept is read as the author meant it', () => {
       .join('\n');
     expect(list).toContain(`<p>${html}</p>`);
     const feed = readFileSync(site.file('dist/news/feed.xml'), 'utf8');
-    expect(feed).toContain('<description>A &lt;strong&gt;bold&lt;/strong&gt; claim with &lt;code&gt;code&lt;/code&gt;, a link and a&lt;br&gt;break.</description>');
+    expect(feed).toContain(
+      '<description>A &lt;strong&gt;bold&lt;/strong&gt; claim with &lt;code&gt;code&lt;/code&gt;, a link and a&lt;br&gt;break.</description>',
+    );
     // Cut at <!--more-->: a <br> is a break, not two words run together.
     expect(lead('more-excerpt')).toBe('Text with a<br>break and <em>emphasis</em>.');
     expect(meta('more-excerpt', 'description')).toBe('Text with a break and emphasis.');
@@ -145,7 +180,9 @@ describe('what other generators accept is read as the author meant it', () => {
   it('typed TOML values as text, a warning where a number does not read as written; YAML merge keys applied', () => {
     expect(h1('toml-numbers')).toBe('2024');
     expect(tagLinks('toml-numbers')).toEqual(['1-1', 'v1-10']);
-    expect(about(built, 'toml-numbers.md').join('\n')).toContain('content/news/toml-numbers.md:4: tags holds the number 1.1, shown as "1.1"; write it in quotes');
+    expect(about(built, 'toml-numbers.md').join('\n')).toContain(
+      'content/news/toml-numbers.md:4: tags holds the number 1.1, shown as "1.1"; write it in quotes',
+    );
     expect(tagLinks('merge-key')).toEqual(['merged']);
   });
 
@@ -156,16 +193,22 @@ describe('what other generators accept is read as the author meant it', () => {
     expect(feed).toContain('<title>Ctl and </title>');
   });
 
-  it('a link with a trailing slash to a page: published, with a warning naming the page\'s address', () => {
+  it("a link with a trailing slash to a page: published, with a warning naming the page's address", () => {
     expect(body('trailing-slash-link')).toContain('href="/news/toml-front-matter/"');
-    expect(about(built, 'trailing-slash-link.md').join('\n')).toContain('links to /news/toml-front-matter/; write /news/toml-front-matter, the page\'s own address');
+    expect(about(built, 'trailing-slash-link.md').join('\n')).toContain(
+      "links to /news/toml-front-matter/; write /news/toml-front-matter, the page's own address",
+    );
   });
 
-  it('slug: the file\'s own is accepted; empty files are skipped with a warning', () => {
+  it("slug: the file's own is accepted; empty files are skipped with a warning", () => {
     expect(h1('same-slug-field')).toBe('A slug that is the file&#x27;s own');
     for (const name of ['empty.md', 'blank.md']) {
       expect(existsSync(site.file(`dist/news/${name.replace('.md', '.html')}`)), name).toBe(false);
-      expect(about(built, name), name).toEqual([`content/news/${name}: the file is empty; skipped. Write the article in it, or delete it.`].map((line) => expect.stringContaining(line)));
+      expect(about(built, name), name).toEqual(
+        [`content/news/${name}: the file is empty; skipped. Write the article in it, or delete it.`].map((line) =>
+          expect.stringContaining(line),
+        ),
+      );
     }
   });
 });
@@ -179,27 +222,41 @@ describe('what cannot be read is refused by name, all at once, the previous outp
 
   const problem = (code: string, where: string) => {
     const lines = refused.stderr.split('\n');
-    const at = lines.findIndex((line, index) => line.includes(`[${code}]`) && lines[index + 1]?.trim().startsWith(where));
+    const at = lines.findIndex(
+      (line, index) => line.includes(`[${code}]`) && lines[index + 1]?.trim().startsWith(where),
+    );
     expect(at, `${code} at ${where} in:\n${refused.stderr}`).toBeGreaterThanOrEqual(0);
     return lines.slice(at, at + 3).join('\n');
   };
 
   it('slug other than the file name', () => {
-    expect(problem('FrontMatterSlugNotRead', 'content/news/slug-field.md:4:')).toMatch(/slug "custom-url" is not read: the file name gives the slug \("slug-field"\)[\s\S]*hint: To publish it as custom-url, rename the file to "custom-url.md"/);
+    expect(problem('FrontMatterSlugNotRead', 'content/news/slug-field.md:4:')).toMatch(
+      /slug "custom-url" is not read: the file name gives the slug \("slug-field"\)[\s\S]*hint: To publish it as custom-url, rename the file to "custom-url.md"/,
+    );
   });
 
   it('a file name that is no slug names the slug it would have', () => {
-    expect(problem('ArticleSlugInvalid', 'content/news/My Post_Draft.md:')).toMatch(/it would be "my-post-draft"[\s\S]*hint: Rename the file to "my-post-draft.md"/);
+    expect(problem('ArticleSlugInvalid', 'content/news/My Post_Draft.md:')).toMatch(
+      /it would be "my-post-draft"[\s\S]*hint: Rename the file to "my-post-draft.md"/,
+    );
   });
 
   it('invalid TOML and JSON, with the line', () => {
-    expect(problem('FrontMatterInvalidToml', 'content/news/invalid-toml.md:4')).toContain('Invalid TOML in front matter');
-    expect(problem('FrontMatterInvalidJson', 'content/news/invalid-json.md:')).toContain('Invalid JSON in front matter');
+    expect(problem('FrontMatterInvalidToml', 'content/news/invalid-toml.md:4')).toContain(
+      'Invalid TOML in front matter',
+    );
+    expect(problem('FrontMatterInvalidJson', 'content/news/invalid-json.md:')).toContain(
+      'Invalid JSON in front matter',
+    );
   });
 
   it('a key with which another generator holds an article back, and an excerpt longer than a summary', () => {
-    expect(problem('FrontMatterKeyNotRead', 'content/news/published-false.md:4:')).toMatch(/published: false is not read[\s\S]*hint: Write draft: true/);
-    expect(problem('ExcerptTooLong', 'content/news/long-excerpt.md:5:')).toMatch(/the body before <!--more-->\) is 13202 characters; at most 4000 are read[\s\S]*hint: Move the <!--more--> line up/);
+    expect(problem('FrontMatterKeyNotRead', 'content/news/published-false.md:4:')).toMatch(
+      /published: false is not read[\s\S]*hint: Write draft: true/,
+    );
+    expect(problem('ExcerptTooLong', 'content/news/long-excerpt.md:5:')).toMatch(
+      /the body before <!--more-->\) is 13202 characters; at most 4000 are read[\s\S]*hint: Move the <!--more--> line up/,
+    );
   });
 
   it('a YAML alias bomb', () => {
@@ -216,11 +273,17 @@ describe('what cannot be read is refused by name, all at once, the previous outp
 describe('links to articles this build leaves out say why', () => {
   it('a draft and a future post, each with what to do', () => {
     expect(linked.code, linked.stderr).toBe(1);
-    expect(linked.stderr).toMatch(/\[LinkToHeldBack\][^\n]*\n {2}content\/news\/links-to-held-back\.md:\d+: The page \/news\/links-to-held-back links to \/news\/a-draft, which is a draft \(content\/news\/a-draft\.md\); build with --drafts to include it\./);
-    expect(linked.stderr).toMatch(/links to \/news\/in-the-future\/, which is dated 2999-01-01 \(content\/news\/in-the-future\.md\), after the build time; build with --future to include it\./);
+    expect(linked.stderr).toMatch(
+      /\[LinkToHeldBack\][^\n]*\n {2}content\/news\/links-to-held-back\.md:\d+: The page \/news\/links-to-held-back links to \/news\/a-draft, which is a draft \(content\/news\/a-draft\.md\); build with --drafts to include it\./,
+    );
+    expect(linked.stderr).toMatch(
+      /links to \/news\/in-the-future\/, which is dated 2999-01-01 \(content\/news\/in-the-future\.md\), after the build time; build with --future to include it\./,
+    );
     // The draft's file name leads to the draft too; a slash after a file that is no page leads nowhere (hosts answer 404).
     expect(linked.stderr).toMatch(/links to \/news\/a-draft\.html, which is a draft/);
-    expect(linked.stderr).toMatch(/\[LinkBroken\][^\n]*\n {2}content\/news\/slash-to-a-file\.md:\d+: The page \/news\/slash-to-a-file links to \/news\/feed\.xml\/, which no route or public file provides/);
+    expect(linked.stderr).toMatch(
+      /\[LinkBroken\][^\n]*\n {2}content\/news\/slash-to-a-file\.md:\d+: The page \/news\/slash-to-a-file links to \/news\/feed\.xml\/, which no route or public file provides/,
+    );
     expect(linked.stderr.match(/\[LinkBroken\]/g)).toHaveLength(1);
   });
 });

@@ -39,8 +39,15 @@ describe('codeStampOf: what a function of the site bundle depends on', () => {
       await writeFile(path.join(root, file), text);
     }
     const bundle: ServerBundle = await bundleServer(project);
-    const site = bundle.module.site as unknown as { drawers: { card: () => Uint8Array }; markdown: { remarkPlugins: Array<() => unknown> } };
-    return { drawer: codeStampOf(bundle, site.drawers.card), plugin: codeStampOf(bundle, site.markdown.remarkPlugins[0]!), layout: codeStampOf(bundle, site.constructor as () => unknown) };
+    const site = bundle.module.site as unknown as {
+      drawers: { card: () => Uint8Array };
+      markdown: { remarkPlugins: Array<() => unknown> };
+    };
+    return {
+      drawer: codeStampOf(bundle, site.drawers.card),
+      plugin: codeStampOf(bundle, site.markdown.remarkPlugins[0]!),
+      layout: codeStampOf(bundle, site.constructor as () => unknown),
+    };
   }
 
   it('stays the same after an edit to a page the drawer does not import, and changes with its module or one it imports', async () => {
@@ -50,10 +57,14 @@ describe('codeStampOf: what a function of the site bundle depends on', () => {
     const pageEdited = await stamps({ 'site/pages/legal.tsx': 'export const Legal = () => <p>Terms, revised</p>;' });
     expect(pageEdited.drawer).toBe(before.drawer);
     expect(pageEdited.plugin).toBe(before.plugin);
-    const cardEdited = await stamps({ 'site/card.tsx': 'export const cardText = (title: string) => `Card: ${title}`;' });
+    const cardEdited = await stamps({
+      'site/card.tsx': 'export const cardText = (title: string) => `Card: ${title}`;',
+    });
     expect(cardEdited.drawer).not.toBe(before.drawer);
     expect(cardEdited.plugin).not.toBe(before.plugin); // the plugin's module imports the card too
-    const drawerEdited = await stamps({ 'site/share.tsx': files['site/share.tsx']!.replace('new TextEncoder()', 'new globalThis.TextEncoder()') });
+    const drawerEdited = await stamps({
+      'site/share.tsx': files['site/share.tsx']!.replace('new TextEncoder()', 'new globalThis.TextEncoder()'),
+    });
     expect(drawerEdited.drawer).not.toBe(before.drawer);
   });
 });

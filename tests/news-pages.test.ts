@@ -7,8 +7,13 @@ import { buildRealSite } from './helpers/site.ts';
 
 const BASE = 'https://validators.example';
 const TAGS = ['Ethereum', 'Celo', 'Company News'];
-const pngSize = (png: Buffer) => ({ signature: png.subarray(1, 4).toString(), width: png.readUInt32BE(16), height: png.readUInt32BE(20) });
-const links = (html: string, rel: string) => [...html.matchAll(new RegExp(`<link rel="${rel}" href="([^"]+)">`, 'g'))].map((m) => m[1]);
+const pngSize = (png: Buffer) => ({
+  signature: png.subarray(1, 4).toString(),
+  width: png.readUInt32BE(16),
+  height: png.readUInt32BE(20),
+});
+const links = (html: string, rel: string) =>
+  [...html.matchAll(new RegExp(`<link rel="${rel}" href="([^"]+)">`, 'g'))].map((m) => m[1]);
 const meta = (html: string, key: string) => new RegExp(`<meta property="${key}" content="([^"]*)">`).exec(html)?.[1];
 
 /** 24 articles besides hello-world, a day apart, tagged in turn; one with a very long title. */
@@ -17,7 +22,10 @@ async function addArticles(site: TempSite): Promise<void> {
     const day = String(i).padStart(2, '0');
     const title = i === 24 ? 'A very long title '.repeat(12).trim() : `Story ${i}`;
     const tags = i % 2 === 0 ? [TAGS[i % 3]!, 'ethereum'] : [TAGS[i % 3]!];
-    await site.write(`content/news/story-${i}.md`, `---\ntitle: ${title}\ndate: "2025-02-${day}"\ntags: [${tags.join(', ')}]\n---\nSee [the networks](/networks) and ![a chart](/chart.png).\n`);
+    await site.write(
+      `content/news/story-${i}.md`,
+      `---\ntitle: ${title}\ndate: "2025-02-${day}"\ntags: [${tags.join(', ')}]\n---\nSee [the networks](/networks) and ![a chart](/chart.png).\n`,
+    );
   }
 }
 
@@ -30,7 +38,9 @@ describe('a news section of 25 articles with tags', () => {
     site = await buildRealSite(async (copy) => {
       await addArticles(copy);
       // A real image: the build processes every image an article shows.
-      const png = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#336699' } }).png().toBuffer();
+      const png = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#336699' } })
+        .png()
+        .toBuffer();
       await copy.write('site/public/chart.png', png);
     });
     // Built again: the summary of a build from the cache (non-TTY) is what a log holds.
@@ -41,7 +51,11 @@ describe('a news section of 25 articles with tags', () => {
   afterAll(() => site?.dispose());
 
   it('splits the news list into pages of 10, newest first, linked by rel prev/next', async () => {
-    const [first, second, third] = await Promise.all([read('news.html'), read('news/page/2.html'), read('news/page/3.html')]);
+    const [first, second, third] = await Promise.all([
+      read('news.html'),
+      read('news/page/2.html'),
+      read('news/page/3.html'),
+    ]);
     const titles = (html: string) => [...html.matchAll(/<h2>([^<]+)<\/h2>/g)].map((m) => m[1]);
     expect(titles(first).slice(0, 3)).toEqual(['A very long title '.repeat(12).trim(), 'Story 23', 'Story 22']);
     expect([titles(first).length, titles(second).length, titles(third).length]).toEqual([10, 10, 5]);
@@ -61,15 +75,28 @@ describe('a news section of 25 articles with tags', () => {
     expect(ethereum).toContain('News tagged “Ethereum”');
     // 12 even-numbered stories plus the odd ones whose turn tag is Ethereum: more than a page.
     expect(links(ethereum, 'next')).toEqual([`${BASE}/news/tags/ethereum/page/2`]);
-    expect(await read('news/tags/ethereum/page/2.html')).toContain(`<link rel="prev" href="${BASE}/news/tags/ethereum">`);
+    expect(await read('news/tags/ethereum/page/2.html')).toContain(
+      `<link rel="prev" href="${BASE}/news/tags/ethereum">`,
+    );
     expect(await read('news/tags/company-news.html')).toContain('News tagged “Company News”');
     expect(await read('news.html')).toContain('<a class="tag" href="/news/tags/company-news">Company News</a>');
     expect(await read('news/story-2.html')).toContain('<a class="tag" href="/news/tags/ethereum">');
   });
 
   it('lists every list page and tag page in the sitemap', async () => {
-    const urls = (new XMLParser().parse(await read('sitemap.xml')).urlset.url as Array<{ loc: string }>).map((url) => url.loc);
-    for (const path of ['/news', '/news/page/2', '/news/page/3', '/news/tags/ethereum', '/news/tags/ethereum/page/2', '/news/tags/celo', '/news/tags/company-news', '/news/tags/announcement']) {
+    const urls = (new XMLParser().parse(await read('sitemap.xml')).urlset.url as Array<{ loc: string }>).map(
+      (url) => url.loc,
+    );
+    for (const path of [
+      '/news',
+      '/news/page/2',
+      '/news/page/3',
+      '/news/tags/ethereum',
+      '/news/tags/ethereum/page/2',
+      '/news/tags/celo',
+      '/news/tags/company-news',
+      '/news/tags/announcement',
+    ]) {
       expect(urls).toContain(BASE + path);
     }
     expect(urls.filter((url) => url.includes('/news/story-'))).toHaveLength(24);
@@ -81,12 +108,18 @@ describe('a news section of 25 articles with tags', () => {
       expect(meta(html, 'og:image')).toBe(`${BASE}/news/${slug}.png`);
       expect([meta(html, 'og:image:width'), meta(html, 'og:image:height')]).toEqual(['1200', '630']);
       expect(meta(html, 'og:image:alt')).toMatch(/, Example Validators$/);
-      expect(pngSize(await readFile(site.file(`dist/news/${slug}.png`)))).toEqual({ signature: 'PNG', width: 1200, height: 630 });
+      expect(pngSize(await readFile(site.file(`dist/news/${slug}.png`)))).toEqual({
+        signature: 'PNG',
+        width: 1200,
+        height: 630,
+      });
     }
     expect(meta(await read('news/story-1.html'), 'article:published_time')).toBe('2025-02-01');
     expect(meta(await read('news/story-1.html'), 'og:image:alt')).toBe('Story 1, 1 February 2025, Example Validators');
     // Other pages keep the site-wide share image, as the build processed it.
-    expect(meta(await read('about.html'), 'og:image')).toMatch(new RegExp(`^${BASE.replace(/[.]/g, '\\.')}/assets/og-image-1200w-[0-9a-f]{10}\\.jpg$`));
+    expect(meta(await read('about.html'), 'og:image')).toMatch(
+      new RegExp(`^${BASE.replace(/[.]/g, '\\.')}/assets/og-image-1200w-[0-9a-f]{10}\\.jpg$`),
+    );
   });
 
   it('writes absolute links and images in the feed', async () => {
@@ -108,7 +141,10 @@ describe('a tag that makes no URL', () => {
     const site = await buildRealSite();
     try {
       const before = await site.read('dist/news.html');
-      await site.write('content/news/bad-tags.md', '---\ntitle: Bad\ndate: "2025-05-01"\ntags: [fine, "%%%"]\n---\nBody\n');
+      await site.write(
+        'content/news/bad-tags.md',
+        '---\ntitle: Bad\ndate: "2025-05-01"\ntags: [fine, "%%%"]\n---\nBody\n',
+      );
       const result = await site.run(['build']);
       expect(result.code).toBe(1);
       expect(result.stderr).toContain('[TagInvalid] A tag makes no URL\n  content/news/bad-tags.md: ');

@@ -19,7 +19,14 @@ function parseNginxHeaders(text: string): Record<string, string> {
 const headerName = fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,30}$/);
 // Anything printable but `$`, quotes and backslashes included, trimmed as hosts trim it.
 const headerValue = fc
-  .string({ unit: fc.oneof(fc.constantFrom('"', '\\', "'", ';', '{', '}', '#', ' ', 'é', '✓'), fc.string({ minLength: 1, maxLength: 1, unit: 'grapheme' })), minLength: 1, maxLength: 80 })
+  .string({
+    unit: fc.oneof(
+      fc.constantFrom('"', '\\', "'", ';', '{', '}', '#', ' ', 'é', '✓'),
+      fc.string({ minLength: 1, maxLength: 1, unit: 'grapheme' }),
+    ),
+    minLength: 1,
+    maxLength: 80,
+  })
   .map((value) => value.replace(/[\u0000-\u001f\u007f$]/g, 'x').trim())
   .filter((value) => value.length > 0);
 
@@ -39,7 +46,9 @@ describe('the nginx headers file', () => {
   it('refuses, naming the header and site/index.tsx, a value nginx would misread or a name it cannot take', () => {
     const poison = fc.constantFrom('$', '$host', '\n', '\r', '\u0000', '\t', '\u007f', '\nadd_header X-Evil "1";');
     const badValue = fc.tuple(headerValue, poison, headerValue).map(([a, p, b]) => a + p + b);
-    const badName = fc.tuple(headerName, fc.constantFrom(' ', ':', '"', '$', ';', '{', '\n', '_', 'é')).map(([name, bad]) => name + bad);
+    const badName = fc
+      .tuple(headerName, fc.constantFrom(' ', ':', '"', '$', ';', '{', '\n', '_', 'é'))
+      .map(([name, bad]) => name + bad);
     fc.assert(
       fc.property(fc.oneof(fc.tuple(headerName, badValue), fc.tuple(badName, headerValue)), ([name, value]) => {
         let error: unknown;
@@ -60,7 +69,11 @@ describe('the nginx headers file', () => {
   it('is written beside _headers by every build, unless the site ships its own', () => {
     const input = { jobs: [], articles: [], baseUrl: 'https://example.org', now: new Date(0), headers: { 'X-A': 'b' } };
     const written = siteFiles({ ...input, publicFiles: new Set() });
-    expect(written.find((file) => file.path === '_headers.nginx.conf')?.contents).toBe(nginxHeadersFile({ 'X-A': 'b' }));
-    expect(siteFiles({ ...input, publicFiles: new Set(['_headers.nginx.conf']) }).map((file) => file.path)).not.toContain('_headers.nginx.conf');
+    expect(written.find((file) => file.path === '_headers.nginx.conf')?.contents).toBe(
+      nginxHeadersFile({ 'X-A': 'b' }),
+    );
+    expect(
+      siteFiles({ ...input, publicFiles: new Set(['_headers.nginx.conf']) }).map((file) => file.path),
+    ).not.toContain('_headers.nginx.conf');
   });
 });

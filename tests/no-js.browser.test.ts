@@ -23,7 +23,9 @@ describe('no script before it is needed, no dead ends', () => {
 
   // The real contact handler, with an inbox and a verifier that only record.
   const handler = createContactHandler({
-    verifier: { verify: async (token) => (verified.push(token), { success: true, hostname: '127.0.0.1', errorCodes: [] }) },
+    verifier: {
+      verify: async (token) => (verified.push(token), { success: true, hostname: '127.0.0.1', errorCodes: [] }),
+    },
     inbox: { add: (message) => stored.push(message) },
     rateLimiter: createRateLimiter({ limit: 1000, windowMs: 60_000 }),
     allowedOrigins: [],
@@ -50,7 +52,9 @@ describe('no script before it is needed, no dead ends', () => {
         } as RequestInit),
         '127.0.0.1',
       );
-      response.writeHead(answer.status, Object.fromEntries(answer.headers)).end(Buffer.from(await answer.arrayBuffer()));
+      response
+        .writeHead(answer.status, Object.fromEntries(answer.headers))
+        .end(Buffer.from(await answer.arrayBuffer()));
       return true;
     },
   ];
@@ -105,7 +109,9 @@ describe('no script before it is needed, no dead ends', () => {
     const button = page.getByRole('button', { name: /^Copy Celo validator group address/ });
     // One click, before any script is on the page: it must still copy.
     await button.click();
-    await expect.poll(() => button.evaluate((element) => element.closest<HTMLElement>('[data-island]')!.dataset.hydrated)).toBe('true');
+    await expect
+      .poll(() => button.evaluate((element) => element.closest<HTMLElement>('[data-island]')!.dataset.hydrated))
+      .toBe('true');
     await expect.poll(() => button.textContent()).toMatch(/^Copied/);
     const shown = await page.locator('.copy-value code').first().textContent();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
@@ -130,8 +136,11 @@ describe('no script before it is needed, no dead ends', () => {
     expect(errors).toEqual([]);
   });
 
-  it('/news and an article show the date in the reader\'s locale with a few KB of script and no React', async () => {
-    for (const [locale, text] of [['de-DE', '1. Januar 2025'], ['en-US', 'January 1, 2025']] as const) {
+  it("/news and an article show the date in the reader's locale with a few KB of script and no React", async () => {
+    for (const [locale, text] of [
+      ['de-DE', '1. Januar 2025'],
+      ['en-US', 'January 1, 2025'],
+    ] as const) {
       for (const route of ['/news', '/news/hello-world']) {
         const { page, errors } = await openPage(browser, { locale, timezoneId: 'America/Los_Angeles' });
         const scripts = recordScripts(page);
@@ -144,10 +153,13 @@ describe('no script before it is needed, no dead ends', () => {
         await settle(page);
         expect(scripts.every((url) => url.startsWith('/assets/'))).toBe(true);
         // The loader and the formatter only: React alone is over 150 KB.
-        const bytes = await page.evaluate(async (urls) => {
-          const bodies = await Promise.all(urls.map((url) => fetch(url).then((answer) => answer.text())));
-          return bodies.reduce((sum, body) => sum + body.length, 0);
-        }, [...new Set(scripts)]);
+        const bytes = await page.evaluate(
+          async (urls) => {
+            const bodies = await Promise.all(urls.map((url) => fetch(url).then((answer) => answer.text())));
+            return bodies.reduce((sum, body) => sum + body.length, 0);
+          },
+          [...new Set(scripts)],
+        );
         expect({ route, bytes: bytes < 8_000 }).toEqual({ route, bytes: true });
         expect(await page.content()).not.toContain('data-island="contact-form"');
         expect(errors).toEqual([]);
@@ -198,7 +210,8 @@ describe('no script before it is needed, no dead ends', () => {
       if (found.has(url)) continue;
       found.add(url);
       const code = await (await fetch(server.url + url)).text();
-      for (const [, file] of code.matchAll(/(?:import|from)\s*"\.\/([^"]+\.js)"/g)) pending.push(new URL(file!, `http://x${url}`).pathname);
+      for (const [, file] of code.matchAll(/(?:import|from)\s*"\.\/([^"]+\.js)"/g))
+        pending.push(new URL(file!, `http://x${url}`).pathname);
     }
     return found;
   }
@@ -232,7 +245,12 @@ describe('no script before it is needed, no dead ends', () => {
       requestUrls.length = 0;
       const before = stored.length;
       await page.goto(`${server.url}/contact`);
-      const typed = { name: 'Secret Name', email: 'secret.person@mail.test', subject: 'Private subject', message: 'Confidential message body' };
+      const typed = {
+        name: 'Secret Name',
+        email: 'secret.person@mail.test',
+        subject: 'Private subject',
+        message: 'Confidential message body',
+      };
       await page.getByLabel('Name').fill(typed.name);
       await page.getByLabel('E-mail').fill(typed.email);
       await page.getByLabel('Subject').fill(typed.subject);

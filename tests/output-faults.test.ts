@@ -39,11 +39,18 @@ describe('a file that cannot be written into the staging folder', () => {
         output.write({ path: `${name}.html/inner.html`, contents: 'blocked' });
         // Give an unhandled rejection the turns it needs to be reported before the commit.
         await new Promise((resolve) => setImmediate(resolve));
-        const error = await output.commit().then(() => undefined, (caught: unknown) => caught);
+        const error = await output.commit().then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
         expect(error).toBeInstanceOf(SsgError);
         expect((error as SsgError).code).toBe('OutDirNotWritable');
         // The output folder named, and the staging folder said to be gone (it is).
-        expect((error as SsgError).message).toMatch(new RegExp(`^Could not write the site for ${outDir}: .*Nothing was swapped in, and the unfinished copy dist\\.tmp-\\d+-\\d+ is removed\\.$`));
+        expect((error as SsgError).message).toMatch(
+          new RegExp(
+            `^Could not write the site for ${outDir}: .*Nothing was swapped in, and the unfinished copy dist\\.tmp-\\d+-\\d+ is removed\\.$`,
+          ),
+        );
         expect(existsSync(path.join(outDir, 'kept'))).toBe(true);
         expect(readdirSync(root).filter((entry) => entry.includes('.tmp-'))).toEqual([]);
       }),
@@ -74,20 +81,23 @@ describe('files written as they are made', () => {
     const segment = fc.constantFrom('a', 'b', 'news', 'x-y');
     const file = fc.tuple(fc.array(segment, { maxLength: 3 }), fc.constantFrom('index.html', 'card.png', 'feed.xml'));
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(file, fc.string({ maxLength: 40 })), { minLength: 1, maxLength: 60 }), async (writes) => {
-        const root = await scratch();
-        const outDir = path.join(root, 'dist');
-        const output = await createStagedOutput(outDir, path.join(root, 'public'));
-        const expected = new Map<string, string>();
-        for (const [[folders, name], contents] of writes) {
-          const file = [...folders, name].join('/');
-          output.write({ path: file, contents });
-          expected.set(file, contents);
-        }
-        await output.commit();
-        for (const [file, contents] of expected) expect(readFileSync(path.join(outDir, file), 'utf8')).toBe(contents);
-        expect(readdirSync(root).filter((entry) => entry.includes('.tmp-'))).toEqual([]);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.tuple(file, fc.string({ maxLength: 40 })), { minLength: 1, maxLength: 60 }),
+        async (writes) => {
+          const root = await scratch();
+          const outDir = path.join(root, 'dist');
+          const output = await createStagedOutput(outDir, path.join(root, 'public'));
+          const expected = new Map<string, string>();
+          for (const [[folders, name], contents] of writes) {
+            const file = [...folders, name].join('/');
+            output.write({ path: file, contents });
+            expected.set(file, contents);
+          }
+          await output.commit();
+          for (const [file, contents] of expected) expect(readFileSync(path.join(outDir, file), 'utf8')).toBe(contents);
+          expect(readdirSync(root).filter((entry) => entry.includes('.tmp-'))).toEqual([]);
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -107,13 +117,31 @@ describe('the writer under pressure', () => {
       for (let index = 0; index < Number(count); index++) output.write({ path: 'news/' + (index % 10) + '/' + index + '.html', contents: 'page ' + index });
       await output.commit();
     `;
-    const child = spawnSync('bash', ['-c', 'ulimit -n 256 && exec "$@"', 'bash', process.execPath, '--import', 'tsx', '--input-type=module', '-e', script, root, '1000'], {
-      cwd: repoRoot,
-      encoding: 'utf8',
-    });
+    const child = spawnSync(
+      'bash',
+      [
+        '-c',
+        'ulimit -n 256 && exec "$@"',
+        'bash',
+        process.execPath,
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        script,
+        root,
+        '1000',
+      ],
+      {
+        cwd: repoRoot,
+        encoding: 'utf8',
+      },
+    );
     expect(child.stderr).toBe('');
     expect(child.status).toBe(0);
-    const written = readdirSync(path.join(root, 'dist'), { recursive: true }).filter((entry) => String(entry).endsWith('.html'));
+    const written = readdirSync(path.join(root, 'dist'), { recursive: true }).filter((entry) =>
+      String(entry).endsWith('.html'),
+    );
     expect(written).toHaveLength(1000);
   });
 
@@ -121,25 +149,38 @@ describe('the writer under pressure', () => {
     // Folders were made with mkdir -p, which made the removed staging folder again, and the commit
     // swapped in a site holding only the files written after the removal.
     const segment = fc.constantFrom('a', 'b', 'news');
-    const file = fc.tuple(fc.array(segment, { maxLength: 3 }), fc.constantFrom('index.html', 'card.png')).map(([folders, name]) => [...folders, name].join('/'));
+    const file = fc
+      .tuple(fc.array(segment, { maxLength: 3 }), fc.constantFrom('index.html', 'card.png'))
+      .map(([folders, name]) => [...folders, name].join('/'));
     await fc.assert(
-      fc.asyncProperty(fc.array(file, { maxLength: 20 }), fc.array(file, { minLength: 1, maxLength: 20 }), async (before, after) => {
-        const root = await scratch();
-        const outDir = path.join(root, 'dist');
-        mkdirSync(path.join(outDir, 'kept'), { recursive: true });
-        const output = await createStagedOutput(outDir, path.join(root, 'public'));
-        for (const name of before) output.write({ path: name, contents: 'before' });
-        // Until the first files have landed (bounded: they land within a few turns).
-        for (let turns = 0; turns < 10_000 && !before.every((name) => existsSync(path.join(output.staging, name))); turns++) {
-          await new Promise((resolve) => setImmediate(resolve));
-        }
-        rmSync(output.staging, { recursive: true, force: true });
-        for (const name of after) output.write({ path: name, contents: 'after' });
-        const error = await output.commit().then(() => undefined, (caught: unknown) => caught);
-        expect((error as SsgError).code).toBe('OutDirNotWritable');
-        expect(readdirSync(outDir)).toEqual(['kept']);
-        expect(readdirSync(root)).toEqual(['dist']);
-      }),
+      fc.asyncProperty(
+        fc.array(file, { maxLength: 20 }),
+        fc.array(file, { minLength: 1, maxLength: 20 }),
+        async (before, after) => {
+          const root = await scratch();
+          const outDir = path.join(root, 'dist');
+          mkdirSync(path.join(outDir, 'kept'), { recursive: true });
+          const output = await createStagedOutput(outDir, path.join(root, 'public'));
+          for (const name of before) output.write({ path: name, contents: 'before' });
+          // Until the first files have landed (bounded: they land within a few turns).
+          for (
+            let turns = 0;
+            turns < 10_000 && !before.every((name) => existsSync(path.join(output.staging, name)));
+            turns++
+          ) {
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+          rmSync(output.staging, { recursive: true, force: true });
+          for (const name of after) output.write({ path: name, contents: 'after' });
+          const error = await output.commit().then(
+            () => undefined,
+            (caught: unknown) => caught,
+          );
+          expect((error as SsgError).code).toBe('OutDirNotWritable');
+          expect(readdirSync(outDir)).toEqual(['kept']);
+          expect(readdirSync(root)).toEqual(['dist']);
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -153,7 +194,8 @@ describe('the writer under pressure', () => {
     mkdirSync(path.join(outDir, 'kept'), { recursive: true });
     const interrupts = createInterrupts();
     const output = await createStagedOutput(outDir, path.join(root, 'public'), { interrupts });
-    for (let index = 0; index < 2000; index++) output.write({ path: `news/${index % 20}/${index}.html`, contents: 'x'.repeat(1000) });
+    for (let index = 0; index < 2000; index++)
+      output.write({ path: `news/${index % 20}/${index}.html`, contents: 'x'.repeat(1000) });
     // Until a tenth of the files have landed (at once when writes are synchronous; bounded otherwise).
     for (let turns = 0; turns < 100_000 && !existsSync(path.join(output.staging, 'news/0/200.html')); turns++) {
       await new Promise((resolve) => setImmediate(resolve));
@@ -162,7 +204,10 @@ describe('the writer under pressure', () => {
     expect(existsSync(output.staging)).toBe(false);
     output.write({ path: 'news/late/index.html', contents: 'after the clean-up' });
     expect(existsSync(output.staging)).toBe(false);
-    const error = await output.commit().then(() => undefined, (caught: unknown) => caught);
+    const error = await output.commit().then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     expect((error as SsgError).code).toBe('OutDirNotWritable');
     expect(readdirSync(outDir)).toEqual(['kept']);
     expect(readdirSync(root)).toEqual(['dist']);
@@ -183,11 +228,19 @@ describe('public files that cannot be copied into the staging folder', () => {
       mkdirSync(publicDir);
       writeFileSync(path.join(publicDir, 'robots.txt'), 'User-agent: *\n');
       make(publicDir);
-      const error = await createStagedOutput(outDir, publicDir).then(() => undefined, (caught: unknown) => caught);
+      const error = await createStagedOutput(outDir, publicDir).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
       expect(error).toBeInstanceOf(SsgError);
       expect((error as SsgError).code).toBe('OutDirNotWritable');
       // The output folder named, and the staging folder said to be gone (it is).
-      expect((error as SsgError).message).toMatch(new RegExp(`^Could not copy the public files for ${outDir}: .*Nothing was swapped in, and the unfinished copy dist\\.tmp-\\d+-\\d+ is removed\\.$`, 's'));
+      expect((error as SsgError).message).toMatch(
+        new RegExp(
+          `^Could not copy the public files for ${outDir}: .*Nothing was swapped in, and the unfinished copy dist\\.tmp-\\d+-\\d+ is removed\\.$`,
+          's',
+        ),
+      );
       expect(readdirSync(root).sort()).toEqual(['dist', 'public']);
       expect(readdirSync(outDir)).toEqual(['kept']);
     });
@@ -246,7 +299,10 @@ describe.skipIf(!canMount)('an output folder that is a mount point (needs root a
     mounts.push(outDir);
     const output = await createStagedOutput(outDir, path.join(root, 'public'));
     output.write({ path: 'index.html', contents: 'new' });
-    const error = await output.commit().then(() => undefined, (caught: unknown) => caught);
+    const error = await output.commit().then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     expect((error as SsgError).code).toBe('OutDirIsMountPoint');
     expect(readdirSync(outDir)).toEqual([OUTPUT_MARKER]);
     expect(readdirSync(root)).toEqual(['dist']);

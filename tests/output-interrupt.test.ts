@@ -30,7 +30,10 @@ function addArticles(dir: string, count: number): void {
   const body = 'Some *text* with a [link](https://example.com/) and a list:\n\n- one\n- two\n\n'.repeat(10);
   mkdirSync(path.join(dir, 'content', 'news', 'many'), { recursive: true });
   for (let index = 0; index < count; index++) {
-    writeFileSync(path.join(dir, 'content', 'news', 'many', `post-${index}.md`), `---\ntitle: Post ${index}\ndate: "2024-01-01"\n---\n${body}`);
+    writeFileSync(
+      path.join(dir, 'content', 'news', 'many', `post-${index}.md`),
+      `---\ntitle: Post ${index}\ndate: "2024-01-01"\n---\n${body}`,
+    );
   }
 }
 
@@ -65,7 +68,12 @@ describe('two builds into one folder', () => {
     site = await copySite(fixture);
     writeFileSync(site.file('dist.lock'), `${process.pid}\n`);
     const warnings: string[] = [];
-    const failure = await build({ root: site.dir, outDir: 'dist', lockTimeoutMs: 300, warn: (message) => warnings.push(message) }).catch((error: unknown) => error);
+    const failure = await build({
+      root: site.dir,
+      outDir: 'dist',
+      lockTimeoutMs: 300,
+      warn: (message) => warnings.push(message),
+    }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(SsgError);
     expect((failure as SsgError).code).toBe('OutDirLocked');
     expect(warnings.join('\n')).toContain(`another build (process ${process.pid})`);
@@ -94,11 +102,17 @@ describe('two builds into one folder', () => {
 describe('a build stopped mid-way', () => {
   /** Starts a build of many articles and waits until it converts them in helper processes. */
   async function startLongBuild(dir: string) {
-    const child = spawn(process.execPath, [cliPath, 'build'], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cliPath, 'build'], {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.stdout.resume();
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code, signal) => resolve(code ?? (signal ? -1 : null))));
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('close', (code, signal) => resolve(code ?? (signal ? -1 : null))),
+    );
     const helpers = () => processesUsing(path.join(dir, '.cache')).filter((pid) => pid !== child.pid).length;
     // Killed while its helper processes convert: they must not outlive it.
     const busy = await waitFor(() => helpers() >= 1, 30_000, 20);
@@ -121,7 +135,12 @@ describe('a build stopped mid-way', () => {
         expect(leftovers(site.dir)).toEqual([]); // removed on the way out
       }
       const gone = await waitFor(() => processesUsing(site!.dir).length === 0, 15_000);
-      expect(gone, `left running: ${processesUsing(site.dir).map((pid) => describeProcess(pid)).join('; ')}`).toBe(true);
+      expect(
+        gone,
+        `left running: ${processesUsing(site.dir)
+          .map((pid) => describeProcess(pid))
+          .join('; ')}`,
+      ).toBe(true);
       expect(await site.read('dist/index.html')).toBe(before);
       const next = await site.run(['build']);
       expect(next.code, next.stderr).toBe(0);

@@ -35,7 +35,9 @@ describe('the output lock', () => {
     const dir = outDir();
     const release = await lockOutput(dir);
     const waited: number[] = [];
-    const failure = await lockOutput(dir, { timeoutMs: 200, onWait: (pid) => waited.push(pid) }).catch((error: unknown) => error);
+    const failure = await lockOutput(dir, { timeoutMs: 200, onWait: (pid) => waited.push(pid) }).catch(
+      (error: unknown) => error,
+    );
     release();
     expect((failure as SsgError).code).toBe('OutDirLocked');
     expect((failure as SsgError).message).toContain(dir);

@@ -1,7 +1,16 @@
 // `build --out` never deletes what it does not own: each dangerous value is refused with exit 2
 // and leaves the project and the folders around it exactly as they were.
 import fc from 'fast-check';
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -110,7 +119,9 @@ describe('dangerous --out values are refused with exit 2 and change nothing', ()
     expect(absolute.changes).toEqual([]);
     const missing = await runCli(['-C', 'no-such-folder', 'build'], scratch.project);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('[ProjectRootMissing] The site folder does not exist\n  The site folder "no-such-folder"');
+    expect(missing.stderr).toContain(
+      '[ProjectRootMissing] The site folder does not exist\n  The site folder "no-such-folder"',
+    );
   });
 
   it('an output folder whose parent cannot be written: a message, exit 1, no internal error', async () => {
@@ -190,7 +201,10 @@ describe('--out folders the build may write: only they change', () => {
 
   it('a gh-pages checkout with --empty-out-dir: the site replaces it, .git and CNAME stay', async () => {
     const deploy = path.join(scratch.project, 'deploy');
-    for (const args of [['--out', 'deploy', '--empty-out-dir'], ['--out', 'deploy']]) {
+    for (const args of [
+      ['--out', 'deploy', '--empty-out-dir'],
+      ['--out', 'deploy'],
+    ]) {
       const { result, changes } = await buildAndDiff(scratch, args);
       expect(result.code, result.stderr).toBe(0);
       expect(changes.filter(outsideOf(deploy, scratch.root))).toEqual([]);
@@ -230,8 +244,30 @@ describe('--out folders the build may write: only they change', () => {
 /** --out values as people and scripts mistype them: dots, slashes, links, sources, absolute paths. */
 function outValue(scratch: Scratch) {
   const segment = fc.constantFrom(
-    '.', '..', '', 'dist', 'x', 'content', 'site', 'src', 'templates', '.git', 'node_modules', 'foreign', 'notes.txt', 'deploy',
-    'link-content', 'link-out', 'link-dangling', 'link-up', 'Documents', 'sub', '...', 'a b', 'ü', '-',
+    '.',
+    '..',
+    '',
+    'dist',
+    'x',
+    'content',
+    'site',
+    'src',
+    'templates',
+    '.git',
+    'node_modules',
+    'foreign',
+    'notes.txt',
+    'deploy',
+    'link-content',
+    'link-out',
+    'link-dangling',
+    'link-up',
+    'Documents',
+    'sub',
+    '...',
+    'a b',
+    'ü',
+    '-',
   );
   const prefix = fc.constantFrom('', '', scratch.project + '/', scratch.deep + '/', './');
   return fc
@@ -250,7 +286,9 @@ describe('property: any --out value is refused with a usage error or names a fol
 
   it('checked in-process, hundreds of values (plus NUL and over-long names)', () => {
     const project = projectAt(scratch.project);
-    const sources = ['content', 'site', 'templates', 'src', 'node_modules', '.git', '.cache'].map((name) => path.join(scratch.project, name));
+    const sources = ['content', 'site', 'templates', 'src', 'node_modules', '.git', '.cache'].map((name) =>
+      path.join(scratch.project, name),
+    );
     const malformed = fc.oneof(outValue(scratch), fc.string(), fc.constant('a\0b'), fc.constant('x'.repeat(5000)));
     fc.assert(
       fc.property(malformed, fc.boolean(), (value, emptyOutDir) => {
@@ -264,10 +302,12 @@ describe('property: any --out value is refused with a usage error or names a fol
           return;
         }
         expect(isInside(outDir, scratch.project)).toBe(false);
-        for (const source of [...sources, path.join(scratch.project, 'content')]) expect(isInside(source, outDir)).toBe(false);
+        for (const source of [...sources, path.join(scratch.project, 'content')])
+          expect(isInside(source, outDir)).toBe(false);
         const stat = lstatSync(outDir, { throwIfNoEntry: false });
         if (stat) expect(stat.isDirectory()).toBe(true);
-        if (outDir === path.join(scratch.project, 'foreign') || outDir === path.join(scratch.project, 'deploy')) expect(emptyOutDir).toBe(true);
+        if (outDir === path.join(scratch.project, 'foreign') || outDir === path.join(scratch.project, 'deploy'))
+          expect(emptyOutDir).toBe(true);
       }),
       { numRuns: 400 },
     );

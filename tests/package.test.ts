@@ -37,9 +37,13 @@ interface Manifest {
  * Node finds them (nested first, then hoisted).
  */
 function lockfileFor(tarball: string, manifest: Manifest): object {
-  const lock = JSON.parse(readFileSync(path.join(repoRoot, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+  const lock = JSON.parse(readFileSync(path.join(repoRoot, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, LockEntry>;
+  };
   const registry = execFileSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8' }).trim().replace(/\/?$/, '/');
-  const peers = Object.keys(manifest.peerDependencies ?? {}).filter((name) => !manifest.peerDependenciesMeta?.[name]?.optional);
+  const peers = Object.keys(manifest.peerDependencies ?? {}).filter(
+    (name) => !manifest.peerDependenciesMeta?.[name]?.optional,
+  );
   const packages: Record<string, LockEntry> = {
     '': { name: 'installed-ssg', dependencies: { ssg: `file:${tarball}` } },
     'node_modules/ssg': {
@@ -58,7 +62,11 @@ function lockfileFor(tarball: string, manifest: Manifest): object {
       if (at === '') return undefined;
     }
   };
-  const queue: Array<[string, string, boolean]> = [...Object.keys(manifest.dependencies), ...peers].map((name) => ['', name, false]);
+  const queue: Array<[string, string, boolean]> = [...Object.keys(manifest.dependencies), ...peers].map((name) => [
+    '',
+    name,
+    false,
+  ]);
   while (queue.length > 0) {
     const [from, name, optional] = queue.pop()!;
     const where = resolve(from, name);
@@ -83,8 +91,17 @@ function lockfileFor(tarball: string, manifest: Manifest): object {
 }
 
 /** Starts `ssg <args>` from the installed package and waits for its first line matching `ready`. */
-function start(bin: string, args: string[], cwd: string, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray; output: () => string }> {
-  const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+function start(
+  bin: string,
+  args: string[],
+  cwd: string,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; match: RegExpExecArray; output: () => string }> {
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`ssg ${args.join(' ')} did not start:\n${output}`)), 60_000);
@@ -122,7 +139,10 @@ describe('ssg installed from its packed tarball', () => {
   beforeAll(async () => {
     scratch = await mkdtemp(path.join(tmpdir(), 'ssg-package-'));
     // lib/ is made by `prepare` (and kept current by the suite's global setup): packed as it is.
-    const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], {
+      cwd: repoRoot,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     const [packed] = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
     const tarball = path.join(scratch, packed!.filename);
     const names = packed!.files.map((file) => file.path);
@@ -134,7 +154,10 @@ describe('ssg installed from its packed tarball', () => {
     project = path.join(scratch, 'project');
     const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as Manifest;
     await mkdir(project);
-    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'installed-ssg', private: true, dependencies: { ssg: `file:${tarball}` } }, null, 2));
+    writeFileSync(
+      path.join(project, 'package.json'),
+      JSON.stringify({ name: 'installed-ssg', private: true, dependencies: { ssg: `file:${tarball}` } }, null, 2),
+    );
     writeFileSync(path.join(project, 'package-lock.json'), JSON.stringify(lockfileFor(tarball, manifest), null, 2));
     await run('npm', ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: project, maxBuffer: 64 * 1024 * 1024 });
     bin = path.join(project, 'node_modules', '.bin', 'ssg');
@@ -152,26 +175,50 @@ describe('ssg installed from its packed tarball', () => {
     expect(existsSync(path.join(project, 'node_modules', 'patch-package'))).toBe(false);
     // better-sqlite3 is an optional peer: only `ssg serve` with a SQLite inbox needs it.
     expect(existsSync(path.join(project, 'node_modules', 'better-sqlite3'))).toBe(false);
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', "const a = await import('ssg'); const b = await import('ssg/server'); console.log(typeof a.defineSite, typeof a.island, typeof b.defineApiRoute, typeof b.pagesFunction)"], { cwd: project });
+    const { stdout } = await run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "const a = await import('ssg'); const b = await import('ssg/server'); console.log(typeof a.defineSite, typeof a.island, typeof b.defineApiRoute, typeof b.pagesFunction)",
+      ],
+      { cwd: project },
+    );
     expect(stdout.trim()).toBe('function function function function');
     const version = await run(process.execPath, [bin, '--version', '--verbose'], { cwd: project });
     expect(version.stdout.trim()).toBe('0.1.0');
     // Nothing written into the installed package: it runs lib/ as installed.
     expect(version.stderr).toBe('');
-    expect(readdirSync(installed).sort()).toEqual(['README.md', 'bin', 'lib', 'package.json', 'src', 'starter', 'tsconfig.json'].filter((name) => existsSync(path.join(installed, name))).sort());
+    expect(readdirSync(installed).sort()).toEqual(
+      ['README.md', 'bin', 'lib', 'package.json', 'src', 'starter', 'tsconfig.json']
+        .filter((name) => existsSync(path.join(installed, name)))
+        .sort(),
+    );
     expect(existsSync(path.join(installed, '.cache'))).toBe(false);
   });
 
   it('init writes a site and prints the next two commands; it refuses a folder that is not empty', async () => {
     const result = await run(process.execPath, [bin, 'init', 'my-site'], { cwd: project });
-    expect(result.stdout).toMatch(/^Created a site in my-site \(\d+ files\)\. Next:\n {2}cd my-site\n {2}npx ssg dev\n$/);
-    for (const file of ['site/index.tsx', 'site/islands/counter.tsx', 'content/news/hello-world.md', 'templates/document.html', 'README.md', '.gitignore']) {
+    expect(result.stdout).toMatch(
+      /^Created a site in my-site \(\d+ files\)\. Next:\n {2}cd my-site\n {2}npx ssg dev\n$/,
+    );
+    for (const file of [
+      'site/index.tsx',
+      'site/islands/counter.tsx',
+      'content/news/hello-world.md',
+      'templates/document.html',
+      'README.md',
+      '.gitignore',
+    ]) {
       expect(existsSync(path.join(site, file)), file).toBe(true);
     }
     expect(readFileSync(path.join(site, 'README.md'), 'utf8').trimEnd().split('\n')).toHaveLength(3);
 
     const before = readFileSync(path.join(site, 'site', 'index.tsx'), 'utf8');
-    const again = (await run(process.execPath, [bin, 'init', 'my-site'], { cwd: project }).then(() => ({ code: 0, stderr: '' }), (error: { code: number; stderr: string }) => error));
+    const again = await run(process.execPath, [bin, 'init', 'my-site'], { cwd: project }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    );
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('[InitFolderNotEmpty]');
     expect(readFileSync(path.join(site, 'site', 'index.tsx'), 'utf8')).toBe(before);
@@ -182,7 +229,9 @@ describe('ssg installed from its packed tarball', () => {
     const source = readFileSync(path.join(site, 'site', 'index.tsx'), 'utf8');
     expect(source).not.toMatch(/\bas [A-Z]/);
     const tsc = path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
-    const result = await run(process.execPath, [tsc, '--noEmit', '--strict', '-p', 'tsconfig.json'], { cwd: site }).then(
+    const result = await run(process.execPath, [tsc, '--noEmit', '--strict', '-p', 'tsconfig.json'], {
+      cwd: site,
+    }).then(
       (done) => ({ code: 0, stdout: done.stdout }),
       (error: { code: number; stdout: string }) => error,
     );
@@ -230,7 +279,10 @@ describe('ssg installed from its packed tarball', () => {
 
   it('serve and inbox, which need the optional better-sqlite3, say how to install it', async () => {
     for (const args of [['serve'], ['inbox', 'list']]) {
-      const result = await run(process.execPath, [bin, ...args], { cwd: site, env: { ...process.env, NO_COLOR: '1' } }).then(
+      const result = await run(process.execPath, [bin, ...args], {
+        cwd: site,
+        env: { ...process.env, NO_COLOR: '1' },
+      }).then(
         () => ({ code: 0, stderr: '' }),
         (error: { code: number; stderr: string }) => error,
       );

@@ -55,7 +55,13 @@ describe('the pages stage with a page source that answers before the articles ar
       answersBeforeConversion: true,
       earlier(page) {
         asked.push([page.path, converted]);
-        return { html: `<!doctype html><title>${page.path}</title>`, islands: [], reads: emptyReads(), links: { path: page.path, ids: new Set(), links: [] }, hash: page.path };
+        return {
+          html: `<!doctype html><title>${page.path}</title>`,
+          islands: [],
+          reads: emptyReads(),
+          links: { path: page.path, ids: new Set(), links: [] },
+          hash: page.path,
+        };
       },
     };
     const written: string[] = [];
@@ -84,11 +90,23 @@ describe('the pages stage with a page source that answers before the articles ar
     const source: PageSource = {
       earlier: () => {
         asked.push(converted);
-        return { html: '<!doctype html><title>x</title>', islands: [], reads: emptyReads(), links: { path: '/about', ids: new Set(), links: [] }, hash: 'x' };
+        return {
+          html: '<!doctype html><title>x</title>',
+          islands: [],
+          reads: emptyReads(),
+          links: { path: '/about', ids: new Set(), links: [] },
+          hash: 'x',
+        };
       },
     };
     const output = { write: () => {} } as unknown as Output<unknown>;
-    const pages = renderPages([job('/about', {})], { articles: [edited] } as unknown as RenderContext, conversion, source, output);
+    const pages = renderPages(
+      [job('/about', {})],
+      { articles: [edited] } as unknown as RenderContext,
+      conversion,
+      source,
+      output,
+    );
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(asked).toEqual([]);
     converted = true;

@@ -31,18 +31,31 @@ describe('publishArticles', () => {
   it('reports every bad file and every duplicate in file order, whatever order they come in', () => {
     fc.assert(
       fc.property(
-        fc.uniqueArray(fc.record({ name: fc.stringMatching(/^[a-c]{1,2}$/), slug: fc.constantFrom('x', 'y', 'z'), bad: fc.boolean() }), { selector: (entry) => entry.name, maxLength: 8 }),
+        fc.uniqueArray(
+          fc.record({
+            name: fc.stringMatching(/^[a-c]{1,2}$/),
+            slug: fc.constantFrom('x', 'y', 'z'),
+            bad: fc.boolean(),
+          }),
+          { selector: (entry) => entry.name, maxLength: 8 },
+        ),
         (entries) => {
           const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : 1));
           const expected: string[] = [];
           const seen = new Map<string, string>();
           for (const entry of sorted) {
             if (entry.bad) expected.push(`bad ${entry.name}`);
-            else if (seen.has(entry.slug)) expected.push(`The slug "${entry.slug}" is already used by ${seen.get(entry.slug)}.`);
+            else if (seen.has(entry.slug))
+              expected.push(`The slug "${entry.slug}" is already used by ${seen.get(entry.slug)}.`);
             else seen.set(entry.slug, entry.name);
           }
           const byFile = new Map<string, Article | SsgError>(
-            entries.map((entry) => [entry.name, entry.bad ? catalogueError('FrontMatterFieldInvalid', [`bad ${entry.name}`]) : article(entry.name, entry.slug, '2024-01-01')]),
+            entries.map((entry) => [
+              entry.name,
+              entry.bad
+                ? catalogueError('FrontMatterFieldInvalid', [`bad ${entry.name}`])
+                : article(entry.name, entry.slug, '2024-01-01'),
+            ]),
           );
           let messages: string[] = [];
           try {
@@ -64,7 +77,8 @@ describe('publishArticles', () => {
       ['d.md', article('d.md', 'd', '2024-05-01')],
     ]);
     const now = new Date('2024-04-01T00:00:00Z');
-    const slugs = (options: { drafts?: boolean; future?: boolean }) => publishArticles(byFile, { ...options, now }).map((item) => item.slug);
+    const slugs = (options: { drafts?: boolean; future?: boolean }) =>
+      publishArticles(byFile, { ...options, now }).map((item) => item.slug);
     expect(slugs({})).toEqual(['c', 'a']);
     expect(slugs({ drafts: true })).toEqual(['c', 'b', 'a']);
     expect(slugs({ future: true })).toEqual(['d', 'c', 'a']);
@@ -85,19 +99,26 @@ describe('checkPublicClashes', () => {
   const jobs = ['index.html', 'about.html', 'news/x.html'].map((outputPath) => ({ outputPath }) as PageJob);
   it('names each public file at an asset or page path, in that order, and passes anything else', () => {
     fc.assert(
-      fc.property(fc.subarray(['about.html', 'assets/a.js', 'robots.txt', 'news/x.html', 'news/x/y.html', 'x']), (publicFiles) => {
-        const clashing = ['assets/a.js', 'index.html', 'about.html', 'news/x.html'].filter((file) => publicFiles.includes(file));
-        let named: string[] = [];
-        try {
-          checkPublicClashes(client, jobs, new Set(publicFiles), '/p/site/public');
-        } catch (error) {
-          named = (error instanceof SsgErrorList ? error.errors : [error as SsgError]).map((item) => {
-            expect(item.code).toBe('PublicFileClash');
-            return item.message;
-          });
-        }
-        expect(named).toEqual(clashing.map((file) => `The public file ${file} has the same path as a generated file.`));
-      }),
+      fc.property(
+        fc.subarray(['about.html', 'assets/a.js', 'robots.txt', 'news/x.html', 'news/x/y.html', 'x']),
+        (publicFiles) => {
+          const clashing = ['assets/a.js', 'index.html', 'about.html', 'news/x.html'].filter((file) =>
+            publicFiles.includes(file),
+          );
+          let named: string[] = [];
+          try {
+            checkPublicClashes(client, jobs, new Set(publicFiles), '/p/site/public');
+          } catch (error) {
+            named = (error instanceof SsgErrorList ? error.errors : [error as SsgError]).map((item) => {
+              expect(item.code).toBe('PublicFileClash');
+              return item.message;
+            });
+          }
+          expect(named).toEqual(
+            clashing.map((file) => `The public file ${file} has the same path as a generated file.`),
+          );
+        },
+      ),
     );
   });
 });
@@ -108,28 +129,42 @@ describe('checkPublicClashes: folders', () => {
   // A public file where the build needs a folder, or inside a file the build writes: writing
   // the site would fail (it was reported as a folder that is not writable).
   const folderFor: Record<string, string> = { news: 'news/x.html', assets: 'assets/a.js' };
-  const insideOf: Record<string, string> = { 'about.html/readme.txt': 'about.html', 'news/x.html/y': 'news/x.html', 'index.html/a/b.txt': 'index.html' };
+  const insideOf: Record<string, string> = {
+    'about.html/readme.txt': 'about.html',
+    'news/x.html/y': 'news/x.html',
+    'index.html/a/b.txt': 'index.html',
+  };
   it('names each, in the order of the public files, and passes files beside them', () => {
     fc.assert(
-      fc.property(fc.shuffledSubarray([...Object.keys(folderFor), ...Object.keys(insideOf), 'news/x/y.html', 'newsletter', 'assets.txt', 'about/readme.txt']), (publicFiles) => {
-        let named: string[] = [];
-        try {
-          checkPublicClashes(client, jobs, new Set(publicFiles), '/p/site/public');
-        } catch (error) {
-          named = (error instanceof SsgErrorList ? error.errors : [error as SsgError]).map((item) => {
-            expect([item.code, item.file]).toEqual(['PublicFileClash', expect.stringMatching(/^site\/public\//)]);
-            return item.message;
-          });
-        }
-        const expected = publicFiles.flatMap((file) =>
-          file in folderFor
-            ? [`The public file ${file} is where the build needs a folder, for ${folderFor[file]}.`]
-            : file in insideOf
-              ? [`The public file ${file} is inside ${insideOf[file]}, which the build writes as a file.`]
-              : [],
-        );
-        expect(named).toEqual(expected);
-      }),
+      fc.property(
+        fc.shuffledSubarray([
+          ...Object.keys(folderFor),
+          ...Object.keys(insideOf),
+          'news/x/y.html',
+          'newsletter',
+          'assets.txt',
+          'about/readme.txt',
+        ]),
+        (publicFiles) => {
+          let named: string[] = [];
+          try {
+            checkPublicClashes(client, jobs, new Set(publicFiles), '/p/site/public');
+          } catch (error) {
+            named = (error instanceof SsgErrorList ? error.errors : [error as SsgError]).map((item) => {
+              expect([item.code, item.file]).toEqual(['PublicFileClash', expect.stringMatching(/^site\/public\//)]);
+              return item.message;
+            });
+          }
+          const expected = publicFiles.flatMap((file) =>
+            file in folderFor
+              ? [`The public file ${file} is where the build needs a folder, for ${folderFor[file]}.`]
+              : file in insideOf
+                ? [`The public file ${file} is inside ${insideOf[file]}, which the build writes as a file.`]
+                : [],
+          );
+          expect(named).toEqual(expected);
+        },
+      ),
     );
   });
 });
@@ -158,18 +193,34 @@ describe('checkDrawnClashes', () => {
   };
   it('names each drawn file at the path of a page, its URL, an asset or a built file, in drawn order, naming the site code', () => {
     fc.assert(
-      fc.property(fc.shuffledSubarray([...Object.keys(takenBy), 'news/x.png', 'card.svg', 'news/about.html', 'index.htm']), (drawn) => {
-        let named: Array<[string, string | undefined]> = [];
-        try {
-          checkDrawnClashes(drawn.map((file) => ({ path: file, contents: '' })), { client, jobs, generated }, projectAt('/p'));
-        } catch (error) {
-          named = (error instanceof SsgErrorList ? error.errors : [error as SsgError]).map((item) => [item.code, item.where]);
-          expect((error instanceof SsgErrorList ? error.errors : [error as SsgError]).map((item) => item.message)).toEqual(
-            drawn.filter((file) => file in takenBy).map((file) => `The generated file /${file} has the same path as ${takenBy[file]}.`),
+      fc.property(
+        fc.shuffledSubarray([...Object.keys(takenBy), 'news/x.png', 'card.svg', 'news/about.html', 'index.htm']),
+        (drawn) => {
+          let named: Array<[string, string | undefined]> = [];
+          try {
+            checkDrawnClashes(
+              drawn.map((file) => ({ path: file, contents: '' })),
+              { client, jobs, generated },
+              projectAt('/p'),
+            );
+          } catch (error) {
+            named = (error instanceof SsgErrorList ? error.errors : [error as SsgError]).map((item) => [
+              item.code,
+              item.where,
+            ]);
+            expect(
+              (error instanceof SsgErrorList ? error.errors : [error as SsgError]).map((item) => item.message),
+            ).toEqual(
+              drawn
+                .filter((file) => file in takenBy)
+                .map((file) => `The generated file /${file} has the same path as ${takenBy[file]}.`),
+            );
+          }
+          expect(named).toEqual(
+            drawn.filter((file) => file in takenBy).map(() => ['GeneratedFileClash', 'site/index.tsx']),
           );
-        }
-        expect(named).toEqual(drawn.filter((file) => file in takenBy).map(() => ['GeneratedFileClash', 'site/index.tsx']));
-      }),
+        },
+      ),
     );
   });
 });
@@ -181,45 +232,84 @@ describe('checkDrawnClashes: folders', () => {
   it('names a drawn file where another needs a folder, or inside another file; a folder beside a page or its URL is fine', () => {
     const harmless = ['news/x.png', 'news/x/y.png', 'card.png/x.png', 'about/og.png', 'og/a.png'];
     fc.assert(
-      fc.property(fc.shuffledSubarray(['news', 'assets', 'og', 'sitemap.xml/x.png', 'about.html/og.png', 'news/x.html/a/b.png', ...harmless]), (drawn) => {
-        const folderFor: Record<string, string | undefined> = { news: 'news/x.html', assets: 'assets/a.js', og: drawn.includes('og/a.png') ? 'og/a.png' : undefined };
-        const insideOf: Record<string, string> = { 'sitemap.xml/x.png': 'sitemap.xml', 'about.html/og.png': 'about.html', 'news/x.html/a/b.png': 'news/x.html' };
-        let named: string[] = [];
-        try {
-          checkDrawnClashes(drawn.map((file) => ({ path: file, contents: '' })), { client, jobs, generated }, projectAt('/p'));
-        } catch (error) {
-          named = (error instanceof SsgErrorList ? error.errors : [error as SsgError]).map((item) => {
-            expect([item.code, item.where]).toEqual(['GeneratedFileClash', 'site/index.tsx']);
-            return item.message;
-          });
-        }
-        const expected = drawn.flatMap((file) =>
-          folderFor[file]
-            ? [`The generated file /${file} is where the build needs a folder, for /${folderFor[file]}.`]
-            : file in insideOf
-              ? [`The generated file /${file} is inside /${insideOf[file]}, which the build writes as a file.`]
-              : [],
-        );
-        expect(named).toEqual(expected);
-      }),
+      fc.property(
+        fc.shuffledSubarray([
+          'news',
+          'assets',
+          'og',
+          'sitemap.xml/x.png',
+          'about.html/og.png',
+          'news/x.html/a/b.png',
+          ...harmless,
+        ]),
+        (drawn) => {
+          const folderFor: Record<string, string | undefined> = {
+            news: 'news/x.html',
+            assets: 'assets/a.js',
+            og: drawn.includes('og/a.png') ? 'og/a.png' : undefined,
+          };
+          const insideOf: Record<string, string> = {
+            'sitemap.xml/x.png': 'sitemap.xml',
+            'about.html/og.png': 'about.html',
+            'news/x.html/a/b.png': 'news/x.html',
+          };
+          let named: string[] = [];
+          try {
+            checkDrawnClashes(
+              drawn.map((file) => ({ path: file, contents: '' })),
+              { client, jobs, generated },
+              projectAt('/p'),
+            );
+          } catch (error) {
+            named = (error instanceof SsgErrorList ? error.errors : [error as SsgError]).map((item) => {
+              expect([item.code, item.where]).toEqual(['GeneratedFileClash', 'site/index.tsx']);
+              return item.message;
+            });
+          }
+          const expected = drawn.flatMap((file) =>
+            folderFor[file]
+              ? [`The generated file /${file} is where the build needs a folder, for /${folderFor[file]}.`]
+              : file in insideOf
+                ? [`The generated file /${file} is inside /${insideOf[file]}, which the build writes as a file.`]
+                : [],
+          );
+          expect(named).toEqual(expected);
+        },
+      ),
     );
   });
 });
 
 describe('the feed path', () => {
   it('is a path on the site: never outside the output folder, never a folder, always with an extension', () => {
-    for (const good of ['/news/feed.xml', '/feed.xml', '/a.b/c-d_e~f.rss']) expect(isSiteFilePath(good), good).toBe(true);
-    for (const bad of ['/../escaped.xml', '/news/../../x.xml', 'feed.xml', '/news/', '/news', '/./feed.xml', '//feed.xml', '/news/feed.xml/', '/.feed.xml', '/a b.xml', '']) {
+    for (const good of ['/news/feed.xml', '/feed.xml', '/a.b/c-d_e~f.rss'])
+      expect(isSiteFilePath(good), good).toBe(true);
+    for (const bad of [
+      '/../escaped.xml',
+      '/news/../../x.xml',
+      'feed.xml',
+      '/news/',
+      '/news',
+      '/./feed.xml',
+      '//feed.xml',
+      '/news/feed.xml/',
+      '/.feed.xml',
+      '/a b.xml',
+      '',
+    ]) {
       expect(isSiteFilePath(bad), bad).toBe(false);
     }
     // Whatever is accepted stays inside the output folder, as it is written.
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom('/', '.', 'a', 'b', '-', '~', '_', '%', ' ', '\\') , maxLength: 14 }), (candidate) => {
-        if (!isSiteFilePath(candidate)) return;
-        const written = path.posix.join('/out', candidate);
-        expect(written.startsWith('/out/')).toBe(true);
-        expect(path.posix.normalize(candidate)).toBe(candidate);
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom('/', '.', 'a', 'b', '-', '~', '_', '%', ' ', '\\'), maxLength: 14 }),
+        (candidate) => {
+          if (!isSiteFilePath(candidate)) return;
+          const written = path.posix.join('/out', candidate);
+          expect(written.startsWith('/out/')).toBe(true);
+          expect(path.posix.normalize(candidate)).toBe(candidate);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -239,7 +329,13 @@ describe('the feed path', () => {
     '/news/x.html/feed.xml': 'The feed /news/x.html/feed.xml is inside /news/x.html, which the build writes as a file.',
   };
   it('is refused where a page, a built file or a folder they need is, and passes elsewhere', () => {
-    for (const at of [...Object.keys(clashes), '/news/feed.xml', '/feed.xml', '/news/x/feed.xml', '/card.png/feed.xml']) {
+    for (const at of [
+      ...Object.keys(clashes),
+      '/news/feed.xml',
+      '/feed.xml',
+      '/news/x/feed.xml',
+      '/card.png/feed.xml',
+    ]) {
       const generated = ['sitemap.xml', 'robots.txt'].map(siteFile);
       const drawn = ['og/a.png', 'news/feed.png'].map(siteFile);
       generated.push(siteFile(at.slice(1))); // the feed itself
@@ -258,11 +354,24 @@ describe('the feed path', () => {
 });
 
 describe('createInPlaceOutput', () => {
-  const names = fc.constantFrom('index.html', 'about.html', 'news/a.html', 'news/deep/b.html', 'robots.txt', 'docs/guide.txt');
+  const names = fc.constantFrom(
+    'index.html',
+    'about.html',
+    'news/a.html',
+    'news/deep/b.html',
+    'robots.txt',
+    'docs/guide.txt',
+  );
   it('after any sequence of syncs the folder holds exactly the generated and public files, with their bytes', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ generated: fc.dictionary(names, fc.string({ maxLength: 8 }), { maxKeys: 4 }), public: fc.dictionary(names, fc.string({ maxLength: 8 }), { maxKeys: 3 }) }), { minLength: 1, maxLength: 6 }),
+        fc.array(
+          fc.record({
+            generated: fc.dictionary(names, fc.string({ maxLength: 8 }), { maxKeys: 4 }),
+            public: fc.dictionary(names, fc.string({ maxLength: 8 }), { maxKeys: 3 }),
+          }),
+          { minLength: 1, maxLength: 6 },
+        ),
         async (rounds) => {
           const root = tempDir();
           const outDir = path.join(root, 'out');
@@ -278,7 +387,10 @@ describe('createInPlaceOutput', () => {
               writeFileSync(path.join(publicDir, file), `public:${text}`);
             }
             output.sync(generated, new Set(Object.keys(round.public)));
-            const expected = new Map([...generated, ...Object.entries(round.public).map(([file, text]) => [file, `public:${text}`] as const)]);
+            const expected = new Map([
+              ...generated,
+              ...Object.entries(round.public).map(([file, text]) => [file, `public:${text}`] as const),
+            ]);
             expect((await listFiles(outDir)).sort()).toEqual([...expected.keys()].sort());
             for (const [file, text] of expected) expect(readFileSync(path.join(outDir, file), 'utf8')).toBe(text);
           }

@@ -14,8 +14,15 @@ describe('precompressed siblings', () => {
   });
   afterAll(() => rm(cacheDir, { recursive: true, force: true }));
 
-  const text = Buffer.from(Array.from({ length: 400 }, (_, index) => `<url><loc>https://example.org/news/post-${index}</loc></url>`).join('\n'));
-  const brotliAt = (quality: number) => brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: text.length } });
+  const text = Buffer.from(
+    Array.from({ length: 400 }, (_, index) => `<url><loc>https://example.org/news/post-${index}</loc></url>`).join(
+      '\n',
+    ),
+  );
+  const brotliAt = (quality: number) =>
+    brotliCompressSync(text, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: text.length },
+    });
 
   it('compress assets at brotli 11 and other files at 9, each decompressing to the file, kept apart in the cache', async () => {
     const cache = openCompressedCache(cacheDir);
@@ -24,10 +31,16 @@ describe('precompressed siblings', () => {
       { path: 'sitemap.xml', contents: text },
     ]);
     const byPath = new Map(files.map((file) => [file.path, Buffer.from(file.contents)]));
-    expect([...byPath.keys()].sort()).toEqual(['assets/app-AB12.js.br', 'assets/app-AB12.js.gz', 'sitemap.xml.br', 'sitemap.xml.gz']);
+    expect([...byPath.keys()].sort()).toEqual([
+      'assets/app-AB12.js.br',
+      'assets/app-AB12.js.gz',
+      'sitemap.xml.br',
+      'sitemap.xml.gz',
+    ]);
     expect(byPath.get('assets/app-AB12.js.br')!.equals(brotliAt(11))).toBe(true);
     expect(byPath.get('sitemap.xml.br')!.equals(brotliAt(9))).toBe(true);
-    for (const [where, bytes] of byPath) expect((where.endsWith('.br') ? brotliDecompressSync(bytes) : gunzipSync(bytes)).equals(text)).toBe(true);
+    for (const [where, bytes] of byPath)
+      expect((where.endsWith('.br') ? brotliDecompressSync(bytes) : gunzipSync(bytes)).equals(text)).toBe(true);
     // From the cache the second time, at the same levels.
     const again = await openCompressedCache(cacheDir).compress([{ path: 'sitemap.xml', contents: text }]);
     expect(Buffer.from(again.find((file) => file.path === 'sitemap.xml.br')!.contents).equals(brotliAt(9))).toBe(true);

@@ -46,7 +46,10 @@ describe('a symlink in the public folder', () => {
     news: { make: (file) => symlinkSync(path.join(outside(), 'folder'), file), clash: 'page' },
     'index.html': { make: (file) => symlinkSync(path.join(outside(), 'nowhere.html'), file), clash: 'page' },
     'sitemap.xml': { make: (file) => symlinkSync(path.join(outside(), 'folder'), file) }, // a public sitemap, through a link
-    'robots.txt/x.txt': { make: (file) => (mkdirSync(path.dirname(file)), writeFileSync(file, 'x')), clash: 'site file' },
+    'robots.txt/x.txt': {
+      make: (file) => (mkdirSync(path.dirname(file)), writeFileSync(file, 'x')),
+      clash: 'site file',
+    },
     'linked.txt': { make: (file) => symlinkSync(path.join(outside(), 'file.txt'), file) },
     shelf: { make: (file) => symlinkSync(path.join(outside(), 'folder'), file) },
     '.#about.md': { make: (file) => symlinkSync('user@host.1:2', file) }, // an editor's lock file
@@ -66,24 +69,28 @@ describe('a symlink in the public folder', () => {
   const setPublic = (chosen: string[]) => {
     rmSync(ctx.site.file('site/public'), { recursive: true, force: true });
     mkdirSync(ctx.site.file('site/public'));
-    if (!chosen.some((name) => name.startsWith('robots.txt'))) writeFileSync(ctx.site.file('site/public/robots.txt'), 'User-agent: *\n');
+    if (!chosen.some((name) => name.startsWith('robots.txt')))
+      writeFileSync(ctx.site.file('site/public/robots.txt'), 'User-agent: *\n');
     for (const name of chosen) entries[name]!.make(ctx.site.file(`site/public/${name}`));
   };
   const expected = (chosen: string[]) => {
     const pages = chosen.filter((name) => entries[name]!.clash === 'page');
-    return (pages.length > 0 ? pages : chosen.filter((name) => entries[name]!.clash)).map((name) => `site/public/${name}`).sort();
+    return (pages.length > 0 ? pages : chosen.filter((name) => entries[name]!.clash))
+      .map((name) => `site/public/${name}`)
+      .sort();
   };
   const named = (problems: ReturnType<typeof describeProblems>) => {
     for (const problem of problems) expect(problem.code, problem.message).toBe('PublicFileClash');
     return problems.map((problem) => problem.where).sort();
   };
 
-
   it('over a page, or where pages need a folder, is named by dev, and nothing is written where it leads', async () => {
     await fc.assert(
       fc.asyncProperty(fc.subarray(Object.keys(entries)), async (chosen) => {
         setPublic(chosen);
-        const problems = await ctx.dev.update(Object.keys(entries).map((name) => ctx.site.file(`site/public/${name}`))).then(() => [], describeProblems);
+        const problems = await ctx.dev
+          .update(Object.keys(entries).map((name) => ctx.site.file(`site/public/${name}`)))
+          .then(() => [], describeProblems);
         expect(named(problems)).toEqual(expected(chosen));
         outsideUntouched();
       }),
@@ -94,13 +101,18 @@ describe('a symlink in the public folder', () => {
   it('is named by build as by dev, and a build beside harmless ones writes nothing where they lead', async () => {
     const chosen = ['about.html', 'news', 'index.html', 'linked.txt', 'shelf', '.#about.md'];
     setPublic(chosen);
-    const problems = await build({ root: ctx.site.dir, outDir: 'dist', warn: () => {} }).then(() => [], describeProblems);
+    const problems = await build({ root: ctx.site.dir, outDir: 'dist', warn: () => {} }).then(
+      () => [],
+      describeProblems,
+    );
     expect(named(problems)).toEqual(expected(chosen));
     expect(existsSync(ctx.site.file('dist'))).toBe(false);
     outsideUntouched();
 
     setPublic(['sitemap.xml', 'linked.txt', 'shelf', '.#about.md']);
-    expect(await build({ root: ctx.site.dir, outDir: 'dist', warn: () => {} }).then(() => [], describeProblems)).toEqual([]);
+    expect(
+      await build({ root: ctx.site.dir, outDir: 'dist', warn: () => {} }).then(() => [], describeProblems),
+    ).toEqual([]);
     outsideUntouched();
     expect(readFileSync(ctx.site.file('dist/index.html'), 'utf8')).toContain('<html');
   }, 120_000);
@@ -121,7 +133,10 @@ describe('a symlink in the public folder', () => {
 describe('an empty public folder at the path of a file the build makes', () => {
   let site: TempSite;
   // Copied by the build as it is: a page cannot be written over it. Dev copies files only.
-  const clashing: Record<string, string> = { 'about.html': 'about.html', 'news/first-post.html/sub': 'news/first-post.html' };
+  const clashing: Record<string, string> = {
+    'about.html': 'about.html',
+    'news/first-post.html/sub': 'news/first-post.html',
+  };
   const harmless = ['news/empty', 'assets', 'about.html.d', 'x'];
 
   beforeAll(async () => {
@@ -138,7 +153,10 @@ describe('an empty public folder at the path of a file the build makes', () => {
         for (const name of ['', ...chosen]) mkdirSync(site.file(`site/public/${name}`), { recursive: true });
         if (withFile) writeFileSync(site.file('site/public/robots.txt'), 'User-agent: *\n');
         const before = existsSync(site.file('dist')) ? readdirSync(site.file('dist'), { recursive: true }).sort() : [];
-        const problems = await build({ root: site.dir, outDir: 'dist', warn: () => {} }).then(() => [], describeProblems);
+        const problems = await build({ root: site.dir, outDir: 'dist', warn: () => {} }).then(
+          () => [],
+          describeProblems,
+        );
         // Copied only with the public files (as the build copies the folder).
         const folders = withFile ? chosen.flatMap((name) => (name in clashing ? [clashing[name]!] : [])) : [];
         if (folders.length === 0) {
@@ -148,8 +166,15 @@ describe('an empty public folder at the path of a file the build makes', () => {
         // The first one written is named; nothing is swapped in.
         expect(problems).toHaveLength(1);
         const folder = folders.find((name) => problems[0]!.where === `site/public/${name}`);
-        expect(problems[0]).toEqual(expect.objectContaining({ code: 'PublicFileClash', message: `The public folder ${folder} is where the build writes a file.` }));
-        expect(existsSync(site.file('dist')) ? readdirSync(site.file('dist'), { recursive: true }).sort() : []).toEqual(before);
+        expect(problems[0]).toEqual(
+          expect.objectContaining({
+            code: 'PublicFileClash',
+            message: `The public folder ${folder} is where the build writes a file.`,
+          }),
+        );
+        expect(existsSync(site.file('dist')) ? readdirSync(site.file('dist'), { recursive: true }).sort() : []).toEqual(
+          before,
+        );
       }),
       { numRuns: 10 },
     );

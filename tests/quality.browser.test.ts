@@ -8,7 +8,18 @@ import type { TempSite } from './helpers/project.ts';
 import { serveSite, type TestServer } from './helpers/server.ts';
 import { sharedRealSite } from './helpers/site.ts';
 
-const routes = ['/', '/about', '/services', '/networks', '/contact', '/news', '/news/hello-world', '/legal', '/news/unknown', '/no-such-page'];
+const routes = [
+  '/',
+  '/about',
+  '/services',
+  '/networks',
+  '/contact',
+  '/news',
+  '/news/hello-world',
+  '/legal',
+  '/news/unknown',
+  '/no-such-page',
+];
 const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const AXE_PATH = '/__test/axe.min.js';
 
@@ -43,11 +54,16 @@ describe('quality in a real browser: security policy and accessibility', () => {
 
   describe('Content-Security-Policy', () => {
     async function pageWithViolations() {
-      const opened = await openPage(browser, { viewport: { width: 390, height: 844 }, permissions: ['clipboard-read', 'clipboard-write'] });
+      const opened = await openPage(browser, {
+        viewport: { width: 390, height: 844 },
+        permissions: ['clipboard-read', 'clipboard-write'],
+      });
       await opened.page.addInitScript(() => {
         (window as unknown as { violations: string[] }).violations = [];
         document.addEventListener('securitypolicyviolation', (event) => {
-          (window as unknown as { violations: string[] }).violations.push(`${event.violatedDirective} ${event.blockedURI}`);
+          (window as unknown as { violations: string[] }).violations.push(
+            `${event.violatedDirective} ${event.blockedURI}`,
+          );
         });
       });
       return opened;
@@ -99,7 +115,9 @@ describe('quality in a real browser: security policy and accessibility', () => {
       await page.addScriptTag({ url: AXE_PATH });
       const results = await page.evaluate(async () => {
         const { violations } = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-        return violations.map((v: any) => `${v.id} (${v.impact}): ${v.help} → ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+        return violations.map(
+          (v: any) => `${v.id} (${v.impact}): ${v.help} → ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`,
+        );
       });
       return results as string[];
     }
@@ -198,7 +216,9 @@ describe('quality in a real browser: security policy and accessibility', () => {
       await page.goto(`${server.url}/contact`);
       const button = page.getByRole('button', { name: 'Copy e-mail address' });
       await button.focus();
-      await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-island="copy-button"]')?.dataset.hydrated === 'true');
+      await page.waitForFunction(
+        () => document.querySelector<HTMLElement>('[data-island="copy-button"]')?.dataset.hydrated === 'true',
+      );
       await page.keyboard.press('Enter');
       await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('hello@example.com');
     });

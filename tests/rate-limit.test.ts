@@ -20,22 +20,49 @@ const ipv4 = fc.tuple(octet, octet, octet, octet).map((parts) => parts.join('.')
 const hextet = fc.integer({ min: 0, max: 0xffff }).map((n) => n.toString(16));
 const ipv6 = fc.array(hextet, { minLength: 8, maxLength: 8 }).map((parts) => parts.join(':'));
 const mapped = ipv4.map((address) => `::ffff:${address}`);
-const loopback = fc.oneof(fc.constant('127.0.0.1'), octet.map((n) => `127.0.0.${n}`), fc.constant('::1'));
-const privateV4 = fc.oneof(octet.map((n) => `10.1.0.${n}`), octet.map((n) => `192.168.1.${n}`), fc.constant('192.0.2.7'));
+const loopback = fc.oneof(
+  fc.constant('127.0.0.1'),
+  octet.map((n) => `127.0.0.${n}`),
+  fc.constant('::1'),
+);
+const privateV4 = fc.oneof(
+  octet.map((n) => `10.1.0.${n}`),
+  octet.map((n) => `192.168.1.${n}`),
+  fc.constant('192.0.2.7'),
+);
 const docV6 = fc.array(hextet, { minLength: 6, maxLength: 6 }).map((parts) => `2001:db8:${parts.join(':')}`);
 const garbage = fc.oneof(
   fc.string({ maxLength: 20 }).filter((text) => !text.includes(',')),
-  fc.constantFrom('unknown', 'localhost', '999.1.1.1', '127.1', '0x7f000001', '1', '::ffff:999.0.0.1', '1.2.3.4:80', '[::1]'),
+  fc.constantFrom(
+    'unknown',
+    'localhost',
+    '999.1.1.1',
+    '127.1',
+    '0x7f000001',
+    '1',
+    '::ffff:999.0.0.1',
+    '1.2.3.4:80',
+    '[::1]',
+  ),
 );
 const anyAddress = fc.oneof(ipv4, ipv6, mapped, loopback, privateV4, docV6, garbage);
 const socketAddress = fc.oneof(ipv4, ipv6, mapped, loopback, privateV4, docV6);
 const forwardedHeader = fc.option(
-  fc.array(fc.tuple(anyAddress, fc.constantFrom('', ' ', '  ')), { maxLength: 12 }).map((entries) =>
-    entries.map(([address, space]) => `${space}${address}${space}`).join(','),
-  ),
+  fc
+    .array(fc.tuple(anyAddress, fc.constantFrom('', ' ', '  ')), { maxLength: 12 })
+    .map((entries) => entries.map(([address, space]) => `${space}${address}${space}`).join(',')),
   { nil: undefined },
 );
-const RANGE_CHOICES = ['loopback', 'uniquelocal', 'linklocal', '10.1.0.0/16', '192.0.2.7', '2001:db8::/32', '127.0.0.1/8', '0.0.0.0/1'];
+const RANGE_CHOICES = [
+  'loopback',
+  'uniquelocal',
+  'linklocal',
+  '10.1.0.0/16',
+  '192.0.2.7',
+  '2001:db8::/32',
+  '127.0.0.1/8',
+  '0.0.0.0/1',
+];
 const trustSetting = fc.oneof(
   fc.integer({ min: 0, max: 5 }).map(String),
   fc.constantFrom('true', 'false', ''),
@@ -92,7 +119,10 @@ function modelClientAddress(peer: string, header: string | undefined, setting: s
   return canonical(hops[index]!);
 }
 
-const requestFrom = (peer: string, headers: Record<string, string | undefined> = {}) => ({ socket: { remoteAddress: peer }, headers });
+const requestFrom = (peer: string, headers: Record<string, string | undefined> = {}) => ({
+  socket: { remoteAddress: peer },
+  headers,
+});
 
 describe('the client address behind proxies (TRUST_PROXY)', () => {
   it('matches a reference model of proxy-addr for random peers, headers and trust settings', () => {
@@ -124,8 +154,12 @@ describe('the client address behind proxies (TRUST_PROXY)', () => {
     const trust = parseProxyTrust('loopback');
     // The client forged entries; nginx appended the real address ($proxy_add_x_forwarded_for).
     const forged = '127.0.0.1, 10.0.0.1, 203.0.113.99';
-    expect(resolveClientAddress(requestFrom('127.0.0.1', { 'x-forwarded-for': `${forged}, 198.51.100.23` }), trust)).toBe('198.51.100.23');
-    expect(resolveClientAddress(requestFrom('::ffff:127.0.0.1', { 'x-forwarded-for': '2001:db8::7' }), trust)).toBe('2001:db8::7');
+    expect(
+      resolveClientAddress(requestFrom('127.0.0.1', { 'x-forwarded-for': `${forged}, 198.51.100.23` }), trust),
+    ).toBe('198.51.100.23');
+    expect(resolveClientAddress(requestFrom('::ffff:127.0.0.1', { 'x-forwarded-for': '2001:db8::7' }), trust)).toBe(
+      '2001:db8::7',
+    );
     // Without a header (a request made on the machine itself) the peer is the client.
     expect(resolveClientAddress(requestFrom('127.0.0.1'), trust)).toBe('127.0.0.1');
   });
@@ -133,9 +167,16 @@ describe('the client address behind proxies (TRUST_PROXY)', () => {
   it('a header with hundreds of entries gives the rightmost untrusted one', () => {
     const many = Array.from({ length: 800 }, (_, n) => `10.0.${n >> 8}.${n & 255}`).join(', ');
     const header = `${many}, 198.51.100.5, 127.0.0.1`;
-    expect(resolveClientAddress(requestFrom('127.0.0.1', { 'x-forwarded-for': header }), parseProxyTrust('loopback'))).toBe('198.51.100.5');
+    expect(
+      resolveClientAddress(requestFrom('127.0.0.1', { 'x-forwarded-for': header }), parseProxyTrust('loopback')),
+    ).toBe('198.51.100.5');
     // Every hop trusted: the leftmost entry is the client.
-    expect(resolveClientAddress(requestFrom('127.0.0.1', { 'x-forwarded-for': many }), parseProxyTrust('loopback,10.0.0.0/8'))).toBe('10.0.0.0');
+    expect(
+      resolveClientAddress(
+        requestFrom('127.0.0.1', { 'x-forwarded-for': many }),
+        parseProxyTrust('loopback,10.0.0.0/8'),
+      ),
+    ).toBe('10.0.0.0');
   });
 
   it('junk where the client should be falls back to the nearest trusted hop', () => {
@@ -147,7 +188,10 @@ describe('the client address behind proxies (TRUST_PROXY)', () => {
   });
 
   it('true means one proxy in front: the rightmost X-Forwarded-For entry, never the leftmost', () => {
-    const request = requestFrom('10.9.9.9', { 'x-forwarded-for': '1.2.3.4, 198.51.100.8', 'cf-connecting-ip': '5.6.7.8' });
+    const request = requestFrom('10.9.9.9', {
+      'x-forwarded-for': '1.2.3.4, 198.51.100.8',
+      'cf-connecting-ip': '5.6.7.8',
+    });
     expect(resolveClientAddress(request, parseProxyTrust('true'))).toBe('198.51.100.8');
     expect(resolveClientAddress(request, parseProxyTrust('TRUE'))).toBe('198.51.100.8');
     expect(resolveClientAddress(request, parseProxyTrust('false'))).toBe('10.9.9.9');
@@ -156,12 +200,26 @@ describe('the client address behind proxies (TRUST_PROXY)', () => {
   it('reads CF-Connecting-IP only when configured for Cloudflare', () => {
     const headers = { 'cf-connecting-ip': '2001:db8:5::1', 'x-forwarded-for': '198.51.100.1' };
     expect(resolveClientAddress(requestFrom('127.0.0.1', headers), parseProxyTrust('loopback'))).toBe('198.51.100.1');
-    expect(resolveClientAddress(requestFrom('127.0.0.1', headers), parseProxyTrust('loopback,cloudflare'))).toBe('2001:db8:5::1');
-    expect(resolveClientAddress(requestFrom('203.0.113.4', headers), parseProxyTrust('cloudflare'))).toBe('2001:db8:5::1');
+    expect(resolveClientAddress(requestFrom('127.0.0.1', headers), parseProxyTrust('loopback,cloudflare'))).toBe(
+      '2001:db8:5::1',
+    );
+    expect(resolveClientAddress(requestFrom('203.0.113.4', headers), parseProxyTrust('cloudflare'))).toBe(
+      '2001:db8:5::1',
+    );
     // Junk, several values or no header: the rule without it.
     for (const cdn of ['junk', '1.1.1.1, 2.2.2.2', undefined]) {
-      expect(resolveClientAddress(requestFrom('127.0.0.1', { ...headers, 'cf-connecting-ip': cdn }), parseProxyTrust('loopback,cloudflare'))).toBe('198.51.100.1');
-      expect(resolveClientAddress(requestFrom('203.0.113.4', { ...headers, 'cf-connecting-ip': cdn }), parseProxyTrust('cloudflare'))).toBe('203.0.113.4');
+      expect(
+        resolveClientAddress(
+          requestFrom('127.0.0.1', { ...headers, 'cf-connecting-ip': cdn }),
+          parseProxyTrust('loopback,cloudflare'),
+        ),
+      ).toBe('198.51.100.1');
+      expect(
+        resolveClientAddress(
+          requestFrom('203.0.113.4', { ...headers, 'cf-connecting-ip': cdn }),
+          parseProxyTrust('cloudflare'),
+        ),
+      ).toBe('203.0.113.4');
     }
   });
 
@@ -208,17 +266,26 @@ describe('the client address behind proxies (TRUST_PROXY)', () => {
 
   it('any setting either parses or is refused with a plain Error (never a crash of another kind)', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 40 }), trustSetting.map((s) => `${s},${s}`)), (raw) => {
-        try {
-          const trust = parseProxyTrust(raw);
-          // A parsed setting always resolves to an IP address.
-          const address = resolveClientAddress(requestFrom('127.0.0.1', { 'x-forwarded-for': '198.51.100.1, junk' }), trust);
-          expect(isIP(address)).not.toBe(0);
-        } catch (error) {
-          expect(error).toBeInstanceOf(Error);
-          expect((error as Error).message.length).toBeGreaterThan(0);
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 40 }),
+          trustSetting.map((s) => `${s},${s}`),
+        ),
+        (raw) => {
+          try {
+            const trust = parseProxyTrust(raw);
+            // A parsed setting always resolves to an IP address.
+            const address = resolveClientAddress(
+              requestFrom('127.0.0.1', { 'x-forwarded-for': '198.51.100.1, junk' }),
+              trust,
+            );
+            expect(isIP(address)).not.toBe(0);
+          } catch (error) {
+            expect(error).toBeInstanceOf(Error);
+            expect((error as Error).message.length).toBeGreaterThan(0);
+          }
+        },
+      ),
       { numRuns: 1000 },
     );
   });
@@ -235,14 +302,29 @@ describe('rate-limit keys', () => {
   it('groups IPv6 by /64: same first four groups, same key; otherwise different keys', () => {
     expect(rateLimitKey('2001:db8:1:2:3:4:5:6')).toBe('2001:db8:1:2::/64');
     fc.assert(
-      fc.property(fc.array(hextet, { minLength: 4, maxLength: 4 }), fc.array(hextet, { minLength: 4, maxLength: 4 }), fc.array(hextet, { minLength: 4, maxLength: 4 }), (prefix, a, b) => {
-        fc.pre(!(prefix.join(':') === '0:0:0:0' || (prefix.slice(0, 3).join(':') === '0:0:0' && prefix[3] === '0'))); // leave ::ffff: mapped aside
-        expect(rateLimitKey([...prefix, ...a].join(':'))).toBe(rateLimitKey([...prefix, ...b].join(':')));
-      }),
+      fc.property(
+        fc.array(hextet, { minLength: 4, maxLength: 4 }),
+        fc.array(hextet, { minLength: 4, maxLength: 4 }),
+        fc.array(hextet, { minLength: 4, maxLength: 4 }),
+        (prefix, a, b) => {
+          fc.pre(!(prefix.join(':') === '0:0:0:0' || (prefix.slice(0, 3).join(':') === '0:0:0' && prefix[3] === '0'))); // leave ::ffff: mapped aside
+          expect(rateLimitKey([...prefix, ...a].join(':'))).toBe(rateLimitKey([...prefix, ...b].join(':')));
+        },
+      ),
     );
     fc.assert(
       fc.property(ipv6, ipv6, (a, b) => {
-        const sameNetwork = a.split(':').slice(0, 4).map((h) => parseInt(h, 16)).join() === b.split(':').slice(0, 4).map((h) => parseInt(h, 16)).join();
+        const sameNetwork =
+          a
+            .split(':')
+            .slice(0, 4)
+            .map((h) => parseInt(h, 16))
+            .join() ===
+          b
+            .split(':')
+            .slice(0, 4)
+            .map((h) => parseInt(h, 16))
+            .join();
         if (!sameNetwork) expect(rateLimitKey(a)).not.toBe(rateLimitKey(b));
       }),
     );
@@ -250,9 +332,12 @@ describe('rate-limit keys', () => {
 
   it('bounds the length of every key, whatever the input', () => {
     fc.assert(
-      fc.property(fc.oneof(anyAddress, fc.string({ maxLength: 5000 }), fc.string({ unit: 'grapheme', maxLength: 200 })), (address) => {
-        expect(rateLimitKey(address).length).toBeLessThanOrEqual(MAX_OTHER_KEY_LENGTH + 'other:'.length);
-      }),
+      fc.property(
+        fc.oneof(anyAddress, fc.string({ maxLength: 5000 }), fc.string({ unit: 'grapheme', maxLength: 200 })),
+        (address) => {
+          expect(rateLimitKey(address).length).toBeLessThanOrEqual(MAX_OTHER_KEY_LENGTH + 'other:'.length);
+        },
+      ),
     );
     expect(rateLimitKey('x'.repeat(100_000))).toBe(`other:${'x'.repeat(MAX_OTHER_KEY_LENGTH)}`);
   });
@@ -296,12 +381,23 @@ describe('createRateLimiter', () => {
   });
 
   it('decides as a simple per-client sliding window would (random clients and times)', () => {
-    const clients = ['198.51.100.1', '198.51.100.2', '2001:db8:0:1::1', '2001:db8:0:1::2', '::ffff:198.51.100.1', 'junk'];
-    const group = (client: string) => ({ '198.51.100.1': 'a', '::ffff:198.51.100.1': 'a', '2001:db8:0:1::1': 'c', '2001:db8:0:1::2': 'c' })[client] ?? client;
+    const clients = [
+      '198.51.100.1',
+      '198.51.100.2',
+      '2001:db8:0:1::1',
+      '2001:db8:0:1::2',
+      '::ffff:198.51.100.1',
+      'junk',
+    ];
+    const group = (client: string) =>
+      ({ '198.51.100.1': 'a', '::ffff:198.51.100.1': 'a', '2001:db8:0:1::1': 'c', '2001:db8:0:1::2': 'c' })[client] ??
+      client;
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 4 }),
-        fc.array(fc.tuple(fc.constantFrom(...clients), fc.integer({ min: 0, max: 400 }), fc.boolean()), { maxLength: 60 }),
+        fc.array(fc.tuple(fc.constantFrom(...clients), fc.integer({ min: 0, max: 400 }), fc.boolean()), {
+          maxLength: 60,
+        }),
         (limit, steps) => {
           const limiter = createRateLimiter({ limit, windowMs: 1000 });
           const model = new Map<string, number[]>();
@@ -337,13 +433,17 @@ describe('createRateLimiter', () => {
 
   it('bounds the stored request times when the limit is large', () => {
     const limiter = createRateLimiter({ limit: 1000, windowMs: 600_000, maxStored: 5000 });
-    for (let n = 0; n < 50_000; n++) limiter.take(`10.0.${(n >> 8) & 255}.${n & 255}`.replace(/\.\d+$/, `.${n % 40}`), n);
+    for (let n = 0; n < 50_000; n++)
+      limiter.take(`10.0.${(n >> 8) & 255}.${n & 255}`.replace(/\.\d+$/, `.${n % 40}`), n);
     expect(limiter.stored).toBeLessThanOrEqual(5000);
   });
 
   it('a million addresses in one IPv6 /64 are one client', () => {
     const limiter = createRateLimiter({ limit: 3, windowMs: 600_000 });
-    const decisions = Array.from({ length: 1000 }, (_, n) => limiter.take(`2001:db8:aa:bb:${n.toString(16)}::${(n * 7).toString(16)}`, n).allowed);
+    const decisions = Array.from(
+      { length: 1000 },
+      (_, n) => limiter.take(`2001:db8:aa:bb:${n.toString(16)}::${(n * 7).toString(16)}`, n).allowed,
+    );
     expect(decisions.filter(Boolean)).toHaveLength(3);
     expect(limiter.size).toBe(1);
     expect(limiter.take('2001:db8:aa:bc::1', 2000).allowed).toBe(true);
@@ -360,8 +460,18 @@ describe('createRateLimiter', () => {
 });
 
 describe('the Pages Function settings', () => {
-  it.each([['RATE_LIMIT_MAX', 'lots'], ['RATE_LIMIT_MAX', '2.5'], ['RATE_LIMIT_MAX', '0'], ['RATE_LIMIT_WINDOW_SECONDS', '-5']])('refuses %s=%j with the variable named', async (name, value) => {
-    const env = { SITE_ORIGIN: 'https://site.example', TURNSTILE_SECRET_KEY: 's', CONTACT_WEBHOOK_URL: 'http://127.0.0.1:9/hook', [name]: value };
+  it.each([
+    ['RATE_LIMIT_MAX', 'lots'],
+    ['RATE_LIMIT_MAX', '2.5'],
+    ['RATE_LIMIT_MAX', '0'],
+    ['RATE_LIMIT_WINDOW_SECONDS', '-5'],
+  ])('refuses %s=%j with the variable named', async (name, value) => {
+    const env = {
+      SITE_ORIGIN: 'https://site.example',
+      TURNSTILE_SECRET_KEY: 's',
+      CONTACT_WEBHOOK_URL: 'http://127.0.0.1:9/hook',
+      [name]: value,
+    };
     const request = new Request('https://site.example/api/contact', { method: 'POST' });
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
@@ -380,7 +490,13 @@ describe('ssg serve behind a proxy (TRUST_PROXY, X-Forwarded-For)', () => {
   const ORIGIN = 'https://validators.example';
   let dir: string;
   let siteverify: Awaited<ReturnType<typeof startSiteverify>>;
-  const message = (token: string) => ({ name: 'Ada', email: 'ada@example.org', subject: 'Staking', message: 'Hello', turnstileToken: token });
+  const message = (token: string) => ({
+    name: 'Ada',
+    email: 'ada@example.org',
+    subject: 'Staking',
+    message: 'Hello',
+    turnstileToken: token,
+  });
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'ssg-proxy-'));
@@ -407,11 +523,15 @@ describe('ssg serve behind a proxy (TRUST_PROXY, X-Forwarded-For)', () => {
   const send = (url: string, body: unknown, forwardedFor?: string) =>
     fetch(`${url}/api/contact`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Origin: ORIGIN, ...(forwardedFor ? { 'X-Forwarded-For': forwardedFor } : {}) },
+      headers: {
+        'Content-Type': 'application/json',
+        Origin: ORIGIN,
+        ...(forwardedFor ? { 'X-Forwarded-For': forwardedFor } : {}),
+      },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
 
-  it('TRUST_PROXY=loopback: each visitor has their own limit, and junk uses up nobody\'s', async () => {
+  it("TRUST_PROXY=loopback: each visitor has their own limit, and junk uses up nobody's", async () => {
     const serve = await start('loopback');
     try {
       // One visitor sends junk and bad tokens: nobody else is affected, and nor are their own slots.
@@ -419,7 +539,8 @@ describe('ssg serve behind a proxy (TRUST_PROXY, X-Forwarded-For)', () => {
       for (let n = 0; n < 3; n++) expect((await send(serve.url, message('expired'), '198.51.100.66')).status).toBe(403);
       expect((await send(serve.url, message('pass-a'), '198.51.100.66')).status).toBe(200);
       // Two visitors behind the same proxy, with forged entries on the left.
-      for (let n = 0; n < 2; n++) expect((await send(serve.url, message(`pass-b${n}`), '127.0.0.1, 203.0.113.1')).status).toBe(200);
+      for (let n = 0; n < 2; n++)
+        expect((await send(serve.url, message(`pass-b${n}`), '127.0.0.1, 203.0.113.1')).status).toBe(200);
       expect(siteverify.requests.at(-1)).toMatchObject({ remoteip: '203.0.113.1' });
       const limited = await send(serve.url, message('pass-b3'), '9.9.9.9, 203.0.113.1');
       expect(limited.status).toBe(429);

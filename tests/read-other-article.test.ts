@@ -33,7 +33,8 @@ function NotFound() {`;
   return site;
 }
 
-const body = (words: number, heading: string) => `---\ntitle: Newest\ndate: "2025-06-01"\n---\n\n${'word '.repeat(words)}\n\n## ${heading}\n`;
+const body = (words: number, heading: string) =>
+  `---\ntitle: Newest\ndate: "2025-06-01"\n---\n\n${'word '.repeat(words)}\n\n## ${heading}\n`;
 
 /** What a cold build (no caches, no output) makes of the site as it is now. */
 async function coldPage(site: TempSite, file: string): Promise<string> {
@@ -52,7 +53,9 @@ describe('a page showing another article than its own', () => {
   it('shows its converted reading time and headings after an edit, in a build with the caches kept', async () => {
     site = await siteReadingAnother();
     await build({ root: site.dir, outDir: 'dist', now, warn: () => {} });
-    expect(readFileSync(site.file('dist/news/first-post.html'), 'utf8')).toContain('Read next: Newest, 2 min, newest-head');
+    expect(readFileSync(site.file('dist/news/first-post.html'), 'utf8')).toContain(
+      'Read next: Newest, 2 min, newest-head',
+    );
     await site.write('content/news/newest.md', body(1500, 'Head two'));
     await build({ root: site.dir, outDir: 'dist', now, warn: () => {} });
     const kept = readFileSync(site.file('dist/news/first-post.html'), 'utf8');
@@ -62,14 +65,25 @@ describe('a page showing another article than its own', () => {
 
   it('shows them in dev after each edit of the other article, as a build does', async () => {
     site = await siteReadingAnother();
-    const dev = await createIncrementalBuild({ root: site.dir, outDir: '.cache/ssg/dev', warn: () => {}, now: () => now });
+    const dev = await createIncrementalBuild({
+      root: site.dir,
+      outDir: '.cache/ssg/dev',
+      warn: () => {},
+      now: () => now,
+    });
     try {
       await dev.initial();
-      for (const [words, heading] of [[700, 'Head one'], [1500, 'Head two'], [40, 'Head three']] as const) {
+      for (const [words, heading] of [
+        [700, 'Head one'],
+        [1500, 'Head two'],
+        [40, 'Head three'],
+      ] as const) {
         await site.write('content/news/newest.md', body(words, heading));
         await dev.update([site.file('content/news/newest.md')]);
         const served = readFileSync(site.file('.cache/ssg/dev/news/first-post.html'), 'utf8');
-        expect(served).toContain(`Read next: Newest, ${Math.max(1, Math.ceil((words + 2) / 200))} min, ${heading.toLowerCase().replace(' ', '-')}`);
+        expect(served).toContain(
+          `Read next: Newest, ${Math.max(1, Math.ceil((words + 2) / 200))} min, ${heading.toLowerCase().replace(' ', '-')}`,
+        );
       }
     } finally {
       await dev.dispose();

@@ -14,7 +14,7 @@ describe('redirects that clash with what the build writes', () => {
     site = undefined;
   });
 
-  it("refuses a redirect from /index: its page index.html would replace the home page", async () => {
+  it('refuses a redirect from /index: its page index.html would replace the home page', async () => {
     site = await copySite(fixture);
     await withRedirects(site, `{ '/index': '/about' }`);
     const result = await site.run(['build']);
@@ -25,7 +25,10 @@ describe('redirects that clash with what the build writes', () => {
   it('refuses an article alias /index for the same reason', async () => {
     site = await copySite(fixture);
     const post = await site.read('content/news/first-post.md');
-    await site.write('content/news/first-post.md', post.replace('excerpt: The first one.', 'excerpt: The first one.\naliases: [/index]'));
+    await site.write(
+      'content/news/first-post.md',
+      post.replace('excerpt: The first one.', 'excerpt: The first one.\naliases: [/index]'),
+    );
     const result = await site.run(['build']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('content/news/first-post.md');
@@ -48,7 +51,7 @@ describe('redirects that clash with what the build writes', () => {
     expect(await site.read('dist/_redirects')).toContain('/sm /sitemap.xml 301');
   }, 60_000);
 
-  it("refuses redirects beside a hand-written site/public/_redirects, which would win on some hosts only", async () => {
+  it('refuses redirects beside a hand-written site/public/_redirects, which would win on some hosts only', async () => {
     site = await copySite(fixture);
     await withRedirects(site, `{ '/a': '/about' }`);
     await site.write('site/public/_redirects', '/a /news/first-post 302\n');

@@ -17,9 +17,15 @@ describe('redirects, built and previewed', () => {
 
   beforeAll(async () => {
     site = await copySite(fixture);
-    await withRedirects(site, `{ '/team': '/about', '/old-home/': { destination: '/', status: 308 }, '/gh': 'https://github.com/example' }`);
+    await withRedirects(
+      site,
+      `{ '/team': '/about', '/old-home/': { destination: '/', status: 308 }, '/gh': 'https://github.com/example' }`,
+    );
     const post = await site.read('content/news/first-post.md');
-    await site.write('content/news/first-post.md', post.replace('excerpt: The first one.', 'excerpt: The first one.\naliases: [/blog/first, first-old]'));
+    await site.write(
+      'content/news/first-post.md',
+      post.replace('excerpt: The first one.', 'excerpt: The first one.\naliases: [/blog/first, first-old]'),
+    );
     // A page linking to a redirect's source: it works, with a warning naming the target.
     await site.write('content/news/linker.md', '---\ntitle: Linker\ndate: "2024-01-01"\n---\nSee [the team](/team).\n');
     const result = await site.run(['build']);
@@ -35,12 +41,21 @@ describe('redirects, built and previewed', () => {
   it('writes _redirects for Netlify and Cloudflare Pages, both forms of each source', async () => {
     const rules = (await site.read('dist/_redirects')).split('\n').filter((line) => line && !line.startsWith('#'));
     expect(rules).toEqual(
-      expect.arrayContaining(['/team /about 301', '/team/ /about 301', '/old-home / 308', '/blog/first /news/first-post 301', '/news/first-old /news/first-post 301', '/gh https://github.com/example 301']),
+      expect.arrayContaining([
+        '/team /about 301',
+        '/team/ /about 301',
+        '/old-home / 308',
+        '/blog/first /news/first-post 301',
+        '/news/first-old /news/first-post 301',
+        '/gh https://github.com/example 301',
+      ]),
     );
   });
 
   it('writes exact nginx locations into the include the server block reads', async () => {
-    expect(await site.read('dist/_headers.nginx.conf')).toContain('location = /blog/first { return 301 "/news/first-post"; }');
+    expect(await site.read('dist/_headers.nginx.conf')).toContain(
+      'location = /blog/first { return 301 "/news/first-post"; }',
+    );
   });
 
   it('writes a page at each source for hosts without rules: canonical link and refresh', async () => {
@@ -125,7 +140,10 @@ describe('redirects the build refuses', () => {
 
   it('stops on an article alias that is another page, naming the article', async () => {
     const post = await site.read('content/news/first-post.md');
-    await site.write('content/news/first-post.md', post.replace('excerpt: The first one.', 'excerpt: The first one.\nredirect_from: /about'));
+    await site.write(
+      'content/news/first-post.md',
+      post.replace('excerpt: The first one.', 'excerpt: The first one.\nredirect_from: /about'),
+    );
     const result = await site.run(['build']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('content/news/first-post.md');

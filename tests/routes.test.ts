@@ -22,7 +22,12 @@ describe('expandRoutes', () => {
     const site: SiteDefinition = {
       routes: [
         { path: '/', page, head },
-        { path: '/news/:slug', page, head, entries: () => [{ params: { slug: 'a' } }, { params: { slug: 'b' }, props: { n: 2 } }] },
+        {
+          path: '/news/:slug',
+          page,
+          head,
+          entries: () => [{ params: { slug: 'a' } }, { params: { slug: 'b' }, props: { n: 2 } }],
+        },
       ],
     };
     expect(expandRoutes(site, context).map((job) => [job.path, job.outputPath, job.entry])).toEqual([
@@ -33,12 +38,19 @@ describe('expandRoutes', () => {
   });
 
   it('rejects a parameter that is not a safe URL segment', () => {
-    const site: SiteDefinition = { routes: [{ path: '/n/:slug', page, head, entries: () => [{ params: { slug: '../x' } }] }] };
+    const site: SiteDefinition = {
+      routes: [{ path: '/n/:slug', page, head, entries: () => [{ params: { slug: '../x' } }] }],
+    };
     expect(() => expandRoutes(site, context)).toThrow(/parameter "slug" is "..\/x", not a safe URL segment/);
   });
 
   it('rejects two routes writing one file', () => {
-    const site: SiteDefinition = { routes: [{ path: '/a', page, head }, { path: '/a/', page, head }] };
+    const site: SiteDefinition = {
+      routes: [
+        { path: '/a', page, head },
+        { path: '/a/', page, head },
+      ],
+    };
     expect(() => expandRoutes(site, context)).toThrow(/both write a.html/);
   });
 
@@ -48,7 +60,16 @@ describe('expandRoutes', () => {
   });
 
   it('marks 404 pages, and those and the routes marked noindex as kept from search engines', () => {
-    const jobs = expandRoutes({ routes: [{ path: '/404', page, head }, { path: '/x', page, head }, { path: '/thanks', page, head, noindex: true }] }, context);
+    const jobs = expandRoutes(
+      {
+        routes: [
+          { path: '/404', page, head },
+          { path: '/x', page, head },
+          { path: '/thanks', page, head, noindex: true },
+        ],
+      },
+      context,
+    );
     expect(jobs.map((job) => job.notFound)).toEqual([true, false, false]);
     expect(jobs.map((job) => job.noindex)).toEqual([true, false, true]);
   });

@@ -9,7 +9,18 @@ import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 import { buildRealSite } from './helpers/site.ts';
 
 const BASE = 'https://validators.example';
-const routes = ['/', '/about', '/services', '/networks', '/contact', '/contact/no-script', '/news', '/news/hello-world', '/news/second-story', '/legal'];
+const routes = [
+  '/',
+  '/about',
+  '/services',
+  '/networks',
+  '/contact',
+  '/contact/no-script',
+  '/news',
+  '/news/hello-world',
+  '/news/second-story',
+  '/legal',
+];
 const NOINDEX = '/contact/no-script';
 const fileOf = (route: string) => (route === '/' ? 'index.html' : `${route.slice(1)}.html`);
 const xml = new XMLParser({ ignoreAttributes: false });
@@ -17,12 +28,17 @@ const xml = new XMLParser({ ignoreAttributes: false });
 describe('what the build ships for search engines, readers and browsers', () => {
   let site: TempSite;
   const pages = new Map<string, string>();
-  const meta = (html: string, key: string) => new RegExp(`<meta (?:name|property)="${key}" content="([^"]*)">`).exec(html)?.[1];
-  const jsonLd = (html: string) => [...html.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/g)].map((m) => JSON.parse(m[1]!));
+  const meta = (html: string, key: string) =>
+    new RegExp(`<meta (?:name|property)="${key}" content="([^"]*)">`).exec(html)?.[1];
+  const jsonLd = (html: string) =>
+    [...html.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/g)].map((m) => JSON.parse(m[1]!));
 
   beforeAll(async () => {
     site = await buildRealSite((copy) =>
-      copy.write('content/news/second-story.md', '---\ntitle: A second story\ndate: "2025-03-04"\nexcerpt: More news & notes.\nupdated: "2025-03-10"\n---\nText with <b>raw</b> & an ampersand.'),
+      copy.write(
+        'content/news/second-story.md',
+        '---\ntitle: A second story\ndate: "2025-03-04"\nexcerpt: More news & notes.\nupdated: "2025-03-10"\n---\nText with <b>raw</b> & an ampersand.',
+      ),
     );
     for (const route of routes) pages.set(route, await site.read(`dist/${fileOf(route)}`));
   });
@@ -57,18 +73,28 @@ describe('what the build ships for search engines, readers and browsers', () => 
       expect(meta(html, 'og:url')).toBe(route === NOINDEX ? undefined : `${BASE}${route === '/' ? '/' : route}`);
       // Articles: their own share card; other pages: the share image as the build processed it.
       if (route.startsWith('/news/')) expect(meta(html, 'og:image')).toBe(`${BASE}${route}.png`);
-      else expect(meta(html, 'og:image')).toMatch(new RegExp(`^${BASE.replace(/[.]/g, '\\.')}/assets/og-image-1200w-[0-9a-f]{10}\\.jpg$`));
+      else
+        expect(meta(html, 'og:image')).toMatch(
+          new RegExp(`^${BASE.replace(/[.]/g, '\\.')}/assets/og-image-1200w-[0-9a-f]{10}\\.jpg$`),
+        );
       expect(meta(html, 'og:site_name')).toBe('Example Validators');
       expect(meta(html, 'og:type')).toBe(route.startsWith('/news/') ? 'article' : 'website');
       expect(meta(html, 'twitter:card')).toBe('summary_large_image');
       expect(html).toContain('<link rel="manifest" href="/manifest.webmanifest">');
-      expect(html).toContain('<link rel="alternate" type="application/rss+xml" title="News from Example Validators" href="/news/feed.xml">');
+      expect(html).toContain(
+        '<link rel="alternate" type="application/rss+xml" title="News from Example Validators" href="/news/feed.xml">',
+      );
     }
   });
 
   it('writes a web manifest and the share image', async () => {
     const manifest = JSON.parse(await site.read('dist/manifest.webmanifest'));
-    expect(manifest).toMatchObject({ name: 'Example Validators', start_url: '/', lang: 'en-GB', icons: [{ src: '/favicon.svg' }] });
+    expect(manifest).toMatchObject({
+      name: 'Example Validators',
+      start_url: '/',
+      lang: 'en-GB',
+      icons: [{ src: '/favicon.svg' }],
+    });
     expect((await readFile(site.file('dist/og-image.jpg'))).subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
     const shared = meta(pages.get('/')!, 'og:image')!.replace(BASE, '');
     expect((await readFile(site.file(`dist${shared}`))).subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
@@ -104,7 +130,9 @@ describe('what the build ships for search engines, readers and browsers', () => 
     const csp = /Content-Security-Policy: (.+)/.exec(await site.read('dist/_headers'))![1]!;
     const scriptSrc = /script-src ([^;]+)/.exec(csp)![1]!.split(' ');
     for (const route of routes) {
-      for (const [, attributes, body] of pages.get(route)!.matchAll(/<script(?![^>]*\ssrc=)([^>]*)>([\s\S]*?)<\/script>/g)) {
+      for (const [, attributes, body] of pages
+        .get(route)!
+        .matchAll(/<script(?![^>]*\ssrc=)([^>]*)>([\s\S]*?)<\/script>/g)) {
         if (attributes === ' type="application/ld+json"') continue;
         const hash = `'sha256-${createHash('sha256').update(body!).digest('base64')}'`;
         expect(scriptSrc, `${route}: an inline script the policy does not allow`).toContain(hash);
@@ -118,7 +146,9 @@ describe('what the build ships for search engines, readers and browsers', () => 
     const urls = xml.parse(text).urlset.url as Array<{ loc: string; lastmod?: string }>;
     // Besides the routes above (but the no-script contact answer, a noindex route): a page per tag of hello-world.
     const listed = [...routes.filter((route) => route !== NOINDEX), '/news/tags/announcement', '/news/tags/company'];
-    expect(urls.map((url) => url.loc).sort()).toEqual(listed.map((route) => `${BASE}${route === '/' ? '/' : route}`).sort());
+    expect(urls.map((url) => url.loc).sort()).toEqual(
+      listed.map((route) => `${BASE}${route === '/' ? '/' : route}`).sort(),
+    );
     expect(urls.find((url) => url.loc.endsWith('/news/hello-world'))!.lastmod).toBe('2025-01-01');
     expect(urls.find((url) => url.loc.endsWith('/news/second-story'))!.lastmod).toBe('2025-03-10');
     expect(urls.some((url) => url.loc.includes('404'))).toBe(false);
@@ -132,12 +162,20 @@ describe('what the build ships for search engines, readers and browsers', () => 
     const text = await site.read('dist/news/feed.xml');
     expect(XMLValidator.validate(text)).toBe(true);
     const channel = xml.parse(text).rss.channel;
-    expect(channel).toMatchObject({ title: 'News from Example Validators', link: `${BASE}/`, description: 'Updates from Example Validators.' });
+    expect(channel).toMatchObject({
+      title: 'News from Example Validators',
+      link: `${BASE}/`,
+      description: 'Updates from Example Validators.',
+    });
     expect(channel['atom:link']['@_href']).toBe(`${BASE}/news/feed.xml`);
     const items = channel.item as Array<Record<string, any>>;
     expect(items.map((item) => item.title)).toEqual(['A second story', 'Hello world']);
     // The description is HTML (as RSS readers take it), escaped once more as XML.
-    expect(items[0]).toMatchObject({ link: `${BASE}/news/second-story`, pubDate: 'Tue, 04 Mar 2025 00:00:00 +0000', description: 'More news &amp; notes.' });
+    expect(items[0]).toMatchObject({
+      link: `${BASE}/news/second-story`,
+      pubDate: 'Tue, 04 Mar 2025 00:00:00 +0000',
+      description: 'More news &amp; notes.',
+    });
     expect(items[0]!.guid['#text']).toBe(`${BASE}/news/second-story`);
     expect(items[0]!['content:encoded']).toMatch(/<p>Text with <b>raw<\/b> &(amp|#x26); an ampersand\.<\/p>/);
   });
@@ -183,7 +221,9 @@ describe('what the build ships for search engines, readers and browsers', () => 
       expect(brotliDecompressSync(await readFile(site.file(`dist/assets/${name}.br`)))).toEqual(original);
       expect(gunzipSync(await readFile(site.file(`dist/assets/${name}.gz`)))).toEqual(original);
     }
-    expect(gunzipSync(await readFile(site.file('dist/sitemap.xml.gz'))).toString()).toBe(await site.read('dist/sitemap.xml'));
+    expect(gunzipSync(await readFile(site.file('dist/sitemap.xml.gz'))).toString()).toBe(
+      await site.read('dist/sitemap.xml'),
+    );
   });
 });
 
@@ -191,7 +231,10 @@ describe('the feed', () => {
   it('carries the 50 newest articles', async () => {
     const site = await buildRealSite(async (copy) => {
       for (let n = 0; n < 60; n++) {
-        await copy.write(`content/news/story-${n}.md`, `---\ntitle: Story ${n}\ndate: "2024-${String((n % 12) + 1).padStart(2, '0')}-${String((n % 28) + 1).padStart(2, '0')}"\n---\nBody ${n}`);
+        await copy.write(
+          `content/news/story-${n}.md`,
+          `---\ntitle: Story ${n}\ndate: "2024-${String((n % 12) + 1).padStart(2, '0')}-${String((n % 28) + 1).padStart(2, '0')}"\n---\nBody ${n}`,
+        );
       }
     });
     try {
@@ -215,13 +258,20 @@ describe('internal links', () => {
       const original = await site.read('site/index.tsx');
       await site.write(
         'site/index.tsx',
-        original.replace('return <h1>About us</h1>;', 'return <><h1>About us</h1><a href="/team">Team</a><img src="/missing.png" alt="" /><a href="/news/first-post#top">ok</a><a href="/robots.txt">ok</a></>;'),
+        original.replace(
+          'return <h1>About us</h1>;',
+          'return <><h1>About us</h1><a href="/team">Team</a><img src="/missing.png" alt="" /><a href="/news/first-post#top">ok</a><a href="/robots.txt">ok</a></>;',
+        ),
       );
       const result = await site.run(['build']);
       expect(result.code).toBe(1);
       // Written in the site's code: named by the file and line that holds it.
-      expect(result.stderr).toMatch(/\[LinkBroken\] A link leads nowhere\n {2}site\/index\.tsx:\d+: The page \/about links to \/team, which no route or public file provides\./);
-      expect(result.stderr).toMatch(/\[LinkBroken\] A link leads nowhere\n {2}site\/index\.tsx:\d+: The page \/about links to \/missing\.png, which no route or public file provides\./);
+      expect(result.stderr).toMatch(
+        /\[LinkBroken\] A link leads nowhere\n {2}site\/index\.tsx:\d+: The page \/about links to \/team, which no route or public file provides\./,
+      );
+      expect(result.stderr).toMatch(
+        /\[LinkBroken\] A link leads nowhere\n {2}site\/index\.tsx:\d+: The page \/about links to \/missing\.png, which no route or public file provides\./,
+      );
       expect(result.stderr).not.toContain('links to /news/first-post');
       expect(result.stderr).not.toContain('links to /robots.txt');
       expect(await site.read('dist/index.html')).toBe(before);

@@ -14,7 +14,13 @@ import { messageIdIn, startStallingSmtp, type StallingSmtp } from './helpers/sta
 import { startSiteverify } from './helpers/stand-ins.ts';
 
 const ORIGIN = 'https://validators.example';
-const inquiry = (n: number) => ({ name: `Visitor ${n}`, email: `v${n}@example.org`, subject: `Question ${n}`, message: 'Hello', turnstileToken: `pass-${n}` });
+const inquiry = (n: number) => ({
+  name: `Visitor ${n}`,
+  email: `v${n}@example.org`,
+  subject: `Question ${n}`,
+  message: 'Hello',
+  turnstileToken: `pass-${n}`,
+});
 
 let root: string;
 let siteDir: string;
@@ -69,7 +75,11 @@ async function start(dataDir: string, extra: Record<string, string> = {}): Promi
   return serve;
 }
 const post = (serve: ServeProcess, body: object) =>
-  fetch(`${serve.url}/api/contact`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: ORIGIN }, body: JSON.stringify(body) });
+  fetch(`${serve.url}/api/contact`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: ORIGIN },
+    body: JSON.stringify(body),
+  });
 async function timed<T>(work: Promise<T>): Promise<{ value: T; ms: number }> {
   const begun = Date.now();
   const value = await work;

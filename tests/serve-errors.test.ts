@@ -40,7 +40,12 @@ async function siteWithRoutes(routes: Record<string, string>): Promise<string> {
   return dir;
 }
 
-const serveEnv = (dataDir: string) => ({ PORT: String(busyPort), SITE_ORIGIN: 'https://site.example', TURNSTILE_SECRET_KEY: 's', DATA_DIR: dataDir });
+const serveEnv = (dataDir: string) => ({
+  PORT: String(busyPort),
+  SITE_ORIGIN: 'https://site.example',
+  TURNSTILE_SECRET_KEY: 's',
+  DATA_DIR: dataDir,
+});
 
 function expectNamedFailure(result: CliResult, heading: string, text: string) {
   expect(result.code, result.stderr).toBe(1);
@@ -55,31 +60,59 @@ function expectNamedFailure(result: CliResult, heading: string, text: string) {
 describe('serve and preview at start', () => {
   it('serve with no built site: SiteDirMissing, headed "Serve failed"', async () => {
     withSiteApi(root);
-    const result = await runCli(['serve', '--dir', 'nowhere', '--port', '0'], root, serveEnv(path.join(root, 'data-a')));
-    expectNamedFailure(result, 'Serve failed', `[SiteDirMissing] There is no built site\n  ${path.join(root, 'nowhere')}: There is no built site in`);
+    const result = await runCli(
+      ['serve', '--dir', 'nowhere', '--port', '0'],
+      root,
+      serveEnv(path.join(root, 'data-a')),
+    );
+    expectNamedFailure(
+      result,
+      'Serve failed',
+      `[SiteDirMissing] There is no built site\n  ${path.join(root, 'nowhere')}: There is no built site in`,
+    );
   });
 
   it('serve on a port in use: PortInUse', async () => {
     const result = await runCli(['serve'], root, serveEnv(path.join(root, 'data-b')));
-    expectNamedFailure(result, 'Serve failed', `[PortInUse] The port is in use\n  Port ${busyPort} on 127.0.0.1 is in use.`);
+    expectNamedFailure(
+      result,
+      'Serve failed',
+      `[PortInUse] The port is in use\n  Port ${busyPort} on 127.0.0.1 is in use.`,
+    );
   });
 
   it('serve on an address that is not this machine: HostUnavailable', async () => {
     // 192.0.2.1 is TEST-NET-1: never assigned to this machine, so listening there fails at once.
-    const result = await runCli(['serve'], root, { ...serveEnv(path.join(root, 'data-c')), HOST: '192.0.2.1', PORT: '0' });
-    expectNamedFailure(result, 'Serve failed', '[HostUnavailable] The address is not on this machine\n  192.0.2.1 is not an address');
+    const result = await runCli(['serve'], root, {
+      ...serveEnv(path.join(root, 'data-c')),
+      HOST: '192.0.2.1',
+      PORT: '0',
+    });
+    expectNamedFailure(
+      result,
+      'Serve failed',
+      '[HostUnavailable] The address is not on this machine\n  192.0.2.1 is not an address',
+    );
   });
 
   it('preview on a port in use: PortInUse, headed "Preview failed"', async () => {
     const result = await runCli(['preview', '--port', String(busyPort)], root);
-    expectNamedFailure(result, 'Preview failed', `[PortInUse] The port is in use\n  Port ${busyPort} on 127.0.0.1 is in use.`);
+    expectNamedFailure(
+      result,
+      'Preview failed',
+      `[PortInUse] The port is in use\n  Port ${busyPort} on 127.0.0.1 is in use.`,
+    );
   });
 
   it('dev on a port in use (--port given): PortInUse, headed "Dev server failed"', async () => {
     const site = await copySite(path.join(repoRoot, 'tests', 'fixtures', 'basic'));
     try {
       const result = await runCli(['dev', '--port', String(busyPort)], site.dir);
-      expectNamedFailure(result, 'Dev server failed', `[PortInUse] The port is in use\n  Port ${busyPort} on 127.0.0.1 is in use.`);
+      expectNamedFailure(
+        result,
+        'Dev server failed',
+        `[PortInUse] The port is in use\n  Port ${busyPort} on 127.0.0.1 is in use.`,
+      );
     } finally {
       await site.dispose();
     }
@@ -93,9 +126,16 @@ describe('serve and preview at start', () => {
   it('an inbox that is not a database: InboxUnreadable, headed "Inbox failed"', async () => {
     const notADatabase = path.join(root, 'bad-data');
     await mkdir(notADatabase, { recursive: true });
-    await writeFile(path.join(notADatabase, 'inbox.sqlite'), 'this is not a database, it is text long enough to be read as a header');
+    await writeFile(
+      path.join(notADatabase, 'inbox.sqlite'),
+      'this is not a database, it is text long enough to be read as a header',
+    );
     const result = await runCli(['inbox', 'list', '--data-dir', notADatabase], root);
-    expectNamedFailure(result, 'Inbox failed', `[InboxUnreadable] The inbox cannot be read\n  ${path.join(notADatabase, 'inbox.sqlite')}: The inbox cannot be read (SQLITE_NOTADB)`);
+    expectNamedFailure(
+      result,
+      'Inbox failed',
+      `[InboxUnreadable] The inbox cannot be read\n  ${path.join(notADatabase, 'inbox.sqlite')}: The inbox cannot be read (SQLITE_NOTADB)`,
+    );
   });
 });
 
@@ -106,7 +146,11 @@ describe("a site's API routes at serve start", () => {
     const source = `import { defineApiRoute } from 'ssg/server';\nconst ready = Date.now() < 0;\nif (!ready) throw new Error('not ready'); ${MARK}\nexport default defineApiRoute({ create: () => async () => new Response('ok') });\n`;
     const dir = await siteWithRoutes({ 'ok.ts': ok, 'broken.ts': source });
     const result = await runCli(['serve', '--port', '0'], dir, serveEnv(path.join(dir, 'data')));
-    expectNamedFailure(result, 'Serve failed', `[ApiRouteThrew] An API route threw while loading or setting up\n  site/api/broken.ts:${lineOf(source)}:`);
+    expectNamedFailure(
+      result,
+      'Serve failed',
+      `[ApiRouteThrew] An API route threw while loading or setting up\n  site/api/broken.ts:${lineOf(source)}:`,
+    );
     expect(result.stderr).toContain('not ready');
   });
 
@@ -114,19 +158,31 @@ describe("a site's API routes at serve start", () => {
     const source = `import { defineApiRoute } from 'ssg/server';\nexport default defineApiRoute({\n  create() {\n    throw new Error('no key'); ${MARK}\n  },\n});\n`;
     const dir = await siteWithRoutes({ 'setup.ts': source });
     const result = await runCli(['serve', '--port', '0'], dir, serveEnv(path.join(dir, 'data')));
-    expectNamedFailure(result, 'Serve failed', `[ApiRouteThrew] An API route threw while loading or setting up\n  site/api/setup.ts:${lineOf(source)}:`);
+    expectNamedFailure(
+      result,
+      'Serve failed',
+      `[ApiRouteThrew] An API route threw while loading or setting up\n  site/api/setup.ts:${lineOf(source)}:`,
+    );
   });
 
   it('a route file that exports no route: ApiRouteInvalid', async () => {
     const dir = await siteWithRoutes({ 'empty.ts': 'export const nothing = 1;\n' });
     const result = await runCli(['serve', '--port', '0'], dir, serveEnv(path.join(dir, 'data')));
-    expectNamedFailure(result, 'Serve failed', '[ApiRouteInvalid] An API route file exports no route\n  site/api/empty.ts: site/api/empty.ts does not default-export an API route.');
+    expectNamedFailure(
+      result,
+      'Serve failed',
+      '[ApiRouteInvalid] An API route file exports no route\n  site/api/empty.ts: site/api/empty.ts does not default-export an API route.',
+    );
   });
 
   it('a route that does not compile: ApiRouteCompileFailed at its line', async () => {
     const dir = await siteWithRoutes({ 'syntax.ts': 'export default {\n  create( => 1,\n};\n' });
     const result = await runCli(['serve', '--port', '0'], dir, serveEnv(path.join(dir, 'data')));
-    expectNamedFailure(result, 'Serve failed', '[ApiRouteCompileFailed] An API route does not compile\n  site/api/syntax.ts:2:');
+    expectNamedFailure(
+      result,
+      'Serve failed',
+      '[ApiRouteCompileFailed] An API route does not compile\n  site/api/syntax.ts:2:',
+    );
   });
 
   it('serves each route at /api/<name>, helpers that are not routes nowhere, writing nothing into the site', async () => {

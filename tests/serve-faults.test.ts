@@ -18,7 +18,12 @@ interface Download {
  * Sends `request` over a raw connection and downloads the answer, pausing after the first chunk while `meanwhile` runs
  * (the file changes under the server), then reads to the end. Bounded by `timeoutMs`.
  */
-function downloadWithPause(port: number, request: string, meanwhile: () => Promise<void>, timeoutMs = 30_000): Promise<Download> {
+function downloadWithPause(
+  port: number,
+  request: string,
+  meanwhile: () => Promise<void>,
+  timeoutMs = 30_000,
+): Promise<Download> {
   return new Promise((resolve, reject) => {
     const socket = connect({ port, host: '127.0.0.1' });
     const chunks: Buffer[] = [];
@@ -98,7 +103,11 @@ describe('ssg serve under faults: aborted downloads, files changing mid-read', (
     ];
     const runs = Array.from({ length: 2500 }, (_, index) => index);
     await inBatches(runs, 16, (index) =>
-      abortedDownload(fixture.port, requests[index % requests.length]!, index % 3 === 0 ? 'at-once' : 'after-first-bytes'),
+      abortedDownload(
+        fixture.port,
+        requests[index % requests.length]!,
+        index % 3 === 0 ? 'at-once' : 'after-first-bytes',
+      ),
     );
     // Connections close asynchronously on the server's side: wait for the count to settle.
     const settled = await waitUntil(async () => (await openFileCount(pid)) <= baseline + 4, 15_000);
@@ -107,7 +116,9 @@ describe('ssg serve under faults: aborted downloads, files changing mid-read', (
   }, 60_000);
 
   it('finishes or cuts a download whose file is deleted mid-read, then answers 404', async () => {
-    const download = await downloadWithPause(fixture.port, rawGet('/big.bin'), () => rm(fixture.site.file('dist/big.bin')));
+    const download = await downloadWithPause(fixture.port, rawGet('/big.bin'), () =>
+      rm(fixture.site.file('dist/big.bin')),
+    );
     expect(download.status).toBe(200);
     expect(download.contentLength).toBe(BIG_BYTES);
     // An open file stays readable after it is deleted: the client gets all of it, as it was.
@@ -132,7 +143,9 @@ describe('ssg serve under faults: aborted downloads, files changing mid-read', (
     // Two requests on one keep-alive connection: a short first body must not be followed by the
     // second answer, which the client would take for the rest of the file.
     const pipelined = rawGet('/big.bin', { Connection: 'keep-alive' }) + rawGet('/robots.txt');
-    const download = await downloadWithPause(fixture.port, pipelined, () => truncate(fixture.site.file('dist/big.bin'), 1000));
+    const download = await downloadWithPause(fixture.port, pipelined, () =>
+      truncate(fixture.site.file('dist/big.bin'), 1000),
+    );
     expect(download.contentLength).toBe(BIG_BYTES);
     expect(download.body.length).toBeLessThan(BIG_BYTES);
     expect(download.body.includes('HTTP/1.1 200')).toBe(false);
@@ -158,7 +171,11 @@ describe('ssg serve while a build swaps its folder in', () => {
   });
 
   it('answers every request with the page, before or after each swap', async () => {
-    const statuses = new Map<string, number[]>([['/', []], ['/about', []], ['/news/first-post', []]]);
+    const statuses = new Map<string, number[]>([
+      ['/', []],
+      ['/about', []],
+      ['/news/first-post', []],
+    ]);
     let building = true;
     const requester = async () => {
       for (let sent = 0; building && sent < 20_000; sent += 1) {
@@ -173,7 +190,10 @@ describe('ssg serve while a build swaps its folder in', () => {
       try {
         for (let round = 1; round <= 4 && Date.now() < deadline; round += 1) {
           const article = await fixture.site.read('content/news/first-post.md');
-          await fixture.site.write('content/news/first-post.md', article.replace(/^title: .*$/m, `title: Hello, round ${round}`));
+          await fixture.site.write(
+            'content/news/first-post.md',
+            article.replace(/^title: .*$/m, `title: Hello, round ${round}`),
+          );
           builds.push(await fixture.site.run(['build']));
         }
       } finally {
@@ -186,7 +206,10 @@ describe('ssg serve while a build swaps its folder in', () => {
     expect(builds.every((build) => !/output unchanged/.test(build.stdout))).toBe(true);
     for (const [path, seen] of statuses) {
       expect(seen.length, path).toBeGreaterThan(0);
-      expect(seen.filter((status) => status !== 200), path).toEqual([]);
+      expect(
+        seen.filter((status) => status !== 200),
+        path,
+      ).toEqual([]);
     }
     expect(await (await fetch(`${fixture.serve.url}/`)).text()).toContain('Hello, round');
   }, 60_000);

@@ -10,9 +10,50 @@ const SECRET = 'secret-beside-the-site-7f3a';
 
 /** Path pieces that have broken servers: empty authorities, dots, encodings, separators, NUL. */
 const nastyPiece = fc.constantFrom(
-  '/', '//', '.', '..', '%', '%%', '%2e', '%2E%2e', '%2f', '%2F', '%5c', '\\', '%00', '%5F', '%5Fheaders', '_headers',
-  '_redirects', '@', ':', ':99999', '[', ']', '?', '#', ';', '~', '%c0%af', '%ff', '%e2%82', 'é', '\u00ff', 'news', 'about',
-  'index.html', 'assets', 'secret.txt', 'outside', 'big.bin', 'sitemap.xml', '*', '%20', '+', '&', '=',
+  '/',
+  '//',
+  '.',
+  '..',
+  '%',
+  '%%',
+  '%2e',
+  '%2E%2e',
+  '%2f',
+  '%2F',
+  '%5c',
+  '\\',
+  '%00',
+  '%5F',
+  '%5Fheaders',
+  '_headers',
+  '_redirects',
+  '@',
+  ':',
+  ':99999',
+  '[',
+  ']',
+  '?',
+  '#',
+  ';',
+  '~',
+  '%c0%af',
+  '%ff',
+  '%e2%82',
+  'é',
+  '\u00ff',
+  'news',
+  'about',
+  'index.html',
+  'assets',
+  'secret.txt',
+  'outside',
+  'big.bin',
+  'sitemap.xml',
+  '*',
+  '%20',
+  '+',
+  '&',
+  '=',
 );
 const requestPath = fc.oneof(
   fc.array(nastyPiece, { maxLength: 12 }).map((pieces) => pieces.join('')),
@@ -24,50 +65,99 @@ const target = fc.oneof(
   { weight: 5, arbitrary: requestPath.map((path) => (path.startsWith('/') ? path : `/${path}`)) },
   { weight: 1, arbitrary: requestPath },
   { weight: 1, arbitrary: requestPath.map((path) => `http://x${path.startsWith('/') ? '' : '/'}${path}`) },
-  { weight: 1, arbitrary: fc.constantFrom('*', 'http://x', 'https://[::1]:99999/', 'x:1', '//', '//:99999/', '//[/', '//@', '//%') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('*', 'http://x', 'https://[::1]:99999/', 'x:1', '//', '//:99999/', '//[/', '//@', '//%'),
+  },
 );
 const method = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom('GET', 'HEAD') },
-  { weight: 2, arbitrary: fc.constantFrom('POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'TRACE', 'CONNECT', 'PROPFIND', 'get') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom('POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'TRACE', 'CONNECT', 'PROPFIND', 'get'),
+  },
   { weight: 1, arbitrary: fc.stringMatching(/^[A-Z]{1,10}$/) },
 );
 const headerValue = fc.oneof(
   fc.string({ maxLength: 40 }).map((text) => text.replace(/[\r\n\0]/g, '')),
-  fc.constantFrom('*', 'W/"x"', '"a", W/"b"', 'bytes=0-0', 'bytes=-1', 'bytes=5-1', 'bytes=0-1,2-3', 'bytes=99999999999999999999-',
-    'br;q=zz', 'gzip;q=1e400', ';;;,,,', 'identity;q=0, *;q=0', '[', 'a:99999', '%', '[::1', 'x'.repeat(4000)),
+  fc.constantFrom(
+    '*',
+    'W/"x"',
+    '"a", W/"b"',
+    'bytes=0-0',
+    'bytes=-1',
+    'bytes=5-1',
+    'bytes=0-1,2-3',
+    'bytes=99999999999999999999-',
+    'br;q=zz',
+    'gzip;q=1e400',
+    ';;;,,,',
+    'identity;q=0, *;q=0',
+    '[',
+    'a:99999',
+    '%',
+    '[::1',
+    'x'.repeat(4000),
+  ),
 );
 const headerName = fc.oneof(
-  fc.constantFrom('Host', 'Range', 'If-None-Match', 'If-Range', 'Accept-Encoding', 'Origin', 'Content-Type', 'Expect', 'Upgrade', 'Connection', 'Transfer-Encoding', 'X-Forwarded-For'),
+  fc.constantFrom(
+    'Host',
+    'Range',
+    'If-None-Match',
+    'If-Range',
+    'Accept-Encoding',
+    'Origin',
+    'Content-Type',
+    'Expect',
+    'Upgrade',
+    'Connection',
+    'Transfer-Encoding',
+    'X-Forwarded-For',
+  ),
   fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,20}$/),
 );
 const headers = fc.array(fc.tuple(headerName, headerValue), { maxLength: 8 });
-const body = fc.oneof(fc.constant(''), fc.string({ maxLength: 200 }), fc.constant('{"name":"a","email":"a@b.c","subject":"s","message":"m","turnstileToken":"t"}'));
+const body = fc.oneof(
+  fc.constant(''),
+  fc.string({ maxLength: 200 }),
+  fc.constant('{"name":"a","email":"a@b.c","subject":"s","message":"m","turnstileToken":"t"}'),
+);
 
 /**
  * A request the parser can read to its end: one request line, headers with a correct
  * Content-Length (never chunked), Connection: close. Whatever its contents, it must get a status.
  */
-const completeRequest = fc.record({ method, target, version: fc.constantFrom('HTTP/1.1', 'HTTP/1.0'), headers, body }).map((request) => {
-  const chosen = request.headers.filter(([name]) => !/^(content-length|transfer-encoding|connection|expect)$/i.test(name));
-  const hasHost = chosen.some(([name]) => name.toLowerCase() === 'host');
-  const lines = [
-    `${request.method} ${request.target} ${request.version}`,
-    ...(hasHost ? [] : ['Host: 127.0.0.1']),
-    ...chosen.map(([name, value]) => `${name}: ${value}`),
-    `Content-Length: ${Buffer.byteLength(request.body)}`,
-    'Connection: close',
-  ];
-  return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), Buffer.from(request.body)]);
-});
+const completeRequest = fc
+  .record({ method, target, version: fc.constantFrom('HTTP/1.1', 'HTTP/1.0'), headers, body })
+  .map((request) => {
+    const chosen = request.headers.filter(
+      ([name]) => !/^(content-length|transfer-encoding|connection|expect)$/i.test(name),
+    );
+    const hasHost = chosen.some(([name]) => name.toLowerCase() === 'host');
+    const lines = [
+      `${request.method} ${request.target} ${request.version}`,
+      ...(hasHost ? [] : ['Host: 127.0.0.1']),
+      ...chosen.map(([name, value]) => `${name}: ${value}`),
+      `Content-Length: ${Buffer.byteLength(request.body)}`,
+      'Connection: close',
+    ];
+    return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), Buffer.from(request.body)]);
+  });
 
 /** Input that may not be a request at all, or only part of one: a status or a clean close. */
 const garbage = fc.oneof(
   fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes)),
   fc.string({ maxLength: 200 }).map((text) => Buffer.from(text)),
   fc.tuple(completeRequest, fc.nat()).map(([request, cut]) => request.subarray(0, cut % (request.length + 1))),
-  fc.tuple(method, target, fc.string({ maxLength: 20 }), headers).map(([verb, path, version, pairs]) =>
-    Buffer.from(`${verb} ${path} ${version}\r\n${pairs.map(([name, value]) => `${name}: ${value}`).join('\r\n')}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`, 'latin1'),
-  ),
+  fc
+    .tuple(method, target, fc.string({ maxLength: 20 }), headers)
+    .map(([verb, path, version, pairs]) =>
+      Buffer.from(
+        `${verb} ${path} ${version}\r\n${pairs.map(([name, value]) => `${name}: ${value}`).join('\r\n')}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`,
+        'latin1',
+      ),
+    ),
 );
 
 function expectAnswered(exchange: RawExchange, sent: Buffer) {
@@ -102,7 +192,9 @@ describe('ssg serve takes any request without stopping', () => {
   it('answers every complete request, however malformed, with a status line (thousands, random)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(completeRequest, { minLength: 10, maxLength: 30 }), async (requests) => {
-        const exchanges = await inBatches(requests, 8, (request) => sendRaw(fixture.port, request, { timeoutMs: 20_000 }));
+        const exchanges = await inBatches(requests, 8, (request) =>
+          sendRaw(fixture.port, request, { timeoutMs: 20_000 }),
+        );
         exchanges.forEach((exchange, index) => expectAnswered(exchange, requests[index]!));
         expect(fixture.serve.child.exitCode).toBeNull();
       }),
@@ -115,7 +207,9 @@ describe('ssg serve takes any request without stopping', () => {
   it('answers garbage and cut-off requests with a status line or closes cleanly', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(garbage, { minLength: 10, maxLength: 30 }), async (inputs) => {
-        const exchanges = await inBatches(inputs, 10, (input) => sendRaw(fixture.port, input, { timeoutMs: 20_000, endAfterMs: 200 }));
+        const exchanges = await inBatches(inputs, 10, (input) =>
+          sendRaw(fixture.port, input, { timeoutMs: 20_000, endAfterMs: 200 }),
+        );
         for (const [index, exchange] of exchanges.entries()) {
           const shown = JSON.stringify(inputs[index]!.toString('latin1').slice(0, 200));
           expect(exchange.ended, `hung on ${shown}`).toBe(true);
@@ -159,36 +253,53 @@ describe('ssg serve takes any request without stopping', () => {
     expect(exchange.received.toString()).not.toContain(SECRET);
   });
 
-  it.each([['['], ['a:99999'], ['a%'], ['[::1'], ['a/b'], ['a b'], ['a@b']])('answers 400 to the Host header %s, on pages and on the API', async (host) => {
-    expect((await sendRaw(fixture.port, rawGet('/', { Host: host }))).status).toBe(400);
-    expect((await sendRaw(fixture.port, rawGet('/api/contact', { Host: host }))).status).toBe(400);
-  });
+  it.each([['['], ['a:99999'], ['a%'], ['[::1'], ['a/b'], ['a b'], ['a@b']])(
+    'answers 400 to the Host header %s, on pages and on the API',
+    async (host) => {
+      expect((await sendRaw(fixture.port, rawGet('/', { Host: host }))).status).toBe(400);
+      expect((await sendRaw(fixture.port, rawGet('/api/contact', { Host: host }))).status).toBe(400);
+    },
+  );
 
   it('answers CONNECT 405, OPTIONS 204, other methods 405 or 400, HEAD without a body', async () => {
     expect((await sendRaw(fixture.port, 'CONNECT x:443 HTTP/1.1\r\nHost: x:443\r\n\r\n')).status).toBe(405);
-    const options = await sendRaw(fixture.port, 'OPTIONS * HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n', { untilClose: true });
+    const options = await sendRaw(fixture.port, 'OPTIONS * HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n', {
+      untilClose: true,
+    });
     expect(options.status).toBe(204);
     expect(options.received.toString()).toMatch(/\r\nAllow: GET, HEAD, OPTIONS\r\n/i);
     expect((await sendRaw(fixture.port, 'DELETE / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n')).status).toBe(405);
     expect((await sendRaw(fixture.port, 'BREW / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n')).status).toBe(400);
-    const head = await sendRaw(fixture.port, 'HEAD / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n', { untilClose: true });
+    const head = await sendRaw(fixture.port, 'HEAD / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n', {
+      untilClose: true,
+    });
     expect(head.status).toBe(200);
     expect(head.received.toString().split('\r\n\r\n')[1]).toBe('');
   });
 
   it('serves one byte range, ignores ranges it does not take, refuses one past the end', async () => {
-    const whole = await (await fetch(`${fixture.serve.url}/robots.txt`, { headers: { 'Accept-Encoding': 'identity' } })).text();
-    const part = await fetch(`${fixture.serve.url}/robots.txt`, { headers: { Range: 'bytes=2-5', 'Accept-Encoding': 'identity' } });
+    const whole = await (
+      await fetch(`${fixture.serve.url}/robots.txt`, { headers: { 'Accept-Encoding': 'identity' } })
+    ).text();
+    const part = await fetch(`${fixture.serve.url}/robots.txt`, {
+      headers: { Range: 'bytes=2-5', 'Accept-Encoding': 'identity' },
+    });
     expect(part.status).toBe(206);
     expect(part.headers.get('content-range')).toBe(`bytes 2-5/${whole.length}`);
     expect(await part.text()).toBe(whole.slice(2, 6));
-    const suffix = await fetch(`${fixture.serve.url}/robots.txt`, { headers: { Range: 'bytes=-3', 'Accept-Encoding': 'identity' } });
+    const suffix = await fetch(`${fixture.serve.url}/robots.txt`, {
+      headers: { Range: 'bytes=-3', 'Accept-Encoding': 'identity' },
+    });
     expect(await suffix.text()).toBe(whole.slice(-3));
     for (const ignored of ['bytes=0-1,3-4', 'bytes=5-1', 'lines=1-2', 'bytes=x-']) {
-      const response = await fetch(`${fixture.serve.url}/robots.txt`, { headers: { Range: ignored, 'Accept-Encoding': 'identity' } });
+      const response = await fetch(`${fixture.serve.url}/robots.txt`, {
+        headers: { Range: ignored, 'Accept-Encoding': 'identity' },
+      });
       expect([response.status, await response.text()], ignored).toEqual([200, whole]);
     }
-    const past = await fetch(`${fixture.serve.url}/robots.txt`, { headers: { Range: `bytes=${whole.length}-`, 'Accept-Encoding': 'identity' } });
+    const past = await fetch(`${fixture.serve.url}/robots.txt`, {
+      headers: { Range: `bytes=${whole.length}-`, 'Accept-Encoding': 'identity' },
+    });
     expect(past.status).toBe(416);
     expect(past.headers.get('content-range')).toBe(`bytes */${whole.length}`);
   });
@@ -197,10 +308,14 @@ describe('ssg serve takes any request without stopping', () => {
     const etag = (await fetch(`${fixture.serve.url}/about`)).headers.get('etag')!;
     const opaque = etag.replace(/^W\//, '');
     for (const header of ['*', etag, `"nope", ${etag}`, opaque, ` ${etag} ,"x"`]) {
-      expect((await fetch(`${fixture.serve.url}/about`, { headers: { 'If-None-Match': header } })).status, header).toBe(304);
+      expect((await fetch(`${fixture.serve.url}/about`, { headers: { 'If-None-Match': header } })).status, header).toBe(
+        304,
+      );
     }
     for (const header of ['"nope"', 'W/"', ',', 'garbage']) {
-      expect((await fetch(`${fixture.serve.url}/about`, { headers: { 'If-None-Match': header } })).status, header).toBe(200);
+      expect((await fetch(`${fixture.serve.url}/about`, { headers: { 'If-None-Match': header } })).status, header).toBe(
+        200,
+      );
     }
   });
 });
@@ -231,12 +346,21 @@ describe('the request parsers take any input', () => {
 
   it('isValidHost never throws, and a URL can be built from every host it accepts', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.domain(), fc.ipV6().map((ip) => `[${ip}]:${ip.length}`), headerValue), (host) => {
-        if (isValidHost(host) && host) expect(() => new URL(`http://${host}/path`)).not.toThrow();
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.domain(),
+          fc.ipV6().map((ip) => `[${ip}]:${ip.length}`),
+          headerValue,
+        ),
+        (host) => {
+          if (isValidHost(host) && host) expect(() => new URL(`http://${host}/path`)).not.toThrow();
+        },
+      ),
       { numRuns: 3000 },
     );
-    for (const host of ['example.com', 'a:8080', '127.0.0.1:1', '[::1]:65535', 'xn--bcher-kva.example']) expect(isValidHost(host), host).toBe(true);
+    for (const host of ['example.com', 'a:8080', '127.0.0.1:1', '[::1]:65535', 'xn--bcher-kva.example'])
+      expect(isValidHost(host), host).toBe(true);
     for (const host of ['[', 'a:99999', 'a%', 'a/b', 'a b', 'a@b', '[::1']) expect(isValidHost(host), host).toBe(false);
   });
 
@@ -247,13 +371,21 @@ describe('the request parsers take any input', () => {
 
   it('byteRangeOf gives only ranges inside the file', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), headerValue, fc.tuple(fc.nat(), fc.nat()).map(([a, b]) => `bytes=${a}-${b}`)), fc.nat(10_000), (header, size) => {
-        const range = byteRangeOf(header, size);
-        if (range === undefined || range === 'unsatisfiable') return;
-        expect(range.start).toBeGreaterThanOrEqual(0);
-        expect(range.start).toBeLessThanOrEqual(range.end);
-        expect(range.end).toBeLessThan(size);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          headerValue,
+          fc.tuple(fc.nat(), fc.nat()).map(([a, b]) => `bytes=${a}-${b}`),
+        ),
+        fc.nat(10_000),
+        (header, size) => {
+          const range = byteRangeOf(header, size);
+          if (range === undefined || range === 'unsatisfiable') return;
+          expect(range.start).toBeGreaterThanOrEqual(0);
+          expect(range.start).toBeLessThanOrEqual(range.end);
+          expect(range.end).toBeLessThan(size);
+        },
+      ),
       { numRuns: 3000 },
     );
   });

@@ -11,7 +11,18 @@ import { inBatches, rawGet, sendRaw } from './helpers/raw-http.ts';
 import { serveBuiltFixture, type ServedFixture } from './helpers/serve-fixture.ts';
 
 /** The requests of the issue that stopped the process, and their relatives. */
-const NASTY = ['//', '//:99999/', '//[/', '//@', '//%', '/%5Fheaders', '/%', '/%00', `/${'a/'.repeat(2000)}`, 'http://x/'];
+const NASTY = [
+  '//',
+  '//:99999/',
+  '//[/',
+  '//@',
+  '//%',
+  '/%5Fheaders',
+  '/%',
+  '/%00',
+  `/${'a/'.repeat(2000)}`,
+  'http://x/',
+];
 
 function openIdle(port: number): Promise<Socket> {
   return new Promise((resolve, reject) => {
@@ -55,7 +66,11 @@ describe('ssg serve and slow or many clients', () => {
     const idle = await Promise.all(Array.from({ length: 300 }, () => openIdle(fixture.port)));
     // Headers time-out (10 s) plus Node's check interval, with room for a loaded machine.
     const outcomes = Promise.all([closedWithin(silent, 30_000), closedWithin(dripping, 30_000)]);
-    const during = await inBatches(Array.from({ length: 20 }, () => '/'), 4, (page) => sendRaw(fixture.port, rawGet(page)));
+    const during = await inBatches(
+      Array.from({ length: 20 }, () => '/'),
+      4,
+      (page) => sendRaw(fixture.port, rawGet(page)),
+    );
     expect(during.map((exchange) => exchange.status)).toEqual(Array(20).fill(200));
     const [silentOutcome, drippingOutcome] = await outcomes;
     clearInterval(drip);
@@ -130,7 +145,10 @@ describe('preview and dev share the static handler, and survive the same request
   }
 
   it('ssg preview', async () => {
-    const child = spawn(process.execPath, [cliPath, 'preview', '--port', '0'], { cwd: site.dir, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [cliPath, 'preview', '--port', '0'], {
+      cwd: site.dir,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     try {
       let output = '';
       const url = await new Promise<string>((resolve, reject) => {

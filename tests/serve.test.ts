@@ -41,7 +41,11 @@ describe('ssg serve', () => {
     ...extra,
   });
   const send = (url: string, body: unknown) =>
-    fetch(`${url}/api/contact`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: ORIGIN }, body: JSON.stringify(body) });
+    fetch(`${url}/api/contact`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: ORIGIN },
+      body: JSON.stringify(body),
+    });
 
   beforeAll(async () => {
     site = await buildRealSite();
@@ -134,7 +138,11 @@ describe('ssg serve', () => {
         expect(mail.raw).toMatch(/Reply-To: "?Visitor 1"? <visitor1@example\.org>/);
         expect(mail.raw).toContain('Message number 1.');
         // The client address reached siteverify.
-        expect(siteverify.requests.at(-1)).toMatchObject({ secret: 'serve-secret', response: 'pass-1', remoteip: '127.0.0.1' });
+        expect(siteverify.requests.at(-1)).toMatchObject({
+          secret: 'serve-secret',
+          response: 'pass-1',
+          remoteip: '127.0.0.1',
+        });
       } finally {
         expect(await serve.stop()).toBe(0);
       }
@@ -225,7 +233,10 @@ describe('ssg serve', () => {
 
     it('limits a client with 429 and Retry-After', async () => {
       const limitData = await mkdtemp(path.join(tmpdir(), 'ssg-limit-'));
-      const serve = await ServeProcess.start(site.dir, env({ DATA_DIR: limitData, RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '600', SMTP_HOST: '' }));
+      const serve = await ServeProcess.start(
+        site.dir,
+        env({ DATA_DIR: limitData, RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '600', SMTP_HOST: '' }),
+      );
       try {
         for (let n = 0; n < 5; n++) expect((await send(serve.url, message(n))).status).toBe(200);
         const limited = await send(serve.url, message(6));
@@ -259,9 +270,17 @@ describe('ssg serve', () => {
       expect(list.stdout).toMatch(/#\d+ {2}\S+ {2}Visitor 1 <visitor1@example\.org> {2}"Question 1" {2}delivered /);
       const exported = await runCli(['inbox', 'export', '--json'], site.dir, { DATA_DIR: dataDir });
       expect(exported.code).toBe(0);
-      const messages = JSON.parse(exported.stdout) as Array<{ subject: string; message: string; deliveredAt: string | null }>;
-      expect(messages.map((m) => m.subject)).toEqual(expect.arrayContaining(['Question 1', 'Question 10', 'Question 20']));
-      const undelivered = JSON.parse((await runCli(['inbox', 'export', '--json', '--undelivered'], site.dir, { DATA_DIR: dataDir })).stdout);
+      const messages = JSON.parse(exported.stdout) as Array<{
+        subject: string;
+        message: string;
+        deliveredAt: string | null;
+      }>;
+      expect(messages.map((m) => m.subject)).toEqual(
+        expect.arrayContaining(['Question 1', 'Question 10', 'Question 20']),
+      );
+      const undelivered = JSON.parse(
+        (await runCli(['inbox', 'export', '--json', '--undelivered'], site.dir, { DATA_DIR: dataDir })).stdout,
+      );
       expect(undelivered.map((m: { subject: string }) => m.subject)).toEqual(['Question 20']);
     });
   });

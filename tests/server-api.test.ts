@@ -31,14 +31,17 @@ describe('API route files in site/api/', () => {
 
   it('any file name gives no path or /api/ and a plain slug taken from the name', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 40 }), fc.stringMatching(/^[a-z0-9-]{1,12}\.(ts|tsx|js|mjs|json|d\.ts)$/)), (file) => {
-        const routePath = apiRoutePath(file);
-        if (routePath === undefined) return;
-        const name = routePath.slice('/api/'.length);
-        expect(routePath.startsWith('/api/')).toBe(true);
-        expect(name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
-        expect(file.startsWith(`${name}.`)).toBe(true);
-      }),
+      fc.property(
+        fc.oneof(fc.string({ maxLength: 40 }), fc.stringMatching(/^[a-z0-9-]{1,12}\.(ts|tsx|js|mjs|json|d\.ts)$/)),
+        (file) => {
+          const routePath = apiRoutePath(file);
+          if (routePath === undefined) return;
+          const name = routePath.slice('/api/'.length);
+          expect(routePath.startsWith('/api/')).toBe(true);
+          expect(name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+          expect(file.startsWith(`${name}.`)).toBe(true);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -58,46 +61,63 @@ describe('settings from the environment', () => {
 
   it('a number setting is a number in range, the fallback, or an error naming the variable', () => {
     fc.assert(
-      fc.property(fc.option(fc.oneof(fc.string(), fc.double().map(String), fc.integer().map(String)), { nil: undefined }), fc.boolean(), (raw, whole) => {
-        try {
-          const value = settings(raw).number('X', 7, { min: 1, whole });
-          expect(Number.isFinite(value) && value >= 1).toBe(true);
-          if (whole) expect(Number.isInteger(value)).toBe(true);
-          if (raw === undefined || raw.trim() === '') expect(value).toBe(7);
-        } catch (error) {
-          expect(error).toBeInstanceOf(SsgError);
-          expect((error as SsgError).code).toBe('ServeConfigInvalid');
-          expect((error as SsgError).message).toMatch(/^X is ".*"; set it to a (whole )?number of at least 1\.$/s);
-          expect((error as SsgError).hint).toContain('Set X in the environment');
-        }
-      }),
+      fc.property(
+        fc.option(fc.oneof(fc.string(), fc.double().map(String), fc.integer().map(String)), { nil: undefined }),
+        fc.boolean(),
+        (raw, whole) => {
+          try {
+            const value = settings(raw).number('X', 7, { min: 1, whole });
+            expect(Number.isFinite(value) && value >= 1).toBe(true);
+            if (whole) expect(Number.isInteger(value)).toBe(true);
+            if (raw === undefined || raw.trim() === '') expect(value).toBe(7);
+          } catch (error) {
+            expect(error).toBeInstanceOf(SsgError);
+            expect((error as SsgError).code).toBe('ServeConfigInvalid');
+            expect((error as SsgError).message).toMatch(/^X is ".*"; set it to a (whole )?number of at least 1\.$/s);
+            expect((error as SsgError).hint).toContain('Set X in the environment');
+          }
+        },
+      ),
       { numRuns: 1000 },
     );
   });
 
   it('a flag is true, false, or an error naming the variable', () => {
     fc.assert(
-      fc.property(fc.option(fc.oneof(fc.string(), fc.constantFrom('TRUE', ' yes ', '0', 'No', 'false')), { nil: undefined }), (raw) => {
-        try {
-          expect(typeof settings(raw).flag('X')).toBe('boolean');
-        } catch (error) {
-          expect((error as SsgError).message).toMatch(/^X is ".*"; set it to true or false\.$/s);
-        }
-      }),
+      fc.property(
+        fc.option(fc.oneof(fc.string(), fc.constantFrom('TRUE', ' yes ', '0', 'No', 'false')), { nil: undefined }),
+        (raw) => {
+          try {
+            expect(typeof settings(raw).flag('X')).toBe('boolean');
+          } catch (error) {
+            expect((error as SsgError).message).toMatch(/^X is ".*"; set it to true or false\.$/s);
+          }
+        },
+      ),
     );
   });
 
   it('origins are http(s) origins only, or an error naming the variable', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.webUrl(), fc.string(), fc.constantFrom('ftp://x.example', 'javascript:alert(1)', 'https://a.example/path?q')), { maxLength: 3 }), (items) => {
-        try {
-          for (const origin of readSettings({ X: items.join(',') }, serveSettingFailure).origins('X')) {
-            expect(origin).toMatch(/^https?:\/\/[^/]+$/);
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.webUrl(),
+            fc.string(),
+            fc.constantFrom('ftp://x.example', 'javascript:alert(1)', 'https://a.example/path?q'),
+          ),
+          { maxLength: 3 },
+        ),
+        (items) => {
+          try {
+            for (const origin of readSettings({ X: items.join(',') }, serveSettingFailure).origins('X')) {
+              expect(origin).toMatch(/^https?:\/\/[^/]+$/);
+            }
+          } catch (error) {
+            expect((error as SsgError).message).toMatch(/^X has ".*", which is not an http\(s\) origin/s);
           }
-        } catch (error) {
-          expect((error as SsgError).message).toMatch(/^X has ".*", which is not an http\(s\) origin/s);
-        }
-      }),
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -111,8 +131,21 @@ describe('settings from the environment', () => {
 });
 
 describe('the Pages Function adapter', () => {
-  const names = ['SITE_ORIGIN', 'ALLOWED_ORIGINS', 'TURNSTILE_SECRET_KEY', 'TURNSTILE_VERIFY_URL', 'TURNSTILE_EXPECTED_HOSTNAME', 'CONTACT_WEBHOOK_URL', 'RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW_SECONDS'];
-  const valid: Record<string, string> = { SITE_ORIGIN: 'https://site.example', TURNSTILE_SECRET_KEY: 's', CONTACT_WEBHOOK_URL: 'http://127.0.0.1:9/hook' };
+  const names = [
+    'SITE_ORIGIN',
+    'ALLOWED_ORIGINS',
+    'TURNSTILE_SECRET_KEY',
+    'TURNSTILE_VERIFY_URL',
+    'TURNSTILE_EXPECTED_HOSTNAME',
+    'CONTACT_WEBHOOK_URL',
+    'RATE_LIMIT_MAX',
+    'RATE_LIMIT_WINDOW_SECONDS',
+  ];
+  const valid: Record<string, string> = {
+    SITE_ORIGIN: 'https://site.example',
+    TURNSTILE_SECRET_KEY: 's',
+    CONTACT_WEBHOOK_URL: 'http://127.0.0.1:9/hook',
+  };
 
   it('any environment gives an answer, or fails closed (503) with a named error naming a variable or binding in the log', async () => {
     const d1 = memoryD1();
@@ -120,7 +153,11 @@ describe('the Pages Function adapter', () => {
     try {
       await fc.assert(
         fc.asyncProperty(
-          fc.dictionary(fc.constantFrom(...names), fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('0', '-1', '2.5', 'https://a.example', '')), { maxKeys: 8 }),
+          fc.dictionary(
+            fc.constantFrom(...names),
+            fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('0', '-1', '2.5', 'https://a.example', '')),
+            { maxKeys: 8 },
+          ),
           fc.boolean(),
           fc.boolean(),
           async (random, startValid, bound) => {
@@ -163,7 +200,11 @@ describe('the Pages Function adapter', () => {
       },
     });
     const run = pagesFunction(route, { inbox: () => ({ add: () => 1 }) });
-    const env = { SITE_ORIGIN: 'https://site.example/', ALLOWED_ORIGINS: ' https://b.example , ,', RATE_LIMIT_MAX: '3' };
+    const env = {
+      SITE_ORIGIN: 'https://site.example/',
+      ALLOWED_ORIGINS: ' https://b.example , ,',
+      RATE_LIMIT_MAX: '3',
+    };
     const request = () => new Request('https://site.example/api/x', { headers: { 'CF-Connecting-IP': '203.0.113.9' } });
     await run({ request: request(), env });
     await run({ request: request(), env });

@@ -13,11 +13,17 @@ import { drawingCode } from '../src/pipeline/stages.ts';
 import { projectAt } from '../src/project.ts';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 
-const article = { slug: 'a', file: 'content/news/a.md', title: 'Client diversity on mainnet', date: '2025-03-04' } as Article;
+const article = {
+  slug: 'a',
+  file: 'content/news/a.md',
+  title: 'Client diversity on mainnet',
+  date: '2025-03-04',
+} as Article;
 
 type Pixels = { data: Buffer; info: { width: number; height: number; channels: number } };
 const pixelsOf = async (png: Uint8Array): Promise<Pixels> => sharp(png).raw().toBuffer({ resolveWithObject: true });
-const draw = async (title: string) => pixelsOf(await drawShareImage({ title, date: '4 March 2025', brand: 'Brand' }, repoRoot));
+const draw = async (title: string) =>
+  pixelsOf(await drawShareImage({ title, date: '4 March 2025', brand: 'Brand' }, repoRoot));
 const pixel = (image: Pixels, x: number, y: number) => image.data.readUIntBE((y * image.info.width + x) * 3, 3);
 
 /**
@@ -26,12 +32,14 @@ const pixel = (image: Pixels, x: number, y: number) => image.data.readUIntBE((y 
  */
 const OVERHANG = 4;
 const TITLE_BOX = { left: 88 - OVERHANG, right: 1200 - 88 + OVERHANG, top: 72 + 64, bottom: 630 - 72 - 36 };
-const inTitleBox = (x: number, y: number) => x >= TITLE_BOX.left && x < TITLE_BOX.right && y >= TITLE_BOX.top && y < TITLE_BOX.bottom;
+const inTitleBox = (x: number, y: number) =>
+  x >= TITLE_BOX.left && x < TITLE_BOX.right && y >= TITLE_BOX.top && y < TITLE_BOX.bottom;
 
 /** How many pixels of the title box are near white (the title's colour): its ink. */
 function ink(image: Pixels): number {
   let white = 0;
-  for (let y = TITLE_BOX.top; y < TITLE_BOX.bottom; y += 2) for (let x = TITLE_BOX.left; x < TITLE_BOX.right; x += 2) if (pixel(image, x, y) >= 0xf0f0f0) white++;
+  for (let y = TITLE_BOX.top; y < TITLE_BOX.bottom; y += 2)
+    for (let x = TITLE_BOX.left; x < TITLE_BOX.right; x += 2) if (pixel(image, x, y) >= 0xf0f0f0) white++;
   return white;
 }
 
@@ -40,16 +48,21 @@ describe('share cards', () => {
   let blank: Pixels;
   beforeAll(async () => {
     other = await mkdtemp(path.join(tmpdir(), 'ssg-card-'));
-    await cp(path.join(repoRoot, 'site', 'share', 'fonts'), path.join(other, 'site', 'share', 'fonts'), { recursive: true });
+    await cp(path.join(repoRoot, 'site', 'share', 'fonts'), path.join(other, 'site', 'share', 'fonts'), {
+      recursive: true,
+    });
     blank = await draw(' ');
   });
   afterAll(() => rm(other, { recursive: true, force: true }));
 
   it('key each card by title, date, brand and the fonts it is drawn in, and hand the drawer plain data', async () => {
-    const file = (changes: Partial<Article>, brand = 'Brand', root = repoRoot) => shareImages([{ ...article, ...changes }], brand, root)[0]!;
+    const file = (changes: Partial<Article>, brand = 'Brand', root = repoRoot) =>
+      shareImages([{ ...article, ...changes }], brand, root)[0]!;
     const key = (...args: Parameters<typeof file>) => file(...args).key;
     expect(key({})).toBe(key({}, 'Brand', other)); // the same font files elsewhere
-    expect(new Set([key({}), key({ title: 'Another' }), key({ date: '2025-03-05' }), key({}, 'Other brand')]).size).toBe(4);
+    expect(
+      new Set([key({}), key({ title: 'Another' }), key({ date: '2025-03-05' }), key({}, 'Other brand')]).size,
+    ).toBe(4);
     // What goes to a helper process survives the trip as it is.
     const { draw: how } = file({});
     expect(how).toEqual({ drawer: 'shareCard', input: { title: article.title, date: '4 March 2025', brand: 'Brand' } });
@@ -77,7 +90,11 @@ describe('share cards', () => {
   });
 
   it('draws any Latin, Greek or Cyrillic title inside its box, in ink, and leaves the rest of the card as it is (fast-check)', async () => {
-    const letters = [...'abcdefghijklmnopqrstuvwxyzÄÖÜßéèçñøåłŠŽ', ...'αβγδεζηθικλμνξοπρστυφχψωΩΣΔ', ...'абвгдежзийклмнопрстуфхцчшщъыьэюяЖЯ'];
+    const letters = [
+      ...'abcdefghijklmnopqrstuvwxyzÄÖÜßéèçñøåłŠŽ',
+      ...'αβγδεζηθικλμνξοπρστυφχψωΩΣΔ',
+      ...'абвгдежзийклмнопрстуфхцчшщъыьэюяЖЯ',
+    ];
     const word = fc.array(fc.constantFrom(...letters), { minLength: 1, maxLength: 14 }).map((chars) => chars.join(''));
     const title = fc.array(word, { minLength: 1, maxLength: 40 }).map((words) => words.join(' '));
     await fc.assert(
@@ -86,7 +103,8 @@ describe('share cards', () => {
         const card = await draw(text);
         expect(ink(card)).toBeGreaterThan(0);
         // Long titles are clamped to three lines: nothing spills over the date, the margins or the brand.
-        for (let y = 0; y < 630; y += 3) for (let x = 0; x < 1200; x += 3) if (!inTitleBox(x, y)) expect(pixel(card, x, y)).toBe(pixel(blank, x, y));
+        for (let y = 0; y < 630; y += 3)
+          for (let x = 0; x < 1200; x += 3) if (!inTitleBox(x, y)) expect(pixel(card, x, y)).toBe(pixel(blank, x, y));
       }),
       { numRuns: 12 },
     );
@@ -97,7 +115,9 @@ describe('share cards', () => {
     expect(undrawnCharacters('验证者 update 🚀')).toEqual(['验', '证', '者', '🚀']);
     expect(undrawnCharacters('تحديث تحديث')).toEqual([...'تحديث']);
     const warnings: string[] = [];
-    shareImages([{ ...article, title: 'Staking 🚀 in 東京' }, article], 'Brand', repoRoot, (message) => warnings.push(message));
+    shareImages([{ ...article, title: 'Staking 🚀 in 東京' }, article], 'Brand', repoRoot, (message) =>
+      warnings.push(message),
+    );
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^content\/news\/a\.md: its share card leaves out 🚀 東 京 from the title/);
     expect(warnings[0]).toContain('image:');
@@ -106,13 +126,20 @@ describe('share cards', () => {
   it("makes an article's own image into a JPEG card through its drawer, and refuses what is no image by its bytes", async () => {
     const dir = await mkdtemp(path.join(repoRoot, '.cache-card-'));
     try {
-      await sharp({ create: { width: 400, height: 300, channels: 3, background: '#c00' } }).png().toFile(path.join(dir, 'photo.png'));
-      await writeFile(path.join(dir, 'fake.png'), '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><rect width="40" height="30"/></svg>');
+      await sharp({ create: { width: 400, height: 300, channels: 3, background: '#c00' } })
+        .png()
+        .toFile(path.join(dir, 'photo.png'));
+      await writeFile(
+        path.join(dir, 'fake.png'),
+        '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><rect width="40" height="30"/></svg>',
+      );
       const relative = path.relative(repoRoot, dir);
       const jpeg = await shareDrawers.shareCardFromImage!({ file: `${relative}/photo.png` }, { root: repoRoot });
       const read = await sharp(jpeg).metadata();
       expect([read.format, read.width, read.height]).toEqual(['jpeg', SHARE_CARD.width, SHARE_CARD.height]);
-      await expect(shareDrawers.shareCardFromImage!({ file: `${relative}/fake.png` }, { root: repoRoot })).rejects.toThrow(/in SVG format whatever its name says/);
+      await expect(
+        shareDrawers.shareCardFromImage!({ file: `${relative}/fake.png` }, { root: repoRoot }),
+      ).rejects.toThrow(/in SVG format whatever its name says/);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -122,7 +149,17 @@ describe('share cards', () => {
 describe("the card's cache key and the site's code", () => {
   let site: TempSite;
   beforeAll(async () => {
-    site = await copySite(repoRoot, ['dist', 'node_modules', '.cache', '.git', 'tests', 'scripts', 'lib', 'screenshots', 'data']);
+    site = await copySite(repoRoot, [
+      'dist',
+      'node_modules',
+      '.cache',
+      '.git',
+      'tests',
+      'scripts',
+      'lib',
+      'screenshots',
+      'data',
+    ]);
   });
   afterAll(() => site.dispose());
 
@@ -142,7 +179,13 @@ describe("the card's cache key and the site's code", () => {
   it('stays the same after an edit to a page, a style or a component the card does not import, and changes with the card or a module it imports', async () => {
     const before = await cardCode();
     expect(await cardCode(['site/pages/legal.tsx', '<p>', '<p data-edited="">'])).toBe(before);
-    expect(await cardCode(['site/styles/index.css', 'color-scheme: light dark;', 'color-scheme: light dark; accent-color: red;'])).toBe(before);
+    expect(
+      await cardCode([
+        'site/styles/index.css',
+        'color-scheme: light dark;',
+        'color-scheme: light dark; accent-color: red;',
+      ]),
+    ).toBe(before);
     const cardEdited = await cardCode(['site/share/card.tsx', "'#b9d3e2'", "'#b9d3e3'"]);
     expect(cardEdited).not.toBe(before);
     // A module the card's drawing imports (share-image.tsx formats the date with it).

@@ -20,7 +20,12 @@ async function siteWith(files: Record<string, string>): Promise<TempSite> {
 
 const lineOf = (source: string) => source.split('\n').findIndex((line) => line.includes(MARK)) + 1;
 
-const routeTable = (parts: { top?: string; entries?: string; page?: string; head?: string }) => `import { defineSite } from 'ssg';
+const routeTable = (parts: {
+  top?: string;
+  entries?: string;
+  page?: string;
+  head?: string;
+}) => `import { defineSite } from 'ssg';
 ${parts.top ?? ''}
 function Page() {
   ${parts.page ?? ''}
@@ -78,7 +83,11 @@ describe('exceptions thrown by site code, reported at the site file and line', (
   it('a module the route table imports that throws while it is loaded', async () => {
     const helper = `export const value = 1;\nif (value === 1) throw new Error('helper failed'); ${MARK}\n`;
     const source = routeTable({ top: `import { value } from './helper.ts';\nvoid value;` });
-    await expectSiteError({ 'site/index.tsx': source, 'site/helper.ts': helper }, 'SiteModuleThrew', `site/helper.ts:${lineOf(helper)}:`);
+    await expectSiteError(
+      { 'site/index.tsx': source, 'site/helper.ts': helper },
+      'SiteModuleThrew',
+      `site/helper.ts:${lineOf(helper)}:`,
+    );
   });
 
   it('a component that throws', async () => {
@@ -96,7 +105,9 @@ describe('exceptions thrown by site code, reported at the site file and line', (
     site = await siteWith({ 'site/index.tsx': source });
     const result = await site.run(['build']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('[RouteInvalid] A route is malformed\n  Route /news/:slug: each entry needs params');
+    expect(result.stderr).toContain(
+      '[RouteInvalid] A route is malformed\n  Route /news/:slug: each entry needs params',
+    );
     expect(result.stderr).not.toContain('Unexpected internal error');
   });
 
@@ -112,8 +123,14 @@ describe('exceptions thrown by site code, reported at the site file and line', (
 
 describe('what is and is not the site', () => {
   it('a bug of the generator stays an unexpected internal error, with its stack', () => {
-    expect(formatAnyError(new TypeError('x is undefined'))).toMatch(/^Unexpected internal error: TypeError: x is undefined/);
-    expect(formatAnyError(catalogueError('RouteEntriesFailed', ['entries() of the route /a', 'boom'], { file: 'site/a.ts', line: 3 }))).toMatch(
+    expect(formatAnyError(new TypeError('x is undefined'))).toMatch(
+      /^Unexpected internal error: TypeError: x is undefined/,
+    );
+    expect(
+      formatAnyError(
+        catalogueError('RouteEntriesFailed', ['entries() of the route /a', 'boom'], { file: 'site/a.ts', line: 3 }),
+      ),
+    ).toMatch(
       /^\[RouteEntriesFailed\] A route's entries\(\) threw\n {2}site\/a\.ts:3: entries\(\) of the route \/a threw: boom\n {2}hint: /,
     );
   });

@@ -56,7 +56,9 @@ describe('every route of the spec is a page', () => {
 
 describe('every page can be reached', () => {
   it.each(Object.keys(files).filter((route) => !route.endsWith('404')))('%s is linked from another page', (route) => {
-    const linkedFrom = [...pages.entries()].filter(([from, html]) => from !== route && html.includes(`href="${route}"`));
+    const linkedFrom = [...pages.entries()].filter(
+      ([from, html]) => from !== route && html.includes(`href="${route}"`),
+    );
     expect(linkedFrom.length).toBeGreaterThan(0);
   });
 });
@@ -65,20 +67,30 @@ describe('shared layout', () => {
   it.each(Object.keys(files))('%s has the header links, the Stake button and the footer', (route) => {
     const html = read(route);
     const header = html.slice(html.indexOf('<header class="site-header'), html.indexOf('</header>'));
-    for (const [href, label] of [['/', 'Home'], ['/about', 'About'], ['/networks', 'Networks'], ['/contact', 'Contact']]) {
+    for (const [href, label] of [
+      ['/', 'Home'],
+      ['/about', 'About'],
+      ['/networks', 'Networks'],
+      ['/contact', 'Contact'],
+    ]) {
       expect(header).toMatch(new RegExp(`<a href="${href}"[^>]*>${label}</a>`));
     }
     expect(header).toMatch(/<a class="button button-small" href="\/networks">Stake<\/a>/);
-    expect(header).toMatch(/<button type="button" class="menu-toggle" popoverTarget="site-menu" aria-controls="site-menu">/);
+    expect(header).toMatch(
+      /<button type="button" class="menu-toggle" popoverTarget="site-menu" aria-controls="site-menu">/,
+    );
     expect(header).toMatch(/<nav id="site-menu" class="site-nav" aria-label="Main" popover="auto">/);
 
     const footer = html.slice(html.indexOf('<footer'));
     for (const network of ['linkedin', 'telegram', 'x', 'github'] as const) {
       expect(footer).toContain(`<a href="${config.social[network]}" target="_blank" rel="noopener noreferrer">`);
     }
-    for (const href of ['/about', '/networks', '/news', '/contact', '/legal']) expect(footer).toMatch(new RegExp(`<a href="${href}"`));
+    for (const href of ['/about', '/networks', '/news', '/contact', '/legal'])
+      expect(footer).toMatch(new RegExp(`<a href="${href}"`));
     // The build's year, rendered at build time: no island, no script.
-    expect(footer).toMatch(new RegExp(`© (<!-- -->)?${new Date().getUTCFullYear()}(<!-- -->)? (<!-- -->)?${config.legal.companyName}`));
+    expect(footer).toMatch(
+      new RegExp(`© (<!-- -->)?${new Date().getUTCFullYear()}(<!-- -->)? (<!-- -->)?${config.legal.companyName}`),
+    );
     expect(footer).not.toContain('<ssg-island');
   });
 
@@ -165,7 +177,12 @@ describe('services', () => {
   it('has four cards', () => {
     const html = read('/services');
     expect(count(html, /<article class="card">/)).toBe(4);
-    for (const title of ['Validator Operations', 'Non-Custodial Staking', 'Monitoring &amp; Reporting', 'Infrastructure Advisory']) {
+    for (const title of [
+      'Validator Operations',
+      'Non-Custodial Staking',
+      'Monitoring &amp; Reporting',
+      'Infrastructure Advisory',
+    ]) {
       expect(html).toContain(`<h2 class="card-title">${title}</h2>`);
     }
   });
@@ -188,7 +205,9 @@ describe('networks', () => {
       const header = html.slice(html.lastIndexOf('<article', heading), heading);
       const file = readFileSync(`${repoRoot}/site/public/logos/${name!.toLowerCase()}.svg`, 'utf8');
       const drawing = file.slice(file.indexOf('>') + 1).trim();
-      expect(header).toMatch(/<span class="network-logo"><svg width="48" height="48" aria-hidden="true" focusable="false"[^>]*>/);
+      expect(header).toMatch(
+        /<span class="network-logo"><svg width="48" height="48" aria-hidden="true" focusable="false"[^>]*>/,
+      );
       expect(header).toContain(drawing);
     }
     expect(read('/networks')).not.toContain('/logos/');
@@ -196,14 +215,17 @@ describe('networks', () => {
   });
 
   it('styles the status badge differently for Active and other statuses', () => {
-    for (const name of ['Celo', 'Ethereum', 'Gnosis']) expect(card(name)).toContain('<span class="badge badge-active">Active</span>');
+    for (const name of ['Celo', 'Ethereum', 'Gnosis'])
+      expect(card(name)).toContain('<span class="badge badge-active">Active</span>');
     expect(card('Optimism')).toContain('<span class="badge badge-other">Exploring</span>');
   });
 
   it('Celo: address with copy button, tags, four links, five copyable RPC endpoints and the note', () => {
     const celo = card('Celo');
     // Long values carry <wbr> break opportunities (site/components/soft-breaks.tsx).
-    expect(withoutWbr(celo)).toMatch(/Validator group address[\s\S]*<code>0x[0-9a-fA-F]{40}<\/code><ssg-island data-island="copy-button"/);
+    expect(withoutWbr(celo)).toMatch(
+      /Validator group address[\s\S]*<code>0x[0-9a-fA-F]{40}<\/code><ssg-island data-island="copy-button"/,
+    );
     expect([...celo.matchAll(/<ul class="tags"[^>]*>([\s\S]*?)<\/ul>/g)][0]![1]!.match(/<li>[^<]+/g)).toEqual([
       '<li>Mainnet',
       '<li>Non-custodial',
@@ -220,7 +242,9 @@ describe('networks', () => {
   });
 
   it('Ethereum and Gnosis have their tags and a contact button; Optimism has no button', () => {
-    expect(card('Ethereum')).toMatch(/<li>Mainnet<\/li><li>Solo Staking<\/li><li>Lido CSM<\/li><li>Staking as a service<\/li>/);
+    expect(card('Ethereum')).toMatch(
+      /<li>Mainnet<\/li><li>Solo Staking<\/li><li>Lido CSM<\/li><li>Staking as a service<\/li>/,
+    );
     expect(card('Gnosis')).toMatch(/<li>Mainnet<\/li><li>Solo Staking<\/li><li>Staking as a service<\/li>/);
     for (const name of ['Ethereum', 'Gnosis']) expect(card(name)).toMatch(/<a class="button" href="\/contact">/);
     expect(card('Optimism')).not.toMatch(/class="button"/);
@@ -230,13 +254,18 @@ describe('networks', () => {
 describe('a network logo that is not one of those put in the page', () => {
   it('is shown as an image of its file', async () => {
     const other = await buildRealSite(async (copy) => {
-      await copy.write('site/public/logos/new.svg', '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 48 48"><rect width="48" height="48"/></svg>');
+      await copy.write(
+        'site/public/logos/new.svg',
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 48 48"><rect width="48" height="48"/></svg>',
+      );
       const networks = await copy.read('content/networks.yaml');
       await copy.write('content/networks.yaml', networks.replace('logo: /logos/optimism.svg', 'logo: /logos/new.svg'));
     });
     try {
       const html = await other.read('dist/networks.html');
-      expect(html).toMatch(/<img class="network-logo" src="\/logos\/new\.svg" alt="" width="48" height="48"\/>\s*<h2 id="network-optimism">/);
+      expect(html).toMatch(
+        /<img class="network-logo" src="\/logos\/new\.svg" alt="" width="48" height="48"\/>\s*<h2 id="network-optimism">/,
+      );
     } finally {
       await other.dispose();
     }
@@ -257,7 +286,12 @@ describe('contact', () => {
     expect(attributesOf(html, 'contact-subject')).toMatchObject({ name: 'subject', type: 'text', required: '' });
     expect(attributesOf(html, 'contact-message')).toMatchObject({ name: 'message', rows: '6', required: '' });
     expect(html).toMatch(/<textarea id="contact-message"/);
-    for (const [id, label] of [['contact-name', 'Name'], ['contact-email', 'E-mail'], ['contact-subject', 'Subject'], ['contact-message', 'Message']]) {
+    for (const [id, label] of [
+      ['contact-name', 'Name'],
+      ['contact-email', 'E-mail'],
+      ['contact-subject', 'Subject'],
+      ['contact-message', 'Message'],
+    ]) {
       expect(html).toContain(`<label for="${id}">${label}</label>`);
     }
     expect(html).toMatch(/<button type="submit" class="button">Send message<\/button>/);
@@ -282,7 +316,9 @@ describe('news', () => {
     expect(html).toContain('<h1>Hello world</h1>');
     expect(html).toContain('<p class="lead">Our new website is live');
     // Headings carry their id and a visible anchor to themselves.
-    expect(html).toContain('<h2 id="what-you-will-find-here">What you will find here<a class="heading-anchor" aria-label="Link to the section “What you will find here”" href="#what-you-will-find-here">#</a></h2>');
+    expect(html).toContain(
+      '<h2 id="what-you-will-find-here">What you will find here<a class="heading-anchor" aria-label="Link to the section “What you will find here”" href="#what-you-will-find-here">#</a></h2>',
+    );
     expect(html).toContain('<a href="/contact">get in touch</a>');
   });
 
@@ -304,7 +340,8 @@ describe('legal', () => {
     }
     expect(page).toContain(config.legal.registerNumber);
     expect(page).toContain(config.legal.vatId);
-    for (const heading of ['Terms', 'Liability', 'Copyright', 'Links', 'Privacy']) expect(read('/legal')).toContain(`<h2>${heading}</h2>`);
+    for (const heading of ['Terms', 'Liability', 'Copyright', 'Links', 'Privacy'])
+      expect(read('/legal')).toContain(`<h2>${heading}</h2>`);
     expect(page).toMatch(/general information only\. It is not financial, investment or legal advice/);
     expect(page).toMatch(/only the personal data needed to run this website and to answer your inquiries/);
     expect(page).toMatch(/contact form, we process the details you enter .* to handle your request/);

@@ -13,7 +13,8 @@ describe('content checked against the site schema', () => {
 
   beforeAll(async () => {
     site = await buildRealSite();
-    for (const file of ['content/networks.yaml', 'content/team.yaml', 'content/site.yaml']) originals.set(file, await site.read(file));
+    for (const file of ['content/networks.yaml', 'content/team.yaml', 'content/site.yaml'])
+      originals.set(file, await site.read(file));
   });
   afterAll(() => site?.dispose());
 
@@ -43,7 +44,9 @@ describe('content checked against the site schema', () => {
   });
 
   it('a wrong status value is named with the allowed ones', async () => {
-    const result = await buildWith('content/networks.yaml', (text) => text.replace('status: Exploring', 'status: Maybe'));
+    const result = await buildWith('content/networks.yaml', (text) =>
+      text.replace('status: Exploring', 'status: Maybe'),
+    );
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/entry 4 \("Optimism"\) → status: .*"Active".*"Exploring"/);
   });
@@ -55,7 +58,9 @@ describe('content checked against the site schema', () => {
   });
 
   it('a bad e-mail address and an unknown field in the site config', async () => {
-    const result = await buildWith('content/site.yaml', (text) => text.replace(/^email: .*$/m, 'email: not-an-address\ncolour: blue'));
+    const result = await buildWith('content/site.yaml', (text) =>
+      text.replace(/^email: .*$/m, 'email: not-an-address\ncolour: blue'),
+    );
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/content\/site\.yaml:\d+: email: must be an e-mail address/);
     expect(result.stderr).toMatch(/content\/site\.yaml:\d+: .*colour/);
@@ -64,20 +69,39 @@ describe('content checked against the site schema', () => {
   it('broken YAML syntax names the file and line', async () => {
     const result = await buildWith('content/team.yaml', (text) => text.replace('  role: Advisor', '  role: [Advisor'));
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/\[DataInvalidYaml\] A data file is not valid YAML\n {2}content\/team\.yaml:\d+:\d+: Invalid YAML/);
+    expect(result.stderr).toMatch(
+      /\[DataInvalidYaml\] A data file is not valid YAML\n {2}content\/team\.yaml:\d+:\d+: Invalid YAML/,
+    );
   });
 
   it('warns in one line with the count of fields that still hold an example value, and where to list them', async () => {
     const result = await site.run(['build']);
     expect(result.code).toBe(0);
     const warnings = result.stderr.match(/^warning .*$/gm) ?? [];
-    expect(warnings).toEqual([expect.stringMatching(/^warning \d+ fields of content\/\*\.yaml still hold example values; "npm run placeholders" lists them/)]);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^warning \d+ fields of content\/\*\.yaml still hold example values; "npm run placeholders" lists them/,
+      ),
+    ]);
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
 
   it('npm run placeholders lists each such field with its file and line', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'scripts', 'placeholders.ts'), site.dir], repoRoot);
-    for (const field of ['content/site.yaml:4 → email: hello@example.com', 'content/site.yaml:17 → challenge.siteKey', 'content/site.yaml', 'legal.vatId', 'content/networks.yaml', '[0].address', 'content/team.yaml', '[0].name']) {
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', path.join(repoRoot, 'scripts', 'placeholders.ts'), site.dir],
+      repoRoot,
+    );
+    for (const field of [
+      'content/site.yaml:4 → email: hello@example.com',
+      'content/site.yaml:17 → challenge.siteKey',
+      'content/site.yaml',
+      'legal.vatId',
+      'content/networks.yaml',
+      '[0].address',
+      'content/team.yaml',
+      '[0].name',
+    ]) {
       expect(stdout).toContain(field);
     }
     const count = Number(/^warning (\d+) fields/m.exec((await site.run(['build'])).stderr)![1]);
@@ -97,7 +121,12 @@ describe('content checked against the site schema', () => {
         .replace(/1x00000000000000000000AA/, '0x4AAAAAAAreal')
         .replace(/0x0{40}/g, '0x1234567890abcdef1234567890abcdef12345678');
     for (const file of ['content/networks.yaml', 'content/team.yaml', 'content/site.yaml']) {
-      await site.write(file, real(originals.get(file)!).replace(/^email: .*$/m, 'email: hello@acme.at').replace(/^baseUrl: .*$/m, 'baseUrl: https://acme.at'));
+      await site.write(
+        file,
+        real(originals.get(file)!)
+          .replace(/^email: .*$/m, 'email: hello@acme.at')
+          .replace(/^baseUrl: .*$/m, 'baseUrl: https://acme.at'),
+      );
     }
     const result = await site.run(['build']);
     for (const [file, text] of originals) await site.write(file, text);

@@ -11,7 +11,13 @@ import { projectAt } from '../src/project.ts';
 const root = mkdtempSync(path.join(tmpdir(), 'ssg-module-copy-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const bundle = (code: string) => ({ module: { site: { routes: [], drawers: {} } }, code: Buffer.from(code), sources: [], inputs: [] }) as unknown as ServerBundle;
+const bundle = (code: string) =>
+  ({
+    module: { site: { routes: [], drawers: {} } },
+    code: Buffer.from(code),
+    sources: [],
+    inputs: [],
+  }) as unknown as ServerBundle;
 
 describe('the site module copy for the helpers', () => {
   it('is one file per code, replaced when the code changes, and removed at the end', () => {
@@ -32,7 +38,12 @@ describe('the site module copy for the helpers', () => {
 
   it('is not written for a site with neither Markdown plugins nor drawers', () => {
     const copies = createSiteModuleCopies(path.join(root, 'none'));
-    const plain = { module: { site: { routes: [] } }, code: Buffer.from('x'), sources: [], inputs: [] } as unknown as ServerBundle;
+    const plain = {
+      module: { site: { routes: [] } },
+      code: Buffer.from('x'),
+      sources: [],
+      inputs: [],
+    } as unknown as ServerBundle;
     expect(siteMarkdownOf(copies, plain).drawModule).toBeUndefined();
     expect(existsSync(path.join(root, 'none'))).toBe(false);
   });

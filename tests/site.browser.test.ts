@@ -53,8 +53,14 @@ describe('the company site in a real browser', () => {
 
   beforeAll(async () => {
     site = await buildRealSite(async (copy) => {
-      await copy.write('content/news/network-upgrade.md', '---\ntitle: Network upgrade\ndate: "2025-06-01"\n---\nBody\n\n| Chain | Blocks | Note |\n|:--|--:|:-:|\n| Celo | 12 | ok |\n');
-      await copy.write('content/news/celo-anniversary.md', '---\ntitle: Two years on Celo\ndate: "2024-10-08"\n---\nBody');
+      await copy.write(
+        'content/news/network-upgrade.md',
+        '---\ntitle: Network upgrade\ndate: "2025-06-01"\n---\nBody\n\n| Chain | Blocks | Note |\n|:--|--:|:-:|\n| Celo | 12 | ok |\n',
+      );
+      await copy.write(
+        'content/news/celo-anniversary.md',
+        '---\ntitle: Two years on Celo\ndate: "2024-10-08"\n---\nBody',
+      );
     });
     server = await serveSite(site.file('dist'), routes);
     browser = await launchBrowser();
@@ -93,7 +99,9 @@ describe('the company site in a real browser', () => {
       const { page } = await openPage(browser, { viewport: { width: 1280, height: 800 } });
       await page.goto(`${server.url}/`);
       await page.evaluate(() => window.scrollTo(0, 1500));
-      await expect.poll(() => page.locator('.site-header').evaluate((element) => element.getBoundingClientRect().top)).toBe(0);
+      await expect
+        .poll(() => page.locator('.site-header').evaluate((element) => element.getBoundingClientRect().top))
+        .toBe(0);
     });
 
     it('has a mobile menu that toggles, and is closed after navigation', async () => {
@@ -176,7 +184,12 @@ describe('the company site in a real browser', () => {
       expect(await first.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(false);
       await page.keyboard.press('Tab');
       await page.keyboard.press('Enter');
-      expect(await page.locator('.faq-item').nth(1).evaluate((element) => (element as HTMLDetailsElement).open)).toBe(true);
+      expect(
+        await page
+          .locator('.faq-item')
+          .nth(1)
+          .evaluate((element) => (element as HTMLDetailsElement).open),
+      ).toBe(true);
     });
   });
 
@@ -250,7 +263,9 @@ describe('the company site in a real browser', () => {
       const { page } = await openForm();
       await fill(page);
       await submit(page).click();
-      await expect.poll(() => page.getByRole('alert').textContent()).toBe('Verification failed. Please complete the check.');
+      await expect
+        .poll(() => page.getByRole('alert').textContent())
+        .toBe('Verification failed. Please complete the check.');
       expect(contactRequests).toEqual([]);
       expect(await page.getByLabel('Name').inputValue()).toBe('Ada Lovelace');
     });
@@ -292,13 +307,16 @@ describe('the company site in a real browser', () => {
       await expect.poll(() => page.getByRole('status').last().textContent()).toBe('Thanks! We received your message.');
       expect(await submit(page).textContent()).toBe('Send message');
       expect(await submit(page).isDisabled()).toBe(false);
-      for (const label of ['Name', 'E-mail', 'Subject', 'Message']) expect(await page.getByLabel(label).inputValue()).toBe('');
+      for (const label of ['Name', 'E-mail', 'Subject', 'Message'])
+        expect(await page.getByLabel(label).inputValue()).toBe('');
       expect(await page.evaluate(() => (window as any).__challenge.resets)).toEqual(['widget-1']);
 
       // The token was cleared: sending again without a new check fails verification.
       await fill(page);
       await submit(page).click();
-      await expect.poll(() => page.getByRole('alert').textContent()).toBe('Verification failed. Please complete the check.');
+      await expect
+        .poll(() => page.getByRole('alert').textContent())
+        .toBe('Verification failed. Please complete the check.');
       expect(contactRequests).toHaveLength(1);
       expect(errors).toEqual([]);
     });
@@ -309,7 +327,9 @@ describe('the company site in a real browser', () => {
       await fill(page);
       await verify(page);
       await submit(page).click();
-      await expect.poll(() => page.getByRole('alert').textContent()).toBe('Something went wrong. Please try again later.');
+      await expect
+        .poll(() => page.getByRole('alert').textContent())
+        .toBe('Something went wrong. Please try again later.');
       expect(contactRequests).toHaveLength(1);
       expect(await page.getByLabel('Message').inputValue()).toBe('Hello, we would like to stake with you.');
       expect(await submit(page).isDisabled()).toBe(false);
@@ -321,7 +341,9 @@ describe('the company site in a real browser', () => {
       await fill(page);
       await verify(page);
       await submit(page).click();
-      await expect.poll(() => page.getByRole('alert').textContent()).toBe('Something went wrong. Please try again later.');
+      await expect
+        .poll(() => page.getByRole('alert').textContent())
+        .toBe('Something went wrong. Please try again later.');
       expect(contactRequests).toHaveLength(1);
     });
 
@@ -345,7 +367,11 @@ describe('the company site in a real browser', () => {
     it('lists articles newest first, each linking to its page', async () => {
       const { page } = await openPage(browser);
       await page.goto(`${server.url}/news`);
-      expect(await page.locator('.news-card h2').allTextContents()).toEqual(['Network upgrade', 'Hello world', 'Two years on Celo']);
+      expect(await page.locator('.news-card h2').allTextContents()).toEqual([
+        'Network upgrade',
+        'Hello world',
+        'Two years on Celo',
+      ]);
       expect(await page.locator('.news-card').first().getAttribute('href')).toBe('/news/network-upgrade');
       await page.locator('.news-card').nth(1).click();
       await page.waitForURL(`${server.url}/news/hello-world`);
@@ -362,7 +388,8 @@ describe('the company site in a real browser', () => {
     };
 
     it("shows dates in the reader's locale format", async () => {
-      const expected = (locale: string) => new Date('2025-01-01').toLocaleDateString(locale, { dateStyle: 'long', timeZone: 'UTC' });
+      const expected = (locale: string) =>
+        new Date('2025-01-01').toLocaleDateString(locale, { dateStyle: 'long', timeZone: 'UTC' });
       const american = await dateIn('en-US', 'America/New_York');
       const austrian = await dateIn('de-AT', 'Europe/Vienna');
       expect(american).toBe(expected('en-US'));
@@ -393,7 +420,16 @@ describe('the company site in a real browser', () => {
   describe('without JavaScript', () => {
     it('every page is complete and readable', async () => {
       const { page } = await openPage(browser, { javaScriptEnabled: false });
-      for (const path of ['/', '/about', '/services', '/networks', '/contact', '/news', '/news/hello-world', '/legal']) {
+      for (const path of [
+        '/',
+        '/about',
+        '/services',
+        '/networks',
+        '/contact',
+        '/news',
+        '/news/hello-world',
+        '/legal',
+      ]) {
         await page.goto(server.url + path);
         expect(await page.locator('h1').count(), path).toBe(1);
         expect(await page.locator('footer').isVisible(), path).toBe(true);
@@ -407,7 +443,8 @@ describe('the company site in a real browser', () => {
     const { page } = await openPage(browser);
     await page.goto(`${server.url}/news/network-upgrade`);
     // Chromium gives the align attribute's alignment as -webkit-left, -webkit-right, -webkit-center.
-    const alignOf = (cells: Element[]) => cells.map((cell) => getComputedStyle(cell).textAlign.replace(/^-webkit-/, ''));
+    const alignOf = (cells: Element[]) =>
+      cells.map((cell) => getComputedStyle(cell).textAlign.replace(/^-webkit-/, ''));
     const aligns = await page.$$eval('.prose table tr:last-child td', alignOf);
     expect(aligns).toEqual(['left', 'right', 'center']);
     const headers = await page.$$eval('.prose table th', alignOf);

@@ -24,7 +24,12 @@ function functionLengths(fileName: string, text: string): Array<{ where: string;
     if (ts.isFunctionLike(node) && 'body' in node && node.body) {
       const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
       const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
-      const named = 'name' in node && node.name ? (node.name as ts.Node) : ts.isVariableDeclaration(node.parent) ? node.parent.name : undefined;
+      const named =
+        'name' in node && node.name
+          ? (node.name as ts.Node)
+          : ts.isVariableDeclaration(node.parent)
+            ? node.parent.name
+            : undefined;
       const name = named?.getText(source) ?? '(anonymous)';
       found.push({ where: `${fileName}:${start + 1} ${name}`, lines: end - start + 1 });
     }
@@ -37,7 +42,10 @@ function functionLengths(fileName: string, text: string): Array<{ where: string;
 describe('the shape of the source', () => {
   it(`counts a function's lines from its first line to its closing brace`, () => {
     const body = Array.from({ length: 5 }, (_, index) => `  const a${index} = ${index};`).join('\n');
-    const found = functionLengths('x.ts', `export function outer() {\n${body}\n  const inner = () => {\n    return 1;\n  };\n}\n`);
+    const found = functionLengths(
+      'x.ts',
+      `export function outer() {\n${body}\n  const inner = () => {\n    return 1;\n  };\n}\n`,
+    );
     expect(found).toEqual([
       { where: 'x.ts:1 outer', lines: 10 },
       { where: 'x.ts:7 inner', lines: 3 },

@@ -11,12 +11,18 @@ import { serveSite, type TestServer } from './helpers/server.ts';
 const PAGE = `<!doctype html><title>Page</title>${'<p>Some text that compresses well.</p>'.repeat(200)}`;
 const STYLE = 'body { color: black; }\n'.repeat(100);
 
-function get(url: string, headers: Record<string, string>, method = 'GET'): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+function get(
+  url: string,
+  headers: Record<string, string>,
+  method = 'GET',
+): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     request(url, { method, headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }),
+      );
     })
       .on('error', reject)
       .end();

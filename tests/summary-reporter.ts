@@ -37,7 +37,11 @@ export default class SummaryReporter implements Reporter {
     const lines = [
       '',
       'Slowest tests:',
-      ...slowest(tests, (test) => test.diagnostic()?.duration ?? 0, (test) => `${test.module.relativeModuleId} › ${test.fullName}`),
+      ...slowest(
+        tests,
+        (test) => test.diagnostic()?.duration ?? 0,
+        (test) => `${test.module.relativeModuleId} › ${test.fullName}`,
+      ),
       'Slowest files (their hooks and imports included):',
       ...slowest(
         [...testModules],

@@ -5,7 +5,19 @@ import { SsgError } from '../src/errors.ts';
 import { articleTagSlugs, groupByTag, tagGroup, tagSlug } from '../src/content/tags.ts';
 
 const article = (slug: string, tags?: unknown): Article =>
-  ({ slug, title: slug, date: '2025-01-01', excerpt: '', excerptHtml: '', tags, markdown: '', html: '', data: {}, draft: false, file: `content/news/${slug}.md` }) as Article;
+  ({
+    slug,
+    title: slug,
+    date: '2025-01-01',
+    excerpt: '',
+    excerptHtml: '',
+    tags,
+    markdown: '',
+    html: '',
+    data: {},
+    draft: false,
+    file: `content/news/${slug}.md`,
+  }) as Article;
 
 describe('tagSlug', () => {
   it('is empty or lowercase letters and digits joined by single hyphens, for any text', () => {
@@ -40,13 +52,16 @@ describe('groupByTag', () => {
 
   it('for random tag lists: every (article, tag slug) pair appears exactly once', () => {
     fc.assert(
-      fc.property(fc.array(fc.array(fc.stringMatching(/^[A-Za-z][A-Za-z0-9 -]{0,12}$/), { maxLength: 5 }), { maxLength: 20 }), (lists) => {
-        const articles = lists.map((tags, i) => article(`a${i}`, tags));
-        const groups = groupByTag(articles);
-        const pairs = groups.flatMap((group) => group.articles.map((a) => `${a.slug}:${group.slug}`));
-        const expected = new Set(articles.flatMap((a) => (a.tags ?? []).map((tag) => `${a.slug}:${tagSlug(tag)}`)));
-        expect(pairs.sort()).toEqual([...expected].sort());
-      }),
+      fc.property(
+        fc.array(fc.array(fc.stringMatching(/^[A-Za-z][A-Za-z0-9 -]{0,12}$/), { maxLength: 5 }), { maxLength: 20 }),
+        (lists) => {
+          const articles = lists.map((tags, i) => article(`a${i}`, tags));
+          const groups = groupByTag(articles);
+          const pairs = groups.flatMap((group) => group.articles.map((a) => `${a.slug}:${group.slug}`));
+          const expected = new Set(articles.flatMap((a) => (a.tags ?? []).map((tag) => `${a.slug}:${tagSlug(tag)}`)));
+          expect(pairs.sort()).toEqual([...expected].sort());
+        },
+      ),
     );
   });
 
@@ -62,7 +77,9 @@ describe('groupByTag', () => {
       expect((error as SsgError).code).toBe('TagInvalid');
       expect((error as SsgError).file).toBe('content/news/bad.md');
     }
-    expect(() => groupByTag([article('fine', ['a']), article('bad', ['???'])])).toThrow(/"\?\?\?" has no letters or digits/);
+    expect(() => groupByTag([article('fine', ['a']), article('bad', ['???'])])).toThrow(
+      /"\?\?\?" has no letters or digits/,
+    );
   });
 });
 
@@ -73,13 +90,16 @@ describe('tagGroup', () => {
       fc.property(fc.array(fc.array(tag, { maxLength: 4 }), { maxLength: 15 }), tag, (lists, asked) => {
         const articles = lists.map((tags, i) => article(`a${i}`, tags));
         const groups = groupByTag(articles);
-        for (const slug of [...groups.map((group) => group.slug), tagSlug(asked)]) expect(tagGroup(articles, slug)).toEqual(groups.find((group) => group.slug === slug));
+        for (const slug of [...groups.map((group) => group.slug), tagSlug(asked)])
+          expect(tagGroup(articles, slug)).toEqual(groups.find((group) => group.slug === slug));
       }),
       { numRuns: 200 },
     );
   });
 
-  it('checks every article\'s tags, as groupByTag does', () => {
-    expect(() => tagGroup([article('fine', ['a']), article('bad', ['???'])], 'a')).toThrow(/"\?\?\?" has no letters or digits/);
+  it("checks every article's tags, as groupByTag does", () => {
+    expect(() => tagGroup([article('fine', ['a']), article('bad', ['???'])], 'a')).toThrow(
+      /"\?\?\?" has no letters or digits/,
+    );
   });
 });

@@ -4,7 +4,11 @@ import { SKIP, walkTree } from '../src/trees.ts';
 type Node = { type: string; children?: Node[] };
 const tree = (): { type: 'root'; children: Node[] } => ({
   type: 'root',
-  children: [{ type: 'a', children: [{ type: 'a1' }, { type: 'a2', children: [{ type: 'a2x' }] }] }, { type: 'b', children: [{ type: 'b1' }] }, { type: 'c' }],
+  children: [
+    { type: 'a', children: [{ type: 'a1' }, { type: 'a2', children: [{ type: 'a2x' }] }] },
+    { type: 'b', children: [{ type: 'b1' }] },
+    { type: 'c' },
+  ],
 });
 
 describe('walkTree', () => {

@@ -4,7 +4,13 @@
 // and the companion Worker (workers/contact-sweeper/) retries the rest. Settings and bindings:
 // docs/deploy-cloudflare-pages.md.
 import contact from '../../site/api/contact.ts';
-import { contactInbox, contactSenders, deliverContactMessages, FIRST_ATTEMPT, type ContactEdgeEnv } from '../../site/contact/edge.ts';
+import {
+  contactInbox,
+  contactSenders,
+  deliverContactMessages,
+  FIRST_ATTEMPT,
+  type ContactEdgeEnv,
+} from '../../site/contact/edge.ts';
 import { API_SECURITY_HEADERS } from '../../site/security-headers.ts';
 import { pagesFunction } from 'ssg/server';
 

@@ -13,7 +13,12 @@ const root = process.argv[2]!;
 const brand = (parse(readFileSync(path.join(root, 'content', 'site.yaml'), 'utf8')) as { brand: string }).brand;
 // Read as a stream: a synchronous read of a pipe fails with EAGAIN when the list outgrows its buffer (10,000 paths).
 const files = (await text(process.stdin)).split('\n').filter(Boolean);
-const articles = files.map((file) => parseArticle({ file: path.relative(root, file), text: readFileSync(file, 'utf8') }, { now: new Date(), warn: () => {} }));
+const articles = files.map((file) =>
+  parseArticle(
+    { file: path.relative(root, file), text: readFileSync(file, 'utf8') },
+    { now: new Date(), warn: () => {} },
+  ),
+);
 const cards = shareImages(articles, brand, root);
 const draw = (card: (typeof cards)[number]) => shareDrawers[card.draw!.drawer]!(card.draw!.input, { root });
 await draw(cards[0]!);
@@ -22,4 +27,6 @@ const cpu = process.cpuUsage();
 const started = performance.now();
 for (const card of cards.slice(1)) await draw(card);
 const used = process.cpuUsage(cpu);
-process.stdout.write(`${((used.user + used.system) / 1000).toFixed(0)} ${(performance.now() - started).toFixed(0)} ${cards.length - 1}\n`);
+process.stdout.write(
+  `${((used.user + used.system) / 1000).toFixed(0)} ${(performance.now() - started).toFixed(0)} ${cards.length - 1}\n`,
+);

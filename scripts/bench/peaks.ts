@@ -66,7 +66,15 @@ export function watchPeaks(rootPid: number, intervalMs = 100): { stop(): Process
   return {
     stop() {
       clearInterval(timer);
-      return [...peaks.values()].sort((a, b) => (a.kind === b.kind ? b.peakMb - a.peakMb : a.kind === 'main' ? -1 : b.kind === 'main' ? 1 : a.kind.localeCompare(b.kind)));
+      return [...peaks.values()].sort((a, b) =>
+        a.kind === b.kind
+          ? b.peakMb - a.peakMb
+          : a.kind === 'main'
+            ? -1
+            : b.kind === 'main'
+              ? 1
+              : a.kind.localeCompare(b.kind),
+      );
     },
   };
 }

@@ -47,7 +47,14 @@ export function GitHubIcon(props: IconProps) {
 
 export function ArrowIcon(props: IconProps) {
   return (
-    <svg {...base({ width: 16, height: 16, ...props })} fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round">
+    <svg
+      {...base({ width: 16, height: 16, ...props })}
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
       <path d="M5 12h14M13 6l6 6-6 6" />
     </svg>
   );
@@ -55,7 +62,14 @@ export function ArrowIcon(props: IconProps) {
 
 export function ExternalIcon(props: IconProps) {
   return (
-    <svg {...base({ width: 14, height: 14, ...props })} fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round">
+    <svg
+      {...base({ width: 14, height: 14, ...props })}
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
       <path d="M14 4h6v6M20 4l-9 9M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5" />
     </svg>
   );
@@ -63,7 +77,13 @@ export function ExternalIcon(props: IconProps) {
 
 export function MenuIcon(props: IconProps) {
   return (
-    <svg {...base({ width: 24, height: 24, ...props })} fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round">
+    <svg
+      {...base({ width: 24, height: 24, ...props })}
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+    >
       <path d="M4 7h16M4 12h16M4 17h16" />
     </svg>
   );
@@ -71,7 +91,13 @@ export function MenuIcon(props: IconProps) {
 
 export function CloseIcon(props: IconProps) {
   return (
-    <svg {...base({ width: 24, height: 24, ...props })} fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round">
+    <svg
+      {...base({ width: 24, height: 24, ...props })}
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+    >
       <path d="M6 6l12 12M18 6 6 18" />
     </svg>
   );
@@ -81,7 +107,14 @@ export function LogoMark(props: IconProps) {
   return (
     <svg {...base({ width: 28, height: 28, viewBox: '0 0 32 32', ...props })}>
       <rect width="32" height="32" rx="8" fill="var(--accent)" />
-      <path d="M9 10.5 16 22l7-11.5" fill="none" stroke="var(--on-accent)" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round" />
+      <path
+        d="M9 10.5 16 22l7-11.5"
+        fill="none"
+        stroke="var(--on-accent)"
+        strokeWidth="3"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
     </svg>
   );
 }
@@ -90,7 +123,16 @@ export const socialIcons = { linkedin: LinkedInIcon, telegram: TelegramIcon, x: 
 export const socialLabels = { linkedin: 'LinkedIn', telegram: 'Telegram', x: 'X', github: 'GitHub' };
 
 const stroke = (props: IconProps) =>
-  base({ width: 24, height: 24, fill: 'none', stroke: 'currentColor', strokeWidth: 1.8, strokeLinecap: 'round', strokeLinejoin: 'round', ...props });
+  base({
+    width: 24,
+    height: 24,
+    fill: 'none',
+    stroke: 'currentColor',
+    strokeWidth: 1.8,
+    strokeLinecap: 'round',
+    strokeLinejoin: 'round',
+    ...props,
+  });
 
 export function ServerIcon(props: IconProps) {
   return (

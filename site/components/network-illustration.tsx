@@ -43,7 +43,13 @@ export function NetworkIllustration() {
     <svg className="hero-art" viewBox="0 0 480 420" width="480" height="420" aria-hidden="true" focusable="false">
       <g className="art-mesh">
         {peers.map((peer) => (
-          <line key={`${peer.x}-${peer.y}`} x1={peer.x} y1={peer.y} x2={chains[peer.chain]!.x} y2={chains[peer.chain]!.y} />
+          <line
+            key={`${peer.x}-${peer.y}`}
+            x1={peer.x}
+            y1={peer.y}
+            x2={chains[peer.chain]!.x}
+            y2={chains[peer.chain]!.y}
+          />
         ))}
         <line x1={chains[0]!.x} y1={chains[0]!.y} x2={chains[1]!.x} y2={chains[1]!.y} />
         <line x1={chains[1]!.x} y1={chains[1]!.y} x2={chains[2]!.x} y2={chains[2]!.y} />

@@ -19,11 +19,13 @@ const inlined: Record<string, string> = {
 /** The file's markup at `size` px, decorative (the network's name is beside it): hidden from assistive technology. */
 export function decorativeSvg(markup: string, size: number): string {
   // Only the root element's own attributes change; the drawing is kept as it is.
-  return markup.trim().replace(/^<svg\b[^>]*>/, (root) =>
-    root
-      .replace(/\s(?:role|aria-label|width|height)="[^"]*"/g, '')
-      .replace(/^<svg\b/, `<svg width="${size}" height="${size}" aria-hidden="true" focusable="false"`),
-  );
+  return markup
+    .trim()
+    .replace(/^<svg\b[^>]*>/, (root) =>
+      root
+        .replace(/\s(?:role|aria-label|width|height)="[^"]*"/g, '')
+        .replace(/^<svg\b/, `<svg width="${size}" height="${size}" aria-hidden="true" focusable="false"`),
+    );
 }
 
 export function NetworkLogo({ src, size }: { src: string; size: number }) {

@@ -17,7 +17,13 @@ export function softBreakParts(value: string): string[] {
   for (let index = 0; index < value.length; index++) {
     const char = value[index]!;
     const previous = value[index - 1];
-    if (BREAK_BEFORE.has(char) && current !== '' && previous !== undefined && !BREAK_BEFORE.has(previous) && !BREAK_AFTER.has(previous)) {
+    if (
+      BREAK_BEFORE.has(char) &&
+      current !== '' &&
+      previous !== undefined &&
+      !BREAK_BEFORE.has(previous) &&
+      !BREAK_AFTER.has(previous)
+    ) {
       parts.push(current);
       current = '';
     }

@@ -31,7 +31,11 @@ export function Section({
 }) {
   const headingId = id ? `${id}-title` : undefined;
   return (
-    <section id={id} className={`section${tone ? ` section-${tone}` : ''}`} aria-labelledby={title ? headingId : undefined}>
+    <section
+      id={id}
+      className={`section${tone ? ` section-${tone}` : ''}`}
+      aria-labelledby={title ? headingId : undefined}
+    >
       <div className="container">
         {title && (
           <div className="section-heading">
@@ -55,7 +59,17 @@ export function ArrowLink({ href, children }: { href: string; children: ReactNod
   );
 }
 
-export function Card({ title, children, icon, level = 3 }: { title: string; children: ReactNode; icon?: ReactNode; level?: 2 | 3 }) {
+export function Card({
+  title,
+  children,
+  icon,
+  level = 3,
+}: {
+  title: string;
+  children: ReactNode;
+  icon?: ReactNode;
+  level?: 2 | 3;
+}) {
   const Heading = level === 2 ? 'h2' : 'h3';
   return (
     <article className="card">

@@ -35,7 +35,8 @@ export interface ContactEdgeEnv {
   DELIVERY_CLAIM_SECONDS?: string;
 }
 
-export const contactInbox = (env: ContactEdgeEnv) => createD1Inbox(requireBinding(env.CONTACT_DB, 'CONTACT_DB', 'D1 database'));
+export const contactInbox = (env: ContactEdgeEnv) =>
+  createD1Inbox(requireBinding(env.CONTACT_DB, 'CONTACT_DB', 'D1 database'));
 
 /**
  * Where messages go: the webhook, mail through an HTTP mail API, or both (a message counts as
@@ -64,8 +65,10 @@ export function contactSenders(settings: Settings, route: ApiRoute): MessageSend
         url: mailApi,
         token: settings.required('MAIL_API_TOKEN', 'the mail API needs its key'),
         to,
-        from: settings.required('MAIL_FROM', "the mail API sends only from an address of a domain it has verified"),
-        domain: new URL(settings.origin('SITE_ORIGIN', settings.required('SITE_ORIGIN', 'it names the mail\'s Message-ID'))).hostname,
+        from: settings.required('MAIL_FROM', 'the mail API sends only from an address of a domain it has verified'),
+        domain: new URL(
+          settings.origin('SITE_ORIGIN', settings.required('SITE_ORIGIN', "it names the mail's Message-ID")),
+        ).hostname,
         presentation: route.form,
         timeoutMs: webhookTimeoutMs(settings),
       }),
@@ -74,7 +77,8 @@ export function contactSenders(settings: Settings, route: ApiRoute): MessageSend
   return senders;
 }
 
-const webhookTimeoutMs = (settings: Settings) => settings.number('CONTACT_WEBHOOK_TIMEOUT_SECONDS', WEBHOOK_TIMEOUT_MS / 1000, { min: 1 }) * 1000;
+const webhookTimeoutMs = (settings: Settings) =>
+  settings.number('CONTACT_WEBHOOK_TIMEOUT_SECONDS', WEBHOOK_TIMEOUT_MS / 1000, { min: 1 }) * 1000;
 
 /** One bounded delivery pass, after an answer or from the sweep. It never throws. */
 export async function deliverContactMessages(
@@ -91,7 +95,10 @@ export async function deliverContactMessages(
       retryBaseMs: settings.number('DELIVERY_RETRY_BASE_SECONDS', EDGE_DELIVERY.retryBaseMs / 1000) * 1000,
       retryMaxMs: settings.number('DELIVERY_RETRY_MAX_SECONDS', EDGE_DELIVERY.retryMaxMs / 1000) * 1000,
       // A claim outlasts an attempt, so only a deliverer that died leaves one to run out.
-      claimMs: Math.max(settings.number('DELIVERY_CLAIM_SECONDS', EDGE_DELIVERY.claimMs / 1000) * 1000, webhookTimeoutMs(settings) + 1000),
+      claimMs: Math.max(
+        settings.number('DELIVERY_CLAIM_SECONDS', EDGE_DELIVERY.claimMs / 1000) * 1000,
+        webhookTimeoutMs(settings) + 1000,
+      ),
       ...pass,
       log: (line) => console.log(line),
     };

@@ -59,7 +59,12 @@ function json(status: number, body: object, headers: Record<string, string> = {}
   });
 }
 
-function fail(status: number, error: ContactErrorCode, extra: object = {}, headers: Record<string, string> = {}): Response {
+function fail(
+  status: number,
+  error: ContactErrorCode,
+  extra: object = {},
+  headers: Record<string, string> = {},
+): Response {
   return json(status, { ok: false, error, ...extra }, headers);
 }
 
@@ -68,21 +73,24 @@ function rateLimited(decision: RateDecision & { allowed: false }): Response {
 }
 
 // Practical, not RFC 5322 in full: one @, no spaces, a dot in the domain, no leading or trailing dot.
-const EMAIL = /^[^\s@"<>()[\],;:]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
+const EMAIL =
+  /^[^\s@"<>()[\],;:]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
 
 // Shown on one line in the mail and in `inbox list`: a line break there could forge another line.
 const ONE_LINE_FIELDS = new Set(['name', 'subject', 'email']);
 
 /** The first field that is missing, not a string, empty or too long; undefined when all are fine. */
 export function invalidField(body: unknown): { field: string; reason: string } | undefined {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return { field: '(body)', reason: 'must be a JSON object' };
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    return { field: '(body)', reason: 'must be a JSON object' };
   const record = body as Record<string, unknown>;
   for (const [field, max] of Object.entries(LIMITS)) {
     const value = record[field];
     if (typeof value !== 'string') return { field, reason: 'must be a string' };
     if (value.trim() === '') return { field, reason: 'must not be empty' };
     if ([...value].length > max) return { field, reason: `must be at most ${max} characters` };
-    if (ONE_LINE_FIELDS.has(field) && hasControlCharacters(value)) return { field, reason: 'must not contain control characters or line breaks' };
+    if (ONE_LINE_FIELDS.has(field) && hasControlCharacters(value))
+      return { field, reason: 'must not contain control characters or line breaks' };
   }
   if (!EMAIL.test(record.email as string)) return { field: 'email', reason: 'must be an e-mail address' };
   return undefined;
@@ -157,7 +165,8 @@ export function createContactHandler(options: ContactHandlerOptions) {
         return fail(403, 'verification_failed', { codes: ['hostname-mismatch'] });
       }
     } catch (error) {
-      if (error instanceof VerifierUnavailableError) return fail(503, 'verifier_unavailable', {}, { 'Retry-After': '30' });
+      if (error instanceof VerifierUnavailableError)
+        return fail(503, 'verifier_unavailable', {}, { 'Retry-After': '30' });
       throw error;
     }
     // Reserved only now: the message is well-formed and verified, so it could be stored. The slot

@@ -21,7 +21,12 @@ export class VerifierUnavailableError extends Error {
   }
 }
 
-export function createTurnstileVerifier(options: { secret: string; url?: string; timeoutMs?: number; fetch?: typeof fetch }): ChallengeVerifier {
+export function createTurnstileVerifier(options: {
+  secret: string;
+  url?: string;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}): ChallengeVerifier {
   const url = options.url ?? TURNSTILE_VERIFY_URL;
   const doFetch = options.fetch ?? fetch;
   return {
@@ -36,7 +41,9 @@ export function createTurnstileVerifier(options: { secret: string; url?: string;
           signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
         });
       } catch (error) {
-        throw new VerifierUnavailableError(`siteverify could not be reached: ${(error as Error).message}`, { cause: error });
+        throw new VerifierUnavailableError(`siteverify could not be reached: ${(error as Error).message}`, {
+          cause: error,
+        });
       }
       if (response.status >= 500) throw new VerifierUnavailableError(`siteverify answered ${response.status}`);
       let body: unknown;
@@ -56,7 +63,8 @@ export function readVerifyAnswer(body: unknown, status: number): VerifyResult {
     throw new VerifierUnavailableError(`siteverify answered ${status} with JSON that is not an object`);
   }
   const answer = body as { success?: unknown; hostname?: unknown; 'error-codes'?: unknown };
-  if (typeof answer.success !== 'boolean') throw new VerifierUnavailableError(`siteverify answered ${status} without a true or false "success"`);
+  if (typeof answer.success !== 'boolean')
+    throw new VerifierUnavailableError(`siteverify answered ${status} without a true or false "success"`);
   return {
     success: answer.success,
     hostname: typeof answer.hostname === 'string' ? answer.hostname : undefined,

@@ -57,8 +57,8 @@ function loadChallengeScript(src: string, onFailed: () => void): void {
 function ChallengeBlocked({ email }: { email: string }) {
   return (
     <p className="notice notice-error challenge-blocked" role="alert">
-      The spam check could not load: a privacy tool or network filter may block it, so this form cannot be sent.
-      Please write to us at <a href={`mailto:${email}`}>{email}</a> instead.
+      The spam check could not load: a privacy tool or network filter may block it, so this form cannot be sent. Please
+      write to us at <a href={`mailto:${email}`}>{email}</a> instead.
     </p>
   );
 }
@@ -193,7 +193,14 @@ function ContactForm({ siteKey, scriptUrl, endpoint, email }: ContactFormProps) 
   return (
     // Without JavaScript the browser posts the form itself: never as GET (the message would land in
     // the URL), and the endpoint answers such a post with a page that explains and gives the e-mail.
-    <form ref={formRef} className="contact-form" method="post" action={endpoint} onSubmit={submit} aria-busy={submitting}>
+    <form
+      ref={formRef}
+      className="contact-form"
+      method="post"
+      action={endpoint}
+      onSubmit={submit}
+      aria-busy={submitting}
+    >
       <Fields />
       {challenge.blocked ? <ChallengeBlocked email={email} /> : <div className="challenge" ref={challenge.widgetRef} />}
       <div className="form-footer">

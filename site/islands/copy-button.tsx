@@ -32,7 +32,10 @@ async function writeClipboard(value: string): Promise<void> {
 
 /** Whether this browser offers any way to copy at all. */
 function canCopy(): boolean {
-  return Boolean(navigator.clipboard?.writeText) || (typeof document.queryCommandSupported === 'function' && document.queryCommandSupported('copy'));
+  return (
+    Boolean(navigator.clipboard?.writeText) ||
+    (typeof document.queryCommandSupported === 'function' && document.queryCommandSupported('copy'))
+  );
 }
 
 /**
@@ -77,11 +80,22 @@ function CopyButton({ value, label }: CopyButtonProps) {
 
   if (!usable) return null;
   return (
-    <button ref={button} type="button" className={`copy-button${state === 'idle' ? '' : ` is-${state}`}`} onClick={copy}>
-      <span aria-hidden="true">{state === 'copied' ? 'Copied' : state === 'failed' ? `Press ${shortcut()}` : 'Copy'}</span>
+    <button
+      ref={button}
+      type="button"
+      className={`copy-button${state === 'idle' ? '' : ` is-${state}`}`}
+      onClick={copy}
+    >
+      <span aria-hidden="true">
+        {state === 'copied' ? 'Copied' : state === 'failed' ? `Press ${shortcut()}` : 'Copy'}
+      </span>
       <span className="visually-hidden">Copy {label}</span>
       <span className="visually-hidden" role="status">
-        {state === 'copied' ? `${label} copied` : state === 'failed' ? `Copy failed: the text is selected, press ${shortcut()}` : ''}
+        {state === 'copied'
+          ? `${label} copied`
+          : state === 'failed'
+            ? `Copy failed: the text is selected, press ${shortcut()}`
+            : ''}
       </span>
     </button>
   );

@@ -15,18 +15,18 @@ export function About({ data }: PageProps<SiteData>) {
       <Section id="mission" eyebrow="Mission" title="Our mission">
         <div className="prose">
           <p>
-            Proof-of-Stake networks are only as strong as the people who run them. Our mission is to secure the networks we
-            believe in with professional, redundant infrastructure, and to make staking simple and safe for everyone who
-            delegates to us, from individual holders to funds, DAOs and institutions.
+            Proof-of-Stake networks are only as strong as the people who run them. Our mission is to secure the networks
+            we believe in with professional, redundant infrastructure, and to make staking simple and safe for everyone
+            who delegates to us, from individual holders to funds, DAOs and institutions.
           </p>
           <p>
-            We have been validating since 2022. Our validators run on bare-metal servers we control, with 24/7 monitoring and
-            safeguards against double signing. Staking with us is non-custodial: you keep your keys, and rewards are paid
-            directly by the network.
+            We have been validating since 2022. Our validators run on bare-metal servers we control, with 24/7
+            monitoring and safeguards against double signing. Staking with us is non-custodial: you keep your keys, and
+            rewards are paid directly by the network.
           </p>
           <p>
-            Beyond validation, we work on blockchain and web3 services: running public RPC endpoints, advising teams on node
-            infrastructure and contributing to the ecosystems we are part of.
+            Beyond validation, we work on blockchain and web3 services: running public RPC endpoints, advising teams on
+            node infrastructure and contributing to the ecosystems we are part of.
           </p>
         </div>
       </Section>

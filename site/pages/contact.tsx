@@ -34,7 +34,12 @@ export function Contact({ data }: PageProps<SiteData>) {
             <noscript>
               <p className="notice">The form needs JavaScript for its spam check. You can also e-mail us at {email}.</p>
             </noscript>
-            <ContactForm siteKey={challenge.siteKey} scriptUrl={challenge.scriptUrl} endpoint={CONTACT_ENDPOINT} email={email} />
+            <ContactForm
+              siteKey={challenge.siteKey}
+              scriptUrl={challenge.scriptUrl}
+              endpoint={CONTACT_ENDPOINT}
+              email={email}
+            />
           </div>
         </div>
       </Section>

@@ -79,7 +79,12 @@ function Hero() {
 
 function Values() {
   return (
-    <Section id="values" eyebrow="Why us" title="Why stake with us" intro="Built for stakers, funds, DAOs and institutions that need a dependable operator.">
+    <Section
+      id="values"
+      eyebrow="Why us"
+      title="Why stake with us"
+      intro="Built for stakers, funds, DAOs and institutions that need a dependable operator."
+    >
       <div className="grid grid-3">
         {valueCards.map(({ title, text, Icon }) => (
           <Card key={title} title={title} icon={<Icon />}>
@@ -118,8 +123,8 @@ function Mission() {
         </div>
         <div>
           <p>
-            We only validate networks we believe in, and we stake our own tokens beside yours. When the network is healthy,
-            decentralised and secure, our delegators and we succeed together.
+            We only validate networks we believe in, and we stake our own tokens beside yours. When the network is
+            healthy, decentralised and secure, our delegators and we succeed together.
           </p>
           <p>
             That is why we take part in governance, run public infrastructure such as RPC endpoints, and publish how we

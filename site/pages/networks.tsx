@@ -18,11 +18,19 @@ function NetworkCard({ network }: { network: Network }) {
       <header className="network-header">
         <NetworkLogo src={network.logo} size={48} />
         <h2 id={headingId}>{network.name}</h2>
-        <span className={`badge ${network.status === 'Active' ? 'badge-active' : 'badge-other'}`}>{network.status}</span>
+        <span className={`badge ${network.status === 'Active' ? 'badge-active' : 'badge-other'}`}>
+          {network.status}
+        </span>
       </header>
 
       <div className="network-body">
-        {network.address && <CopyValue label="Validator group address" value={network.address} copyLabel={`${network.name} validator group address`} />}
+        {network.address && (
+          <CopyValue
+            label="Validator group address"
+            value={network.address}
+            copyLabel={`${network.name} validator group address`}
+          />
+        )}
 
         <ul className="tags" aria-label="Tags">
           {network.tags.map((tag) => (
@@ -54,7 +62,12 @@ function NetworkCard({ network }: { network: Network }) {
         <div className="copy-items">
           <h3>RPC endpoints</h3>
           {network.copyItems.map((item) => (
-            <CopyValue key={item.label} label={item.label} value={item.value} copyLabel={`${network.name} ${item.label}`} />
+            <CopyValue
+              key={item.label}
+              label={item.label}
+              value={item.value}
+              copyLabel={`${network.name} ${item.label}`}
+            />
           ))}
         </div>
       )}

@@ -43,7 +43,11 @@ export function NewsList(props: PageProps<SiteData>) {
   const intro = list.tagName ? `Updates from ${brand} about ${list.tagName}.` : `Updates from ${brand}.`;
   return (
     <>
-      <PageHeader eyebrow={list.page.number > 1 ? `Newsroom · page ${list.page.number} of ${list.page.total}` : 'Newsroom'} title={title} intro={intro} />
+      <PageHeader
+        eyebrow={list.page.number > 1 ? `Newsroom · page ${list.page.number} of ${list.page.total}` : 'Newsroom'}
+        title={title}
+        intro={intro}
+      />
       <Section>
         {list.page.items.length === 0 ? (
           <p>No news yet.</p>
@@ -155,7 +159,21 @@ function ArticleFacts({ article }: { article: ArticleData }) {
     ),
   ].filter(Boolean);
   if (facts.length === 0) return null;
-  return <p className="article-facts">{facts.flatMap((fact, index) => (index === 0 ? [fact] : [<span key={`dot-${index}`} aria-hidden="true"> · </span>, fact]))}</p>;
+  return (
+    <p className="article-facts">
+      {facts.flatMap((fact, index) =>
+        index === 0
+          ? [fact]
+          : [
+              <span key={`dot-${index}`} aria-hidden="true">
+                {' '}
+                ·{' '}
+              </span>,
+              fact,
+            ],
+      )}
+    </p>
+  );
 }
 
 /** Sections (level 2) that make a table of contents worth showing. */
@@ -166,7 +184,8 @@ export function TableOfContents({ headings }: { headings: ArticleData['headings'
   const sections: Array<{ id: string; text: string; children: Array<{ id: string; text: string }> }> = [];
   for (const heading of headings) {
     if (heading.depth === 2) sections.push({ id: heading.id, text: heading.text, children: [] });
-    else if (heading.depth === 3 && sections.length > 0) sections[sections.length - 1]!.children.push({ id: heading.id, text: heading.text });
+    else if (heading.depth === 3 && sections.length > 0)
+      sections[sections.length - 1]!.children.push({ id: heading.id, text: heading.text });
   }
   if (sections.length < CONTENTS_FROM) return null;
   return (

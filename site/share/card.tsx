@@ -52,7 +52,14 @@ export function CardBackdrop({ brand, children }: { brand: string; children?: Re
       <div style={{ display: 'flex', alignItems: 'center', height: BRAND_ROW, fontSize: 36, fontWeight: 700 }}>
         <svg width="64" height="64" viewBox="0 0 32 32" style={{ marginRight: 22 }}>
           <rect width="32" height="32" rx="8" fill="#35c2ad" />
-          <path d="M9 10.5 16 22l7-11.5" fill="none" stroke="#04201c" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round" />
+          <path
+            d="M9 10.5 16 22l7-11.5"
+            fill="none"
+            stroke="#04201c"
+            strokeWidth="3"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
         </svg>
         {brand}
       </div>
@@ -64,11 +71,24 @@ export function CardBackdrop({ brand, children }: { brand: string; children?: Re
 /** What each card shows on its own: the title (at most three lines) and the date, on no background. */
 export function CardText({ title, date }: Pick<CardProps, 'title' | 'date'>) {
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', width: TEXT_AREA.width, height: TEXT_AREA.height, color: '#ffffff', fontFamily: 'Inter' }}>
+    <div
+      style={{
+        display: 'flex',
+        flexDirection: 'column',
+        width: TEXT_AREA.width,
+        height: TEXT_AREA.height,
+        color: '#ffffff',
+        fontFamily: 'Inter',
+      }}
+    >
       <div style={{ display: 'flex', flexGrow: 1, alignItems: 'center', width: '100%' }}>
-        <div style={{ display: 'block', width: '100%', fontSize: 60, fontWeight: 700, lineHeight: 1.15, lineClamp: 3 }}>{title}</div>
+        <div style={{ display: 'block', width: '100%', fontSize: 60, fontWeight: 700, lineHeight: 1.15, lineClamp: 3 }}>
+          {title}
+        </div>
       </div>
-      <div style={{ display: 'flex', height: 36, fontSize: 30, lineHeight: 1.2, color: '#b9d3e2' }}>{`News · ${date}`}</div>
+      <div
+        style={{ display: 'flex', height: 36, fontSize: 30, lineHeight: 1.2, color: '#b9d3e2' }}
+      >{`News · ${date}`}</div>
     </div>
   );
 }

@@ -39,7 +39,10 @@ const listing = (folder: string): string => {
 };
 
 /** The files on disk a bundle was made from, absolute: its metafile's inputs but virtual modules and stdin. */
-export function sourceFiles(options: Pick<esbuild.BuildOptions, 'absWorkingDir' | 'stdin'>, metafile: esbuild.Metafile | undefined): string[] {
+export function sourceFiles(
+  options: Pick<esbuild.BuildOptions, 'absWorkingDir' | 'stdin'>,
+  metafile: esbuild.Metafile | undefined,
+): string[] {
   const base = options.absWorkingDir ?? process.cwd();
   return Object.keys(metafile?.inputs ?? {})
     .filter((input) => !input.startsWith('<') && !/^[a-z-]+:/.test(input) && input !== options.stdin?.sourcefile)
@@ -67,11 +70,14 @@ function readStored(file: string): Stored | undefined {
     const result = stored?.result;
     const shaped =
       typeof stored?.key === 'string' &&
-      typeof stored.inputs === 'object' && stored.inputs !== null &&
-      typeof stored.folders === 'object' && stored.folders !== null &&
+      typeof stored.inputs === 'object' &&
+      stored.inputs !== null &&
+      typeof stored.folders === 'object' &&
+      stored.folders !== null &&
       Array.isArray(result?.outputFiles) &&
       result.outputFiles.every((output) => typeof output?.path === 'string' && output.contents instanceof Uint8Array) &&
-      typeof result.metafile === 'object' && result.metafile !== null;
+      typeof result.metafile === 'object' &&
+      result.metafile !== null;
     return shaped ? (stored as Stored) : undefined;
   } catch {
     return undefined;
@@ -93,9 +99,18 @@ function fresh(stored: Stored, key: string): boolean {
  * esbuild is not asked at all. `key` must name everything else the output depends on that the
  * options do not show (plugins are functions: what they generate goes in the key).
  */
-export async function cachedBuild(cacheDir: string, name: string, options: esbuild.BuildOptions, key: string): Promise<BundleResult> {
+export async function cachedBuild(
+  cacheDir: string,
+  name: string,
+  options: esbuild.BuildOptions,
+  key: string,
+): Promise<BundleResult> {
   const file = path.join(cacheDir, 'bundles', `${name}.bin`);
-  const fullKey = JSON.stringify([generatorStamp(), key, { ...options, plugins: options.plugins?.map((plugin) => plugin.name) }]);
+  const fullKey = JSON.stringify([
+    generatorStamp(),
+    key,
+    { ...options, plugins: options.plugins?.map((plugin) => plugin.name) },
+  ]);
   const stored = readStored(file);
   if (stored && fresh(stored, fullKey)) return stored.result;
   const started = Date.now();
@@ -114,7 +129,8 @@ export async function cachedBuild(cacheDir: string, name: string, options: esbui
       // what it read: either way the bundle is not kept.
       if (!stat || stat[1] >= started) return result;
       inputs[input] = stat;
-      if (!input.includes(`${path.sep}node_modules${path.sep}`)) folders[path.dirname(input)] ??= listing(path.dirname(input));
+      if (!input.includes(`${path.sep}node_modules${path.sep}`))
+        folders[path.dirname(input)] ??= listing(path.dirname(input));
     }
     writeEntrySync(file, serialize({ key: fullKey, inputs, folders, result } satisfies Stored));
   } catch {

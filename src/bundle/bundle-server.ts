@@ -35,7 +35,12 @@ function serverEntry(project: Project): string {
 
 export function serverBuildOptions(project: Project): esbuild.BuildOptions {
   return {
-    stdin: { contents: serverEntry(project), resolveDir: project.root, loader: 'ts', sourcefile: 'ssg-server-entry.ts' },
+    stdin: {
+      contents: serverEntry(project),
+      resolveDir: project.root,
+      loader: 'ts',
+      sourcefile: 'ssg-server-entry.ts',
+    },
     absWorkingDir: project.root,
     bundle: true,
     platform: 'node',
@@ -65,7 +70,10 @@ export function removeAbandonedServerModules(cacheDir: string): void {
 }
 
 /** Writes compiled server code to the cache under a new name and imports it. */
-export async function loadServerModule(project: Project, result: Pick<esbuild.BuildResult, 'outputFiles' | 'metafile'> | BundleResult): Promise<ServerBundle> {
+export async function loadServerModule(
+  project: Project,
+  result: Pick<esbuild.BuildResult, 'outputFiles' | 'metafile'> | BundleResult,
+): Promise<ServerBundle> {
   const output = result.outputFiles?.[0];
   if (!output) throw new Error('esbuild produced no server bundle');
   await mkdir(project.cacheDir, { recursive: true });
@@ -94,7 +102,13 @@ export async function loadServerModule(project: Project, result: Pick<esbuild.Bu
   const inputs = Object.keys(result.metafile?.inputs ?? {})
     .filter((input) => !input.includes('node_modules') && !input.startsWith('<stdin>'))
     .map((input) => relativeToRoot(project, path.resolve(project.root, input)));
-  return { module, inputs, sources: sourceFiles(serverBuildOptions(project), result.metafile), code: output.contents, graph: result.metafile?.inputs ?? {} };
+  return {
+    module,
+    inputs,
+    sources: sourceFiles(serverBuildOptions(project), result.metafile),
+    code: output.contents,
+    graph: result.metafile?.inputs ?? {},
+  };
 }
 
 export async function bundleServer(project: Project): Promise<ServerBundle> {

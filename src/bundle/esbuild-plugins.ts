@@ -54,7 +54,10 @@ export function packageOf(specifier: string): string | undefined {
 /** Whether the project's package.json lists `name` as a dev dependency only. */
 function listedAsDevOnly(root: string, name: string): boolean {
   try {
-    const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+    const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, string> | undefined
+    >;
     return Boolean(manifest.devDependencies?.[name]) && !manifest.dependencies?.[name];
   } catch {
     return false;
@@ -66,7 +69,11 @@ function listedAsDevOnly(root: string, name: string): boolean {
  * resolved is no syntax error: a missing package is one error per package, however many files
  * import it, with the command that installs it; a missing file is named as such.
  */
-export function fromEsbuildFailure(error: unknown, code: 'SiteCompileFailed' | 'ClientCompileFailed' | 'ApiRouteCompileFailed', root: string): unknown {
+export function fromEsbuildFailure(
+  error: unknown,
+  code: 'SiteCompileFailed' | 'ClientCompileFailed' | 'ApiRouteCompileFailed',
+  root: string,
+): unknown {
   const messages = (error as { errors?: Message[] }).errors;
   if (!Array.isArray(messages) || messages.length === 0) return error;
   const locationOf = (message: Message) => {
@@ -92,7 +99,9 @@ export function fromEsbuildFailure(error: unknown, code: 'SiteCompileFailed' | '
   }
   for (const [name, imports] of missingPackages) {
     const importers = new Set(imports.map((message) => message.location?.file)).size;
-    errors.unshift(catalogueError('PackageMissing', [name, listedAsDevOnly(root, name), importers], locationOf(imports[0]!)));
+    errors.unshift(
+      catalogueError('PackageMissing', [name, listedAsDevOnly(root, name), importers], locationOf(imports[0]!)),
+    );
   }
   return errors.length === 1 ? errors[0] : new SsgErrorList(errors);
 }

@@ -80,7 +80,8 @@ export function codeStampOf(bundle: BundleCode, fn: (...args: never[]) => unknow
   const { modules: closure, packages } = closureOf(bundle.graph, module);
   const wanted = new Set(closure);
   starts.forEach((start, index) => {
-    if (wanted.has(start.path)) hash.update(`${start.path}\0`).update(text.slice(start.at, starts[index + 1]?.at ?? end));
+    if (wanted.has(start.path))
+      hash.update(`${start.path}\0`).update(text.slice(start.at, starts[index + 1]?.at ?? end));
   });
   return hash.update(JSON.stringify([closure, versionsOfPackages(packages)])).digest('hex');
 }

@@ -1,5 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { catalogueError } from '../errors.ts';
@@ -149,10 +162,16 @@ export function keepEntry(file: string, payload: Uint8Array): Promise<boolean> {
  * nothing. An intact entry is left alone: replacing it would move the change time of the output
  * file it may share, and the next build would see the output as touched. Never rejects.
  */
-export function keepContentEntry(file: string, bytes: () => Uint8Array, intact: (bytes: Uint8Array) => boolean, sameBytesAt?: string): Promise<boolean> {
+export function keepContentEntry(
+  file: string,
+  bytes: () => Uint8Array,
+  intact: (bytes: Uint8Array) => boolean,
+  sameBytesAt?: string,
+): Promise<boolean> {
   const there = statSync(file, { throwIfNoEntry: false });
   if (there?.isFile()) {
-    if (sameBytesAt && statSync(sameBytesAt, { throwIfNoEntry: false })?.ino === there.ino) return Promise.resolve(true);
+    if (sameBytesAt && statSync(sameBytesAt, { throwIfNoEntry: false })?.ino === there.ino)
+      return Promise.resolve(true);
     const current = readContentEntry(file);
     if (current && intact(current)) return Promise.resolve(true);
   }
@@ -205,7 +224,7 @@ export function discardEntry(file: string): void {
 
 function writeAll(fd: number, bytes: Uint8Array): void {
   // Bounded: each pass writes at least one byte or throws.
-  for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+  for (let offset = 0; offset < bytes.length;) offset += writeSync(fd, bytes, offset, bytes.length - offset);
 }
 
 function clearEmptyFolder(file: string): void {
@@ -223,7 +242,11 @@ const TEMPORARY = /\.tmp-(\d+)-[0-9a-f]+$/;
  * (its group 1): what a process killed before it could clean up left behind. With `maxAgeMs`,
  * also those older than that, should the number have gone to another process since.
  */
-export function removeFilesOfEndedProcesses(dir: string, pattern: RegExp, options: { maxAgeMs?: number; now?: number } = {}): number {
+export function removeFilesOfEndedProcesses(
+  dir: string,
+  pattern: RegExp,
+  options: { maxAgeMs?: number; now?: number } = {},
+): number {
   let removed = 0;
   let names: string[];
   try {
@@ -261,7 +284,10 @@ export const removeAbandonedTemporaries = (dir: string, now = Date.now()): numbe
  * Removes the entries in `dir` that this build did not use: those named by `isEntry`, not in
  * `used`, and older than `since` (a build running beside this one may have just made them).
  */
-export function pruneEntries(dir: string, options: { used: ReadonlySet<string>; isEntry: (name: string) => boolean; since: number }): number {
+export function pruneEntries(
+  dir: string,
+  options: { used: ReadonlySet<string>; isEntry: (name: string) => boolean; since: number },
+): number {
   let removed = 0;
   let names: string[];
   try {

@@ -21,10 +21,16 @@ export function addBuildCommand(program: Command): void {
     .command('build')
     .description('build the site into a folder ready to upload to any web server')
     .option('--out <dir>', 'output folder', 'dist')
-    .option('--base-url <url>', 'absolute origin for canonical links, feeds and the sitemap (default: baseUrl in content/site.yaml)')
+    .option(
+      '--base-url <url>',
+      'absolute origin for canonical links, feeds and the sitemap (default: baseUrl in content/site.yaml)',
+    )
     .option('--drafts', 'include articles marked "draft: true" (kept out of the sitemap and feed, marked noindex)')
     .option('--future', 'include articles dated in the future (held back until their date otherwise)')
-    .option('--empty-out-dir', 'replace the contents of an output folder the build did not write (.git, CNAME and .nojekyll are kept)')
+    .option(
+      '--empty-out-dir',
+      'replace the contents of an output folder the build did not write (.git, CNAME and .nojekyll are kept)',
+    )
     // Asked for often enough to be answered: watching is dev mode's.
     .addOption(new Option('--watch').hideHelp());
   withLimitOptions(command).action(runBuildCommand);
@@ -70,9 +76,10 @@ function printBuildResult(result: BuildResult, outDir: string, colors: ReturnTyp
   process.stdout.write(`${formatSummary(summaryRows(result.pages), colors)}\n`);
   process.stdout.write(`${formatTimings(result.timings, colors)}\n`);
   const peakMb = Math.round(process.resourceUsage().maxRSS / 1024);
-  const markdown = result.markdown.converted > 0 || result.markdown.cached > 0
-    ? ` · Markdown: ${result.markdown.converted} converted, ${result.markdown.cached} from cache`
-    : '';
+  const markdown =
+    result.markdown.converted > 0 || result.markdown.cached > 0
+      ? ` · Markdown: ${result.markdown.converted} converted, ${result.markdown.cached} from cache`
+      : '';
   process.stdout.write(
     `${colors.green('Built')} ${result.pages.length} pages (${result.articles} articles) into ${outDir} in ${formatMs(result.durationMs)}${markdown}${result.unchanged ? ' · output unchanged, nothing written' : ''} · peak memory ${peakMb} MB\n`,
   );

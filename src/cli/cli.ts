@@ -18,7 +18,13 @@ export function generatorVersion(from = path.dirname(fileURLToPath(import.meta.u
     const file = path.join(dir, 'package.json');
     if (existsSync(file)) {
       const manifest = JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown; bin?: unknown };
-      if (typeof manifest.version === 'string' && typeof manifest.bin === 'object' && manifest.bin !== null && 'ssg' in manifest.bin) return manifest.version;
+      if (
+        typeof manifest.version === 'string' &&
+        typeof manifest.bin === 'object' &&
+        manifest.bin !== null &&
+        'ssg' in manifest.bin
+      )
+        return manifest.version;
     }
     const parent = path.dirname(dir);
     if (parent === dir) break;

@@ -8,7 +8,8 @@ export const USAGE_EXIT = 2;
 const FAILURE_EXIT = 1;
 
 /** What failed, as the first line of the report: the command's own words. */
-export type FailureHeading = 'Build failed' | 'Dev server failed' | 'Preview failed' | 'Serve failed' | 'Inbox failed' | 'Init failed' | 'Failed';
+export type FailureHeading =
+  'Build failed' | 'Dev server failed' | 'Preview failed' | 'Serve failed' | 'Inbox failed' | 'Init failed' | 'Failed';
 
 export function reportFailure(error: unknown, verbose: boolean, heading: FailureHeading): void {
   const colors = paint(useColor(process.stderr));
@@ -45,7 +46,12 @@ const CLOSE_DEADLINE_MS = 1500;
  * production server (`drain: true`) finishes the requests in flight, as its orchestrator expects,
  * and exits 0 (1 if closing failed); a second signal while it drains ends it at once (130, 143).
  */
-export function stopOnSignal(close: () => Promise<void>, verbose: boolean, heading: FailureHeading, options: { drain: boolean; announce?: (signal: string) => void }): void {
+export function stopOnSignal(
+  close: () => Promise<void>,
+  verbose: boolean,
+  heading: FailureHeading,
+  options: { drain: boolean; announce?: (signal: string) => void },
+): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -53,7 +59,7 @@ export function stopOnSignal(close: () => Promise<void>, verbose: boolean, headi
     }
     stopping = true;
     options.announce?.(signal);
-    const code = options.drain ? 0 : SIGNAL_EXIT[signal] ?? 1;
+    const code = options.drain ? 0 : (SIGNAL_EXIT[signal] ?? 1);
     if (!options.drain) setTimeout(() => process.exit(code), CLOSE_DEADLINE_MS).unref();
     close().then(
       () => process.exit(code),
@@ -70,7 +76,16 @@ export function stopOnSignal(close: () => Promise<void>, verbose: boolean, headi
 /** How long a finished build may take to exit on its own before the watchdog ends it. */
 const EXIT_DEADLINE_MS = 1000;
 
-const RESOURCE_NAMES: Record<string, string> = { ProcessWrap: 'child process', PipeWrap: 'pipe', TCPWrap: 'socket', TCPSocketWrap: 'socket', Timeout: 'timer', FSReqCallback: 'file operation', FSReqPromise: 'file operation', Immediate: 'immediate' };
+const RESOURCE_NAMES: Record<string, string> = {
+  ProcessWrap: 'child process',
+  PipeWrap: 'pipe',
+  TCPWrap: 'socket',
+  TCPSocketWrap: 'socket',
+  Timeout: 'timer',
+  FSReqCallback: 'file operation',
+  FSReqPromise: 'file operation',
+  Immediate: 'immediate',
+};
 
 /** What still holds the event loop, as `2 child processes, 4 pipes`. */
 function stillAlive(): string {
@@ -80,7 +95,9 @@ function stillAlive(): string {
     const name = RESOURCE_NAMES[resource] ?? resource;
     counts.set(name, (counts.get(name) ?? 0) + 1);
   }
-  return [...counts].map(([name, count]) => `${count} ${name}${count > 1 ? (name.endsWith('s') ? 'es' : 's') : ''}`).join(', ');
+  return [...counts]
+    .map(([name, count]) => `${count} ${name}${count > 1 ? (name.endsWith('s') ? 'es' : 's') : ''}`)
+    .join(', ');
 }
 
 /**
@@ -90,7 +107,9 @@ function stillAlive(): string {
  */
 export function exitSoonAfter(interrupts: ReturnType<typeof createInterrupts>): void {
   setTimeout(() => {
-    process.stderr.write(`warning: the build ended but ${stillAlive() || 'something'} still held the process ${EXIT_DEADLINE_MS / 1000} s later; exiting all the same. This is a bug in ssg: please report it with this line.\n`);
+    process.stderr.write(
+      `warning: the build ended but ${stillAlive() || 'something'} still held the process ${EXIT_DEADLINE_MS / 1000} s later; exiting all the same. This is a bug in ssg: please report it with this line.\n`,
+    );
     interrupts.runAll();
     process.exit(process.exitCode ?? 0);
   }, EXIT_DEADLINE_MS).unref();

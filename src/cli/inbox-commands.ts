@@ -8,18 +8,27 @@ import type { GlobalOptions } from './options.ts';
 import { needingSqlite } from './server-commands.ts';
 
 export function addInboxCommands(program: Command): void {
-  const inbox = program.command('inbox').description('read the messages the site forms stored (DATA_DIR, default ./data)');
+  const inbox = program
+    .command('inbox')
+    .description('read the messages the site forms stored (DATA_DIR, default ./data)');
   addInboxListCommand(inbox);
   addInboxExportCommand(inbox);
 }
 
 // Read-only and without creating anything: the inbox may belong to a running server. Written
 // one message at a time, waiting for the pipe: an inbox may be larger than the process's memory.
-async function eachMessage(command: Command, options: { undelivered?: boolean }, print: (message: StoredMessage, index: number) => string): Promise<number> {
+async function eachMessage(
+  command: Command,
+  options: { undelivered?: boolean },
+  print: (message: StoredMessage, index: number) => string,
+): Promise<number> {
   const global = command.optsWithGlobals<GlobalOptions & { dataDir?: string }>();
   const { iterateInbox } = await needingSqlite(() => import('../server/inbox-sqlite.ts'));
   let count = 0;
-  for (const message of iterateInbox(path.resolve(global.root, global.dataDir ?? process.env.DATA_DIR ?? 'data'), options)) {
+  for (const message of iterateInbox(
+    path.resolve(global.root, global.dataDir ?? process.env.DATA_DIR ?? 'data'),
+    options,
+  )) {
     if (!process.stdout.write(print(message, count++))) await once(process.stdout, 'drain');
   }
   return count;

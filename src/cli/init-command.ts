@@ -21,7 +21,9 @@ export function addInitCommand(program: Command): void {
         const shown = path.relative(process.cwd(), result.target) || '.';
         const ssg = ssgCommandFor(result.target);
         const next = shown === '.' ? [`${ssg} dev`, `${ssg} build`] : [`cd ${shellWord(shown)}`, `${ssg} dev`];
-        process.stdout.write(`Created a site in ${shown} (${result.files.length} files). Next:\n${next.map((line) => `  ${line}\n`).join('')}`);
+        process.stdout.write(
+          `Created a site in ${shown} (${result.files.length} files). Next:\n${next.map((line) => `  ${line}\n`).join('')}`,
+        );
       } catch (error) {
         reportFailure(error, Boolean(global.verbose), 'Init failed');
       }

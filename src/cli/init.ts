@@ -22,7 +22,11 @@ export interface InitResult {
   files: string[];
 }
 
-export async function initSite(folder: string, cwd = process.cwd(), interrupts: Interrupts = noInterrupts): Promise<InitResult> {
+export async function initSite(
+  folder: string,
+  cwd = process.cwd(),
+  interrupts: Interrupts = noInterrupts,
+): Promise<InitResult> {
   if (folder.trim() === '') throw catalogueError('InitFolderMissing', []);
   const target = path.resolve(cwd, folder);
   const exists = checkTarget(target, folder);
@@ -51,7 +55,8 @@ export async function initSite(folder: string, cwd = process.cwd(), interrupts: 
         // fails on one that holds anything).
         const from = path.join(staging, name);
         const to = path.join(target, name);
-        if (lstatSync(to, { throwIfNoEntry: false })) throw Object.assign(new Error(`${name} appeared meanwhile`), { code: 'EEXIST' });
+        if (lstatSync(to, { throwIfNoEntry: false }))
+          throw Object.assign(new Error(`${name} appeared meanwhile`), { code: 'EEXIST' });
         if (lstatSync(from).isDirectory()) renameSync(from, to);
         else copyFileSync(from, to, constants.COPYFILE_EXCL);
         made.push(to);
@@ -70,7 +75,8 @@ export async function initSite(folder: string, cwd = process.cwd(), interrupts: 
     }
     if (error instanceof SsgError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOTEMPTY' || code === 'EEXIST') throw catalogueError('InitFolderNotEmpty', [folder], { file: folder });
+    if (code === 'ENOTEMPTY' || code === 'EEXIST')
+      throw catalogueError('InitFolderNotEmpty', [folder], { file: folder });
     throw catalogueError('InitFailed', [folder, (error as Error).message], { file: folder }, { cause: error });
   } finally {
     unregister();
@@ -87,6 +93,7 @@ function checkTarget(target: string, shown: string): boolean {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw catalogueError('InitFailed', [shown, (error as Error).message], { file: shown }, { cause: error });
   }
-  if (!stats.isDirectory() || readdirSync(target).some((name) => !ALLOWED.has(name))) throw catalogueError('InitFolderNotEmpty', [shown], { file: shown });
+  if (!stats.isDirectory() || readdirSync(target).some((name) => !ALLOWED.has(name)))
+    throw catalogueError('InitFolderNotEmpty', [shown], { file: shown });
   return true;
 }

@@ -78,7 +78,9 @@ async function runPreviewCommand(options: { dir: string; port: number }, command
 export function addServeCommand(program: Command): void {
   program
     .command('serve')
-    .description('production server: the built site and its API routes (site/api/), configured by environment variables')
+    .description(
+      'production server: the built site and its API routes (site/api/), configured by environment variables',
+    )
     .option('--dir <dir>', 'the built site (default: SITE_DIR or dist)')
     .option('--port <port>', 'port to listen on (default: PORT or 8080)', parsePort)
     .action(runServeCommand);
@@ -87,13 +89,22 @@ export function addServeCommand(program: Command): void {
 async function runServeCommand(options: { dir?: string; port?: number }, command: Command): Promise<void> {
   const global = command.optsWithGlobals<GlobalOptions>();
   try {
-    const [{ readServeConfig }, { serve }] = await Promise.all([import('../server/serve-config.ts'), needingSqlite(() => import('../server/serve.ts'))]);
+    const [{ readServeConfig }, { serve }] = await Promise.all([
+      import('../server/serve-config.ts'),
+      needingSqlite(() => import('../server/serve.ts')),
+    ]);
     const config = readServeConfig(process.env, path.resolve(global.root), options);
     const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
     const running = await serve(config, log);
-    const mail = config.smtp ? `mail via ${config.smtp.host}:${config.smtp.port}` : 'no SMTP_HOST: messages wait in the inbox';
+    const mail = config.smtp
+      ? `mail via ${config.smtp.host}:${config.smtp.port}`
+      : 'no SMTP_HOST: messages wait in the inbox';
     log(`Serving ${config.siteDir} at ${running.url}/ · inbox ${config.dataDir} · ${mail}`);
-    stopOnSignal(() => running.close(), Boolean(global.verbose), 'Serve failed', { drain: true, announce: (signal) => log(`${signal}: finishing requests in flight, then stopping (a second ${signal} stops at once)`) });
+    stopOnSignal(() => running.close(), Boolean(global.verbose), 'Serve failed', {
+      drain: true,
+      announce: (signal) =>
+        log(`${signal}: finishing requests in flight, then stopping (a second ${signal} stops at once)`),
+    });
   } catch (error) {
     reportFailure(error, Boolean(global.verbose), 'Serve failed');
   }
@@ -107,7 +118,9 @@ export async function needingSqlite<T>(load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && /better-sqlite3/.test((error as Error).message);
+    const missing =
+      (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' &&
+      /better-sqlite3/.test((error as Error).message);
     throw missing ? catalogueError('SqliteMissing', [], {}, { cause: error }) : error;
   }
 }

@@ -10,7 +10,15 @@ export function summaryRows(pages: readonly PageSizes[]): SummaryRow[] {
   const rows: SummaryRow[] = [];
   for (const [pattern, group] of byPattern) {
     if (group.length <= GROUP_ABOVE) {
-      rows.push(...group.map(({ route, htmlBytes, firstPaintJsGzip, jsGzip, cssGzip }) => ({ route, htmlBytes, firstPaintJsGzip, jsGzip, cssGzip })));
+      rows.push(
+        ...group.map(({ route, htmlBytes, firstPaintJsGzip, jsGzip, cssGzip }) => ({
+          route,
+          htmlBytes,
+          firstPaintJsGzip,
+          jsGzip,
+          cssGzip,
+        })),
+      );
       continue;
     }
     rows.push({
@@ -35,7 +43,9 @@ export function formatSummary(rows: readonly SummaryRow[], paint: Paint): string
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...cells.map((cell) => cell[column]!.length)));
   const line = (cell: string[]) =>
-    cell.map((text, column) => (column === 0 ? text.padEnd(widths[column]!) : text.padStart(widths[column]!))).join('  ');
+    cell
+      .map((text, column) => (column === 0 ? text.padEnd(widths[column]!) : text.padStart(widths[column]!)))
+      .join('  ');
   return [paint.bold(line(header)), ...cells.map(line)].join('\n');
 }
 

@@ -14,7 +14,8 @@ export interface Paint {
 }
 
 export function paint(enabled: boolean): Paint {
-  const wrap = (open: number, close: number) => (text: string) => (enabled ? `\x1b[${open}m${text}\x1b[${close}m` : text);
+  const wrap = (open: number, close: number) => (text: string) =>
+    enabled ? `\x1b[${open}m${text}\x1b[${close}m` : text;
   return { bold: wrap(1, 22), dim: wrap(2, 22), red: wrap(31, 39), yellow: wrap(33, 39), green: wrap(32, 39) };
 }
 

@@ -33,14 +33,24 @@ export function isArticleName(relative: string): boolean {
  * Things named like articles that are not files (a folder `x.md`, a link pointing nowhere) are
  * left out with a warning; a file that cannot be read stops the build, naming it.
  */
-export async function readArticleSources(root: string, dir: string, warn: (message: string) => void = () => {}, limits: ArticleLimits = DEFAULT_LIMITS): Promise<ArticleSource[]> {
+export async function readArticleSources(
+  root: string,
+  dir: string,
+  warn: (message: string) => void = () => {},
+  limits: ArticleLimits = DEFAULT_LIMITS,
+): Promise<ArticleSource[]> {
   const absolute = path.resolve(root, dir);
   let entries: Dirent[];
   try {
     entries = await readdir(absolute, { recursive: true, withFileTypes: true });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw catalogueError('ArticleUnreadable', ['folder', (error as Error).message], { file: path.relative(root, absolute) }, { cause: error });
+    throw catalogueError(
+      'ArticleUnreadable',
+      ['folder', (error as Error).message],
+      { file: path.relative(root, absolute) },
+      { cause: error },
+    );
   }
   const files = entries
     .map((entry) => path.join(entry.parentPath, entry.name))
@@ -56,7 +66,12 @@ export async function readArticleSources(root: string, dir: string, warn: (messa
   return sources;
 }
 
-function readArticleSource(root: string, file: string, warn: (message: string) => void, limits: ArticleLimits): ArticleSource | undefined {
+function readArticleSource(
+  root: string,
+  file: string,
+  warn: (message: string) => void,
+  limits: ArticleLimits,
+): ArticleSource | undefined {
   const relative = path.relative(root, file);
   const stat = statSync(file, { throwIfNoEntry: false });
   if (!stat) {
@@ -70,10 +85,20 @@ function readArticleSource(root: string, file: string, warn: (message: string) =
   let bytes: Buffer;
   try {
     // Refused before it is read, so a huge file costs nothing.
-    if (stat.size > limits.maxBytes) return { file: relative, text: '', problem: catalogueError('ArticleTooLarge', [stat.size, limits.maxBytes], { file: relative }) };
+    if (stat.size > limits.maxBytes)
+      return {
+        file: relative,
+        text: '',
+        problem: catalogueError('ArticleTooLarge', [stat.size, limits.maxBytes], { file: relative }),
+      };
     bytes = readFileSync(file);
   } catch (error) {
-    throw catalogueError('ArticleUnreadable', ['article', (error as Error).message], { file: relative }, { cause: error });
+    throw catalogueError(
+      'ArticleUnreadable',
+      ['article', (error as Error).message],
+      { file: relative },
+      { cause: error },
+    );
   }
   let text: string | undefined;
   try {
@@ -90,7 +115,8 @@ function readArticleSource(root: string, file: string, warn: (message: string) =
 }
 
 /** The warning for an empty article file, which is skipped. */
-export const emptyArticle = (file: string) => `${file}: the file is empty; skipped. Write the article in it, or delete it.`;
+export const emptyArticle = (file: string) =>
+  `${file}: the file is empty; skipped. Write the article in it, or delete it.`;
 
 /** What a file that is not text starts with, and what it then is. */
 const MAGIC: ReadonlyArray<[bytes: number[], what: string]> = [
@@ -110,16 +136,29 @@ const MAGIC: ReadonlyArray<[bytes: number[], what: string]> = [
  * UTF-16) is refused naming what it looks like and, for a wrong encoding, the line of its first
  * byte that is not UTF-8: read as UTF-8 it would publish garbage or U+FFFD marks.
  */
-export function articleText(bytes: Uint8Array, file: string, limits: Pick<ArticleLimits, 'maxBytes'> = DEFAULT_LIMITS): string | undefined {
+export function articleText(
+  bytes: Uint8Array,
+  file: string,
+  limits: Pick<ArticleLimits, 'maxBytes'> = DEFAULT_LIMITS,
+): string | undefined {
   checkArticleSize(file, bytes.length, limits);
   const magic = MAGIC.find(([start]) => start.every((byte, index) => bytes[index] === byte));
   if (magic) throw catalogueError('ArticleNotText', ['binary', magic[1]], { file });
-  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) throw catalogueError('ArticleNotText', ['utf16'], { file });
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
+    throw catalogueError('ArticleNotText', ['utf16'], { file });
   const nul = bytes.indexOf(0);
-  if (nul !== -1) throw catalogueError('ArticleNotText', ['binary', 'binary data (it holds NUL bytes)'], { file, line: lineAt(bytes, nul) });
+  if (nul !== -1)
+    throw catalogueError('ArticleNotText', ['binary', 'binary data (it holds NUL bytes)'], {
+      file,
+      line: lineAt(bytes, nul),
+    });
   if (!isUtf8(bytes)) {
     const bad = firstInvalidUtf8(bytes);
-    throw catalogueError('ArticleNotText', ['encoding', `0x${bytes[bad]!.toString(16).toUpperCase().padStart(2, '0')}`], { file, line: lineAt(bytes, bad) });
+    throw catalogueError(
+      'ArticleNotText',
+      ['encoding', `0x${bytes[bad]!.toString(16).toUpperCase().padStart(2, '0')}`],
+      { file, line: lineAt(bytes, bad) },
+    );
   }
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   return text.replace(/^\ufeff/, '').trim() === '' ? undefined : text;
@@ -139,7 +178,16 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
   let index = 0;
   while (index < bytes.length) {
     const byte = bytes[index]!;
-    const length = byte < 0x80 ? 1 : byte >= 0xc2 && byte <= 0xdf ? 2 : byte >= 0xe0 && byte <= 0xef ? 3 : byte >= 0xf0 && byte <= 0xf4 ? 4 : 0;
+    const length =
+      byte < 0x80
+        ? 1
+        : byte >= 0xc2 && byte <= 0xdf
+          ? 2
+          : byte >= 0xe0 && byte <= 0xef
+            ? 3
+            : byte >= 0xf0 && byte <= 0xf4
+              ? 4
+              : 0;
     if (length === 0) return index;
     if (length > 1) {
       const sequence = Buffer.from(bytes.subarray(index, index + length));

@@ -16,7 +16,12 @@ export function articleLinkTarget(url: string): string {
 /** Each link target written in a Markdown source, with its line: `[a](x)`, `[a]: x`, `href="x"`, `src="x"`. */
 export function writtenLinkTargets(source: string): { target: string; line: number }[] {
   const found: { target: string; line: number }[] = [];
-  const patterns = [/\]\(\s*<([^>]*)>/g, /\]\(\s*([^\s)]+)/g, /^\s{0,3}\[[^\]]+\]:\s*<?([^\s>]+)/g, /\b(?:href|src)\s*=\s*["']([^"']*)["']/gi];
+  const patterns = [
+    /\]\(\s*<([^>]*)>/g,
+    /\]\(\s*([^\s)]+)/g,
+    /^\s{0,3}\[[^\]]+\]:\s*<?([^\s>]+)/g,
+    /\b(?:href|src)\s*=\s*["']([^"']*)["']/gi,
+  ];
   source.split(/\r\n|\r|\n/).forEach((text, index) => {
     for (const pattern of patterns) {
       for (const match of text.matchAll(pattern)) found.push({ target: match[1]!, line: index + 1 });

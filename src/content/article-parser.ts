@@ -1,7 +1,14 @@
 import type { ArticleImageRecord } from '../images/article-images.ts';
 import type { RemovedHtml } from './markdown-html.ts';
 import { catalogueError, SsgError, SsgErrorList } from '../errors.ts';
-import { frozenWithHtml, convertedFields, sortNewestFirst, type Article, type ArticleHeading, type ConvertedBody } from './article.ts';
+import {
+  frozenWithHtml,
+  convertedFields,
+  sortNewestFirst,
+  type Article,
+  type ArticleHeading,
+  type ConvertedBody,
+} from './article.ts';
 import type { ArticleSource } from './article-file.ts';
 import { articleExcerpt } from './excerpt.ts';
 import { bodyOf, bodyStartLine, isoDate, keyAt, splitFrontMatter } from './frontmatter.ts';
@@ -50,7 +57,14 @@ export interface ParsedParts {
  * An article from front matter already parsed and its body: the spec's defaults applied.
  * `text` is the whole file, for line numbers (the body alone when the file is not at hand).
  */
-function articleFromParts(file: string, written: Record<string, unknown>, body: string, options: ParseOptions, text = body, converted: ConvertedBody = { html: '' }): Article {
+function articleFromParts(
+  file: string,
+  written: Record<string, unknown>,
+  body: string,
+  options: ParseOptions,
+  text = body,
+  converted: ConvertedBody = { html: '' },
+): Article {
   const slug = slugOf(file);
   const data = textFields(file, written, text, options.warn);
   const fields = checkFrontMatter(file, data, text);
@@ -64,43 +78,63 @@ function articleFromParts(file: string, written: Record<string, unknown>, body: 
     date = isoDate(fields.date)!;
   } else {
     date = options.now.toISOString();
-    options.warn(`${file}: no date in front matter${fields.date === undefined ? '' : ' (it is not a string)'}; using the build time ${date}.`);
+    options.warn(
+      `${file}: no date in front matter${fields.date === undefined ? '' : ' (it is not a string)'}; using the build time ${date}.`,
+    );
   }
   const updated = typeof fields.updated === 'string' ? isoDate(fields.updated)! : undefined;
   if (updated !== undefined && Date.parse(updated) < Date.parse(date)) {
-    options.warn(`${at('updated')}: updated (${fields.updated}) is before the date (${date}); check which of them is right.`);
+    options.warn(
+      `${at('updated')}: updated (${fields.updated}) is before the date (${date}); check which of them is right.`,
+    );
   }
-  if (updated !== undefined && Date.parse(updated) > options.now.getTime() && Date.parse(date) <= options.now.getTime()) {
-    options.warn(`${at('updated')}: updated (${fields.updated}) is in the future; give the day the article was last changed.`);
+  if (
+    updated !== undefined &&
+    Date.parse(updated) > options.now.getTime() &&
+    Date.parse(date) <= options.now.getTime()
+  ) {
+    options.warn(
+      `${at('updated')}: updated (${fields.updated}) is in the future; give the day the article was last changed.`,
+    );
   }
   const title = titleOf(fields.title, slug, at, options.warn);
   const bodyLine = bodyStartLine(text, body);
   const excerpt = articleExcerpt({ file, text, body, bodyLine }, data, options.warn);
 
-  return frozenWithHtml({
-    slug,
-    title,
-    date,
-    excerpt: excerpt.text,
-    excerptHtml: excerpt.html,
-    markdown: body,
-    data,
-    draft: fields.draft === true,
-    file,
-    bodyLine,
-    ...convertedFields(converted),
-    ...tagsOf(fields.tags, at, options.warn),
-    ...(updated !== undefined ? { updated } : {}),
-    ...authorsOf(fields.author),
-    ...(fields.canonical !== undefined ? { canonical: new URL(fields.canonical.trim()).href } : {}),
-    ...movedFromOf(fields.aliases, fields.redirect_from),
-    ...shareImageOf(file, fields, title, text, { folders: options.files, warn: options.warn }),
-  }, converted);
+  return frozenWithHtml(
+    {
+      slug,
+      title,
+      date,
+      excerpt: excerpt.text,
+      excerptHtml: excerpt.html,
+      markdown: body,
+      data,
+      draft: fields.draft === true,
+      file,
+      bodyLine,
+      ...convertedFields(converted),
+      ...tagsOf(fields.tags, at, options.warn),
+      ...(updated !== undefined ? { updated } : {}),
+      ...authorsOf(fields.author),
+      ...(fields.canonical !== undefined ? { canonical: new URL(fields.canonical.trim()).href } : {}),
+      ...movedFromOf(fields.aliases, fields.redirect_from),
+      ...shareImageOf(file, fields, title, text, { folders: options.files, warn: options.warn }),
+    },
+    converted,
+  );
 }
 
 /** The earlier addresses `aliases` and `redirect_from` name, trimmed, each once. */
 function movedFromOf(...lists: (string | string[] | undefined)[]): { movedFrom?: readonly string[] } {
-  const paths = [...new Set(lists.flat().filter((path): path is string => path !== undefined).map((path) => path.trim()))];
+  const paths = [
+    ...new Set(
+      lists
+        .flat()
+        .filter((path): path is string => path !== undefined)
+        .map((path) => path.trim()),
+    ),
+  ];
   return paths.length > 0 ? { movedFrom: Object.freeze(paths) } : {};
 }
 
@@ -108,7 +142,9 @@ function movedFromOf(...lists: (string | string[] | undefined)[]): { movedFrom?:
 function titleOf(title: unknown, slug: string, at: (key: string) => string, warn: (message: string) => void): string {
   if (typeof title === 'string' && title.trim() !== '') return title;
   if (title !== undefined && title !== null) {
-    warn(`${at('title')}: title ${JSON.stringify(title)} is ${typeof title === 'string' ? 'empty' : 'not text'}; the slug "${slug}" is shown instead. Write the title as text: title: "…"`);
+    warn(
+      `${at('title')}: title ${JSON.stringify(title)} is ${typeof title === 'string' ? 'empty' : 'not text'}; the slug "${slug}" is shown instead. Write the title as text: title: "…"`,
+    );
   }
   return slug;
 }
@@ -124,7 +160,9 @@ function tagsOf(tags: unknown, at: (key: string) => string, warn: (message: stri
     const text = String(tags).trim();
     const items = text.includes(',') ? text.split(',') : text.split(/\s+/);
     const list = items.map((item) => item.trim()).filter(Boolean);
-    warn(`${at('tags')}: tags is ${JSON.stringify(tags)}, not a list, so the article gets no tags; write it as a list: tags: [${list.join(', ')}]`);
+    warn(
+      `${at('tags')}: tags is ${JSON.stringify(tags)}, not a list, so the article gets no tags; write it as a list: tags: [${list.join(', ')}]`,
+    );
     return {};
   }
   const kept: string[] = [];
@@ -137,7 +175,10 @@ function tagsOf(tags: unknown, at: (key: string) => string, warn: (message: stri
     }
   }
   // One warning for all of them: a list of thousands says so once.
-  if (left.length > 0) warn(`${at('tags')}: ${left.length === 1 ? `the tag ${JSON.stringify(left[0])} is` : `${left.length} tags (${JSON.stringify(left[0])}, …) are`} not text and left out; write each tag as text: tags: [staking, ethereum]`);
+  if (left.length > 0)
+    warn(
+      `${at('tags')}: ${left.length === 1 ? `the tag ${JSON.stringify(left[0])} is` : `${left.length} tags (${JSON.stringify(left[0])}, …) are`} not text and left out; write each tag as text: tags: [staking, ethereum]`,
+    );
   return { tags: Object.freeze(kept) };
 }
 
@@ -163,18 +204,32 @@ function byLine(items: readonly RemovedHtml[]): Array<[number, string[]]> {
  * Says what the sanitiser removed or wrote as text in an article's body, a warning a line (lines of the body,
  * counted from 1, made lines of the file): `<script>`, `the onclick attribute of <a>`.
  */
-export function reportRemovedHtml(article: Article, removed: readonly RemovedHtml[], warn: (message: string) => void): void {
+export function reportRemovedHtml(
+  article: Article,
+  removed: readonly RemovedHtml[],
+  warn: (message: string) => void,
+): void {
   const at = (line: number) => `${article.file}:${line + (article.bodyLine ?? 1) - 1}`;
   for (const [line, tags] of byLine(removed.filter((item) => item.escaped))) {
     const [starts, ends] = [tags.filter((tag) => !tag.startsWith('</')), tags.filter((tag) => tag.startsWith('</'))];
     const said = [
-      ...(starts.length ? [`${starts.join(', ')} ${starts.length > 1 ? 'are' : 'is'} never closed, so shown as text instead of hiding the rest of the article; close ${starts.length > 1 ? 'each' : 'it'} (${starts.map((tag) => tag.replace('<', '</')).join(', ')}) or remove ${starts.length > 1 ? 'them' : 'it'}`] : []),
-      ...(ends.length ? [`${ends.join(', ')} without its ">" is shown as text instead of swallowing what follows; write ${ends.map((tag) => `${tag}>`).join(', ')}`] : []),
+      ...(starts.length
+        ? [
+            `${starts.join(', ')} ${starts.length > 1 ? 'are' : 'is'} never closed, so shown as text instead of hiding the rest of the article; close ${starts.length > 1 ? 'each' : 'it'} (${starts.map((tag) => tag.replace('<', '</')).join(', ')}) or remove ${starts.length > 1 ? 'them' : 'it'}`,
+          ]
+        : []),
+      ...(ends.length
+        ? [
+            `${ends.join(', ')} without its ">" is shown as text instead of swallowing what follows; write ${ends.map((tag) => `${tag}>`).join(', ')}`,
+          ]
+        : []),
     ];
     warn(`${at(line)}: ${said.join('; ')} (see "HTML in articles" in docs/write-an-article.md).`);
   }
   for (const [line, items] of byLine(removed.filter((item) => !item.escaped))) {
-    warn(`${at(line)}: ${items.join(', ')} removed: articles may not carry scripts, styles, frames or event handlers (see "HTML in articles" in docs/write-an-article.md).`);
+    warn(
+      `${at(line)}: ${items.join(', ')} removed: articles may not carry scripts, styles, frames or event handlers (see "HTML in articles" in docs/write-an-article.md).`,
+    );
   }
 }
 

@@ -24,25 +24,49 @@ export interface ParsedWithCache {
 /** Parses articles, taking the front matter and HTML of files seen before from the cache. */
 export async function parseWithCache(
   sources: readonly ArticleSource[],
-  options: { now: Date; warn: (message: string) => void; limits?: ArticleLimits; cacheDir: string; imageDir: string; root: string; publicDir: string; contentDir: string; siteStamp: string; lazyHtml?: boolean },
+  options: {
+    now: Date;
+    warn: (message: string) => void;
+    limits?: ArticleLimits;
+    cacheDir: string;
+    imageDir: string;
+    root: string;
+    publicDir: string;
+    contentDir: string;
+    siteStamp: string;
+    lazyHtml?: boolean;
+  },
 ): Promise<ParsedWithCache> {
   const cache = await openMarkdownCache(options.cacheDir, { root: options.root, lazy: options.lazyHtml === true });
   const keys = new Map<string, string>();
   const remembered = new Set<string>();
   const records = new Map<string, ArticleImageRecord>();
-  const all = parseArticles(sources, { now: options.now, warn: options.warn, limits: options.limits, files: { root: options.root, publicDir: options.publicDir, contentDir: options.contentDir } }, (source) => {
-    // Images are found relative to the article's folder: the same text elsewhere is another article.
-    const key = contentKey(`${source.file}\0${source.text}`, options.siteStamp);
-    keys.set(source.file, key);
-    const parts = cache.get(key);
-    // An image it shows changed, or its processed images went: converted again.
-    if (!parts || (parts.images && !imagesUnchanged(parts.images, options.imageDir, options.root))) return undefined;
-    remembered.add(source.file);
-    if (parts.images) records.set(source.file, parts.images);
-    return parts;
-  });
-  const pending = all.filter((article) => !remembered.has(article.file)).map((article) => ({ article, key: keys.get(article.file)! }));
-  const images = new Map(all.flatMap((article) => (records.has(article.file) ? [[article, records.get(article.file)!] as const] : [])));
+  const all = parseArticles(
+    sources,
+    {
+      now: options.now,
+      warn: options.warn,
+      limits: options.limits,
+      files: { root: options.root, publicDir: options.publicDir, contentDir: options.contentDir },
+    },
+    (source) => {
+      // Images are found relative to the article's folder: the same text elsewhere is another article.
+      const key = contentKey(`${source.file}\0${source.text}`, options.siteStamp);
+      keys.set(source.file, key);
+      const parts = cache.get(key);
+      // An image it shows changed, or its processed images went: converted again.
+      if (!parts || (parts.images && !imagesUnchanged(parts.images, options.imageDir, options.root))) return undefined;
+      remembered.add(source.file);
+      if (parts.images) records.set(source.file, parts.images);
+      return parts;
+    },
+  );
+  const pending = all
+    .filter((article) => !remembered.has(article.file))
+    .map((article) => ({ article, key: keys.get(article.file)! }));
+  const images = new Map(
+    all.flatMap((article) => (records.has(article.file) ? [[article, records.get(article.file)!] as const] : [])),
+  );
   return { all, pending, keys, cache, images, stale: pending.length > 0 || remembered.size !== sources.length };
 }
 
@@ -50,7 +74,11 @@ export async function parseWithCache(
 export type ConvertedPair = readonly [listed: Article, converted: Article];
 
 /** What a helper is given to convert an article: its body, its file, and the line the body starts on. */
-const conversionItem = (article: Article): ArticleToConvert => ({ markdown: article.markdown, file: article.file, bodyLine: article.bodyLine ?? 1 });
+const conversionItem = (article: Article): ArticleToConvert => ({
+  markdown: article.markdown,
+  file: article.file,
+  bodyLine: article.bodyLine ?? 1,
+});
 
 /**
  * Converts the pending articles' Markdown (their images with it) in the pool's helpers, each into a

@@ -70,7 +70,10 @@ export function withHtml(article: Article, body: ConvertedBody): Article {
 
 /** The fields a conversion gives, frozen: its headings and the reading time its words make. */
 export function convertedFields({ headings = [], words = 0 }: ConvertedBody) {
-  return { headings: Object.freeze(headings.map((heading) => Object.freeze({ ...heading }))), readingTime: words > 0 ? Math.max(1, Math.ceil(words / WORDS_PER_MINUTE)) : 0 };
+  return {
+    headings: Object.freeze(headings.map((heading) => Object.freeze({ ...heading }))),
+    readingTime: words > 0 ? Math.max(1, Math.ceil(words / WORDS_PER_MINUTE)) : 0,
+  };
 }
 
 /**
@@ -79,7 +82,13 @@ export function convertedFields({ headings = [], words = 0 }: ConvertedBody) {
  */
 export function frozenWithHtml(article: Omit<Article, 'html'>, body: ConvertedBody): Article {
   const lazy = Object.getOwnPropertyDescriptor(body, 'html')?.get;
-  return Object.freeze(Object.defineProperty(article, 'html', lazy ? { get: lazy, enumerable: true } : { value: body.html, enumerable: true, writable: false }) as Article);
+  return Object.freeze(
+    Object.defineProperty(
+      article,
+      'html',
+      lazy ? { get: lazy, enumerable: true } : { value: body.html, enumerable: true, writable: false },
+    ) as Article,
+  );
 }
 
 /** Whether a build shows the article: drafts only with `drafts`, future dates only with `future`. */
@@ -95,6 +104,8 @@ export function sortNewestFirst(articles: readonly Article[]): Article[] {
     const time = Date.parse(article.date);
     return { article, time: Number.isNaN(time) ? -Infinity : time };
   });
-  keyed.sort((a, b) => b.time - a.time || (a.article.slug < b.article.slug ? -1 : a.article.slug > b.article.slug ? 1 : 0));
+  keyed.sort(
+    (a, b) => b.time - a.time || (a.article.slug < b.article.slug ? -1 : a.article.slug > b.article.slug ? 1 : 0),
+  );
   return keyed.map((entry) => entry.article);
 }

@@ -46,7 +46,9 @@ export async function convertOne(file: string, convert: () => Promise<ConvertedM
   try {
     return await convert();
   } catch (caught) {
-    return failedConversion(isStackOverflow(caught) ? catalogueError('ArticleTooDeep', ['stack'], { file }, { cause: caught }) : caught);
+    return failedConversion(
+      isStackOverflow(caught) ? catalogueError('ArticleTooDeep', ['stack'], { file }, { cause: caught }) : caught,
+    );
   }
 }
 

@@ -6,7 +6,9 @@ import { catalogueError, SsgError, SsgErrorList } from '../errors.ts';
 
 /** A schema check for a YAML file: anything with zod's `safeParse` contract. */
 export interface DataSchema<T = unknown> {
-  safeParse(input: unknown):
+  safeParse(
+    input: unknown,
+  ):
     | { success: true; data: T }
     | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
 }
@@ -66,16 +68,23 @@ function parseDataFile(source: DataFile, schema: DataSchema | undefined): unknow
   if (doc.errors.length > 0) {
     const first = doc.errors[0]!;
     const position = yamlErrorPosition(first, source.text);
-    throw catalogueError('DataInvalidYaml', [yamlMessage(first)], { file: source.file, line: position?.line, column: position?.column }, { cause: first });
+    throw catalogueError(
+      'DataInvalidYaml',
+      [yamlMessage(first)],
+      { file: source.file, line: position?.line, column: position?.column },
+      { cause: first },
+    );
   }
   const value: unknown = doc.toJS();
   if (!schema) return value;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw new SsgErrorList(
-    result.error.issues.map(
-      (issue) =>
-        catalogueError('DataSchemaMismatch', [describePath(doc, issue.path), issue.message], { file: source.file, line: lineOf(doc, lines, issue.path) }),
+    result.error.issues.map((issue) =>
+      catalogueError('DataSchemaMismatch', [describePath(doc, issue.path), issue.message], {
+        file: source.file,
+        line: lineOf(doc, lines, issue.path),
+      }),
     ),
   );
 }

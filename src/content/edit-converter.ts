@@ -12,7 +12,11 @@ export interface EditConverter {
   /** The article converted, or its problems (its time budget passed among them). */
   convert(item: ArticleToConvert, converter: ArticleConverter): Promise<ConvertedArticle>;
   /** Each article in turn, as a run's pool converts them: `onBatch` hears of each as it lands. */
-  convertAll(items: readonly ArticleToConvert[], converter: ArticleConverter, onBatch?: OnBatch): Promise<ConvertedArticle[]>;
+  convertAll(
+    items: readonly ArticleToConvert[],
+    converter: ArticleConverter,
+    onBatch?: OnBatch,
+  ): Promise<ConvertedArticle[]>;
   /**
    * Starts the helper for these settings before the first edit, so that one costs no process
    * start, and has it convert a sample article a few times (see warm-up.ts). Settles when that is
@@ -28,7 +32,11 @@ export interface EditConverter {
  * (a new copy of its module: the helper would keep the old plugins). An article that passes its
  * time budget is its problem, as in a build; the helper taking its place converts the next.
  */
-export function createEditConverter(options: { cacheDir: string; interrupts?: Interrupts; limits?: Pick<ArticleLimits, 'timeoutMs' | 'helperMemoryMb'> }): EditConverter {
+export function createEditConverter(options: {
+  cacheDir: string;
+  interrupts?: Interrupts;
+  limits?: Pick<ArticleLimits, 'timeoutMs' | 'helperMemoryMb'>;
+}): EditConverter {
   let current: { pool: MarkdownPool; settings: string } | undefined;
   const poolFor = async (converter: ArticleConverter) => {
     const settings = JSON.stringify(converter.helperSettings);
@@ -81,4 +89,3 @@ export function createEditConverter(options: { cacheDir: string; interrupts?: In
     },
   };
 }
-

@@ -39,7 +39,21 @@ const HTML_OPTIONS = { characterReferences: { useNamedReferences: true } };
  * great year` is no list, `# 1` no heading), HTML in it is inline. A body's excerpt (before
  * `<!--more-->`) is read as the body is.
  */
-const INLINE_ONLY: Extension = { disable: { null: ['blockQuote', 'codeFenced', 'codeIndented', 'definition', 'headingAtx', 'htmlFlow', 'list', 'setextUnderline', 'thematicBreak'] } };
+const INLINE_ONLY: Extension = {
+  disable: {
+    null: [
+      'blockQuote',
+      'codeFenced',
+      'codeIndented',
+      'definition',
+      'headingAtx',
+      'htmlFlow',
+      'list',
+      'setextUnderline',
+      'thematicBreak',
+    ],
+  },
+};
 
 /**
  * A Markdown excerpt (front matter's, or the body before `<!--more-->`) as one paragraph, keeping
@@ -53,11 +67,15 @@ function excerptFromMarkdown(markdown: string, from: 'front matter' | 'body' = '
     // Written by the same serializer as any other excerpt, so that both escape alike.
     return { text, html: toHtml({ type: 'text', value: text }, HTML_OPTIONS) };
   }
-  const tree = fromMarkdown(markdown, { extensions: [gfmStrikethrough(), ...(from === 'front matter' ? [INLINE_ONLY] : [])], mdastExtensions: [gfmStrikethroughFromMarkdown()] });
+  const tree = fromMarkdown(markdown, {
+    extensions: [gfmStrikethrough(), ...(from === 'front matter' ? [INLINE_ONLY] : [])],
+    mdastExtensions: [gfmStrikethroughFromMarkdown()],
+  });
   const paragraph: Paragraph = { type: 'paragraph', children: summaryPhrasing(joinBlocks(tree.children)) };
   const text = collapse(paragraph.children.map((node) => (node.type === 'break' ? ' ' : toString(node))).join(''));
   const hast = toHast(paragraph) as HastNodes;
-  const html = 'children' in hast ? collapse(toHtml(hast.children as HastContent[], HTML_OPTIONS)).replace(/<br> /g, '<br>') : '';
+  const html =
+    'children' in hast ? collapse(toHtml(hast.children as HastContent[], HTML_OPTIONS)).replace(/<br> /g, '<br>') : '';
   return { text, html };
 }
 
@@ -94,7 +112,18 @@ function inlineOf(block: RootContent): PhrasingContent[] {
 }
 
 /** Elements whose content is no text a reader sees. */
-const HIDDEN = new Set(['script', 'style', 'template', 'textarea', 'title', 'noscript', 'iframe', 'object', 'svg', 'math']);
+const HIDDEN = new Set([
+  'script',
+  'style',
+  'template',
+  'textarea',
+  'title',
+  'noscript',
+  'iframe',
+  'object',
+  'svg',
+  'math',
+]);
 
 /** The text of a piece of HTML, `<br>` a break, hidden elements' content left out; read by a tokenizer, in one pass. */
 function htmlText(html: string): PhrasingContent[] {
@@ -174,14 +203,21 @@ const MORE = /^[ \t]*<!--\s*more\s*-->[ \t]*$/im;
  * read as the excerpt, with a message naming the one this site uses); else the body's text before
  * a `<!--more-->` line; else none.
  */
-export function articleExcerpt({ file, text, body, bodyLine }: { file: string; text: string; body: string; bodyLine: number }, data: Record<string, unknown>, warn: (message: string) => void) {
+export function articleExcerpt(
+  { file, text, body, bodyLine }: { file: string; text: string; body: string; bodyLine: number },
+  data: Record<string, unknown>,
+  warn: (message: string) => void,
+) {
   const where = (key: string) => keyAt(file, text, key);
   if (typeof data.excerpt === 'string') {
-    if (typeof data.description === 'string' && data.description !== data.excerpt) warn(`${where('description')}: "description" is not read, as excerpt is given; remove one of them.`);
+    if (typeof data.description === 'string' && data.description !== data.excerpt)
+      warn(`${where('description')}: "description" is not read, as excerpt is given; remove one of them.`);
     return checkedExcerpt(data.excerpt, 'front matter', keyLocation(file, text, 'excerpt'));
   }
   if (typeof data.description === 'string') {
-    warn(`${where('description')}: "description" is read as the excerpt (the name this site uses); rename it to excerpt.`);
+    warn(
+      `${where('description')}: "description" is read as the excerpt (the name this site uses); rename it to excerpt.`,
+    );
     return checkedExcerpt(data.description, 'front matter', keyLocation(file, text, 'description'));
   }
   const more = MORE.exec(body);
@@ -194,7 +230,8 @@ export function articleExcerpt({ file, text, body, bodyLine }: { file: string; t
  * converter follows is refused by name.
  */
 function checkedExcerpt(markdown: string, from: 'front matter' | 'body', at: { file: string; line?: number }) {
-  if (markdown.length > MAX_EXCERPT_LENGTH) throw catalogueError('ExcerptTooLong', [markdown.length, MAX_EXCERPT_LENGTH, from], at);
+  if (markdown.length > MAX_EXCERPT_LENGTH)
+    throw catalogueError('ExcerptTooLong', [markdown.length, MAX_EXCERPT_LENGTH, from], at);
   try {
     return excerptFromMarkdown(markdown, from);
   } catch (error) {

@@ -85,17 +85,28 @@ export interface SplitOptions {
 export function splitFrontMatter(source: string, file: string, options: SplitOptions = {}): SplitFile {
   const { lines, block } = frontMatterLines(source);
   if (!block) return { data: {}, body: lines.join('\n') };
-  if (block.close === -1) throw catalogueError('FrontMatterUnclosed', [block.format, block.open + 1], { file, line: block.open + 1 });
+  if (block.close === -1)
+    throw catalogueError('FrontMatterUnclosed', [block.format, block.open + 1], { file, line: block.open + 1 });
   const inner = lines.slice(block.open + 1, block.close).join('\n');
   // Before it is parsed: the YAML parser's time grows with the square of a mapping's keys.
-  if (inner.length > MAX_FRONT_MATTER_LENGTH) throw catalogueError('FrontMatterTooLarge', [inner.length, MAX_FRONT_MATTER_LENGTH], { file, line: block.open + 1 });
+  if (inner.length > MAX_FRONT_MATTER_LENGTH)
+    throw catalogueError('FrontMatterTooLarge', [inner.length, MAX_FRONT_MATTER_LENGTH], {
+      file,
+      line: block.open + 1,
+    });
   // Lines of the front matter's own text are counted from the line after the opening one.
   const firstLine = block.open + 2;
   const data =
-    block.format === 'yaml' ? readYaml(inner, file, firstLine, options) : block.format === 'toml' ? readToml(inner, file, firstLine) : readJson(lines.slice(block.open, block.close + 1).join('\n'), file, block.open + 1);
+    block.format === 'yaml'
+      ? readYaml(inner, file, firstLine, options)
+      : block.format === 'toml'
+        ? readToml(inner, file, firstLine)
+        : readJson(lines.slice(block.open, block.close + 1).join('\n'), file, block.open + 1);
   if (data === null || data === undefined) return { data: {}, body: lines.slice(block.close + 1).join('\n') };
-  if (typeof data !== 'object' || Array.isArray(data)) throw catalogueError('FrontMatterNotMapping', [], { file, line: firstLine });
-  if (depthOf(data) > MAX_FRONT_MATTER_DEPTH) throw catalogueError('FrontMatterTooDeep', [MAX_FRONT_MATTER_DEPTH], { file, line: block.open + 1 });
+  if (typeof data !== 'object' || Array.isArray(data))
+    throw catalogueError('FrontMatterNotMapping', [], { file, line: firstLine });
+  if (depthOf(data) > MAX_FRONT_MATTER_DEPTH)
+    throw catalogueError('FrontMatterTooDeep', [MAX_FRONT_MATTER_DEPTH], { file, line: block.open + 1 });
   return { data: data as Record<string, unknown>, body: lines.slice(block.close + 1).join('\n') };
 }
 
@@ -128,18 +139,36 @@ function readYaml(text: string, file: string, firstLine: number, options: SplitO
   if (doc.errors.length > 0) {
     const first = doc.errors[0]!;
     // The parser's stack ran out: nesting past what any front matter needs, said as such.
-    if (/call stack/i.test(first.message)) throw catalogueError('FrontMatterTooDeep', [MAX_FRONT_MATTER_DEPTH], { file, line: firstLine - 1 }, { cause: first });
+    if (/call stack/i.test(first.message))
+      throw catalogueError(
+        'FrontMatterTooDeep',
+        [MAX_FRONT_MATTER_DEPTH],
+        { file, line: firstLine - 1 },
+        { cause: first },
+      );
     const position = yamlErrorPosition(first, text);
-    throw catalogueError('FrontMatterInvalidYaml', [yamlMessage(first)], { file, line: position ? position.line + firstLine - 1 : undefined, column: position?.column }, { cause: first });
+    throw catalogueError(
+      'FrontMatterInvalidYaml',
+      [yamlMessage(first)],
+      { file, line: position ? position.line + firstLine - 1 : undefined, column: position?.column },
+      { cause: first },
+    );
   }
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
   } catch (error) {
     // The yaml package stops an alias bomb ("Excessive alias count indicates a resource exhaustion attack").
-    if (error instanceof ReferenceError && /alias/i.test(error.message)) throw catalogueError('FrontMatterAliasesExcessive', [MAX_YAML_ALIASES], { file, line: firstLine - 1 }, { cause: error });
+    if (error instanceof ReferenceError && /alias/i.test(error.message))
+      throw catalogueError(
+        'FrontMatterAliasesExcessive',
+        [MAX_YAML_ALIASES],
+        { file, line: firstLine - 1 },
+        { cause: error },
+      );
     // What else it refuses as it builds the values ("Merge sources must be maps or map aliases").
-    if (error instanceof Error) throw catalogueError('FrontMatterInvalidYaml', [error.message], { file, line: firstLine - 1 }, { cause: error });
+    if (error instanceof Error)
+      throw catalogueError('FrontMatterInvalidYaml', [error.message], { file, line: firstLine - 1 }, { cause: error });
     throw error;
   }
   if (data && typeof data === 'object' && !Array.isArray(data) && options.textKeys) {
@@ -151,13 +180,18 @@ function readYaml(text: string, file: string, firstLine: number, options: SplitO
 /** The text keys' values as the author wrote them: a number or true/false as its own text, in a list too. */
 function textAsWritten(doc: Document, data: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   const asWritten = (node: unknown, value: unknown) =>
-    isScalar(node) && (typeof node.value === 'number' || typeof node.value === 'boolean') && typeof node.source === 'string' ? node.source : value;
+    isScalar(node) &&
+    (typeof node.value === 'number' || typeof node.value === 'boolean') &&
+    typeof node.source === 'string'
+      ? node.source
+      : value;
   const found: Record<string, unknown> = {};
   for (const key of keys) {
     if (!Object.hasOwn(data, key)) continue;
     const node = doc.get(key, true);
     const value = data[key];
-    if (isSeq(node) && Array.isArray(value)) found[key] = value.map((item, index) => asWritten(node.items[index], item));
+    if (isSeq(node) && Array.isArray(value))
+      found[key] = value.map((item, index) => asWritten(node.items[index], item));
     else found[key] = asWritten(node, value);
   }
   return found;
@@ -167,10 +201,21 @@ function readToml(text: string, file: string, firstLine: number): unknown {
   try {
     return plainToml(parseToml(text));
   } catch (error) {
-    if (isStackOverflow(error)) throw catalogueError('FrontMatterTooDeep', [MAX_FRONT_MATTER_DEPTH], { file, line: firstLine - 1 }, { cause: error });
+    if (isStackOverflow(error))
+      throw catalogueError(
+        'FrontMatterTooDeep',
+        [MAX_FRONT_MATTER_DEPTH],
+        { file, line: firstLine - 1 },
+        { cause: error },
+      );
     if (!(error instanceof TomlError)) throw error;
     const message = error.message.split('\n')[0]!.replace(/^Invalid TOML document: /, '');
-    throw catalogueError('FrontMatterInvalidToml', [message], { file, line: error.line + firstLine - 1, column: error.column }, { cause: error });
+    throw catalogueError(
+      'FrontMatterInvalidToml',
+      [message],
+      { file, line: error.line + firstLine - 1, column: error.column },
+      { cause: error },
+    );
   }
 }
 
@@ -178,7 +223,8 @@ function readToml(text: string, file: string, firstLine: number): unknown {
 function plainToml(value: unknown): unknown {
   if (value instanceof TomlDate) return value.toISOString();
   if (Array.isArray(value)) return value.map(plainToml);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, plainToml(item)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, plainToml(item)]));
   return value;
 }
 
@@ -189,7 +235,12 @@ function readJson(text: string, file: string, openLine: number): unknown {
     if (!(error instanceof SyntaxError)) throw error;
     const position = /position (\d+)/.exec(error.message);
     const line = position ? openLine + (text.slice(0, Number(position[1])).match(/\n/g)?.length ?? 0) : openLine;
-    throw catalogueError('FrontMatterInvalidJson', [error.message.replace(/\s*\(line \d+ column \d+\)$/, '')], { file, line }, { cause: error });
+    throw catalogueError(
+      'FrontMatterInvalidJson',
+      [error.message.replace(/\s*\(line \d+ column \d+\)$/, '')],
+      { file, line },
+      { cause: error },
+    );
   }
 }
 
@@ -250,7 +301,8 @@ export function bodyStartLine(source: string, body: string): number {
  * day and time with an optional zone (`2025-01-01T09:30`, `2025-01-01 09:30:00+01:00`,
  * `2023-04-05 10:00:00 +0200`, `2023-04-05t10:00:00z`; no zone means UTC).
  */
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)? ?([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
+const ISO_DATE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)? ?([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
 /**
  * The date normalised to ISO 8601, or undefined when the text is no real date (`2025-02-30`
@@ -267,7 +319,9 @@ export function isoDate(text: string): string | undefined {
   if (Number.isNaN(calendar.getTime()) || calendar.toISOString().slice(0, 10) !== dayPart) return undefined;
   if (hour === undefined) return dayPart;
   if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return undefined;
-  const offset = /^z$/i.test(zone) ? 'Z' : zone.replace(/^([+-]\d{2}):?(\d{2})?$/, (_, hours: string, minutes = '00') => `${hours}:${minutes}`);
+  const offset = /^z$/i.test(zone)
+    ? 'Z'
+    : zone.replace(/^([+-]\d{2}):?(\d{2})?$/, (_, hours: string, minutes = '00') => `${hours}:${minutes}`);
   if (offset !== 'Z' && (Number(offset.slice(1, 3)) > 23 || Number(offset.slice(4, 6)) > 59)) return undefined;
   const milliseconds = `${fraction}000`.slice(1, 4).padEnd(3, '0');
   const written = `${dayPart}T${hour}:${minute}:${second}.${milliseconds}${offset}`;

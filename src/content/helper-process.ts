@@ -16,7 +16,10 @@ import { DEFAULT_LIMITS, type ArticleLimits } from './limits.ts';
 const nativeExternal = {
   name: 'native-external',
   setup(build: { onResolve(options: { filter: RegExp }, callback: () => { path: string; external: boolean }): void }) {
-    build.onResolve({ filter: /^sharp$/ }, () => ({ path: pathToFileURL(createRequire(path.join(generatorRoot, 'package.json')).resolve('sharp')).href, external: true }));
+    build.onResolve({ filter: /^sharp$/ }, () => ({
+      path: pathToFileURL(createRequire(path.join(generatorRoot, 'package.json')).resolve('sharp')).href,
+      external: true,
+    }));
   },
 };
 
@@ -47,7 +50,9 @@ export async function compileHelper(helperFile: string): Promise<void> {
     nodePaths: generatorModulePaths,
     absWorkingDir: generatorRoot,
     // Packages written as CommonJS (some of the HTML parser's) require Node's modules.
-    banner: { js: "import { createRequire as __ssgRequire } from 'node:module'; const require = __ssgRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __ssgRequire } from 'node:module'; const require = __ssgRequire(import.meta.url);",
+    },
     plugins: [nativeExternal],
   });
   writeFileSync(helperFile, result.outputFiles[0]!.contents);
@@ -100,7 +105,11 @@ export interface SpareHelper {
  * starts it as it begins, so the helper loads while the build reads its inputs, and converting the
  * one article a push changed waits for no process start. Only the shipped helper (lib/).
  */
-export function startSpareHelper(options: { cacheDir: string; interrupts?: Interrupts; limits?: Pick<ArticleLimits, 'helperMemoryMb'> }): SpareHelper {
+export function startSpareHelper(options: {
+  cacheDir: string;
+  interrupts?: Interrupts;
+  limits?: Pick<ArticleLimits, 'helperMemoryMb'>;
+}): SpareHelper {
   const file = shippedHelper();
   const memoryMb = options.limits?.helperMemoryMb ?? DEFAULT_LIMITS.helperMemoryMb;
   let helper = file ? forkHelper(file, options.cacheDir, memoryMb) : undefined;
@@ -112,7 +121,10 @@ export function startSpareHelper(options: { cacheDir: string; interrupts?: Inter
   const unregister = helper ? (options.interrupts ?? noInterrupts).on(end) : () => {};
   return {
     take(wantedMb) {
-      const taken = wantedMb === memoryMb && helper?.process.exitCode === null && helper.process.signalCode === null ? helper : undefined;
+      const taken =
+        wantedMb === memoryMb && helper?.process.exitCode === null && helper.process.signalCode === null
+          ? helper
+          : undefined;
       if (taken) {
         helper = undefined;
         unregister();

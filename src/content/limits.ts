@@ -15,10 +15,19 @@ export interface ArticleLimits {
 }
 
 /** Each far above what real articles need and far below what exhausts the build (see docs/reference/limits.md). */
-export const DEFAULT_LIMITS: ArticleLimits = { maxBytes: 1024 * 1024, maxDepth: 100, timeoutMs: 20_000, helperMemoryMb: 1024 };
+export const DEFAULT_LIMITS: ArticleLimits = {
+  maxBytes: 1024 * 1024,
+  maxDepth: 100,
+  timeoutMs: 20_000,
+  helperMemoryMb: 1024,
+};
 
 /** An article's size, checked before anything else is done with it. */
-export function checkArticleSize(file: string, bytes: number, limits: Pick<ArticleLimits, 'maxBytes'> = DEFAULT_LIMITS): void {
+export function checkArticleSize(
+  file: string,
+  bytes: number,
+  limits: Pick<ArticleLimits, 'maxBytes'> = DEFAULT_LIMITS,
+): void {
   if (bytes > limits.maxBytes) throw catalogueError('ArticleTooLarge', [bytes, limits.maxBytes], { file });
 }
 
@@ -44,7 +53,13 @@ export function nestingDepth(body: string): { depth: number; line: number } {
     if (fence && quotes < fence.quotes) fence = undefined;
     const opening = gap < 4 ? FENCE.exec(rest) : null;
     if (fence !== undefined) {
-      if (opening && opening[1]![0] === fence.marker[0] && opening[1]!.length >= fence.marker.length && opening[2]!.trim() === '') fence = undefined;
+      if (
+        opening &&
+        opening[1]![0] === fence.marker[0] &&
+        opening[1]!.length >= fence.marker.length &&
+        opening[2]!.trim() === ''
+      )
+        fence = undefined;
       continue;
     }
     if (opening && !(opening[1]![0] === '`' && opening[2]!.includes('`'))) fence = { marker: opening[1]!, quotes };
@@ -88,9 +103,15 @@ function containersOf(text: string): { depth: number; quotes: number; gap: numbe
 const isGap = (char: number) => char === 0x20 || char === 0x09 || Number.isNaN(char);
 
 /** The body's nesting, checked before it is converted; `bodyLine` is the file's line where the body starts. */
-export function checkArticleDepth(file: string, body: string, bodyLine: number, limits: Pick<ArticleLimits, 'maxDepth'> = DEFAULT_LIMITS): void {
+export function checkArticleDepth(
+  file: string,
+  body: string,
+  bodyLine: number,
+  limits: Pick<ArticleLimits, 'maxDepth'> = DEFAULT_LIMITS,
+): void {
   const { depth, line } = nestingDepth(body);
-  if (depth > limits.maxDepth) throw catalogueError('ArticleTooDeep', ['levels', depth, limits.maxDepth], { file, line: line + bodyLine - 1 });
+  if (depth > limits.maxDepth)
+    throw catalogueError('ArticleTooDeep', ['levels', depth, limits.maxDepth], { file, line: line + bodyLine - 1 });
 }
 
 /** Whether an error is the JavaScript stack running out (a structure nested deeper than any check above foresaw: HTML, say). */

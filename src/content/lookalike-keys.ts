@@ -51,12 +51,15 @@ const LOOKALIKE_KEYS: Record<string, string> = {
 /** Edits (insert, delete, replace, swap two letters) between two short words, or more than `limit`. */
 function editDistance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, rows[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, rows[i - 2]![j - 2]! + 1);
       rows[i]![j] = best;
     }
   }
@@ -78,7 +81,12 @@ function meantKey(key: string): string | undefined {
 }
 
 /** A warning for each key that is not read but looks like one that is (`summary`: did you mean excerpt?). */
-export function warnLookalikeKeys(file: string, data: Record<string, unknown>, text: string, warn: (message: string) => void): void {
+export function warnLookalikeKeys(
+  file: string,
+  data: Record<string, unknown>,
+  text: string,
+  warn: (message: string) => void,
+): void {
   let warned = 0;
   let more = 0;
   for (const key of Object.keys(data)) {
@@ -93,5 +101,6 @@ export function warnLookalikeKeys(file: string, data: Record<string, unknown>, t
     warned++;
     warn(`${keyAt(file, text, key)}: "${key}" in front matter is not read; did you mean ${meant}?`);
   }
-  if (more > 0) warn(`${file}: ${more} more keys in front matter are not read and look like ones that are; see the ten above.`);
+  if (more > 0)
+    warn(`${file}: ${more} more keys in front matter are not read and look like ones that are; see the ten above.`);
 }

@@ -25,7 +25,8 @@ function alertOf(quote: Element): keyof typeof KINDS | undefined {
   text.value = text.value.slice(match[0].length);
   if (text.value === '') first.children.shift();
   if (first.children[0]?.type === 'element' && first.children[0].tagName === 'br') first.children.shift();
-  if (first.children.every((child) => child.type === 'text' && child.value.trim() === '')) quote.children.splice(quote.children.indexOf(first), 1);
+  if (first.children.every((child) => child.type === 'text' && child.value.trim() === ''))
+    quote.children.splice(quote.children.indexOf(first), 1);
   return match[1]!.toLowerCase() as keyof typeof KINDS;
 }
 
@@ -35,7 +36,12 @@ export function rehypeAlerts() {
     walkTree<RootContent>(tree, (child, parent, index) => {
       const kind = child.type === 'element' && child.tagName === 'blockquote' ? alertOf(child) : undefined;
       if (!kind || child.type !== 'element') return;
-      const title: Element = { type: 'element', tagName: 'p', properties: { className: ['markdown-alert-title'] }, children: [{ type: 'text', value: KINDS[kind] }] };
+      const title: Element = {
+        type: 'element',
+        tagName: 'p',
+        properties: { className: ['markdown-alert-title'] },
+        children: [{ type: 'text', value: KINDS[kind] }],
+      };
       parent.children[index] = {
         type: 'element',
         tagName: 'div',

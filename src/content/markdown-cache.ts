@@ -14,20 +14,44 @@ import type { ParsedParts } from './article-parser.ts';
  * versions, so an upgrade converts again. Losing the file costs one slower build.
  */
 // Images and front matter too: what they produce is part of what is kept.
-const pipelineSource = ['content/frontmatter.ts', 'content/markdown.ts', 'content/markdown-html.ts', 'content/markdown-alerts.ts', 'content/markdown-code.ts', 'content/markdown-plugins.ts', 'trees.ts', 'images/article-images.ts', 'images/picture.ts', 'images/process.ts', 'images/stage.ts']
+const pipelineSource = [
+  'content/frontmatter.ts',
+  'content/markdown.ts',
+  'content/markdown-html.ts',
+  'content/markdown-alerts.ts',
+  'content/markdown-code.ts',
+  'content/markdown-plugins.ts',
+  'trees.ts',
+  'images/article-images.ts',
+  'images/picture.ts',
+  'images/process.ts',
+  'images/stage.ts',
+]
   .map((file) => readFileSync(path.join(generatorRoot, 'src', file), 'utf8'))
   .join('\n');
 
 let versions: Record<string, string> | undefined;
 /** The pipeline's package versions now (read once per process). */
-const pipelineVersions = (): Record<string, string> => (versions ??= packageVersions(generatorNodeModules, importedPackages(pipelineSource)));
+const pipelineVersions = (): Record<string, string> =>
+  (versions ??= packageVersions(generatorNodeModules, importedPackages(pipelineSource)));
 
 let pipeline: string | undefined;
-const pipelineStamp = () => (pipeline ??= createHash('sha256').update(pipelineSource).update(JSON.stringify(pipelineVersions())).digest('hex').slice(0, 16));
+const pipelineStamp = () =>
+  (pipeline ??= createHash('sha256')
+    .update(pipelineSource)
+    .update(JSON.stringify(pipelineVersions()))
+    .digest('hex')
+    .slice(0, 16));
 
 /** The key of an article's text converted by this pipeline with the site's Markdown settings (their `markdownStamp`). */
 export function contentKey(text: string, siteStamp = ''): string {
-  return createHash('sha256').update(pipelineStamp()).update('\0').update(siteStamp).update('\0').update(text).digest('base64url');
+  return createHash('sha256')
+    .update(pipelineStamp())
+    .update('\0')
+    .update(siteStamp)
+    .update('\0')
+    .update(text)
+    .digest('base64url');
 }
 
 /** What markdown.json holds: everything but each article's HTML, which is an entry of its own. */
@@ -110,13 +134,19 @@ function lazyParts(parts: Omit<ParsedParts, 'html'>, file: string, relative: str
  * when first asked for (one changed since keeping its size and times, or removed meanwhile, is then
  * a CacheEntryChanged error); otherwise it is read with the parts, and one that cannot be read is a miss.
  */
-export async function openMarkdownCache(dir: string, { root = process.cwd(), lazy = false }: { root?: string; lazy?: boolean } = {}): Promise<MarkdownCache> {
+export async function openMarkdownCache(
+  dir: string,
+  { root = process.cwd(), lazy = false }: { root?: string; lazy?: boolean } = {},
+): Promise<MarkdownCache> {
   const file = markdownCacheFile(dir);
   const htmlDir = markdownHtmlDir(dir);
   const started = Date.now();
   const stored = await readStored(file);
   /** The parts of this build's articles, and the write of each new HTML entry (true once written). */
-  const used = new Map<string, { parts: Omit<ParsedParts, 'html'>; entry?: StoredParts['entry']; writing?: Promise<boolean> }>();
+  const used = new Map<
+    string,
+    { parts: Omit<ParsedParts, 'html'>; entry?: StoredParts['entry']; writing?: Promise<boolean> }
+  >();
   let hits = 0;
   let misses = 0;
   return {
@@ -161,12 +191,19 @@ export async function openMarkdownCache(dir: string, { root = process.cwd(), laz
         if (stamp) entries[key] = { ...parts, entry: stamp };
       }
       try {
-        writeEntrySync(file, Buffer.from(JSON.stringify({ versions: pipelineVersions(), entries } satisfies StoredMarkdown)));
+        writeEntrySync(
+          file,
+          Buffer.from(JSON.stringify({ versions: pipelineVersions(), entries } satisfies StoredMarkdown)),
+        );
       } catch {
         return; // Not kept: the next build converts these articles again.
       }
       try {
-        pruneEntries(htmlDir, { used: new Set(Object.keys(entries).map((key) => `${key}.html`)), isEntry: (name) => HTML_ENTRY.test(name), since: started });
+        pruneEntries(htmlDir, {
+          used: new Set(Object.keys(entries).map((key) => `${key}.html`)),
+          isEntry: (name) => HTML_ENTRY.test(name),
+          since: started,
+        });
       } catch {
         // Pruning only saves space.
       }

@@ -17,7 +17,8 @@ const TITLE = /(?:^|\s)title=(?:"([^"]*)"|'([^']*)'|([^\s"'{}]+))/;
 /** `{2,4-6}`, each group (`{2-3} {5}`). */
 const MARK_BRACES = /(?:^|\s)\{([\d,\s-]+)\}/g;
 /** `mark=2-3`, `mark={2}`, `highlight="1 3"`, Hugo's `hl_lines=[8,"15-17"]` (also inside `{…}`). */
-const MARK_WORD = /(?:^|[\s{,])(?:mark|highlight|hl_lines)=(?:\{([\d,\s-]+)\}|\[([\d,\s"'-]+)\]|"([\d,\s-]+)"|'([\d,\s-]+)'|([\d,-]+))/g;
+const MARK_WORD =
+  /(?:^|[\s{,])(?:mark|highlight|hl_lines)=(?:\{([\d,\s-]+)\}|\[([\d,\s"'-]+)\]|"([\d,\s-]+)"|'([\d,\s-]+)'|([\d,-]+))/g;
 
 /** An info string's first word that is meta, not a language. */
 const META_FIRST = /^(?:\{|(?:title|mark|highlight|hl_lines)=)/;
@@ -41,7 +42,9 @@ export function parseCodeMeta(meta: string | null | undefined): CodeMeta {
   const title = TITLE.exec(meta);
   const withoutTitle = title ? meta.replace(title[0], ' ') : meta;
   const written = [
-    ...[...withoutTitle.matchAll(MARK_WORD)].map((match) => (match[1] ?? match[2] ?? match[3] ?? match[4] ?? match[5]!).replace(/["']/g, '')),
+    ...[...withoutTitle.matchAll(MARK_WORD)].map((match) =>
+      (match[1] ?? match[2] ?? match[3] ?? match[4] ?? match[5]!).replace(/["']/g, ''),
+    ),
     // A group in braces that is not Hugo's options (`{linenos=table,hl_lines=[2]}` holds an =).
     ...[...withoutTitle.matchAll(MARK_BRACES)].map((match) => match[1]!),
   ];
@@ -72,13 +75,20 @@ export function remarkCodeMeta() {
       data.hProperties = {
         ...data.hProperties,
         ...(title !== undefined ? { dataCodeTitle: title } : {}),
-        ...(marks.length > 0 ? { dataCodeMark: marks.map(([from, to]) => (from === to ? `${from}` : `${from}-${to}`)).join(',') } : {}),
+        ...(marks.length > 0
+          ? { dataCodeMark: marks.map(([from, to]) => (from === to ? `${from}` : `${from}-${to}`)).join(',') }
+          : {}),
       };
     });
   };
 }
 
-const element = (tagName: string, properties: Element['properties'], children: ElementContent[]): Element => ({ type: 'element', tagName, properties, children });
+const element = (tagName: string, properties: Element['properties'], children: ElementContent[]): Element => ({
+  type: 'element',
+  tagName,
+  properties,
+  children,
+});
 const text = (value: string): Text => ({ type: 'text', value });
 
 /**
@@ -146,7 +156,9 @@ export function rehypeCodeBlocks() {
         delete node.properties.dataCodeMark;
       }
       if (node.type !== 'element' || node.tagName !== 'pre') return undefined;
-      const code = node.children.find((child): child is Element => child.type === 'element' && child.tagName === 'code');
+      const code = node.children.find(
+        (child): child is Element => child.type === 'element' && child.tagName === 'code',
+      );
       if (!code) return SKIP;
       const title = typeof code.properties.dataCodeTitle === 'string' ? code.properties.dataCodeTitle : undefined;
       const marks = typeof code.properties.dataCodeMark === 'string' ? lineRanges(code.properties.dataCodeMark) : [];
@@ -165,7 +177,10 @@ export function rehypeCodeBlocks() {
       const block =
         title === undefined
           ? element('div', { className: ['code-block'] }, children)
-          : element('figure', { className: ['code-block'] }, [element('figcaption', { className: ['code-title'] }, [text(title)]), ...children]);
+          : element('figure', { className: ['code-block'] }, [
+              element('figcaption', { className: ['code-title'] }, [text(title)]),
+              ...children,
+            ]);
       (parent.children as RootContent[])[index] = block;
       return SKIP;
     });

@@ -18,9 +18,23 @@ type AttributeRule = NonNullable<Schema['attributes']>[string][number];
  */
 export const articleSchema: Schema = {
   ...defaultSchema,
-  tagNames: [...(defaultSchema.tagNames ?? []), 'abbr', 'mark', 'u', 'small', 'cite', 'dfn', 'time', 'figure', 'figcaption'],
+  tagNames: [
+    ...(defaultSchema.tagNames ?? []),
+    'abbr',
+    'mark',
+    'u',
+    'small',
+    'cite',
+    'dfn',
+    'time',
+    'figure',
+    'figcaption',
+  ],
   // A fence's caption and marked lines (markdown-code.ts), read and removed after highlighting.
-  attributes: { ...defaultSchema.attributes, code: [...(defaultSchema.attributes?.code ?? []), 'dataCodeTitle', 'dataCodeMark'] },
+  attributes: {
+    ...defaultSchema.attributes,
+    code: [...(defaultSchema.attributes?.code ?? []), 'dataCodeTitle', 'dataCodeMark'],
+  },
 };
 
 /** The prefix the sanitiser puts before ids from the article (DOM clobbering: `id="location"`). */
@@ -70,7 +84,8 @@ export function rehypeLowercaseSchemes(schema: Schema = articleSchema) {
         const value = node.properties[key];
         if (typeof value !== 'string') continue;
         const scheme = schemeOf(value);
-        if (scheme && scheme !== scheme.toLowerCase() && protocols?.includes(scheme.toLowerCase())) node.properties[key] = scheme.toLowerCase() + value.slice(scheme.length);
+        if (scheme && scheme !== scheme.toLowerCase() && protocols?.includes(scheme.toLowerCase()))
+          node.properties[key] = scheme.toLowerCase() + value.slice(scheme.length);
       }
     });
 }
@@ -81,7 +96,9 @@ function ruleAllows(rule: AttributeRule, key: string, value: unknown): boolean |
   const [name, ...allowed] = rule as [string, ...Array<string | number | boolean | RegExp | null | undefined>];
   if (name !== key) return undefined;
   const values = Array.isArray(value) ? value : [value];
-  return values.every((item) => allowed.some((allow) => (allow instanceof RegExp ? allow.test(String(item)) : allow === item)));
+  return values.every((item) =>
+    allowed.some((allow) => (allow instanceof RegExp ? allow.test(String(item)) : allow === item)),
+  );
 }
 
 function attributeAllowed(schema: Schema, tagName: string, key: string, value: unknown): boolean {
@@ -91,7 +108,13 @@ function attributeAllowed(schema: Schema, tagName: string, key: string, value: u
 
 /** `onClick` → `onclick`, `className` → `class`, `dataFoo` → `data-foo`: as the author wrote it. */
 const attributeName = (key: string) =>
-  key === 'className' ? 'class' : key === 'htmlFor' ? 'for' : key.startsWith('data') || key.startsWith('aria') ? key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`) : key.toLowerCase();
+  key === 'className'
+    ? 'class'
+    : key === 'htmlFor'
+      ? 'for'
+      : key.startsWith('data') || key.startsWith('aria')
+        ? key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)
+        : key.toLowerCase();
 
 /** The URL property's value with a scheme the schema does not allow (`javascript:`), if any. */
 function unsafeUrl(schema: Schema, key: string, value: unknown): string | undefined {
@@ -106,8 +129,13 @@ function removedAttributes(schema: Schema, node: Element, line: number, removed:
   for (const [key, value] of Object.entries(node.properties as Properties)) {
     if (value === undefined || value === null || value === false) continue;
     const unsafe = unsafeUrl(schema, key, value);
-    if (unsafe !== undefined) removed.push({ line, what: `the ${attributeName(key)} "${unsafe.length > 40 ? `${unsafe.slice(0, 40)}…` : unsafe}" of <${node.tagName}>` });
-    else if (!attributeAllowed(schema, node.tagName, key, value)) removed.push({ line, what: `the ${attributeName(key)} attribute of <${node.tagName}>` });
+    if (unsafe !== undefined)
+      removed.push({
+        line,
+        what: `the ${attributeName(key)} "${unsafe.length > 40 ? `${unsafe.slice(0, 40)}…` : unsafe}" of <${node.tagName}>`,
+      });
+    else if (!attributeAllowed(schema, node.tagName, key, value))
+      removed.push({ line, what: `the ${attributeName(key)} attribute of <${node.tagName}>` });
   }
 }
 
@@ -128,10 +156,16 @@ export function rehypeNoteRemovedHtml(schema: Schema = articleSchema) {
       const line = (lastLine = node.position?.start?.line ?? lastLine);
       if (node.type !== 'element') return undefined;
       if (allowedTags.has(node.tagName)) return removedAttributes(schema, node, line, removed);
-      removed.push({ line, what: stripped.has(node.tagName) ? `<${node.tagName}> and its content` : `<${node.tagName}> (its text is kept)` });
+      removed.push({
+        line,
+        what: stripped.has(node.tagName) ? `<${node.tagName}> and its content` : `<${node.tagName}> (its text is kept)`,
+      });
       return stripped.has(node.tagName) ? SKIP : undefined;
     });
-    const escaped = ((file.data as HtmlFileData).escapedHtml ?? []).map((tag): RemovedHtml => ({ ...tag, escaped: true }));
+    const escaped = ((file.data as HtmlFileData).escapedHtml ?? []).map((tag): RemovedHtml => ({
+      ...tag,
+      escaped: true,
+    }));
     (file.data as HtmlFileData).removedHtml = [...escaped, ...removed];
   };
 }
@@ -152,7 +186,11 @@ export function rehypeLinkIds() {
     const slug = (file.data as HtmlFileData).slug ?? 'note';
     const footnoteId = `${CLOBBER_PREFIX}${FOOTNOTE_PREFIX}`;
     const own = (id: string) =>
-      id.startsWith(footnoteId) ? `${slug}-${id.slice(footnoteId.length)}` : id === FOOTNOTE_LABEL ? `${slug}-footnote-label` : id;
+      id.startsWith(footnoteId)
+        ? `${slug}-${id.slice(footnoteId.length)}`
+        : id === FOOTNOTE_LABEL
+          ? `${slug}-footnote-label`
+          : id;
     const ids = new Set<string>();
     eachElement(tree, (node) => {
       if (typeof node.properties.id === 'string') ids.add((node.properties.id = own(node.properties.id)));
@@ -167,8 +205,10 @@ export function rehypeLinkIds() {
       const [place, target] = [href.slice(0, href.indexOf('#')), href.slice(href.indexOf('#') + 1)];
       // `#x`, or the article's own page by its path (`/news/<slug>#x`, `<slug>#x`).
       if (place !== '' && place.replace(/\/$/, '').split('/').pop() !== slug) return;
-      if (place === '' && target.startsWith(FOOTNOTE_PREFIX)) node.properties.href = `#${slug}-${target.slice(FOOTNOTE_PREFIX.length)}`;
-      else if (!ids.has(target) && ids.has(`${CLOBBER_PREFIX}${target}`)) node.properties.href = `${place}#${CLOBBER_PREFIX}${target}`;
+      if (place === '' && target.startsWith(FOOTNOTE_PREFIX))
+        node.properties.href = `#${slug}-${target.slice(FOOTNOTE_PREFIX.length)}`;
+      else if (!ids.has(target) && ids.has(`${CLOBBER_PREFIX}${target}`))
+        node.properties.href = `${place}#${CLOBBER_PREFIX}${target}`;
     });
   };
 }

@@ -24,7 +24,10 @@ export interface MarkdownOptions {
 
 /** Whether a site's options change anything: a plugin, or something allowed. */
 export function changesMarkdown(options: MarkdownOptions | undefined): options is MarkdownOptions {
-  return Boolean(options && (options.remarkPlugins?.length || options.rehypePlugins?.length || options.allow || options.reservedIds?.length));
+  return Boolean(
+    options &&
+    (options.remarkPlugins?.length || options.rehypePlugins?.length || options.allow || options.reservedIds?.length),
+  );
 }
 
 /** Whether the options hold the site's code (plugins) or its schema, which helpers take from the site's module; reserved ids travel as data. */

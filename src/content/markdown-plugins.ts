@@ -12,7 +12,8 @@ import { versionsOfPackages } from './package-versions.ts';
 type AnyPlugin = Plugin<unknown[], never, never>;
 
 /** `remarkMath` → "remarkMath (markdown.remarkPlugins[0])". */
-const pluginName = (plugin: AnyPlugin, list: string, index: number) => `${plugin.name || 'a plugin without a name'} (markdown.${list}[${index}])`;
+const pluginName = (plugin: AnyPlugin, list: string, index: number) =>
+  `${plugin.name || 'a plugin without a name'} (markdown.${list}[${index}])`;
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -32,7 +33,12 @@ function wrapped(entry: Pluggable, list: string, index: number): Pluggable {
     const transform = transformer;
     const fail = (error: unknown, file: VFile) => {
       if (isExpectedError(error)) throw error;
-      throw catalogueError('MarkdownPluginFailed', [name, reasonOf(error)], { file: file.path || undefined }, { cause: error });
+      throw catalogueError(
+        'MarkdownPluginFailed',
+        [name, reasonOf(error)],
+        { file: file.path || undefined },
+        { cause: error },
+      );
     };
     // Two parameters: unified waits for a third (`next`) when a transformer declares one.
     return (tree: never, file: VFile) => {
@@ -40,7 +46,9 @@ function wrapped(entry: Pluggable, list: string, index: number): Pluggable {
         if (transform.length >= 3) {
           // A callback-style transformer, made a promise.
           return new Promise((resolve, reject) =>
-            (transform as (...parameters: unknown[]) => void)(tree, file, (error?: unknown, result?: unknown) => (error ? reject(error) : resolve(result))),
+            (transform as (...parameters: unknown[]) => void)(tree, file, (error?: unknown, result?: unknown) =>
+              error ? reject(error) : resolve(result),
+            ),
           ).catch((error: unknown) => fail(error, file));
         }
         const result = (transform as (...parameters: unknown[]) => unknown)(tree, file);
@@ -69,7 +77,14 @@ export function withAllowed(schema: Schema, allow: MarkdownOptions['allow']): Sc
     const safe = names.filter((attribute) => !/^on/i.test(attribute) && attribute.toLowerCase() !== 'style');
     attributes[tag] = [...(attributes[tag] ?? []), ...safe];
   }
-  const tagNames = [...(schema.tagNames ?? []), ...(allow.tagNames ?? []).filter((tag) => !(schema.strip ?? []).includes(tag) && !['script', 'style', 'iframe', 'object', 'embed', 'base', 'meta', 'link', 'form'].includes(tag))];
+  const tagNames = [
+    ...(schema.tagNames ?? []),
+    ...(allow.tagNames ?? []).filter(
+      (tag) =>
+        !(schema.strip ?? []).includes(tag) &&
+        !['script', 'style', 'iframe', 'object', 'embed', 'base', 'meta', 'link', 'form'].includes(tag),
+    ),
+  ];
   return { ...schema, tagNames, attributes };
 }
 
@@ -81,13 +96,23 @@ export function withAllowed(schema: Schema, allow: MarkdownOptions['allow']): Sc
  * defines it and every module that imports, so a plugin's helper in another file counts and the
  * rest of the site's code does not. A new plugin, option or version converts every article again.
  */
-export function markdownStamp(options: MarkdownOptions | undefined, siteSources: readonly string[], codeOf: (fn: (...args: never[]) => unknown) => string = String): string {
+export function markdownStamp(
+  options: MarkdownOptions | undefined,
+  siteSources: readonly string[],
+  codeOf: (fn: (...args: never[]) => unknown) => string = String,
+): string {
   // Without settings, nothing to read: the package files are only looked at for plugins.
   if (!changesMarkdown(options)) return '';
   // The packages' versions only matter (and are only read) when there is code of the site's to run.
   const versions = needsSiteModule(options) ? versionsOfPackages(siteSources) : {};
-  const text = JSON.stringify([options.remarkPlugins, options.rehypePlugins, options.allow, options.reservedIds, versions], (_, value: unknown) =>
-    typeof value === 'function' ? `${value.name}:${codeOf(value as (...args: never[]) => unknown)}` : value instanceof RegExp ? String(value) : value,
+  const text = JSON.stringify(
+    [options.remarkPlugins, options.rehypePlugins, options.allow, options.reservedIds, versions],
+    (_, value: unknown) =>
+      typeof value === 'function'
+        ? `${value.name}:${codeOf(value as (...args: never[]) => unknown)}`
+        : value instanceof RegExp
+          ? String(value)
+          : value,
   );
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }

@@ -49,13 +49,23 @@ const siteOptions = new Map<string, Promise<MarkdownOptions | undefined>>();
  * The site's Markdown options: its plugins from its compiled module, its reserved ids as sent;
  * one value per module and ids (the processor made for them is kept by that value).
  */
-function markdownOptionsOf(file: string | undefined, reservedIds: readonly string[] | undefined): Promise<MarkdownOptions | undefined> {
+function markdownOptionsOf(
+  file: string | undefined,
+  reservedIds: readonly string[] | undefined,
+): Promise<MarkdownOptions | undefined> {
   if (!file && !reservedIds?.length) return Promise.resolve(undefined);
   const key = JSON.stringify([file ?? null, reservedIds ?? []]);
   let options = siteOptions.get(key);
   if (!options) {
-    const fromModule = file ? import(pathToFileURL(file).href).then((module: { site?: { markdown?: MarkdownOptions } }) => module.site?.markdown) : Promise.resolve(undefined);
-    siteOptions.set(key, (options = fromModule.then((found) => (reservedIds?.length ? { ...found, reservedIds } : found))));
+    const fromModule = file
+      ? import(pathToFileURL(file).href).then(
+          (module: { site?: { markdown?: MarkdownOptions } }) => module.site?.markdown,
+        )
+      : Promise.resolve(undefined);
+    siteOptions.set(
+      key,
+      (options = fromModule.then((found) => (reservedIds?.length ? { ...found, reservedIds } : found))),
+    );
   }
   return options;
 }
@@ -64,7 +74,13 @@ function markdownOptionsOf(file: string | undefined, reservedIds: readonly strin
 const drawersOf = new Map<string, Promise<Record<string, Drawer> | undefined>>();
 function drawers(file: string): Promise<Record<string, Drawer> | undefined> {
   let found = drawersOf.get(file);
-  if (!found) drawersOf.set(file, (found = import(pathToFileURL(file).href).then((module: { site?: { drawers?: Record<string, Drawer> } }) => module.site?.drawers)));
+  if (!found)
+    drawersOf.set(
+      file,
+      (found = import(pathToFileURL(file).href).then(
+        (module: { site?: { drawers?: Record<string, Drawer> } }) => module.site?.drawers,
+      )),
+    );
   return found;
 }
 
@@ -85,15 +101,29 @@ process.on('message', async (message: HelperRequest) => {
   }
   const { batch, settings, items } = message;
   if (settings.imageProcessor) useSharpVersion(settings.imageProcessor);
-  cache ??= openImageCache({ cacheDir: settings.cacheDir, settings: DEFAULT_IMAGE_SETTINGS, assetsDir: settings.assetsDir });
+  cache ??= openImageCache({
+    cacheDir: settings.cacheDir,
+    settings: DEFAULT_IMAGE_SETTINGS,
+    assetsDir: settings.assetsDir,
+  });
   const options = await markdownOptionsOf(settings.siteModule, settings.reservedIds);
   const converted: ConvertedArticle[] = [];
   for (const item of items) {
     // Said before each article, and flushed before its work starts: the pool gives each article
     // its own time budget from here (a helper's start-up is not the first article's), and names
     // this one if it runs past it (or out of memory).
-    await new Promise<void>((resolve) => (process.connected ? process.send!({ progress: item.file }, () => resolve()) : resolve()));
-    converted.push(await convertOne(item.file, () => convertArticle(item.markdown, { ...settings, file: item.file, bodyLine: item.bodyLine, cache: cache! }, options)));
+    await new Promise<void>((resolve) =>
+      process.connected ? process.send!({ progress: item.file }, () => resolve()) : resolve(),
+    );
+    converted.push(
+      await convertOne(item.file, () =>
+        convertArticle(
+          item.markdown,
+          { ...settings, file: item.file, bodyLine: item.bodyLine, cache: cache! },
+          options,
+        ),
+      ),
+    );
   }
   if (process.connected) process.send!({ batch, converted } satisfies MarkdownBatchResult);
 });

@@ -21,9 +21,23 @@ import { articleLinkTarget } from './article-links.ts';
 
 export { articleLinkTarget };
 import { changesMarkdown, type MarkdownOptions } from './markdown-options.ts';
-import { articleSchema, FOOTNOTE_PREFIX, rehypeLinkIds, rehypeNoteRemovedHtml, rehypeLowercaseSchemes, rehypeRawWhenPresent, type RemovedHtml } from './markdown-html.ts';
+import {
+  articleSchema,
+  FOOTNOTE_PREFIX,
+  rehypeLinkIds,
+  rehypeNoteRemovedHtml,
+  rehypeLowercaseSchemes,
+  rehypeRawWhenPresent,
+  type RemovedHtml,
+} from './markdown-html.ts';
 import { remarkEscapeRawTextTags } from './raw-text-tags.ts';
-import { rehypeArticleImages, rehypeNoteImageUrls, remarkNoteImageUrls, type ArticleImageContext, type ArticleImageRecord } from '../images/article-images.ts';
+import {
+  rehypeArticleImages,
+  rehypeNoteImageUrls,
+  remarkNoteImageUrls,
+  type ArticleImageContext,
+  type ArticleImageRecord,
+} from '../images/article-images.ts';
 
 /**
  * Whether the article holds raw HTML (comments aside): only then is the tree parsed again as HTML
@@ -52,11 +66,13 @@ const headingAnchor = {
   behavior: 'append' as const,
   properties: (heading: Element) => {
     const text = hastText(heading).trim();
-    return { className: ['heading-anchor'], ariaLabel: text ? `Link to the section “${text}”` : 'Link to this section' };
+    return {
+      className: ['heading-anchor'],
+      ariaLabel: text ? `Link to the section “${text}”` : 'Link to this section',
+    };
   },
   content: { type: 'text', value: '#' } as ElementContent,
 };
-
 
 const HEADING = /^h[1-6]$/;
 
@@ -91,7 +107,8 @@ function rehypeHeadingIds(reservedIds: readonly string[] = []) {
     for (const heading of headings) {
       const text = hastText(heading).replace(/\s+/g, ' ').trim();
       // An id written in raw HTML stays (prefixed by the sanitiser; links to it point there).
-      const id = typeof heading.properties.id === 'string' ? heading.properties.id : slugger.slug(slug(text) || 'section');
+      const id =
+        typeof heading.properties.id === 'string' ? heading.properties.id : slugger.slug(slug(text) || 'section');
       heading.properties.id = id;
       outline.push({ depth: Number(heading.tagName[1]), id, text });
     }
@@ -103,11 +120,13 @@ function rehypeHeadingIds(reservedIds: readonly string[] = []) {
 /** The words of a text: runs of letters or digits (a CJK character counts as one word). */
 function countWords(text: string): number {
   let count = 0;
-  for (const _ of text.matchAll(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}\p{M}'’_-]+/gu)) count++;
+  for (const _ of text.matchAll(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}\p{M}'’_-]+/gu))
+    count++;
   return count;
 }
 
-const isFootnoteLabel = (element: Element) => Array.isArray(element.properties.className) && element.properties.className.includes('sr-only');
+const isFootnoteLabel = (element: Element) =>
+  Array.isArray(element.properties.className) && element.properties.className.includes('sr-only');
 
 /**
  * Markdown to HTML as GitHub renders it: all of GFM (tables, strikethrough, task lists, autolinked
@@ -119,34 +138,36 @@ const isFootnoteLabel = (element: Element) => Array.isArray(element.properties.c
  */
 function createProcessor(options: MarkdownOptions = {}) {
   const schema = withAllowed(articleSchema, options.allow);
-  return unified()
-    .use(remarkParse)
-    .use(remarkGfm)
-    .use(remarkNoteRawHtml)
-    .use(remarkEscapeRawTextTags)
-    .use(remarkArticleLinks)
-    .use(remarkNoteImageUrls)
-    .use(remarkCodeMeta)
-    .use(sitePlugins(options.remarkPlugins, 'remarkPlugins'))
-    .use(remarkRehype, { allowDangerousHtml: true, clobberPrefix: FOOTNOTE_PREFIX })
-    .use(rehypeRawWhenPresent)
-    .use(rehypeNoteImageUrls)
-    .use(sitePlugins(options.rehypePlugins, 'rehypePlugins'))
-    .use(rehypeLowercaseSchemes, schema)
-    .use(rehypeNoteRemovedHtml, schema)
-    .use(rehypeSanitize, schema)
-    .use(rehypeLinkIds)
-    .use(rehypeAlerts)
-    // Given an article's image context (convertArticle): its images checked, processed, and replaced.
-    .use(rehypeArticleImages)
-    // Only fences that name their language: guessing it costs more than the rest of the pipeline.
-    .use(rehypeHighlight, { detect: false })
-    .use(rehypeHeadingIds, options.reservedIds)
-    .use(rehypeAutolinkHeadings, { ...headingAnchor, test: (element: Element) => !isFootnoteLabel(element) })
-    // After the words are counted: the copy buttons are no words of the article.
-    .use(rehypeCodeBlocks)
-    .use(rehypeStringify)
-    .freeze();
+  return (
+    unified()
+      .use(remarkParse)
+      .use(remarkGfm)
+      .use(remarkNoteRawHtml)
+      .use(remarkEscapeRawTextTags)
+      .use(remarkArticleLinks)
+      .use(remarkNoteImageUrls)
+      .use(remarkCodeMeta)
+      .use(sitePlugins(options.remarkPlugins, 'remarkPlugins'))
+      .use(remarkRehype, { allowDangerousHtml: true, clobberPrefix: FOOTNOTE_PREFIX })
+      .use(rehypeRawWhenPresent)
+      .use(rehypeNoteImageUrls)
+      .use(sitePlugins(options.rehypePlugins, 'rehypePlugins'))
+      .use(rehypeLowercaseSchemes, schema)
+      .use(rehypeNoteRemovedHtml, schema)
+      .use(rehypeSanitize, schema)
+      .use(rehypeLinkIds)
+      .use(rehypeAlerts)
+      // Given an article's image context (convertArticle): its images checked, processed, and replaced.
+      .use(rehypeArticleImages)
+      // Only fences that name their language: guessing it costs more than the rest of the pipeline.
+      .use(rehypeHighlight, { detect: false })
+      .use(rehypeHeadingIds, options.reservedIds)
+      .use(rehypeAutolinkHeadings, { ...headingAnchor, test: (element: Element) => !isFootnoteLabel(element) })
+      // After the words are counted: the copy buttons are no words of the article.
+      .use(rehypeCodeBlocks)
+      .use(rehypeStringify)
+      .freeze()
+  );
 }
 
 const processor = createProcessor();
@@ -189,8 +210,16 @@ export function convertMarkdown(markdown: string): ConvertedMarkdown {
 }
 
 /** An article's Markdown to HTML with the site's plugins, its images checked, processed and shown as pictures. */
-export async function convertArticle(markdown: string, imageContext: ArticleImageContext, options?: MarkdownOptions): Promise<ConvertedMarkdown> {
-  const file = new VFileClass({ value: markdown, path: imageContext.file, data: { imageContext, slug: slugOf(imageContext.file) } });
+export async function convertArticle(
+  markdown: string,
+  imageContext: ArticleImageContext,
+  options?: MarkdownOptions,
+): Promise<ConvertedMarkdown> {
+  const file = new VFileClass({
+    value: markdown,
+    path: imageContext.file,
+    data: { imageContext, slug: slugOf(imageContext.file) },
+  });
   return converted(await processorFor(options).process(file));
 }
 

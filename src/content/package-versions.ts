@@ -26,7 +26,9 @@ export function importedPackages(source: string): string[] {
 export function packageVersions(nodeModules: string, roots: readonly string[]): Record<string, string> {
   let lock: Record<string, LockPackage> | undefined;
   try {
-    const packages: unknown = (JSON.parse(readFileSync(path.join(nodeModules, '.package-lock.json'), 'utf8')) as { packages?: unknown } | null)?.packages;
+    const packages: unknown = (
+      JSON.parse(readFileSync(path.join(nodeModules, '.package-lock.json'), 'utf8')) as { packages?: unknown } | null
+    )?.packages;
     lock = typeof packages === 'object' && packages !== null ? (packages as Record<string, LockPackage>) : undefined;
   } catch {
     lock = undefined;

@@ -27,7 +27,8 @@ export function pageCount(count: number, size: number): number {
 }
 
 function checkSize(size: number): void {
-  if (!Number.isInteger(size) || size < 1) throw new RangeError(`Page size must be a whole number of at least 1, not ${size}.`);
+  if (!Number.isInteger(size) || size < 1)
+    throw new RangeError(`Page size must be a whole number of at least 1, not ${size}.`);
 }
 
 /** Every page of `items` in order, `size` per page, each item on exactly one page. */

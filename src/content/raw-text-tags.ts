@@ -8,7 +8,17 @@ import type { VFile } from 'vfile';
 import { walkTree } from '../trees.ts';
 
 /** Its tags (GitHub's tag filter lists them). `plaintext` has no end tag at all. */
-const RAW_TEXT_TAGS = new Set(['title', 'textarea', 'style', 'xmp', 'iframe', 'noembed', 'noframes', 'script', 'plaintext']);
+const RAW_TEXT_TAGS = new Set([
+  'title',
+  'textarea',
+  'style',
+  'xmp',
+  'iframe',
+  'noembed',
+  'noframes',
+  'script',
+  'plaintext',
+]);
 
 /** What was written as text, with its line in the Markdown given: `<style>`, or an end tag `</style`. */
 export interface EscapedTag {
@@ -34,7 +44,11 @@ function endTagsByName(text: string): Map<string, EndTag[]> {
     const tag = match[1]!.toLowerCase();
     if (!RAW_TEXT_TAGS.has(tag)) continue;
     const list = ends.get(tag) ?? [];
-    list.push({ at: match.index, tag, wellFormed: WELL_FORMED_END.test(text.slice(match.index, match.index + tag.length + 64)) });
+    list.push({
+      at: match.index,
+      tag,
+      wellFormed: WELL_FORMED_END.test(text.slice(match.index, match.index + tag.length + 64)),
+    });
     ends.set(tag, list);
   }
   return ends;
@@ -82,7 +96,8 @@ function tagEnd(text: string, at: number): number {
 function tagsToEscape(text: string): Array<{ at: number; what: string }> {
   const ends = endTagsByName(text);
   const found: Array<{ at: number; what: string }> = [];
-  for (const list of ends.values()) for (const end of list) if (!end.wellFormed) found.push({ at: end.at, what: `</${end.tag}` });
+  for (const list of ends.values())
+    for (const end of list) if (!end.wellFormed) found.push({ at: end.at, what: `</${end.tag}` });
   let index = 0;
   while (index < text.length) {
     const at = text.indexOf('<', index);
@@ -115,7 +130,8 @@ function tagsToEscape(text: string): Array<{ at: number; what: string }> {
 }
 
 /** The line of `index` in `value`, which starts on `firstLine` (any line ending counts). */
-const lineAt = (value: string, index: number, firstLine: number) => firstLine + (value.slice(0, index).match(/\r\n|\r|\n/g)?.length ?? 0);
+const lineAt = (value: string, index: number, firstLine: number) =>
+  firstLine + (value.slice(0, index).match(/\r\n|\r|\n/g)?.length ?? 0);
 
 /** The remark plugin: writes the tags `tagsToEscape` finds as text, and notes them in `file.data.escapedHtml`. */
 export function remarkEscapeRawTextTags() {

@@ -37,7 +37,10 @@ export function shareImageOf(
 ): { image?: Article['image'] } {
   const where = (key: string) => keyAt(file, text, key);
   if (fields.image === undefined) {
-    if (fields.imageAlt !== undefined) options.warn(`${where('imageAlt')}: imageAlt is not read without image; give the image it describes, or remove the line.`);
+    if (fields.imageAlt !== undefined)
+      options.warn(
+        `${where('imageAlt')}: imageAlt is not read without image; give the image it describes, or remove the line.`,
+      );
     return {};
   }
   const written = fields.image.trim();
@@ -49,9 +52,18 @@ export function shareImageOf(
   // Only where the build watches (content and the public folder): a card made from a file
   // elsewhere would never be made again when the file changes.
   if (!isWithin(contentDir, absolute) && !isWithin(publicDir, absolute)) {
-    throw catalogueError('FrontMatterFieldInvalid', [`image "${written}" is outside the content folder and site/public; put the image beside the article or in site/public.`], keyLocation(file, text, 'image'));
+    throw catalogueError(
+      'FrontMatterFieldInvalid',
+      [
+        `image "${written}" is outside the content folder and site/public; put the image beside the article or in site/public.`,
+      ],
+      keyLocation(file, text, 'image'),
+    );
   }
-  if (fields.imageAlt === undefined) options.warn(`${where('image')}: image has no imageAlt; say what it shows for readers who cannot see it (the title is used until then).`);
+  if (fields.imageAlt === undefined)
+    options.warn(
+      `${where('image')}: image has no imageAlt; say what it shows for readers who cannot see it (the title is used until then).`,
+    );
   const relative = path.relative(root, absolute);
   return { image: Object.freeze({ file: relative.split(path.sep).join('/'), alt: fields.imageAlt?.trim() ?? title }) };
 }

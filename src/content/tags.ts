@@ -96,7 +96,12 @@ export function tagGroup(articles: readonly Article[], slug: string): TagGroup |
 
 /** Each tag's group by slug as `tagGroup` gives it: its name and its articles' slugs, in order. */
 export function groupMembers(articles: readonly Article[]): Map<string, { name: string; slugs: string[] }> {
-  return new Map([...groupsBySlug(articles)].map(([slug, group]) => [slug, { name: group.name, slugs: group.articles.map((article) => article.slug) }]));
+  return new Map(
+    [...groupsBySlug(articles)].map(([slug, group]) => [
+      slug,
+      { name: group.name, slugs: group.articles.map((article) => article.slug) },
+    ]),
+  );
 }
 
 /** The slugs of an article's tags, in its order; throws `TagInvalid` naming the file. */

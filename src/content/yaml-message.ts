@@ -2,7 +2,10 @@ import type { YAMLError } from 'yaml';
 
 /** The parser's message without its own position, which we give as file:line instead. */
 export function yamlMessage(error: YAMLError): string {
-  return error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '').trim();
+  return error.message
+    .split('\n')[0]!
+    .replace(/ at line \d+, column \d+:?$/, '')
+    .trim();
 }
 
 /** What an unterminated value opens with, by the closing character the parser says is missing. */
@@ -18,7 +21,8 @@ export function yamlErrorPosition(error: YAMLError, text: string): { line: numbe
   if (!position) return undefined;
   const closing = /end with an? (\S)|Missing closing (\S)/.exec(error.message);
   const opener = closing ? OPENERS[closing[1] ?? closing[2]!] : undefined;
-  if (!opener || (error.code !== 'BAD_INDENT' && error.code !== 'MISSING_CHAR')) return { line: position.line, column: position.col };
+  if (!opener || (error.code !== 'BAD_INDENT' && error.code !== 'MISSING_CHAR'))
+    return { line: position.line, column: position.col };
   // The opener is before the point the error names; for a quote, skip the one that closes nothing.
   const opened = text.lastIndexOf(opener, Math.max(0, error.pos[0] - 1));
   if (opened === -1) return { line: position.line, column: position.col };

@@ -48,7 +48,9 @@ export interface DevServer {
 }
 
 /** What the overlay shows for an error: code, title, where, message and hint of each problem. */
-export function describeProblems(error: unknown): Array<{ code?: string; title?: string; where?: string; message: string; hint?: string }> {
+export function describeProblems(
+  error: unknown,
+): Array<{ code?: string; title?: string; where?: string; message: string; hint?: string }> {
   const errors = error instanceof SsgErrorList ? error.errors : [error];
   return errors.map((item) =>
     item instanceof SsgError
@@ -91,7 +93,11 @@ function createReloadEvents() {
   };
   return {
     subscribe(request: IncomingMessage, response: ServerResponse): void {
-      response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+      response.writeHead(200, {
+        'Content-Type': 'text/event-stream',
+        'Cache-Control': 'no-store',
+        Connection: 'keep-alive',
+      });
       response.write(': connected\n\n');
       listeners.add(response);
       if (lastProblems) response.write(`event: build-error\ndata: ${JSON.stringify(lastProblems)}\n\n`);
@@ -104,7 +110,8 @@ function createReloadEvents() {
       // Nothing written and no error shown: the pages are as they are.
       else if (!recovered && !result.reloadAll && result.pages.length === 0 && result.removed.length === 0) return;
       // After an error every open page shows it: each reloads.
-      else broadcast('reload', { all: recovered || result.reloadAll || result.removed.length > 0, pages: result.pages });
+      else
+        broadcast('reload', { all: recovered || result.reloadAll || result.removed.length > 0, pages: result.pages });
     },
     /** Remembers the problems for pages that connect later; `tell` also sends them to open ones. */
     failed(error: unknown, tell: boolean): void {
@@ -119,7 +126,12 @@ function createReloadEvents() {
 
 type ReloadEvents = ReturnType<typeof createReloadEvents>;
 
-function createDevHttpServer(build: IncrementalBuild, events: ReloadEvents, clientCode: Uint8Array, warn: (line: string) => void): Server {
+function createDevHttpServer(
+  build: IncrementalBuild,
+  events: ReloadEvents,
+  clientCode: Uint8Array,
+  warn: (line: string) => void,
+): Server {
   const serveStatic = createStaticHandler(build.outDir, {
     headers: () => ({ 'Cache-Control': 'no-store' }),
     transformHtml: (html, file) => {
@@ -128,25 +140,32 @@ function createDevHttpServer(build: IncrementalBuild, events: ReloadEvents, clie
     },
   });
 
-  return createHttpServer((request, response) => {
-    const pathname = parseRequestTarget(request.url)?.pathname;
-    if (pathname === EVENTS_PATH) {
-      events.subscribe(request, response);
-      return;
-    }
-    if (pathname === CLIENT_PATH) {
-      response.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' }).end(clientCode);
-      return;
-    }
-    if (!build.hasBuilt()) {
-      // No good build yet: a page that shows the error and reloads once the build succeeds.
-      response
-        .writeHead(503, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' })
-        .end(`<!doctype html><title>Build failed</title><body><script type="module" src="${CLIENT_PATH}" data-ssg-dev data-page="*"></script></body>`);
-      return;
-    }
-    return serveStatic(request, response);
-  }, { log: (line) => warn(line), idleTimeoutMs: 0 /* the reload event stream is quiet between saves */ });
+  return createHttpServer(
+    (request, response) => {
+      const pathname = parseRequestTarget(request.url)?.pathname;
+      if (pathname === EVENTS_PATH) {
+        events.subscribe(request, response);
+        return;
+      }
+      if (pathname === CLIENT_PATH) {
+        response
+          .writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' })
+          .end(clientCode);
+        return;
+      }
+      if (!build.hasBuilt()) {
+        // No good build yet: a page that shows the error and reloads once the build succeeds.
+        response
+          .writeHead(503, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' })
+          .end(
+            `<!doctype html><title>Build failed</title><body><script type="module" src="${CLIENT_PATH}" data-ssg-dev data-page="*"></script></body>`,
+          );
+        return;
+      }
+      return serveStatic(request, response);
+    },
+    { log: (line) => warn(line), idleTimeoutMs: 0 /* the reload event stream is quiet between saves */ },
+  );
 }
 
 /** After a good rebuild was announced: the cache drops what the site no longer uses (only saves space). */
@@ -207,7 +226,11 @@ async function listenNearPort(server: Server, build: IncrementalBuild, options: 
  * Watches the site's sources and queues each changed file; resolves once the watcher is ready.
  * Its problems are warnings: dev goes on serving what it built.
  */
-async function watchSources(root: string, queue: WatchQueue, warn: (message: string) => void): Promise<{ close(): Promise<void> }> {
+async function watchSources(
+  root: string,
+  queue: WatchQueue,
+  warn: (message: string) => void,
+): Promise<{ close(): Promise<void> }> {
   const watcher = await watchSourceFolders(root, {
     change: (file) => queue.add(file),
     error: (error) => warn(`The file watcher: ${error instanceof Error ? error.message : String(error)}`),

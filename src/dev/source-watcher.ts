@@ -23,7 +23,10 @@ function fileSignature(file: string): string {
  * Watches the site's sources, telling `onChange` of each changed, added or removed path; resolves
  * once ready.
  */
-export async function watchSourceFolders(root: string, on: { change: (file: string) => void; error: (error: unknown) => void }): Promise<FSWatcher> {
+export async function watchSourceFolders(
+  root: string,
+  on: { change: (file: string) => void; error: (error: unknown) => void },
+): Promise<FSWatcher> {
   // chokidar asks about every entry of a folder on each change in it, so this stays cheap (no path.relative).
   const prefix = root + path.sep;
   const ignored = (file: string) => {

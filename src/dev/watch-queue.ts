@@ -32,18 +32,20 @@ export function createWatchQueue(
     if (running || closed) return;
     const batch = new Set([...failed, ...pending]);
     pending = new Set();
-    running = run(batch).then(
-      (ok) => {
-        failed = ok ? new Set() : batch;
-      },
-      () => {
-        failed = batch;
-      },
-    ).finally(() => {
-      running = undefined;
-      if (pending.size > 0 && !closed) schedule();
-      else settle();
-    });
+    running = run(batch)
+      .then(
+        (ok) => {
+          failed = ok ? new Set() : batch;
+        },
+        () => {
+          failed = batch;
+        },
+      )
+      .finally(() => {
+        running = undefined;
+        if (pending.size > 0 && !closed) schedule();
+        else settle();
+      });
   };
 
   const schedule = () => {

@@ -44,8 +44,16 @@ function layoutOf(properties: Properties, tag: string): Pick<ImageReference, 'si
   if (properties.width === undefined && properties.height === undefined && properties.align === undefined) return {};
   const width = pixels(writtenAttribute(tag, 'width'));
   const height = pixels(writtenAttribute(tag, 'height'));
-  const align = ALIGNS[String(properties.align ?? '').trim().toLowerCase()];
-  return { ...(width || height ? { size: { ...(width ? { width } : {}), ...(height ? { height } : {}) } } : {}), ...(align ? { align } : {}) };
+  const align =
+    ALIGNS[
+      String(properties.align ?? '')
+        .trim()
+        .toLowerCase()
+    ];
+  return {
+    ...(width || height ? { size: { ...(width ? { width } : {}), ...(height ? { height } : {}) } } : {}),
+    ...(align ? { align } : {}),
+  };
 }
 
 /**
@@ -63,7 +71,11 @@ export interface ImageFolders {
 }
 
 /** The file an image reference points to, or the error saying why it cannot be shown. */
-export function resolveImageFile(reference: ImageReference, articleFile: string, folders: ImageFolders): string | SsgError {
+export function resolveImageFile(
+  reference: ImageReference,
+  articleFile: string,
+  folders: ImageFolders,
+): string | SsgError {
   const where = { file: articleFile, line: reference.line };
   const url = reference.url.trim();
   if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('//') || url.startsWith('\\\\')) {
@@ -84,7 +96,8 @@ export function resolveImageFile(reference: ImageReference, articleFile: string,
   }
   if (!isFile(file)) return catalogueError('ImageMissing', ['notFound', url, path.relative(folders.root, file)], where);
   // A link inside the folder to a file outside the project would publish that file.
-  if (!within(realpathSync(file), realpathSync(folders.root))) return catalogueError('ImageMissing', ['outside', url, path.relative(folders.root, base)], where);
+  if (!within(realpathSync(file), realpathSync(folders.root)))
+    return catalogueError('ImageMissing', ['outside', url, path.relative(folders.root, base)], where);
   return file;
 }
 
@@ -126,12 +139,21 @@ const stampOf = (stat: Stats, bytes: Uint8Array): SourceStamp => ({
 });
 
 async function showAsIs(file: string, bytes: Uint8Array, assetsDir: string): Promise<ShownPlain> {
-  const metadata = await (await loadSharp())(bytes).metadata().catch(() => undefined);
+  const metadata = await (
+    await loadSharp()
+  )(bytes)
+    .metadata()
+    .catch(() => undefined);
   const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 10);
   const base = outputBaseName(file);
-  return { kind: 'plain', path: `${assetsDir}/${base}-${hash}${path.extname(file).toLowerCase()}`, contents: bytes, width: metadata?.width, height: metadata?.height };
+  return {
+    kind: 'plain',
+    path: `${assetsDir}/${base}-${hash}${path.extname(file).toLowerCase()}`,
+    contents: bytes,
+    width: metadata?.width,
+    height: metadata?.height,
+  };
 }
-
 
 /** What converting one article needs to show its images: where it is, and the image cache. */
 export interface ArticleImageContext extends ImageFolders {
@@ -165,7 +187,11 @@ interface FoundImage {
   reference: ImageReference;
 }
 
-type ImageFileData = { imageUrls?: Map<number, string>; imageContext?: ArticleImageContext; images?: ArticleImageRecord };
+type ImageFileData = {
+  imageUrls?: Map<number, string>;
+  imageContext?: ArticleImageContext;
+  images?: ArticleImageRecord;
+};
 
 /**
  * On the Markdown tree: each image's URL as the author wrote it (`./café.png`, not the encoded
@@ -186,7 +212,8 @@ export function remarkNoteImageUrls() {
       else if (node.type === 'image' && offset !== undefined) urls.set(offset, node.url);
       else if (node.type === 'imageReference' && offset !== undefined) references.push([offset, node.identifier]);
     });
-    for (const [offset, identifier] of references) if (definitions.has(identifier)) urls.set(offset, definitions.get(identifier)!);
+    for (const [offset, identifier] of references)
+      if (definitions.has(identifier)) urls.set(offset, definitions.get(identifier)!);
     data.imageUrls = urls;
   };
 }
@@ -202,7 +229,8 @@ export function rehypeNoteImageUrls() {
     const urls = (data.imageUrls ??= new Map());
     eachElement(tree, (node) => {
       const offset = node.position?.start?.offset;
-      if (node.tagName === 'img' && offset !== undefined && !urls.has(offset)) urls.set(offset, String(node.properties.src ?? ''));
+      if (node.tagName === 'img' && offset !== undefined && !urls.has(offset))
+        urls.set(offset, String(node.properties.src ?? ''));
     });
   };
 }
@@ -219,9 +247,19 @@ function findImages(tree: Root, data: ImageFileData, bodyLine: number, source: s
   eachElement(tree, (node, parent, index) => {
     if (node.tagName !== 'img') return;
     const start = node.position?.start;
-    const url = (start?.offset !== undefined ? data.imageUrls?.get(start.offset) : undefined) ?? String(node.properties.src ?? '');
-    const tag = start?.offset !== undefined && node.position?.end.offset !== undefined ? source.slice(start.offset, node.position.end.offset) : '';
-    const reference: ImageReference = { url, alt: String(node.properties.alt ?? ''), line: (start?.line ?? 1) + bodyLine - 1, ...layoutOf(node.properties, tag) };
+    const url =
+      (start?.offset !== undefined ? data.imageUrls?.get(start.offset) : undefined) ??
+      String(node.properties.src ?? '');
+    const tag =
+      start?.offset !== undefined && node.position?.end.offset !== undefined
+        ? source.slice(start.offset, node.position.end.offset)
+        : '';
+    const reference: ImageReference = {
+      url,
+      alt: String(node.properties.alt ?? ''),
+      line: (start?.line ?? 1) + bodyLine - 1,
+      ...layoutOf(node.properties, tag),
+    };
     if (typeof node.properties.title === 'string') reference.title = node.properties.title;
     found.push({ parent, index, offset: start?.offset ?? 0, reference });
   });
@@ -245,7 +283,10 @@ function locate(found: readonly FoundImage[], context: ArticleImageContext): str
 }
 
 /** What the images of one article were made from, each file as it was read. */
-function recordOf(shownByFile: ReadonlyMap<string, { shown: Shown; entry?: string }>, root: string): ArticleImageRecord {
+function recordOf(
+  shownByFile: ReadonlyMap<string, { shown: Shown; entry?: string }>,
+  root: string,
+): ArticleImageRecord {
   const files = [...shownByFile.keys()].sort();
   const named = (file: string) => path.relative(root, file).split(path.sep).join('/');
   const sources = files.map((file) => ({ file: named(file), ...shownByFile.get(file)!.shown.source }));
@@ -291,7 +332,13 @@ export function rehypeArticleImages() {
       found.forEach(({ parent, index, reference }, position) => {
         const image = results[position]!.shown;
         const alt = reference.alt === DECORATIVE_ALT ? '' : reference.alt;
-        const common = { alt, eager: position === 0, title: reference.title, shownSize: reference.size, align: reference.align };
+        const common = {
+          alt,
+          eager: position === 0,
+          title: reference.title,
+          shownSize: reference.size,
+          align: reference.align,
+        };
         if (image.kind === 'plain') {
           parent.children[index] = plainImageElement(`/${image.path}`, image, common);
           return;
@@ -313,7 +360,9 @@ export function rehypeArticleImages() {
 async function settleAll<T>(work: ReadonlyArray<Promise<T>>): Promise<T[]> {
   const results = await Promise.allSettled(work);
   // Once each: two lines showing one file share its failure.
-  const failures = [...new Set(results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : [])))];
+  const failures = [
+    ...new Set(results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []))),
+  ];
   if (failures.length > 0) throw mergeProblems(failures);
   return results.map((result) => (result as PromiseFulfilledResult<T>).value);
 }
@@ -346,12 +395,18 @@ async function readImageSource(file: string, shownAs: string): Promise<{ bytes: 
   }
 }
 
-async function showFile(file: string, options: Omit<ArticleImageContext, 'cache'> & { cache: ImageProcessor }): Promise<Shown> {
+async function showFile(
+  file: string,
+  options: Omit<ArticleImageContext, 'cache'> & { cache: ImageProcessor },
+): Promise<Shown> {
   const shownAs = path.relative(options.root, file);
   const { bytes, source } = await readImageSource(file, shownAs);
   if (isRasterPath(file)) return { kind: 'picture', image: await options.cache.process(bytes, shownAs), source };
-  if (path.extname(file).toLowerCase() === '.svg') return { ...(await showAsIs(file, bytes, options.assetsDir)), source };
-  throw catalogueError('ImageUnreadable', ['formatNotShown', path.extname(file) || path.basename(file)], { file: shownAs });
+  if (path.extname(file).toLowerCase() === '.svg')
+    return { ...(await showAsIs(file, bytes, options.assetsDir)), source };
+  throw catalogueError('ImageUnreadable', ['formatNotShown', path.extname(file) || path.basename(file)], {
+    file: shownAs,
+  });
 }
 
 /** Whether a file is as `stamp` says it was read: by its status when that is unchanged, else by its content. */
@@ -372,6 +427,8 @@ function sameSource(file: string, stamp: SourceStamp): boolean {
  * then, and their processed images still kept in `imageDir`.
  */
 export function imagesUnchanged(record: ArticleImageRecord, imageDir: string, root: string): boolean {
-  const sourcesKept = record.sources.every((source) => typeof source.sha256 === 'string' && sameSource(path.resolve(root, source.file), source));
+  const sourcesKept = record.sources.every(
+    (source) => typeof source.sha256 === 'string' && sameSource(path.resolve(root, source.file), source),
+  );
   return sourcesKept && record.shown.every(({ entry }) => entry === undefined || isFile(path.join(imageDir, entry)));
 }

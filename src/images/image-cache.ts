@@ -35,7 +35,10 @@ export const imageCacheDir = (cacheDir: string) => path.join(cacheDir, 'images')
 
 /** The entry of an image: its bytes, how it is processed, and the name its output files take from its file (two files with the same bytes are two entries). */
 export function imageKey(bytes: Uint8Array, settings: ImageSettings, assetsDir: string, file: string): string {
-  return createHash('sha256').update(`${sharpVersion()}\0${JSON.stringify(settings)}\0${assetsDir}\0${outputBaseName(file)}\0`).update(bytes).digest('hex');
+  return createHash('sha256')
+    .update(`${sharpVersion()}\0${JSON.stringify(settings)}\0${assetsDir}\0${outputBaseName(file)}\0`)
+    .update(bytes)
+    .digest('hex');
 }
 
 const isProcessed = (value: unknown): value is ProcessedImage => {
@@ -52,7 +55,12 @@ const isProcessed = (value: unknown): value is ProcessedImage => {
   );
 };
 
-export function openImageCache(options: { cacheDir: string; settings: ImageSettings; assetsDir: string; started?: number }): ImageCache {
+export function openImageCache(options: {
+  cacheDir: string;
+  settings: ImageSettings;
+  assetsDir: string;
+  started?: number;
+}): ImageCache {
   const dir = imageCacheDir(options.cacheDir);
   const started = options.started ?? Date.now();
   const used = new Set<string>();

@@ -15,7 +15,12 @@ export interface PictureData {
   srcset: string;
 }
 
-const MIME: Record<ImageFormat, string> = { avif: 'image/avif', webp: 'image/webp', jpeg: 'image/jpeg', png: 'image/png' };
+const MIME: Record<ImageFormat, string> = {
+  avif: 'image/avif',
+  webp: 'image/webp',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+};
 
 export function pictureOf(image: ProcessedImage): PictureData {
   const srcsetOf = (format: ImageFormat) =>
@@ -24,11 +29,19 @@ export function pictureOf(image: ProcessedImage): PictureData {
       .sort((a, b) => a.width - b.width)
       .map((variant) => `/${variant.path} ${variant.width}w`)
       .join(', ');
-  const fallback = image.variants.filter((variant) => variant.format === image.fallback).sort((a, b) => b.width - a.width)[0]!;
+  const fallback = image.variants
+    .filter((variant) => variant.format === image.fallback)
+    .sort((a, b) => b.width - a.width)[0]!;
   const sources = (['avif', 'webp'] as const)
     .filter((format) => format !== image.fallback)
     .map((format) => ({ type: MIME[format], srcset: srcsetOf(format) }));
-  return { width: image.width, height: image.height, sources, src: `/${fallback.path}`, srcset: srcsetOf(image.fallback) };
+  return {
+    width: image.width,
+    height: image.height,
+    sources,
+    src: `/${fallback.path}`,
+    srcset: srcsetOf(image.fallback),
+  };
 }
 
 export interface PictureOptions {
@@ -50,7 +63,10 @@ export type ImageAlign = 'left' | 'right' | 'center';
  * The width and height to write: the author's where given (the other side kept in proportion),
  * else the file's own. Without both, none (an SVG of unknown size).
  */
-export function shownSize(intrinsic: { width?: number; height?: number }, asked: { width?: number; height?: number } = {}): { width?: number; height?: number } {
+export function shownSize(
+  intrinsic: { width?: number; height?: number },
+  asked: { width?: number; height?: number } = {},
+): { width?: number; height?: number } {
   const { width, height } = intrinsic;
   if (asked.width && asked.height) return { width: asked.width, height: asked.height };
   if (!width || !height) return asked.width || asked.height ? { ...asked } : {};
@@ -74,11 +90,20 @@ export function pictureElement(picture: PictureData, options: PictureOptions): E
 }
 
 /** A shown-as-is image (SVG) as a syntax tree node, with its size when known. */
-export function plainImageElement(src: string, size: { width?: number; height?: number }, options: Omit<PictureOptions, 'sizes'>): Element {
+export function plainImageElement(
+  src: string,
+  size: { width?: number; height?: number },
+  options: Omit<PictureOptions, 'sizes'>,
+): Element {
   return imageElement(src, size, options, alignClass(options.align));
 }
 
-function imageElement(src: string, size: { width?: number; height?: number }, options: Omit<PictureOptions, 'sizes'>, extra: Properties = {}): Element {
+function imageElement(
+  src: string,
+  size: { width?: number; height?: number },
+  options: Omit<PictureOptions, 'sizes'>,
+  extra: Properties = {},
+): Element {
   const properties: Properties = { src, ...extra };
   const shown = shownSize(size, options.shownSize);
   if (shown.width) properties.width = shown.width;

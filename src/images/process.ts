@@ -50,7 +50,13 @@ export interface ProcessedImage {
 
 /** The name an image's output files start with: its file's name, in lower-case letters, digits and dashes. */
 export function outputBaseName(file: string): string {
-  return path.basename(file, path.extname(file)).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'image';
+  return (
+    path
+      .basename(file, path.extname(file))
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'image'
+  );
 }
 
 let sharpLoaded: Promise<typeof import('sharp').default> | undefined;
@@ -84,7 +90,10 @@ function installedSharpVersion(): string {
   const require = createRequire(path.join(generatorRoot, 'package.json'));
   const entry = require.resolve('sharp');
   const root = path.resolve(path.dirname(entry), '..');
-  const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string; optionalDependencies?: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    version: string;
+    optionalDependencies?: Record<string, string>;
+  };
   const lookup = createRequire(entry).resolve.paths('@img/sharp') ?? [];
   const binaries = Object.keys(manifest.optionalDependencies ?? {})
     .filter((name) => name.startsWith('@img/sharp-libvips-'))
@@ -129,14 +138,20 @@ async function inspect(bytes: Uint8Array, file: string, settings: ImageSettings)
   if (width * height > settings.maxPixels) {
     throw catalogueError('ImageTooLarge', [width, height, settings.maxPixels], { file });
   }
-  if (!['jpeg', 'png', 'webp', 'avif', 'gif', 'tiff', 'heif'].includes(format ?? '')) throw unreadable(file, ['notWebFormat', format]);
+  if (!['jpeg', 'png', 'webp', 'avif', 'gif', 'tiff', 'heif'].includes(format ?? ''))
+    throw unreadable(file, ['notWebFormat', format]);
   // EXIF orientation swaps the shown width and height.
   const rotated = (metadata.orientation ?? 1) >= 5;
   const fallback: ImageFormat = format === 'png' || format === 'gif' || hasAlpha ? 'png' : 'jpeg';
   return { width: rotated ? height : width, height: rotated ? width : height, fallback };
 }
 
-async function encode(bytes: Uint8Array, format: ImageFormat, width: number, settings: ImageSettings): Promise<{ data: Buffer; info: OutputInfo }> {
+async function encode(
+  bytes: Uint8Array,
+  format: ImageFormat,
+  width: number,
+  settings: ImageSettings,
+): Promise<{ data: Buffer; info: OutputInfo }> {
   // failOn 'truncated': a cut-off file is an error, not an image with a grey bottom half.
   const sharp = await loadSharp();
   let pipeline = sharp(bytes, { failOn: 'truncated', limitInputPixels: settings.maxPixels })
@@ -151,7 +166,13 @@ async function encode(bytes: Uint8Array, format: ImageFormat, width: number, set
 }
 
 /** `chart-800w-3f2a9c01bd.avif`: readable, and a new name whenever the bytes change. */
-function variantPath(file: string, assetsDir: string, width: number, format: ImageFormat, contents: Uint8Array): string {
+function variantPath(
+  file: string,
+  assetsDir: string,
+  width: number,
+  format: ImageFormat,
+  contents: Uint8Array,
+): string {
   const base = outputBaseName(file);
   const hash = createHash('sha256').update(contents).digest('hex').slice(0, 10);
   const extension = format === 'jpeg' ? 'jpg' : format;

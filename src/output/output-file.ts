@@ -31,7 +31,8 @@ export async function listFiles(dir: string): Promise<string[]> {
 export async function listEntries(dir: string): Promise<{ files: string[]; folders: string[] }> {
   if (!existsSync(dir)) return { files: [], folders: [] };
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const relative = (entry: Dirent) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
+  const relative = (entry: Dirent) =>
+    path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
   return {
     files: entries.filter((entry) => entry.isFile() || entry.isSymbolicLink()).map(relative),
     folders: entries.filter((entry) => entry.isDirectory()).map(relative),

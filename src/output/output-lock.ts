@@ -1,4 +1,14 @@
-import fs, { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import fs, {
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import lockfile from 'proper-lockfile';
@@ -85,7 +95,12 @@ async function tryLock(outDir: string, lockPath: string): Promise<(() => void) |
     };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOCKED') return undefined;
-    throw catalogueError('OutDirNotWritable', ['lockNotCreated', lockPath, (error as Error).message], {}, { cause: error });
+    throw catalogueError(
+      'OutDirNotWritable',
+      ['lockNotCreated', lockPath, (error as Error).message],
+      {},
+      { cause: error },
+    );
   }
 }
 
@@ -99,7 +114,12 @@ export async function lockOutput(outDir: string, options: LockOptions = {}): Pro
   try {
     mkdirSync(path.dirname(outDir), { recursive: true });
   } catch (error) {
-    throw catalogueError('OutDirNotWritable', ['parentNotCreated', path.dirname(outDir), (error as Error).message], {}, { cause: error });
+    throw catalogueError(
+      'OutDirNotWritable',
+      ['parentNotCreated', path.dirname(outDir), (error as Error).message],
+      {},
+      { cause: error },
+    );
   }
   const deadline = Date.now() + (options.timeoutMs ?? 120_000);
   let announced = false;
@@ -119,7 +139,12 @@ export async function lockOutput(outDir: string, options: LockOptions = {}): Pro
         try {
           removeLock(lockPath);
         } catch (error) {
-          throw catalogueError('OutDirNotWritable', ['lockNotCreated', lockPath, (error as Error).message], {}, { cause: error });
+          throw catalogueError(
+            'OutDirNotWritable',
+            ['lockNotCreated', lockPath, (error as Error).message],
+            {},
+            { cause: error },
+          );
         }
       }
       continue;
@@ -164,7 +189,8 @@ export function cleanLeftovers(outDir: string): void {
         continue;
       }
       for (const entry of KEPT_ENTRIES) {
-        if (present(path.join(folder, entry)) && !present(path.join(outDir, entry))) renameSync(path.join(folder, entry), path.join(outDir, entry));
+        if (present(path.join(folder, entry)) && !present(path.join(outDir, entry)))
+          renameSync(path.join(folder, entry), path.join(outDir, entry));
       }
     }
     rmSync(folder, { recursive: true, force: true });

@@ -29,8 +29,10 @@ export interface OutputManifest {
 
 const MANIFEST_VERSION = 2;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isNumbers = (value: unknown, length: number) => Array.isArray(value) && value.length === length && value.every((item) => typeof item === 'number');
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isNumbers = (value: unknown, length: number) =>
+  Array.isArray(value) && value.length === length && value.every((item) => typeof item === 'number');
 
 /** The manifest, if its entry is intact and of the expected shape (anything else: rebuild). */
 function readManifest(file: string, outDir: string): OutputManifest | undefined {
@@ -41,9 +43,12 @@ function readManifest(file: string, outDir: string): OutputManifest | undefined 
     if (manifest.version !== MANIFEST_VERSION || manifest.outDir !== outDir) return undefined;
     const { hashes, publicSources, stats } = manifest as Partial<OutputManifest>;
     const shaped =
-      isRecord(hashes) && Object.values(hashes).every((hash) => typeof hash === 'string') &&
-      isRecord(publicSources) && Object.values(publicSources).every((entry) => isNumbers(entry, 2)) &&
-      isRecord(stats) && Object.values(stats).every((entry) => isNumbers(entry, 4));
+      isRecord(hashes) &&
+      Object.values(hashes).every((hash) => typeof hash === 'string') &&
+      isRecord(publicSources) &&
+      Object.values(publicSources).every((entry) => isNumbers(entry, 2)) &&
+      isRecord(stats) &&
+      Object.values(stats).every((entry) => isNumbers(entry, 4));
     return shaped ? manifest : undefined;
   } catch {
     return undefined;
@@ -84,11 +89,18 @@ function outputIntact(manifest: OutputManifest, outDir: string, publicDir: strin
     if (!recorded || !sameSource(path.join(publicDir, file), recorded)) return false;
   }
   // The folders' own stats stand for their listings: a stat each is far cheaper than reading them.
-  return Object.entries(manifest.stats).every(([entry, recorded]) => sameFingerprint(path.join(outDir, entry), recorded));
+  return Object.entries(manifest.stats).every(([entry, recorded]) =>
+    sameFingerprint(path.join(outDir, entry), recorded),
+  );
 }
 
 /** The manifest of the last build, when the output folder still holds exactly what it lists. */
-export function intactManifest(manifestFile: string | undefined, outDir: string, publicDir: string, publicFiles: string[]): OutputManifest | undefined {
+export function intactManifest(
+  manifestFile: string | undefined,
+  outDir: string,
+  publicDir: string,
+  publicFiles: string[],
+): OutputManifest | undefined {
   const manifest = manifestFile && existsSync(outDir) ? readManifest(manifestFile, outDir) : undefined;
   return manifest && outputIntact(manifest, outDir, publicDir, publicFiles) ? manifest : undefined;
 }
@@ -99,7 +111,13 @@ export async function outputStillIntact(manifestFile: string, outDir: string, pu
 }
 
 /** Records what the output folder now holds, for the next build to compare with. */
-export async function saveManifest(manifestFile: string, outDir: string, publicDir: string, generated: Map<string, string>, publicFiles: string[]): Promise<void> {
+export async function saveManifest(
+  manifestFile: string,
+  outDir: string,
+  publicDir: string,
+  generated: Map<string, string>,
+  publicFiles: string[],
+): Promise<void> {
   const publicSources: OutputManifest['publicSources'] = {};
   for (const file of publicFiles) {
     const stat = lstatSync(path.join(publicDir, file));
@@ -116,12 +134,25 @@ export async function saveManifest(manifestFile: string, outDir: string, publicD
       if (key === '') break;
     }
   }
-  const next: OutputManifest = { version: MANIFEST_VERSION, outDir, hashes: Object.fromEntries(generated), publicSources, stats };
+  const next: OutputManifest = {
+    version: MANIFEST_VERSION,
+    outDir,
+    hashes: Object.fromEntries(generated),
+    publicSources,
+    stats,
+  };
   writeEntrySync(manifestFile, Buffer.from(JSON.stringify(next)));
 }
 
 /** Where a file the output folder holds byte for byte (its hash the manifest's) can be carried over from. */
-export function carrySource(manifest: OutputManifest | undefined, outDir: string, file: string, hash: string | undefined) {
+export function carrySource(
+  manifest: OutputManifest | undefined,
+  outDir: string,
+  file: string,
+  hash: string | undefined,
+) {
   const recorded = manifest?.stats[file];
-  return recorded && hash !== undefined && manifest!.hashes[file] === hash ? { file: path.join(outDir, file), recorded } : undefined;
+  return recorded && hash !== undefined && manifest!.hashes[file] === hash
+    ? { file: path.join(outDir, file), recorded }
+    : undefined;
 }

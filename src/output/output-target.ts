@@ -1,4 +1,15 @@
-import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { catalogueError, type SsgError } from '../errors.ts';
 import { generatorRoot, type Project } from '../project.ts';
@@ -12,7 +23,8 @@ import { generatorRoot, type Project } from '../project.ts';
  * `folderIdentity`), so a folder made anew at that path (`rm -rf dist; mkdir dist`) is not vouched for.
  */
 export const outputMarkerOf = (outDir: string) => `${outDir}.ssg-output`;
-const OUTPUT_MARKER_TEXT = 'The folder beside this file, of the same name, was written by "ssg build", which replaces its contents on every build.\n';
+const OUTPUT_MARKER_TEXT =
+  'The folder beside this file, of the same name, was written by "ssg build", which replaces its contents on every build.\n';
 
 /**
  * The identity a marker records of its folder: device, inode and birth time (an inode number is
@@ -126,8 +138,7 @@ function isEarlierOutput(entries: readonly string[]): boolean {
   return EARLIER_OUTPUT_SIGNATURE.every((name) => entries.includes(name)) && !entries.includes('.git');
 }
 
-const mountPointError = (outDir: string, shown: string) =>
-  catalogueError('OutDirIsMountPoint', [shown, outDir]);
+const mountPointError = (outDir: string, shown: string) => catalogueError('OutDirIsMountPoint', [shown, outDir]);
 
 /**
  * Refuses a folder on another file system than its parent (a Docker volume, a tmpfs): renaming it
@@ -141,7 +152,9 @@ function checkNotMountPoint(outDir: string, shown: string, device: number): void
 
 /** The error for a swap that failed because the output folder is a mount point; undefined for any other failure. */
 export function mountPointFailure(error: unknown, outDir: string): SsgError | undefined {
-  return errnoOf(error) === 'EBUSY' && (error as NodeJS.ErrnoException).path === outDir ? mountPointError(outDir, outDir) : undefined;
+  return errnoOf(error) === 'EBUSY' && (error as NodeJS.ErrnoException).path === outDir
+    ? mountPointError(outDir, outDir)
+    : undefined;
 }
 
 /**

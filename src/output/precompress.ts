@@ -58,9 +58,18 @@ export function openCompressedCache(cacheDir: string): CompressedCache {
     const contents = typeof file.contents === 'string' ? Buffer.from(file.contents) : file.contents;
     if (contents.length < 256) return [];
     const quality = brotliQuality(file);
-    const key = createHash('sha256').update(`${SETTINGS} br ${quality}`).update('\0').update(contents).digest('hex').slice(0, 32);
+    const key = createHash('sha256')
+      .update(`${SETTINGS} br ${quality}`)
+      .update('\0')
+      .update(contents)
+      .digest('hex')
+      .slice(0, 32);
     const [br, gz] = await Promise.all([
-      cached(`${key}.br`, () => brotli(contents, { params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: contents.length } })),
+      cached(`${key}.br`, () =>
+        brotli(contents, {
+          params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: contents.length },
+        }),
+      ),
       cached(`${key}.gz`, () => gzipAsync(contents, { level: 9 })),
     ]);
     return [

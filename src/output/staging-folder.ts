@@ -65,7 +65,8 @@ export function stagingWriter(staging: string) {
       return false;
     }
     const stat = lstatSync(target, { throwIfNoEntry: false });
-    if (stat?.isFile() && stat.ino === recorded[3] && stat.size === recorded[0] && stat.mtimeMs === recorded[1]) return true;
+    if (stat?.isFile() && stat.ino === recorded[3] && stat.size === recorded[0] && stat.mtimeMs === recorded[1])
+      return true;
     unlinkSync(target);
     return false;
   };
@@ -102,11 +103,22 @@ export function stagingWriter(staging: string) {
  * Creates the staging folder, with the public files.
  * Returns the function that stops an interrupt from removing it.
  */
-export function startStaging(staging: string, outDir: string, publicDir: string, publicFiles: string[], interrupts: Interrupts): () => void {
+export function startStaging(
+  staging: string,
+  outDir: string,
+  publicDir: string,
+  publicFiles: string[],
+  interrupts: Interrupts,
+): () => void {
   try {
     mkdirSync(staging, { recursive: true });
   } catch (error) {
-    throw catalogueError('OutDirNotWritable', ['stagingNotCreated', staging, (error as Error).message], {}, { cause: error });
+    throw catalogueError(
+      'OutDirNotWritable',
+      ['stagingNotCreated', staging, (error as Error).message],
+      {},
+      { cause: error },
+    );
   }
   const unregisterStaging = interrupts.on(() => rmSync(staging, { recursive: true, force: true }));
   try {
@@ -118,7 +130,12 @@ export function startStaging(staging: string, outDir: string, publicDir: string,
     rmSync(staging, { recursive: true, force: true });
     unregisterStaging();
     // Named by the output folder, as a failed write is: the staging folder is gone by now.
-    throw catalogueError('OutDirNotWritable', ['publicNotCopied', outDir, (error as Error).message, path.basename(staging)], {}, { cause: error });
+    throw catalogueError(
+      'OutDirNotWritable',
+      ['publicNotCopied', outDir, (error as Error).message, path.basename(staging)],
+      {},
+      { cause: error },
+    );
   }
   return unregisterStaging;
 }
@@ -127,13 +144,24 @@ export function startStaging(staging: string, outDir: string, publicDir: string,
  * Waits for the staged writes, then swaps the staging folder in for `outDir` (the old one moved
  * to `previous`). On failure `abort` removes the staging folder. True when there was an old one.
  */
-export async function swapInStaging(staging: string, outDir: string, previous: string, writes: Promise<void>[], abort: () => Promise<void>): Promise<boolean> {
+export async function swapInStaging(
+  staging: string,
+  outDir: string,
+  previous: string,
+  writes: Promise<void>[],
+  abort: () => Promise<void>,
+): Promise<boolean> {
   try {
     await Promise.all(writes);
   } catch (error) {
     await abort();
     // The staging folder is gone by now: the message says so, and names the output folder.
-    throw catalogueError('OutDirNotWritable', ['siteNotWritten', outDir, (error as Error).message, path.basename(staging)], {}, { cause: error });
+    throw catalogueError(
+      'OutDirNotWritable',
+      ['siteNotWritten', outDir, (error as Error).message, path.basename(staging)],
+      {},
+      { cause: error },
+    );
   }
   try {
     return swapIn(staging, outDir, previous);

@@ -44,14 +44,17 @@ export function startConversion(
   let listener: (articles: Article[]) => void = () => {};
   const admit = (pairs: readonly ConvertedPair[]) => {
     const listedOf = new Map(pairs.map(([listed, converted]) => [converted, listed]));
-    images.admit(pairs.map(([, article]) => ({ article, images: parsed.images.get(article) })), (imagesDone) => {
-      const listed = imagesDone.map((article) => listedOf.get(article)!);
-      imagesDone.forEach((article, index) => {
-        ready.set(listed[index]!, article);
-        converted.add(article);
-      });
-      listener(listed);
-    });
+    images.admit(
+      pairs.map(([, article]) => ({ article, images: parsed.images.get(article) })),
+      (imagesDone) => {
+        const listed = imagesDone.map((article) => listedOf.get(article)!);
+        imagesDone.forEach((article, index) => {
+          ready.set(listed[index]!, article);
+          converted.add(article);
+        });
+        listener(listed);
+      },
+    );
   };
   admit(articles.filter((article) => !waiting.has(article)).map((article) => [article, article] as const));
   // The helpers convert, and draw the site's files when it has drawers and many to draw.
@@ -65,17 +68,27 @@ export function startConversion(
     ...(setup.spare ? { spare: setup.spare } : {}),
     ...(here && markdown.drawModule ? { drawing: { siteModule: markdown.drawModule, root: project.root, here } } : {}),
   });
-  const conversion = parsed.cache || edits
-    ? convertPending(parsed, edits ?? pool, {
-        warn: options.warn,
-        onConverted: (done) => {
-          options.onProgress?.((convertedSoFar += done.length), waiting.size);
-          admit(done.filter(([listed]) => published.has(listed)));
-        },
-      })
-    : Promise.resolve();
+  const conversion =
+    parsed.cache || edits
+      ? convertPending(parsed, edits ?? pool, {
+          warn: options.warn,
+          onConverted: (done) => {
+            options.onProgress?.((convertedSoFar += done.length), waiting.size);
+            admit(done.filter(([listed]) => published.has(listed)));
+          },
+        })
+      : Promise.resolve();
   const done = conversion.then(() => images.settle());
   done.catch(() => {}); // reported where it is awaited
   const draw = here && (markdown.drawModule ? pool.draw : here);
-  return { done, close: () => pool.close(), release: () => pool.release(), ready, converted, converting: pending.length, listen: (next) => (listener = next), ...(draw ? { draw } : {}) };
+  return {
+    done,
+    close: () => pool.close(),
+    release: () => pool.release(),
+    ready,
+    converted,
+    converting: pending.length,
+    listen: (next) => (listener = next),
+    ...(draw ? { draw } : {}),
+  };
 }

@@ -32,7 +32,10 @@ export interface ArticleStageSetup {
   edits?: EditConverter;
 }
 
-export type ArticleInputs = Pick<Inputs, 'byFile' | 'articles' | 'listChanged' | 'fields' | 'conversion' | 'saveArticles' | 'articleKeys' | 'markdownStamp'>;
+export type ArticleInputs = Pick<
+  Inputs,
+  'byFile' | 'articles' | 'listChanged' | 'fields' | 'conversion' | 'saveArticles' | 'articleKeys' | 'markdownStamp'
+>;
 
 /**
  * Reads a file that just changed. An editor that truncates and then writes is seen in between as
@@ -46,7 +49,11 @@ async function readSettled(file: string): Promise<Buffer> {
 }
 
 /** Parses one changed article file. A front matter error is kept to be reported with the others in file order. */
-async function parseChanged(project: Project, file: string, options: RunOptions): Promise<Article | SsgError | undefined> {
+async function parseChanged(
+  project: Project,
+  file: string,
+  options: RunOptions,
+): Promise<Article | SsgError | undefined> {
   if (!statIsFile(file)) return undefined; // deleted, or a folder named x.md (its articles come on their own)
   try {
     const name = relative(project, file);
@@ -55,7 +62,15 @@ async function parseChanged(project: Project, file: string, options: RunOptions)
       options.warn(emptyArticle(name));
       return undefined;
     }
-    return parseArticle({ file: name, text }, { now: options.now, warn: options.warn, limits: options.limits, files: { root: project.root, publicDir: project.publicDir, contentDir: project.contentDir } });
+    return parseArticle(
+      { file: name, text },
+      {
+        now: options.now,
+        warn: options.warn,
+        limits: options.limits,
+        files: { root: project.root, publicDir: project.publicDir, contentDir: project.contentDir },
+      },
+    );
   } catch (error) {
     if (error instanceof SsgError) return error;
     throw error;
@@ -66,41 +81,94 @@ async function parseChanged(project: Project, file: string, options: RunOptions)
  * The articles of a run: all on a first run, or when the site's Markdown settings changed (every
  * article is converted again, as the cache's key says); else the changed files.
  */
-export async function articleInputs(project: Project, setup: ArticleStageSetup, previous: State | undefined, changes: ReadonlyMap<ChangeKind, readonly string[]>, server: Promise<ServerBundle>, options: RunOptions): Promise<ArticleInputs> {
+export async function articleInputs(
+  project: Project,
+  setup: ArticleStageSetup,
+  previous: State | undefined,
+  changes: ReadonlyMap<ChangeKind, readonly string[]>,
+  server: Promise<ServerBundle>,
+  options: RunOptions,
+): Promise<ArticleInputs> {
   if (!previous) return readAllArticles(project, setup, server, options);
   if (changes.has('code')) {
     const bundle = await server.catch(() => undefined);
-    if (bundle && markdownSettingsOf(bundle).stamp !== previous.markdownStamp) return readAllArticles(project, setup, server, options);
+    if (bundle && markdownSettingsOf(bundle).stamp !== previous.markdownStamp)
+      return readAllArticles(project, setup, server, options);
   }
   if (!setup.edits) throw new Error('a run that updates articles needs the edit converter kept between runs');
   const parsed = await parseChangedFiles(project, previous, changes.get('article') ?? [], options);
-  return listUpdated(project, { ...setup, edits: setup.edits }, previous, parsed, await server.catch(() => undefined), options);
+  return listUpdated(
+    project,
+    { ...setup, edits: setup.edits },
+    previous,
+    parsed,
+    await server.catch(() => undefined),
+    options,
+  );
 }
 
 /** Every article: files seen in an earlier build skip their YAML and Markdown (both cached). */
-async function readAllArticles(project: Project, setup: ArticleStageSetup, server: Promise<ServerBundle>, options: RunOptions): Promise<ArticleInputs> {
+async function readAllArticles(
+  project: Project,
+  setup: ArticleStageSetup,
+  server: Promise<ServerBundle>,
+  options: RunOptions,
+): Promise<ArticleInputs> {
   const { now, warn } = options;
   const sources = await readArticleSources(project.root, project.articlesDir, warn, options.limits);
   // The site's plugins are part of each article's cache key: known once its code is bundled.
   const bundle = await server.catch(() => undefined);
   const markdown = siteMarkdownOf(setup.moduleCopies, bundle);
-  const store = await parseWithCache(sources, { now, warn, limits: options.limits, cacheDir: project.cacheDir, imageDir: setup.images.cacheDir, root: project.root, publicDir: project.publicDir, contentDir: project.contentDir, siteStamp: markdown.stamp, lazyHtml: setup.lazyHtml });
+  const store = await parseWithCache(sources, {
+    now,
+    warn,
+    limits: options.limits,
+    cacheDir: project.cacheDir,
+    imageDir: setup.images.cacheDir,
+    root: project.root,
+    publicDir: project.publicDir,
+    contentDir: project.contentDir,
+    siteStamp: markdown.stamp,
+    lazyHtml: setup.lazyHtml,
+  });
   const byFile = new Map(store.all.map((article) => [article.file, article]));
   const publish = { drafts: options.drafts, future: options.future, now };
   const articles = publishArticles(byFile, publish);
   // Held back (drafts, future posts) are not converted, unless they may come due while this runs.
-  const pending = setup.convertHeldBack ? store.pending : store.pending.filter((item) => isPublished(item.article, publish));
+  const pending = setup.convertHeldBack
+    ? store.pending
+    : store.pending.filter((item) => isPublished(item.article, publish));
   const site = bundle?.module.site;
-  const conversion = startConversion(project, { ...store, pending }, articles, { images: setup.images, markdown, spare: setup.spare, ...(site ? { site } : {}) }, options);
+  const conversion = startConversion(
+    project,
+    { ...store, pending },
+    articles,
+    { images: setup.images, markdown, spare: setup.spare, ...(site ? { site } : {}) },
+    options,
+  );
   const saveArticles = async () => {
     await conversion.done.catch(() => {});
     if (store.stale) await store.cache.save();
   };
-  return { byFile: byFile as Map<string, Article>, articles, listChanged: false, fields: new Map(), conversion, saveArticles, articleKeys: store.keys, markdownStamp: markdown.stamp };
+  return {
+    byFile: byFile as Map<string, Article>,
+    articles,
+    listChanged: false,
+    fields: new Map(),
+    conversion,
+    saveArticles,
+    articleKeys: store.keys,
+    markdownStamp: markdown.stamp,
+  };
 }
 
 /** The article files as parsed before, with the changed ones parsed again (or dropped); `edited`: those parsed well. */
-async function parseChangedFiles(project: Project, previous: State, files: readonly string[], options: RunOptions): Promise<EditedArticles> {
+async function parseChangedFiles(
+  project: Project,
+  previous: State,
+  files: readonly string[],
+  options: RunOptions,
+): Promise<EditedArticles> {
   const parsed = new Map<string, Article | SsgError>(previous.byFile);
   const edited: Article[] = [];
   for (const file of files) {
@@ -134,7 +202,14 @@ function changedFieldsOf(previous: readonly Article[], articles: readonly Articl
  * while dev runs), and the conversion of the new ones started in the kept edit helper: it works
  * while this process makes the pages that do not show them.
  */
-function listUpdated(project: Project, setup: ArticleStageSetup & { edits: EditConverter }, previous: State, { parsed, edited }: EditedArticles, bundle: ServerBundle | undefined, options: RunOptions): ArticleInputs {
+function listUpdated(
+  project: Project,
+  setup: ArticleStageSetup & { edits: EditConverter },
+  previous: State,
+  { parsed, edited }: EditedArticles,
+  bundle: ServerBundle | undefined,
+  options: RunOptions,
+): ArticleInputs {
   const articles = publishArticles(parsed, { drafts: options.drafts, future: options.future, now: options.now });
   const byFile = parsed as Map<string, Article>; // publishArticles threw if any was an error
   // The changed files, and one held back until now (a future post that came due, its file as it
@@ -142,15 +217,46 @@ function listUpdated(project: Project, setup: ArticleStageSetup & { edits: EditC
   // it may not be converted at all.
   const wasPublished = new Set(previous.articles);
   const converting = new Set(edited);
-  const pending = [...edited, ...articles.filter((article) => !wasPublished.has(article) && !converting.has(article))].map((article) => ({ article, key: article.file }));
+  const pending = [
+    ...edited,
+    ...articles.filter((article) => !wasPublished.has(article) && !converting.has(article)),
+  ].map((article) => ({ article, key: article.file }));
   const listChanged =
-    articles.length !== previous.articles.length || articles.some((article, index) => previous.articles[index]!.slug !== article.slug);
+    articles.length !== previous.articles.length ||
+    articles.some((article, index) => previous.articles[index]!.slug !== article.slug);
   // What changed in each article, as parsed: one being converted differs from its last value in
   // its HTML, headings and reading time too, which the pages that show it are made again for.
   const fields = changedFieldsOf(previous.articles, articles);
-  const markdown = pending.length > 0 ? siteMarkdownOf(setup.moduleCopies, bundle, { drawing: false }) : { options: markdownSettingsOf(bundle).options };
+  const markdown =
+    pending.length > 0
+      ? siteMarkdownOf(setup.moduleCopies, bundle, { drawing: false })
+      : { options: markdownSettingsOf(bundle).options };
   const converter = articleConverter(setup.images, { ...markdown, stamp: previous.markdownStamp });
-  const edits = { convert: (items: Parameters<EditConverter['convertAll']>[0], onBatch?: Parameters<EditConverter['convertAll']>[2]) => setup.edits.convertAll(items, converter, onBatch) };
-  const conversion = startConversion(project, { pending, images: new Map() }, articles, { images: setup.images, markdown: { ...markdown, stamp: previous.markdownStamp }, edits, ...(bundle ? { site: bundle.module.site } : {}) }, options);
-  return { byFile, articles, listChanged, fields, conversion, saveArticles: async () => {}, markdownStamp: previous.markdownStamp };
+  const edits = {
+    convert: (
+      items: Parameters<EditConverter['convertAll']>[0],
+      onBatch?: Parameters<EditConverter['convertAll']>[2],
+    ) => setup.edits.convertAll(items, converter, onBatch),
+  };
+  const conversion = startConversion(
+    project,
+    { pending, images: new Map() },
+    articles,
+    {
+      images: setup.images,
+      markdown: { ...markdown, stamp: previous.markdownStamp },
+      edits,
+      ...(bundle ? { site: bundle.module.site } : {}),
+    },
+    options,
+  );
+  return {
+    byFile,
+    articles,
+    listChanged,
+    fields,
+    conversion,
+    saveArticles: async () => {},
+    markdownStamp: previous.markdownStamp,
+  };
 }

@@ -23,7 +23,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const release = await lockOutput(outDir, {
     timeoutMs: options.lockTimeoutMs,
     interrupts: options.interrupts,
-    onWait: (pid) => options.warn?.(`another build (process ${pid}) is writing into ${outDir}; waiting for it to finish.`),
+    onWait: (pid) =>
+      options.warn?.(`another build (process ${pid}) is writing into ${outDir}; waiting for it to finish.`),
   });
   try {
     cleanLeftovers(outDir);
@@ -35,13 +36,26 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const { buildInto } = await import('./full-build.ts');
     const warned = new Set<string>();
     try {
-      return await buildInto(project, outDir, { ...options, warn: (message) => (warned.add(message), options.warn?.(message)) }, started, stamp);
+      return await buildInto(
+        project,
+        outDir,
+        { ...options, warn: (message) => (warned.add(message), options.warn?.(message)) },
+        started,
+        stamp,
+      );
     } catch (error) {
       // An article's HTML, read from the Markdown cache only when a page showed it, was gone or
       // changed by then (another build pruned it): the same build once more, reading it whole,
       // without saying again what the first try said.
       if (!isCacheEntryChanged(error)) throw error;
-      return await buildInto(project, outDir, { ...options, warn: (message) => warned.has(message) || options.warn?.(message) }, started, stamp, { lazyHtml: false });
+      return await buildInto(
+        project,
+        outDir,
+        { ...options, warn: (message) => warned.has(message) || options.warn?.(message) },
+        started,
+        stamp,
+        { lazyHtml: false },
+      );
     }
   } finally {
     release();
@@ -58,9 +72,17 @@ function isCacheEntryChanged(error: unknown): boolean {
 }
 
 /** The last build's result again, when nothing it was made from has changed and its output is untouched. */
-async function unchangedResult(project: Project, outDir: string, stamp: string | undefined, options: BuildOptions, started: number): Promise<BuildResult | undefined> {
+async function unchangedResult(
+  project: Project,
+  outDir: string,
+  stamp: string | undefined,
+  options: BuildOptions,
+  started: number,
+): Promise<BuildResult | undefined> {
   const checkStarted = performance.now();
-  const report = stamp && (await unchangedReport(project, outDir, manifestFileOf(project, outDir), stamp, options.now ?? new Date()));
+  const report =
+    stamp &&
+    (await unchangedReport(project, outDir, manifestFileOf(project, outDir), stamp, options.now ?? new Date()));
   if (!report) return undefined;
   // The folder is as the last build left it; its marker may not be (removed, or never written).
   markOutput(outDir);

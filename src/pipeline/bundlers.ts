@@ -2,7 +2,14 @@
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import * as esbuild from 'esbuild';
-import { bundleClient, collectClientBundle, findIslands, scriptBuildOptions, styleBuildOptions, type IslandSource } from '../bundle/bundle-client.ts';
+import {
+  bundleClient,
+  collectClientBundle,
+  findIslands,
+  scriptBuildOptions,
+  styleBuildOptions,
+  type IslandSource,
+} from '../bundle/bundle-client.ts';
 import { bundleServer, loadServerModule, serverBuildOptions } from '../bundle/bundle-server.ts';
 import { fromEsbuildFailure } from '../bundle/esbuild-plugins.ts';
 import { ASSETS_DIR, type Project } from '../project.ts';
@@ -25,7 +32,9 @@ export async function contextBundler(project: Project, outDir: string): Promise<
     throw fromEsbuildFailure(error, code, project.root);
   };
   const serverContext = await esbuild.context(serverBuildOptions(project));
-  const styleContext = existsSync(project.stylesEntry) ? await esbuild.context(styleBuildOptions(project, assetsDir)) : undefined;
+  const styleContext = existsSync(project.stylesEntry)
+    ? await esbuild.context(styleBuildOptions(project, assetsDir))
+    : undefined;
   let scriptContext: esbuild.BuildContext | undefined;
   let islands: IslandSource[] = [];
   let scriptIslands: string | undefined;
@@ -36,7 +45,8 @@ export async function contextBundler(project: Project, outDir: string): Promise<
     const key = islands.map((island) => island.file).join('\n');
     if (key !== scriptIslands) {
       await scriptContext?.dispose();
-      scriptContext = islands.length > 0 ? await esbuild.context(scriptBuildOptions(project, islands, assetsDir)) : undefined;
+      scriptContext =
+        islands.length > 0 ? await esbuild.context(scriptBuildOptions(project, islands, assetsDir)) : undefined;
       scriptIslands = key;
     }
     scriptResult = await scriptContext?.rebuild().catch((error) => failEsbuild(error, 'ClientCompileFailed'));
@@ -58,4 +68,3 @@ export async function contextBundler(project: Project, outDir: string): Promise<
     },
   };
 }
-

@@ -13,7 +13,8 @@ export function classify(project: Project, file: string): ChangeKind | undefined
   const absolute = path.resolve(project.root, file);
   const inside = (dir: string) => absolute === dir || absolute.startsWith(dir + path.sep);
   if (absolute === project.template) return 'template';
-  if (inside(project.articlesDir)) return isArticleName(path.relative(project.articlesDir, absolute)) ? 'article' : undefined;
+  if (inside(project.articlesDir))
+    return isArticleName(path.relative(project.articlesDir, absolute)) ? 'article' : undefined;
   if (path.dirname(absolute) === project.contentDir) return /\.ya?ml$/i.test(absolute) ? 'data' : undefined;
   if (inside(project.publicDir)) return 'public';
   if (inside(path.join(project.root, 'site'))) return absolute.endsWith('.css') ? 'style' : 'code';
@@ -24,13 +25,20 @@ export function classify(project: Project, file: string): ChangeKind | undefined
  * The changed files by kind. An image file an article shows (beside it or in the public folder)
  * changes that article too: it is read and its images processed again.
  */
-export function classifyAll(project: Project, changed: Iterable<string>, state: State | undefined, images: ImageStage): Map<ChangeKind, string[]> {
+export function classifyAll(
+  project: Project,
+  changed: Iterable<string>,
+  state: State | undefined,
+  images: ImageStage,
+): Map<ChangeKind, string[]> {
   const readers = new Map<string, string[]>();
   for (const article of state?.articles ?? []) {
-    for (const source of images.sources(article)) readers.set(source, [...(readers.get(source) ?? []), path.resolve(project.root, article.file)]);
+    for (const source of images.sources(article))
+      readers.set(source, [...(readers.get(source) ?? []), path.resolve(project.root, article.file)]);
   }
   const kinds = new Map<ChangeKind, Set<string>>();
-  const add = (kind: ChangeKind | undefined, file: string) => kind && kinds.set(kind, (kinds.get(kind) ?? new Set()).add(file));
+  const add = (kind: ChangeKind | undefined, file: string) =>
+    kind && kinds.set(kind, (kinds.get(kind) ?? new Set()).add(file));
   for (const changedFile of changed) {
     const file = path.resolve(project.root, changedFile);
     add(classify(project, file), file);

@@ -6,7 +6,11 @@ import path from 'node:path';
 import { Buffer } from 'node:buffer';
 
 const sameContents = (a: string | Uint8Array, b: string | Uint8Array | undefined) =>
-  a === b || (b !== undefined && typeof a !== 'string' && typeof b !== 'string' && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b));
+  a === b ||
+  (b !== undefined &&
+    typeof a !== 'string' &&
+    typeof b !== 'string' &&
+    Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b));
 
 /** Size and modification time of a public file: it is copied again when they change. */
 function signature(file: string): string | undefined {

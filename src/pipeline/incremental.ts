@@ -15,7 +15,15 @@ import { createImageStage } from './images.ts';
 import { contextBundler } from './bundlers.ts';
 import { classifyAll } from './changes.ts';
 import { articleConverter, createSiteModuleCopies, siteMarkdownOf } from './site-markdown.ts';
-import { runPipeline, type ChangeKind, type Inputs, type Output, type PageSource, type State, type Strategy } from './pipeline.ts';
+import {
+  runPipeline,
+  type ChangeKind,
+  type Inputs,
+  type Output,
+  type PageSource,
+  type State,
+  type Strategy,
+} from './pipeline.ts';
 
 import type { ArticleLimits } from '../content/limits.ts';
 import { createEditConverter } from '../content/edit-converter.ts';
@@ -49,7 +57,11 @@ export interface IncrementalOptions {
 
 /** A page's entry with each article named by its slug: a page handed other articles (a tag page's list) renders again. */
 const entryShape = (job: PageJob) =>
-  JSON.stringify(job.entry, (_, value) => (value && typeof value === 'object' && typeof (value as Article).slug === 'string' && 'markdown' in value ? `article:${(value as Article).slug}` : value));
+  JSON.stringify(job.entry, (_, value) =>
+    value && typeof value === 'object' && typeof (value as Article).slug === 'string' && 'markdown' in value
+      ? `article:${(value as Article).slug}`
+      : value,
+  );
 
 /** Whether two jobs of one page were handed the same entry (the same job, when the routes were not expanded again). */
 const sameEntry = (before: PageJob, after: PageJob) => before === after || entryShape(before) === entryShape(after);
@@ -58,7 +70,11 @@ const sameEntry = (before: PageJob, after: PageJob) => before === after || entry
 function keptPages(previous: State | undefined, inputs: Inputs): PageSource {
   if (!previous || inputs.renderAll) return { earlier: () => undefined };
   // The tag groups and list pages that pages read, compared before and now (worked out when asked).
-  const change: ArticleChange = { listChanged: inputs.listChanged, fields: inputs.fields, lists: listChanges(previous.articles, inputs.articles) };
+  const change: ArticleChange = {
+    listChanged: inputs.listChanged,
+    fields: inputs.fields,
+    lists: listChanges(previous.articles, inputs.articles),
+  };
   const from = previous.client.styleUrl;
   const to = inputs.client.styleUrl;
   const inline = { before: previous.client.inlineStyle, after: inputs.client.inlineStyle };
@@ -68,7 +84,8 @@ function keptPages(previous: State | undefined, inputs: Inputs): PageSource {
     earlier(job) {
       const page = previous.pages.get(job.outputPath);
       if (!page?.reads || !sameEntry(page.job, job)) return undefined;
-      if (inputs.changedData.size > 0 && [...page.reads.dataKeys].some((key) => inputs.changedData.has(key))) return undefined;
+      if (inputs.changedData.size > 0 && [...page.reads.dataKeys].some((key) => inputs.changedData.has(key)))
+        return undefined;
       if (dependsOnArticles(page.reads, change)) return undefined;
       return swap ? { ...page, html: swapStyleSheet(page.html, from, to, inline), hash: undefined } : page;
     },
@@ -99,13 +116,26 @@ function inPlaceOutput(outDir: string, publicDir: string) {
 }
 
 /** What a reload needs to know of a run. */
-function describeUpdate(previous: State | undefined, state: State, changed: Set<string>, inputs: Inputs, kinds: Map<ChangeKind, string[]>) {
+function describeUpdate(
+  previous: State | undefined,
+  state: State,
+  changed: Set<string>,
+  inputs: Inputs,
+  kinds: Map<ChangeKind, string[]>,
+) {
   const pages = state.jobs.filter((job) => changed.has(job.outputPath)).map((job) => job.path);
-  const removed = previous ? [...previous.pages.values()].filter((page) => !state.pages.has(page.job.outputPath)).map((page) => page.job.path) : [];
+  const removed = previous
+    ? [...previous.pages.values()].filter((page) => !state.pages.has(page.job.outputPath)).map((page) => page.job.path)
+    : [];
   const onlyStyle = inputs.styleChanged && kinds.size === 1;
   const styleSwap = onlyStyle ? { from: previous?.client.styleUrl, to: state.client.styleUrl } : undefined;
-    // A run that wrote nothing (the same save seen twice) changes nothing a page shows.
-  return { pages, removed, styleSwap, reloadAll: !previous || inputs.publicChanged || (inputs.renderAll && changed.size > 0) };
+  // A run that wrote nothing (the same save seen twice) changes nothing a page shows.
+  return {
+    pages,
+    removed,
+    styleSwap,
+    reloadAll: !previous || inputs.publicChanged || (inputs.renderAll && changed.size > 0),
+  };
 }
 
 /**
@@ -118,7 +148,10 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
   const outDir = path.resolve(project.root, options.outDir);
   const now = options.now ?? (() => new Date());
   const images = createImageStage(project);
-  const edits = createEditConverter({ cacheDir: project.cacheDir, ...(options.limits ? { limits: options.limits } : {}) });
+  const edits = createEditConverter({
+    cacheDir: project.cacheDir,
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
   const moduleCopies = createSiteModuleCopies(project.cacheDir);
   const strategy: Strategy<Set<string>> = {
     bundler: await contextBundler(project, outDir),
@@ -141,7 +174,10 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     const result = await runPipeline(project, strategy, previous, kinds, { ...options, now: now() });
     state = result.state;
     lastGood = startedAt;
-    return { ...describeUpdate(previous, result.state, result.written, result.inputs, kinds), durationMs: performance.now() - started };
+    return {
+      ...describeUpdate(previous, result.state, result.written, result.inputs, kinds),
+      durationMs: performance.now() - started,
+    };
   }
 
   return {

@@ -21,7 +21,11 @@ export interface InputSetup {
 }
 
 /** The data files after the changed ones were read again (or dropped). */
-function updateDataSources(project: Project, previous: Map<string, DataFile>, files: readonly string[]): Map<string, DataFile> {
+function updateDataSources(
+  project: Project,
+  previous: Map<string, DataFile>,
+  files: readonly string[],
+): Map<string, DataFile> {
   const sources = new Map(previous);
   for (const file of files) {
     const name = path.basename(file).replace(/\.ya?ml$/i, '');
@@ -47,9 +51,15 @@ type Sources = [ArticleInputs, DocumentShell, Map<string, DataFile>, ServerBundl
  * the changed files affect. All start at once; when several fail, the first in this order is
  * reported, whatever finished first.
  */
-async function readSources(project: Project, setup: InputSetup, previous: State | undefined, changes: ReadonlyMap<ChangeKind, readonly string[]>, options: RunOptions): Promise<Sources> {
+async function readSources(
+  project: Project,
+  setup: InputSetup,
+  previous: State | undefined,
+  changes: ReadonlyMap<ChangeKind, readonly string[]>,
+  options: RunOptions,
+): Promise<Sources> {
   const changed = (kind: ChangeKind) => !previous || changes.has(kind);
-  const same = <T,>(value: T) => Promise.resolve(value);
+  const same = <T>(value: T) => Promise.resolve(value);
   const { bundler } = setup;
   const code = changed('code');
   const style = changed('style');
@@ -57,7 +67,9 @@ async function readSources(project: Project, setup: InputSetup, previous: State 
   server.catch(() => {}); // reported in order below
   const articles = articleInputs(project, setup.articles, previous, changes, server, options);
   const data = previous
-    ? same(changed('data') ? updateDataSources(project, previous.dataSources, changes.get('data')!) : previous.dataSources)
+    ? same(
+        changed('data') ? updateDataSources(project, previous.dataSources, changes.get('data')!) : previous.dataSources,
+      )
     : readDataFiles(project.root, project.contentDir).then((files) => new Map(files.map((file) => [file.name, file])));
   try {
     return await inOrder<Sources>([
@@ -87,13 +99,33 @@ export async function readInputs(
     // A public file may be an image the pages receive processed (data.images): the data is made again.
     const settings: SiteSettings =
       changed('data') || changed('code') || changed('public')
-        ? await siteSettings(project, server.module, [...dataSources.values()], { ...options, siteImages: setup.articles.images.siteImages })
+        ? await siteSettings(project, server.module, [...dataSources.values()], {
+            ...options,
+            siteImages: setup.articles.images.siteImages,
+          })
         : previous!.settings;
     const publicFiles = changed('public') ? new Set(await listFiles(project.publicDir)) : previous!.publicFiles;
     const changedData = previous ? changedDataNames(previous.settings.data, settings.data) : new Set<string>();
-    const renderAll = !previous || changed('code') || changed('template') || changedData.has(project.siteConfigName) || settings.baseUrl !== previous.settings.baseUrl;
+    const renderAll =
+      !previous ||
+      changed('code') ||
+      changed('template') ||
+      changedData.has(project.siteConfigName) ||
+      settings.baseUrl !== previous.settings.baseUrl;
     const styleChanged = previous !== undefined && changes.has('style');
-    return { ...articles, shell, server, client, dataSources, settings, publicFiles, renderAll, styleChanged, changedData, publicChanged: changed('public') };
+    return {
+      ...articles,
+      shell,
+      server,
+      client,
+      dataSources,
+      settings,
+      publicFiles,
+      renderAll,
+      styleChanged,
+      changedData,
+      publicChanged: changed('public'),
+    };
   } catch (error) {
     await articles.conversion.close();
     throw error;

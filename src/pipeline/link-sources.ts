@@ -48,14 +48,18 @@ function quotedLine(text: string, link: string): number | undefined {
  * the target as written, `../hello-world.md#faq`), else the first site file, template or data
  * file that holds it as a quoted value.
  */
-export function linkSourceFinder(project: Project): (written: string, files: readonly (string | undefined)[]) => LinkSource | undefined {
+export function linkSourceFinder(
+  project: Project,
+): (written: string, files: readonly (string | undefined)[]) => LinkSource | undefined {
   const relative = (file: string) => path.relative(project.root, file).split(path.sep).join('/');
   let siteSources: string[] | undefined;
   return (written, files) => {
     for (const file of new Set(files)) {
       if (!file) continue;
       const source = readText(path.resolve(project.root, file));
-      const found = source && writtenLinkTargets(source).find(({ target }) => target === written || articleLinkTarget(target) === written);
+      const found =
+        source &&
+        writtenLinkTargets(source).find(({ target }) => target === written || articleLinkTarget(target) === written);
       if (found) return { file, line: found.line, written: found.target };
     }
     const articles = path.resolve(project.articlesDir);

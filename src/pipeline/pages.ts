@@ -2,7 +2,15 @@
 // the articles it was handed are ready, or taken as it was made before when the strategy's page
 // source says nothing it reads changed (build: the page cache; dev: what each page read).
 import { CONVERTED_FIELDS, type Article } from '../content/article.ts';
-import { dependsOnArticles, emptyReads, isTracked, mapArticlesIn, trackReads, untracked, type PageReads } from '../render/dependencies.ts';
+import {
+  dependsOnArticles,
+  emptyReads,
+  isTracked,
+  mapArticlesIn,
+  trackReads,
+  untracked,
+  type PageReads,
+} from '../render/dependencies.ts';
 import { pageLinks, type PageLinks } from '../render/links.ts';
 import { renderDocument, type RenderContext } from '../render/render.ts';
 import { expandRoutes, type PageJob } from '../render/routes.ts';
@@ -29,7 +37,11 @@ function withReplacedArticles(jobs: PageJob[], before: readonly Article[], after
   const known = new Set<unknown>(before);
   return jobs.map((job) => {
     // Also inside the lists and objects an entry holds (a tag's group of articles).
-    const entry = mapArticlesIn(job.entry, (value) => known.has(value), (article) => replaced.get(article) ?? article) as PageJob['entry'];
+    const entry = mapArticlesIn(
+      job.entry,
+      (value) => known.has(value),
+      (article) => replaced.get(article) ?? article,
+    ) as PageJob['entry'];
     return entry === job.entry ? job : { ...job, entry };
   });
 }
@@ -38,7 +50,11 @@ function withReplacedArticles(jobs: PageJob[], before: readonly Article[], after
  * Every page of the site, and what the routes' entries() read to list them: the routes are
  * expanded again only when that changed. The entries hold the articles, not the tracking proxies.
  */
-function expandTracked(site: SiteDefinition<Record<string, unknown>>, articles: readonly Article[], data: Record<string, unknown>) {
+function expandTracked(
+  site: SiteDefinition<Record<string, unknown>>,
+  articles: readonly Article[],
+  data: Record<string, unknown>,
+) {
   const reads = emptyReads();
   const tracked = trackReads(articles, data, reads);
   // Also inside the lists and objects an entry holds: a page reading a tag group's articles
@@ -56,14 +72,23 @@ export function expandPages(previous: State | undefined, inputs: Inputs): Pick<S
   if (!previous || inputs.renderAll || readsChanged(previous.routeReads, inputs)) {
     return expandTracked(inputs.server.module.site, inputs.articles, inputs.settings.data);
   }
-  return { jobs: withReplacedArticles(previous.jobs, previous.articles, inputs.articles), routeReads: previous.routeReads };
+  return {
+    jobs: withReplacedArticles(previous.jobs, previous.articles, inputs.articles),
+    routeReads: previous.routeReads,
+  };
 }
 
 /**
  * Pages that were handed their articles render as soon as those are ready; every other page (a
  * list may read any article) once all are, unless `madeNow` could make it as it was at once.
  */
-async function renderAsConverted(jobs: readonly PageJob[], known: ReadonlySet<Article>, conversion: Conversion, render: (job: PageJob) => void, madeNow: (job: PageJob) => boolean): Promise<void> {
+async function renderAsConverted(
+  jobs: readonly PageJob[],
+  known: ReadonlySet<Article>,
+  conversion: Conversion,
+  render: (job: PageJob) => void,
+  madeNow: (job: PageJob) => boolean,
+): Promise<void> {
   const isReady = (job: PageJob) => entryArticles(job, known).every((article) => conversion.ready.has(article));
   const waitingOn = new Map<Article, PageJob[]>();
   const later: PageJob[] = [];
@@ -71,8 +96,7 @@ async function renderAsConverted(jobs: readonly PageJob[], known: ReadonlySet<Ar
     const needs = entryArticles(job, known);
     if (needs.length === 0) {
       if (!madeNow(job)) later.push(job);
-    }
-    else if (isReady(job)) render(job);
+    } else if (isReady(job)) render(job);
     else for (const article of needs) waitingOn.set(article, [...(waitingOn.get(article) ?? []), job]);
   }
   conversion.listen((done) => {
@@ -90,7 +114,11 @@ async function renderAsConverted(jobs: readonly PageJob[], known: ReadonlySet<Ar
 /** Whether a page's entry holds an article anywhere in it (a tag's group of articles, say). */
 function holdsArticles(job: PageJob, known: ReadonlySet<Article>): boolean {
   let found = false;
-  mapArticlesIn(job.entry, (value) => known.has(value as Article), (article) => ((found = true), article));
+  mapArticlesIn(
+    job.entry,
+    (value) => known.has(value as Article),
+    (article) => ((found = true), article),
+  );
   return found;
 }
 
@@ -117,7 +145,13 @@ function convertedView(context: RenderContext, known: ReadonlySet<Article>, conv
  * converted yet. Its links come from `linksOf` when its bytes match a page made before (most tag
  * pages after a new article), else from its HTML.
  */
-function renderedPage(job: PageJob, context: RenderContext, file: string | undefined, valid: (reads: PageReads) => boolean, linksOf?: (hash: string) => PageLinks | undefined): RenderedPage | undefined {
+function renderedPage(
+  job: PageJob,
+  context: RenderContext,
+  file: string | undefined,
+  valid: (reads: PageReads) => boolean,
+  linksOf?: (hash: string) => PageLinks | undefined,
+): RenderedPage | undefined {
   const reads = emptyReads();
   const { html, islands } = renderDocument(job, context, reads);
   if (!valid(reads)) return undefined;
@@ -129,7 +163,12 @@ function renderedPage(job: PageJob, context: RenderContext, file: string | undef
  * A page as made before; its HTML (perhaps a getter reading a cache entry) is not touched unless
  * needed, and is rendered again if it cannot be read (an entry damaged or gone since).
  */
-function pageAsBefore(job: PageJob, earlier: NonNullable<ReturnType<PageSource['earlier']>>, file: string | undefined, context: RenderContext): RenderedPage {
+function pageAsBefore(
+  job: PageJob,
+  earlier: NonNullable<ReturnType<PageSource['earlier']>>,
+  file: string | undefined,
+  context: RenderContext,
+): RenderedPage {
   let html: string | undefined;
   const read = () => {
     try {
@@ -141,7 +180,10 @@ function pageAsBefore(job: PageJob, earlier: NonNullable<ReturnType<PageSource['
   };
   const links = earlier.links ?? pageLinks({ path: job.path, html: read(), file });
   const hash = earlier.hash ?? outputHash(read());
-  return Object.defineProperty({ job, hash, islands: earlier.islands, reads: earlier.reads, links }, 'html', { get: read, enumerable: true }) as RenderedPage;
+  return Object.defineProperty({ job, hash, islands: earlier.islands, reads: earlier.reads, links }, 'html', {
+    get: read,
+    enumerable: true,
+  }) as RenderedPage;
 }
 
 /**
@@ -207,10 +249,18 @@ export async function renderPages(
     const { job, context: current } = view(listed);
     const earlier = asked ?? source.earlier(job);
     const file = sourceFileOf(listed, known);
-    const page = earlier ? pageAsBefore(job, earlier, file, current) : renderedPage(job, current, file, valid, source.sameAsBefore && ((hash) => source.sameAsBefore!(job, hash)));
+    const page = earlier
+      ? pageAsBefore(job, earlier, file, current)
+      : renderedPage(job, current, file, valid, source.sameAsBefore && ((hash) => source.sameAsBefore!(job, hash)));
     if (!page) return void again.push(listed);
     // A page as before is carried over from the output folder by its hash, its HTML never read.
-    output.write({ path: job.outputPath, hash: page.hash, get contents() { return page.html; } });
+    output.write({
+      path: job.outputPath,
+      hash: page.hash,
+      get contents() {
+        return page.html;
+      },
+    });
     source.made?.(page, !earlier);
     made.set(listed, source.dropsHtml ? withoutHtml(page) : page);
   };

@@ -51,7 +51,10 @@ export interface Conversion {
 }
 
 /** The inputs of a run, and what changed in them since the last good one. */
-export interface Inputs extends Omit<State, 'jobs' | 'routeReads' | 'pages' | 'drawn' | 'drawnReads' | 'generated' | 'articleImages'> {
+export interface Inputs extends Omit<
+  State,
+  'jobs' | 'routeReads' | 'pages' | 'drawn' | 'drawnReads' | 'generated' | 'articleImages'
+> {
   /** Every page may look different (code, template, site config, first run). */
   renderAll: boolean;
   styleChanged: boolean;
@@ -179,7 +182,9 @@ export interface RunOptions {
 /** Which pages are taken as they were made before, and who hears of each page made. */
 export interface PageSource {
   /** The page as made before, when nothing it reads changed; undefined renders it. */
-  earlier(job: PageJob): (Omit<RenderedPage, 'job' | 'links' | 'hash'> & { links?: PageLinks; hash?: string }) | undefined;
+  earlier(
+    job: PageJob,
+  ): (Omit<RenderedPage, 'job' | 'links' | 'hash'> & { links?: PageLinks; hash?: string }) | undefined;
   /**
    * A page rendered again (something it read changed) that came out byte for byte as the page made
    * before (its hash the same): that page's links, so its HTML is not scanned again. Undefined

@@ -43,4 +43,3 @@ export function entryArticles(job: PageJob, known: ReadonlySet<Article>): Articl
 export function sourceFileOf(job: PageJob, known: ReadonlySet<Article>): string | undefined {
   return entryArticles(job, known)[0]?.file;
 }
-

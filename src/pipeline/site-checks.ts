@@ -3,7 +3,14 @@
 import type { Article } from '../content/article.ts';
 import type { ClientBundle } from '../render/bundles.ts';
 import { catalogueError, SsgError, SsgErrorList } from '../errors.ts';
-import { checkLinks, type CheckedPage, type HeldBackPage, type LinkCheckContext, type LinkCheckMemo, type PageLinks } from '../render/links.ts';
+import {
+  checkLinks,
+  type CheckedPage,
+  type HeldBackPage,
+  type LinkCheckContext,
+  type LinkCheckMemo,
+  type PageLinks,
+} from '../render/links.ts';
 import { publicFileClash } from '../output/output.ts';
 import { type OutputFile } from '../output/output-file.ts';
 import type { Project } from '../project.ts';
@@ -44,8 +51,14 @@ export function checkPublicClashes(
   files: readonly OutputFile[] = [],
 ): void {
   if (publicFiles.size === 0) return;
-  const built = [...client.assets.map((asset) => asset.path), ...jobs.map((job) => job.outputPath), ...files.map((file) => file.path)];
-  const errors = built.filter((file) => publicFiles.has(file)).map((file) => publicFileClash(publicDir, ['samePath', file]));
+  const built = [
+    ...client.assets.map((asset) => asset.path),
+    ...jobs.map((job) => job.outputPath),
+    ...files.map((file) => file.path),
+  ];
+  const errors = built
+    .filter((file) => publicFiles.has(file))
+    .map((file) => publicFileClash(publicDir, ['samePath', file]));
   const builtFolders = foldersAbove(built);
   const builtFiles = new Set(built);
   // Looking above every public file costs its depth squared; only when a built file is a public folder.
@@ -55,7 +68,12 @@ export function checkPublicClashes(
     const inside = builtFolders.get(file);
     const above = anyInside ? fileAbove(file, builtFiles) : undefined;
     if (inside === undefined && above === undefined) continue;
-    errors.push(publicFileClash(publicDir, inside !== undefined ? ['whereAFolderIs', file, inside] : ['insideAFile', file, above!]));
+    errors.push(
+      publicFileClash(
+        publicDir,
+        inside !== undefined ? ['whereAFolderIs', file, inside] : ['insideAFile', file, above!],
+      ),
+    );
   }
   if (errors.length === 1) throw errors[0];
   if (errors.length > 1) throw new SsgErrorList(errors);
@@ -78,7 +96,11 @@ function clashesOf(
     taken.set(job.path.slice(1), `the page ${job.path}`);
   }
   // On disk: the URLs pages are served at are no files, and a folder may share one's name.
-  const others = new Set([...paths.client.assets, ...paths.generated].map((file) => file.path).concat(paths.jobs.map((job) => job.outputPath)));
+  const others = new Set(
+    [...paths.client.assets, ...paths.generated]
+      .map((file) => file.path)
+      .concat(paths.jobs.map((job) => job.outputPath)),
+  );
   const folders = foldersAbove([...others, ...checked.map((item) => item.path)]);
   const file = siteEntryShown(project);
   const seen = new Map<string, string>();
@@ -87,7 +109,8 @@ function clashesOf(
     seen.set(at, named);
     if (other) return [catalogueError('GeneratedFileClash', ['samePath', named, other], { file })];
     const inside = folders.get(at);
-    if (inside !== undefined) return [catalogueError('GeneratedFileClash', ['whereAFolderIs', named, inside], { file })];
+    if (inside !== undefined)
+      return [catalogueError('GeneratedFileClash', ['whereAFolderIs', named, inside], { file })];
     // Only against the other files: inside a checked file, that one is named (above).
     const above = fileAbove(at, others);
     return above ? [catalogueError('GeneratedFileClash', ['insideAFile', named, above], { file })] : [];
@@ -126,7 +149,12 @@ export function checkDrawnClashes(
  */
 function checkSiteLinks(
   pages: ReadonlyArray<CheckedPage | PageLinks>,
-  paths: { client: ClientBundle; jobs: readonly PageJob[]; generated: readonly OutputFile[]; publicFiles: ReadonlySet<string> },
+  paths: {
+    client: ClientBundle;
+    jobs: readonly PageJob[];
+    generated: readonly OutputFile[];
+    publicFiles: ReadonlySet<string>;
+  },
   memo?: LinkCheckMemo,
   context?: LinkCheckContext,
 ): void {
@@ -136,7 +164,11 @@ function checkSiteLinks(
     ...paths.generated.map((file) => file.path),
     ...paths.publicFiles,
   ]);
-  const redirects = new Map(paths.generated.filter((file) => file.redirectsTo !== undefined).map((file) => [`/${file.path.replace(/\.html$/, '')}`, file.redirectsTo!]));
+  const redirects = new Map(
+    paths.generated
+      .filter((file) => file.redirectsTo !== undefined)
+      .map((file) => [`/${file.path.replace(/\.html$/, '')}`, file.redirectsTo!]),
+  );
   checkLinks(pages, files, undefined, memo, redirects.size > 0 ? { ...context, redirects } : context);
 }
 
@@ -159,7 +191,12 @@ export function heldBackPages(
     if (article && page.path.endsWith(`/${article.slug}`)) prefixes.add(page.path.slice(0, -article.slug.length));
   }
   for (const article of held) {
-    for (const prefix of prefixes) found.set(`${prefix}${article.slug}`, { file: article.file, reason: article.draft ? 'draft' : 'future', date: article.date });
+    for (const prefix of prefixes)
+      found.set(`${prefix}${article.slug}`, {
+        file: article.file,
+        reason: article.draft ? 'draft' : 'future',
+        date: article.date,
+      });
   }
   return found;
 }
@@ -190,6 +227,10 @@ export function checkSiteOutput(
   const { client, jobs, publicFiles, images, drawn, generated } = files;
   checkPublicClashes(client, [], publicFiles, project.publicDir, [...drawn, ...images, ...generated]);
   checkDrawnClashes(drawn, { client, jobs, generated: [...images, ...generated] }, project, options.feed);
-  checkSiteLinks(pages, { client, jobs, generated: [...images, ...drawn, ...generated], publicFiles }, options.memo, options.links);
+  checkSiteLinks(
+    pages,
+    { client, jobs, generated: [...images, ...drawn, ...generated], publicFiles },
+    options.memo,
+    options.links,
+  );
 }
-

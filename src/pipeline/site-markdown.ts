@@ -59,7 +59,10 @@ export function createSiteModuleCopies(cacheDir: string): SiteModuleCopies {
   };
   return {
     of(code) {
-      const file = path.join(cacheDir, `markdown-site-${process.pid}-${createHash('sha256').update(code).digest('base64url').slice(0, 12)}.mjs`);
+      const file = path.join(
+        cacheDir,
+        `markdown-site-${process.pid}-${createHash('sha256').update(code).digest('base64url').slice(0, 12)}.mjs`,
+      );
       if (file === current) return file;
       dispose();
       mkdirSync(cacheDir, { recursive: true });
@@ -76,7 +79,11 @@ export function createSiteModuleCopies(cacheDir: string): SiteModuleCopies {
  * fails too), with a copy of its module for the helpers when they need one: for its plugins, and
  * for its drawers (`drawing`, the default).
  */
-export function siteMarkdownOf(copies: SiteModuleCopies, bundle: ServerBundle | undefined, { drawing = true } = {}): SiteMarkdown {
+export function siteMarkdownOf(
+  copies: SiteModuleCopies,
+  bundle: ServerBundle | undefined,
+  { drawing = true } = {},
+): SiteMarkdown {
   const { options, stamp } = markdownSettingsOf(bundle);
   const plugins = Boolean(stamp && needsSiteModule(options));
   const drawers = drawing && Boolean(bundle && (bundle.module.site as { drawers?: object }).drawers);

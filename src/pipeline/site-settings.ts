@@ -45,7 +45,8 @@ export interface SiteSettings {
 }
 
 /** The site's entry (site/index.tsx) as errors name it: from the project root, forward slashes. */
-export const siteEntryShown = (project: Project) => relativeToRoot(project, project.siteEntry).split(path.sep).join('/');
+export const siteEntryShown = (project: Project) =>
+  relativeToRoot(project, project.siteEntry).split(path.sep).join('/');
 
 /**
  * Data checked against the site's schemas, the base URL, the site's own check, the site's images
@@ -55,7 +56,11 @@ export async function siteSettings(
   project: Project,
   server: ServerModule,
   dataSources: readonly DataFile[],
-  options: { baseUrl?: string; warn: (message: string) => void; siteImages: (server: ServerModule, data: Record<string, unknown>) => Promise<OutputFile[]> },
+  options: {
+    baseUrl?: string;
+    warn: (message: string) => void;
+    siteImages: (server: ServerModule, data: Record<string, unknown>) => Promise<OutputFile[]>;
+  },
 ): Promise<SiteSettings> {
   const site = server.site;
   const data = parseDataFiles([...dataSources], (site.schemas ?? {}) as Record<string, DataSchema>);
@@ -69,4 +74,3 @@ export async function siteSettings(
   }
   return { data, baseUrl, meta: site.meta?.(data), feed, images };
 }
-

@@ -24,7 +24,13 @@ import type { SiteSettings } from './site-settings.ts';
 
 /** What every page is rendered with. */
 export function renderContext(
-  inputs: { server: ServerModule; client: ClientBundle; shell: DocumentShell; articles: readonly Article[]; settings: SiteSettings },
+  inputs: {
+    server: ServerModule;
+    client: ClientBundle;
+    shell: DocumentShell;
+    articles: readonly Article[];
+    settings: SiteSettings;
+  },
   now: Date,
   root: string,
 ): RenderContext {
@@ -51,10 +57,27 @@ export function generatedFiles(
   now: Date,
 ): OutputFile[] {
   const { settings } = inputs;
-  const declared = declaredRedirects({ redirects: inputs.server.site.redirects, siteFile: 'site/index.tsx', articles: inputs.articles, pages: jobs });
-  if (declared.length > 0 && publicFiles.has('_redirects')) throw catalogueError('RedirectInvalid', ['publicFile'], { file: 'site/public/_redirects' });
-  const made = ['sitemap.xml', 'robots.txt', 'manifest.webmanifest', ...(settings.feed ? Object.values(feedPaths(settings.feed.path)).flatMap((file) => (file ? [file.replace(/^\//, '')] : [])) : [])];
-  const redirects = checkRedirects(declared, { pages: new Set(jobs.map((job) => job.path)), files: new Set([...publicFiles, ...made]), outputs: new Set(jobs.map((job) => job.outputPath)) });
+  const declared = declaredRedirects({
+    redirects: inputs.server.site.redirects,
+    siteFile: 'site/index.tsx',
+    articles: inputs.articles,
+    pages: jobs,
+  });
+  if (declared.length > 0 && publicFiles.has('_redirects'))
+    throw catalogueError('RedirectInvalid', ['publicFile'], { file: 'site/public/_redirects' });
+  const made = [
+    'sitemap.xml',
+    'robots.txt',
+    'manifest.webmanifest',
+    ...(settings.feed
+      ? Object.values(feedPaths(settings.feed.path)).flatMap((file) => (file ? [file.replace(/^\//, '')] : []))
+      : []),
+  ];
+  const redirects = checkRedirects(declared, {
+    pages: new Set(jobs.map((job) => job.path)),
+    files: new Set([...publicFiles, ...made]),
+    outputs: new Set(jobs.map((job) => job.outputPath)),
+  });
   return siteFiles({
     redirects,
     jobs,
@@ -76,16 +99,29 @@ export function generatedFiles(
 export function drawnFiles(
   inputs: { server: ServerBundle; articles: readonly Article[]; settings: SiteSettings },
   project: Project,
-  how: { dev?: { memo: DrawnMemo; reads: PageReads }; carries?: (file: string, hash: string) => boolean; draw?: DrawMany; warn: (message: string) => void },
+  how: {
+    dev?: { memo: DrawnMemo; reads: PageReads };
+    carries?: (file: string, hash: string) => boolean;
+    draw?: DrawMany;
+    warn: (message: string) => void;
+  },
 ): Promise<OutputFile[]> {
   const { settings } = inputs;
   const { dev } = how;
   // Dev mode notes what the site's files() read, to call it again only when that changed.
-  const { articles, data } = dev ? trackReads(inputs.articles, settings.data, dev.reads) : { articles: inputs.articles, data: settings.data };
+  const { articles, data } = dev
+    ? trackReads(inputs.articles, settings.data, dev.reads)
+    : { articles: inputs.articles, data: settings.data };
   return generateFiles(
     inputs.server.module.site,
     { articles, data, baseUrl: settings.baseUrl, root: project.root, warn: how.warn },
-    { cacheDir: project.cacheDir, salt: drawingCode(inputs.server), memo: dev?.memo, carries: how.carries, draw: how.draw },
+    {
+      cacheDir: project.cacheDir,
+      salt: drawingCode(inputs.server),
+      memo: dev?.memo,
+      carries: how.carries,
+      draw: how.draw,
+    },
   );
 }
 
@@ -103,7 +139,11 @@ export function drawingCode(server: ServerBundle): (file: GeneratedFile) => stri
     const fn = (file.draw ? drawers[file.draw.drawer] : file.render) as (...args: never[]) => unknown;
     const text = Function.prototype.toString.call(fn);
     let stamp = stamps.get(text);
-    if (stamp === undefined) stamps.set(text, (stamp = codeStampOf(server, fn) ?? (whole ??= createHash('sha256').update(server.code).digest('hex'))));
+    if (stamp === undefined)
+      stamps.set(
+        text,
+        (stamp = codeStampOf(server, fn) ?? (whole ??= createHash('sha256').update(server.code).digest('hex'))),
+      );
     return stamp;
   };
 }

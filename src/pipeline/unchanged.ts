@@ -48,7 +48,8 @@ interface UnchangedRecord {
 const keptCaches = (project: Project) => [markdownCacheFile(project.cacheDir), pageCacheFile(project.cacheDir)];
 
 /** The kept caches there now: a build notes them at its start, and its record asks for them too. */
-export const cachesThere = (project: Project): string[] => keptCaches(project).filter((file) => statSync(file, { throwIfNoEntry: false })?.isFile());
+export const cachesThere = (project: Project): string[] =>
+  keptCaches(project).filter((file) => statSync(file, { throwIfNoEntry: false })?.isFile());
 
 export interface StampOptions {
   baseUrl?: string;
@@ -109,24 +110,44 @@ function fingerprintOf(file: string): string {
  */
 export function inputStamp(project: Project, outDir: string, options: StampOptions): string | undefined {
   const hash = createHash('sha256');
-  hash.update(JSON.stringify([RECORD_VERSION, process.version, process.env.NODE_ENV ?? '', dateEnvironment(), sourceFingerprint(generatorRoot), outDir, options.baseUrl ?? null, Boolean(options.drafts), Boolean(options.future), options.limits ?? null]));
+  hash.update(
+    JSON.stringify([
+      RECORD_VERSION,
+      process.version,
+      process.env.NODE_ENV ?? '',
+      dateEnvironment(),
+      sourceFingerprint(generatorRoot),
+      outDir,
+      options.baseUrl ?? null,
+      Boolean(options.drafts),
+      Boolean(options.future),
+      options.limits ?? null,
+    ]),
+  );
   for (const dir of stampedFolders(project)) {
     if (!hashTree(hash, dir)) return undefined;
   }
-  for (const file of ['package.json', 'package-lock.json', path.join('node_modules', '.package-lock.json')]) hashFile(hash, path.join(project.root, file));
+  for (const file of ['package.json', 'package-lock.json', path.join('node_modules', '.package-lock.json')])
+    hashFile(hash, path.join(project.root, file));
   return hash.digest('hex');
 }
 
 /** The folders whose every file is in the stamp. */
-const stampedFolders = (project: Project) => [project.contentDir, path.dirname(project.siteEntry), path.dirname(project.template)];
+const stampedFolders = (project: Project) => [
+  project.contentDir,
+  path.dirname(project.siteEntry),
+  path.dirname(project.template),
+];
 
 const folderId = (outDir: string) => createHash('sha1').update(outDir).digest('hex').slice(0, 12);
 
 /** Where a build records what it left in an output folder, file by file (one record per folder). */
-export const manifestFileOf = (project: Project, outDir: string) => path.join(project.cacheDir, `output-${folderId(outDir)}.json`);
+export const manifestFileOf = (project: Project, outDir: string) =>
+  path.join(project.cacheDir, `output-${folderId(outDir)}.json`);
 
 /** Where the inputs and report of the last build into `outDir` are kept (one per output folder). */
-const recordFile = (project: Project, outDir: string) => path.join(project.cacheDir, `unchanged-${folderId(outDir)}.json`);
+const recordFile = (project: Project, outDir: string) =>
+  path.join(project.cacheDir, `unchanged-${folderId(outDir)}.json`);
 
 /**
  * The next UTC midnight after `now`, or the first held-back date after it if sooner; `now` itself
@@ -144,11 +165,22 @@ function readRecord(file: string): UnchangedRecord | undefined {
     const record = JSON.parse(payload.toString('utf8')) as Partial<UnchangedRecord> | null;
     const report = record?.report;
     const shaped =
-      record?.version === RECORD_VERSION && typeof record.stamp === 'string' && typeof record.builtAt === 'number' && typeof record.validUntil === 'number' &&
-      typeof record.sources === 'object' && record.sources !== null && Object.values(record.sources).every((value) => typeof value === 'string') &&
-      typeof record.manifest === 'string' && Array.isArray(record.caches) && record.caches.every((file) => typeof file === 'string') &&
-      typeof report === 'object' && report !== null && Array.isArray(report.pages) && typeof report.articles === 'number' &&
-      Array.isArray(report.warnings) && report.warnings.every((warning) => typeof warning === 'string');
+      record?.version === RECORD_VERSION &&
+      typeof record.stamp === 'string' &&
+      typeof record.builtAt === 'number' &&
+      typeof record.validUntil === 'number' &&
+      typeof record.sources === 'object' &&
+      record.sources !== null &&
+      Object.values(record.sources).every((value) => typeof value === 'string') &&
+      typeof record.manifest === 'string' &&
+      Array.isArray(record.caches) &&
+      record.caches.every((file) => typeof file === 'string') &&
+      typeof report === 'object' &&
+      report !== null &&
+      Array.isArray(report.pages) &&
+      typeof report.articles === 'number' &&
+      Array.isArray(report.warnings) &&
+      report.warnings.every((warning) => typeof warning === 'string');
     return shaped ? (record as UnchangedRecord) : undefined;
   } catch {
     return undefined;
@@ -167,8 +199,10 @@ export async function unchangedReport(
   now: Date,
 ): Promise<BuildReport | undefined> {
   const record = readRecord(recordFile(project, outDir));
-  if (!record || record.stamp !== stamp || now.getTime() < record.builtAt || now.getTime() >= record.validUntil) return undefined;
-  if (!Object.entries(record.sources).every(([file, fingerprint]) => fingerprintOf(file) === fingerprint)) return undefined;
+  if (!record || record.stamp !== stamp || now.getTime() < record.builtAt || now.getTime() >= record.validUntil)
+    return undefined;
+  if (!Object.entries(record.sources).every(([file, fingerprint]) => fingerprintOf(file) === fingerprint))
+    return undefined;
   if (manifestHash(manifestFile) !== record.manifest) return undefined;
   if (!record.caches.every((file) => statSync(file, { throwIfNoEntry: false })?.isFile())) return undefined;
   return (await outputStillIntact(manifestFile, outDir, project.publicDir)) ? record.report : undefined;
@@ -210,7 +244,10 @@ export function saveUnchangedRecord(
   }
   try {
     const caches = [...new Set([...cachesBefore, ...cachesThere(project)])];
-    writeEntrySync(recordFile(project, outDir), Buffer.from(JSON.stringify({ version: RECORD_VERSION, ...record, sources, manifest, caches })));
+    writeEntrySync(
+      recordFile(project, outDir),
+      Buffer.from(JSON.stringify({ version: RECORD_VERSION, ...record, sources, manifest, caches })),
+    );
   } catch {
     // Not kept: the next build builds in full.
   }

@@ -10,7 +10,9 @@ export function addCspSources(
   if (!headers) return headers;
   const name = Object.keys(headers).find((key) => key.toLowerCase() === 'content-security-policy');
   if (!name) return headers;
-  const directives = headers[name]!.split(';').map((part) => part.trim()).filter(Boolean);
+  const directives = headers[name]!.split(';')
+    .map((part) => part.trim())
+    .filter(Boolean);
   const fallback = directives.find((part) => /^default-src\s/i.test(part))?.replace(/^default-src/i, '');
   const extend = (directive: string, extra: readonly string[]) => {
     if (extra.length === 0) return;

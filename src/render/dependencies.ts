@@ -33,7 +33,15 @@ export interface PageReads {
 }
 
 export function emptyReads(): PageReads {
-  return { articleList: false, articleFields: new Map(), dataKeys: new Set(), listFields: new Set(), tagGroups: new Set(), tagNames: new Set(), listPages: new Set() };
+  return {
+    articleList: false,
+    articleFields: new Map(),
+    dataKeys: new Set(),
+    listFields: new Set(),
+    tagGroups: new Set(),
+    tagNames: new Set(),
+    listPages: new Set(),
+  };
 }
 
 // Each tracking proxy and the article behind it: what site code kept of a tracked list (a route's
@@ -53,7 +61,12 @@ export const isTracked = (value: object): boolean => targets.has(value);
  * objects at any depth (a tag's group, a list of related articles). Lists and objects are copied
  * only when something in them was replaced; anything else (a Map, a class instance) is kept as is.
  */
-export function mapArticlesIn(value: unknown, isArticle: (value: object) => boolean, replace: (article: Article) => unknown, inProgress = new Set<object>()): unknown {
+export function mapArticlesIn(
+  value: unknown,
+  isArticle: (value: object) => boolean,
+  replace: (article: Article) => unknown,
+  inProgress = new Set<object>(),
+): unknown {
   if (!value || typeof value !== 'object') return value;
   if (isArticle(value)) return replace(value as Article);
   const prototype = Object.getPrototypeOf(value) as unknown;
@@ -152,12 +165,17 @@ export function trackReads(
  * from a list-wide read, its length and order mark nothing more; a tag's group (`of`) notes a
  * read of its members when read whole, or of one page of it when `listPage` asks for that.
  */
-function trackedSelection(selection: readonly Article[], track: (article: Article) => Article, of?: { group: string; reads: PageReads }): Article[] {
+function trackedSelection(
+  selection: readonly Article[],
+  track: (article: Article) => Article,
+  of?: { group: string; reads: PageReads },
+): Article[] {
   // A tag's group read as a whole (its length, an item, every item, its keys): its members and order.
   const whole = () => of?.reads.tagGroups.add(of.group);
   return new Proxy(selection as Article[], {
     get(target, key, receiver) {
-      if (of && key === LIST_READS) return { page: pageAccess(target, `g:${of.group}`, of.reads, track) } satisfies ListReads<Article>;
+      if (of && key === LIST_READS)
+        return { page: pageAccess(target, `g:${of.group}`, of.reads, track) } satisfies ListReads<Article>;
       const item = typeof key === 'string' && /^\d+$/.test(key);
       if (item || key === 'length' || key === Symbol.iterator) whole();
       if (item) {
@@ -189,7 +207,11 @@ function membersRead(read: () => void): Pick<ProxyHandler<Article[]>, 'ownKeys' 
 }
 
 /** What a page's list answers to the helpers that read it (src/list-reads.ts), each read noted in `reads`. */
-function listReads(target: readonly Article[], reads: PageReads, track: (article: Article) => Article): ListReads<Article> {
+function listReads(
+  target: readonly Article[],
+  reads: PageReads,
+  track: (article: Article) => Article,
+): ListReads<Article> {
   return {
     fields: (fields) => {
       reads.articleList = true;
@@ -248,7 +270,14 @@ export function dependsOnArticles(reads: PageReads, change: ArticleChange): bool
     // Groups and pages are made of the slugs in order and each article's tags alone: unless one of
     // those changed, none moved (a body or title edit). Told how (`lists`), only those read count.
     const moved = change.listChanged || [...change.fields.values()].some((fields) => fields.has('tags'));
-    if (moved && (!lists || [...reads.tagGroups].some(lists.groupChanged) || [...reads.tagNames].some(lists.nameChanged) || [...reads.listPages].some(lists.pageChanged))) return true;
+    if (
+      moved &&
+      (!lists ||
+        [...reads.tagGroups].some(lists.groupChanged) ||
+        [...reads.tagNames].some(lists.nameChanged) ||
+        [...reads.listPages].some(lists.pageChanged))
+    )
+      return true;
   }
   for (const [slug, fields] of change.fields) {
     const read = reads.articleFields.get(slug);
@@ -276,7 +305,12 @@ export function listReadTexts(articles: readonly Article[]) {
     page: (read: string) => {
       const [size, number, ...rest] = read.split(':');
       const list = rest.join(':');
-      const keys = list === '*' ? (slugs ??= articles.map((article) => article.slug)) : list.startsWith('g:') ? (groupOf(list.slice(2))?.slugs ?? []) : undefined;
+      const keys =
+        list === '*'
+          ? (slugs ??= articles.map((article) => article.slug))
+          : list.startsWith('g:')
+            ? (groupOf(list.slice(2))?.slugs ?? [])
+            : undefined;
       try {
         return keys && pageText(keys, Number(size), Number(number));
       } catch {
@@ -290,7 +324,10 @@ export function listReadTexts(articles: readonly Article[]) {
  * How the tag groups and list pages a page may have read differ between two lists of articles;
  * each answer worked out when first asked, once (many pages read one group's name).
  */
-export function listChanges(before: readonly Article[], after: readonly Article[]): NonNullable<ArticleChange['lists']> {
+export function listChanges(
+  before: readonly Article[],
+  after: readonly Article[],
+): NonNullable<ArticleChange['lists']> {
   const [was, is] = [listReadTexts(before), listReadTexts(after)];
   // A tag that is no text makes the groups throw: everything counts as changed (and fails as a build fails).
   const differs = (read: (texts: ReturnType<typeof listReadTexts>) => string | undefined) => {

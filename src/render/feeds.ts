@@ -7,12 +7,22 @@ import { escapeXml, NOT_XML } from './xml-text.ts';
 
 /** `href`/`src` attributes as the Markdown stage writes them: double-quoted, entities escaped. */
 const URL_ATTRIBUTE = /(\s(?:href|src)=")([^"]*)(")/gi;
-const HTML_ENTITY_DECODE: Record<string, string> = { '&amp;': '&', '&quot;': '"', '&#x27;': "'", '&#39;': "'", '&lt;': '<', '&gt;': '>' };
-const decodeAttribute = (value: string) => value.replace(/&(?:amp|quot|lt|gt|#x27|#39);/g, (entity) => HTML_ENTITY_DECODE[entity]!);
-const encodeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const HTML_ENTITY_DECODE: Record<string, string> = {
+  '&amp;': '&',
+  '&quot;': '"',
+  '&#x27;': "'",
+  '&#39;': "'",
+  '&lt;': '<',
+  '&gt;': '>',
+};
+const decodeAttribute = (value: string) =>
+  value.replace(/&(?:amp|quot|lt|gt|#x27|#39);/g, (entity) => HTML_ENTITY_DECODE[entity]!);
+const encodeAttribute = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** An island the Markdown stage wrote into an article (a code block's copy button), with what it holds. */
-const ISLAND_IN_ARTICLE = /<ssg-island data-island="[^"<>]*" data-hydrate="[a-z]+" data-props="[^"<>]*">[\s\S]*?<\/ssg-island>/g;
+const ISLAND_IN_ARTICLE =
+  /<ssg-island data-island="[^"<>]*" data-hydrate="[a-z]+" data-props="[^"<>]*">[\s\S]*?<\/ssg-island>/g;
 
 /** The article's HTML without its islands: a feed reader runs no script, so their buttons would do nothing. */
 const withoutIslands = (html: string) => html.replace(ISLAND_IN_ARTICLE, '');
@@ -44,7 +54,13 @@ export const FEED_LIMIT = 50;
  * the `feed` package's: it puts a title, plain text in RSS, in CDATA and splits only its first
  * `]]>`, so the title `a ]]> b ]]><evil/>` gives an `<evil/>` element.
  */
-export function rssFeed(feed: FeedDefinition, meta: SiteMeta | undefined, allArticles: readonly Article[], baseUrl: string, now: Date): string {
+export function rssFeed(
+  feed: FeedDefinition,
+  meta: SiteMeta | undefined,
+  allArticles: readonly Article[],
+  baseUrl: string,
+  now: Date,
+): string {
   const articles = allArticles.filter((article) => !article.draft);
   const items = feedArticles(feed, articles).map((article) => {
     const link = baseUrl + feed.link(article);
@@ -65,26 +81,28 @@ export function rssFeed(feed: FeedDefinition, meta: SiteMeta | undefined, allArt
       .join('\n');
   });
   const updated = feedUpdated(articles, now);
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:content="http://purl.org/rss/1.0/modules/content/">',
-    '  <channel>',
-    `    <title>${escapeXml(feed.title)}</title>`,
-    `    <link>${escapeXml(baseUrl + '/')}</link>`,
-    `    <description>${escapeXml(feed.description)}</description>`,
-    meta ? `    <language>${escapeXml(meta.language)}</language>` : '',
-    `    <lastBuildDate>${rfc822(updated)}</lastBuildDate>`,
-    `    <atom:link href="${escapeXml(baseUrl + feed.path)}" rel="self" type="application/rss+xml"/>`,
-    ...items,
-    '  </channel>',
-    '</rss>',
-    '',
-  ]
-    .filter((line) => line !== '')
-    .join('\n')
-    // XML 1.0 may not hold control characters (a title or body can: YAML's "\b", a pasted byte):
-    // a feed holding one is no XML at all to a reader, so they go; a page never shows them anyway.
-    .replace(NOT_XML, '');
+  return (
+    [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:content="http://purl.org/rss/1.0/modules/content/">',
+      '  <channel>',
+      `    <title>${escapeXml(feed.title)}</title>`,
+      `    <link>${escapeXml(baseUrl + '/')}</link>`,
+      `    <description>${escapeXml(feed.description)}</description>`,
+      meta ? `    <language>${escapeXml(meta.language)}</language>` : '',
+      `    <lastBuildDate>${rfc822(updated)}</lastBuildDate>`,
+      `    <atom:link href="${escapeXml(baseUrl + feed.path)}" rel="self" type="application/rss+xml"/>`,
+      ...items,
+      '  </channel>',
+      '</rss>',
+      '',
+    ]
+      .filter((line) => line !== '')
+      .join('\n')
+      // XML 1.0 may not hold control characters (a title or body can: YAML's "\b", a pasted byte):
+      // a feed holding one is no XML at all to a reader, so they go; a page never shows them anyway.
+      .replace(NOT_XML, '')
+  );
 }
 
 /** Where each format is written: RSS at the site's path, `atom.xml` and `feed.json` in its folder. */
@@ -105,7 +123,9 @@ function feedArticles(feed: FeedDefinition, published: readonly Article[]): read
  */
 function feedUpdated(published: readonly Article[], now: Date): Date {
   const newest = published.map((article) => Date.parse(article.date)).filter((time) => !Number.isNaN(time));
-  return new Date(newest.length ? Math.max(...newest) : Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  return new Date(
+    newest.length ? Math.max(...newest) : Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()),
+  );
 }
 
 function dateOf(text: string | undefined): Date | undefined {
@@ -126,7 +146,13 @@ const cdataHtml = (html: string) => html.replaceAll(']]>', ']]&gt;');
 const nodeText = (text: string) => text.replaceAll('&amp;', '&amp;amp;');
 
 /** Atom 1.0 of the newest articles (drafts never), newest first, with their full text. */
-export function atomFeed(feed: FeedDefinition, meta: SiteMeta | undefined, allArticles: readonly Article[], baseUrl: string, now: Date): string {
+export function atomFeed(
+  feed: FeedDefinition,
+  meta: SiteMeta | undefined,
+  allArticles: readonly Article[],
+  baseUrl: string,
+  now: Date,
+): string {
   const published = allArticles.filter((article) => !article.draft);
   const updated = feedUpdated(published, now);
   const atom = new Feed({
@@ -159,7 +185,13 @@ export function atomFeed(feed: FeedDefinition, meta: SiteMeta | undefined, allAr
 }
 
 /** JSON Feed 1.1 of the newest articles (drafts never), newest first, with their full text. */
-export function jsonFeed(feed: FeedDefinition, meta: SiteMeta | undefined, allArticles: readonly Article[], baseUrl: string, now: Date): string {
+export function jsonFeed(
+  feed: FeedDefinition,
+  meta: SiteMeta | undefined,
+  allArticles: readonly Article[],
+  baseUrl: string,
+  now: Date,
+): string {
   const published = allArticles.filter((article) => !article.draft);
   const json = new Feed({
     title: feed.title,

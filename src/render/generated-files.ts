@@ -12,7 +12,9 @@ const SAFE_PATH = /^(?:[A-Za-z0-9][A-Za-z0-9._~-]*\/)*[A-Za-z0-9][A-Za-z0-9._~-]
 
 /** One entry per file and content: its path, its key and the code that draws it. */
 function entryName(file: GeneratedFile, salt: string): string {
-  return `${createHash('sha256').update(JSON.stringify([file.path, file.key, salt])).digest('hex')}.bin`;
+  return `${createHash('sha256')
+    .update(JSON.stringify([file.path, file.key, salt]))
+    .digest('hex')}.bin`;
 }
 
 /** Files kept in memory by their cache entry's name, between the rebuilds of one dev session. */
@@ -37,7 +39,12 @@ function checkDrawing(file: GeneratedFile, drawers: SiteDefinition['drawers']): 
   }
   const name = file.draw?.drawer;
   if (typeof name !== 'string' || !drawers || !Object.hasOwn(drawers, name) || typeof drawers[name] !== 'function') {
-    throw catalogueError('GeneratedFileDrawerUnknown', ['unknown', file.path, String(name), Object.keys(drawers ?? {})]);
+    throw catalogueError('GeneratedFileDrawerUnknown', [
+      'unknown',
+      file.path,
+      String(name),
+      Object.keys(drawers ?? {}),
+    ]);
   }
 }
 
@@ -47,7 +54,11 @@ function checkDrawing(file: GeneratedFile, drawers: SiteDefinition['drawers']): 
  * files. Files with `draw` go to `options.draw` at once, render() ones `concurrency` at a time.
  * A build (no memo) reads a cached file back when the output writes it, so no bytes are held meanwhile.
  */
-export async function generateFiles<Data>(site: SiteDefinition<Data>, context: GeneratedFilesContext<Data>, options: GenerateOptions): Promise<OutputFile[]> {
+export async function generateFiles<Data>(
+  site: SiteDefinition<Data>,
+  context: GeneratedFilesContext<Data>,
+  options: GenerateOptions,
+): Promise<OutputFile[]> {
   let files: GeneratedFile[];
   try {
     files = site.files?.(context) ?? [];
@@ -80,14 +91,16 @@ export async function generateFiles<Data>(site: SiteDefinition<Data>, context: G
   const toDraw: number[] = [];
   await eachAtMost(missing, options.concurrency ?? 4, async (index) => {
     const hash = hashes[names[index]!];
-    if (hash && options.carries!(whereOf(index), hash)) return void (output[index] = cachedLazily(whereOf(index), entryOf(index), hash));
+    if (hash && options.carries!(whereOf(index), hash))
+      return void (output[index] = cachedLazily(whereOf(index), entryOf(index), hash));
     const cached = await readEntry(entryOf(index));
     if (cached) output[index] = kept({ path: whereOf(index), contents: cached }, entryOf(index), hashed, !memo);
     else toDraw.push(index);
   });
   toDraw.sort((a, b) => a - b);
   const finish = (index: number, contents: unknown) => {
-    if (!(contents instanceof Uint8Array)) throw catalogueError('GeneratedFileNotBytes', [files[index]!.path, contents]);
+    if (!(contents instanceof Uint8Array))
+      throw catalogueError('GeneratedFileNotBytes', [files[index]!.path, contents]);
     output[index] = kept({ path: whereOf(index), contents }, writeEntry(entryOf(index), contents), hashed, !memo);
   };
   await drawAll(files, toDraw, { ...options, root: context.root, drawers: site.drawers }, finish);
@@ -140,17 +153,32 @@ async function drawAll(
   const failure = (index: number, error: unknown) => {
     const file = files[index]!;
     // Made from a content file (an article's own image): the author's to fix, named as such.
-    if (file.source) return catalogueError('GeneratedFileSourceInvalid', [file.path, error instanceof Error ? error.message : String(error)], { file: file.source }, { cause: error });
+    if (file.source)
+      return catalogueError(
+        'GeneratedFileSourceInvalid',
+        [file.path, error instanceof Error ? error.message : String(error)],
+        { file: file.source },
+        { cause: error },
+      );
     return siteCodeError('GeneratedFileFailed', `Drawing ${file.path}`, error, options.root);
   };
   const withDrawer = indexes.filter((index) => files[index]!.draw);
   const draw = options.draw ?? drawHere(options.drawers, options.root);
-  const drawn = draw(withDrawer.map((index) => ({ path: files[index]!.path, drawer: files[index]!.draw!.drawer, input: files[index]!.draw!.input })));
+  const drawn = draw(
+    withDrawer.map((index) => ({
+      path: files[index]!.path,
+      drawer: files[index]!.draw!.drawer,
+      input: files[index]!.draw!.input,
+    })),
+  );
   drawn.forEach((promise) => promise.catch(() => {})); // the first failure is thrown below; the rest are not waited for
   const byDrawer = Promise.all(
     drawn.map((promise, position) => {
       const index = withDrawer[position]!;
-      return promise.then((contents) => finish(index, contents), (error) => Promise.reject(failure(index, error)));
+      return promise.then(
+        (contents) => finish(index, contents),
+        (error) => Promise.reject(failure(index, error)),
+      );
     }),
   );
   // A settled promise keeps its value: held in this list, every file's bytes would stay until the
@@ -194,15 +222,24 @@ function readHashes(dir: string): Record<string, string> {
   try {
     const payload = readEntrySync(path.join(dir, HASHES_FILE));
     const hashes = payload ? (JSON.parse(payload.toString('utf8')) as unknown) : {};
-    return hashes && typeof hashes === 'object' && !Array.isArray(hashes) ? Object.fromEntries(Object.entries(hashes).filter(([, hash]) => typeof hash === 'string')) : {};
+    return hashes && typeof hashes === 'object' && !Array.isArray(hashes)
+      ? Object.fromEntries(Object.entries(hashes).filter(([, hash]) => typeof hash === 'string'))
+      : {};
   } catch {
     return {};
   }
 }
 
 /** Keeps the index of this call's entries, when it changed; never fails the build (without it, entries are read). */
-function saveHashes(dir: string, before: Record<string, string>, names: readonly string[], output: readonly OutputFile[]): void {
-  const hashes = Object.fromEntries(names.flatMap((name, index) => (output[index]?.hash ? [[name, output[index]!.hash!]] : [])));
+function saveHashes(
+  dir: string,
+  before: Record<string, string>,
+  names: readonly string[],
+  output: readonly OutputFile[],
+): void {
+  const hashes = Object.fromEntries(
+    names.flatMap((name, index) => (output[index]?.hash ? [[name, output[index]!.hash!]] : [])),
+  );
   if (JSON.stringify(hashes) === JSON.stringify(before)) return;
   try {
     writeEntrySync(path.join(dir, HASHES_FILE), Buffer.from(JSON.stringify(hashes)));
@@ -221,7 +258,8 @@ function cachedLazily(where: string, entry: string, hash: string): OutputFile {
     hash,
     get contents() {
       const bytes = readEntrySync(entry);
-      if (!bytes) throw new Error(`the cached copy of /${where} is gone (.cache/ changed while the build ran); build again`);
+      if (!bytes)
+        throw new Error(`the cached copy of /${where} is gone (.cache/ changed while the build ran); build again`);
       return bytes;
     },
   };
@@ -242,7 +280,12 @@ function writeEntry(entry: string, contents: Uint8Array): string | undefined {
  * in-place output never asks for one). Read back from its entry when the output writes it, if
  * `fromEntry` and it has one: a build holds no file's bytes from drawing it to writing it.
  */
-function kept(file: { path: string; contents: Uint8Array }, entry: string | undefined, hashed: boolean, fromEntry: boolean): OutputFile {
+function kept(
+  file: { path: string; contents: Uint8Array },
+  entry: string | undefined,
+  hashed: boolean,
+  fromEntry: boolean,
+): OutputFile {
   const hash = hashed ? outputHash(file.contents) : undefined;
   if (entry && fromEntry && hash) return cachedLazily(file.path, entry, hash);
   return hash ? { ...file, hash } : file;

@@ -22,7 +22,10 @@ export interface HeadInput {
 
 /** JSON inside <script>: `<` escaped, so no `</script>` can end the block early. */
 function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /** The tags the generator puts where the shell says <!--ssg:head-->. */
@@ -54,7 +57,8 @@ export function renderHead(input: HeadInput): string {
       ['article:published_time', head.publishedTime],
       ['article:modified_time', head.modifiedTime],
     ];
-    for (const [property, content] of og) if (content) tags.push(`<meta property="${property}" content="${attr(content)}">`);
+    for (const [property, content] of og)
+      if (content) tags.push(`<meta property="${property}" content="${attr(content)}">`);
     tags.push(`<meta name="twitter:card" content="${image ? 'summary_large_image' : 'summary'}">`);
     if (meta.twitterSite) tags.push(`<meta name="twitter:site" content="${attr(meta.twitterSite)}">`);
     tags.push(`<link rel="manifest" href="/manifest.webmanifest">`);
@@ -83,10 +87,18 @@ function assetTags({ styles, inlineStyle, script, scriptOnInteraction }: HeadInp
  * Points a page rendered before a style change at the new sheet (dev mode, pages not rendered
  * again): a link gets the new URL, an inline sheet the new text, as `renderHead` would write it.
  */
-export function swapStyleSheet(html: string, from: string, to: string, inline: { before?: HeadInput['inlineStyle']; after?: HeadInput['inlineStyle'] }): string {
+export function swapStyleSheet(
+  html: string,
+  from: string,
+  to: string,
+  inline: { before?: HeadInput['inlineStyle']; after?: HeadInput['inlineStyle'] },
+): string {
   const next = assetTags({ head: { title: '' }, baseUrl: '', styles: [to], inlineStyle: inline.after })[0]!;
   const linked = `<link rel="stylesheet" href="${escapeHtml(from)}">`;
-  const inlined = inline.before?.url === from ? `<style data-ssg-style="${escapeHtml(from)}">${inline.before.text}</style>` : undefined;
+  const inlined =
+    inline.before?.url === from
+      ? `<style data-ssg-style="${escapeHtml(from)}">${inline.before.text}</style>`
+      : undefined;
   let swapped = html.replaceAll(linked, next);
   if (inlined) swapped = swapped.replaceAll(inlined, next);
   return swapped;
@@ -95,7 +107,8 @@ export function swapStyleSheet(html: string, from: string, to: string, inline: {
 /** The feed in each format it is written in, for readers and browsers that look in the head. */
 function feedLinks(feed: { path: string; title: string }): string[] {
   const paths = feedPaths(feed.path);
-  const link = (type: string, href: string) => `<link rel="alternate" type="${type}" title="${escapeHtml(feed.title)}" href="${escapeHtml(href)}">`;
+  const link = (type: string, href: string) =>
+    `<link rel="alternate" type="${type}" title="${escapeHtml(feed.title)}" href="${escapeHtml(href)}">`;
   return [
     link('application/rss+xml', paths.rss),
     ...(paths.atom ? [link('application/atom+xml', paths.atom)] : []),

@@ -5,8 +5,6 @@ import { catalogueError } from '../errors.ts';
 import type { RedirectRule, RedirectStatus } from './site-definition.ts';
 import { outputPathFor } from './routes.ts';
 
-
-
 /** One checked redirect: `from` answers `status` with `to`, its final destination. */
 export interface Redirect {
   /** A path on the site, without a trailing slash (`/blog/hello`); its form with one redirects too. */
@@ -35,15 +33,27 @@ export function declaredRedirects(input: {
   articles: readonly Article[];
   pages: readonly { path: string; entry: Record<string, unknown> }[];
 }): DeclaredRedirect[] {
-  const declared = Object.entries(input.redirects ?? {}).map(([from, rule]) => ({ from, rule, declaredIn: input.siteFile }));
+  const declared = Object.entries(input.redirects ?? {}).map(([from, rule]) => ({
+    from,
+    rule,
+    declaredIn: input.siteFile,
+  }));
   const moved = input.articles.filter((article) => article.movedFrom);
   if (moved.length === 0) return declared;
   const pageOf = new Map<Article, string>();
-  for (const page of input.pages) for (const value of Object.values(page.entry)) if (moved.includes(value as Article) && !pageOf.has(value as Article)) pageOf.set(value as Article, page.path);
+  for (const page of input.pages)
+    for (const value of Object.values(page.entry))
+      if (moved.includes(value as Article) && !pageOf.has(value as Article)) pageOf.set(value as Article, page.path);
   for (const article of moved) {
     const page = pageOf.get(article);
-    if (page === undefined) throw catalogueError('RedirectInvalid', ['noPage', article.movedFrom!.join(', ')], { file: article.file });
-    for (const from of article.movedFrom!) declared.push({ from: from.startsWith('/') ? from : relativeTo(from, page), rule: page, declaredIn: article.file });
+    if (page === undefined)
+      throw catalogueError('RedirectInvalid', ['noPage', article.movedFrom!.join(', ')], { file: article.file });
+    for (const from of article.movedFrom!)
+      declared.push({
+        from: from.startsWith('/') ? from : relativeTo(from, page),
+        rule: page,
+        declaredIn: article.file,
+      });
   }
   return declared;
 }
@@ -81,7 +91,12 @@ function checkedRule(declared: DeclaredRedirect): { from: string; to: string; st
   }
   const to = typeof rule === 'string' ? rule : rule?.destination;
   const status = typeof rule === 'string' ? 301 : (rule?.status ?? 301);
-  if (typeof to !== 'string' || to === '' || DESTINATION_UNSAFE.test(to) || !(to.startsWith('/') ? !to.startsWith('//') : ABSOLUTE.test(to))) {
+  if (
+    typeof to !== 'string' ||
+    to === '' ||
+    DESTINATION_UNSAFE.test(to) ||
+    !(to.startsWith('/') ? !to.startsWith('//') : ABSOLUTE.test(to))
+  ) {
     throw catalogueError('RedirectInvalid', ['destination', from, String(to)], where);
   }
   if (!STATUSES.has(status)) throw catalogueError('RedirectInvalid', ['status', from, String(status)], where);
@@ -108,7 +123,11 @@ export function checkRedirects(
       if (earlier.to === rule.to && earlier.status === rule.status) continue;
       throw catalogueError('RedirectInvalid', ['twice', rule.from, earlier.declaredIn], { file: entry.declaredIn });
     }
-    if (site.pages.has(rule.from) || taken.has(rule.from.slice(1).toLowerCase()) || taken.has(outputPathFor(rule.from).toLowerCase())) {
+    if (
+      site.pages.has(rule.from) ||
+      taken.has(rule.from.slice(1).toLowerCase()) ||
+      taken.has(outputPathFor(rule.from).toLowerCase())
+    ) {
       throw catalogueError('RedirectInvalid', ['isPage', rule.from], { file: entry.declaredIn });
     }
     bySource.set(rule.from, { ...rule, declaredIn: entry.declaredIn });
@@ -116,7 +135,11 @@ export function checkRedirects(
   return [...bySource.values()].map((redirect) => ({ ...redirect, to: finalDestination(redirect, bySource, site) }));
 }
 
-function finalDestination(redirect: Redirect, bySource: ReadonlyMap<string, Redirect>, site: { pages: ReadonlySet<string>; files: ReadonlySet<string> }): string {
+function finalDestination(
+  redirect: Redirect,
+  bySource: ReadonlyMap<string, Redirect>,
+  site: { pages: ReadonlySet<string>; files: ReadonlySet<string> },
+): string {
   const seen = [redirect.from];
   let to = redirect.to;
   while (to.startsWith('/')) {
@@ -127,7 +150,10 @@ function finalDestination(redirect: Redirect, bySource: ReadonlyMap<string, Redi
       if (site.pages.has(target) || site.files.has(target.slice(1))) return target + to.slice(to.search(/[?#]|$/));
       throw catalogueError('RedirectInvalid', ['nowhere', redirect.from, to], { file: redirect.declaredIn });
     }
-    if (seen.includes(next.from)) throw catalogueError('RedirectInvalid', ['loop', [...seen, next.from].join(' → ')], { file: redirect.declaredIn });
+    if (seen.includes(next.from))
+      throw catalogueError('RedirectInvalid', ['loop', [...seen, next.from].join(' → ')], {
+        file: redirect.declaredIn,
+      });
     seen.push(next.from);
     // Where a browser following both hops ends: the next hop's query, and a fragment it lacks kept.
     const fragment = to.includes('#') ? to.slice(to.indexOf('#')) : '';
@@ -141,14 +167,17 @@ const forms = (from: string) => (from === '/' ? ['/'] : [from, `${from}/`]);
 
 /** Netlify's and Cloudflare Pages' `_redirects`: one rule per form of each source. */
 export function redirectsFile(redirects: readonly Redirect[]): string {
-  const lines = ['# Written by the build from the site\'s redirects and articles\' aliases.'];
-  for (const redirect of redirects) for (const from of forms(redirect.from)) lines.push(`${from} ${redirect.to} ${redirect.status}`);
+  const lines = ["# Written by the build from the site's redirects and articles' aliases."];
+  for (const redirect of redirects)
+    for (const from of forms(redirect.from)) lines.push(`${from} ${redirect.to} ${redirect.status}`);
   return `${lines.join('\n')}\n`;
 }
 
 /** nginx `location` blocks for the server block's include: exact matches answer before any file. */
 export function nginxRedirects(redirects: readonly Redirect[]): string[] {
-  return redirects.flatMap((redirect) => forms(redirect.from).map((from) => `location = ${from} { return ${redirect.status} "${redirect.to}"; }`));
+  return redirects.flatMap((redirect) =>
+    forms(redirect.from).map((from) => `location = ${from} { return ${redirect.status} "${redirect.to}"; }`),
+  );
 }
 
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');

@@ -29,7 +29,10 @@ export interface RenderedDocument {
 
 /** The article a page was handed through its route entry, if any. */
 const entryArticle = (entry: PageJob['entry']) =>
-  Object.values(entry).find((value): value is Article => typeof (value as Article | undefined)?.slug === 'string' && typeof (value as Article).markdown === 'string');
+  Object.values(entry).find(
+    (value): value is Article =>
+      typeof (value as Article | undefined)?.slug === 'string' && typeof (value as Article).markdown === 'string',
+  );
 
 /** Whether the page shows a draft. Read through the tracked entry: dev renders it again when `draft` changes. */
 const isDraftPage = (entry: PageJob['entry']) => entryArticle(entry)?.draft === true;
@@ -37,7 +40,9 @@ const isDraftPage = (entry: PageJob['entry']) => entryArticle(entry)?.draft === 
 /** Renders one page into the shell. With `reads`, records what the page used (dev mode). */
 export function renderDocument(job: PageJob, context: RenderContext, reads?: PageReads): RenderedDocument {
   const { server, client, shell } = context;
-  const inputs = reads ? trackReads(context.articles, context.data, reads, job.entry) : { ...context, entry: job.entry };
+  const inputs = reads
+    ? trackReads(context.articles, context.data, reads, job.entry)
+    : { ...context, entry: job.entry };
   const props: PageProps = {
     path: job.path,
     params: job.params,
@@ -54,13 +59,22 @@ export function renderDocument(job: PageJob, context: RenderContext, reads?: Pag
   try {
     const Layout = server.site.layout;
     const page = server.createElement(job.route.page, props);
-    ({ html: body, islands, eager } = server.renderPage(Layout ? server.createElement(Layout, { ...props, children: page }) : page));
+    ({
+      html: body,
+      islands,
+      eager,
+    } = server.renderPage(Layout ? server.createElement(Layout, { ...props, children: page }) : page));
     head = job.route.head(props);
   } catch (error) {
     // An article's HTML that could not be read from the cache is the build's problem, not the page's.
     if (error instanceof SsgError && error.code === 'CacheEntryChanged') throw error;
     const where = siteFrame(error, context.root);
-    throw catalogueError('PageRenderFailed', [job.path, error instanceof Error ? error.message : String(error)], where ?? {}, { cause: error });
+    throw catalogueError(
+      'PageRenderFailed',
+      [job.path, error instanceof Error ? error.message : String(error)],
+      where ?? {},
+      { cause: error },
+    );
   }
   const unknown = islands.filter((name) => !client.islands.has(name));
   if (unknown.length > 0) {
@@ -71,7 +85,10 @@ export function renderDocument(job: PageJob, context: RenderContext, reads?: Pag
     head,
     // Not found pages and drafts (built with --drafts, to preview) are never to be indexed. An
     // article published first elsewhere names the original (its `canonical`) unless the head says otherwise.
-    canonicalUrl: job.noindex || isDraftPage(inputs.entry) ? undefined : (head.canonical ?? entryArticle(inputs.entry)?.canonical ?? context.baseUrl + job.path),
+    canonicalUrl:
+      job.noindex || isDraftPage(inputs.entry)
+        ? undefined
+        : (head.canonical ?? entryArticle(inputs.entry)?.canonical ?? context.baseUrl + job.path),
     baseUrl: context.baseUrl,
     meta: context.meta,
     feed: context.feed,

@@ -97,7 +97,15 @@ export function expandRoutes<Data>(
         throw catalogueError('RouteDuplicate', [previous, route.path, outputPath]);
       }
       seen.set(outputPath, route.path);
-      jobs.push({ route, path, params, entry: props ?? {}, outputPath, notFound: isNotFoundPath(path), noindex: isNotFoundPath(path) || route.noindex === true });
+      jobs.push({
+        route,
+        path,
+        params,
+        entry: props ?? {},
+        outputPath,
+        notFound: isNotFoundPath(path),
+        noindex: isNotFoundPath(path) || route.noindex === true,
+      });
     }
   }
   return jobs;

@@ -10,7 +10,6 @@ export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
 /** A destination, or a destination with its status (301 when not given), as Astro's `redirects` take. */
 export type RedirectRule = string | { destination: string; status?: RedirectStatus };
 
-
 /**
  * What every page and the layout receive. `Data` is the site's YAML data (its schemas' types);
  * `Entry` what the route's `entries()` hand each page as `props` (`{ article: Article }`, say).
@@ -203,7 +202,9 @@ export interface GeneratedFile {
  * { slug: article.slug }, props: { article } })), page: ArticlePage, head: ({ entry }) => ({ title:
  * entry.article.title }) })`. Write `entries` before `page` and `head`, so TypeScript reads it first.
  */
-export function defineRoute<Data = Record<string, unknown>, Entry extends object = Record<string, unknown>>(route: Route<Data, Entry>): Route<Data, Entry> {
+export function defineRoute<Data = Record<string, unknown>, Entry extends object = Record<string, unknown>>(
+  route: Route<Data, Entry>,
+): Route<Data, Entry> {
   return route;
 }
 

@@ -56,7 +56,9 @@ function webManifest(meta: SiteMeta): string {
       display: 'browser',
       theme_color: meta.themeColor,
       background_color: meta.backgroundColor,
-      icons: meta.icon ? [{ src: meta.icon, sizes: 'any', type: meta.icon.endsWith('.svg') ? 'image/svg+xml' : 'image/png' }] : [],
+      icons: meta.icon
+        ? [{ src: meta.icon, sizes: 'any', type: meta.icon.endsWith('.svg') ? 'image/svg+xml' : 'image/png' }]
+        : [],
     },
     null,
     2,
@@ -83,7 +85,10 @@ const NGINX_UNSAFE_VALUE = /[\u0000-\u001f\u007f$]/;
  * server block to `include`: the one source of the Content-Security-Policy, whose style hash
  * changes with every style sheet. `always`: on error pages too.
  */
-export function nginxHeadersFile(headers: Record<string, string> | undefined, redirects: readonly Redirect[] = []): string {
+export function nginxHeadersFile(
+  headers: Record<string, string> | undefined,
+  redirects: readonly Redirect[] = [],
+): string {
   const lines = [
     '# Written by the build, with _headers: the headers of every response. Included by the nginx',
     '# server block; reload nginx after a deploy that changes it.',
@@ -133,7 +138,11 @@ function redirectFiles(redirects: readonly Redirect[], baseUrl: string): OutputF
   if (redirects.length === 0) return [];
   return [
     { path: '_redirects', contents: redirectsFile(redirects) },
-    ...redirects.map((redirect) => ({ path: outputPathFor(redirect.from), contents: redirectPage(redirect, baseUrl), redirectsTo: redirect.to })),
+    ...redirects.map((redirect) => ({
+      path: outputPathFor(redirect.from),
+      contents: redirectPage(redirect, baseUrl),
+      redirectsTo: redirect.to,
+    })),
   ];
 }
 
@@ -141,8 +150,18 @@ function redirectFiles(redirects: readonly Redirect[], baseUrl: string): OutputF
 function feedFiles(feed: FeedDefinition, input: SiteFilesInput): OutputFile[] {
   const paths = feedPaths(feed.path);
   const at = (urlPath: string) => urlPath.replace(/^\//, '');
-  const files = [{ path: at(paths.rss), contents: rssFeed(feed, input.meta, input.articles, input.baseUrl, input.now) }];
-  if (paths.atom) files.push({ path: at(paths.atom), contents: atomFeed(feed, input.meta, input.articles, input.baseUrl, input.now) });
-  if (paths.json) files.push({ path: at(paths.json), contents: jsonFeed(feed, input.meta, input.articles, input.baseUrl, input.now) });
+  const files = [
+    { path: at(paths.rss), contents: rssFeed(feed, input.meta, input.articles, input.baseUrl, input.now) },
+  ];
+  if (paths.atom)
+    files.push({
+      path: at(paths.atom),
+      contents: atomFeed(feed, input.meta, input.articles, input.baseUrl, input.now),
+    });
+  if (paths.json)
+    files.push({
+      path: at(paths.json),
+      contents: jsonFeed(feed, input.meta, input.articles, input.baseUrl, input.now),
+    });
   return files;
 }

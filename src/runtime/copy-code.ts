@@ -33,7 +33,9 @@ export default function enhanceCopyCode(element: HTMLElement): void {
   };
   button.addEventListener('click', () => {
     const text = code.textContent ?? '';
-    const copying = navigator.clipboard?.writeText ? navigator.clipboard.writeText(text) : Promise.reject(new Error('no clipboard'));
+    const copying = navigator.clipboard?.writeText
+      ? navigator.clipboard.writeText(text)
+      : Promise.reject(new Error('no clipboard'));
     copying.then(
       () => say('Copied', 'Code copied'),
       () => {

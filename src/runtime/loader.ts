@@ -6,7 +6,8 @@ type IslandModule = { default: import('react').ComponentType<any> };
 export type EnhanceIsland = (element: HTMLElement, props: any) => void;
 export type IslandLoaders = Record<
   string,
-  { plain?: false; load: () => Promise<IslandModule> } | { plain: true; load: () => Promise<{ default: EnhanceIsland }> }
+  | { plain?: false; load: () => Promise<IslandModule> }
+  | { plain: true; load: () => Promise<{ default: EnhanceIsland }> }
 >;
 type IslandCode = IslandLoaders[string];
 

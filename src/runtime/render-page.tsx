@@ -40,7 +40,9 @@ export function renderPage(element: ReactElement): RenderedPage {
   return {
     html: parts.join(''),
     islands: [...new Set([...collected.map((island) => island.name), ...inHtml.map((island) => island.name)])],
-    eager: collected.some((island) => island.hydrate !== 'interaction') || inHtml.some((island) => island.hydrate !== 'interaction'),
+    eager:
+      collected.some((island) => island.hydrate !== 'interaction') ||
+      inHtml.some((island) => island.hydrate !== 'interaction'),
   };
 }
 
@@ -48,11 +50,16 @@ export function renderPage(element: ReactElement): RenderedPage {
  * Islands already written in HTML the page shows as it is (an article's code blocks carry the
  * copy button's): complete, with no placeholder to fill. The sanitiser lets no author write one.
  */
-const ISLAND_IN_HTML = new RegExp(`<${ISLAND_TAG} data-island="([^"<>]+)" data-hydrate="([a-z]+)" data-props="[^"<>]*">`, 'g');
+const ISLAND_IN_HTML = new RegExp(
+  `<${ISLAND_TAG} data-island="([^"<>]+)" data-hydrate="([a-z]+)" data-props="[^"<>]*">`,
+  'g',
+);
 
 function islandsInHtml(page: string): Array<{ name: string; hydrate: string }> {
   // Copies: a substring would keep the whole page alive as long as its list of islands is kept.
-  return [...page.matchAll(ISLAND_IN_HTML)].map((match) => JSON.parse(JSON.stringify({ name: match[1]!, hydrate: match[2]! })) as { name: string; hydrate: string });
+  return [...page.matchAll(ISLAND_IN_HTML)].map(
+    (match) => JSON.parse(JSON.stringify({ name: match[1]!, hydrate: match[2]! })) as { name: string; hydrate: string },
+  );
 }
 
 export function islandIdPrefix(uid: number | string): string {
@@ -72,5 +79,7 @@ function assertPlainData(value: unknown, where: string): void {
     }
     return;
   }
-  throw new Error(`${where} is a ${typeof value === 'object' ? 'non-plain object' : typeof value}; islands take plain JSON data only.`);
+  throw new Error(
+    `${where} is a ${typeof value === 'object' ? 'non-plain object' : typeof value}; islands take plain JSON data only.`,
+  );
 }

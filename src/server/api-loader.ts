@@ -65,7 +65,11 @@ async function compileRoutes(root: string, files: string[], outdir: string): Pro
   }
 }
 
-async function importRoute(root: string, outdir: string, found: { path: string; file: string }): Promise<LoadedApiRoute> {
+async function importRoute(
+  root: string,
+  outdir: string,
+  found: { path: string; file: string },
+): Promise<LoadedApiRoute> {
   const compiled = path.join(outdir, `${path.basename(found.file).replace(/\.[^.]+$/, '')}.mjs`);
   let module: { default?: unknown };
   process.setSourceMapsEnabled(true); // stack traces at the route's source (see loadServerModule)
@@ -89,7 +93,11 @@ export async function loadApiRoutes(root: string): Promise<LoadedApiRoute[]> {
   // each time, as Node caches modules by URL.
   const outdir = await mkdtemp(path.join(tmpdir(), 'ssg-api-'));
   try {
-    await compileRoutes(root, found.map((item) => item.file), outdir);
+    await compileRoutes(
+      root,
+      found.map((item) => item.file),
+      outdir,
+    );
     const routes: LoadedApiRoute[] = [];
     for (const item of found) routes.push(await importRoute(root, outdir, item));
     return routes;

@@ -57,7 +57,8 @@ function checkRange(item: string, raw: string): void {
     );
   }
   // proxy-addr also reads "127.1" or "0x7f000001"; proxies write addresses in the usual form only.
-  if (isIP(item.split('/')[0]!) === 0) throw new Error(`has "${item}"; write addresses in the usual form, such as 10.0.0.1`);
+  if (isIP(item.split('/')[0]!) === 0)
+    throw new Error(`has "${item}"; write addresses in the usual form, such as 10.0.0.1`);
 }
 
 /** What proxy-addr's rule needs from a request: the peer's address and the forwarding headers. */
@@ -99,7 +100,10 @@ export function resolveClientAddress(request: ForwardedRequest, trust: ProxyTrus
   }
   // Node's header size limit (16 KiB) bounds the list; the walk stops at the first untrusted hop.
   const forwardedFor = headerValue(request.headers['x-forwarded-for']);
-  const hops = proxyaddr.all({ socket: { remoteAddress: peer }, headers: { 'x-forwarded-for': forwardedFor } } as unknown as IncomingMessage, trusts);
+  const hops = proxyaddr.all(
+    { socket: { remoteAddress: peer }, headers: { 'x-forwarded-for': forwardedFor } } as unknown as IncomingMessage,
+    trusts,
+  );
   for (let index = hops.length - 1; index > 0; index--) {
     if (isIP(hops[index]!) !== 0) return canonicalAddress(hops[index]!);
   }

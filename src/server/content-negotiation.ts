@@ -6,7 +6,9 @@ export type Encoding = 'br' | 'gzip';
 /** brotli if the client takes it, else gzip, else nothing; `q=0` (or a q that is no number) means refused. */
 export function preferredEncoding(header: string | string[] | undefined): Encoding | undefined {
   const accepted = new Map<string, number>();
-  for (const part of String(header ?? '').split(',').slice(0, 64)) {
+  for (const part of String(header ?? '')
+    .split(',')
+    .slice(0, 64)) {
     const [name, ...params] = part.trim().toLowerCase().split(';');
     if (!name) continue;
     const q = params.map((param) => /^\s*q=(.*)$/.exec(param)?.[1]?.trim()).find((value) => value !== undefined);
@@ -24,7 +26,10 @@ export function matchesEntityTag(header: string | undefined, etag: string): bool
   if (!header) return false;
   if (header.trim() === '*') return true;
   const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  return header.split(',').slice(0, 64).some((tag) => opaque(tag) === opaque(etag));
+  return header
+    .split(',')
+    .slice(0, 64)
+    .some((tag) => opaque(tag) === opaque(etag));
 }
 
 export type ByteRange = { start: number; end: number };

@@ -4,7 +4,8 @@
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
 const CONTROL_TEST = new RegExp(CONTROL.source, 'u');
 // The same, but for line feeds and tabs, which a message body may contain.
-const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
+const CONTROL_BUT_LINES =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
 
 const visible = (character: string) => `\\u${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 

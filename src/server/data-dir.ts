@@ -38,7 +38,9 @@ function checkWritable(dataDir: string): void {
  */
 /** better-sqlite3 installed without its native module (its install script did not run). */
 export function sqliteBindingMissing(error: unknown): boolean {
-  return /Could not locate the bindings file|better_sqlite3\.node/.test(error instanceof Error ? error.message : String(error));
+  return /Could not locate the bindings file|better_sqlite3\.node/.test(
+    error instanceof Error ? error.message : String(error),
+  );
 }
 
 export function claimDataDir(dataDir: string): DataDirClaim {

@@ -23,7 +23,12 @@ const ON_THE_FLY_MAX_BYTES = 1024 * 1024;
  * came up short (truncated while read) cuts the connection, so the client never takes a short
  * body for a whole one.
  */
-async function streamFile(response: ServerResponse, handle: FileHandle, range: { start: number; length: number }, encoder?: Transform): Promise<void> {
+async function streamFile(
+  response: ServerResponse,
+  handle: FileHandle,
+  range: { start: number; length: number },
+  encoder?: Transform,
+): Promise<void> {
   const { start, length } = range;
   if (length === 0 && !encoder) {
     response.end();
@@ -41,7 +46,9 @@ async function streamFile(response: ServerResponse, handle: FileHandle, range: {
 }
 
 function encoderFor(encoding: Encoding): Transform {
-  return encoding === 'br' ? createBrotliCompress({ params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } }) : createGzip({ level: 6 });
+  return encoding === 'br'
+    ? createBrotliCompress({ params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } })
+    : createGzip({ level: 6 });
 }
 
 /**
@@ -49,7 +56,12 @@ function encoderFor(encoding: Encoding): Transform {
  * compressed as it streams (pages have no sibling: the build leaves thousands of them to the
  * server). False, having sent nothing, for a large file without a sibling.
  */
-export async function sendEncoded(exchange: FileExchange, answer: { status: number; headers: ResponseHeaders; siteRoot: string }, opened: OpenFile, encoding: Encoding): Promise<boolean> {
+export async function sendEncoded(
+  exchange: FileExchange,
+  answer: { status: number; headers: ResponseHeaders; siteRoot: string },
+  opened: OpenFile,
+  encoding: Encoding,
+): Promise<boolean> {
   const { request, response } = exchange;
   const headers = { ...answer.headers, 'Content-Encoding': encoding };
   const sibling = await openInside(answer.siteRoot, `${opened.file}.${encoding === 'br' ? 'br' : 'gz'}`);
@@ -71,7 +83,12 @@ export async function sendEncoded(exchange: FileExchange, answer: { status: numb
 }
 
 /** The file as it is, or the one byte range asked for (`If-Range` naming another version sends it whole). */
-export async function sendIdentity(exchange: FileExchange, status: number, headers: ResponseHeaders, opened: OpenFile): Promise<void> {
+export async function sendIdentity(
+  exchange: FileExchange,
+  status: number,
+  headers: ResponseHeaders,
+  opened: OpenFile,
+): Promise<void> {
   const { request, response } = exchange;
   const size = opened.stats.size;
   const ifRange = request.headers['if-range'];

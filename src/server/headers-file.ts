@@ -12,7 +12,11 @@ export function parseHeadersFile(text: string): HeaderRule[] {
   for (const line of text.split(/\r?\n/)) {
     if (!line.trim() || line.trim().startsWith('#')) continue;
     if (!/^\s/.test(line)) {
-      const source = line.trim().replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/:\w+/g, '[^/]+');
+      const source = line
+        .trim()
+        .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')
+        .replace(/:\w+/g, '[^/]+');
       rules.push({ pattern: new RegExp(`^${source}$`), headers: {} });
       continue;
     }

@@ -32,19 +32,35 @@ function defaultMaxConnections(limit = openFileLimit()): number {
   return Math.max(32, Math.min(10_000, Math.floor((limit ?? 1024) / 2)));
 }
 
-export function sendPlain(response: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+export function sendPlain(
+  response: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
   const body = Buffer.from(`${text}\n`);
-  response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': body.length, ...headers });
+  response.writeHead(status, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': body.length,
+    ...headers,
+  });
   response.end(response.req.method === 'HEAD' ? undefined : body);
 }
 
 /** A request line for a log, short and without control characters. */
 function describeRequest(request: IncomingMessage): string {
-  const url = String(request.url).slice(0, 200).replace(/[\u0000-\u001f\u007f]/g, '?');
+  const url = String(request.url)
+    .slice(0, 200)
+    .replace(/[\u0000-\u001f\u007f]/g, '?');
   return `${request.method} ${url}`;
 }
 
-async function answer(listener: RequestListener, request: IncomingMessage, response: ServerResponse, log: (line: string) => void) {
+async function answer(
+  listener: RequestListener,
+  request: IncomingMessage,
+  response: ServerResponse,
+  log: (line: string) => void,
+) {
   try {
     if (!isValidHost(request.headers.host)) {
       sendPlain(response, 400, 'Bad Request: malformed Host header');
@@ -58,7 +74,8 @@ async function answer(listener: RequestListener, request: IncomingMessage, respo
   }
 }
 
-const CONNECT_REFUSED = 'HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD, OPTIONS\r\nContent-Length: 0\r\nConnection: close\r\n\r\n';
+const CONNECT_REFUSED =
+  'HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD, OPTIONS\r\nContent-Length: 0\r\nConnection: close\r\n\r\n';
 
 /**
  * An HTTP server that no request can stop or exhaust: a listener that throws, at once or later,

@@ -33,9 +33,15 @@ export function createD1Inbox(db: D1Binding): D1Inbox {
   const changed = async (statement: D1Statement) => ((await statement.run()).meta.changes ?? 0) === 1;
   return {
     async add(message) {
-      const row = await db.prepare(INBOX_SQL.insert).bind(...insertParams(message)).first<{ id: number }>();
+      const row = await db
+        .prepare(INBOX_SQL.insert)
+        .bind(...insertParams(message))
+        .first<{ id: number }>();
       if (row) return row.id;
-      const earlier = await db.prepare(INBOX_SQL.earlier).bind(...earlierParams(message)).first<{ id: number }>();
+      const earlier = await db
+        .prepare(INBOX_SQL.earlier)
+        .bind(...earlierParams(message))
+        .first<{ id: number }>();
       if (!earlier) throw new Error('the message was neither stored nor found stored');
       return earlier.id;
     },

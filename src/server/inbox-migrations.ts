@@ -26,5 +26,10 @@ export function inboxMigrations(dir = MIGRATIONS_DIR): Migration[] {
 export function migrationScript(applied: number, migrations = inboxMigrations()): string | undefined {
   const pending = migrations.slice(applied);
   if (pending.length === 0) return undefined;
-  return ['BEGIN;', ...pending.map((migration) => migration.sql), `PRAGMA user_version = ${migrations.length};`, 'COMMIT;'].join('\n');
+  return [
+    'BEGIN;',
+    ...pending.map((migration) => migration.sql),
+    `PRAGMA user_version = ${migrations.length};`,
+    'COMMIT;',
+  ].join('\n');
 }

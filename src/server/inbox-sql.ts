@@ -34,11 +34,23 @@ export const INBOX_SQL = {
 export function insertParams(message: NewFormMessage): unknown[] {
   const since = new Date(Date.parse(message.receivedAt) - DUPLICATE_WINDOW_MS).toISOString();
   const { receivedAt, clientAddress, name, email, subject } = message;
-  return [receivedAt, clientAddress, name, email, subject, message.message, receivedAt, ...earlierParams(message, since)];
+  return [
+    receivedAt,
+    clientAddress,
+    name,
+    email,
+    subject,
+    message.message,
+    receivedAt,
+    ...earlierParams(message, since),
+  ];
 }
 
 /** The parameters of `earlier` (and of `insert`'s look for a copy), in order. */
-export function earlierParams(message: NewFormMessage, since = new Date(Date.parse(message.receivedAt) - DUPLICATE_WINDOW_MS).toISOString()): unknown[] {
+export function earlierParams(
+  message: NewFormMessage,
+  since = new Date(Date.parse(message.receivedAt) - DUPLICATE_WINDOW_MS).toISOString(),
+): unknown[] {
   return [message.email, since, message.name, message.subject, message.message];
 }
 

@@ -76,8 +76,10 @@ export function openSqliteInbox(dataDir: string): SqliteInbox {
     },
     due: (now, limit = 20) => (statement.due.all(now.toISOString(), limit) as Row[]).map(toMessage),
     markDelivered: (id, at) => statement.delivered.run(at.toISOString(), id).changes === 1,
-    markFailed: (id, error, nextAttemptAt) => void statement.failed.run(storedError(error), nextAttemptAt.toISOString(), id),
-    list: (options = {}) => ((options.undelivered ? statement.undelivered : statement.all).all() as Row[]).map(toMessage),
+    markFailed: (id, error, nextAttemptAt) =>
+      void statement.failed.run(storedError(error), nextAttemptAt.toISOString(), id),
+    list: (options = {}) =>
+      ((options.undelivered ? statement.undelivered : statement.all).all() as Row[]).map(toMessage),
     close: () => db.close(),
   };
 }
@@ -93,7 +95,8 @@ export function* iterateInbox(dataDir: string, options: { undelivered?: boolean 
   try {
     db = new Database(file, { readonly: true, fileMustExist: true });
     db.pragma('busy_timeout = 5000');
-    for (const row of db.prepare(options.undelivered ? SQL.undelivered : SQL.all).iterate() as IterableIterator<Row>) yield toMessage(row);
+    for (const row of db.prepare(options.undelivered ? SQL.undelivered : SQL.all).iterate() as IterableIterator<Row>)
+      yield toMessage(row);
   } catch (error) {
     if (sqliteBindingMissing(error)) throw catalogueError('SqliteMissing', ['noBinding'], {}, { cause: error });
     // A damaged, foreign or unreadable file is the operator's to look at, not a bug.
@@ -154,8 +157,10 @@ export async function openInboxThread(dataDir: string): Promise<AsyncInbox> {
     },
     due: async (now, limit = 20) => (await thread.all<Row>(SQL.due, now.toISOString(), limit)).map(toMessage),
     markDelivered: async (id, at) => (await thread.run(SQL.delivered, at.toISOString(), id)).changes === 1,
-    markFailed: async (id, error, nextAttemptAt) => void (await thread.run(SQL.failed, storedError(error), nextAttemptAt.toISOString(), id)),
-    list: async (options = {}) => (await thread.all<Row>(options.undelivered ? SQL.undelivered : SQL.all)).map(toMessage),
+    markFailed: async (id, error, nextAttemptAt) =>
+      void (await thread.run(SQL.failed, storedError(error), nextAttemptAt.toISOString(), id)),
+    list: async (options = {}) =>
+      (await thread.all<Row>(options.undelivered ? SQL.undelivered : SQL.all)).map(toMessage),
     close: (timeoutMs) => thread.close(timeoutMs),
   };
 }

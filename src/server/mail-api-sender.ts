@@ -45,7 +45,9 @@ export function createMailApiSender(options: MailApiOptions): MessageSender {
       await response.body?.cancel().catch(() => undefined);
       if (response.status >= 200 && response.status < 300) return;
       if ((response.status >= 300 && response.status < 400) || response.type === 'opaqueredirect') {
-        throw new Error(`the mail API answered ${response.status} (a redirect to ${response.headers.get('location') ?? 'no Location'}, not followed)`);
+        throw new Error(
+          `the mail API answered ${response.status} (a redirect to ${response.headers.get('location') ?? 'no Location'}, not followed)`,
+        );
       }
       throw new Error(`the mail API answered ${response.status}`);
     },

@@ -22,7 +22,11 @@ export interface MailPresentation {
 const DEFAULT_PRESENTATION: MailPresentation = { subjectPrefix: 'Form message: ', messageIdPrefix: 'message' };
 
 /** The same for every attempt at one message, so a receiver can recognise a second copy. */
-function messageIdOf(message: Pick<StoredMessage, 'id' | 'receivedAt'>, domain: string, prefix = DEFAULT_PRESENTATION.messageIdPrefix): string {
+function messageIdOf(
+  message: Pick<StoredMessage, 'id' | 'receivedAt'>,
+  domain: string,
+  prefix = DEFAULT_PRESENTATION.messageIdPrefix,
+): string {
   return `<${deliveryIdOf(message, prefix)}@${domain}>`;
 }
 
@@ -52,4 +56,3 @@ export function composeMail(message: StoredMessage, options: MailAddressing) {
     ].join('\n'),
   };
 }
-

@@ -51,7 +51,10 @@ interface Prepared {
  */
 function prepare<E extends object>(route: ApiRoute, platform: PagesPlatform<E>, env: E, currentEnv: () => E): Prepared {
   const settings = pagesSettings(env);
-  const siteOrigin = settings.origin('SITE_ORIGIN', settings.required('SITE_ORIGIN', 'it is the origin allowed to post'));
+  const siteOrigin = settings.origin(
+    'SITE_ORIGIN',
+    settings.required('SITE_ORIGIN', 'it is the origin allowed to post'),
+  );
   const allowedOrigins = [...new Set([siteOrigin, ...settings.origins('ALLOWED_ORIGINS')])];
   const rateLimit = {
     max: settings.number('RATE_LIMIT_MAX', 5, { min: 1, whole: true }),
@@ -71,7 +74,9 @@ function prepare<E extends object>(route: ApiRoute, platform: PagesPlatform<E>, 
 
 /** The settings' identity: their values, and which bindings are present (a binding is an object). */
 function envKey(env: object): string {
-  return JSON.stringify(Object.entries(env).map(([name, value]) => [name, typeof value === 'string' ? value : typeof value]));
+  return JSON.stringify(
+    Object.entries(env).map(([name, value]) => [name, typeof value === 'string' ? value : typeof value]),
+  );
 }
 
 function withHeaders(response: Response, headers: Readonly<Record<string, string>> | undefined): Response {
@@ -83,7 +88,11 @@ function withHeaders(response: Response, headers: Readonly<Record<string, string
 
 /** A function that cannot be set up stores nothing: it says so in its log and answers 503, never 200. */
 function notConfigured(error: unknown): Response {
-  console.error(error instanceof SsgError ? formatError(error) : `[PagesFunctionFailed] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  console.error(
+    error instanceof SsgError
+      ? formatError(error)
+      : `[PagesFunctionFailed] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
   return new Response(JSON.stringify({ ok: false, error: 'not_configured' }), {
     status: 503,
     headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' },
@@ -91,7 +100,10 @@ function notConfigured(error: unknown): Response {
 }
 
 /** The Pages Function `onRequest` for a route: one handler per isolate and set of settings. */
-export function pagesFunction<E extends object>(route: ApiRoute, platform: PagesPlatform<E>): (context: PagesContext<E>) => Promise<Response> {
+export function pagesFunction<E extends object>(
+  route: ApiRoute,
+  platform: PagesPlatform<E>,
+): (context: PagesContext<E>) => Promise<Response> {
   // Per isolate: a rate limit there is best effort on a platform that runs many; Cloudflare's own
   // rate limiting rules can back it up.
   let cached: { key: string; prepared: Prepared } | undefined;

@@ -23,8 +23,10 @@ export interface RunningServer {
 function listenFailure(error: unknown, port: number, host: string): unknown {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EADDRINUSE') return catalogueError('PortInUse', [port, host], {}, { cause: error });
-  if (code === 'EACCES' || code === 'EPERM') return catalogueError('PortNotPermitted', [port, host], {}, { cause: error });
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') return catalogueError('HostUnavailable', [port, host], {}, { cause: error });
+  if (code === 'EACCES' || code === 'EPERM')
+    return catalogueError('PortNotPermitted', [port, host], {}, { cause: error });
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return catalogueError('HostUnavailable', [port, host], {}, { cause: error });
   return error;
 }
 

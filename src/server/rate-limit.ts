@@ -55,8 +55,10 @@ export function rateLimitKey(clientAddress: string): string {
 
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const { limit, windowMs } = options;
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`rate limit must be a whole number of at least 1, not ${limit}`);
-  if (!Number.isFinite(windowMs) || windowMs < 0) throw new RangeError(`rate-limit window must be a number of milliseconds, not ${windowMs}`);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new RangeError(`rate limit must be a whole number of at least 1, not ${limit}`);
+  if (!Number.isFinite(windowMs) || windowMs < 0)
+    throw new RangeError(`rate-limit window must be a number of milliseconds, not ${windowMs}`);
   const maxClients = options.maxClients ?? 50_000;
   const maxStored = Math.max(limit, options.maxStored ?? 500_000);
   // Insertion order is the order of each client's latest counted request: the front is the longest idle.
@@ -75,7 +77,9 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   };
 
   const decide = (recent: number[], now: number): RateDecision =>
-    recent.length < limit ? { allowed: true } : { allowed: false, retryAfterMs: Math.max(0, windowMs - (now - recent[0]!)) };
+    recent.length < limit
+      ? { allowed: true }
+      : { allowed: false, retryAfterMs: Math.max(0, windowMs - (now - recent[0]!)) };
 
   const forget = (key: string) => {
     stored -= hits.get(key)?.length ?? 0;

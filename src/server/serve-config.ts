@@ -71,7 +71,8 @@ export function readServeConfig(env: Env, root: string, overrides: { port?: numb
   const settings = readSettings(env, serveSettingFailure);
   const site = siteOrigin(settings, root);
   const allowedOrigins = [...new Set([...(site ? [site] : []), ...settings.origins('ALLOWED_ORIGINS')])];
-  if (allowedOrigins.length === 0) throw serveSettingFailure('SITE_ORIGIN', 'SITE_ORIGIN is not set and content/site.yaml has no baseUrl');
+  if (allowedOrigins.length === 0)
+    throw serveSettingFailure('SITE_ORIGIN', 'SITE_ORIGIN is not set and content/site.yaml has no baseUrl');
   return {
     root,
     host: env.HOST || '127.0.0.1',

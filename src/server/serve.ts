@@ -122,7 +122,13 @@ function deferredInbox(): DeferredInbox {
 function createRouteHandlers(routes: LoadedApiRoute[], config: ServeConfig, inbox: Inbox): Map<string, ApiHandler> {
   const handlers = new Map<string, ApiHandler>();
   for (const { path: urlPath, file, route } of routes) {
-    const services = { settings: config.settings, siteOrigin: config.siteOrigin, allowedOrigins: config.allowedOrigins, rateLimit: config.rateLimit, inbox };
+    const services = {
+      settings: config.settings,
+      siteOrigin: config.siteOrigin,
+      allowedOrigins: config.allowedOrigins,
+      rateLimit: config.rateLimit,
+      inbox,
+    };
     try {
       handlers.set(urlPath, route.create(services));
     } catch (error) {
@@ -145,9 +151,7 @@ export async function serve(config: ServeConfig, log: (line: string) => void): P
   const sender = config.smtp
     ? createSmtpSender({ ...config.smtp, domain: new URL(config.allowedOrigins[0]!).hostname, presentation })
     : undefined;
-  const delivery = sender
-    ? startDeliveryLoop({ inbox, sender, ...config.delivery, log })
-    : undefined;
+  const delivery = sender ? startDeliveryLoop({ inbox, sender, ...config.delivery, log }) : undefined;
   pending.open(inbox, () => delivery?.kick());
 
   const rules = loadHeadersFile(config.siteDir);
@@ -160,7 +164,11 @@ export async function serve(config: ServeConfig, log: (line: string) => void): P
     (request, response) => {
       const handler = handlers.get(parseRequestTarget(request.url)?.pathname ?? '');
       return handler
-        ? runWebHandler((webRequest) => handler(webRequest, clientAddressOf(request, config.trustProxy)), request, response)
+        ? runWebHandler(
+            (webRequest) => handler(webRequest, clientAddressOf(request, config.trustProxy)),
+            request,
+            response,
+          )
         : serveStatic(request, response);
     },
     { log },
@@ -188,14 +196,18 @@ export async function serve(config: ServeConfig, log: (line: string) => void): P
       const sweep = setInterval(() => server.closeIdleConnections(), 50);
       server.closeIdleConnections();
       closed.finally(() => clearInterval(sweep));
-      const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), config.shutdownTimeoutMs).unref());
+      const timeout = new Promise<'timeout'>((resolve) =>
+        setTimeout(() => resolve('timeout'), config.shutdownTimeoutMs).unref(),
+      );
       if ((await Promise.race([closed, timeout])) === 'timeout') {
         log('shutdown: requests still open after the time-out; closing them');
         server.closeAllConnections();
         await closed;
       }
       if ((await delivery?.stop(deadline - Date.now())) === 'abandoned') {
-        log('shutdown: a mail send was still under way; it is abandoned and the message is sent again after the next start');
+        log(
+          'shutdown: a mail send was still under way; it is abandoned and the message is sent again after the next start',
+        );
       }
       sender?.close?.();
       await inbox.close(Math.max(100, deadline - Date.now()));

@@ -64,7 +64,10 @@ export interface SqliteThread {
 }
 
 /** Opens `file` with better-sqlite3 on a new worker thread. */
-export async function openSqliteThread(file: string, options: { readonly?: boolean; fileMustExist?: boolean } = {}): Promise<SqliteThread> {
+export async function openSqliteThread(
+  file: string,
+  options: { readonly?: boolean; fileMustExist?: boolean } = {},
+): Promise<SqliteThread> {
   const modulePath = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { modulePath } });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();

@@ -87,7 +87,9 @@ export async function findStaticFile(root: string, sitePath: string): Promise<Fo
     const target = path.join(rootReal, relative);
     // The root itself (`/`, `/.`) has no `.html` sibling inside the site.
     const candidates =
-      sitePath.endsWith('/') || relative === '' ? [path.join(target, 'index.html')] : [target, `${target}.html`, path.join(target, 'index.html')];
+      sitePath.endsWith('/') || relative === ''
+        ? [path.join(target, 'index.html')]
+        : [target, `${target}.html`, path.join(target, 'index.html')];
     for (const candidate of candidates) {
       const opened = await openInside(rootReal, candidate);
       if (opened) return { opened, status: 200, siteRoot: rootReal };

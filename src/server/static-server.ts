@@ -50,11 +50,17 @@ export function createStaticHandler(root: string, options: StaticHandlerOptions 
     if (sitePath === undefined) return;
     const moved = await redirectOf(absoluteRoot, sitePath, parseRequestTarget(request.url)?.search ?? '');
     if (moved) {
-      response.writeHead(moved.status, { Location: moved.location, 'Content-Length': 0, ...options.headers?.(sitePath, '') }).end();
+      response
+        .writeHead(moved.status, { Location: moved.location, 'Content-Length': 0, ...options.headers?.(sitePath, '') })
+        .end();
       return;
     }
     const found = await findAcrossSwaps(absoluteRoot, sitePath);
-    if (found !== 'no-site' && found?.status !== 200 && (await redirectedToPage(request, response, absoluteRoot, sitePath))) {
+    if (
+      found !== 'no-site' &&
+      found?.status !== 200 &&
+      (await redirectedToPage(request, response, absoluteRoot, sitePath))
+    ) {
       if (found) await found.opened.handle.close().catch(() => {});
       return;
     }
@@ -80,7 +86,12 @@ export function createStaticHandler(root: string, options: StaticHandlerOptions 
  * and the nginx guide's block answer. Only for a page the site has (an `.html` file): a made-up
  * path is never echoed into a Location header.
  */
-async function redirectedToPage(request: IncomingMessage, response: ServerResponse, root: string, sitePath: string): Promise<boolean> {
+async function redirectedToPage(
+  request: IncomingMessage,
+  response: ServerResponse,
+  root: string,
+  sitePath: string,
+): Promise<boolean> {
   if (!/[^/]\/+$/.test(sitePath)) return false;
   const page = sitePath.replace(/\/+$/, '');
   const found = await findStaticFile(root, page);
@@ -89,9 +100,14 @@ async function redirectedToPage(request: IncomingMessage, response: ServerRespon
   // The page's own file (`news/hello.html` for `/news/hello/`), as the hosts and the nginx recipe have it.
   if (found.status !== 200 || path.basename(found.opened.file) !== `${path.posix.basename(page)}.html`) return false;
   // Bytes a header may not carry (a client may send them in the query) are percent-encoded.
-  const query = (parseRequestTarget(request.url)?.search ?? '').replace(/[^\x21-\x7e]/g, (char) => encodeURIComponent(char));
+  const query = (parseRequestTarget(request.url)?.search ?? '').replace(/[^\x21-\x7e]/g, (char) =>
+    encodeURIComponent(char),
+  );
   // Each segment encoded whole: a page named `a#b` is not sent to `/a` with a fragment.
-  const location = page.split('/').map((segment) => encodeURIComponent(segment)).join('/');
+  const location = page
+    .split('/')
+    .map((segment) => encodeURIComponent(segment))
+    .join('/');
   response.writeHead(301, { Location: `${location}${query}`, 'Content-Length': 0 }).end();
   return true;
 }

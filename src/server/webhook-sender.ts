@@ -36,7 +36,16 @@ export function createWebhookSender(options: WebhookSenderOptions): MessageSende
           'Idempotency-Key': id,
           ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
         },
-        body: JSON.stringify({ type: options.type, id, name, email, subject, message: message.message, receivedAt, clientAddress }),
+        body: JSON.stringify({
+          type: options.type,
+          id,
+          name,
+          email,
+          subject,
+          message: message.message,
+          receivedAt,
+          clientAddress,
+        }),
         signal: AbortSignal.timeout(options.timeoutMs ?? WEBHOOK_TIMEOUT_MS),
       });
       await response.body?.cancel().catch(() => undefined);
@@ -44,7 +53,9 @@ export function createWebhookSender(options: WebhookSenderOptions): MessageSende
       const location = response.headers.get('location');
       // A browser-style fetch hides a manual redirect as status 0 ("opaqueredirect").
       if ((response.status >= 300 && response.status < 400) || response.type === 'opaqueredirect') {
-        throw new Error(`the webhook answered ${response.status} (a redirect to ${location ?? 'no Location'}, not followed)`);
+        throw new Error(
+          `the webhook answered ${response.status} (a redirect to ${location ?? 'no Location'}, not followed)`,
+        );
       }
       throw new Error(`the webhook answered ${response.status}`);
     },

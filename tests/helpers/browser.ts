@@ -7,7 +7,9 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Debian's Chromium, never a downloaded browser, with everything that talks to the network off. */
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM}; run "apt-get install -y chromium" (npm test does it as root).`);
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM}; run "apt-get install -y chromium" (npm test does it as root).`,
+    );
   }
   return chromium.launch({
     executablePath: CHROMIUM,
@@ -42,7 +44,10 @@ export async function openPage(browser: Browser, options: BrowserContextOptions 
   page.on('console', (message) => {
     // A failed load names no URL in its text; its location does, so a failure says what failed.
     const { url } = message.location();
-    if (message.type() === 'error') errors.push(message.text().startsWith('Failed to load resource') && url ? `${message.text()} (${url})` : message.text());
+    if (message.type() === 'error')
+      errors.push(
+        message.text().startsWith('Failed to load resource') && url ? `${message.text()} (${url})` : message.text(),
+      );
   });
   page.on('pageerror', (error) => errors.push(error.message));
   return { page, errors };
@@ -54,9 +59,11 @@ export async function openPage(browser: Browser, options: BrowserContextOptions 
  */
 export async function waitForIslands(page: Page): Promise<void> {
   await page.waitForFunction(() =>
-    [...document.querySelectorAll<HTMLElement>('[data-island]:not([data-hydrate="visible"]):not([data-hydrate="interaction"])')].every(
-      (element) => element.dataset.hydrated === 'true',
-    ),
+    [
+      ...document.querySelectorAll<HTMLElement>(
+        '[data-island]:not([data-hydrate="visible"]):not([data-hydrate="interaction"])',
+      ),
+    ].every((element) => element.dataset.hydrated === 'true'),
   );
 }
 
@@ -99,7 +106,9 @@ export async function hydrateEverything(page: Page): Promise<void> {
   await page.waitForFunction(
     () => {
       const islands = [...document.querySelectorAll<HTMLElement>('[data-island]')];
-      for (const island of islands.filter((element) => element.dataset.hydrate === 'interaction' && !element.dataset.hydrated)) {
+      for (const island of islands.filter(
+        (element) => element.dataset.hydrate === 'interaction' && !element.dataset.hydrated,
+      )) {
         island.firstElementChild?.dispatchEvent(new PointerEvent('pointerover', { bubbles: true }));
       }
       return islands.every((element) => element.dataset.hydrated === 'true');

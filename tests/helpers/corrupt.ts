@@ -13,7 +13,16 @@ export type Corruption =
   | { kind: 'delete' }
   | { kind: 'directory'; withFile: boolean };
 
-export const corruptionKinds = ['truncate', 'flip', 'zero-length', 'garbage-json', 'garbage-bytes', 'extend', 'delete', 'directory'] as const;
+export const corruptionKinds = [
+  'truncate',
+  'flip',
+  'zero-length',
+  'garbage-json',
+  'garbage-bytes',
+  'extend',
+  'delete',
+  'directory',
+] as const;
 
 const fraction = fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true });
 
@@ -21,7 +30,9 @@ const fraction = fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true });
 export function corruptions(kinds: readonly Corruption['kind'][] = corruptionKinds): fc.Arbitrary<Corruption> {
   const all: Record<Corruption['kind'], fc.Arbitrary<Corruption>> = {
     truncate: fraction.map((at) => ({ kind: 'truncate', at })),
-    flip: fc.record({ at: fraction, mask: fc.integer({ min: 1, max: 255 }) }).map((value) => ({ kind: 'flip', ...value })),
+    flip: fc
+      .record({ at: fraction, mask: fc.integer({ min: 1, max: 255 }) })
+      .map((value) => ({ kind: 'flip', ...value })),
     'zero-length': fc.constant({ kind: 'zero-length' }),
     'garbage-json': fc.json({ maxDepth: 3 }).map((text) => ({ kind: 'garbage-json', text })),
     'garbage-bytes': fc.uint8Array({ minLength: 1, maxLength: 512 }).map((bytes) => ({ kind: 'garbage-bytes', bytes })),

@@ -20,11 +20,22 @@ export class DevProcess {
 
   /** `cli` is the CLI to run: this repository's by default, or an installed package's `ssg`. */
   static start(cwd: string, args: string[] = [], cli = cliPath): Promise<DevProcess> {
-    const child = spawn(process.execPath, [...(process.env.SSG_DEV_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SSG_DEV_PROF}`] : []), cli, 'dev', '--port', '0', ...args], {
-      cwd,
-      env: { ...process.env, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        ...(process.env.SSG_DEV_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SSG_DEV_PROF}`] : []),
+        cli,
+        'dev',
+        '--port',
+        '0',
+        ...args,
+      ],
+      {
+        cwd,
+        env: { ...process.env, NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const dev = new DevProcess(child);
     child.stdout!.on('data', (chunk) => (dev.stdout += chunk));
     child.stderr!.on('data', (chunk) => (dev.stderr += chunk));

@@ -13,8 +13,10 @@ export function devSite(fixture: string, prepare: (site: TempSite) => void | Pro
   const state = {
     site: undefined as unknown as TempSite,
     dev: undefined as unknown as IncrementalBuild,
-    buildProblems: () => build({ root: state.site.dir, outDir: 'dist', warn: () => {} }).then(() => [], describeProblems),
-    devProblems: (...changed: string[]) => state.dev.update(changed.map((file) => state.site.file(file))).then(() => [], describeProblems),
+    buildProblems: () =>
+      build({ root: state.site.dir, outDir: 'dist', warn: () => {} }).then(() => [], describeProblems),
+    devProblems: (...changed: string[]) =>
+      state.dev.update(changed.map((file) => state.site.file(file))).then(() => [], describeProblems),
   };
   beforeAll(async () => {
     state.site = await copySite(fixture);

@@ -51,7 +51,9 @@ export async function cspViolations(baseUrl: string, paths: readonly string[]): 
     await page.addInitScript(() => {
       (window as unknown as { __violations: string[] }).__violations = [];
       document.addEventListener('securitypolicyviolation', (event) =>
-        (window as unknown as { __violations: string[] }).__violations.push(`${event.violatedDirective} ${event.blockedURI}`),
+        (window as unknown as { __violations: string[] }).__violations.push(
+          `${event.violatedDirective} ${event.blockedURI}`,
+        ),
       );
     });
     const found: string[] = [];
@@ -59,7 +61,11 @@ export async function cspViolations(baseUrl: string, paths: readonly string[]): 
       await page.goto(baseUrl + urlPath, { waitUntil: 'load' });
       // Scroll through the page so that islands waiting to be visible load their scripts too.
       await page.evaluate(async () => {
-        for (let y = 0, steps = 0; y < document.body.scrollHeight && steps < 200; y += window.innerHeight / 2, steps++) {
+        for (
+          let y = 0, steps = 0;
+          y < document.body.scrollHeight && steps < 200;
+          y += window.innerHeight / 2, steps++
+        ) {
           window.scrollTo(0, y);
           await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
         }

@@ -26,9 +26,18 @@ export function hostingSuite(start: (site: TempSite) => Promise<Host>): { contex
     // A moved address of each kind, as a site that had another URL scheme declares them.
     const site = await buildRealSite(async (copy) => {
       const index = await copy.read('site/index.tsx');
-      await copy.write('site/index.tsx', index.replace('export default defineSite<SiteData>({', `export default defineSite<SiteData>({\n  redirects: { '/blog': '/news' },`));
+      await copy.write(
+        'site/index.tsx',
+        index.replace(
+          'export default defineSite<SiteData>({',
+          `export default defineSite<SiteData>({\n  redirects: { '/blog': '/news' },`,
+        ),
+      );
       const article = await copy.read('content/news/hello-world.md');
-      await copy.write('content/news/hello-world.md', article.replace('tags: [', 'aliases: [/blog/hello-world]\ntags: ['));
+      await copy.write(
+        'content/news/hello-world.md',
+        article.replace('tags: [', 'aliases: [/blog/hello-world]\ntags: ['),
+      );
     });
     // The bot-challenge stand-in as a file, so a plain static host serves it.
     await site.write(`dist${CHALLENGE_STAND_IN_PATH}`, challengeStandIn);
@@ -45,14 +54,18 @@ export function hostingSuite(start: (site: TempSite) => Promise<Host>): { contex
     expect(paths).toEqual(expect.arrayContaining(['/', '/about', '/news', '/news/hello-world', '/contact', '/legal']));
     for (const urlPath of paths) {
       const answer = await get(ctx().host.url + urlPath);
-      expect({ urlPath, status: answer.status, location: answer.headers.get('location') }).toEqual({ urlPath, status: 200, location: null });
+      expect({ urlPath, status: answer.status, location: answer.headers.get('location') }).toEqual({
+        urlPath,
+        status: 200,
+        location: null,
+      });
       expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
       expect(answer.body).toContain(`<link rel="canonical" href="`);
       expect(answer.body).toMatch(new RegExp(`<link rel="canonical" href="[^"]*${urlPath === '/' ? '/' : urlPath}"`));
     }
   });
 
-  it("answers a moved address, with or without its slash, with one permanent redirect to where it moved", async () => {
+  it('answers a moved address, with or without its slash, with one permanent redirect to where it moved', async () => {
     for (const [urlPath, target] of [
       ['/blog', '/news'],
       ['/blog/', '/news'],
@@ -79,19 +92,34 @@ export function hostingSuite(start: (site: TempSite) => Promise<Host>): { contex
   it('puts the security headers on pages, assets, 404s and a missing asset, and caches only existing assets for long', async () => {
     const expected = await securityHeaders(ctx().dist);
     const asset = await someAsset(ctx().dist);
-    for (const urlPath of ['/', '/about', '/news/hello-world', asset, '/nope', '/news/nope', '/assets/nope.js', '/manifest.webmanifest']) {
+    for (const urlPath of [
+      '/',
+      '/about',
+      '/news/hello-world',
+      asset,
+      '/nope',
+      '/news/nope',
+      '/assets/nope.js',
+      '/manifest.webmanifest',
+    ]) {
       const answer = await get(ctx().host.url + urlPath);
       expect({ urlPath, missing: missingHeaders(answer.headers, expected) }).toEqual({ urlPath, missing: [] });
     }
-    expect((await get(ctx().host.url + asset)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await get(ctx().host.url + asset)).headers.get('cache-control')).toBe(
+      'public, max-age=31536000, immutable',
+    );
     const missingAsset = await get(`${ctx().host.url}/assets/nope.js`);
     expect(missingAsset.status).toBe(404);
     expect(missingAsset.headers.get('cache-control') ?? '').not.toMatch(/immutable|max-age=[1-9]/);
   });
 
   it('serves the manifest and the feed with their types, and never the host configuration files', async () => {
-    expect((await get(`${ctx().host.url}/manifest.webmanifest`)).headers.get('content-type')).toMatch(/^application\/manifest\+json/);
-    expect((await get(`${ctx().host.url}/news/feed.xml`)).headers.get('content-type')).toMatch(/^(application\/rss\+xml|application\/xml|text\/xml)/);
+    expect((await get(`${ctx().host.url}/manifest.webmanifest`)).headers.get('content-type')).toMatch(
+      /^application\/manifest\+json/,
+    );
+    expect((await get(`${ctx().host.url}/news/feed.xml`)).headers.get('content-type')).toMatch(
+      /^(application\/rss\+xml|application\/xml|text\/xml)/,
+    );
     const headersFile = await get(`${ctx().host.url}/_headers`);
     expect(headersFile.status).not.toBe(200);
     expect(headersFile.body).not.toContain('Content-Security-Policy:');

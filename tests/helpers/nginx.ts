@@ -28,11 +28,22 @@ function replaceOnce(text: string, pattern: RegExp, replacement: string): string
  * into it), port and contact server, inside a minimal main configuration: foreground, one process
  * (no user switch, so it reads the test's temp folders), pid, logs and temp files in `workDir`.
  */
-export function nginxConfig(block: string, options: { root: string; port: number; apiPort: number; workDir: string }): string {
+export function nginxConfig(
+  block: string,
+  options: { root: string; port: number; apiPort: number; workDir: string },
+): string {
   let server = replaceOnce(block, /^\s*listen 80;.*$/m, `  listen 127.0.0.1:${options.port};`);
   server = replaceOnce(server, /^\s*root \/srv\/site\/dist;$/m, `  root ${options.root};`);
-  server = replaceOnce(server, /^(\s*include )\/srv\/site\/dist\/_headers\.nginx\.conf;$/m, `$1${path.join(options.root, '_headers.nginx.conf')};`);
-  server = replaceOnce(server, /proxy_pass http:\/\/127\.0\.0\.1:8080;/, `proxy_pass http://127.0.0.1:${options.apiPort};`);
+  server = replaceOnce(
+    server,
+    /^(\s*include )\/srv\/site\/dist\/_headers\.nginx\.conf;$/m,
+    `$1${path.join(options.root, '_headers.nginx.conf')};`,
+  );
+  server = replaceOnce(
+    server,
+    /proxy_pass http:\/\/127\.0\.0\.1:8080;/,
+    `proxy_pass http://127.0.0.1:${options.apiPort};`,
+  );
   const work = (name: string) => path.join(options.workDir, name);
   return [
     'daemon off;',
@@ -59,13 +70,11 @@ export interface RunningNginx {
 }
 
 /** Debian's nginx serving `root` with the guide's block, on 127.0.0.1 and a free port. */
-export async function startNginx(options: {
-  root: string;
-  apiPort: number;
-  block?: string;
-}): Promise<RunningNginx> {
+export async function startNginx(options: { root: string; apiPort: number; block?: string }): Promise<RunningNginx> {
   if (!existsSync(NGINX)) {
-    throw new Error(`nginx is not installed at ${NGINX}; run "bash scripts/ensure-nginx.sh" (npm test does it as root).`);
+    throw new Error(
+      `nginx is not installed at ${NGINX}; run "bash scripts/ensure-nginx.sh" (npm test does it as root).`,
+    );
   }
   const workDir = await mkdtemp(path.join(tmpdir(), 'ssg-nginx-'));
   await mkdir(path.join(workDir, 'logs'));

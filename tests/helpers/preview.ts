@@ -4,7 +4,10 @@ import { cliPath } from './project.ts';
 /** Starts `ssg preview` as a process and resolves with the address it prints. */
 export function startPreview(cwd: string, port = 0): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, 'preview', '--port', String(port)], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [cliPath, 'preview', '--port', String(port)], {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let output = '';
     child.stdout!.on('data', (chunk) => {
       output += chunk;

@@ -31,7 +31,10 @@ export function runCli(args: string[], cwd: string, env: Record<string, string> 
 }
 
 /** A throw-away copy of a fixture site (or of the real site) in a temporary folder. */
-export async function copySite(source: string, ignore: string[] = ['dist', 'node_modules', '.cache']): Promise<TempSite> {
+export async function copySite(
+  source: string,
+  ignore: string[] = ['dist', 'node_modules', '.cache'],
+): Promise<TempSite> {
   const dir = await mkdtemp(path.join(tmpdir(), 'ssg-test-'));
   await cp(source, dir, {
     recursive: true,

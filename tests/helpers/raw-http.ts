@@ -37,7 +37,11 @@ function openSocket(port: number): Promise<Socket> {
  * comes back until its status line (or, with `untilClose`, until the connection ends); a
  * `timeoutMs` without either counts as a hang.
  */
-export async function sendRaw(port: number, bytes: Uint8Array | string, options: RawOptions = {}): Promise<RawExchange> {
+export async function sendRaw(
+  port: number,
+  bytes: Uint8Array | string,
+  options: RawOptions = {},
+): Promise<RawExchange> {
   const socket = await openSocket(port);
   const chunks: Buffer[] = [];
   return new Promise((resolve) => {
@@ -57,19 +61,23 @@ export async function sendRaw(port: number, bytes: Uint8Array | string, options:
     socket.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
       clearTimeout(halfClose);
-      if (!options.untilClose && /^HTTP\/\d\.\d \d{3}[^\r\n]*\r\n/.test(Buffer.concat(chunks).toString('latin1'))) finish(true);
+      if (!options.untilClose && /^HTTP\/\d\.\d \d{3}[^\r\n]*\r\n/.test(Buffer.concat(chunks).toString('latin1')))
+        finish(true);
     });
     socket.on('error', () => finish(true));
     socket.on('close', () => finish(true));
     socket.write(bytes, () => {
-      if (options.endAfterMs !== undefined && chunks.length === 0) halfClose = setTimeout(() => socket.end(), options.endAfterMs);
+      if (options.endAfterMs !== undefined && chunks.length === 0)
+        halfClose = setTimeout(() => socket.end(), options.endAfterMs);
     });
   });
 }
 
 /** A GET of `path` with Connection: close, as bytes. */
 export function rawGet(path: string, headers: Record<string, string> = {}): string {
-  const lines = Object.entries({ Host: '127.0.0.1', Connection: 'close', ...headers }).map(([name, value]) => `${name}: ${value}\r\n`);
+  const lines = Object.entries({ Host: '127.0.0.1', Connection: 'close', ...headers }).map(
+    ([name, value]) => `${name}: ${value}\r\n`,
+  );
   return `GET ${path} HTTP/1.1\r\n${lines.join('')}\r\n`;
 }
 

@@ -44,11 +44,15 @@ export async function buildSharedRealSite(): Promise<string> {
     filter: (file) => !NOT_THE_SITE.includes(path.relative(repoRoot, file).split(path.sep)[0]!),
   });
   const config = path.join(dir, 'content', 'site.yaml');
-  await writeFile(config, (await readFile(config, 'utf8')).replace(/scriptUrl: .*/, `scriptUrl: ${CHALLENGE_STAND_IN_PATH}?render=explicit`));
+  await writeFile(
+    config,
+    (await readFile(config, 'utf8')).replace(/scriptUrl: .*/, `scriptUrl: ${CHALLENGE_STAND_IN_PATH}?render=explicit`),
+  );
   const standIn = new TempSite(dir);
   await standIn.write(`site/public${CHALLENGE_STAND_IN_PATH}`, challengeStandIn);
   const result = await runCli(['build'], dir);
-  if (result.code !== 0) throw new Error(`The real site did not build (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
+  if (result.code !== 0)
+    throw new Error(`The real site did not build (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
   return dir;
 }
 

@@ -7,7 +7,9 @@ export { CHALLENGE_STAND_IN_PATH, challengeStandIn } from './real-site.ts';
 /** The run's one built copy of the real site, shared by every test file: it refuses changes. */
 class SharedSite extends TempSite {
   private refuse(what: string): never {
-    throw new Error(`${what}: the shared real site is read by other test files at the same time; take a copy with buildRealSite()`);
+    throw new Error(
+      `${what}: the shared real site is read by other test files at the same time; take a copy with buildRealSite()`,
+    );
   }
   override write(relative: string): Promise<void> {
     return this.refuse(`write ${relative}`);

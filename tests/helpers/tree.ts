@@ -19,7 +19,11 @@ export function snapshotTree(dir: string, skip: readonly string[] = [], limit = 
       else if (stat.isDirectory()) {
         snapshot.set(key, 'folder');
         visit(file);
-      } else snapshot.set(key, `file ${stat.size} ${createHash('sha1').update(readFileSync(file)).digest('hex')} ${stat.mtimeMs}`);
+      } else
+        snapshot.set(
+          key,
+          `file ${stat.size} ${createHash('sha1').update(readFileSync(file)).digest('hex')} ${stat.mtimeMs}`,
+        );
     }
   };
   visit(dir);

@@ -70,9 +70,25 @@ export async function startPagesDev(options: {
  * `wrangler dev -c CONFIG --test-scheduled`: a Worker in workerd on 127.0.0.1, its cron handler
  * run by a GET of `/__scheduled`. Vars become its env; D1 is kept under `persistTo`.
  */
-export async function startWorkerDev(options: { cwd: string; config: string; persistTo: string; vars?: Record<string, string> }) {
+export async function startWorkerDev(options: {
+  cwd: string;
+  config: string;
+  persistTo: string;
+  vars?: Record<string, string>;
+}) {
   const port = await freePort();
-  const args = ['dev', '-c', options.config, '--test-scheduled', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', options.persistTo];
+  const args = [
+    'dev',
+    '-c',
+    options.config,
+    '--test-scheduled',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--persist-to',
+    options.persistTo,
+  ];
   args.push('--inspector-port', String(await freePort()), '--show-interactive-dev-session=false');
   for (const [name, value] of Object.entries(options.vars ?? {})) args.push('--var', `${name}:${value}`);
   const wrangler = HostProcess.start(WRANGLER, args, { cwd: options.cwd, env: offlineWranglerEnv() });
@@ -85,20 +101,30 @@ export async function startWorkerDev(options: { cwd: string; config: string; per
     async scheduled(): Promise<void> {
       const response = await fetch(`${url}/__scheduled?cron=*+*+*+*+*`, { signal: AbortSignal.timeout(60_000) });
       await response.text();
-      if (!response.ok) throw new Error(`the scheduled run answered ${response.status}:\n${wrangler.output.slice(-2000)}`);
+      if (!response.ok)
+        throw new Error(`the scheduled run answered ${response.status}:\n${wrangler.output.slice(-2000)}`);
     },
     close: () => wrangler.stop(),
   };
 }
 
 /** `wrangler d1 migrations apply DATABASE --local`: the migrations of CONFIG's database, into `persistTo`. */
-export function applyD1Migrations(options: { cwd: string; config: string; database: string; persistTo: string }): string {
-  return execFileSync(WRANGLER, ['d1', 'migrations', 'apply', options.database, '--local', '--persist-to', options.persistTo, '-c', options.config], {
-    cwd: options.cwd,
-    env: offlineWranglerEnv(),
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
+export function applyD1Migrations(options: {
+  cwd: string;
+  config: string;
+  database: string;
+  persistTo: string;
+}): string {
+  return execFileSync(
+    WRANGLER,
+    ['d1', 'migrations', 'apply', options.database, '--local', '--persist-to', options.persistTo, '-c', options.config],
+    {
+      cwd: options.cwd,
+      env: offlineWranglerEnv(),
+      encoding: 'utf8',
+      timeout: 120_000,
+    },
+  );
 }
 
 /** The database id the tests give the contact inbox's local D1. */
@@ -116,11 +142,19 @@ export async function localContactD1(dir: string) {
     .replace(/^main = ".*"$/m, `main = "${path.join(repoRoot, 'workers', 'contact-sweeper', 'index.ts')}"`)
     .replace(/^migrations_dir = ".*"$/m, `migrations_dir = "${path.join(repoRoot, 'src', 'server', 'migrations')}"`)
     .replace(/^database_id = ".*"$/m, `database_id = "${LOCAL_D1_ID}"`);
-  if (!config.includes(LOCAL_D1_ID) || !config.includes(repoRoot)) throw new Error(`workers/contact-sweeper/wrangler.toml no longer has main, database_id and migrations_dir lines:\n${shipped}`);
+  if (!config.includes(LOCAL_D1_ID) || !config.includes(repoRoot))
+    throw new Error(
+      `workers/contact-sweeper/wrangler.toml no longer has main, database_id and migrations_dir lines:\n${shipped}`,
+    );
   await mkdir(path.join(dir, 'sweeper'), { recursive: true });
   await writeFile(path.join(dir, 'sweeper', 'wrangler.toml'), config);
   const state = path.join(dir, 'state');
-  const applied = applyD1Migrations({ cwd: dir, config: 'sweeper/wrangler.toml', database: 'contact-inbox', persistTo: state });
+  const applied = applyD1Migrations({
+    cwd: dir,
+    config: 'sweeper/wrangler.toml',
+    database: 'contact-inbox',
+    persistTo: state,
+  });
   const folder = path.join(state, 'v3', 'd1', 'miniflare-D1DatabaseObject');
   const file = (await readdir(folder)).find((name) => name.endsWith('.sqlite') && name !== 'metadata.sqlite');
   if (!file) throw new Error(`wrangler d1 migrations apply made no database in ${folder}:\n${applied}`);

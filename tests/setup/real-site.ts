@@ -20,9 +20,14 @@ declare module 'vitest' {
  * Building it in every file that needs it cost a cold build each, many at once on two cores.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  if (libProblem(repoRoot) !== undefined) execFileSync(process.execPath, [path.join(repoRoot, 'scripts', 'build-package.js')], { cwd: repoRoot, stdio: 'inherit' });
+  if (libProblem(repoRoot) !== undefined)
+    execFileSync(process.execPath, [path.join(repoRoot, 'scripts', 'build-package.js')], {
+      cwd: repoRoot,
+      stdio: 'inherit',
+    });
   const version = await runCli(['--version', '--verbose'], repoRoot);
-  if (version.stderr.includes('running from the TypeScript sources')) throw new Error(`lib/ is not usable after scripts/build-package.js:\n${version.stderr}`);
+  if (version.stderr.includes('running from the TypeScript sources'))
+    throw new Error(`lib/ is not usable after scripts/build-package.js:\n${version.stderr}`);
   if (version.code !== 0) throw new Error(`${cliPath} --version failed:\n${version.stderr}`);
   const dir = await buildSharedRealSite();
   project.provide('realSite', dir);

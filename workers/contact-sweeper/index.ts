@@ -10,7 +10,8 @@ import { pagesSettings, type DeliveryPassResult } from 'ssg/server';
 export async function sweep(env: ContactEdgeEnv): Promise<DeliveryPassResult | undefined> {
   try {
     const result = await deliverContactMessages(env, pagesSettings(env), contact, SWEEP);
-    if (result.delivered || result.failed) console.log(`contact-sweeper: ${result.delivered} delivered, ${result.failed} failed`);
+    if (result.delivered || result.failed)
+      console.log(`contact-sweeper: ${result.delivered} delivered, ${result.failed} failed`);
     return result;
   } catch (error) {
     console.error(`contact-sweeper: ${error instanceof Error ? error.message : String(error)}`);
