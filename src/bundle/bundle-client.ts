@@ -57,7 +57,9 @@ async function siteIslands(project: Project): Promise<IslandSource[]> {
     .filter((entry) => !PLAIN_CLIENT_FILE.test(entry))
     .map((entry) => {
       const name = entry.replace(SCRIPT_FILE, '');
-      const client = scripts.find((other) => PLAIN_CLIENT_FILE.test(other) && other.replace(PLAIN_CLIENT_FILE, '') === name);
+      const client = scripts.find(
+        (other) => PLAIN_CLIENT_FILE.test(other) && other.replace(PLAIN_CLIENT_FILE, '') === name,
+      );
       return { name, file: path.join(project.islandsDir, client ?? entry), plain: client !== undefined };
     });
 }
@@ -65,13 +67,18 @@ async function siteIslands(project: Project): Promise<IslandSource[]> {
 function loaderSource(islands: readonly IslandSource[]): string {
   const runtime = path.join(generatorRoot, 'src', 'runtime', 'loader.ts');
   const entries = islands.map(
-    ({ name, file, plain }) => `  ${JSON.stringify(name)}: { plain: ${plain}, load: () => import(${JSON.stringify(file)}) },`,
+    ({ name, file, plain }) =>
+      `  ${JSON.stringify(name)}: { plain: ${plain}, load: () => import(${JSON.stringify(file)}) },`,
   );
   return `import { start } from ${JSON.stringify(runtime)};\nstart({\n${entries.join('\n')}\n});\n`;
 }
 
 /** Scripts: a tiny loader entry, one chunk per island, React shared between them. */
-export function scriptBuildOptions(project: Project, islands: readonly IslandSource[], outdir: string): esbuild.BuildOptions {
+export function scriptBuildOptions(
+  project: Project,
+  islands: readonly IslandSource[],
+  outdir: string,
+): esbuild.BuildOptions {
   return {
     entryPoints: ['ssg:loader'],
     absWorkingDir: project.root,
@@ -125,6 +132,26 @@ export function styleBuildOptions(project: Project, outdir: string): esbuild.Bui
   };
 }
 
+/** The script entries' URLs by source file, and a walk over the static imports from a URL. */
+function importGraph(outputs: esbuild.Metafile['outputs'], root: string, urlOf: (file: string) => string) {
+  const staticImports = new Map<string, string[]>();
+  const entryOf = new Map<string, string>();
+  for (const [file, output] of Object.entries(outputs)) {
+    const url = urlOf(file);
+    staticImports.set(
+      url,
+      output.imports.filter((i) => i.kind === 'import-statement').map((i) => urlOf(i.path)),
+    );
+    if (output.entryPoint) entryOf.set(path.resolve(root, output.entryPoint.replace(/^ssg:/, '')), url);
+  }
+  const closure = (url: string | undefined, into: Set<string>) => {
+    if (!url || into.has(url)) return;
+    into.add(url);
+    for (const next of staticImports.get(url) ?? []) closure(next, into);
+  };
+  return { entryOf, closure };
+}
+
 /** Turns esbuild's results into assets and the per-page dependency lookup. */
 export function collectClientBundle(
   project: Project,
@@ -133,7 +160,8 @@ export function collectClientBundle(
   scripts: Pick<esbuild.BuildResult, 'outputFiles' | 'metafile'> | BundleResult | undefined,
   styles: Pick<esbuild.BuildResult, 'outputFiles' | 'metafile'> | BundleResult | undefined,
 ): ClientBundle {
-  const urlOf = (file: string) => `/${path.relative(path.dirname(outdir), path.resolve(project.root, file)).split(path.sep).join('/')}`;
+  const urlOf = (file: string) =>
+    `/${path.relative(path.dirname(outdir), path.resolve(project.root, file)).split(path.sep).join('/')}`;
   const assets: OutputAsset[] = [];
   for (const result of [scripts, styles]) {
     for (const file of result?.outputFiles ?? []) {
@@ -143,19 +171,7 @@ export function collectClientBundle(
   }
   const byUrl = new Map(assets.map((asset) => [`/${asset.path}`, asset]));
 
-  const outputs = scripts?.metafile?.outputs ?? {};
-  const staticImports = new Map<string, string[]>();
-  const entryOf = new Map<string, string>();
-  for (const [file, output] of Object.entries(outputs)) {
-    const url = urlOf(file);
-    staticImports.set(url, output.imports.filter((i) => i.kind === 'import-statement').map((i) => urlOf(i.path)));
-    if (output.entryPoint) entryOf.set(path.resolve(project.root, output.entryPoint.replace(/^ssg:/, '')), url);
-  }
-  const closure = (url: string | undefined, into: Set<string>) => {
-    if (!url || into.has(url)) return;
-    into.add(url);
-    for (const next of staticImports.get(url) ?? []) closure(next, into);
-  };
+  const { entryOf, closure } = importGraph(scripts?.metafile?.outputs ?? {}, project.root, urlOf);
 
   const loaderUrl = [...entryOf.entries()].find(([entry]) => entry.endsWith(`${path.sep}loader`))?.[1];
   const hydrateUrl = entryOf.get(path.join(generatorRoot, 'src', 'runtime', 'hydrate.tsx'));
@@ -188,7 +204,8 @@ export function collectClientBundle(
     firstPaintScripts(html) {
       const js = new Set<string>();
       // A copy of each URL: a substring would keep the whole page alive while its measures are kept.
-      for (const match of html.matchAll(/<script type="module" src="([^"]+)"/g)) closure(JSON.parse(JSON.stringify(match[1])) as string, js);
+      for (const match of html.matchAll(/<script type="module" src="([^"]+)"/g))
+        closure(JSON.parse(JSON.stringify(match[1])) as string, js);
       return [...js];
     },
     gzipSize(url) {
@@ -216,7 +233,9 @@ export async function bundleClient(project: Project, outdir: string): Promise<Cl
   try {
     const [scripts, styles] = await Promise.all([
       // The island loader is generated from the list of islands: that list is part of the key.
-      islands.length > 0 ? cachedBuild(project.cacheDir, 'scripts', scriptBuildOptions(project, islands, outdir), loaderSource(islands)) : undefined,
+      islands.length > 0
+        ? cachedBuild(project.cacheDir, 'scripts', scriptBuildOptions(project, islands, outdir), loaderSource(islands))
+        : undefined,
       hasStyles ? cachedBuild(project.cacheDir, 'styles', styleBuildOptions(project, outdir), '') : undefined,
     ]);
     return collectClientBundle(project, islands, outdir, scripts, styles);

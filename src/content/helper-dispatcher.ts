@@ -27,7 +27,12 @@ interface Busy {
 }
 
 /** The clock of one article (or drawing): past `timeoutMs`, its helper is killed and the article noted as the one that was late. */
-function budgetTimer(busy: ReadonlyMap<Helper, Busy>, helper: Helper, file: string | undefined, timeoutMs: number): NodeJS.Timeout {
+function budgetTimer(
+  busy: ReadonlyMap<Helper, Busy>,
+  helper: Helper,
+  file: string | undefined,
+  timeoutMs: number,
+): NodeJS.Timeout {
   return setTimeout(() => {
     const state = busy.get(helper);
     if (!state) return;
@@ -40,16 +45,20 @@ function budgetTimer(busy: ReadonlyMap<Helper, Busy>, helper: Helper, file: stri
 const NOT_SENT = 'before its work was sent';
 
 /** Whether a conversion failed because the pool's helpers had all ended, its article never sent. */
-export const endedBeforeSent = (error: unknown) => error instanceof SsgError && error.code === 'MarkdownHelperEnded' && error.message.includes(`(${NOT_SENT})`);
+export const endedBeforeSent = (error: unknown) =>
+  error instanceof SsgError && error.code === 'MarkdownHelperEnded' && error.message.includes(`(${NOT_SENT})`);
 
-const helperEnded = (how: string, task: Task) => catalogueError('MarkdownHelperEnded', [how, task.files.length ? task.files : ['its first task'], task.doing]);
+const helperEnded = (how: string, task: Task) =>
+  catalogueError('MarkdownHelperEnded', [how, task.files.length ? task.files : ['its first task'], task.doing]);
 
 /** Why a helper's task failed: its article ran past its time or out of memory (named), or the helper ended. */
 function helperFailure(helper: Helper, state: Busy, how: string, limits: { timeoutMs: number; memoryMb: number }) {
   const { task } = state;
   const seconds = Math.round(limits.timeoutMs / 100) / 10;
-  if (state.late && task.doing === 'converting') return catalogueError('ArticleTooSlow', [seconds], { file: state.late });
-  if (helper.outOfMemory && task.doing === 'converting' && state.file) return catalogueError('ArticleOutOfMemory', [limits.memoryMb], { file: state.file });
+  if (state.late && task.doing === 'converting')
+    return catalogueError('ArticleTooSlow', [seconds], { file: state.late });
+  if (helper.outOfMemory && task.doing === 'converting' && state.file)
+    return catalogueError('ArticleOutOfMemory', [limits.memoryMb], { file: state.file });
   return helperEnded(state.late ? `stopped after ${seconds} s` : how, task);
 }
 
@@ -61,14 +70,32 @@ function helperFailure(helper: Helper, state: Busy, how: string, limits: { timeo
  * files; when none is left, every task still waiting fails the same way. Nothing is sent to a
  * helper that ended.
  */
-export function dispatcher(spawn: () => Helper, size: number, limits: { timeoutMs: number; memoryMb: number }, ready?: Helper) {
+/** Whether the reply says the helper starts the next article of its batch: each has the whole budget. */
+function progressed(
+  state: Busy,
+  reply: HelperReply | { progress: string },
+  rearm: (file: string) => Busy['timer'],
+): reply is { progress: string } {
+  if (typeof reply !== 'object' || !('progress' in reply)) return false;
+  state.file = reply.progress;
+  state.timer = rearm(reply.progress);
+  return true;
+}
+
+export function dispatcher(
+  spawn: () => Helper,
+  size: number,
+  limits: { timeoutMs: number; memoryMb: number },
+  ready?: Helper,
+) {
   const queues: Record<'markdown' | 'draw', Task[]> = { markdown: [], draw: [] };
   const busy = new Map<Helper, Busy>();
   const live = new Set<Helper>();
   let whenIdle: (() => void) | undefined;
   let closed = false;
   const idle = () => busy.size === 0 && queues.markdown.length === 0 && queues.draw.length === 0;
-  const arm = (helper: Helper, file: string | undefined, allowance = 0) => budgetTimer(busy, helper, file, limits.timeoutMs + allowance);
+  const arm = (helper: Helper, file: string | undefined, allowance = 0) =>
+    budgetTimer(busy, helper, file, limits.timeoutMs + allowance);
   const pump = () => {
     for (const helper of live) {
       if (busy.has(helper)) continue;
@@ -85,12 +112,7 @@ export function dispatcher(spawn: () => Helper, size: number, limits: { timeoutM
       const state = busy.get(helper);
       if (reply === 'ready' || !state) return;
       clearTimeout(state.timer);
-      if (typeof reply === 'object' && 'progress' in reply) {
-        // The helper starts the next article of its batch: each has the whole budget.
-        state.file = reply.progress;
-        state.timer = arm(helper, reply.progress);
-        return;
-      }
+      if (progressed(state, reply, (file) => arm(helper, file))) return;
       busy.delete(helper);
       state.task.done(reply);
       pump();
@@ -113,7 +135,8 @@ export function dispatcher(spawn: () => Helper, size: number, limits: { timeoutM
         }
       }
       if (live.size > 0) return;
-      for (const waiting of [...queues.markdown.splice(0), ...queues.draw.splice(0)]) waiting.fail(helperEnded(how, waiting));
+      for (const waiting of [...queues.markdown.splice(0), ...queues.draw.splice(0)])
+        waiting.fail(helperEnded(how, waiting));
       if (idle()) whenIdle?.();
     });
   };

@@ -1,5 +1,6 @@
 // Markdown conversion, and drawing, in helper processes: a pool of them for a run, started with
 // the first work worth them and ended on close().
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
@@ -47,15 +48,24 @@ function batchesOf(count: number): number[][] {
   return batches;
 }
 
-
 /** Converts in the helpers, in batches; `onBatch` hears of each as it lands. */
-async function convertInHelpers(add: AddTask, items: readonly ArticleToConvert[], settings: HelperImageSettings, onBatch?: OnBatch): Promise<ConvertedArticle[]> {
+async function convertInHelpers(
+  add: AddTask,
+  items: readonly ArticleToConvert[],
+  settings: HelperImageSettings,
+  onBatch?: OnBatch,
+): Promise<ConvertedArticle[]> {
   const results: ConvertedArticle[] = new Array(items.length);
   await Promise.all(
     batchesOf(items.length).map(
       (indexes, batch) =>
         new Promise<void>((resolve, reject) => {
-          const message: HelperRequest = { kind: 'markdown', batch, settings, items: indexes.map((index) => items[index]!) };
+          const message: HelperRequest = {
+            kind: 'markdown',
+            batch,
+            settings,
+            items: indexes.map((index) => items[index]!),
+          };
           add('markdown', {
             message,
             files: message.items.map((item) => item.file),
@@ -75,12 +85,22 @@ async function convertInHelpers(add: AddTask, items: readonly ArticleToConvert[]
 }
 
 /** Draws each job in a helper, once they have started; a drawing that failed there is drawn here again, where the site's source maps name its file and line. */
-function drawInHelpers(started: Promise<{ add: AddTask }>, drawing: PoolDrawing, jobs: readonly DrawJob[]): Array<Promise<Uint8Array>> {
+function drawInHelpers(
+  started: Promise<{ add: AddTask }>,
+  drawing: PoolDrawing,
+  jobs: readonly DrawJob[],
+): Array<Promise<Uint8Array>> {
   return jobs.map((job) =>
     started.then(
       ({ add }) =>
         new Promise<Uint8Array>((resolve, reject) => {
-          const message: HelperRequest = { kind: 'draw', siteModule: drawing.siteModule, root: drawing.root, drawer: job.drawer, input: job.input };
+          const message: HelperRequest = {
+            kind: 'draw',
+            siteModule: drawing.siteModule,
+            root: drawing.root,
+            drawer: job.drawer,
+            input: job.input,
+          };
           add('draw', {
             message,
             files: [job.path],
@@ -111,10 +131,45 @@ export interface PoolDrawing {
  * process share its garbage collector's threads and convert no faster. They start with the first
  * work worth them, and end on close().
  */
-export function createMarkdownPool(options: { cacheDir: string; converter: ArticleConverter; size?: number; interrupts?: Interrupts; drawing?: PoolDrawing; limits?: Pick<ArticleLimits, 'timeoutMs' | 'helperMemoryMb'>; spare?: SpareHelper }): MarkdownPool {
+function helperLimits(limits: Pick<ArticleLimits, 'timeoutMs' | 'helperMemoryMb'> | undefined) {
+  return {
+    timeoutMs: limits?.timeoutMs ?? DEFAULT_LIMITS.timeoutMs,
+    memoryMb: limits?.helperMemoryMb ?? DEFAULT_LIMITS.helperMemoryMb,
+  };
+}
+
+/** Where this process compiles its helper, in the cache folder, those of ended processes removed. */
+function compiledHelperFile(cacheDir: string): string {
+  mkdirSync(cacheDir, { recursive: true });
+  removeStaleHelperFiles(cacheDir);
+  return path.join(cacheDir, `markdown-helper-${process.pid}.mjs`);
+}
+
+/** Resolves once every one of `helpers` has exited, or after `ms`. */
+async function exited(helpers: readonly ChildProcess[], ms: number): Promise<void> {
+  await Promise.all(
+    helpers.map(
+      (helper) =>
+        new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, ms);
+          helper.once('exit', () => (clearTimeout(timer), resolve()));
+        }),
+    ),
+  );
+}
+
+export function createMarkdownPool(options: {
+  cacheDir: string;
+  converter: ArticleConverter;
+  size?: number;
+  interrupts?: Interrupts;
+  drawing?: PoolDrawing;
+  limits?: Pick<ArticleLimits, 'timeoutMs' | 'helperMemoryMb'>;
+  spare?: SpareHelper;
+}): MarkdownPool {
   const interrupts = options.interrupts ?? noInterrupts;
   const size = Math.max(1, options.size ?? availableParallelism());
-  const limits = { timeoutMs: options.limits?.timeoutMs ?? DEFAULT_LIMITS.timeoutMs, memoryMb: options.limits?.helperMemoryMb ?? DEFAULT_LIMITS.helperMemoryMb };
+  const limits = helperLimits(options.limits);
   let pool: ReturnType<typeof dispatcher> | undefined;
   let starting: Promise<NonNullable<typeof pool>> | undefined;
   let helperFile: string | undefined;
@@ -133,21 +188,21 @@ export function createMarkdownPool(options: { cacheDir: string; converter: Artic
     let file = shippedHelper();
     if (!file) {
       // The helper runs as plain JavaScript, compiled here: the TypeScript loader costs it CPU on every conversion.
-      mkdirSync(options.cacheDir, { recursive: true });
-      removeStaleHelperFiles(options.cacheDir);
-      file = helperFile = path.join(options.cacheDir, `markdown-helper-${process.pid}.mjs`);
+      file = helperFile = compiledHelperFile(options.cacheDir);
       await compileHelper(helperFile);
     }
     const helper = file;
     const spare = helperFile ? undefined : options.spare?.take(limits.memoryMb);
-    return (pool = dispatcher(() => forkHelper(helper, options.cacheDir, limits.memoryMb), Math.min(size, wanted), limits, spare));
+    return (pool = dispatcher(
+      () => forkHelper(helper, options.cacheDir, limits.memoryMb),
+      Math.min(size, wanted),
+      limits,
+      spare,
+    ));
   };
   let closed = false;
-  /**
-   * Starts the helpers for `work` tasks, as many as there are cores at most (one article pushed: one
-   * helper). Never after close(): late work (a drawing still on its way when the run failed) is
-   * refused, not given helpers that nobody would end.
-   */
+  // Helpers for `work` tasks, one per core at most; never after close(): late work (a drawing on its
+  // way when the run failed) is refused, not given helpers that nobody would end.
   const start = (work = size) => (closed ? Promise.reject(closedError()) : (starting ??= launch(Math.max(1, work))));
 
   return {
@@ -178,10 +233,7 @@ export function createMarkdownPool(options: { cacheDir: string; converter: Artic
       const ending = (pool?.helpers() ?? []).filter((helper) => helper.exitCode === null && helper.signalCode === null);
       stop();
       // Gone when this resolves (a second at most: SIGKILL is not refused).
-      await Promise.all(ending.map((helper) => new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 1000);
-        helper.once('exit', () => (clearTimeout(timer), resolve()));
-      })));
+      await exited(ending, 1000);
     },
   };
 }

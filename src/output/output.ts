@@ -19,9 +19,27 @@ export function publicFileClash(publicDir: string, clash: ErrorDetails<'PublicFi
 }
 
 /** A made file where a public file or folder is: one of the two would be lost. */
-function refuseOverPublic(file: string, publicFiles: ReadonlySet<string>, publicFolders: ReadonlySet<string>, publicDir: string): void {
+function refuseOverPublic(
+  file: string,
+  publicFiles: ReadonlySet<string>,
+  publicFolders: ReadonlySet<string>,
+  publicDir: string,
+): void {
   if (publicFiles.has(file)) throw publicFileClash(publicDir, ['samePath', file]);
   if (publicFolders.has(file)) throw publicFileClash(publicDir, ['folderWhereAFileIs', file]);
+}
+
+/**
+ * The public files, as a list and a set, and the folders the clash checks see: an empty folder is
+ * copied with the files (never alone), and a file cannot be written over it.
+ */
+async function publicEntries(publicDir: string) {
+  const { files: publicFiles, folders } = await listEntries(publicDir);
+  return {
+    publicFiles,
+    publicFolders: new Set(publicFiles.length > 0 ? folders : []),
+    publicSet: new Set(publicFiles),
+  };
 }
 
 /**
@@ -30,17 +48,17 @@ function refuseOverPublic(file: string, publicFiles: ReadonlySet<string>, public
  * nothing: writing starts at the first file that differs. Files the output already holds are
  * carried over as hard links (`carries(path, hash)` says which; their contents are never asked for).
  */
-export async function createStagedOutput(outDir: string, publicDir: string, options: { manifestFile?: string; interrupts?: Interrupts } = {}) {
+export async function createStagedOutput(
+  outDir: string,
+  publicDir: string,
+  options: { manifestFile?: string; interrupts?: Interrupts } = {},
+) {
   const interrupts = options.interrupts ?? noInterrupts;
   interrupts.setOutcome('nothing was swapped in');
   const stamp = `${process.pid}-${Date.now()}`;
   const [staging, previous] = [`${outDir}.tmp-${stamp}`, `${outDir}.old-${stamp}`];
-  const { files: publicFiles, folders } = await listEntries(publicDir);
-  // The clash checks see the public files; an empty folder is copied with them (never alone), and
-  // a file cannot be written over it.
-  const publicFolders = new Set(publicFiles.length > 0 ? folders : []);
+  const { publicFiles, publicFolders, publicSet } = await publicEntries(publicDir);
   const generated = new Map<string, string>();
-  const publicSet = new Set(publicFiles);
   const { write: writeToStaging, writes, onDisk } = stagingWriter(staging);
   const { manifestFile } = options;
   const manifest = intactManifest(manifestFile, outDir, publicDir, publicFiles);

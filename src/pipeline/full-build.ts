@@ -20,24 +20,49 @@ import { cachesThere, manifestFileOf, saveUnchangedRecord, validUntil } from './
 import type { BuildOptions, BuildResult, PageSizes } from './build-result.ts';
 import { startSpareHelper } from '../content/helper-process.ts';
 
-/** Pages whose every input is as in the last build come from the page cache, unrendered; each page is measured. */
-function cachedPages(project: Project, inputs: Inputs, options: BuildOptions & { now: Date }, images: ImageStage, sizes: Map<PageJob, PageSizes>, written: (file: string) => string | undefined) {
+/** What every page depends on, for the page cache: a change to any of it renders every page again. */
+function pageCacheInputs(project: Project, inputs: Inputs, options: BuildOptions & { now: Date }) {
   const { client, settings, shell } = inputs;
-  const pageCache = openPageCache({
+  return {
     cacheDir: project.cacheDir,
     shared: [
       inputs.server.code,
-      JSON.stringify([shell, client.assets.map((asset) => asset.path), client.loaderUrl, client.styleUrl, settings.baseUrl, settings.meta, settings.feed, Boolean(options.drafts), Boolean(options.future)]),
+      JSON.stringify([
+        shell,
+        client.assets.map((asset) => asset.path),
+        client.loaderUrl,
+        client.styleUrl,
+        settings.baseUrl,
+        settings.meta,
+        settings.feed,
+        Boolean(options.drafts),
+        Boolean(options.future),
+      ]),
     ],
     now: options.now,
     articles: inputs.articles,
     keys: inputs.articleKeys ?? new Map(),
     data: settings.data,
-  });
+  };
+}
+
+/** Pages whose every input is as in the last build come from the page cache, unrendered; each page is measured. */
+function cachedPages(
+  project: Project,
+  inputs: Inputs,
+  options: BuildOptions & { now: Date },
+  images: ImageStage,
+  sizes: Map<PageJob, PageSizes>,
+  written: (file: string) => string | undefined,
+) {
+  const { client } = inputs;
+  const pageCache = openPageCache(pageCacheInputs(project, inputs, options));
   // The jobs asked about hold the articles as converted.
   const known = inputs.conversion.converted as ReadonlySet<unknown>;
   const entryKey = (job: PageJob) =>
-    JSON.stringify([job.path, job.params, job.entry], (_, value) => (known.has(value) ? `article:${(value as Article).file}:${images.signature(value as Article)}` : value));
+    JSON.stringify([job.path, job.params, job.entry], (_, value) =>
+      known.has(value) ? `article:${(value as Article).file}:${images.signature(value as Article)}` : value,
+    );
   const keys = new Map<PageJob, string>();
   const measured = new Map<PageJob, PageMeasures>();
   const source: PageSource = {
@@ -48,7 +73,11 @@ function cachedPages(project: Project, inputs: Inputs, options: BuildOptions & {
       const page = pageCache.get(job.outputPath, key, job.path);
       if (!page) return undefined;
       measured.set(job, page.measures);
-      return Object.defineProperty({ hash: page.hash, islands: page.islands, reads: undefined, ...(page.links ? { links: page.links } : {}) }, 'html', { get: () => page.html, enumerable: true }) as ReturnType<PageSource['earlier']>;
+      return Object.defineProperty(
+        { hash: page.hash, islands: page.islands, reads: undefined, ...(page.links ? { links: page.links } : {}) },
+        'html',
+        { get: () => page.html, enumerable: true },
+      ) as ReturnType<PageSource['earlier']>;
     },
     sameAsBefore(job, hash) {
       const page = pageCache.sameAs(job.outputPath, keys.get(job)!, hash, job.path);
@@ -59,20 +88,45 @@ function cachedPages(project: Project, inputs: Inputs, options: BuildOptions & {
     made(page, fresh) {
       const { job, islands } = page;
       // Measured from the HTML once: a page rendered again to the same bytes is measured as then.
-      const measures = measured.get(job) ?? { htmlBytes: Buffer.byteLength(page.html), firstPaintScripts: client.firstPaintScripts(page.html) };
+      const measures = measured.get(job) ?? {
+        htmlBytes: Buffer.byteLength(page.html),
+        firstPaintScripts: client.firstPaintScripts(page.html),
+      };
       // The page as written into the staging folder becomes its cache entry by a second name.
-      if (fresh) pageCache.set(job.outputPath, keys.get(job)!, { html: page.html, hash: page.hash, islands, links: page.links, measures }, page.reads!, written(job.outputPath));
+      if (fresh)
+        pageCache.set(
+          job.outputPath,
+          keys.get(job)!,
+          { html: page.html, hash: page.hash, islands, links: page.links, measures },
+          page.reads!,
+          written(job.outputPath),
+        );
       const sum = (urls: string[]) => urls.reduce((total, url) => total + client.gzipSize(url), 0);
       const assets = client.assetsFor(islands);
-      sizes.set(job, { route: job.path, pattern: job.route.path, htmlBytes: measures.htmlBytes, firstPaintJsGzip: sum(measures.firstPaintScripts), jsGzip: sum(assets.js), cssGzip: sum(assets.css) });
+      sizes.set(job, {
+        route: job.path,
+        pattern: job.route.path,
+        htmlBytes: measures.htmlBytes,
+        firstPaintJsGzip: sum(measures.firstPaintScripts),
+        jsGzip: sum(assets.js),
+        cssGzip: sum(assets.css),
+      });
     },
   };
   return { pageCache, source };
 }
 
 /** A staging folder swapped in at the end; the text assets and site files get precompressed siblings. */
-async function stagedOutput(project: Project, outDir: string, compressed: CompressedCache, interrupts: Interrupts | undefined): Promise<Output<boolean>> {
-  const staged = await createStagedOutput(outDir, project.publicDir, { manifestFile: manifestFileOf(project, outDir), interrupts });
+async function stagedOutput(
+  project: Project,
+  outDir: string,
+  compressed: CompressedCache,
+  interrupts: Interrupts | undefined,
+): Promise<Output<boolean>> {
+  const staged = await createStagedOutput(outDir, project.publicDir, {
+    manifestFile: manifestFileOf(project, outDir),
+    interrupts,
+  });
   const compressing: Array<Promise<OutputFile[]>> = [];
   /** Siblings started by `prepare`, by path, with the contents they are of. */
   const prepared = new Map<string, { contents: OutputFile['contents']; siblings: Promise<OutputFile[]> }>();
@@ -109,11 +163,19 @@ function dueTimes(state: State, options: BuildOptions, now: Date): number[] {
   const read = [...state.byFile.values()];
   if (read.some((article) => typeof article.data.date !== 'string')) return [now.getTime()];
   const publish = { drafts: options.drafts, future: options.future, now };
-  return read.flatMap((article) => (isPublished(article, publish) || (article.draft && !options.drafts) ? [] : [Date.parse(article.date)]));
+  return read.flatMap((article) =>
+    isPublished(article, publish) || (article.draft && !options.drafts) ? [] : [Date.parse(article.date)],
+  );
 }
 
 /** Keeps the caches for the next build, once the site is in place; never fails the build. */
-async function keepCaches(project: Project, pageCache: PageCache | undefined, compressed: CompressedCache, images: ImageStage, checkedFiles: ReadonlySet<string> | undefined): Promise<void> {
+async function keepCaches(
+  project: Project,
+  pageCache: PageCache | undefined,
+  compressed: CompressedCache,
+  images: ImageStage,
+  checkedFiles: ReadonlySet<string> | undefined,
+): Promise<void> {
   try {
     await pageCache?.save(checkedFiles);
   } catch {
@@ -130,7 +192,14 @@ async function keepCaches(project: Project, pageCache: PageCache | undefined, co
  * tell it has nothing to do. `lazyHtml`: articles' HTML is read from the Markdown cache only when
  * a page shows it (false: with the articles, for the second try after such a read failed).
  */
-export async function buildInto(project: Project, outDir: string, options: BuildOptions, started: number, stamp: string | undefined, { lazyHtml = true } = {}): Promise<BuildResult> {
+export async function buildInto(
+  project: Project,
+  outDir: string,
+  options: BuildOptions,
+  started: number,
+  stamp: string | undefined,
+  { lazyHtml = true } = {},
+): Promise<BuildResult> {
   const startedAt = Date.now();
   const cachesBefore = cachesThere(project);
   const now = options.now ?? new Date();
@@ -148,7 +217,11 @@ export async function buildInto(project: Project, outDir: string, options: Build
   let checkedFiles: ReadonlySet<string> | undefined;
   // Something changed (else `build` found nothing to do): a helper starts loading now, while the
   // inputs are read, for the articles to convert.
-  const spare = startSpareHelper({ cacheDir: project.cacheDir, interrupts: options.interrupts, limits: options.limits });
+  const spare = startSpareHelper({
+    cacheDir: project.cacheDir,
+    interrupts: options.interrupts,
+    limits: options.limits,
+  });
   const moduleCopies = createSiteModuleCopies(project.cacheDir);
   const strategy: Strategy<boolean> = {
     bundler: oneShotBundler(project, outDir),
@@ -160,7 +233,11 @@ export async function buildInto(project: Project, outDir: string, options: Build
       return cached.source;
     },
     openOutput: async () => (output = await stagedOutput(project, outDir, compressed, options.interrupts)),
-    build: { lazyHtml, spare, linkTrust: () => ({ previousFiles: pageCache?.previousFiles, checked: (files) => (checkedFiles = files) }) },
+    build: {
+      lazyHtml,
+      spare,
+      linkTrust: () => ({ previousFiles: pageCache?.previousFiles, checked: (files) => (checkedFiles = files) }),
+    },
   };
   const run = await runPipeline(project, strategy, undefined, new Map(), { ...options, now, warn }).finally(() => {
     spare.end();
@@ -171,7 +248,13 @@ export async function buildInto(project: Project, outDir: string, options: Build
   const report = { pages: state.jobs.map((job) => sizes.get(job)!), articles: state.articles.length, warnings };
   if (stamp) {
     const sources = [...state.server.sources, ...state.client.sources];
-    saveUnchangedRecord(project, outDir, startedAt, { stamp, builtAt: now.getTime(), validUntil: validUntil(now, dueTimes(state, options, now)), sources, report }, cachesBefore);
+    saveUnchangedRecord(
+      project,
+      outDir,
+      startedAt,
+      { stamp, builtAt: now.getTime(), validUntil: validUntil(now, dueTimes(state, options, now)), sources, report },
+      cachesBefore,
+    );
   }
   const converted = inputs.conversion.converting;
   return {

@@ -29,15 +29,27 @@ async function filesOf(record: ArticleImageRecord, cache: ImageCache, root: stri
       continue;
     }
     // Pruned or damaged since the conversion: made again from its file.
-    const image = (entry && (await cache.load(entry))) || (await cache.process(await readImageFile(file, shownAs), shownAs));
+    const image =
+      (entry && (await cache.load(entry))) || (await cache.process(await readImageFile(file, shownAs), shownAs));
     for (const variant of image.variants) files.push({ path: variant.path, contents: variant.contents });
   }
   return files;
 }
 
+function filesOnce(articles: readonly Article[], outputOf: WeakMap<Article, OutputFile[]>): OutputFile[] {
+  const byPath = new Map<string, OutputFile>();
+  for (const article of articles) for (const file of outputOf.get(article) ?? []) byPath.set(file.path, file);
+  return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
 /** One cache for a build, or for a dev session: `started` lets a build prune what it did not use. */
 export function createImageStage(project: Project, options: { started?: number } = {}) {
-  const cache = openImageCache({ cacheDir: project.cacheDir, settings: DEFAULT_IMAGE_SETTINGS, assetsDir: ASSETS_DIR, started: options.started });
+  const cache = openImageCache({
+    cacheDir: project.cacheDir,
+    settings: DEFAULT_IMAGE_SETTINGS,
+    assetsDir: ASSETS_DIR,
+    started: options.started,
+  });
   const folders = { root: project.root, articlesDir: project.articlesDir, publicDir: project.publicDir };
   const recordOf = new WeakMap<Article, ArticleImageRecord>();
   const outputOf = new WeakMap<Article, OutputFile[]>();
@@ -54,7 +66,13 @@ export function createImageStage(project: Project, options: { started?: number }
     /** Where the processed images are kept: a conversion taken from the Markdown cache needs them there. */
     cacheDir: imageCacheDir(project.cacheDir),
     /** The same for a helper process, as plain data: it opens the cache itself. */
-    helperSettings: { ...folders, cacheDir: project.cacheDir, assetsDir: ASSETS_DIR, sizes: ARTICLE_IMAGE_SIZES, imageProcessor: sharpVersion() },
+    helperSettings: {
+      ...folders,
+      cacheDir: project.cacheDir,
+      assetsDir: ASSETS_DIR,
+      sizes: ARTICLE_IMAGE_SIZES,
+      imageProcessor: sharpVersion(),
+    },
     /** `onReady` hears of the articles that can render: at once those that show no image, the others once their files are gathered. */
     admit(admitted: readonly AdmittedArticle[], onReady: (articles: Article[]) => void): void {
       const plain: Article[] = [];
@@ -79,15 +97,12 @@ export function createImageStage(project: Project, options: { started?: number }
       throwFailures(await Promise.allSettled(pending.splice(0)));
     },
     /** The files of these articles' images, once each (two articles may show one image). */
-    files(articles: readonly Article[]): OutputFile[] {
-      const byPath = new Map<string, OutputFile>();
-      for (const article of articles) for (const file of outputOf.get(article) ?? []) byPath.set(file.path, file);
-      return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
-    },
+    files: (articles: readonly Article[]): OutputFile[] => filesOnce(articles, outputOf),
     /** Changes when an article's images do: part of its page's cache key. */
     signature: (article: Article): string => JSON.stringify(recordOf.get(article)?.shown ?? ''),
     /** The image files (absolute) an article's images were read from: what it depends on besides its Markdown. */
-    sources: (article: Article): readonly string[] => recordOf.get(article)?.sources.map((source) => path.resolve(project.root, source.file)) ?? [],
+    sources: (article: Article): readonly string[] =>
+      recordOf.get(article)?.sources.map((source) => path.resolve(project.root, source.file)) ?? [],
     /** The site's own images (team photos, share image), processed into `data.images`. */
     async siteImages(server: ServerModule, data: Record<string, unknown>): Promise<OutputFile[]> {
       const entries = new Set<string>();
@@ -99,7 +114,10 @@ export function createImageStage(project: Project, options: { started?: number }
     prune: () => cache.prune(),
     /** Dev: removes the entries neither these articles' images nor these site images use, those written since `since` spared. */
     pruneUnused(articles: readonly Article[], siteImages: readonly OutputFile[], since: number): void {
-      cache.pruneExcept(new Set([siteImages, ...articles].flatMap((owner) => [...(entriesOf.get(owner) ?? [])])), since);
+      cache.pruneExcept(
+        new Set([siteImages, ...articles].flatMap((owner) => [...(entriesOf.get(owner) ?? [])])),
+        since,
+      );
     },
   };
 }

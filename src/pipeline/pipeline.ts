@@ -37,10 +37,22 @@ function assetFiles(client: ClientBundle): OutputFile[] {
 }
 
 /** The drawn files, drawn again (or taken from their cache) when what they are drawn from may have changed. */
-async function drawnFilesFor(project: Project, previous: State | undefined, inputs: Inputs, memo: DrawnMemo | undefined, output: Output<unknown>, warn: (message: string) => void): Promise<Pick<State, 'drawn' | 'drawnReads'>> {
+async function drawnFilesFor(
+  project: Project,
+  previous: State | undefined,
+  inputs: Inputs,
+  memo: DrawnMemo | undefined,
+  output: Output<unknown>,
+  warn: (message: string) => void,
+): Promise<Pick<State, 'drawn' | 'drawnReads'>> {
   if (previous && !inputs.renderAll && !readsChanged(previous.drawnReads, inputs)) return previous;
   const drawnReads = emptyReads();
-  const how = { dev: memo && { memo, reads: drawnReads }, carries: output.carries?.bind(output), draw: inputs.conversion.draw, warn };
+  const how = {
+    dev: memo && { memo, reads: drawnReads },
+    carries: output.carries?.bind(output),
+    draw: inputs.conversion.draw,
+    warn,
+  };
   return { drawn: await drawnFiles(inputs, project, how), drawnReads };
 }
 
@@ -58,8 +70,12 @@ function siteFilesFor(previous: State | undefined, inputs: Inputs, jobs: readonl
     inputs.changedData.size > 0 ||
     inputs.publicChanged ||
     inputs.styleChanged ||
-    [...inputs.fields].some(([slug, fields]) => inFeed.has(slug) || fields.has('date') || fields.has('data') || fields.has('draft'));
-  return regenerate ? generatedFiles({ ...inputs, server: inputs.server.module }, jobs, inputs.publicFiles, now) : previous.generated;
+    [...inputs.fields].some(
+      ([slug, fields]) => inFeed.has(slug) || fields.has('date') || fields.has('data') || fields.has('draft'),
+    );
+  return regenerate
+    ? generatedFiles({ ...inputs, server: inputs.server.module }, jobs, inputs.publicFiles, now)
+    : previous.generated;
 }
 
 /** Every article as converted, and the jobs as the pages were rendered from them. */
@@ -77,7 +93,14 @@ function inputSetup(strategy: Strategy<unknown>): InputSetup {
   const { images, moduleCopies, build, dev } = strategy;
   return {
     bundler: strategy.bundler,
-    articles: { images, moduleCopies, convertHeldBack: dev !== undefined, lazyHtml: build?.lazyHtml ?? false, spare: build?.spare, edits: dev?.edits },
+    articles: {
+      images,
+      moduleCopies,
+      convertHeldBack: dev !== undefined,
+      lazyHtml: build?.lazyHtml ?? false,
+      spare: build?.spare,
+      edits: dev?.edits,
+    },
   };
 }
 
@@ -93,6 +116,58 @@ export interface RunResult<Written> {
  * Runs every stage, in the one order, from `previous` (nothing: everything is read) and the files
  * that changed. The first failure in this order is reported; nothing is put in place unless all is well.
  */
+/** Checks of the whole site: clashes, then every link of every page. */
+function checkSite<Written>(
+  project: Project,
+  { build, dev }: Strategy<Written>,
+  options: RunOptions,
+  site: {
+    inputs: Inputs;
+    jobs: PageJob[];
+    pages: ReadonlyMap<string, RenderedPage>;
+    articles: Article[];
+    byFile: ReadonlyMap<string, Article>;
+    articleImages: OutputFile[];
+    drawn: OutputFile[];
+    generated: OutputFile[];
+  },
+): void {
+  const { inputs, jobs, pages, articles, byFile, articleImages, drawn, generated } = site;
+  const files = {
+    client: inputs.client,
+    jobs,
+    publicFiles: inputs.publicFiles,
+    images: [...inputs.settings.images, ...articleImages],
+    drawn,
+    generated,
+  };
+  const pageLinks = [...pages.values()].map((page) => page.links);
+  const links = {
+    warn: options.warn,
+    heldBack: heldBackPages({ byFile, published: articles }, pageLinks),
+    locate: linkSourceFinder(project),
+    ...build?.linkTrust(),
+  };
+  checkSiteOutput(project, files, pageLinks, { feed: inputs.settings.feed, memo: dev?.memo.links, links });
+}
+
+/** What a run's inputs leave for the next run: all but the change flags and the run's own handles. */
+function keptInputs(inputs: Inputs) {
+  const {
+    renderAll: _r,
+    styleChanged: _s,
+    listChanged: _l,
+    fields: _f,
+    changedData: _d,
+    publicChanged: _p,
+    conversion: _c,
+    saveArticles: _m,
+    articleKeys: _k,
+    ...kept
+  } = inputs;
+  return kept;
+}
+
 export async function runPipeline<Written>(
   project: Project,
   strategy: Strategy<Written>,
@@ -136,10 +211,7 @@ export async function runPipeline<Written>(
     for (const file of generated) output.prepare?.(file);
     const articleImages = strategy.images.files(articles);
     // 6. Checks of the whole site: clashes, then every link of every page.
-    const files = { client: inputs.client, jobs, publicFiles: inputs.publicFiles, images: [...inputs.settings.images, ...articleImages], drawn, generated };
-    const pageLinks = [...pages.values()].map((page) => page.links);
-    const links = { warn: options.warn, heldBack: heldBackPages({ byFile, published: articles }, pageLinks), locate: linkSourceFinder(project), ...build?.linkTrust() };
-    checkSiteOutput(project, files, pageLinks, { feed: inputs.settings.feed, memo: dev?.memo.links, links });
+    checkSite(project, strategy, options, { inputs, jobs, pages, articles, byFile, articleImages, drawn, generated });
     // 7. The rest of the files, and the site put in place.
     for (const file of [...articleImages, ...drawn]) output.write(file);
     for (const file of generated) output.write(file, true);
@@ -147,8 +219,23 @@ export async function runPipeline<Written>(
     const [written] = await Promise.all([output.commit(), saving]);
     output = undefined;
     clock.lap('write');
-    const { renderAll: _r, styleChanged: _s, listChanged: _l, fields: _f, changedData: _d, publicChanged: _p, conversion: _c, saveArticles: _m, articleKeys: _k, ...kept } = inputs;
-    return { state: { ...kept, articles, byFile, jobs, routeReads, pages, articleImages, drawn, drawnReads, generated }, written, inputs, timings: clock.timings };
+    return {
+      state: {
+        ...keptInputs(inputs),
+        articles,
+        byFile,
+        jobs,
+        routeReads,
+        pages,
+        articleImages,
+        drawn,
+        drawnReads,
+        generated,
+      },
+      written,
+      inputs,
+      timings: clock.timings,
+    };
   } finally {
     await inputs.conversion.close();
     // Drawing that was under way when a stage failed ends before the run does (the closed helpers refuse the rest).

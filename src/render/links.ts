@@ -225,15 +225,18 @@ function problemErrors(problems: Iterable<LinkProblem>, locate: LinkCheckContext
     const written = source?.written ?? link.written;
     const page = pages[0]!.path;
     const others = pages.length - 1;
-    if (code === 'LinkToHeldBack') return catalogueError(code, [page, written, held!.reason, held!.file, held!.date, others], where);
-    if (code === 'LinkFragmentMissing') return catalogueError(code, [page, written, target!, link.fragment, others], where);
+    if (code === 'LinkToHeldBack')
+      return catalogueError(code, [page, written, held!.reason, held!.file, held!.date, others], where);
+    if (code === 'LinkFragmentMissing')
+      return catalogueError(code, [page, written, target!, link.fragment, others], where);
     return catalogueError(code, [page, written, others], where);
   });
 }
 
 export const createLinkCheckMemo = (): LinkCheckMemo => ({ passed: new WeakSet(), fragments: new WeakMap() });
 
-const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>) => a.size === b.size && [...a].every((item) => b.has(item));
+const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>) =>
+  a.size === b.size && [...a].every((item) => b.has(item));
 const pageKey = (urlPath: string) => urlPath.replace(/\/+$/, '') || '/';
 
 /** Whether `page` passed the last check and nothing it was checked against has changed since. */
@@ -250,6 +253,30 @@ function stillPasses(page: PageLinks, memo: LinkCheckMemo, byPath: ReadonlyMap<s
  * and a `#fragment` to an id on the page it leads to. Paths under `ignore` (an API the server
  * answers) are skipped. Dev passes pages with their links taken out and a `memo` between rebuilds.
  */
+/** What a link to each path comes to, each path looked at once: most links (the header, the footer) are on every page. */
+function linkVerdicts(ignore: readonly string[], files: ReadonlySet<string>, byPath: ReadonlyMap<string, PageLinks>) {
+  const verdicts = new Map<
+    string,
+    { ignored: boolean; found: boolean; slashed: boolean; target: PageLinks | undefined }
+  >();
+  return (urlPath: string) => {
+    let verdict = verdicts.get(urlPath);
+    if (!verdict) {
+      const ignored = ignore.some((prefix) => urlPath.startsWith(prefix));
+      let found = !ignored && resolvesTo(urlPath, files);
+      // `/news/hello/` (as Hugo writes links) where `/news/hello` is a page: the hosts answer it
+      // with one redirect to the page, so it works; the check says which address to write.
+      const slashed = !ignored && !found && isPageWithSlash(urlPath, files);
+      found ||= slashed;
+      verdicts.set(
+        urlPath,
+        (verdict = { ignored, found, slashed, target: found ? byPath.get(pageKey(urlPath)) : undefined }),
+      );
+    }
+    return verdict;
+  };
+}
+
 export function checkLinks(
   pages: ReadonlyArray<CheckedPage | PageLinks>,
   files: ReadonlySet<string>,
@@ -260,21 +287,7 @@ export function checkLinks(
   const checked = pages.map((page) => ('ids' in page ? page : pageLinks(page)));
   const byPath = new Map(checked.map((page) => [page.path, page]));
   const sameFiles = memo?.files !== undefined && sameSet(memo.files, files);
-  // Most links (the header, the footer) are on every page: each path is looked at once.
-  const verdicts = new Map<string, { ignored: boolean; found: boolean; slashed: boolean; target: PageLinks | undefined }>();
-  const verdictOf = (urlPath: string) => {
-    let verdict = verdicts.get(urlPath);
-    if (!verdict) {
-      const ignored = ignore.some((prefix) => urlPath.startsWith(prefix));
-      let found = !ignored && resolvesTo(urlPath, files);
-      // `/news/hello/` (as Hugo writes links) where `/news/hello` is a page: the hosts answer it
-      // with one redirect to the page, so it works; the check says which address to write.
-      const slashed = !ignored && !found && isPageWithSlash(urlPath, files);
-      found ||= slashed;
-      verdicts.set(urlPath, (verdict = { ignored, found, slashed, target: found ? byPath.get(pageKey(urlPath)) : undefined }));
-    }
-    return verdict;
-  };
+  const verdictOf = linkVerdicts(ignore, files, byPath);
   const problems = new Map<string, LinkProblem>();
   const note = (problem: Omit<LinkProblem, 'pages'>, page: PageLinks) => {
     const key = `${problem.code}\0${problem.link.written}\0${problem.link.path}`;
@@ -284,7 +297,10 @@ export function checkLinks(
   };
   // Nothing the last build's links led to has gone since.
   const allStillThere = context.previousFiles?.every((file) => files.has(file)) === true;
-  const passedAsBefore = (page: PageLinks) => allStillThere && page.passed !== undefined && page.passed.targets.every((target) => byPath.get(target)?.passed !== undefined);
+  const passedAsBefore = (page: PageLinks) =>
+    allStillThere &&
+    page.passed !== undefined &&
+    page.passed.targets.every((target) => byPath.get(target)?.passed !== undefined);
   for (const page of checked) {
     if (sameFiles && stillPasses(page, memo!, byPath)) continue;
     if (passedAsBefore(page)) continue;
@@ -293,10 +309,15 @@ export function checkLinks(
       if (ignored) continue;
       const movedTo = found ? context.redirects?.get(link.path.replace(/(.)\/+$/, '$1')) : undefined;
       if (movedTo !== undefined) {
-        context.warn?.(`${page.file ?? page.path}: the page ${page.path} links to ${link.written}, which redirects to ${movedTo}; link to ${movedTo} instead.`);
+        context.warn?.(
+          `${page.file ?? page.path}: the page ${page.path} links to ${link.written}, which redirects to ${movedTo}; link to ${movedTo} instead.`,
+        );
         continue;
       }
-      if (slashed) context.warn?.(`${page.file ?? page.path}: the page ${page.path} links to ${link.written}; write ${canonicalForm(link, page.path)}, the page's own address (hosts answer the form with a slash by a redirect).`);
+      if (slashed)
+        context.warn?.(
+          `${page.file ?? page.path}: the page ${page.path} links to ${link.written}; write ${canonicalForm(link, page.path)}, the page's own address (hosts answer the form with a slash by a redirect).`,
+        );
       const held = found ? undefined : context.heldBack?.get(pageKey(link.path).replace(/\.html$/, ''));
       if (held) {
         note({ code: 'LinkToHeldBack', link, held }, page);

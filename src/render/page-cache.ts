@@ -4,7 +4,14 @@ import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { sourceFingerprint } from '../fingerprint.js';
 import { CONVERTED_FIELDS, type Article } from '../content/article.ts';
-import { discardEntry, keepContentEntry, pruneEntries, readContentEntry, readEntrySync, writeEntrySync } from '../cache/store.ts';
+import {
+  discardEntry,
+  keepContentEntry,
+  pruneEntries,
+  readContentEntry,
+  readEntrySync,
+  writeEntrySync,
+} from '../cache/store.ts';
 import { outputHash } from '../output/output-file.ts';
 import { listReadTexts, type PageReads } from './dependencies.ts';
 import { fragmentTargets, hasSlashedLink, type PageLink, type PageLinks } from './links.ts';
@@ -25,7 +32,13 @@ export interface PageCache {
    */
   sameAs(outputPath: string, entryKey: string, hash: string, urlPath?: string): CachedPage | undefined;
   /** `sameBytesAt`: a file holding the page's HTML (the page as just written into the output), kept as its entry by a second name. */
-  set(outputPath: string, entryKey: string, page: { html: string; hash: string; islands: string[]; links: PageLinks; measures: PageMeasures }, reads: PageReads, sameBytesAt?: string): void;
+  set(
+    outputPath: string,
+    entryKey: string,
+    page: { html: string; hash: string; islands: string[]; links: PageLinks; measures: PageMeasures },
+    reads: PageReads,
+    sameBytesAt?: string,
+  ): void;
   /** The files the link check of the build that kept the pages saw (see LinkCheckContext.previousFiles). */
   previousFiles: readonly string[] | undefined;
   /** Writes the pages of this build (only those), with the files its link check saw, atomically; never fails the build. */
@@ -178,7 +191,9 @@ function storedLinks(page: StoredPage, urlPath: string): PageLinks | undefined {
     get ids() {
       return (ids ??= new Set(read().ids));
     },
-    ...(typeof page.passed === 'string' ? { passed: { targets: page.passed === '' ? [] : page.passed.split('\n') } } : {}),
+    ...(typeof page.passed === 'string'
+      ? { passed: { targets: page.passed === '' ? [] : page.passed.split('\n') } }
+      : {}),
   };
 }
 
@@ -194,7 +209,9 @@ function readSignatures(inputs: PageCacheInputs): (read: string) => string | und
   const signatures = new Map<string, string | undefined>();
   /** What a field of an article is, as a page shows it: by its value, or by the content key when made from the body. */
   const fieldValue = (article: Article, field: string) =>
-    BODY_FIELDS.has(field) ? (inputs.keys.get(article.file) ?? sha1(article.markdown)) : (JSON.stringify((article as unknown as Record<string, unknown>)[field]) ?? 'undefined');
+    BODY_FIELDS.has(field)
+      ? (inputs.keys.get(article.file) ?? sha1(article.markdown))
+      : (JSON.stringify((article as unknown as Record<string, unknown>)[field]) ?? 'undefined');
 
   /**
    * The fields a page read of one article: what it showed of them. Fields made from the body (the
@@ -225,7 +242,8 @@ function readSignatures(inputs: PageCacheInputs): (read: string) => string | und
     if (read.startsWith('n:')) return listRead(() => lists.name(read.slice(2)));
     if (read.startsWith('p:')) return listRead(() => lists.page(read.slice(2)));
     // One field of every article of the list (a tag's page reads every article's tags).
-    if (read.startsWith('*:')) return sha1(...inputs.articles.map((article) => `${article.slug}=${fieldValue(article, read.slice(2))}`));
+    if (read.startsWith('*:'))
+      return sha1(...inputs.articles.map((article) => `${article.slug}=${fieldValue(article, read.slice(2))}`));
     if (read.startsWith('a:')) return articleFields(read);
     if (read.startsWith('d:')) return sha1(JSON.stringify(inputs.data[read.slice(2)]) ?? 'undefined');
     return undefined;
@@ -308,6 +326,44 @@ function pruneHtml(htmlDir: string, kept: Stored, started: number): void {
   }
 }
 
+/** Writes the cache's record when something changed, keeping no page whose HTML entry could not be written. */
+async function saveStored(
+  run: {
+    file: string;
+    htmlDir: string;
+    started: number;
+    stored: Stored | undefined;
+    next: Stored;
+    writing: ReadonlyMap<string, Promise<boolean>>;
+    rendered: boolean;
+  },
+  checkedFiles: Iterable<string> | undefined,
+): Promise<void> {
+  const { file, htmlDir, started, stored, next, writing, rendered } = run;
+  // An HTML entry that could not be written: its page is not kept.
+  const failed = new Set<string>();
+  await Promise.all([...writing].map(async ([entry, done]) => (await done) || failed.add(entry)));
+  if (failed.size > 0)
+    for (const [outputPath, page] of Object.entries(next.pages))
+      if (failed.has(htmlEntry(htmlDir, page.hash))) delete next.pages[outputPath];
+  // Every page kept passed this build's link check, against these files.
+  if (checkedFiles) next.files = [...checkedFiles].sort().join('\n');
+  if (
+    !rendered &&
+    stored &&
+    Object.keys(stored.pages).length === Object.keys(next.pages).length &&
+    next.files === stored.files &&
+    next.copies === stored.copies
+  )
+    return;
+  try {
+    writeEntrySync(file, serialize(next));
+  } catch {
+    return; // Not kept: the next build renders every page.
+  }
+  pruneHtml(htmlDir, next, started);
+}
+
 export function openPageCache(inputs: PageCacheInputs): PageCache {
   const file = pageCacheFile(inputs.cacheDir);
   const htmlDir = pageHtmlDir(inputs.cacheDir);
@@ -328,7 +384,12 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
     const entry = htmlEntry(htmlDir, page.hash);
     return {
       get html() {
-        return readHtml(entry, page.hash, () => delete next.pages[outputPath], () => (next.copies = true));
+        return readHtml(
+          entry,
+          page.hash,
+          () => delete next.pages[outputPath],
+          () => (next.copies = true),
+        );
       },
       hash: page.hash,
       islands: page.islands,
@@ -363,26 +424,17 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
       // The same bytes as the stored page its links came from: that page with what it read now.
       const before = linksFrom.get(page.links);
       const lines = readLines(reads, current);
-      next.pages[outputPath] = before && before.hash === page.hash ? { ...before, entryKey, reads: lines } : storedPage(entryKey, page, lines);
+      next.pages[outputPath] =
+        before && before.hash === page.hash ? { ...before, entryKey, reads: lines } : storedPage(entryKey, page, lines);
       const entry = htmlEntry(htmlDir, page.hash);
       const hash = page.hash;
       const bytes = () => Buffer.from(page.html, 'utf8');
-      if (!writing.has(entry)) writing.set(entry, keepContentEntry(entry, bytes, (kept) => outputHash(kept) === hash, next.copies ? undefined : sameBytesAt));
+      if (!writing.has(entry))
+        writing.set(
+          entry,
+          keepContentEntry(entry, bytes, (kept) => outputHash(kept) === hash, next.copies ? undefined : sameBytesAt),
+        );
     },
-    async save(checkedFiles) {
-      // An HTML entry that could not be written: its page is not kept.
-      const failed = new Set<string>();
-      await Promise.all([...writing].map(async ([entry, done]) => (await done) || failed.add(entry)));
-      if (failed.size > 0) for (const [outputPath, page] of Object.entries(next.pages)) if (failed.has(htmlEntry(htmlDir, page.hash))) delete next.pages[outputPath];
-      // Every page kept passed this build's link check, against these files.
-      if (checkedFiles) next.files = [...checkedFiles].sort().join('\n');
-      if (!rendered && stored && Object.keys(stored.pages).length === Object.keys(next.pages).length && next.files === stored.files && next.copies === stored.copies) return;
-      try {
-        writeEntrySync(file, serialize(next));
-      } catch {
-        return; // Not kept: the next build renders every page.
-      }
-      pruneHtml(htmlDir, next, started);
-    },
+    save: (checkedFiles) => saveStored({ file, htmlDir, started, stored, next, writing, rendered }, checkedFiles),
   };
 }
