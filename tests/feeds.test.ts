@@ -113,7 +113,8 @@ describe('the Atom and JSON feeds', () => {
         expect(json.items[0]).toMatchObject({ id: `${BASE}/news/a`, url: `${BASE}/news/a`, title, tags: [tag] });
         if (summary) expect(json.items[0].summary).toBe(summary);
       }),
-      { numRuns: 300 },
+      // A control character inside a CDATA end (`]]\0>`): removed after the split, it made one.
+      { numRuns: 300, examples: [['<', ']]\u0000>', '<']] },
     );
   });
 

@@ -138,9 +138,10 @@ const readerHtml = (article: Article, link: string) => absolutizeUrls(withoutIsl
 
 /**
  * HTML for one of the `feed` package's CDATA sections: it splits only the first `]]>` of a section,
- * so a second would end it early; `]]&gt;` reads as the same HTML.
+ * so a second would end it early; `]]&gt;` reads as the same HTML. What XML cannot hold goes
+ * first: removed after, it could join a `]]>` (`]]\0>`).
  */
-const cdataHtml = (html: string) => html.replaceAll(']]>', ']]&gt;');
+const cdataHtml = (html: string) => html.replace(NOT_XML, '').replaceAll(']]>', ']]&gt;');
 
 /** Text for one of its text nodes, which read `&amp;` as escaped already: a literal `&amp;` stays one. */
 const nodeText = (text: string) => text.replaceAll('&amp;', '&amp;amp;');
