@@ -11,7 +11,7 @@
 //   error-wording.ts, list-reads.ts,
 //   processes.ts,
 //   site-code-error.ts, interrupt.ts,
-//   fingerprint.ts, trees.ts
+//   fingerprint.ts, trees.ts, esbuild-plugins.ts
 //
 // Nothing in src/ imports bin/ or site/ (the engine never names the company's site). Type-only
 // imports count: a type is part of the contract between layers.

@@ -43,8 +43,9 @@ try {
     ...common,
     entryPoints: { cli: src('cli', 'cli.ts'), 'markdown-helper': src('content', 'markdown-worker.ts') },
     // Packages are compiled in, but for esbuild and the SQLite binding, which find native files of
-    // their own, and tsx (which the API loader registers).
-    external: ['esbuild', 'better-sqlite3', 'tsx'],
+    // their own, tsx (which the API loader registers), and React and MDX: an MDX article's module
+    // renders with the very React it imports.
+    external: ['esbuild', 'better-sqlite3', 'tsx', 'react', 'react/*', 'react-dom', 'react-dom/*', '@mdx-js/mdx'],
     banner: {
       js: "import { createRequire as __ssgRequire } from 'node:module'; const require = __ssgRequire(import.meta.url);",
     },

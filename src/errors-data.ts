@@ -232,6 +232,21 @@ export const errorCatalogue = {
     message: (name: string, _listedAsDev: boolean, importers: number) =>
       `The package "${name}" is imported${importers > 1 ? ` by ${importers} files` : ''} but is not installed in node_modules.`,
   },
+  MdxInvalid: {
+    title: 'An MDX article does not compile',
+    hint: 'Fix the MDX at the line shown: a JSX tag must be closed, `{` opens an expression (write `\\{` for a brace), `<` opens a tag (write `&lt;`), and a comment is written {/* like this */}.',
+    message: (reason: string) => `The MDX body cannot be read: ${reason}`,
+  },
+  MdxImportFailed: {
+    title: 'What an MDX article imports does not compile',
+    hint: 'Fix the code at the line shown (an import is relative to the article’s folder).',
+    message: compileFailure,
+  },
+  MdxRenderFailed: {
+    title: 'An MDX article threw while it rendered',
+    hint: 'Fix the component, or the props the article gives it: each MDX article is rendered once in the build, in Node, where there is no window or document.',
+    message: (thrown: string) => threw('Rendering the article', thrown),
+  },
   ImportNotFound: {
     title: 'An imported file does not exist',
     hint: 'Fix the path of the import, or create the file.',

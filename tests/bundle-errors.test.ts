@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fromEsbuildFailure, packageOf } from '../src/bundle/esbuild-plugins.ts';
+import { fromEsbuildFailure, packageOf } from '../src/esbuild-plugins.ts';
 import { SsgError, SsgErrorList } from '../src/errors.ts';
 
 let root: string | undefined;

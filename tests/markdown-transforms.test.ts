@@ -72,6 +72,8 @@ describe('links to other articles', () => {
     expect(articleLinkTarget('other-post.md')).toBe('other-post');
     expect(articleLinkTarget('../2024/other-post.md#part')).toBe('other-post#part');
     expect(articleLinkTarget('./a.md?x=1#y')).toBe('a?x=1#y');
+    // An MDX article is an article too.
+    expect(articleLinkTarget('../2024/other-post.mdx#part')).toBe('other-post#part');
     expect(convertMarkdown('[next](other-post.md#setup)').html).toBe('<p><a href="other-post#setup">next</a></p>');
     expect(convertMarkdown('[next][n]\n\n[n]: other-post.md').html).toBe('<p><a href="other-post">next</a></p>');
   });
@@ -82,7 +84,7 @@ describe('links to other articles', () => {
       '/news/a.md',
       '#a.md',
       'mailto:a@b.md',
-      'readme.mdx',
+      'readme.mdxx',
       'docs/',
       '//cdn.example/a.md',
     ]) {

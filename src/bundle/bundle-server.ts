@@ -5,7 +5,7 @@ import type * as esbuild from 'esbuild';
 import { cachedBuild, sourceFiles, type BundleResult } from './bundle-cache.ts';
 import { catalogueError } from '../errors.ts';
 import { removeFilesOfEndedProcesses } from '../cache/store.ts';
-import { externalPackagesByPath, fromEsbuildFailure, ssgAlias } from './esbuild-plugins.ts';
+import { externalPackagesByPath, fromEsbuildFailure, ssgAlias } from '../esbuild-plugins.ts';
 import { generatorModulePaths, generatorRoot, relativeToRoot, type Project } from '../project.ts';
 import { siteCodeError } from '../site-code-error.ts';
 import type { ServerModule } from '../render/bundles.ts';

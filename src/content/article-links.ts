@@ -2,7 +2,7 @@
 // its own: the link check reads it to quote what an author wrote, without loading the converter.
 
 /** A link target with no scheme, not absolute and not only a fragment: `other-post.md#part`. */
-const RELATIVE_MARKDOWN = /^(?![a-z][a-z0-9+.-]*:|\/|#)((?:[^?#]*\/)?([^/?#]+))\.md((?:\?[^#]*)?(?:#.*)?)$/i;
+const RELATIVE_MARKDOWN = /^(?![a-z][a-z0-9+.-]*:|\/|#)((?:[^?#]*\/)?([^/?#]+))\.mdx?((?:\?[^#]*)?(?:#.*)?)$/i;
 
 /**
  * Articles are served side by side under their slug, whatever folder their file is in, so a link

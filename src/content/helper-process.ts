@@ -10,14 +10,21 @@ import { noInterrupts, type Interrupts } from '../interrupt.ts';
 import { DEFAULT_LIMITS, type ArticleLimits } from './limits.ts';
 
 /**
- * sharp loads its native binary at run time: the helper imports it where the generator finds it,
- * by its absolute path (the helper file lives in the site's cache folder, not beside the generator).
+ * Packages the helper imports where the generator finds them, by absolute path (the helper file
+ * lives in the site's cache folder, not beside the generator): sharp and esbuild load native
+ * binaries of their own, and an MDX article's module must render with the very React it imports.
  */
+const EXTERNAL = /^(?:sharp|esbuild|react|react-dom|@mdx-js\/mdx)(?:\/.*)?$/;
 const nativeExternal = {
   name: 'native-external',
-  setup(build: { onResolve(options: { filter: RegExp }, callback: () => { path: string; external: boolean }): void }) {
-    build.onResolve({ filter: /^sharp$/ }, () => ({
-      path: pathToFileURL(createRequire(path.join(generatorRoot, 'package.json')).resolve('sharp')).href,
+  setup(build: {
+    onResolve(
+      options: { filter: RegExp },
+      callback: (args: { path: string }) => { path: string; external: boolean },
+    ): void;
+  }) {
+    build.onResolve({ filter: EXTERNAL }, (args) => ({
+      path: pathToFileURL(createRequire(path.join(generatorRoot, 'package.json')).resolve(args.path)).href,
       external: true,
     }));
   },

@@ -17,6 +17,9 @@ import type { ParsedParts } from './article-parser.ts';
 const pipelineSource = [
   'content/frontmatter.ts',
   'content/markdown.ts',
+  'content/mdx.ts',
+  'runtime/render-page.tsx',
+  'runtime/island-server.tsx',
   'content/markdown-html.ts',
   'content/markdown-alerts.ts',
   'content/markdown-code.ts',

@@ -181,6 +181,21 @@ const eachElement = (tree: Root, visit: (node: Element) => void) =>
  * `#name`) whose target's id, or an anchor's `name`, the sanitiser prefixed points at it again, as
  * GitHub's page script does. References ids (`aria-describedby`) follow.
  */
+/**
+ * For MDX, which is not sanitised: the sanitiser's prefix on the ids and the names they are
+ * referred to by, so that rehypeLinkIds reads an MDX article's footnotes as a Markdown one's.
+ */
+export function rehypeClobberIds() {
+  return (tree: Root) => {
+    const prefixed = (id: string) => (id.startsWith(CLOBBER_PREFIX) ? id : `${CLOBBER_PREFIX}${id}`);
+    eachElement(tree, (node) => {
+      if (typeof node.properties.id === 'string') node.properties.id = prefixed(node.properties.id);
+      const described = node.properties.ariaDescribedBy;
+      if (Array.isArray(described)) node.properties.ariaDescribedBy = described.map((id) => prefixed(String(id)));
+    });
+  };
+}
+
 export function rehypeLinkIds() {
   return (tree: Root, file: VFile) => {
     const slug = (file.data as HtmlFileData).slug ?? 'note';

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import GithubSlugger, { slug } from 'github-slugger';
 import type { Element, ElementContent, Root as HastRoot, RootContent as HastContent } from 'hast';
 import { toString as hastText } from 'hast-util-to-string';
@@ -14,16 +15,18 @@ import { rehypeAlerts } from './markdown-alerts.ts';
 import { rehypeCodeBlocks, remarkCodeMeta } from './markdown-code.ts';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
-import { unified } from 'unified';
+import { unified, type PluggableList } from 'unified';
 import { VFile as VFileClass, type VFile } from 'vfile';
 import { sitePlugins, withAllowed } from './markdown-plugins.ts';
 import { articleLinkTarget } from './article-links.ts';
+import { convertMdx, MDX_EXTENSION, withSources } from './mdx.ts';
 
 export { articleLinkTarget };
 import { changesMarkdown, type MarkdownOptions } from './markdown-options.ts';
 import {
   articleSchema,
   FOOTNOTE_PREFIX,
+  rehypeClobberIds,
   rehypeLinkIds,
   rehypeNoteRemovedHtml,
   rehypeLowercaseSchemes,
@@ -129,45 +132,59 @@ const isFootnoteLabel = (element: Element) =>
   Array.isArray(element.properties.className) && element.properties.className.includes('sr-only');
 
 /**
- * Markdown to HTML as GitHub renders it: all of GFM (tables, strikethrough, task lists, autolinked
- * URLs and e-mail addresses, footnotes), raw HTML parsed and sanitised with GitHub's schema (what
- * it removes noted first, for a warning with the line). The site's own plugins run after the
- * built-in ones of their tree, before sanitising. Images, highlighting, heading ids and anchors
- * come after sanitising: they are the generator's own markup, made from the text, with classes
- * only (no style attribute, so the Content-Security-Policy holds).
+ * The steps of an article's conversion, for Markdown and MDX alike. Markdown is converted as GitHub
+ * renders it: all of GFM (tables, strikethrough, task lists, autolinked URLs and e-mail addresses,
+ * footnotes), raw HTML parsed and sanitised with GitHub's schema (what it removes noted first, for
+ * a warning with the line). MDX has no raw HTML (it writes JSX, which is code): nothing is
+ * sanitised. The site's own plugins run after the built-in ones of their tree, before sanitising.
+ * Images, highlighting, heading ids and anchors come after: they are the generator's own markup,
+ * made from the text, with classes only (no style attribute, so the Content-Security-Policy holds).
  */
-function createProcessor(options: MarkdownOptions = {}) {
+export function articleSteps(options: MarkdownOptions = {}, mdx = false) {
   const schema = withAllowed(articleSchema, options.allow);
-  return (
-    unified()
-      .use(remarkParse)
-      .use(remarkGfm)
-      .use(remarkNoteRawHtml)
-      .use(remarkEscapeRawTextTags)
-      .use(remarkArticleLinks)
-      .use(remarkNoteImageUrls)
-      .use(remarkCodeMeta)
-      .use(sitePlugins(options.remarkPlugins, 'remarkPlugins'))
-      .use(remarkRehype, { allowDangerousHtml: true, clobberPrefix: FOOTNOTE_PREFIX })
-      .use(rehypeRawWhenPresent)
-      .use(rehypeNoteImageUrls)
-      .use(sitePlugins(options.rehypePlugins, 'rehypePlugins'))
-      .use(rehypeLowercaseSchemes, schema)
-      .use(rehypeNoteRemovedHtml, schema)
-      .use(rehypeSanitize, schema)
-      .use(rehypeLinkIds)
-      .use(rehypeAlerts)
-      // Given an article's image context (convertArticle): its images checked, processed, and replaced.
-      .use(rehypeArticleImages)
-      // Only fences that name their language: guessing it costs more than the rest of the pipeline.
-      .use(rehypeHighlight, { detect: false })
-      .use(rehypeHeadingIds, options.reservedIds)
-      .use(rehypeAutolinkHeadings, { ...headingAnchor, test: (element: Element) => !isFootnoteLabel(element) })
-      // After the words are counted: the copy buttons are no words of the article.
-      .use(rehypeCodeBlocks)
-      .use(rehypeStringify)
-      .freeze()
-  );
+  const remarkPlugins: PluggableList = [
+    remarkGfm,
+    ...(mdx ? [] : [remarkNoteRawHtml, remarkEscapeRawTextTags]),
+    remarkArticleLinks,
+    remarkNoteImageUrls,
+    remarkCodeMeta,
+    sitePlugins(options.remarkPlugins, 'remarkPlugins'),
+  ];
+  const rehypePlugins: PluggableList = [
+    ...(mdx ? [] : [rehypeRawWhenPresent]),
+    rehypeNoteImageUrls,
+    sitePlugins(options.rehypePlugins, 'rehypePlugins'),
+    ...(mdx
+      ? [rehypeClobberIds]
+      : ([
+          [rehypeLowercaseSchemes, schema],
+          [rehypeNoteRemovedHtml, schema],
+          [rehypeSanitize, schema],
+        ] as PluggableList)),
+    rehypeLinkIds,
+    rehypeAlerts,
+    // Given an article's image context (convertArticle): its images checked, processed, and replaced.
+    rehypeArticleImages,
+    // Only fences that name their language: guessing it costs more than the rest of the pipeline.
+    [rehypeHighlight, { detect: false }],
+    [rehypeHeadingIds, options.reservedIds],
+    [rehypeAutolinkHeadings, { ...headingAnchor, test: (element: Element) => !isFootnoteLabel(element) }],
+    // After the words are counted: the copy buttons are no words of the article.
+    rehypeCodeBlocks,
+  ];
+  const remarkRehypeOptions = { clobberPrefix: FOOTNOTE_PREFIX };
+  return { remarkPlugins, rehypePlugins, remarkRehypeOptions };
+}
+
+function createProcessor(options: MarkdownOptions = {}) {
+  const steps = articleSteps(options);
+  return unified()
+    .use(remarkParse)
+    .use(steps.remarkPlugins)
+    .use(remarkRehype, { allowDangerousHtml: true, ...steps.remarkRehypeOptions })
+    .use(steps.rehypePlugins)
+    .use(rehypeStringify)
+    .freeze();
 }
 
 const processor = createProcessor();
@@ -220,7 +237,16 @@ export async function convertArticle(
     path: imageContext.file,
     data: { imageContext, slug: slugOf(imageContext.file) },
   });
-  return converted(await processorFor(options).process(file));
+  if (!MDX_EXTENSION.test(imageContext.file)) return converted(await processorFor(options).process(file));
+  const steps = articleSteps(options, true);
+  const mdx = await convertMdx(file, steps, {
+    root: imageContext.root,
+    cacheDir: imageContext.cacheDir ?? path.join(imageContext.root, '.cache', 'ssg'),
+    bodyLine: imageContext.bodyLine,
+  });
+  const result = converted(file);
+  const images = withSources(result.images, mdx.sources, imageContext.root);
+  return { ...result, html: mdx.html, ...(images ? { images } : {}) };
 }
 
 export function markdownToHtml(markdown: string): string {

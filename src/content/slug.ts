@@ -3,9 +3,9 @@ import { catalogueError } from '../errors.ts';
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-/** The extensions of article files: `.md`, and `.markdown` as Jekyll writes them. */
-export const ARTICLE_EXTENSION = /\.(?:md|markdown)$/i;
-const INDEX = /^index\.(?:md|markdown)$/i;
+/** The extensions of article files: `.md`, `.markdown` as Jekyll writes them, and `.mdx`. */
+export const ARTICLE_EXTENSION = /\.(?:md|markdown|mdx)$/i;
+const INDEX = /^index\.(?:md|markdown|mdx)$/i;
 
 export function isValidSlug(slug: string): boolean {
   return SLUG.test(slug);

@@ -166,6 +166,8 @@ export interface ArticleImageContext extends ImageFolders {
   assetsDir: string;
   /** The `sizes` attribute of article images: how wide the article column is shown. */
   sizes: string;
+  /** The site's cache folder: an MDX article's module is imported from there. */
+  cacheDir?: string;
 }
 
 /**

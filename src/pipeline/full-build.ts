@@ -247,7 +247,9 @@ export async function buildInto(
   await keepCaches(project, pageCache, compressed, images, checkedFiles);
   const report = { pages: state.jobs.map((job) => sizes.get(job)!), articles: state.articles.length, warnings };
   if (stamp) {
-    const sources = [...state.server.sources, ...state.client.sources];
+    // What MDX articles import may live outside the folders the stamp covers.
+    const imported = state.articles.flatMap((article) => images.sources(article));
+    const sources = [...state.server.sources, ...state.client.sources, ...imported];
     saveUnchangedRecord(
       project,
       outDir,

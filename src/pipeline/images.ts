@@ -36,6 +36,10 @@ async function filesOf(record: ArticleImageRecord, cache: ImageCache, root: stri
   return files;
 }
 
+function recordSignature(record: ArticleImageRecord | undefined): string {
+  return record ? JSON.stringify([record.shown, record.sources.map((source) => source.sha256)]) : '""';
+}
+
 function filesOnce(articles: readonly Article[], outputOf: WeakMap<Article, OutputFile[]>): OutputFile[] {
   const byPath = new Map<string, OutputFile>();
   for (const article of articles) for (const file of outputOf.get(article) ?? []) byPath.set(file.path, file);
@@ -93,13 +97,14 @@ export function createImageStage(project: Project, options: { started?: number }
       pending.push(job);
     },
     /** Waits for every admitted article; rejects with every image problem found. */
-    async settle(): Promise<void> {
-      throwFailures(await Promise.allSettled(pending.splice(0)));
-    },
+    settle: async (): Promise<void> => throwFailures(await Promise.allSettled(pending.splice(0))),
     /** The files of these articles' images, once each (two articles may show one image). */
     files: (articles: readonly Article[]): OutputFile[] => filesOnce(articles, outputOf),
-    /** Changes when an article's images do: part of its page's cache key. */
-    signature: (article: Article): string => JSON.stringify(recordOf.get(article)?.shown ?? ''),
+    /**
+     * Changes when an article's images do, or a module an MDX article imports: part of its page's
+     * cache key (the files' bytes, not their times).
+     */
+    signature: (article: Article): string => recordSignature(recordOf.get(article)),
     /** The image files (absolute) an article's images were read from: what it depends on besides its Markdown. */
     sources: (article: Article): readonly string[] =>
       recordOf.get(article)?.sources.map((source) => path.resolve(project.root, source.file)) ?? [],

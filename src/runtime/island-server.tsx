@@ -1,4 +1,4 @@
-import { createContext, createElement, useContext, type ComponentType } from 'react';
+import { createContext, createElement, useContext, type ComponentType, type Context } from 'react';
 
 /**
  * The element around each island: a custom element is valid both in phrasing content (inside a
@@ -25,7 +25,12 @@ export interface CollectedIsland {
 }
 
 /** Filled while a page renders: the islands it contains, in document order. */
-export const IslandCollector = createContext<CollectedIsland[] | null>(null);
+// One context for every copy of this module in a process: an MDX article's compiled code brings
+// its own copy of `island`, and the renderer must see the islands it collects.
+const COLLECTOR = Symbol.for('ssg.islandCollector');
+export const IslandCollector: Context<CollectedIsland[] | null> = ((globalThis as Record<symbol, unknown>)[
+  COLLECTOR
+] ??= createContext<CollectedIsland[] | null>(null)) as Context<CollectedIsland[] | null>;
 
 /**
  * Marks a component as an interactive island. The page renders a placeholder that the renderer

@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { renderToString } from 'react-dom/server';
+import { renderToStaticMarkup, renderToString } from 'react-dom/server';
 import { ISLAND_TAG, IslandCollector, type CollectedIsland } from './island-server.tsx';
 
 export interface RenderedPage {
@@ -14,16 +14,25 @@ export interface RenderedPage {
 // of a thousand article pages render once. Islands render from their props alone.
 const rendered = new Map<string, string>();
 
-/** Renders a page, then each island on it as a root of its own into its placeholder. */
-export function renderPage(element: ReactElement): RenderedPage {
+/**
+ * Renders a page, then each island on it as a root of its own into its placeholder. An MDX
+ * article's body is rendered alike, without React's text markers (it is no root that hydrates),
+ * its islands numbered apart from the page's (`uidPrefix`).
+ */
+export function renderPage(
+  element: ReactElement,
+  options: { uidPrefix?: string; staticMarkup?: boolean } = {},
+): RenderedPage {
   const collected: CollectedIsland[] = [];
-  const page = renderToString(<IslandCollector.Provider value={collected}>{element}</IslandCollector.Provider>);
+  const render = options.staticMarkup ? renderToStaticMarkup : renderToString;
+  const page = render(<IslandCollector.Provider value={collected}>{element}</IslandCollector.Provider>);
   // Placeholders appear in document order: fill them in one pass, not one copy of the page each.
   const parts: string[] = [];
   let from = 0;
-  collected.forEach(({ name, Component, props }, uid) => {
+  collected.forEach(({ name, Component, props }, index) => {
+    const uid = `${options.uidPrefix ?? ''}${index}`;
     assertPlainData(props, `Island "${name}" props`);
-    const placeholder = ` data-uid="${uid}"></${ISLAND_TAG}>`;
+    const placeholder = ` data-uid="${index}"></${ISLAND_TAG}>`;
     const at = page.indexOf(placeholder, from);
     const key = `${name}\0${uid}\0${JSON.stringify(props)}`;
     let inner = rendered.get(key);
@@ -51,7 +60,7 @@ export function renderPage(element: ReactElement): RenderedPage {
  * copy button's): complete, with no placeholder to fill. The sanitiser lets no author write one.
  */
 const ISLAND_IN_HTML = new RegExp(
-  `<${ISLAND_TAG} data-island="([^"<>]+)" data-hydrate="([a-z]+)" data-props="[^"<>]*">`,
+  `<${ISLAND_TAG} data-island="([^"<>]+)" data-hydrate="([a-z]+)" data-props="[^"<>]*"(?: data-uid="[a-z]+\\d+")?>`,
   'g',
 );
 

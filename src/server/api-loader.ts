@@ -8,7 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { catalogueError } from '../errors.ts';
-import { externalPackagesByPath, fromEsbuildFailure } from '../bundle/esbuild-plugins.ts';
+import { externalPackagesByPath, fromEsbuildFailure } from '../esbuild-plugins.ts';
 import { generatorModulePaths, generatorRoot } from '../project.ts';
 import { siteCodeError } from '../site-code-error.ts';
 import { apiRoutePath, isApiRoute, type ApiRoute } from './api-route.ts';

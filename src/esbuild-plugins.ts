@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Message, Plugin } from 'esbuild';
-import { catalogueError, type SsgError, SsgErrorList } from '../errors.ts';
-import { generatorRoot } from '../project.ts';
+import { catalogueError, type SsgError, SsgErrorList } from './errors.ts';
+import { generatorRoot } from './project.ts';
 
 /** `import ... from 'ssg'` means the generator's public surface, in its server or browser form. */
 export function ssgAlias(target: 'server' | 'client'): Plugin {
@@ -71,7 +71,7 @@ function listedAsDevOnly(root: string, name: string): boolean {
  */
 export function fromEsbuildFailure(
   error: unknown,
-  code: 'SiteCompileFailed' | 'ClientCompileFailed' | 'ApiRouteCompileFailed',
+  code: 'SiteCompileFailed' | 'ClientCompileFailed' | 'ApiRouteCompileFailed' | 'MdxImportFailed',
   root: string,
 ): unknown {
   const messages = (error as { errors?: Message[] }).errors;

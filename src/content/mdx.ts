@@ -1,0 +1,200 @@
+// An MDX article: Markdown that imports components. It is compiled with the steps of a Markdown
+// article (articleSteps), bundled with what it imports, and rendered here, in the helper, to the
+// HTML a Markdown article has: the rest of the build (lists, feeds, links, caches) sees no
+// difference. Its islands come out complete, as the copy buttons of code blocks do, and the page
+// that shows the article loads their scripts.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { compile, type CompileOptions } from '@mdx-js/mdx';
+import * as esbuild from 'esbuild';
+import { createElement, type ComponentType } from 'react';
+import { VFile } from 'vfile';
+import { catalogueError, isExpectedError } from '../errors.ts';
+import { fromEsbuildFailure, ssgAlias } from '../esbuild-plugins.ts';
+import type { ArticleImageRecord } from '../images/article-images.ts';
+import { renderPage } from '../runtime/render-page.tsx';
+import { generatorRoot } from '../project.ts';
+
+export const MDX_EXTENSION = /\.mdx$/i;
+
+const generatorSource = path.join(generatorRoot, 'src');
+const isInside = (folder: string, file: string) => file.startsWith(`${folder}${path.sep}`);
+
+/** What compiling an MDX body left: the module's code, and the file with what the steps noted. */
+async function compiled(file: VFile, steps: MdxSteps, bodyLine: number): Promise<string> {
+  try {
+    return String(await compile(file, { ...steps, jsxImportSource: 'react', development: false }));
+  } catch (error) {
+    if (isExpectedError(error)) throw error;
+    const place = error as { line?: number; column?: number; reason?: string; message?: string };
+    const line = typeof place.line === 'number' ? place.line + bodyLine - 1 : undefined;
+    // The reason names places in the body (`16:1-16:20`): in the file they are lines further down.
+    const reason = (place.reason ?? String(place.message ?? error)).replace(
+      /\((\d+):\d+(?:-\d+:\d+)?\)/g,
+      (_, at: string) => `(line ${Number(at) + bodyLine - 1})`,
+    );
+    throw catalogueError('MdxInvalid', [reason], {
+      file: file.path,
+      ...(line ? { line } : {}),
+    });
+  }
+}
+
+type MdxSteps = Pick<CompileOptions, 'remarkPlugins' | 'rehypePlugins' | 'remarkRehypeOptions'>;
+
+/**
+ * esbuild's places in the compiled body, moved to the MDX lines that hold the same import (MDX
+ * keeps import statements as written).
+ */
+function placedInBody(error: unknown, file: VFile, body: string, root: string, bodyLine: number): unknown {
+  const lines = body.split('\n');
+  for (const message of (error as { errors?: esbuild.Message[] }).errors ?? []) {
+    const location = message.location;
+    if (!location || path.resolve(root, location.file.replace(/^mdx:/, '')) !== path.resolve(root, file.path)) continue;
+    location.file = file.path;
+    const specifier = /^Could not resolve "([^"]+)"/.exec(message.text)?.[1];
+    const at = lines.findIndex((line) =>
+      specifier ? line.includes(`'${specifier}'`) || line.includes(`"${specifier}"`) : line === location.lineText,
+    );
+    if (at >= 0) Object.assign(location, { line: at + bodyLine, lineText: lines[at] });
+  }
+  return error;
+}
+
+/** The article being bundled: the entry's code and folder (one at a time per process). */
+let current: { code: string; file: string } | undefined;
+const contexts = new Map<string, Promise<esbuild.BuildContext<{ write: false; metafile: true }>>>();
+
+/**
+ * One esbuild context per site in a process, rebuilt for each article: the files its articles
+ * import (the site's components, the generator's `island`) are parsed once, not once per article.
+ */
+function contextFor(root: string) {
+  let context = contexts.get(root);
+  if (!context) {
+    const entry: esbuild.Plugin = {
+      name: 'mdx-entry',
+      setup(build) {
+        build.onResolve({ filter: /^ssg-mdx-entry$/ }, () => ({ path: current!.file, namespace: 'mdx' }));
+        build.onLoad({ filter: /.*/, namespace: 'mdx' }, () => ({
+          contents: current!.code,
+          resolveDir: path.dirname(current!.file),
+          loader: 'jsx',
+        }));
+      },
+    };
+    context = esbuild.context({
+      entryPoints: ['ssg-mdx-entry'],
+      absWorkingDir: root,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      jsx: 'automatic',
+      packages: 'external',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      plugins: [entry, ssgAlias('server')],
+    });
+    contexts.set(root, context);
+  }
+  return context;
+}
+
+/** The compiled body with what it imports, as one module; React and other packages stay imports. */
+async function bundled(code: string, file: VFile, body: string, root: string, bodyLine: number) {
+  const absolute = path.resolve(root, file.path);
+  current = { code, file: absolute };
+  try {
+    const result = await (await contextFor(root)).rebuild();
+    const sources = Object.keys(result.metafile.inputs)
+      .filter((input) => !input.startsWith('mdx:'))
+      .map((input) => path.resolve(root, input))
+      // The generator's own code is in every key already (its stamp).
+      .filter((input) => !input.includes(`${path.sep}node_modules${path.sep}`) && !isInside(generatorSource, input));
+    return { code: result.outputFiles[0]!.text, sources };
+  } catch (error) {
+    throw fromEsbuildFailure(placedInBody(error, file, body, root, bodyLine), 'MdxImportFailed', root);
+  } finally {
+    current = undefined;
+  }
+}
+
+let loaded = 0;
+
+/**
+ * Imports a bundled article from a file of its own in the site's cache folder (its packages
+ * resolve from the site, as its pages' do), removed once imported.
+ */
+async function imported(code: string, cacheDir: string, article: string): Promise<ComponentType> {
+  mkdirSync(cacheDir, { recursive: true });
+  const file = path.join(cacheDir, `mdx-${process.pid}-${loaded++}.mjs`);
+  writeFileSync(file, code);
+  try {
+    return ((await import(pathToFileURL(file).href)) as { default: ComponentType }).default;
+  } catch (error) {
+    // Packages are left to Node to find: one not installed is found missing here.
+    const missing = /Cannot find package '([^']+)'/.exec(String((error as Error).message))?.[1];
+    if (missing) throw catalogueError('PackageMissing', [missing, false, 1], { file: article });
+    throw catalogueError('MdxRenderFailed', [error instanceof Error ? error.message : String(error)], {
+      file: article,
+    });
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+/** The stamp of a file the article imports, as an image source's: it is converted again when one changes. */
+function stamped(file: string, root: string): ArticleImageRecord['sources'][number] {
+  const stat = statSync(file);
+  const sha256 = createHash('sha256').update(readFileSync(file)).digest('hex');
+  return {
+    file: path.relative(root, file),
+    size: stat.size,
+    mtimeMs: stat.mtimeMs,
+    ctimeMs: stat.ctimeMs,
+    ino: stat.ino,
+    sha256,
+  };
+}
+
+/** The files an MDX article imports, added to what its images were made from. */
+export function withSources(
+  images: ArticleImageRecord | undefined,
+  sources: readonly string[],
+  root: string,
+): ArticleImageRecord | undefined {
+  if (sources.length === 0) return images;
+  return {
+    sources: [...(images?.sources ?? []), ...sources.map((file) => stamped(file, root))],
+    shown: images?.shown ?? [],
+  };
+}
+
+/** Renders the article's component to HTML, its islands complete; what it throws names the article. */
+function rendered(Content: ComponentType, file: string): string {
+  try {
+    return renderPage(createElement(Content), { uidPrefix: 'm', staticMarkup: true }).html;
+  } catch (error) {
+    throw catalogueError('MdxRenderFailed', [error instanceof Error ? error.message : String(error)], { file });
+  }
+}
+
+/**
+ * An MDX body to HTML, with the steps of a Markdown article (`steps`), and the files it imported
+ * (absolute). `file` is the VFile the steps read (its path and image context).
+ */
+export async function convertMdx(
+  file: VFile,
+  steps: MdxSteps,
+  where: { root: string; cacheDir: string; bodyLine: number },
+): Promise<{ html: string; sources: string[] }> {
+  const body = String(file.value);
+  const code = await compiled(file, steps, where.bodyLine);
+  const bundle = await bundled(code, file, body, where.root, where.bodyLine);
+  const Content = await imported(bundle.code, where.cacheDir, file.path);
+  return { html: rendered(Content, file.path), sources: bundle.sources };
+}
