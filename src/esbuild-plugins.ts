@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type * as esbuild from 'esbuild';
 import type { Message, Plugin } from 'esbuild';
 import { catalogueError, type SsgError, SsgErrorList } from './errors.ts';
 import { generatorRoot } from './project.ts';
@@ -19,14 +20,16 @@ export function ssgAlias(target: 'server' | 'client'): Plugin {
 /**
  * Keeps packages out of the server bundle but pins each to the file esbuild resolved, as an
  * absolute URL: the bundle then loads the very React the generator's renderer loads, wherever the
- * site lives.
+ * site lives. With `remember`, each import is resolved once for the plugin's life (a context
+ * rebuilt for many small bundles, whose packages do not move meanwhile).
  */
-export function externalPackagesByPath(): Plugin {
+export function externalPackagesByPath(options: { remember?: boolean } = {}): Plugin {
   return {
     name: 'external-packages-by-path',
     setup(build) {
-      build.onResolve({ filter: /^[^./]/ }, async (args) => {
-        if (args.pluginData === 'resolving' || args.path.startsWith('node:')) return undefined;
+      type Result = Awaited<ReturnType<Parameters<typeof build.onResolve>[1]>>;
+      const known = new Map<string, Result>();
+      const resolve = async (args: esbuild.OnResolveArgs): Promise<Result> => {
         const resolved = await build.resolve(args.path, {
           kind: args.kind,
           resolveDir: args.resolveDir,
@@ -39,6 +42,17 @@ export function externalPackagesByPath(): Plugin {
           return { path: pathToFileURL(resolved.path).href, external: true };
         }
         return { path: resolved.path };
+      };
+      build.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.pluginData === 'resolving' || args.path.startsWith('node:')) return undefined;
+        if (!options.remember) return resolve(args);
+        const key = `${args.resolveDir}\0${args.path}`;
+        let result = known.get(key);
+        if (!result) {
+          result = await resolve(args);
+          if (!result?.errors) known.set(key, result);
+        }
+        return result;
       });
     },
   };

@@ -153,7 +153,7 @@ describe('MDX articles', () => {
     ]);
     expect(await failure('Text {undefinedName} here.\n')).toEqual(['MdxRenderFailed content/news/charts/index.mdx:']);
     expect(await failure("import x from 'no-such-package-here';\n\n{x}\n")).toEqual([
-      'PackageMissing content/news/charts/index.mdx:',
+      'PackageMissing content/news/charts/index.mdx:5',
     ]);
   });
 });

@@ -12,10 +12,10 @@ import * as esbuild from 'esbuild';
 import { createElement, type ComponentType } from 'react';
 import { VFile } from 'vfile';
 import { catalogueError, isExpectedError } from '../errors.ts';
-import { fromEsbuildFailure, ssgAlias } from '../esbuild-plugins.ts';
+import { externalPackagesByPath, fromEsbuildFailure, ssgAlias } from '../esbuild-plugins.ts';
 import type { ArticleImageRecord } from '../images/article-images.ts';
 import { renderPage } from '../runtime/render-page.tsx';
-import { generatorRoot } from '../project.ts';
+import { generatorModulePaths, generatorRoot } from '../project.ts';
 
 export const MDX_EXTENSION = /\.mdx$/i;
 
@@ -93,11 +93,13 @@ function contextFor(root: string) {
       format: 'esm',
       target: 'node20',
       jsx: 'automatic',
-      packages: 'external',
+      // Packages stay imports, pinned to the files the generator's renderer loads (a site without
+      // its own node_modules, as a test's, finds them where the generator is).
+      nodePaths: generatorModulePaths,
       write: false,
       metafile: true,
       logLevel: 'silent',
-      plugins: [entry, ssgAlias('server')],
+      plugins: [entry, ssgAlias('server'), externalPackagesByPath({ remember: true })],
     });
     contexts.set(root, context);
   }
@@ -126,8 +128,8 @@ async function bundled(code: string, file: VFile, body: string, root: string, bo
 let loaded = 0;
 
 /**
- * Imports a bundled article from a file of its own in the site's cache folder (its packages
- * resolve from the site, as its pages' do), removed once imported.
+ * Imports a bundled article from a file of its own in the site's cache folder, removed once
+ * imported.
  */
 async function imported(code: string, cacheDir: string, article: string): Promise<ComponentType> {
   mkdirSync(cacheDir, { recursive: true });
@@ -136,9 +138,7 @@ async function imported(code: string, cacheDir: string, article: string): Promis
   try {
     return ((await import(pathToFileURL(file).href)) as { default: ComponentType }).default;
   } catch (error) {
-    // Packages are left to Node to find: one not installed is found missing here.
-    const missing = /Cannot find package '([^']+)'/.exec(String((error as Error).message))?.[1];
-    if (missing) throw catalogueError('PackageMissing', [missing, false, 1], { file: article });
+    // The module's own code threw as it loaded.
     throw catalogueError('MdxRenderFailed', [error instanceof Error ? error.message : String(error)], {
       file: article,
     });

@@ -1,0 +1,120 @@
+// An MDX article in a site, as a visitor and its author meet it: built, previewed and hydrated in
+// Chromium; edited in dev (the article and a component it imports), a mistake shown and gone.
+import type { ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, openPage, waitForIslands } from './helpers/browser.ts';
+import { DevProcess } from './helpers/dev-process.ts';
+import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
+import { startPreview } from './helpers/preview.ts';
+
+const fixture = path.join(repoRoot, 'tests', 'fixtures', 'basic');
+
+const ARTICLE = [
+  '---',
+  'title: Written in MDX',
+  'date: "2024-02-01"',
+  'excerpt: An article with a component and an island.',
+  '---',
+  "import Note from './note.tsx';",
+  "import Counter from '../../../site/islands/counter.tsx';",
+  '',
+  '## Counting',
+  '',
+  '<Note>Counted in the browser.</Note>',
+  '',
+  '<Counter start={2} />',
+  '',
+].join('\n');
+
+const NOTE =
+  'export default function Note({ children }: { children?: React.ReactNode }) {\n  return <p className="note">{children}</p>;\n}\n';
+
+async function withMdxArticle(site: TempSite): Promise<void> {
+  await site.write('content/news/counting/index.mdx', ARTICLE);
+  await site.write('content/news/counting/note.tsx', NOTE);
+}
+
+describe('an MDX article, built and previewed', () => {
+  let site: TempSite;
+  let preview: { child: ChildProcess; url: string } | undefined;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    site = await copySite(fixture);
+    await withMdxArticle(site);
+    const result = await site.run(['build']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    preview = await startPreview(site.dir);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    preview?.child.kill('SIGTERM');
+    await site?.dispose();
+  });
+
+  it('shows the component and hydrates the island, with no error and nothing blocked', async () => {
+    const { page, errors } = await openPage(browser);
+    const blocked: string[] = [];
+    page.on('console', (message) => {
+      if (/Content.Security.Policy/i.test(message.text())) blocked.push(message.text());
+    });
+    await page.goto(`${preview!.url}/news/counting`);
+    await expect(page.locator('p.note').textContent()).resolves.toBe('Counted in the browser.');
+    await expect(page.locator('h2#counting').count()).resolves.toBe(1);
+    await waitForIslands(page);
+    const island = page.locator('ssg-island[data-island="counter"]');
+    await island.getByRole('button', { name: 'Add one' }).click();
+    await expect(island.locator('span').textContent()).resolves.toBe('3');
+    expect(errors).toEqual([]);
+    expect(blocked).toEqual([]);
+  });
+
+  it('lists the article like a Markdown one, and puts it in the sitemap', async () => {
+    const home = await (await fetch(`${preview!.url}/`)).text();
+    expect(home).toContain('<a href="/news/counting">Written in MDX</a>');
+    expect(await site.read('dist/sitemap.xml')).toContain('/news/counting</loc>');
+  });
+});
+
+describe('an MDX article in dev', () => {
+  it('rebuilds on an edit of the article or of a component it imports, and shows a mistake until fixed', async () => {
+    const site = await copySite(fixture);
+    await withMdxArticle(site);
+    const dev = await DevProcess.start(site.dir);
+    try {
+      const page = () => fetch(`${dev.url}/news/counting`).then((response) => response.text());
+      expect(await page()).toContain('Counted in the browser.');
+      const events = await dev.events();
+      await events.settle();
+
+      await site.write('content/news/counting/note.tsx', NOTE.replace('className="note"', 'className="note edited"'));
+      await events.next('reload');
+      expect(await page()).toContain('<p class="note edited">');
+
+      await site.write('content/news/counting/index.mdx', ARTICLE.replace('<Note>', '<Note>\n\nNever closed'));
+      const shown = await events.next('build-error');
+      expect(JSON.stringify(shown.data)).toContain('MdxInvalid');
+
+      await site.write('content/news/counting/index.mdx', ARTICLE.replace('Counted', 'Now counted'));
+      await events.next('reload');
+      const html = await page();
+      expect(html).toContain('Now counted in the browser.');
+      events.close();
+
+      // What dev showed is what a build writes.
+      await dev.stop();
+      const built = await site.run(['build']);
+      expect(built.code, built.stdout + built.stderr).toBe(0);
+      const written = await site.read('dist/news/counting.html');
+      const article = (text: string) => /<h2 id="counting">[\s\S]*?<\/ssg-island>/.exec(text)?.[0];
+      expect(article(written)).toBeDefined();
+      expect(article(written)).toBe(article(html));
+    } finally {
+      await dev.stop();
+      await site.dispose();
+    }
+  });
+});
