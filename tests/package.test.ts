@@ -239,8 +239,33 @@ describe('ssg installed from its packed tarball', () => {
     expect(result.code).toBe(0);
   });
 
-  it('builds the site it wrote', async () => {
+  it('builds the site it wrote, with an MDX article that imports a component and an island', async () => {
+    // As docs/mdx.md shows a new user: a page bundle with its component beside it.
+    await mkdir(path.join(site, 'content', 'news', 'counted'), { recursive: true });
+    await writeFile(
+      path.join(site, 'content', 'news', 'counted', 'note.tsx'),
+      'export default function Note({ children }: { children?: React.ReactNode }) {\n  return <p className="note">{children}</p>;\n}\n',
+    );
+    await writeFile(
+      path.join(site, 'content', 'news', 'counted', 'index.mdx'),
+      [
+        '---',
+        'title: Counted',
+        'date: "2024-03-01"',
+        '---',
+        "import Note from './note.tsx';",
+        "import Counter from '../../../site/islands/counter.tsx';",
+        '',
+        '<Note>From a component.</Note>',
+        '',
+        '<Counter start={5} />',
+        '',
+      ].join('\n'),
+    );
     const result = await run(process.execPath, [bin, 'build'], { cwd: site });
+    const counted = readFileSync(path.join(site, 'dist', 'news', 'counted.html'), 'utf8');
+    expect(counted).toContain('<p class="note">From a component.</p>');
+    expect(counted).toMatch(/<ssg-island data-island="counter" data-hydrate="visible"[^>]*data-uid="m0">/);
     expect(result.stdout).toContain('pages');
     const home = readFileSync(path.join(site, 'dist', 'index.html'), 'utf8');
     expect(home).toContain('<h1>Welcome</h1>');
