@@ -8,8 +8,13 @@ import { fieldsOf, jsonSchemaOf, labelOf, type EditorField, type Widget } from '
 
 /** Where the editor is published. */
 export const EDITOR_PATH = '/admin';
-/** The format of a data file whose root is a list, which Decap's own YAML format cannot edit (editor-client.ts). */
-export const ROOT_LIST_FORMAT = 'yaml-root-list';
+/**
+ * The data files' formats (editor-client.ts registers one a file): `<prefix>list-<name>` for a
+ * list at the root, which Decap's own YAML format cannot edit, `<prefix>map-<name>` otherwise.
+ * Both write each object's keys in the order of the schema's fields, where Decap's own keeps the
+ * order only at the top and shuffles larger objects below.
+ */
+export const DATA_FORMAT_PREFIX = 'ssg-yaml-';
 /** The key under which a list at a data file's root is edited (the format unwraps it on save). */
 export const ROOT_LIST_KEY = 'items';
 
@@ -113,14 +118,16 @@ function dataCollection(
   const label = file.label ?? labelOf(file.name);
   const fields =
     schema.type === 'array'
-      ? fieldsOf({ type: 'object', properties: { [ROOT_LIST_KEY]: { ...schema, title: label } } }, '', (at, why) =>
-          fieldWarn(at.replace(new RegExp(`^${ROOT_LIST_KEY}\\[\\]\\.?`), 'each entry → '), why),
+      ? fieldsOf(
+          { type: 'object', properties: { [ROOT_LIST_KEY]: { ...schema, title: label } }, required: [ROOT_LIST_KEY] },
+          '',
+          (at, why) => fieldWarn(at.replace(new RegExp(`^${ROOT_LIST_KEY}\\[\\]\\.?`), 'each entry → '), why),
         )
       : fieldsOf(schema, '', fieldWarn);
   return {
     name: `data-${file.name}`,
     label,
-    format: schema.type === 'array' ? ROOT_LIST_FORMAT : 'yml',
+    format: `${DATA_FORMAT_PREFIX}${schema.type === 'array' ? 'list' : 'map'}-${file.name}`,
     editor: { preview: false },
     files: [{ name: file.name, label, file: shown, fields }],
   };

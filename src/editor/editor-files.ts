@@ -7,7 +7,7 @@ import path from 'node:path';
 import * as esbuild from 'esbuild';
 import type { OutputFile } from '../output/output-file.ts';
 import { generatorRoot, type Project } from '../project.ts';
-import { editorConfig, EDITOR_PATH, ROOT_LIST_FORMAT, ROOT_LIST_KEY, type EditorOptions } from './editor-config.ts';
+import { editorConfig, EDITOR_PATH, DATA_FORMAT_PREFIX, ROOT_LIST_KEY, type EditorOptions } from './editor-config.ts';
 
 const require = createRequire(import.meta.url);
 const folder = EDITOR_PATH.replace(/^\//, '');
@@ -47,7 +47,7 @@ function editorPage(title: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <title>${title.replace(/[<&]/g, (c) => (c === '<' ? '&lt;' : '&amp;'))}</title>
-<script src="${EDITOR_PATH}/editor.js" data-config="${EDITOR_PATH}/config.json" data-format="${ROOT_LIST_FORMAT}" data-root-key="${ROOT_LIST_KEY}"></script>
+<script src="${EDITOR_PATH}/editor.js" data-config="${EDITOR_PATH}/config.json" data-format-prefix="${DATA_FORMAT_PREFIX}" data-root-key="${ROOT_LIST_KEY}"></script>
 <script src="${EDITOR_PATH}/decap-cms.js"></script>
 </head>
 <body></body>

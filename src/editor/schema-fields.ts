@@ -131,6 +131,18 @@ function listWidget(schema: JsonSchema, path: string, warn: Warn): Widget | unde
   return { widget: 'list', field: { name: 'item', label: 'Item', ...item }, ...limits };
 }
 
+/**
+ * Fields inside an optional object, none required: Decap asks for an absent optional object's
+ * required fields too, and would refuse to save. The build's check still refuses a half-filled one.
+ */
+function noneRequired(fields: readonly EditorField[]): EditorField[] {
+  return fields.map((field) => ({
+    ...field,
+    required: false,
+    ...(Array.isArray(field.fields) ? { fields: noneRequired(field.fields as EditorField[]) } : {}),
+  }));
+}
+
 /** The fields of an object schema, each with its label, hint and whether it must be given. */
 export function fieldsOf(schema: JsonSchema, path: string, warn: Warn): EditorField[] {
   const required = new Set(schema.required ?? []);
@@ -138,11 +150,13 @@ export function fieldsOf(schema: JsonSchema, path: string, warn: Warn): EditorFi
     const widget = widgetFor(property, path ? `${path}.${name}` : name, warn);
     if (!widget) return [];
     const hint = property.description;
+    const optionalObject = !required.has(name) && widget.widget === 'object';
     return [
       {
         name,
         label: property.title ?? labelOf(name),
         ...widget,
+        ...(optionalObject ? { fields: noneRequired(widget.fields as EditorField[]) } : {}),
         required: required.has(name),
         ...(hint ? { hint } : {}),
       },
