@@ -18,14 +18,14 @@ export const FRONT_MATTER_FIELDS: Record<string, { kind: FrontMatterKind; label:
   date: { kind: 'date', label: 'Date' },
   excerpt: { kind: 'longText', label: 'Excerpt', hint: 'One or two sentences for the news list and share cards.' },
   description: { kind: 'text', label: 'Description', hint: 'For search engines, when it differs from the excerpt.' },
-  tags: { kind: 'list', label: 'Tags', hint: 'Comma-separated.' },
+  tags: { kind: 'list', label: 'Tags' },
   draft: { kind: 'boolean', label: 'Draft', hint: 'A draft is not published.' },
   updated: { kind: 'date', label: 'Updated' },
   author: { kind: 'text', label: 'Author' },
   canonical: { kind: 'url', label: 'Canonical URL', hint: 'Only for an article first published elsewhere.' },
   image: { kind: 'image', label: 'Share image', hint: 'PNG, JPEG, WebP, AVIF or GIF, saved beside the article.' },
   imageAlt: { kind: 'text', label: 'Share image description' },
-  aliases: { kind: 'list', label: 'Earlier addresses', hint: 'Paths that should lead here, comma-separated.' },
+  aliases: { kind: 'list', label: 'Earlier addresses', hint: 'Paths that should lead here.' },
   redirect_from: { kind: 'list', label: 'Earlier addresses (Jekyll)' },
 };
 

@@ -105,7 +105,10 @@ export function editorCsp(connect: readonly string[]): string {
  * The editor's headers: the site's, with the editor's policy in place of the pages', kept out of
  * search engines, and a sign-in window that may talk back to the page that opened it.
  */
-export function editorHeaders(siteHeaders: Record<string, string> | undefined, connect: readonly string[]) {
+export function editorHeaders(
+  siteHeaders: Record<string, string> | undefined,
+  connect: readonly string[],
+): Record<string, string> {
   const kept = Object.entries(siteHeaders ?? {}).filter(
     ([name]) => !/^(content-security-policy|cross-origin-opener-policy|x-robots-tag)$/i.test(name),
   );

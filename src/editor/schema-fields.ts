@@ -59,7 +59,8 @@ export function labelOf(name: string): string {
     .replace(/[_-]+/g, ' ')
     .trim()
     .toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
+  // A name of only separators (`_`) is its own label.
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : name;
 }
 
 /** The schema without a `null` alternative (an optional written as nullable). */
@@ -108,7 +109,8 @@ export function widgetFor(schema: JsonSchema, path: string, warn: Warn): Widget 
 
 /** What the editor cannot show of a schema, in words. */
 function whyNot(schema: JsonSchema): string {
-  if (schema.anyOf || schema.oneOf) return 'it may hold one of several types, which no widget of the editor takes';
+  if (schema.anyOf || schema.oneOf || Array.isArray(schema.type))
+    return `it may hold one of several types${Array.isArray(schema.type) ? ` (${schema.type.join(', ')})` : ''}, which no widget of the editor takes`;
   if (schema.type === 'object') return 'it is a map of any keys, which no widget of the editor takes';
   if (Object.keys(schema).length === 0) return 'its type has no JSON Schema (a date object or a transform?)';
   return `its type (${JSON.stringify(schema.type ?? schema)}) has no widget in the editor`;
