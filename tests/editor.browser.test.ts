@@ -148,4 +148,36 @@ describe('the content editor at /admin, under ssg dev', () => {
     expect(offLoopback).toEqual([]);
     expect(await violations()).toEqual([]);
   });
+
+  it('refuses what the editor writes as a build refuses it: a bad date is the same named error', async () => {
+    const config = (await (await fetch(`${dev.url}/admin/config.json`)).json()) as { local_backend: { url: string } };
+    expect(new URL(config.local_backend.url).hostname).toBe('127.0.0.1');
+    const from = dev.stdout.length;
+    // What the editor sends its local backend when an entry is published.
+    const entry = {
+      slug: 'bad-date',
+      path: 'content/news/bad-date/index.md',
+      raw: '---\ntitle: Bad\ndate: 2025-13-45\n---\nBody.\n',
+    };
+    const response = await fetch(config.local_backend.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: dev.url },
+      body: JSON.stringify({
+        action: 'persistEntry',
+        params: {
+          branch: 'main',
+          entry,
+          assets: [],
+          options: { commitMessage: 'Create bad date', useWorkflow: false, status: 'draft', collectionName: 'news' },
+        },
+      }),
+    });
+    expect(response.status).toBe(200);
+    await dev.waitForOutput(
+      /\[FrontMatterFieldInvalid\][^\n]*\n\s*content\/news\/bad-date\/index\.md:\d+: date "2025-13-45" is not a date/,
+      from,
+      30_000,
+    );
+    await site.remove('content/news/bad-date');
+  });
 });

@@ -168,7 +168,6 @@ export function editorConfig(
     // Uploads outside an article (none of the collections asks for one) go to the public folder.
     media_folder: `${publicDir}/media`,
     public_folder: '/media',
-    omit_empty_optional_fields: true,
     slug: { encoding: 'ascii', clean_accents: true, sanitize_replacement: '-' },
     collections: [
       articleCollection(project, options.labels?.articles ?? labelOf(path.basename(project.articlesDir))),
