@@ -6,13 +6,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { ServerResponse } from 'node:http';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { createConnection, createServer } from 'node:net';
 import path from 'node:path';
 import { EDITOR_PATH } from '../editor/editor-config.ts';
+import { resolvePackage } from '../editor/editor-files.ts';
 import { loadHeadersFile, headersFor } from '../server/headers-file.ts';
 
-const require = createRequire(import.meta.url);
 const HOST = '127.0.0.1';
 const READY_MS = 15_000;
 
@@ -52,7 +51,7 @@ export interface EditorBackend {
 /** Starts decap-server for the site at `root`, writing its files in place. */
 export async function startEditorBackend(root: string, warn: (message: string) => void): Promise<EditorBackend> {
   const port = await freePort();
-  const child = spawn(process.execPath, [require.resolve('decap-server/dist/index.js')], {
+  const child = spawn(process.execPath, [resolvePackage('decap-server/dist/index.js')], {
     cwd: root,
     env: {
       ...process.env,

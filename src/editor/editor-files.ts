@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
+import { catalogueError } from '../errors.ts';
 import type { OutputFile } from '../output/output-file.ts';
 import { generatorRoot, type Project } from '../project.ts';
 import { editorConfig, EDITOR_PATH, DATA_FORMAT_PREFIX, ROOT_LIST_KEY, type EditorOptions } from './editor-config.ts';
@@ -12,11 +13,20 @@ import { editorConfig, EDITOR_PATH, DATA_FORMAT_PREFIX, ROOT_LIST_KEY, type Edit
 const require = createRequire(import.meta.url);
 const folder = EDITOR_PATH.replace(/^\//, '');
 
+/** A file of an optional dependency of the editor, or the catalogue's error naming the package. */
+export function resolvePackage(file: string): string {
+  try {
+    return require.resolve(file);
+  } catch {
+    throw catalogueError('EditorPackageMissing', [file.split('/')[0]!], { file: 'site/index.tsx' });
+  }
+}
+
 /** Decap CMS's bundle and the chunks it loads beside itself (source maps left out). */
 let decapFiles: OutputFile[] | undefined;
 function decapBundle(): OutputFile[] {
   if (decapFiles) return decapFiles;
-  const dist = path.join(path.dirname(require.resolve('decap-cms/package.json')), 'dist');
+  const dist = path.join(path.dirname(resolvePackage('decap-cms/package.json')), 'dist');
   decapFiles = readdirSync(dist)
     .filter((name) => /(^|\.)decap-cms\.js$/.test(name) || name.endsWith('.wasm'))
     .map((name) => ({ path: `${folder}/${name}`, contents: readFileSync(path.join(dist, name)) }));
