@@ -5,7 +5,7 @@
 //   dev, server                              dev mode; the production server
 //   pipeline                                 the stages of a build, in order
 //   content, cache, bundle, images,          the stages' own work
-//   render, output
+//   render, output, editor
 //   runtime                                  the code shipped to browsers (imports nothing)
 //   project.ts, errors.ts, errors-data.ts,   what everything may use
 //   error-wording.ts, list-reads.ts,
@@ -21,7 +21,7 @@ const LAYERS = [
   { name: 'cli', path: folders('cli') },
   { name: 'dev and server', path: folders('dev', 'server') },
   { name: 'pipeline', path: folders('pipeline') },
-  { name: 'stages', path: folders('content', 'cache', 'bundle', 'images', 'render', 'output') },
+  { name: 'stages', path: folders('content', 'cache', 'bundle', 'images', 'render', 'output', 'editor') },
   { name: 'runtime', path: folders('runtime') },
 ];
 

@@ -10,6 +10,7 @@ const HEAVY = [
   'tests/**/*.browser.test.ts',
   'tests/hosting-*.test.ts',
   'tests/dev-site.test.ts',
+  'tests/editor-build.test.ts',
   'tests/build-failure-exit.test.ts',
   'tests/news-pages.test.ts',
   'tests/seo.test.ts',

@@ -1,5 +1,6 @@
 import { defineSite, groupByTag, pageCount, type PageProps } from 'ssg';
 import { exampleFields, schemas, type SiteData } from './content.ts';
+import { editor } from './editor.ts';
 import { Layout } from './components/layout.tsx';
 import { About } from './pages/about.tsx';
 import { Contact, ContactWithoutScript } from './pages/contact.tsx';
@@ -66,6 +67,7 @@ export default defineSite<SiteData>({
   drawers: shareDrawers,
   // The layout's own ids (components/layout.tsx, header.tsx): an article's "## Main" gets main-1.
   markdown: { reservedIds: ['main', 'site-menu'] },
+  editor,
   check(data, warn) {
     const fields = data.site.placeholders === 'allowed' ? [] : exampleFields(data);
     if (fields.length > 0) {

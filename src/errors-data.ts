@@ -407,6 +407,11 @@ export const errorCatalogue = {
     message: (name: string, value: string) =>
       `The header ${JSON.stringify(name)}: ${JSON.stringify(value)} cannot be written for nginx and _headers.`,
   },
+  EditorPackageMissing: {
+    title: 'The content editor needs a package that is not installed',
+    hint: 'Install it beside ssg (npm install decap-cms decap-server; ssg lists both as optional dependencies), or remove `editor` from defineSite.',
+    message: (name: string) => `The site has an editor (\`editor\` in defineSite), and ${name} is not installed.`,
+  },
   TagInvalid: {
     title: 'A tag makes no URL',
     hint: 'Give each tag in "tags:" as text with at least one letter or digit, for example tags: [staking, ethereum].',

@@ -3,6 +3,7 @@ export { defineRoute, defineSite } from './render/site-definition.ts';
 export type {
   DataSchema,
   Drawer,
+  EditorOptions,
   FeedDefinition,
   GeneratedFile,
   GeneratedFilesContext,

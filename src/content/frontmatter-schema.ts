@@ -6,22 +6,31 @@ import { isoDate, keyAt, keyLocation, lineOfKey } from './frontmatter.ts';
 import { SHARE_IMAGE_FILE } from './share-image.ts';
 import { isValidSlug, renamedFor } from './slug.ts';
 
+/** What a front-matter value is, for an editor's form (src/editor maps each kind to a widget). */
+export type FrontMatterKind = 'title' | 'text' | 'longText' | 'date' | 'list' | 'boolean' | 'image' | 'url';
+
+/**
+ * The front-matter keys the generator reads, each with its kind: a key added here is read, and
+ * shown in the editor, from this one table.
+ */
+export const FRONT_MATTER_FIELDS: Record<string, { kind: FrontMatterKind; label: string; hint?: string }> = {
+  title: { kind: 'title', label: 'Title' },
+  date: { kind: 'date', label: 'Date' },
+  excerpt: { kind: 'longText', label: 'Excerpt', hint: 'One or two sentences for the news list and share cards.' },
+  description: { kind: 'text', label: 'Description', hint: 'For search engines, when it differs from the excerpt.' },
+  tags: { kind: 'list', label: 'Tags' },
+  draft: { kind: 'boolean', label: 'Draft', hint: 'A draft is not published.' },
+  updated: { kind: 'date', label: 'Updated' },
+  author: { kind: 'text', label: 'Author' },
+  canonical: { kind: 'url', label: 'Canonical URL', hint: 'Only for an article first published elsewhere.' },
+  image: { kind: 'image', label: 'Share image', hint: 'PNG, JPEG, WebP, AVIF or GIF, saved beside the article.' },
+  imageAlt: { kind: 'text', label: 'Share image description' },
+  aliases: { kind: 'list', label: 'Earlier addresses', hint: 'Paths that should lead here.' },
+  redirect_from: { kind: 'list', label: 'Earlier addresses (Jekyll)' },
+};
+
 /** The front-matter keys the generator reads. */
-export const READ_KEYS = [
-  'title',
-  'date',
-  'excerpt',
-  'description',
-  'tags',
-  'draft',
-  'updated',
-  'author',
-  'canonical',
-  'image',
-  'imageAlt',
-  'aliases',
-  'redirect_from',
-];
+export const READ_KEYS = Object.keys(FRONT_MATTER_FIELDS);
 
 /** The front-matter keys whose values are text, read as written (`title: 2024` is "2024", `tags: [1.10]` keeps "1.10"). */
 export const TEXT_KEYS = ['title', 'excerpt', 'description', 'tags', 'author', 'imageAlt', 'slug'];

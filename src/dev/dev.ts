@@ -9,6 +9,7 @@ import { listen } from '../server/preview.ts';
 import { generatorRoot } from '../project.ts';
 import { parseRequestTarget } from '../server/request-target.ts';
 import { createStaticHandler } from '../server/static-server.ts';
+import { createDevEditor } from './editor-backend.ts';
 import { watchSourceFolders } from './source-watcher.ts';
 import { createWatchQueue, type WatchQueue } from './watch-queue.ts';
 
@@ -126,14 +127,17 @@ function createReloadEvents() {
 
 type ReloadEvents = ReturnType<typeof createReloadEvents>;
 
+type DevEditor = ReturnType<typeof createDevEditor>;
+
 function createDevHttpServer(
   build: IncrementalBuild,
   events: ReloadEvents,
   clientCode: Uint8Array,
+  editor: DevEditor,
   warn: (line: string) => void,
 ): Server {
   const serveStatic = createStaticHandler(build.outDir, {
-    headers: () => ({ 'Cache-Control': 'no-store' }),
+    headers: (sitePath) => ({ 'Cache-Control': 'no-store', ...editor.headers(sitePath) }),
     transformHtml: (html, file) => {
       const tag = `<script type="module" src="${CLIENT_PATH}" data-ssg-dev data-page="${pageOf(build.outDir, file)}"></script>`;
       return html.includes('</body>') ? html.replace('</body>', `${tag}\n</body>`) : html + tag;
@@ -162,10 +166,29 @@ function createDevHttpServer(
           );
         return;
       }
-      return serveStatic(request, response);
+      return serveEditorOrStatic(editor, serveStatic, request, response, warn);
     },
     { log: (line) => warn(line), idleTimeoutMs: 0 /* the reload event stream is quiet between saves */ },
   );
+}
+
+/** The editor's configuration (with dev's local backend), else the built file. */
+async function serveEditorOrStatic(
+  editor: DevEditor,
+  serveStatic: ReturnType<typeof createStaticHandler>,
+  request: IncomingMessage,
+  response: ServerResponse,
+  warn: (line: string) => void,
+): Promise<void> {
+  const pathname = parseRequestTarget(request.url)?.pathname ?? '';
+  try {
+    if (await editor.serve(pathname, response)) return;
+  } catch (error) {
+    warn(`The editor's local backend did not start: ${error instanceof Error ? error.message : String(error)}`);
+    response.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8' }).end('The editor backend did not start.');
+    return;
+  }
+  return serveStatic(request, response);
 }
 
 /** After a good rebuild was announced: the cache drops what the site no longer uses (only saves space). */
@@ -251,7 +274,8 @@ export async function dev(options: DevOptions): Promise<DevServer> {
   });
   const clientCode = await bundleDevClient();
   const events = createReloadEvents();
-  const server = createDevHttpServer(build, events, clientCode, options.warn);
+  const editor = createDevEditor(root, build.outDir, options.warn);
+  const server = createDevHttpServer(build, events, clientCode, editor, options.warn);
   const { runUpdate, closing } = createRebuilder(build, events, options, root);
 
   // Watching starts before the first build reads a file, and the server answers only after both:
@@ -274,6 +298,7 @@ export async function dev(options: DevOptions): Promise<DevServer> {
     options.log(`Built ${result.pages.length} pages in ${Math.round(result.durationMs)} ms`);
     pruneAfterReload(build);
     void build.warmEdits();
+    await editor.start();
   } catch (error) {
     events.failed(error, false);
     options.fail(error);
@@ -301,6 +326,7 @@ export async function dev(options: DevOptions): Promise<DevServer> {
       events.endAll();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await editor.close();
       await build.dispose();
     },
   };

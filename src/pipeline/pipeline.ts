@@ -60,7 +60,12 @@ async function drawnFilesFor(
  * sitemap, robots, feed, manifest and _headers, made again when what they read may have changed:
  * the sitemap reads the list, the dates and drafts, the feed the newest articles, _headers the style's hash.
  */
-function siteFilesFor(previous: State | undefined, inputs: Inputs, jobs: readonly PageJob[], now: Date): OutputFile[] {
+function siteFilesFor(
+  previous: State | undefined,
+  inputs: Inputs,
+  jobs: readonly PageJob[],
+  site: { now: Date; project: Project; warn: (message: string) => void },
+): OutputFile[] {
   const feedLimit = inputs.settings.feed?.limit ?? FEED_LIMIT;
   const inFeed = new Set(inputs.articles.slice(0, feedLimit).map((article) => article.slug));
   const regenerate =
@@ -74,7 +79,7 @@ function siteFilesFor(previous: State | undefined, inputs: Inputs, jobs: readonl
       ([slug, fields]) => inFeed.has(slug) || fields.has('date') || fields.has('data') || fields.has('draft'),
     );
   return regenerate
-    ? generatedFiles({ ...inputs, server: inputs.server.module }, jobs, inputs.publicFiles, now)
+    ? generatedFiles({ ...inputs, server: inputs.server.module }, jobs, inputs.publicFiles, site)
     : previous.generated;
 }
 
@@ -205,7 +210,7 @@ export async function runPipeline<Written>(
     saving = inputs.saveArticles();
     const { drawn, drawnReads } = await drawing;
     clock.lap('drawn files');
-    const generated = siteFilesFor(previous, { ...inputs, articles }, jobs, now);
+    const generated = siteFilesFor(previous, { ...inputs, articles }, jobs, { now, project, warn: options.warn });
     // The feed and sitemap are compressed meanwhile (on libuv's threads): after a new article that
     // was the last thing the build waited for.
     for (const file of generated) output.prepare?.(file);

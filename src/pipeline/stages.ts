@@ -21,6 +21,9 @@ import { siteFiles } from '../render/site-files.ts';
 import { catalogueError } from '../errors.ts';
 import type { DocumentShell } from '../render/template.ts';
 import type { SiteSettings } from './site-settings.ts';
+import { EDITOR_PATH } from '../editor/editor-config.ts';
+import { editorFiles, editorHeaders, editorOrigins } from '../editor/editor-files.ts';
+import type { DataFile } from '../content/data.ts';
 
 /** What every page is rendered with. */
 export function renderContext(
@@ -49,13 +52,41 @@ export function renderContext(
   };
 }
 
-/** sitemap, robots, feed, manifest and _headers (those the public folder does not provide). */
+/** The editor's files and headers, when the site has one. */
+function editorOutput(
+  project: Project,
+  inputs: { server: ServerModule; settings: SiteSettings; dataSources: ReadonlyMap<string, DataFile> },
+  headers: Record<string, string> | undefined,
+  warn: (message: string) => void,
+) {
+  const { site } = inputs.server;
+  if (!site.editor) return { files: [], folderHeaders: undefined };
+  const schemas = (site.schemas ?? {}) as Record<string, unknown>;
+  const dataFiles = [...inputs.dataSources.values()]
+    .filter((file) => schemas[file.name] !== undefined)
+    .map((file) => ({ name: file.name, file: file.file, schema: schemas[file.name] }));
+  const { baseUrl, meta } = inputs.settings;
+  const files = editorFiles(project, site.editor, dataFiles, { baseUrl, name: meta?.name ?? baseUrl, warn });
+  return {
+    files,
+    folderHeaders: { path: EDITOR_PATH, headers: editorHeaders(headers, editorOrigins(site.editor)) },
+  };
+}
+
+/** sitemap, robots, feed, manifest, _headers (those the public folder does not provide) and the editor. */
 export function generatedFiles(
-  inputs: { server: ServerModule; client: ClientBundle; articles: readonly Article[]; settings: SiteSettings },
+  inputs: {
+    server: ServerModule;
+    client: ClientBundle;
+    articles: readonly Article[];
+    settings: SiteSettings;
+    dataSources: ReadonlyMap<string, DataFile>;
+  },
   jobs: readonly PageJob[],
   publicFiles: ReadonlySet<string>,
-  now: Date,
+  site: { now: Date; project: Project; warn: (message: string) => void },
 ): OutputFile[] {
+  const { now } = site;
   const { settings } = inputs;
   const declared = declaredRedirects({
     redirects: inputs.server.site.redirects,
@@ -78,7 +109,9 @@ export function generatedFiles(
     files: new Set([...publicFiles, ...made]),
     outputs: new Set(jobs.map((job) => job.outputPath)),
   });
-  return siteFiles({
+  const headers = addCspSources(inputs.server.site.headers?.(settings.data), inputs.client.inlineHashes);
+  const editor = editorOutput(site.project, inputs, headers, site.warn);
+  const files = siteFiles({
     redirects,
     jobs,
     articles: inputs.articles,
@@ -86,9 +119,11 @@ export function generatedFiles(
     now,
     meta: settings.meta,
     feed: settings.feed,
-    headers: addCspSources(inputs.server.site.headers?.(settings.data), inputs.client.inlineHashes),
+    headers,
     publicFiles,
+    folderHeaders: editor.folderHeaders,
   });
+  return [...files, ...editor.files.filter((file) => !publicFiles.has(file.path))];
 }
 
 /**

@@ -2,8 +2,9 @@ import type { ComponentType, ReactNode } from 'react';
 import type { Article } from '../content/article.ts';
 import type { DataSchema } from '../content/data.ts';
 import type { MarkdownOptions } from '../content/markdown-options.ts';
+import type { EditorOptions } from '../editor/editor-config.ts';
 
-export type { DataSchema, MarkdownOptions };
+export type { DataSchema, EditorOptions, MarkdownOptions };
 
 export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
 
@@ -163,6 +164,12 @@ export interface SiteDefinition<Data = Record<string, unknown>> {
    * `[plugin, options]`) and what the sanitiser should keep of their output (`allow`).
    */
   markdown?: MarkdownOptions;
+  /**
+   * A content editor for staff at `/admin` (Decap CMS), configured from the front-matter fields
+   * and the data files' schemas: the Git repository it saves to and the OAuth proxy staff sign in
+   * through. `ssg dev` serves it with a local backend that writes `content/` directly.
+   */
+  editor?: EditorOptions;
 }
 
 export interface GeneratedFilesContext<Data = Record<string, unknown>> {

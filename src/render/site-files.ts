@@ -65,11 +65,32 @@ function webManifest(meta: SiteMeta): string {
   )}\n`;
 }
 
-/** `_headers` (Netlify, Cloudflare Pages): the site's headers on every path, long caching for hashed assets. */
-export function headersFile(headers: Record<string, string> | undefined): string {
+/** Headers of their own for one folder of the site (the editor's), in place of the site's. */
+export interface FolderHeaders {
+  /** `/admin`: the folder and everything below it. */
+  path: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * `_headers` (Netlify, Cloudflare Pages): the site's headers on every path, long caching for hashed
+ * assets, then a folder's own headers, which first detach (`! Name`) those of the site they replace:
+ * Cloudflare would otherwise send both policies, and a browser enforces each.
+ */
+export function headersFile(headers: Record<string, string> | undefined, folder?: FolderHeaders): string {
   const lines = ['/*'];
   for (const [name, value] of Object.entries(headers ?? {})) lines.push(`  ${name}: ${value}`);
   lines.push('/assets/*', '  Cache-Control: public, max-age=31536000, immutable');
+  if (folder) {
+    // Only what differs from the site's: the rest applies through `/*` already.
+    const site = new Map(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+    const changed = Object.entries(folder.headers).filter(([name, value]) => site.get(name.toLowerCase()) !== value);
+    for (const pattern of [folder.path, `${folder.path}/*`]) {
+      lines.push(pattern);
+      for (const [name] of changed) if (site.has(name.toLowerCase())) lines.push(`  ! ${name}`);
+      for (const [name, value] of changed) lines.push(`  ${name}: ${value}`);
+    }
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -88,20 +109,35 @@ const NGINX_UNSAFE_VALUE = /[\u0000-\u001f\u007f$]/;
 export function nginxHeadersFile(
   headers: Record<string, string> | undefined,
   redirects: readonly Redirect[] = [],
+  folder?: FolderHeaders,
 ): string {
   const lines = [
     '# Written by the build, with _headers: the headers of every response. Included by the nginx',
     '# server block; reload nginx after a deploy that changes it.',
+    ...addHeaderLines(headers, ''),
   ];
-  for (const [name, value] of Object.entries(headers ?? {})) {
+  // The site's redirects: exact locations, answered before any file.
+  lines.push(...nginxRedirects(redirects));
+  if (folder) {
+    // A location's add_header replaces all the server's: the folder's block lists every header it sends.
+    lines.push(
+      `location = ${folder.path} { return 301 ${folder.path}/; }`,
+      `location ^~ ${folder.path}/ {`,
+      ...addHeaderLines(folder.headers, '  '),
+      '  try_files ${uri}index.html $uri =404;',
+      '}',
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function addHeaderLines(headers: Record<string, string> | undefined, indent: string): string[] {
+  return Object.entries(headers ?? {}).map(([name, value]) => {
     if (!HEADER_NAME.test(name) || NGINX_UNSAFE_VALUE.test(value)) {
       throw catalogueError('HeaderInvalid', [name, value], { file: 'site/index.tsx' });
     }
-    lines.push(`add_header ${name} "${value.replace(/[\\"]/g, '\\$&')}" always;`);
-  }
-  // The site's redirects: exact locations, answered before any file.
-  lines.push(...nginxRedirects(redirects));
-  return `${lines.join('\n')}\n`;
+    return `${indent}add_header ${name} "${value.replace(/[\\"]/g, '\\$&')}" always;`;
+  });
 }
 
 export interface SiteFilesInput {
@@ -116,6 +152,8 @@ export interface SiteFilesInput {
   publicFiles: ReadonlySet<string>;
   /** The site's checked redirects. */
   redirects?: readonly Redirect[];
+  /** A folder with headers of its own (the editor's). */
+  folderHeaders?: FolderHeaders;
 }
 
 export function siteFiles(input: SiteFilesInput): OutputFile[] {
@@ -124,8 +162,8 @@ export function siteFiles(input: SiteFilesInput): OutputFile[] {
   const files: OutputFile[] = [
     { path: 'sitemap.xml', contents: sitemap(input.jobs, input.articles, input.baseUrl) },
     { path: 'robots.txt', contents: robots(input.baseUrl) },
-    { path: '_headers', contents: headersFile(input.headers) },
-    { path: NGINX_HEADERS_FILE, contents: nginxHeadersFile(input.headers, input.redirects) },
+    { path: '_headers', contents: headersFile(input.headers, input.folderHeaders) },
+    { path: NGINX_HEADERS_FILE, contents: nginxHeadersFile(input.headers, input.redirects, input.folderHeaders) },
     ...redirectFiles(input.redirects ?? [], input.baseUrl),
   ];
   if (input.meta) files.push({ path: 'manifest.webmanifest', contents: webManifest(input.meta) });

@@ -1,4 +1,7 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { headersFor, parseHeadersFile } from '../../src/server/headers-file.ts';
 import type { TempSite } from './project.ts';
 import { buildRealSite, CHALLENGE_STAND_IN_PATH, challengeStandIn } from './site.ts';
 import { cspViolations, get, missingHeaders, securityHeaders, sitemapPaths, someAsset } from './hosting-checks.ts';
@@ -63,6 +66,20 @@ export function hostingSuite(start: (site: TempSite) => Promise<Host>): { contex
       expect(answer.body).toContain(`<link rel="canonical" href="`);
       expect(answer.body).toMatch(new RegExp(`<link rel="canonical" href="[^"]*${urlPath === '/' ? '/' : urlPath}"`));
     }
+  });
+
+  it('serves the editor at /admin/ with its own headers: one policy, noindex, the bundle beside it', async () => {
+    const rules = parseHeadersFile(await readFile(path.join(ctx().dist, '_headers'), 'utf8'));
+    const policy = headersFor(rules, '/admin/')['Content-Security-Policy'];
+    expect(policy).toContain("'unsafe-eval'");
+    for (const urlPath of ['/admin/', '/admin/decap-cms.js']) {
+      const answer = await get(ctx().host.url + urlPath);
+      expect({ urlPath, status: answer.status }).toEqual({ urlPath, status: 200 });
+      // Both policies sent would read as one joined by a comma, and the stricter would block the editor.
+      expect(answer.headers.get('content-security-policy')).toBe(policy);
+      expect(answer.headers.get('x-robots-tag')).toBe('noindex, nofollow');
+    }
+    expect((await get(`${ctx().host.url}/admin/`)).body).toContain('<meta name="robots" content="noindex, nofollow">');
   });
 
   it('answers a moved address, with or without its slash, with one permanent redirect to where it moved', async () => {

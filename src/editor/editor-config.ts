@@ -1,0 +1,177 @@
+// The editor's configuration (Decap CMS's config), made from what the site already declares: the
+// article collection from the front-matter table, each data file from its schema. A field the
+// site adds to either appears in the editor without a second file to edit.
+import path from 'node:path';
+import { FRONT_MATTER_FIELDS, type FrontMatterKind } from '../content/frontmatter-schema.ts';
+import type { Project } from '../project.ts';
+import { fieldsOf, jsonSchemaOf, labelOf, type EditorField, type Widget } from './schema-fields.ts';
+
+/** Where the editor is published. */
+export const EDITOR_PATH = '/admin';
+/**
+ * The data files' formats (editor-client.ts registers one a file): `<prefix>list-<name>` for a
+ * list at the root, which Decap's own YAML format cannot edit, `<prefix>map-<name>` otherwise.
+ * Both write each object's keys in the order of the schema's fields, where Decap's own keeps the
+ * order only at the top and shuffles larger objects below.
+ */
+export const DATA_FORMAT_PREFIX = 'ssg-yaml-';
+/** The key under which a list at a data file's root is edited (the format unwraps it on save). */
+export const ROOT_LIST_KEY = 'items';
+
+/** How staff sign in to save: the Git host's repository, and the OAuth proxy that signs them in. */
+export interface EditorBackend {
+  /** `owner/name` on GitHub. */
+  repo: string;
+  /** The branch the editor commits to (and opens pull requests against). `main` when not given. */
+  branch?: string;
+  /**
+   * The origin of the OAuth proxy that exchanges GitHub's sign-in code for a token (a small
+   * Cloudflare Worker, say): Decap's `base_url`. GitHub's own when not given (Netlify's service).
+   */
+  oauthProxy?: string;
+  /** The proxy's path that starts the sign-in (Decap's `auth_endpoint`), `auth` when not given. */
+  authEndpoint?: string;
+}
+
+/** `defineSite({ editor })`: the content editor at /admin. */
+export interface EditorOptions {
+  backend: EditorBackend;
+  /** `editorial_workflow`: each article is a draft pull request until published. `simple` by default. */
+  publishMode?: 'simple' | 'editorial_workflow';
+  /** The label of the articles' collection (`News`), and of each data file by its name. */
+  labels?: { articles?: string; data?: Record<string, string> };
+  /** Data files the editor leaves out, by name (a settings file only developers should change). */
+  exclude?: string[];
+}
+
+export type EditorConfig = Record<string, unknown>;
+
+/** The widget of each kind of front-matter value. */
+const KIND_WIDGETS: Record<FrontMatterKind, Widget> = {
+  title: { widget: 'string', required: true },
+  text: { widget: 'string', required: false },
+  longText: { widget: 'text', required: false },
+  date: {
+    widget: 'datetime',
+    format: 'YYYY-MM-DD',
+    date_format: 'YYYY-MM-DD',
+    time_format: false,
+    default: '{{now}}',
+    required: true,
+  },
+  list: { widget: 'list', field: { name: 'item', label: 'Item', widget: 'string' }, required: false },
+  boolean: { widget: 'boolean', default: false, required: false },
+  image: { widget: 'image', choose_url: false, required: false },
+  url: { widget: 'string', pattern: ['^https?://\\S+$', 'Must start with https://'], required: false },
+};
+
+/** The article collection's fields: every front-matter key the generator reads, then the body. */
+export function articleFields(): EditorField[] {
+  const fields = Object.entries(FRONT_MATTER_FIELDS).map(([name, { kind, label, hint }]) => ({
+    name,
+    label,
+    ...KIND_WIDGETS[kind],
+    // `updated` is a date an author adds later: not asked for on a new article.
+    ...(kind === 'date' && name !== 'date' ? { required: false, default: undefined } : {}),
+    ...(hint ? { hint } : {}),
+  }));
+  return [...fields, { name: 'body', label: 'Body', widget: 'markdown', required: true }];
+}
+
+const toPosix = (file: string) => file.split(path.sep).join('/');
+
+/** The articles as a folder collection of page bundles: `<slug>/index.md`, images beside it. */
+function articleCollection(project: Project, label: string): EditorConfig {
+  return {
+    name: path.basename(project.articlesDir),
+    label,
+    folder: toPosix(path.relative(project.root, project.articlesDir)),
+    create: true,
+    extension: 'md',
+    format: 'frontmatter',
+    // The slug is the folder's name: lowercase, digits and hyphens, as the build requires.
+    slug: '{{slug}}',
+    path: '{{slug}}/index',
+    media_folder: '',
+    public_folder: '',
+    identifier_field: 'title',
+    summary: '{{title}} ({{date}})',
+    sortable_fields: ['date', 'title'],
+    fields: articleFields(),
+  };
+}
+
+/** One data file as a collection of one file, its fields from its schema (a root list under ROOT_LIST_KEY). */
+function dataCollection(
+  project: Project,
+  file: { name: string; file: string; schema: unknown; label?: string },
+  warn: (message: string) => void,
+): EditorConfig | undefined {
+  const shown = toPosix(file.file);
+  const schema = jsonSchemaOf(file.schema);
+  if (!schema) {
+    warn(`${shown}: its schema gives no JSON Schema, so the editor at ${EDITOR_PATH} leaves the file out.`);
+    return undefined;
+  }
+  const fieldWarn = (at: string, why: string) =>
+    warn(`${shown} → ${at}: the editor at ${EDITOR_PATH} leaves this field out, as ${why}; its value is kept.`);
+  const label = file.label ?? labelOf(file.name);
+  const fields =
+    schema.type === 'array'
+      ? fieldsOf(
+          { type: 'object', properties: { [ROOT_LIST_KEY]: { ...schema, title: label } }, required: [ROOT_LIST_KEY] },
+          '',
+          (at, why) => fieldWarn(at.replace(new RegExp(`^${ROOT_LIST_KEY}\\[\\]\\.?`), 'each entry → '), why),
+        )
+      : fieldsOf(schema, '', fieldWarn);
+  return {
+    name: `data-${file.name}`,
+    label,
+    format: `${DATA_FORMAT_PREFIX}${schema.type === 'array' ? 'list' : 'map'}-${file.name}`,
+    editor: { preview: false },
+    files: [{ name: file.name, label, file: shown, fields }],
+  };
+}
+
+/** The backend block: GitHub through the site's OAuth proxy. */
+function backendConfig(backend: EditorBackend): EditorConfig {
+  return {
+    name: 'github',
+    repo: backend.repo,
+    branch: backend.branch ?? 'main',
+    ...(backend.oauthProxy ? { base_url: backend.oauthProxy } : {}),
+    ...(backend.authEndpoint ? { auth_endpoint: backend.authEndpoint } : {}),
+  };
+}
+
+/**
+ * The whole configuration, for `CMS.init({ config })`. `dataFiles` are the site's YAML files with
+ * their schemas; a file or field the editor cannot show is named through `warn`.
+ */
+export function editorConfig(
+  project: Project,
+  options: EditorOptions,
+  dataFiles: ReadonlyArray<{ name: string; file: string; schema: unknown }>,
+  site: { baseUrl: string; warn: (message: string) => void },
+): EditorConfig {
+  const excluded = new Set(options.exclude ?? []);
+  const data = dataFiles
+    .filter((file) => !excluded.has(file.name))
+    .flatMap((file) => dataCollection(project, { ...file, label: options.labels?.data?.[file.name] }, site.warn) ?? []);
+  const publicDir = toPosix(path.relative(project.root, project.publicDir));
+  return {
+    load_config_file: false,
+    backend: backendConfig(options.backend),
+    publish_mode: options.publishMode ?? 'simple',
+    site_url: site.baseUrl,
+    display_url: site.baseUrl,
+    // Uploads outside an article (none of the collections asks for one) go to the public folder.
+    media_folder: `${publicDir}/media`,
+    public_folder: '/media',
+    slug: { encoding: 'ascii', clean_accents: true, sanitize_replacement: '-' },
+    collections: [
+      articleCollection(project, options.labels?.articles ?? labelOf(path.basename(project.articlesDir))),
+      ...data,
+    ],
+  };
+}

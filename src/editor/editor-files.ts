@@ -1,0 +1,131 @@
+// The editor's files in the output: its page, its configuration, our start script and Decap CMS's
+// prebuilt bundle, copied from node_modules at build time (never fetched from a CDN, never
+// committed); and the headers its page needs, which differ from the public pages'.
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import * as esbuild from 'esbuild';
+import { catalogueError } from '../errors.ts';
+import type { OutputFile } from '../output/output-file.ts';
+import { generatorRoot, type Project } from '../project.ts';
+import { editorConfig, EDITOR_PATH, DATA_FORMAT_PREFIX, ROOT_LIST_KEY, type EditorOptions } from './editor-config.ts';
+
+const require = createRequire(import.meta.url);
+const folder = EDITOR_PATH.replace(/^\//, '');
+
+/** A file of an optional dependency of the editor, or the catalogue's error naming the package. */
+export function resolvePackage(file: string): string {
+  try {
+    return require.resolve(file);
+  } catch {
+    throw catalogueError('EditorPackageMissing', [file.split('/')[0]!], { file: 'site/index.tsx' });
+  }
+}
+
+/** Decap CMS's bundle and the chunks it loads beside itself (source maps left out). */
+let decapFiles: OutputFile[] | undefined;
+function decapBundle(): OutputFile[] {
+  if (decapFiles) return decapFiles;
+  const dist = path.join(path.dirname(resolvePackage('decap-cms/package.json')), 'dist');
+  decapFiles = readdirSync(dist)
+    .filter((name) => /(^|\.)decap-cms\.js$/.test(name) || name.endsWith('.wasm'))
+    .map((name) => ({ path: `${folder}/${name}`, contents: readFileSync(path.join(dist, name)) }));
+  return decapFiles;
+}
+
+/** editor-client.ts with the YAML library it uses, bundled once a process. */
+let clientScript: Uint8Array | undefined;
+function editorScript(): Uint8Array {
+  clientScript ??= esbuild.buildSync({
+    entryPoints: [path.join(generatorRoot, 'src', 'runtime', 'editor-client.ts')],
+    bundle: true,
+    write: false,
+    minify: true,
+    format: 'iife',
+    target: 'es2020',
+    logLevel: 'silent',
+  }).outputFiles[0]!.contents;
+  return clientScript;
+}
+
+/** The editor's page: no inline script or style, kept out of search engines. */
+function editorPage(title: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<title>${title.replace(/[<&]/g, (c) => (c === '<' ? '&lt;' : '&amp;'))}</title>
+<script src="${EDITOR_PATH}/editor.js" data-config="${EDITOR_PATH}/config.json" data-format-prefix="${DATA_FORMAT_PREFIX}" data-root-key="${ROOT_LIST_KEY}"></script>
+<script src="${EDITOR_PATH}/decap-cms.js"></script>
+</head>
+<body></body>
+</html>
+`;
+}
+
+/** Every file of the editor, for the output. */
+export function editorFiles(
+  project: Project,
+  options: EditorOptions,
+  dataFiles: ReadonlyArray<{ name: string; file: string; schema: unknown }>,
+  site: { baseUrl: string; name: string; warn: (message: string) => void },
+): OutputFile[] {
+  const config = editorConfig(project, options, dataFiles, site);
+  return [
+    { path: `${folder}/index.html`, contents: editorPage(`Content editor | ${site.name}`) },
+    { path: `${folder}/config.json`, contents: `${JSON.stringify(config, null, 2)}\n` },
+    { path: `${folder}/editor.js`, contents: editorScript() },
+    ...decapBundle(),
+  ];
+}
+
+/** The origins the editor talks to besides its own: the Git host's API and the sign-in proxy. */
+export function editorOrigins(options: EditorOptions): string[] {
+  const origins = ['https://api.github.com'];
+  if (options.backend.oauthProxy) origins.push(new URL(options.backend.oauthProxy).origin);
+  return origins;
+}
+
+/**
+ * The editor page's Content-Security-Policy: what Decap CMS needs, found by reading Chromium's
+ * violation reports. Its styles are injected at run time (emotion), so inline styles are allowed
+ * here, never on the public pages; scripts stay the site's own.
+ */
+export function editorCsp(connect: readonly string[]): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self' 'unsafe-eval'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https://avatars.githubusercontent.com https://raw.githubusercontent.com",
+    "media-src 'self' blob:",
+    "font-src 'self' data:",
+    `connect-src 'self' blob: ${connect.join(' ')}`.trim(),
+    "worker-src 'self' blob:",
+    "frame-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/**
+ * The editor's headers: the site's, with the editor's policy in place of the pages', kept out of
+ * search engines, and a sign-in window that may talk back to the page that opened it.
+ */
+export function editorHeaders(
+  siteHeaders: Record<string, string> | undefined,
+  connect: readonly string[],
+): Record<string, string> {
+  const kept = Object.entries(siteHeaders ?? {}).filter(
+    ([name]) => !/^(content-security-policy|cross-origin-opener-policy|x-robots-tag)$/i.test(name),
+  );
+  return {
+    ...Object.fromEntries(kept),
+    'Content-Security-Policy': editorCsp(connect),
+    'Cross-Origin-Opener-Policy': 'same-origin-allow-popups',
+    'X-Robots-Tag': 'noindex, nofollow',
+  };
+}

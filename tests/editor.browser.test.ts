@@ -1,0 +1,183 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { launchBrowser, openPage } from './helpers/browser.ts';
+import { DevProcess } from './helpers/dev-process.ts';
+import type { TempSite } from './helpers/project.ts';
+import { realSiteCopy } from './helpers/site.ts';
+
+const SHOTS = process.env.SSG_SHOTS_DIR;
+
+/** The editor in a page that may reach 127.0.0.1 only, with every CSP violation and stray request noted. */
+async function openEditor(browser: Browser, url: string, width = 1280) {
+  const { page, errors } = await openPage(browser, { viewport: { width, height: 900 } });
+  const offLoopback: string[] = [];
+  await page.context().route('**/*', (route) => {
+    const { hostname, protocol } = new URL(route.request().url());
+    if (hostname === '127.0.0.1' || protocol === 'blob:' || protocol === 'data:') return route.continue();
+    offLoopback.push(route.request().url());
+    return route.abort();
+  });
+  await page.addInitScript(() => {
+    const seen: string[] = ((window as unknown as { __csp: string[] }).__csp = []);
+    document.addEventListener('securitypolicyviolation', (event) =>
+      seen.push(`${event.violatedDirective} ${event.blockedURI}`),
+    );
+  });
+  await page.goto(`${url}/admin/`);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.getByText('Collections').waitFor();
+  const violations = () => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
+  return { page, errors, offLoopback, violations };
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, name), fullPage: false });
+}
+
+/** Publishes the entry open in the editor, and waits for the editor to say so. */
+async function publish(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await page.getByText('Publish now').click();
+  await page
+    .getByText(/changes saved/i)
+    .first()
+    .waitFor({ timeout: 20_000 });
+}
+
+async function until<T>(read: () => Promise<T | undefined> | T | undefined, what: string, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+const page200 = (url: string, text: string) => async () => {
+  const response = await fetch(url).catch(() => undefined);
+  return response?.ok && (await response.text()).includes(text) ? true : undefined;
+};
+
+describe('the content editor at /admin, under ssg dev', () => {
+  let site: TempSite;
+  let dev: DevProcess;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    site = await realSiteCopy();
+    dev = await DevProcess.start(site.dir);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await dev?.stop();
+    await site?.dispose();
+  });
+
+  it('lists the articles, writes a new one with a tag and an image into its bundle, and dev publishes it', async () => {
+    const { page, errors, offLoopback, violations } = await openEditor(browser, dev.url);
+    await page.getByText('Hello world').first().waitFor();
+    await shot(page, 'admin-list-1280.png');
+    if (SHOTS) {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await shot(page, 'admin-list-390.png');
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+
+    await page.locator('a[href$="/collections/news/new"]').click();
+    await page.locator('input[id^="title-field"]').fill('Written in the editor');
+    await page.getByRole('button', { name: 'Add tags' }).click();
+    await page.locator('input[id^="item-field"]').last().fill('editing');
+    // The share image: uploaded through the media library, saved beside the article.
+    await page.getByRole('button', { name: 'Choose an image' }).click();
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#3366cc' } })
+      .png()
+      .toBuffer();
+    await page.locator('input[type="file"]').setInputFiles({ name: 'chart.png', mimeType: 'image/png', buffer: png });
+    await page.getByRole('button', { name: /Choose selected/i }).click();
+    await page.locator('input[id^="imageAlt-field"]').fill('A blue square');
+    const body = page.locator('[data-slate-editor="true"]');
+    await body.click();
+    await page.keyboard.type('Published from the editor without git.');
+    await shot(page, 'admin-article-editor-1280.png');
+    await publish(page);
+
+    const file = path.join(site.dir, 'content', 'news', 'written-in-the-editor', 'index.md');
+    await until(() => existsSync(file), file);
+    const text = await site.read('content/news/written-in-the-editor/index.md');
+    const [, front, markdown] = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(text)!;
+    const data = parse(front!) as Record<string, unknown>;
+    expect(data).toMatchObject({ title: 'Written in the editor', tags: ['editing'], image: 'chart.png' });
+    expect(String(data.date)).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(markdown).toContain('Published from the editor without git.');
+    expect(existsSync(path.join(path.dirname(file), 'chart.png'))).toBe(true);
+
+    expect(offLoopback).toEqual([]);
+    expect(await violations()).toEqual([]);
+    expect(errors.filter((line) => /Content Security Policy/.test(line))).toEqual([]);
+    await until(page200(`${dev.url}/news/written-in-the-editor`, 'Published from the editor without git.'), 'the page');
+    if (SHOTS) {
+      await page.goto(`${dev.url}/news/written-in-the-editor`);
+      await shot(page, 'article-from-editor-1280.png');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await shot(page, 'article-from-editor-390.png');
+    }
+  });
+
+  it('edits a network card, and /networks shows the change', async () => {
+    const { page, offLoopback, violations } = await openEditor(browser, dev.url);
+    await page.locator('a[href$="/collections/data-networks"]').click();
+    await page.locator('a[href$="/collections/data-networks/entries/networks"]').click();
+    // The list's items start collapsed: the button in Celo's top bar opens it.
+    const celo = page.locator('text="Celo" >> visible=true').first().locator('..');
+    await celo.locator('button').first().click();
+    await page.locator('input[id^="noteTitle-field"]').first().fill('Track record since 2022');
+    await publish(page);
+
+    await until(page200(`${dev.url}/networks`, 'Track record since 2022'), '/networks with the new note title');
+    const networks = parse(await site.read('content/networks.yaml')) as Array<{ name: string; noteTitle: string }>;
+    expect(Array.isArray(networks)).toBe(true);
+    expect(networks[0]).toMatchObject({ name: 'Celo', noteTitle: 'Track record since 2022' });
+    // Written in the schema's order, the file still a list at its root.
+    expect(Object.keys(networks[0]!).slice(0, 3)).toEqual(['name', 'status', 'logo']);
+    expect(offLoopback).toEqual([]);
+    expect(await violations()).toEqual([]);
+  });
+
+  it('refuses what the editor writes as a build refuses it: a bad date is the same named error', async () => {
+    const config = (await (await fetch(`${dev.url}/admin/config.json`)).json()) as { local_backend: { url: string } };
+    expect(new URL(config.local_backend.url).hostname).toBe('127.0.0.1');
+    const from = dev.stdout.length;
+    // What the editor sends its local backend when an entry is published.
+    const entry = {
+      slug: 'bad-date',
+      path: 'content/news/bad-date/index.md',
+      raw: '---\ntitle: Bad\ndate: 2025-13-45\n---\nBody.\n',
+    };
+    const response = await fetch(config.local_backend.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: dev.url },
+      body: JSON.stringify({
+        action: 'persistEntry',
+        params: {
+          branch: 'main',
+          entry,
+          assets: [],
+          options: { commitMessage: 'Create bad date', useWorkflow: false, status: 'draft', collectionName: 'news' },
+        },
+      }),
+    });
+    expect(response.status).toBe(200);
+    await dev.waitForOutput(
+      /\[FrontMatterFieldInvalid\][^\n]*\n\s*content\/news\/bad-date\/index\.md:\d+: date "2025-13-45" is not a date/,
+      from,
+      30_000,
+    );
+    await site.remove('content/news/bad-date');
+  });
+});
