@@ -29,7 +29,7 @@ function decapBundle(): OutputFile[] {
   const dist = path.join(path.dirname(resolvePackage('decap-cms/package.json')), 'dist');
   decapFiles = readdirSync(dist)
     .filter((name) => /(^|\.)decap-cms\.js$/.test(name) || name.endsWith('.wasm'))
-    .map((name) => ({ path: `${folder}/${name}`, contents: readFileSync(path.join(dist, name)) }));
+    .map((name) => ({ path: `${folder}/${name}`, contents: readFileSync(path.join(dist, name)), plain: true }));
   return decapFiles;
 }
 

@@ -16,6 +16,12 @@ export interface OutputFile {
   hash?: string;
   /** A page that only sends its visitors on (a redirect's page for hosts without rules): where to. */
   redirectsTo?: string;
+  /**
+   * Written as it is, without precompressed siblings: a large file few visitors fetch (the
+   * editor's bundle, for staff), where compressing it at the best setting would cost every cold
+   * build seconds. Hosts compress it as they send it; `ssg serve` sends it as it is.
+   */
+  plain?: boolean;
 }
 
 /**

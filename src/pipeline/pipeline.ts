@@ -213,13 +213,13 @@ export async function runPipeline<Written>(
     const generated = siteFilesFor(previous, { ...inputs, articles }, jobs, { now, project, warn: options.warn });
     // The feed and sitemap are compressed meanwhile (on libuv's threads): after a new article that
     // was the last thing the build waited for.
-    for (const file of generated) output.prepare?.(file);
+    for (const file of generated) if (!file.plain) output.prepare?.(file);
     const articleImages = strategy.images.files(articles);
     // 6. Checks of the whole site: clashes, then every link of every page.
     checkSite(project, strategy, options, { inputs, jobs, pages, articles, byFile, articleImages, drawn, generated });
     // 7. The rest of the files, and the site put in place.
     for (const file of [...articleImages, ...drawn]) output.write(file);
-    for (const file of generated) output.write(file, true);
+    for (const file of generated) output.write(file, !file.plain);
     clock.lap('checks');
     const [written] = await Promise.all([output.commit(), saving]);
     output = undefined;
