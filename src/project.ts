@@ -34,7 +34,12 @@ export function projectAt(root: string): Project {
 }
 
 /** The generator's own folder, for its runtime files and its node_modules. */
-export const generatorRoot = findGeneratorRoot(path.dirname(fileURLToPath(import.meta.url)));
+// A helper compiled into a site's cache folder is told where the generator is (compileHelper).
+declare const SSG_GENERATOR_ROOT: string | undefined;
+export const generatorRoot =
+  typeof SSG_GENERATOR_ROOT === 'string'
+    ? SSG_GENERATOR_ROOT
+    : findGeneratorRoot(path.dirname(fileURLToPath(import.meta.url)));
 
 /**
  * The node_modules folders the generator's own packages (esbuild, React, the Markdown pipeline)

@@ -91,15 +91,15 @@ describe('an MDX article in dev', () => {
       await events.settle();
 
       await site.write('content/news/counting/note.tsx', NOTE.replace('className="note"', 'className="note edited"'));
-      await events.next('reload');
+      await events.next('reload', undefined, 30_000);
       expect(await page()).toContain('<p class="note edited">');
 
       await site.write('content/news/counting/index.mdx', ARTICLE.replace('<Note>', '<Note>\n\nNever closed'));
-      const shown = await events.next('build-error');
+      const shown = await events.next('build-error', undefined, 30_000);
       expect(JSON.stringify(shown.data)).toContain('MdxInvalid');
 
       await site.write('content/news/counting/index.mdx', ARTICLE.replace('Counted', 'Now counted'));
-      await events.next('reload');
+      await events.next('reload', undefined, 30_000);
       const html = await page();
       expect(html).toContain('Now counted in the browser.');
       events.close();

@@ -265,7 +265,7 @@ describe('ssg installed from its packed tarball', () => {
     const result = await run(process.execPath, [bin, 'build'], { cwd: site });
     const counted = readFileSync(path.join(site, 'dist', 'news', 'counted.html'), 'utf8');
     expect(counted).toContain('<p class="note">From a component.</p>');
-    expect(counted).toMatch(/<ssg-island data-island="counter" data-hydrate="visible"[^>]*data-uid="m0">/);
+    expect(counted).toMatch(/<ssg-island data-island="counter" data-hydrate="visible"[^>]*data-uid="m[a-z]{8}0">/);
     expect(result.stdout).toContain('pages');
     const home = readFileSync(path.join(site, 'dist', 'index.html'), 'utf8');
     expect(home).toContain('<h1>Welcome</h1>');

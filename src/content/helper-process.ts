@@ -61,6 +61,8 @@ export async function compileHelper(helperFile: string): Promise<void> {
       js: "import { createRequire as __ssgRequire } from 'node:module'; const require = __ssgRequire(import.meta.url);",
     },
     plugins: [nativeExternal],
+    // Compiled into the site's cache folder, it could not find the generator from where it is.
+    define: { SSG_GENERATOR_ROOT: JSON.stringify(generatorRoot) },
   });
   writeFileSync(helperFile, result.outputFiles[0]!.contents);
 }

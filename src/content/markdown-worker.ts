@@ -3,6 +3,7 @@
 import { openImageCache, type ImageCache } from '../images/image-cache.ts';
 import { DEFAULT_IMAGE_SETTINGS, useSharpVersion } from '../images/process.ts';
 import { pathToFileURL } from 'node:url';
+import { stopBundling } from './mdx.ts';
 import { convertArticle } from './markdown.ts';
 import type { MarkdownOptions } from './markdown-options.ts';
 import type { Drawer } from './drawing.ts';
@@ -39,7 +40,10 @@ export type HelperReply = MarkdownBatchResult | DrawResult;
 
 // The helper lives only as long as the build: when the channel to it closes (the build ended,
 // or was killed, even by SIGKILL), it exits.
-process.on('disconnect', () => process.exit(0));
+process.on('disconnect', () => {
+  stopBundling();
+  process.exit(0);
+});
 if (!process.connected) process.exit(0);
 
 let cache: ImageCache | undefined;

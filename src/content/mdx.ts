@@ -4,7 +4,7 @@
 // difference. Its islands come out complete, as the copy buttons of code blocks do, and the page
 // that shows the article loads their scripts.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compile, type CompileOptions } from '@mdx-js/mdx';
@@ -16,6 +16,7 @@ import { externalPackagesByPath, fromEsbuildFailure, ssgAlias } from '../esbuild
 import type { ArticleImageRecord } from '../images/article-images.ts';
 import { renderPage } from '../runtime/render-page.tsx';
 import { generatorModulePaths, generatorRoot } from '../project.ts';
+import { removeFilesOfEndedProcesses } from '../cache/store.ts';
 
 export const MDX_EXTENSION = /\.mdx$/i;
 
@@ -117,7 +118,9 @@ async function bundled(code: string, file: VFile, body: string, root: string, bo
       .map((input) => path.resolve(root, input))
       // The generator's own code is in every key already (its stamp).
       .filter((input) => !input.includes(`${path.sep}node_modules${path.sep}`) && !isInside(generatorSource, input));
-    return { code: result.outputFiles[0]!.text, sources };
+    // The packages it imports are not bundled: the site's lock file stands for their versions.
+    const lock = path.join(root, 'package-lock.json');
+    return { code: result.outputFiles[0]!.text, sources: existsSync(lock) ? [...sources, lock] : sources };
   } catch (error) {
     throw fromEsbuildFailure(placedInBody(error, file, body, root, bodyLine), 'MdxImportFailed', root);
   } finally {
@@ -126,6 +129,7 @@ async function bundled(code: string, file: VFile, body: string, root: string, bo
 }
 
 let loaded = 0;
+const MODULE_FILE = /^mdx-(\d+)-\d+\.mjs$/;
 
 /**
  * Imports a bundled article from a file of its own in the site's cache folder, removed once
@@ -133,6 +137,8 @@ let loaded = 0;
  */
 async function imported(code: string, cacheDir: string, article: string): Promise<ComponentType> {
   mkdirSync(cacheDir, { recursive: true });
+  // Those of helpers stopped while importing one (a time budget, a component calling exit).
+  if (loaded === 0) removeFilesOfEndedProcesses(cacheDir, MODULE_FILE);
   const file = path.join(cacheDir, `mdx-${process.pid}-${loaded++}.mjs`);
   writeFileSync(file, code);
   try {
@@ -174,10 +180,19 @@ export function withSources(
   };
 }
 
+/**
+ * The start of the uids of an article's islands, letters made from its file: two articles shown
+ * on one page number their islands apart (and React's ids in them differ).
+ */
+function islandPrefix(file: string): string {
+  const digest = createHash('sha256').update(file).digest('hex').slice(0, 8);
+  return `m${digest.replace(/\d/g, (digit) => 'ghijklmnop'[Number(digit)]!)}`;
+}
+
 /** Renders the article's component to HTML, its islands complete; what it throws names the article. */
 function rendered(Content: ComponentType, file: string): string {
   try {
-    return renderPage(createElement(Content), { uidPrefix: 'm', staticMarkup: true }).html;
+    return renderPage(createElement(Content), { uidPrefix: islandPrefix(file), staticMarkup: true }).html;
   } catch (error) {
     throw catalogueError('MdxRenderFailed', [error instanceof Error ? error.message : String(error)], { file });
   }
@@ -197,4 +212,9 @@ export async function convertMdx(
   const bundle = await bundled(code, file, body, where.root, where.bodyLine);
   const Content = await imported(bundle.code, where.cacheDir, file.path);
   return { html: rendered(Content, file.path), sources: bundle.sources };
+}
+
+/** Ends this process's esbuild service: a helper calls it before it exits. */
+export function stopBundling(): void {
+  if (contexts.size > 0) void esbuild.stop();
 }
