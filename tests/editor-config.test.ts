@@ -133,6 +133,9 @@ describe('the editor configuration', () => {
 
   it('shows every front-matter key the generator reads, then the body', () => {
     expect(articleFields().map((field) => field.name)).toEqual([...READ_KEYS, 'body']);
+    // Jekyll's spelling of aliases is kept on save, not offered to staff beside aliases.
+    expect(articleFields().find((field) => field.name === 'redirect_from')).toMatchObject({ widget: 'hidden' });
+    expect(articleFields().find((field) => field.name === 'aliases')).toMatchObject({ widget: 'list' });
     expect(articleFields().find((field) => field.name === 'date')).toMatchObject({
       widget: 'datetime',
       format: 'YYYY-MM-DD',

@@ -13,7 +13,15 @@ export type FrontMatterKind = 'title' | 'text' | 'longText' | 'date' | 'list' | 
  * The front-matter keys the generator reads, each with its kind: a key added here is read, and
  * shown in the editor, from this one table.
  */
-export const FRONT_MATTER_FIELDS: Record<string, { kind: FrontMatterKind; label: string; hint?: string }> = {
+export const FRONT_MATTER_FIELDS: Record<
+  string,
+  {
+    kind: FrontMatterKind;
+    label: string;
+    hint?: string;
+    /** Kept by the editor, not shown: another spelling of a shown field. */ hidden?: true;
+  }
+> = {
   title: { kind: 'title', label: 'Title' },
   date: { kind: 'date', label: 'Date' },
   excerpt: { kind: 'longText', label: 'Excerpt', hint: 'One or two sentences for the news list and share cards.' },
@@ -26,7 +34,7 @@ export const FRONT_MATTER_FIELDS: Record<string, { kind: FrontMatterKind; label:
   image: { kind: 'image', label: 'Share image', hint: 'PNG, JPEG, WebP, AVIF or GIF, saved beside the article.' },
   imageAlt: { kind: 'text', label: 'Share image description' },
   aliases: { kind: 'list', label: 'Earlier addresses', hint: 'Paths that should lead here.' },
-  redirect_from: { kind: 'list', label: 'Earlier addresses (Jekyll)' },
+  redirect_from: { kind: 'list', label: 'Earlier addresses (Jekyll)', hidden: true },
 };
 
 /** The front-matter keys the generator reads. */

@@ -67,10 +67,10 @@ const KIND_WIDGETS: Record<FrontMatterKind, Widget> = {
 
 /** The article collection's fields: every front-matter key the generator reads, then the body. */
 export function articleFields(): EditorField[] {
-  const fields = Object.entries(FRONT_MATTER_FIELDS).map(([name, { kind, label, hint }]) => ({
+  const fields = Object.entries(FRONT_MATTER_FIELDS).map(([name, { kind, label, hint, hidden }]) => ({
     name,
     label,
-    ...KIND_WIDGETS[kind],
+    ...(hidden ? { widget: 'hidden', required: false } : KIND_WIDGETS[kind]),
     // `updated` is a date an author adds later: not asked for on a new article.
     ...(kind === 'date' && name !== 'date' ? { required: false, default: undefined } : {}),
     ...(hint ? { hint } : {}),
