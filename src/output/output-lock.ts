@@ -36,9 +36,17 @@ function removeLock(lockPath: string): void {
   fs.rmdirSync(lockPath);
 }
 
-/** proper-lockfile removes a lock with `rmdir`; ours holds its owner's pid file. */
+/**
+ * proper-lockfile removes a lock with `rmdir`; ours holds its owner's pid file, written as soon as
+ * the folder is made: a stop while the lock is being taken then knows it is this process's.
+ */
 const lockFs = {
   ...fs,
+  mkdir: (dir: string, done: (error: NodeJS.ErrnoException | null) => void) =>
+    fs.mkdir(dir, (error) => {
+      if (!error) signLock(dir);
+      done(error);
+    }),
   rmdir: (dir: string, done: (error: Error | null) => void) => {
     try {
       removeLock(dir);
@@ -85,7 +93,6 @@ async function tryLock(outDir: string, lockPath: string): Promise<(() => void) |
   try {
     // Taken over after a stall past STALE_MS: the swap is one rename, so either build's site lands whole.
     await lockfile.lock(outDir, { ...where, stale: STALE_MS, onCompromised: () => {} });
-    signLock(lockPath);
     return () => {
       try {
         lockfile.unlockSync(outDir, where);
@@ -121,12 +128,30 @@ export async function lockOutput(outDir: string, options: LockOptions = {}): Pro
       { cause: error },
     );
   }
+  const interrupts = options.interrupts ?? noInterrupts;
+  // A stop while the lock is being taken: the lock is removed if it is this process's already.
+  const whileTaking = interrupts.on(() => {
+    if (lockHolder(lockPath) === process.pid) removeLock(lockPath);
+  });
+  try {
+    return await takeLock(outDir, lockPath, options, interrupts);
+  } finally {
+    whileTaking();
+  }
+}
+
+async function takeLock(
+  outDir: string,
+  lockPath: string,
+  options: LockOptions,
+  interrupts: Interrupts,
+): Promise<() => void> {
   const deadline = Date.now() + (options.timeoutMs ?? 120_000);
   let announced = false;
   for (let attempt = 0; attempt < 100_000; attempt++) {
     const unlock = await tryLock(outDir, lockPath);
     if (unlock) {
-      const unregister = (options.interrupts ?? noInterrupts).on(unlock);
+      const unregister = interrupts.on(unlock);
       return () => {
         unregister();
         unlock();
