@@ -1,3 +1,4 @@
+import { rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,7 +71,10 @@ describe('ssg dev in a real browser', () => {
     await page.evaluate(() => ((window as unknown as { marker: boolean }).marker = true));
     await new Promise((resolve) => setTimeout(resolve, 200));
     const original = await site.read('site/styles/index.css');
-    await site.write('site/styles/index.css', `${original}\nh1 { color: rgb(1, 2, 3); }\n`);
+    // Saved as editors that save atomically do (write beside, rename over): an in-place write can
+    // be seen half done (an empty style sheet is a page without one, which reloads).
+    await site.write('site/styles/index.css.tmp', `${original}\nh1 { color: rgb(1, 2, 3); }\n`);
+    await rename(site.file('site/styles/index.css.tmp'), site.file('site/styles/index.css'));
     await page.waitForFunction(() => getComputedStyle(document.querySelector('h1')!).color === 'rgb(1, 2, 3)');
     expect(await page.evaluate(() => (window as unknown as { marker?: boolean }).marker)).toBe(true);
   });
