@@ -13,15 +13,15 @@ import { createElement, type ComponentType } from 'react';
 import { VFile } from 'vfile';
 import { catalogueError, isExpectedError } from '../errors.ts';
 import { externalPackagesByPath, fromEsbuildFailure, ssgAlias } from '../esbuild-plugins.ts';
-import type { ArticleImageRecord } from '../images/article-images.ts';
+import { stampOf, type ArticleImageRecord } from '../images/article-images.ts';
 import { renderPage } from '../runtime/render-page.tsx';
 import { generatorModulePaths, generatorRoot } from '../project.ts';
 import { removeFilesOfEndedProcesses } from '../cache/store.ts';
+import { isInside } from '../output/output-target.ts';
 
 export const MDX_EXTENSION = /\.mdx$/i;
 
 const generatorSource = path.join(generatorRoot, 'src');
-const isInside = (folder: string, file: string) => file.startsWith(`${folder}${path.sep}`);
 
 /** What compiling an MDX body left: the module's code, and the file with what the steps noted. */
 async function compiled(file: VFile, steps: MdxSteps, bodyLine: number): Promise<string> {
@@ -155,16 +155,7 @@ async function imported(code: string, cacheDir: string, article: string): Promis
 
 /** The stamp of a file the article imports, as an image source's: it is converted again when one changes. */
 function stamped(file: string, root: string): ArticleImageRecord['sources'][number] {
-  const stat = statSync(file);
-  const sha256 = createHash('sha256').update(readFileSync(file)).digest('hex');
-  return {
-    file: path.relative(root, file),
-    size: stat.size,
-    mtimeMs: stat.mtimeMs,
-    ctimeMs: stat.ctimeMs,
-    ino: stat.ino,
-    sha256,
-  };
+  return { file: path.relative(root, file), ...stampOf(statSync(file), readFileSync(file)) };
 }
 
 /** The files an MDX article imports, added to what its images were made from. */

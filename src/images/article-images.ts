@@ -130,7 +130,8 @@ interface SourceStamp {
   sha256: string;
 }
 
-const stampOf = (stat: Stats, bytes: Uint8Array): SourceStamp => ({
+/** A file as it was read: its stat, and its bytes' hash for when the times changed but not they. */
+export const stampOf = (stat: Stats, bytes: Uint8Array): SourceStamp => ({
   size: stat.size,
   mtimeMs: stat.mtimeMs,
   ctimeMs: stat.ctimeMs,
