@@ -1,4 +1,4 @@
-import type { PictureData } from 'ssg';
+import { defineCollection, type CollectionsOf, type PictureData } from 'ssg';
 import { z } from 'zod';
 
 // The shape of everything staff edit in content/*.yaml, written once: the build checks the files
@@ -89,6 +89,10 @@ export interface SiteData {
 }
 
 export const schemas = { site: siteConfigSchema, networks: networksSchema, team: teamSchema };
+
+/** The articles staff write: content/news, each a page at /news/<slug>. */
+export const collections = { news: defineCollection({ folder: 'news' }) };
+export type Collections = CollectionsOf<typeof collections>;
 
 /** Cloudflare's documented test site key: it always passes and must never go live. */
 const TEST_SITE_KEYS = new Set(['1x00000000000000000000AA', '2x00000000000000000000AB', '3x00000000000000000000FF']);

@@ -1,5 +1,5 @@
 import { defineSite, groupByTag, pageCount, type PageProps } from 'ssg';
-import { exampleFields, schemas, type SiteData } from './content.ts';
+import { collections, exampleFields, schemas, type Collections, type SiteData } from './content.ts';
 import { editor } from './editor.ts';
 import { Layout } from './components/layout.tsx';
 import { About } from './pages/about.tsx';
@@ -27,7 +27,7 @@ function laterPages(count: number) {
 }
 
 /** Title, description and rel prev/next of a page of the news list or of a tag's list. */
-function newsListHead(props: PageProps<SiteData>) {
+function newsListHead(props: PageProps<SiteData, Record<string, unknown>, Collections>) {
   const brand = props.data.site.brand;
   const list = newsListOf(props);
   const topic = list?.tagName ? `News tagged “${list.tagName}”` : 'News';
@@ -50,8 +50,9 @@ function publishedTime(date: string): string | undefined {
 
 // The route table: one entry per route of the spec, plus the pages a static host shows for
 // unknown paths.
-export default defineSite<SiteData>({
+export default defineSite<SiteData, Collections>({
   layout: Layout,
+  collections,
   schemas,
   meta: siteMeta,
   // Raster images the pages show, processed by the build (SVG team photos are shown as they are).
@@ -61,9 +62,10 @@ export default defineSite<SiteData>({
     path: '/news/feed.xml',
     title: `News from ${site.brand}`,
     description: `Updates from ${site.brand}.`,
+    collection: 'news',
     link: (article) => `/news/${article.slug}`,
   }),
-  files: ({ articles, data, root, warn }) => shareImages(articles, data.site.brand, root, warn),
+  files: ({ collections, data, root, warn }) => shareImages(collections.news, data.site.brand, root, warn),
   drawers: shareDrawers,
   // The layout's own ids (components/layout.tsx, header.tsx): an article's "## Main" gets main-1.
   markdown: { reservedIds: ['main', 'site-menu'] },
@@ -135,21 +137,21 @@ export default defineSite<SiteData>({
       // Page 2 onwards of the news list, once it passes a page size.
       path: '/news/page/:page',
       page: NewsList,
-      entries: ({ articles }) => laterPages(articles.length),
+      entries: ({ collections }) => laterPages(collections.news.length),
       head: newsListHead,
     },
     {
       path: '/news/tags/:tag',
       page: NewsList,
-      entries: ({ articles }) =>
-        groupByTag(articles).map((group) => ({ params: { tag: group.slug }, props: { tag: group.slug } })),
+      entries: ({ collections }) =>
+        groupByTag(collections.news).map((group) => ({ params: { tag: group.slug }, props: { tag: group.slug } })),
       head: newsListHead,
     },
     {
       path: '/news/tags/:tag/page/:page',
       page: NewsList,
-      entries: ({ articles }) =>
-        groupByTag(articles).flatMap((group) =>
+      entries: ({ collections }) =>
+        groupByTag(collections.news).flatMap((group) =>
           laterPages(group.articles.length).map(({ params, props }) => ({
             params: { ...params, tag: group.slug },
             props: { ...props, tag: group.slug },
@@ -160,7 +162,8 @@ export default defineSite<SiteData>({
     {
       path: '/news/:slug',
       page: ArticlePage,
-      entries: ({ articles }) => articles.map((article) => ({ params: { slug: article.slug }, props: { article } })),
+      entries: ({ collections }) =>
+        collections.news.map((article) => ({ params: { slug: article.slug }, props: { article } })),
       head: ({ entry, data, baseUrl }) => {
         const article = articleOf(entry);
         return {

@@ -162,6 +162,28 @@ export const errorCatalogue = {
     hint: 'Rename one of the files: each article needs its own file name.',
     message: (slug: string, usedBy: string) => `The slug "${slug}" is already used by ${usedBy}.`,
   },
+  CollectionInvalid: {
+    title: 'A collection is declared wrongly',
+    hint: 'Fix the collection in defineSite({ collections }): a name of letters, digits, - and _, a folder of its own below content/, and type "content" or "data".',
+    message: byCase({
+      name: (name: string) => `The collection name "${name}" is not a name of letters, digits, - and _.`,
+      notObject: (name: string) =>
+        `The collection "${name}" is not an object; declare it with defineCollection({ … }).`,
+      type: (name: string) => `The collection "${name}" has a type other than "content" or "data".`,
+      folder: (name: string) => `The folder of the collection "${name}" is not a folder below content/.`,
+      overlaps: (name: string, other: string) =>
+        `The folder of the collection "${name}" is the folder of "${other}" or inside it; give each collection its own folder.`,
+      dataClash: (name: string, file: string) =>
+        `The data collection "${name}" has the name of the data file ${file}; pages would receive both as data.${name}. Rename one.`,
+    }),
+  },
+  ArticleSchemaMismatch: {
+    title: "An article's front matter does not match its collection's schema",
+    hint: "Correct the field as the collection's schema (defineCollection in the site's code) asks.",
+    /** `field`: the key as written; `issue`: the schema's message; `collection`: whose schema. */
+    message: (field: string, issue: string, collection: string) =>
+      `${field}: ${issue} (the schema of the collection "${collection}")`,
+  },
   DataInvalidYaml: {
     title: 'A data file is not valid YAML',
     hint: 'Fix the YAML syntax in this file.',

@@ -13,11 +13,14 @@ export type {
   PageProps,
   RedirectRule,
   Route,
+  RouteContext,
   RouteEntry,
   SiteDefinition,
   SiteMeta,
 } from './render/site-definition.ts';
 export type { Article } from './content/article.ts';
+export { defineCollection } from './content/collections.ts';
+export type { CollectionDefinition, CollectionsOf, DataEntry } from './content/collections.ts';
 export { island } from './runtime/island-server.tsx';
 export type { Hydrate, IslandOptions } from './runtime/island-server.tsx';
 export { paginate, listPage, pagePath, pageCount } from './content/pagination.ts';

@@ -11,7 +11,6 @@ export interface Project {
   publicDir: string;
   template: string;
   contentDir: string;
-  articlesDir: string;
   /** The YAML file in contentDir that holds `baseUrl` for the generator. */
   siteConfigName: string;
   cacheDir: string;
@@ -27,7 +26,6 @@ export function projectAt(root: string): Project {
     publicDir: at('site', 'public'),
     template: at('templates', 'document.html'),
     contentDir: at('content'),
-    articlesDir: at('content', 'news'),
     siteConfigName: 'site',
     cacheDir: at('.cache', 'ssg'),
   };

@@ -263,6 +263,7 @@ describe('the page cache', () => {
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   const article = (slug: string, title: string): Article => ({
+    collection: 'news',
     slug,
     title,
     date: '2025-01-01',
@@ -300,16 +301,16 @@ describe('the page cache', () => {
   async function store(over?: Partial<PageCacheInputs>) {
     const cache = openPageCache(inputs(over));
     const own = emptyReads();
-    own.articleFields.set('a', new Set(['title']));
+    own.articleFields.set('content/news/a.md', new Set(['title']));
     own.dataKeys.add('site');
     cache.set('news/a/index.html', 'entry a', page, own);
     const list = emptyReads();
     list.articleList = true;
-    list.articleFields.set('a', new Set(['title', 'slug']));
-    list.articleFields.set('b', new Set(['title', 'slug']));
+    list.articleFields.set('content/news/a.md', new Set(['title', 'slug']));
+    list.articleFields.set('content/news/b.md', new Set(['title', 'slug']));
     cache.set('news/index.html', 'entry list', page, list);
     const body = emptyReads();
-    body.articleFields.set('b', new Set(['html']));
+    body.articleFields.set('content/news/b.md', new Set(['html']));
     cache.set('news/b/index.html', 'entry b', page, body);
     await cache.save();
   }
@@ -403,7 +404,7 @@ describe('the page cache', () => {
     const cache = openPageCache(inputs({ articles: before }));
     const reads = emptyReads();
     reads.tagGroups.add('odd');
-    reads.articleFields.set('a', new Set(['title', 'slug']));
+    reads.articleFields.set('content/news/a.md', new Set(['title', 'slug']));
     cache.set('news/tags/odd.html', 'entry odd', page, reads);
     await cache.save();
     const keptWith = (articles: Article[]) =>

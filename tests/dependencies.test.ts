@@ -46,18 +46,9 @@ describe('trackReads', () => {
     ]);
     expect(reads.listPages).toEqual(new Set(['10:2:g:odd']));
     expect(reads.tagGroups.size).toBe(0);
-    expect([...reads.articleFields.keys()]).toEqual([
-      'a21',
-      'a23',
-      'a25',
-      'a27',
-      'a29',
-      'a31',
-      'a33',
-      'a35',
-      'a37',
-      'a39',
-    ]);
+    expect([...reads.articleFields.keys()]).toEqual(
+      ['a21', 'a23', 'a25', 'a27', 'a29', 'a31', 'a33', 'a35', 'a37', 'a39'].map((slug) => `content/news/${slug}.md`),
+    );
     // The group read whole: its members and order (by its length, or its keys, or `in`).
     expect(group.articles).toHaveLength(25);
     expect(reads.tagGroups).toEqual(new Set(['odd']));
@@ -108,7 +99,7 @@ describe('trackReads', () => {
     expect(
       dependsOnArticles(reads, {
         listChanged: false,
-        fields: new Map([['a23', new Set(['title'])]]),
+        fields: new Map([['content/news/a23.md', new Set(['title'])]]),
         lists: lists(''),
       }),
     ).toBe(true);
@@ -270,9 +261,9 @@ describe('trackReads', () => {
     void found.html;
     void tracked.data.site;
     expect(reads.articleList).toBe(true);
-    expect(reads.articleFields.get('b')).toEqual(new Set(['slug', 'html']));
-    expect(reads.articleFields.get('a')).toEqual(new Set(['slug']));
-    expect(reads.articleFields.has('c')).toBe(false);
+    expect(reads.articleFields.get('content/news/b.md')).toEqual(new Set(['slug', 'html']));
+    expect(reads.articleFields.get('content/news/a.md')).toEqual(new Set(['slug']));
+    expect(reads.articleFields.has('content/news/c.md')).toBe(false);
     expect(reads.dataKeys).toEqual(new Set(['site']));
   });
 
@@ -298,7 +289,7 @@ describe('trackReads', () => {
           if (articles.includes(original as Article)) {
             expect(isTracked(copy as object)).toBe(true);
             expect(untracked(copy)).toBe(original);
-            seen.add((copy as Article).slug);
+            seen.add((copy as Article).file);
             void (copy as Article).title;
           } else if (original && typeof original === 'object') {
             expect(Object.keys(copy as object)).toEqual(Object.keys(original));
@@ -308,7 +299,7 @@ describe('trackReads', () => {
         };
         visit(entry, tracked);
         expect(new Set(reads.articleFields.keys())).toEqual(seen);
-        for (const slug of seen) expect(reads.articleFields.get(slug)).toContain('title');
+        for (const file of seen) expect(reads.articleFields.get(file)).toContain('title');
         // Nothing of the entry itself was changed.
         expect(mapArticlesIn(entry, isTracked, untracked)).toBe(entry);
       }),

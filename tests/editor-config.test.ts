@@ -122,13 +122,19 @@ describe('schema to editor fields', () => {
   });
 });
 
+const news = { name: 'news', dir: path.join(project.root, 'content', 'news') };
+
 describe('the editor configuration', () => {
   const dataFiles = Object.entries(schemas).map(([name, schema]) => ({
     name,
     file: path.join('content', `${name}.yaml`),
     schema,
   }));
-  const config = editorConfig(project, options, dataFiles, { baseUrl: 'https://example.org', warn: () => {} });
+  const config = editorConfig(project, options, dataFiles, {
+    baseUrl: 'https://example.org',
+    warn: () => {},
+    collections: [news],
+  });
   const collections = config.collections as Array<Record<string, any>>;
 
   it('shows every front-matter key the generator reads, then the body', () => {
@@ -169,7 +175,11 @@ describe('the editor configuration', () => {
   it('shows a field the schema adds without a second file to edit', () => {
     const extended = { ...schemas, team: z.array(schemas.team.element.extend({ since: z.number().int() })) };
     const files = Object.entries(extended).map(([name, schema]) => ({ name, file: `content/${name}.yaml`, schema }));
-    const made = editorConfig(project, options, files, { baseUrl: 'https://example.org', warn: () => {} });
+    const made = editorConfig(project, options, files, {
+      baseUrl: 'https://example.org',
+      warn: () => {},
+      collections: [news],
+    });
     const team = (made.collections as Array<Record<string, any>>).find((c) => c.name === 'data-team')!;
     expect(team.files[0].fields[0].fields).toContainEqual(expect.objectContaining({ name: 'since', widget: 'number' }));
   });

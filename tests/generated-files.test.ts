@@ -29,7 +29,14 @@ describe('generateFiles', () => {
       }));
     return { routes: [], files } as unknown as SiteDefinition;
   }
-  const context = { articles: [], data: {}, baseUrl: 'https://example.org', root: '/', warn: () => {} };
+  const context = {
+    articles: [],
+    data: {},
+    collections: {},
+    baseUrl: 'https://example.org',
+    root: '/',
+    warn: () => {},
+  };
   const text = (contents: string | Uint8Array) =>
     typeof contents === 'string' ? contents : new TextDecoder().decode(contents);
 

@@ -40,7 +40,7 @@ beforeAll(async () => {
   writeFileSync(path.join(root, 'secret.png'), await png(4, 4));
   options = {
     root,
-    articlesDir: path.join(root, 'content/news'),
+    contentDir: path.join(root, 'content/news'),
     publicDir: path.join(root, 'site/public'),
     cache: openImageCache({ cacheDir: path.join(root, '.cache'), settings, assetsDir: 'assets' }),
     assetsDir: 'assets',
@@ -212,7 +212,7 @@ describe('resolveImageFile', () => {
           const result = resolveImageFile(reference(parts.join('/')), file, options);
           if (typeof result === 'string')
             expect(
-              result.startsWith(options.articlesDir + path.sep) || result.startsWith(options.publicDir + path.sep),
+              result.startsWith(options.contentDir + path.sep) || result.startsWith(options.publicDir + path.sep),
             ).toBe(true);
         },
       ),
@@ -252,8 +252,8 @@ describe('article images, converted with the Markdown', () => {
     const named = (file: string) => path.relative(options.root, file);
     expect(sources).toEqual(
       [
-        named(path.join(options.articlesDir, 'charts/chart.png')),
-        named(path.join(options.articlesDir, 'charts/logo.svg')),
+        named(path.join(options.contentDir, 'charts/chart.png')),
+        named(path.join(options.contentDir, 'charts/logo.svg')),
         named(path.join(options.publicDir, 'images/shared.png')),
       ].sort(),
     );

@@ -25,7 +25,7 @@ afterAll(async () => {
 /** What the helpers are told of a site in the scratch folder, with its cache in `cacheDir`. */
 const helperSettings = (cacheDir: string) => ({
   root: dir,
-  articlesDir: path.join(dir, 'news'),
+  contentDir: path.join(dir, 'news'),
   publicDir: path.join(dir, 'public'),
   cacheDir,
   assetsDir: 'assets',

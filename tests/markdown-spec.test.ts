@@ -440,7 +440,7 @@ function rulesApplied(examples: readonly SpecExample[], spec: Spec): Partial<Rec
 const noFiles = path.join(tmpdir(), 'ssg-markdown-spec-no-files');
 const articleContext: ArticleImageContext = {
   root: noFiles,
-  articlesDir: path.join(noFiles, 'content'),
+  contentDir: path.join(noFiles, 'content'),
   publicDir: path.join(noFiles, 'site', 'public'),
   file: 'content/news/example.md',
   bodyLine: 1,

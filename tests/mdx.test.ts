@@ -36,7 +36,7 @@ beforeAll(() => {
   );
   context = {
     root,
-    articlesDir: path.join(root, 'content/news'),
+    contentDir: path.join(root, 'content/news'),
     publicDir: path.join(root, 'site/public'),
     cacheDir: path.join(root, '.cache/ssg'),
     cache: {

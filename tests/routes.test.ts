@@ -16,7 +16,7 @@ describe('outputPathFor', () => {
 });
 
 describe('expandRoutes', () => {
-  const context = { articles: [], data: {} };
+  const context = { articles: [], data: {}, collections: {} };
 
   it('expands a route with parameters into one page per entry', () => {
     const site: SiteDefinition = {

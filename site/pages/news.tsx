@@ -1,5 +1,5 @@
 import { listPage, tagGroup, tagSlug, type Article as ArticleData, type ListPage, type PageProps } from 'ssg';
-import type { SiteData } from '../content.ts';
+import type { Collections, SiteData } from '../content.ts';
 import { PageHeader, Section } from '../components/ui.tsx';
 import LocalDate from '../islands/local-date.tsx';
 import { dayOf } from '../dates.ts';
@@ -20,22 +20,27 @@ export const tagPath = (slug: string) => `/news/tags/${slug}`;
 const lists = new WeakMap<object, WeakMap<object, ReturnType<typeof listOf>>>();
 
 /** The articles, the tag's name and the page a list page shows, or undefined for a page that does not exist. */
-export function newsListOf(props: Pick<PageProps<SiteData>, 'articles' | 'entry'>) {
-  const byEntry = lists.get(props.articles) ?? lists.set(props.articles, new WeakMap()).get(props.articles)!;
+export function newsListOf(props: Pick<NewsProps, 'collections' | 'entry'>) {
+  const news = props.collections.news;
+  const byEntry = lists.get(news) ?? lists.set(news, new WeakMap()).get(news)!;
   if (!byEntry.has(props.entry)) byEntry.set(props.entry, listOf(props));
   return byEntry.get(props.entry);
 }
 
-function listOf(props: Pick<PageProps<SiteData>, 'articles' | 'entry'>) {
+function listOf(props: Pick<NewsProps, 'collections' | 'entry'>) {
   const { tag, page = 1 } = props.entry as NewsListEntry;
-  const group = tag === undefined ? undefined : tagGroup(props.articles, tag);
+  const news = props.collections.news;
+  const group = tag === undefined ? undefined : tagGroup(news, tag);
   if (tag !== undefined && !group) return undefined;
   const base = group ? tagPath(group.slug) : '/news';
-  const shown = listPage(group ? group.articles : props.articles, NEWS_PAGE_SIZE, base, page);
+  const shown = listPage(group ? group.articles : news, NEWS_PAGE_SIZE, base, page);
   return shown && { tagName: group?.name, page: shown };
 }
 
-export function NewsList(props: PageProps<SiteData>) {
+/** What a page of the news receives: the site's data and its collections. */
+type NewsProps = PageProps<SiteData, Record<string, unknown>, Collections>;
+
+export function NewsList(props: NewsProps) {
   const list = newsListOf(props);
   const brand = props.data.site.brand;
   if (!list) return <NotFound text="The page does not exist." />;

@@ -11,7 +11,8 @@ import {
 } from './article.ts';
 import type { ArticleSource } from './article-file.ts';
 import { articleExcerpt } from './excerpt.ts';
-import { bodyOf, bodyStartLine, isoDate, keyAt, splitFrontMatter } from './frontmatter.ts';
+import type { DataSchema } from './data.ts';
+import { bodyOf, bodyStartLine, isoDate, keyAt, keyLocation, splitFrontMatter } from './frontmatter.ts';
 import { checkFrontMatter, checkPublishingKeys, checkSlugField, TEXT_KEYS, textFields } from './frontmatter-schema.ts';
 import { checkArticleDepth, checkArticleSize, DEFAULT_LIMITS, type ArticleLimits } from './limits.ts';
 import { warnLookalikeKeys } from './lookalike-keys.ts';
@@ -26,6 +27,43 @@ export interface ParseOptions {
   files?: ShareImageFolders;
   /** What one article may cost (DEFAULT_LIMITS when not given). */
   limits?: ArticleLimits;
+  /** The collection a file (relative to the root) is in, and its schema: `news` without one when not given. */
+  collection?: (file: string) => { name: string; schema?: DataSchema } | undefined;
+}
+
+/** The front matter as written, of each article whose collection's schema made its `data`: what the cache keeps. */
+const writtenData = new WeakMap<Article, Record<string, unknown>>();
+
+/** An article's front matter as its file has it (before its collection's schema), for the Markdown cache. */
+export const frontMatterOf = (article: Article): Readonly<Record<string, unknown>> =>
+  writtenData.get(article) ?? article.data;
+
+/**
+ * The front matter through the collection's schema: its output merged over what was written (the
+ * fields ssg knows stay as they are). Every mismatch is reported at once, each at its key's line.
+ */
+function checkedBySchema(
+  file: string,
+  text: string,
+  data: Record<string, unknown>,
+  collection: { name: string; schema?: DataSchema },
+): Record<string, unknown> {
+  if (!collection.schema) return data;
+  const result = collection.schema.safeParse(data);
+  if (result.success) {
+    const output = result.data;
+    return output && typeof output === 'object' ? { ...data, ...(output as Record<string, unknown>) } : data;
+  }
+  const errors = result.error.issues.map((issue) => {
+    const key = issue.path.length > 0 ? issue.path.map(String).join('.') : '(the front matter)';
+    const top = issue.path[0];
+    return catalogueError(
+      'ArticleSchemaMismatch',
+      [key, issue.message, collection.name],
+      typeof top === 'string' ? keyLocation(file, text, top) : { file },
+    );
+  });
+  throw errors.length === 1 ? errors[0]! : new SsgErrorList(errors);
 }
 
 /** One article from one file, with every default of the spec applied; html is left empty. */
@@ -66,6 +104,7 @@ function articleFromParts(
   converted: ConvertedBody = { html: '' },
 ): Article {
   const slug = slugOf(file);
+  const collection = options.collection?.(file) ?? { name: 'news' };
   const data = textFields(file, written, text, options.warn);
   const fields = checkFrontMatter(file, data, text);
   checkSlugField(file, slug, data, text);
@@ -100,16 +139,18 @@ function articleFromParts(
   const title = titleOf(fields.title, slug, at, options.warn);
   const bodyLine = bodyStartLine(text, body);
   const excerpt = articleExcerpt({ file, text, body, bodyLine }, data, options.warn);
+  const checked = checkedBySchema(file, text, data, collection);
 
-  return frozenWithHtml(
+  const article = frozenWithHtml(
     {
+      collection: collection.name,
       slug,
       title,
       date,
       excerpt: excerpt.text,
       excerptHtml: excerpt.html,
       markdown: body,
-      data,
+      data: checked,
       draft: fields.draft === true,
       file,
       bodyLine,
@@ -123,6 +164,8 @@ function articleFromParts(
     },
     converted,
   );
+  if (checked !== data) writtenData.set(article, data);
+  return article;
 }
 
 /** The earlier addresses `aliases` and `redirect_from` name, trimmed, each once. */
@@ -264,12 +307,13 @@ export function parseArticles(
       } else {
         article = parseArticle(source, options);
       }
-      const existing = bySlug.get(article.slug);
+      const key = `${article.collection}/${article.slug}`;
+      const existing = bySlug.get(key);
       if (existing) {
         errors.push(duplicateSlug(existing, article));
         continue;
       }
-      bySlug.set(article.slug, article);
+      bySlug.set(key, article);
     } catch (error) {
       if (error instanceof SsgError) errors.push(error);
       else if (error instanceof SsgErrorList) errors.push(...error.errors);

@@ -1,4 +1,4 @@
-import { parseArticles, reportRemovedHtml } from './article-parser.ts';
+import { frontMatterOf, parseArticles, reportRemovedHtml, type ParseOptions } from './article-parser.ts';
 import { withHtml, type Article } from './article.ts';
 import { type ArticleSource } from './article-file.ts';
 import { imagesUnchanged, type ArticleImageRecord } from '../images/article-images.ts';
@@ -35,6 +35,7 @@ export async function parseWithCache(
     contentDir: string;
     siteStamp: string;
     lazyHtml?: boolean;
+    collection?: ParseOptions['collection'];
   },
 ): Promise<ParsedWithCache> {
   const cache = await openMarkdownCache(options.cacheDir, { root: options.root, lazy: options.lazyHtml === true });
@@ -48,6 +49,7 @@ export async function parseWithCache(
       warn: options.warn,
       limits: options.limits,
       files: { root: options.root, publicDir: options.publicDir, contentDir: options.contentDir },
+      collection: options.collection,
     },
     (source) => {
       // Images are found relative to the article's folder: the same text elsewhere is another article.
@@ -108,7 +110,14 @@ export function convertPending(
         const article = withHtml(item.article, result);
         if (images) parsed.images.set(article, images);
         if (options.warn) reportRemovedHtml(article, removedHtml, options.warn);
-        cache?.set(item.key, { data: article.data, html, removedHtml, headings, words, ...(images ? { images } : {}) });
+        cache?.set(item.key, {
+          data: frontMatterOf(item.article),
+          html,
+          removedHtml,
+          headings,
+          words,
+          ...(images ? { images } : {}),
+        });
         return [[item.article, article]];
       });
       options.onConverted?.(converted);

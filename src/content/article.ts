@@ -2,7 +2,9 @@
  * A news article as the spec defines it, plus where it came from and its converted body. Never
  * changed once made: converting an article's Markdown makes a new value (`withHtml`).
  */
-export interface Article {
+export interface Article<Fields extends object = {}> {
+  /** The collection it belongs to (`news`): the folder below content/ it is in. */
+  readonly collection: string;
   readonly slug: string;
   readonly title: string;
   readonly date: string;
@@ -14,8 +16,8 @@ export interface Article {
   readonly markdown: string;
   /** The body converted to HTML; empty while the Markdown stage has not converted it. */
   readonly html: string;
-  /** The whole front matter, for fields beyond the ones above. */
-  readonly data: Readonly<Record<string, unknown>>;
+  /** The whole front matter, for fields beyond the ones above: those of its collection's schema as the schema made them. */
+  readonly data: Readonly<Record<string, unknown> & Fields>;
   readonly draft: boolean;
   /** The source file, relative to the project root. */
   readonly file: string;

@@ -28,7 +28,7 @@ export interface HelperImageSettings {
   /** The ids no heading may take (the site's `markdown.reservedIds`), as data. */
   reservedIds?: string[];
   root: string;
-  articlesDir: string;
+  contentDir: string;
   publicDir: string;
   cacheDir: string;
   assetsDir: string;

@@ -61,8 +61,8 @@ function lineOf(doc: Document, lines: LineCounter, issuePath: ReadonlyArray<Prop
   return undefined;
 }
 
-/** Parses one YAML file and checks it against its schema, reporting every problem at once. */
-function parseDataFile(source: DataFile, schema: DataSchema | undefined): unknown {
+/** Parses one YAML (or JSON) file and checks it against its schema, reporting every problem at once. */
+export function parseDataFile(source: DataFile, schema: DataSchema | undefined): unknown {
   const lines = new LineCounter();
   const doc = parseDocument(source.text, { lineCounter: lines, prettyErrors: true });
   if (doc.errors.length > 0) {

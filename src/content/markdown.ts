@@ -57,9 +57,11 @@ function remarkNoteRawHtml() {
 }
 
 function remarkArticleLinks() {
-  return (tree: MdastRoot) => {
+  return (tree: MdastRoot, file: VFile) => {
+    const from = typeof file.path === 'string' ? file.path.split('\\').join('/') : undefined;
     walkTree<MdastContent>(tree, (node) => {
-      if ((node.type === 'link' || node.type === 'definition') && node.url) node.url = articleLinkTarget(node.url);
+      if ((node.type === 'link' || node.type === 'definition') && node.url)
+        node.url = articleLinkTarget(node.url, from);
     });
   };
 }

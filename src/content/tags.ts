@@ -94,12 +94,12 @@ export function tagGroup(articles: readonly Article[], slug: string): TagGroup |
   return group && { ...group, articles: view(group.articles) };
 }
 
-/** Each tag's group by slug as `tagGroup` gives it: its name and its articles' slugs, in order. */
+/** Each tag's group by slug as `tagGroup` gives it: its name and its articles (by file), in order. */
 export function groupMembers(articles: readonly Article[]): Map<string, { name: string; slugs: string[] }> {
   return new Map(
     [...groupsBySlug(articles)].map(([slug, group]) => [
       slug,
-      { name: group.name, slugs: group.articles.map((article) => article.slug) },
+      { name: group.name, slugs: group.articles.map((article) => article.file) },
     ]),
   );
 }

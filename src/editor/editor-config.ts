@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { FRONT_MATTER_FIELDS, type FrontMatterKind } from '../content/frontmatter-schema.ts';
 import type { Project } from '../project.ts';
-import { fieldsOf, jsonSchemaOf, labelOf, type EditorField, type Widget } from './schema-fields.ts';
+import { fieldsOf, jsonSchemaOf, labelOf, type EditorField, type JsonSchema, type Widget } from './schema-fields.ts';
 
 /** Where the editor is published. */
 export const EDITOR_PATH = '/admin';
@@ -38,8 +38,11 @@ export interface EditorOptions {
   backend: EditorBackend;
   /** `editorial_workflow`: each article is a draft pull request until published. `simple` by default. */
   publishMode?: 'simple' | 'editorial_workflow';
-  /** The label of the articles' collection (`News`), and of each data file by its name. */
-  labels?: { articles?: string; data?: Record<string, string> };
+  /**
+   * Labels: of the first content collection (`articles`: `News`), of any collection by its name
+   * (`collections`), and of each data file by its name (`data`).
+   */
+  labels?: { articles?: string; collections?: Record<string, string>; data?: Record<string, string> };
   /** Data files the editor leaves out, by name (a settings file only developers should change). */
   exclude?: string[];
 }
@@ -80,12 +83,30 @@ export function articleFields(): EditorField[] {
 
 const toPosix = (file: string) => file.split(path.sep).join('/');
 
-/** The articles as a folder collection of page bundles: `<slug>/index.md`, images beside it. */
-function articleCollection(project: Project, label: string): EditorConfig {
+/** The fields of a content collection's schema beyond those every article has, shown before the body. */
+function ownFields(collection: ArticleFolder, warn: (message: string) => void): EditorField[] {
+  const schema: JsonSchema | undefined = collection.schema ? jsonSchemaOf(collection.schema) : undefined;
+  if (!schema || schema.type !== 'object') return [];
+  const known = new Set(articleFields().map((field) => field.name));
+  return fieldsOf(schema, '', (at, why) =>
+    warn(
+      `${collection.name} → ${at}: the editor at ${EDITOR_PATH} leaves this field out, as ${why}; its value is kept.`,
+    ),
+  ).filter((field) => !known.has(field.name));
+}
+
+/** A content collection as a folder collection of page bundles: `<slug>/index.md`, images beside it. */
+function articleCollection(
+  project: Project,
+  collection: ArticleFolder,
+  label: string,
+  warn: (message: string) => void,
+): EditorConfig {
+  const fields = articleFields();
   return {
-    name: path.basename(project.articlesDir),
+    name: collection.name,
     label,
-    folder: toPosix(path.relative(project.root, project.articlesDir)),
+    folder: toPosix(path.relative(project.root, collection.dir)),
     create: true,
     extension: 'md',
     format: 'frontmatter',
@@ -97,8 +118,15 @@ function articleCollection(project: Project, label: string): EditorConfig {
     identifier_field: 'title',
     summary: '{{title}} ({{date}})',
     sortable_fields: ['date', 'title'],
-    fields: articleFields(),
+    fields: [...fields.slice(0, -1), ...ownFields(collection, warn), ...fields.slice(-1)],
   };
+}
+
+/** A content collection as the editor lists it. */
+export interface ArticleFolder {
+  name: string;
+  dir: string;
+  schema?: unknown;
 }
 
 /** One data file as a collection of one file, its fields from its schema (a root list under ROOT_LIST_KEY). */
@@ -152,7 +180,7 @@ export function editorConfig(
   project: Project,
   options: EditorOptions,
   dataFiles: ReadonlyArray<{ name: string; file: string; schema: unknown }>,
-  site: { baseUrl: string; warn: (message: string) => void },
+  site: { baseUrl: string; warn: (message: string) => void; collections: readonly ArticleFolder[] },
 ): EditorConfig {
   const excluded = new Set(options.exclude ?? []);
   const data = dataFiles
@@ -170,7 +198,16 @@ export function editorConfig(
     public_folder: '/media',
     slug: { encoding: 'ascii', clean_accents: true, sanitize_replacement: '-' },
     collections: [
-      articleCollection(project, options.labels?.articles ?? labelOf(path.basename(project.articlesDir))),
+      ...site.collections.map((collection, index) =>
+        articleCollection(
+          project,
+          collection,
+          options.labels?.collections?.[collection.name] ??
+            (index === 0 ? options.labels?.articles : undefined) ??
+            labelOf(collection.name),
+          site.warn,
+        ),
+      ),
       ...data,
     ],
   };

@@ -8,7 +8,14 @@ import * as esbuild from 'esbuild';
 import { catalogueError } from '../errors.ts';
 import type { OutputFile } from '../output/output-file.ts';
 import { generatorRoot, type Project } from '../project.ts';
-import { editorConfig, EDITOR_PATH, DATA_FORMAT_PREFIX, ROOT_LIST_KEY, type EditorOptions } from './editor-config.ts';
+import {
+  editorConfig,
+  EDITOR_PATH,
+  DATA_FORMAT_PREFIX,
+  ROOT_LIST_KEY,
+  type ArticleFolder,
+  type EditorOptions,
+} from './editor-config.ts';
 
 const require = createRequire(import.meta.url);
 const folder = EDITOR_PATH.replace(/^\//, '');
@@ -70,7 +77,7 @@ export function editorFiles(
   project: Project,
   options: EditorOptions,
   dataFiles: ReadonlyArray<{ name: string; file: string; schema: unknown }>,
-  site: { baseUrl: string; name: string; warn: (message: string) => void },
+  site: { baseUrl: string; name: string; warn: (message: string) => void; collections: readonly ArticleFolder[] },
 ): OutputFile[] {
   const config = editorConfig(project, options, dataFiles, site);
   return [

@@ -65,7 +65,7 @@ const DECORATIVE_ALT = '""';
 export interface ImageFolders {
   root: string;
   /** Relative image paths must stay inside this folder (the articles folder). */
-  articlesDir: string;
+  contentDir: string;
   /** Paths starting with `/` are files of the public folder. */
   publicDir: string;
 }
@@ -90,7 +90,7 @@ export function resolveImageFile(
   if (decoded === '' || decoded.includes('\0')) return catalogueError('ImageMissing', ['noFileName', url], where);
   const [base, file] = decoded.startsWith('/')
     ? [folders.publicDir, path.join(folders.publicDir, decoded)]
-    : [folders.articlesDir, path.resolve(folders.root, path.dirname(articleFile), decoded)];
+    : [folders.contentDir, path.resolve(folders.root, path.dirname(articleFile), decoded)];
   if (!within(file, base)) {
     return catalogueError('ImageMissing', ['outside', url, path.relative(folders.root, base)], where);
   }

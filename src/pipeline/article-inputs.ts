@@ -1,7 +1,9 @@
 // The articles of a run: every file on a first run, else the changed files parsed again and the
 // list published anew; their conversion starts with the run.
 import { readFileSync } from 'node:fs';
-import { articleText, emptyArticle, readArticleSources } from '../content/article-file.ts';
+import path from 'node:path';
+import { articleText, emptyArticle, readArticleSources, type ArticleSource } from '../content/article-file.ts';
+import { collectionOf, resolveCollections, type ResolvedCollection } from '../content/collections.ts';
 import { isPublished, type Article } from '../content/article.ts';
 import { parseArticle } from '../content/article-parser.ts';
 import type { ServerBundle } from '../bundle/bundle-server.ts';
@@ -17,6 +19,7 @@ import type { ImageStage } from './images.ts';
 import type { ChangeKind, Inputs, RunOptions, State } from './pipeline-types.ts';
 import { publishArticles } from './publish.ts';
 import { articleConverter, markdownSettingsOf, siteMarkdownOf, type SiteModuleCopies } from './site-markdown.ts';
+import { siteEntryShown } from './site-settings.ts';
 
 /** How the article stage reads and converts, as the strategy sets it. */
 export interface ArticleStageSetup {
@@ -34,8 +37,40 @@ export interface ArticleStageSetup {
 
 export type ArticleInputs = Pick<
   Inputs,
-  'byFile' | 'articles' | 'listChanged' | 'fields' | 'conversion' | 'saveArticles' | 'articleKeys' | 'markdownStamp'
+  | 'collections'
+  | 'byFile'
+  | 'articles'
+  | 'listChanged'
+  | 'fields'
+  | 'conversion'
+  | 'saveArticles'
+  | 'articleKeys'
+  | 'markdownStamp'
 >;
+
+/**
+ * The collections the site declares, resolved; those of the last run (or the default) while its
+ * code does not bundle, so the articles are read as they were and the code's error reported.
+ */
+function collectionsOf(
+  project: Project,
+  bundle: ServerBundle | undefined,
+  previous: State | undefined,
+): readonly ResolvedCollection[] {
+  if (!bundle) return previous?.collections ?? resolveCollections(project.contentDir, undefined, '');
+  return resolveCollections(project.contentDir, bundle.module.site.collections, siteEntryShown(project));
+}
+
+/** Which collection a file (relative to the root) is in, for the parser: its name and schema. */
+const collectionLookup = (project: Project, collections: readonly ResolvedCollection[]) => (file: string) =>
+  collectionOf(collections, path.resolve(project.root, file));
+
+const sameCollections = (a: readonly ResolvedCollection[], b: readonly ResolvedCollection[]) =>
+  a.length === b.length &&
+  a.every((one, index) => {
+    const other = b[index]!;
+    return one.name === other.name && one.type === other.type && one.dir === other.dir && one.schema === other.schema;
+  });
 
 /**
  * Reads a file that just changed. An editor that truncates and then writes is seen in between as
@@ -52,6 +87,7 @@ async function readSettled(file: string): Promise<Buffer> {
 async function parseChanged(
   project: Project,
   file: string,
+  collections: readonly ResolvedCollection[],
   options: RunOptions,
 ): Promise<Article | SsgError | undefined> {
   if (!statIsFile(file)) return undefined; // deleted, or a folder named x.md (its articles come on their own)
@@ -69,6 +105,7 @@ async function parseChanged(
         warn: options.warn,
         limits: options.limits,
         files: { root: project.root, publicDir: project.publicDir, contentDir: project.contentDir },
+        collection: collectionLookup(project, collections),
       },
     );
   } catch (error) {
@@ -89,12 +126,15 @@ export async function articleInputs(
   server: Promise<ServerBundle>,
   options: RunOptions,
 ): Promise<ArticleInputs> {
-  if (!previous) return readAllArticles(project, setup, server, options);
-  if (changes.has('code')) {
-    const bundle = await server.catch(() => undefined);
-    if (bundle && markdownSettingsOf(bundle).stamp !== previous.markdownStamp)
-      return readAllArticles(project, setup, server, options);
-  }
+  if (!previous) return readAllArticles(project, setup, server, undefined, options);
+  const bundle = changes.has('code') ? await server.catch(() => undefined) : undefined;
+  // New Markdown settings or other collections: every article is read and converted again.
+  if (
+    bundle &&
+    (markdownSettingsOf(bundle).stamp !== previous.markdownStamp ||
+      !sameCollections(collectionsOf(project, bundle, previous), previous.collections))
+  )
+    return readAllArticles(project, setup, server, previous, options);
   if (!setup.edits) throw new Error('a run that updates articles needs the edit converter kept between runs');
   const parsed = await parseChangedFiles(project, previous, changes.get('article') ?? [], options);
   return listUpdated(
@@ -112,12 +152,17 @@ async function readAllArticles(
   project: Project,
   setup: ArticleStageSetup,
   server: Promise<ServerBundle>,
+  previous: State | undefined,
   options: RunOptions,
 ): Promise<ArticleInputs> {
   const { now, warn } = options;
-  const sources = await readArticleSources(project.root, project.articlesDir, warn, options.limits);
-  // The site's plugins are part of each article's cache key: known once its code is bundled.
+  // The folders to read, and the site's plugins (part of each article's cache key), are known
+  // once its code is bundled.
   const bundle = await server.catch(() => undefined);
+  const collections = collectionsOf(project, bundle, previous);
+  const sources: ArticleSource[] = [];
+  for (const collection of collections.filter((one) => one.type === 'content'))
+    sources.push(...(await readArticleSources(project.root, collection.dir, warn, options.limits)));
   const markdown = siteMarkdownOf(setup.moduleCopies, bundle);
   const store = await parseWithCache(sources, {
     now,
@@ -130,6 +175,7 @@ async function readAllArticles(
     contentDir: project.contentDir,
     siteStamp: markdown.stamp,
     lazyHtml: setup.lazyHtml,
+    collection: collectionLookup(project, collections),
   });
   const byFile = new Map(store.all.map((article) => [article.file, article]));
   const publish = { drafts: options.drafts, future: options.future, now };
@@ -151,6 +197,7 @@ async function readAllArticles(
     if (store.stale) await store.cache.save();
   };
   return {
+    collections,
     byFile: byFile as Map<string, Article>,
     articles,
     listChanged: false,
@@ -172,7 +219,7 @@ async function parseChangedFiles(
   const parsed = new Map<string, Article | SsgError>(previous.byFile);
   const edited: Article[] = [];
   for (const file of files) {
-    const result = await parseChanged(project, file, options);
+    const result = await parseChanged(project, file, previous.collections, options);
     if (result) parsed.set(relative(project, file), result);
     else parsed.delete(relative(project, file));
     if (result && !(result instanceof SsgError)) edited.push(result);
@@ -185,14 +232,14 @@ interface EditedArticles {
   edited: Article[];
 }
 
-/** What changed in each article, as parsed, by slug. */
+/** What changed in each article, as parsed, by file. */
 function changedFieldsOf(previous: readonly Article[], articles: readonly Article[]): Map<string, Set<string>> {
-  const before = new Map(previous.map((article) => [article.slug, article]));
+  const before = new Map(previous.map((article) => [article.file, article]));
   const fields = new Map<string, Set<string>>();
   for (const article of articles) {
-    const old = before.get(article.slug);
+    const old = before.get(article.file);
     const changed = old && old !== article ? changedFields(old, article) : undefined;
-    if (changed && changed.size > 0) fields.set(article.slug, changed);
+    if (changed && changed.size > 0) fields.set(article.file, changed);
   }
   return fields;
 }
@@ -223,7 +270,7 @@ function listUpdated(
   ].map((article) => ({ article, key: article.file }));
   const listChanged =
     articles.length !== previous.articles.length ||
-    articles.some((article, index) => previous.articles[index]!.slug !== article.slug);
+    articles.some((article, index) => previous.articles[index]!.file !== article.file);
   // What changed in each article, as parsed: one being converted differs from its last value in
   // its HTML, headings and reading time too, which the pages that show it are made again for.
   const fields = changedFieldsOf(previous.articles, articles);
@@ -251,6 +298,7 @@ function listUpdated(
     options,
   );
   return {
+    collections: previous.collections,
     byFile,
     articles,
     listChanged,

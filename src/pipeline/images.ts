@@ -54,7 +54,7 @@ export function createImageStage(project: Project, options: { started?: number }
     assetsDir: ASSETS_DIR,
     started: options.started,
   });
-  const folders = { root: project.root, articlesDir: project.articlesDir, publicDir: project.publicDir };
+  const folders = { root: project.root, contentDir: project.contentDir, publicDir: project.publicDir };
   const recordOf = new WeakMap<Article, ArticleImageRecord>();
   const outputOf = new WeakMap<Article, OutputFile[]>();
   const entriesOf = new WeakMap<Article | readonly OutputFile[], ReadonlySet<string>>();

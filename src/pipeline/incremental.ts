@@ -55,11 +55,11 @@ export interface IncrementalOptions {
   limits?: ArticleLimits;
 }
 
-/** A page's entry with each article named by its slug: a page handed other articles (a tag page's list) renders again. */
+/** A page's entry with each article named by its file: a page handed other articles (a tag page's list) renders again. */
 const entryShape = (job: PageJob) =>
   JSON.stringify(job.entry, (_, value) =>
     value && typeof value === 'object' && typeof (value as Article).slug === 'string' && 'markdown' in value
-      ? `article:${(value as Article).slug}`
+      ? `article:${(value as Article).file}`
       : value,
   );
 

@@ -27,7 +27,8 @@ function updateDataSources(
   files: readonly string[],
 ): Map<string, DataFile> {
   const sources = new Map(previous);
-  for (const file of files) {
+  // A data collection's files are read with the site's settings, from its folder.
+  for (const file of files.filter((one) => path.dirname(one) === project.contentDir)) {
     const name = path.basename(file).replace(/\.ya?ml$/i, '');
     if (statIsFile(file)) sources.set(name, { name, file: relative(project, file), text: readFileSync(file, 'utf8') });
     else sources.delete(name);

@@ -59,13 +59,14 @@ export function linkSourceFinder(
       const source = readText(path.resolve(project.root, file));
       const found =
         source &&
-        writtenLinkTargets(source).find(({ target }) => target === written || articleLinkTarget(target) === written);
+        writtenLinkTargets(source).find(
+          ({ target }) => target === written || articleLinkTarget(target, file) === written,
+        );
       if (found) return { file, line: found.line, written: found.target };
     }
-    const articles = path.resolve(project.articlesDir);
-    siteSources ??= [path.dirname(project.siteEntry), path.dirname(project.template), project.contentDir]
-      .flatMap(sourceFiles)
-      .filter((file) => !file.startsWith(articles + path.sep));
+    siteSources ??= [path.dirname(project.siteEntry), path.dirname(project.template), project.contentDir].flatMap(
+      sourceFiles,
+    );
     for (const file of siteSources) {
       const text = readText(file);
       const line = text === undefined ? undefined : quotedLine(text, written);

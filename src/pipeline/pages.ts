@@ -14,6 +14,7 @@ import {
 import { pageLinks, type PageLinks } from '../render/links.ts';
 import { renderDocument, type RenderContext } from '../render/render.ts';
 import { expandRoutes, type PageJob } from '../render/routes.ts';
+import { collectionsView } from '../render/collections-view.ts';
 import type { SiteDefinition } from '../render/site-definition.ts';
 import type { Conversion, Inputs, Output, PageSource, RenderedPage, State } from './pipeline-types.ts';
 import { outputHash } from '../output/output-file.ts';
@@ -52,14 +53,18 @@ function withReplacedArticles(jobs: PageJob[], before: readonly Article[], after
  */
 function expandTracked(
   site: SiteDefinition<Record<string, unknown>>,
-  articles: readonly Article[],
-  data: Record<string, unknown>,
+  { articles, data, collections }: Pick<Inputs, 'articles' | 'collections'> & { data: Record<string, unknown> },
 ) {
   const reads = emptyReads();
   const tracked = trackReads(articles, data, reads);
+  const context = {
+    articles: tracked.articles,
+    data: tracked.data,
+    collections: collectionsView(collections, tracked.articles, tracked.data),
+  };
   // Also inside the lists and objects an entry holds: a page reading a tag group's articles
   // records what it read as its own reads, not the route table's.
-  const jobs = expandRoutes(site, { articles: tracked.articles, data: tracked.data }).map((job) => ({
+  const jobs = expandRoutes(site, context).map((job) => ({
     ...job,
     entry: mapArticlesIn(job.entry, isTracked, untracked) as PageJob['entry'],
   }));
@@ -70,7 +75,7 @@ function expandTracked(
 export function expandPages(previous: State | undefined, inputs: Inputs): Pick<State, 'jobs' | 'routeReads'> {
   // entries() may read any field of an article (tag pages read its tags).
   if (!previous || inputs.renderAll || readsChanged(previous.routeReads, inputs)) {
-    return expandTracked(inputs.server.module.site, inputs.articles, inputs.settings.data);
+    return expandTracked(inputs.server.module.site, { ...inputs, data: inputs.settings.data });
   }
   return {
     jobs: withReplacedArticles(previous.jobs, previous.articles, inputs.articles),
@@ -197,7 +202,7 @@ function convertingSlugs(known: ReadonlySet<Article>, conversion: Conversion): (
   return () => {
     if (seen !== conversion.ready.size) {
       seen = conversion.ready.size;
-      slugs = new Set([...known].filter((article) => !conversion.ready.has(article)).map((article) => article.slug));
+      slugs = new Set([...known].filter((article) => !conversion.ready.has(article)).map((article) => article.file));
     }
     return slugs;
   };

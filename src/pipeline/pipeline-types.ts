@@ -3,6 +3,7 @@ import type { SpareHelper } from '../content/helper-process.ts';
 import type { ArticleLimits } from '../content/limits.ts';
 // The shapes the one pipeline (pipeline.ts) passes between its stages and its strategies.
 import type { Article } from '../content/article.ts';
+import type { ResolvedCollection } from '../content/collections.ts';
 import type { ClientBundle } from '../render/bundles.ts';
 import type { ServerBundle } from '../bundle/bundle-server.ts';
 import type { DataFile } from '../content/data.ts';
@@ -59,7 +60,7 @@ export interface Inputs extends Omit<
   renderAll: boolean;
   styleChanged: boolean;
   listChanged: boolean;
-  /** Fields changed of each article, by slug. */
+  /** Fields changed of each article, by file. */
   fields: Map<string, Set<string>>;
   changedData: Set<string>;
   publicChanged: boolean;
@@ -92,6 +93,8 @@ export interface State {
   client: ClientBundle;
   dataSources: Map<string, DataFile>;
   settings: SiteSettings;
+  /** The site's collections, their folders resolved (content/news alone when it declares none). */
+  collections: readonly ResolvedCollection[];
   /** Every article file parsed, drafts included. */
   byFile: Map<string, Article>;
   /** The published articles, newest first, with their HTML. */

@@ -8,7 +8,7 @@ import type { OutputFile } from '../output/output-file.ts';
 import type { Project } from '../project.ts';
 import { linkSourceFinder } from './link-sources.ts';
 import type { PageJob } from '../render/routes.ts';
-import { FEED_LIMIT } from '../render/feeds.ts';
+import { FEED_LIMIT, feedArticles } from '../render/feeds.ts';
 import { drawnFiles, generatedFiles, renderContext } from './stages.ts';
 import { checkPublicClashes, checkSiteOutput, heldBackPages } from './site-checks.ts';
 import { readInputs, type InputSetup } from './inputs.ts';
@@ -66,8 +66,10 @@ function siteFilesFor(
   jobs: readonly PageJob[],
   site: { now: Date; project: Project; warn: (message: string) => void },
 ): OutputFile[] {
-  const feedLimit = inputs.settings.feed?.limit ?? FEED_LIMIT;
-  const inFeed = new Set(inputs.articles.slice(0, feedLimit).map((article) => article.slug));
+  const { feed } = inputs.settings;
+  const inFeed = new Set(
+    (feed ? feedArticles(feed, inputs.articles) : inputs.articles.slice(0, FEED_LIMIT)).map((article) => article.file),
+  );
   const regenerate =
     !previous ||
     inputs.renderAll ||
@@ -76,7 +78,7 @@ function siteFilesFor(
     inputs.publicChanged ||
     inputs.styleChanged ||
     [...inputs.fields].some(
-      ([slug, fields]) => inFeed.has(slug) || fields.has('date') || fields.has('data') || fields.has('draft'),
+      ([file, fields]) => inFeed.has(file) || fields.has('date') || fields.has('data') || fields.has('draft'),
     );
   return regenerate
     ? generatedFiles({ ...inputs, server: inputs.server.module }, jobs, inputs.publicFiles, site)

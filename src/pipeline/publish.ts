@@ -25,9 +25,10 @@ export function publishArticles(byFile: ReadonlyMap<string, Article | SsgError>,
       errors.push(article);
       continue;
     }
-    const existing = bySlug.get(article.slug);
+    const key = `${article.collection}/${article.slug}`;
+    const existing = bySlug.get(key);
     if (existing) errors.push(duplicateSlug(existing, article));
-    else bySlug.set(article.slug, article);
+    else bySlug.set(key, article);
   }
   if (errors.length === 1) throw errors[0];
   if (errors.length > 1) throw new SsgErrorList(errors);

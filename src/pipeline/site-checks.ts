@@ -185,13 +185,17 @@ export function heldBackPages(
   const held = [...articles.byFile.values()].filter((article) => !published.has(article.file));
   const found = new Map<string, HeldBackPage>();
   if (held.length === 0) return found;
-  const prefixes = new Set<string>();
+  // Each collection's own: its articles' pages, `/news/` of the news and `/docs/` of the docs.
+  const prefixes = new Map<string, Set<string>>();
   for (const page of pages) {
     const article = page.file === undefined ? undefined : articles.byFile.get(page.file);
-    if (article && page.path.endsWith(`/${article.slug}`)) prefixes.add(page.path.slice(0, -article.slug.length));
+    if (article && page.path.endsWith(`/${article.slug}`)) {
+      const own = prefixes.get(article.collection) ?? new Set<string>();
+      prefixes.set(article.collection, own.add(page.path.slice(0, -article.slug.length)));
+    }
   }
   for (const article of held) {
-    for (const prefix of prefixes)
+    for (const prefix of prefixes.get(article.collection) ?? [])
       found.set(`${prefix}${article.slug}`, {
         file: article.file,
         reason: article.draft ? 'draft' : 'future',

@@ -2,6 +2,7 @@
 // base URL, meta and feed, and its own images.
 import path from 'node:path';
 import type { ServerModule } from '../bundle/bundle-server.ts';
+import { readDataCollections, resolveCollections } from '../content/collections.ts';
 import { parseDataFiles, type DataFile } from '../content/data.ts';
 import { catalogueError, type ErrorDetails } from '../errors.ts';
 import { isSiteFilePath } from '../render/generated-files.ts';
@@ -64,6 +65,14 @@ export async function siteSettings(
 ): Promise<SiteSettings> {
   const site = server.site;
   const data = parseDataFiles([...dataSources], (site.schemas ?? {}) as Record<string, DataSchema>);
+  // A data collection's entries are data under its name: a page that reads them is made again when they change.
+  const collections = resolveCollections(project.contentDir, site.collections, siteEntryShown(project));
+  for (const [name, entries] of Object.entries(await readDataCollections(project.root, collections))) {
+    const clash = dataSources.find((source) => source.name === name);
+    if (clash)
+      throw catalogueError('CollectionInvalid', ['dataClash', name, clash.file], { file: siteEntryShown(project) });
+    data[name] = entries;
+  }
   const baseUrl = resolveBaseUrl(project, data, options.baseUrl);
   site.check?.(data, options.warn);
   const images = await options.siteImages(server, data);

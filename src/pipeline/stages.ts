@@ -3,6 +3,8 @@
 // function of its inputs, so a change here holds in both.
 import { createHash } from 'node:crypto';
 import type { Article } from '../content/article.ts';
+import type { ResolvedCollection } from '../content/collections.ts';
+import { collectionsView } from '../render/collections-view.ts';
 import type { ClientBundle } from '../render/bundles.ts';
 import type { ServerBundle, ServerModule } from '../bundle/bundle-server.ts';
 import { addCspSources } from '../render/csp.ts';
@@ -32,6 +34,7 @@ export function renderContext(
     client: ClientBundle;
     shell: DocumentShell;
     articles: readonly Article[];
+    collections: readonly ResolvedCollection[];
     settings: SiteSettings;
   },
   now: Date,
@@ -44,6 +47,7 @@ export function renderContext(
     shell: inputs.shell,
     articles: inputs.articles,
     data: settings.data,
+    collections: inputs.collections,
     baseUrl: settings.baseUrl,
     now,
     root,
@@ -55,7 +59,12 @@ export function renderContext(
 /** The editor's files and headers, when the site has one. */
 function editorOutput(
   project: Project,
-  inputs: { server: ServerModule; settings: SiteSettings; dataSources: ReadonlyMap<string, DataFile> },
+  inputs: {
+    server: ServerModule;
+    settings: SiteSettings;
+    dataSources: ReadonlyMap<string, DataFile>;
+    collections: readonly ResolvedCollection[];
+  },
   headers: Record<string, string> | undefined,
   warn: (message: string) => void,
 ) {
@@ -66,7 +75,13 @@ function editorOutput(
     .filter((file) => schemas[file.name] !== undefined)
     .map((file) => ({ name: file.name, file: file.file, schema: schemas[file.name] }));
   const { baseUrl, meta } = inputs.settings;
-  const files = editorFiles(project, site.editor, dataFiles, { baseUrl, name: meta?.name ?? baseUrl, warn });
+  const collections = inputs.collections.filter((collection) => collection.type === 'content');
+  const files = editorFiles(project, site.editor, dataFiles, {
+    baseUrl,
+    name: meta?.name ?? baseUrl,
+    warn,
+    collections,
+  });
   return {
     files,
     folderHeaders: { path: EDITOR_PATH, headers: editorHeaders(headers, editorOrigins(site.editor)) },
@@ -79,6 +94,7 @@ export function generatedFiles(
     server: ServerModule;
     client: ClientBundle;
     articles: readonly Article[];
+    collections: readonly ResolvedCollection[];
     settings: SiteSettings;
     dataSources: ReadonlyMap<string, DataFile>;
   },
@@ -132,7 +148,12 @@ export function generatedFiles(
  * keeps them in `memo` between rebuilds, so an edit reads none of the unchanged ones again.
  */
 export function drawnFiles(
-  inputs: { server: ServerBundle; articles: readonly Article[]; settings: SiteSettings },
+  inputs: {
+    server: ServerBundle;
+    articles: readonly Article[];
+    collections: readonly ResolvedCollection[];
+    settings: SiteSettings;
+  },
   project: Project,
   how: {
     dev?: { memo: DrawnMemo; reads: PageReads };
@@ -149,7 +170,14 @@ export function drawnFiles(
     : { articles: inputs.articles, data: settings.data };
   return generateFiles(
     inputs.server.module.site,
-    { articles, data, baseUrl: settings.baseUrl, root: project.root, warn: how.warn },
+    {
+      articles,
+      data,
+      collections: collectionsView(inputs.collections, articles, data),
+      baseUrl: settings.baseUrl,
+      root: project.root,
+      warn: how.warn,
+    },
     {
       cacheDir: project.cacheDir,
       salt: drawingCode(inputs.server),

@@ -91,8 +91,8 @@ function trackArticle(article: Article, reads: PageReads): Article {
   const proxy = new Proxy(article, {
     get(target, key, receiver) {
       if (typeof key === 'string') {
-        let fields = reads.articleFields.get(target.slug);
-        if (!fields) reads.articleFields.set(target.slug, (fields = new Set()));
+        let fields = reads.articleFields.get(target.file);
+        if (!fields) reads.articleFields.set(target.file, (fields = new Set()));
         fields.add(key);
       }
       return Reflect.get(target, key, receiver);
@@ -279,8 +279,8 @@ export function dependsOnArticles(reads: PageReads, change: ArticleChange): bool
     )
       return true;
   }
-  for (const [slug, fields] of change.fields) {
-    const read = reads.articleFields.get(slug);
+  for (const [file, fields] of change.fields) {
+    const read = reads.articleFields.get(file);
     if (read && [...fields].some((field) => read.has(field))) return true;
     if (reads.listFields.size > 0 && [...fields].some((field) => reads.listFields.has(field))) return true;
   }
@@ -307,7 +307,7 @@ export function listReadTexts(articles: readonly Article[]) {
       const list = rest.join(':');
       const keys =
         list === '*'
-          ? (slugs ??= articles.map((article) => article.slug))
+          ? (slugs ??= articles.map((article) => article.file))
           : list.startsWith('g:')
             ? (groupOf(list.slice(2))?.slugs ?? [])
             : undefined;

@@ -61,7 +61,7 @@ export function rssFeed(
   baseUrl: string,
   now: Date,
 ): string {
-  const articles = allArticles.filter((article) => !article.draft);
+  const articles = feedSource(feed, allArticles);
   const items = feedArticles(feed, articles).map((article) => {
     const link = baseUrl + feed.link(article);
     const time = Date.parse(article.date);
@@ -112,9 +112,16 @@ export function feedPaths(rssPath: string): { rss: string; atom?: string; json?:
   return { rss: rssPath, atom: beside('atom.xml'), json: beside('feed.json') };
 }
 
-/** The articles a feed carries: the newest published ones, as many as its limit. */
-function feedArticles(feed: FeedDefinition, published: readonly Article[]): readonly Article[] {
-  return published.slice(0, feed.limit ?? FEED_LIMIT);
+/** The articles a feed may carry: those of its collection (of every one without), drafts never. */
+function feedSource(feed: FeedDefinition, published: readonly Article[]): readonly Article[] {
+  return published.filter(
+    (article) => !article.draft && (feed.collection === undefined || article.collection === feed.collection),
+  );
+}
+
+/** The articles a feed carries: the newest it may carry, as many as its limit. */
+export function feedArticles(feed: FeedDefinition, published: readonly Article[]): readonly Article[] {
+  return feedSource(feed, published).slice(0, feed.limit ?? FEED_LIMIT);
 }
 
 /**
@@ -154,7 +161,7 @@ export function atomFeed(
   baseUrl: string,
   now: Date,
 ): string {
-  const published = allArticles.filter((article) => !article.draft);
+  const published = feedSource(feed, allArticles);
   const updated = feedUpdated(published, now);
   const atom = new Feed({
     id: `${baseUrl}/`,
@@ -193,7 +200,7 @@ export function jsonFeed(
   baseUrl: string,
   now: Date,
 ): string {
-  const published = allArticles.filter((article) => !article.draft);
+  const published = feedSource(feed, allArticles);
   const json = new Feed({
     title: feed.title,
     description: feed.description,

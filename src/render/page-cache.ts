@@ -199,12 +199,12 @@ function storedLinks(page: StoredPage, urlPath: string): PageLinks | undefined {
 
 /**
  * The signature today of each thing a page may have read (memoised for the build): '*' the list's
- * members and order, '*:<field>' one field of every article, 'a:<slug>\0<fields>' some fields of
+ * members and order, '*:<field>' one field of every article, 'a:<file>\0<fields>' some fields of
  * one article, 'd:<name>' a data file, 'g:<tag>' a tag's group ('n:<tag>' its name alone),
  * 'p:<size>:<number>:<list>' one page of a list. Undefined for what no longer exists.
  */
 function readSignatures(inputs: PageCacheInputs): (read: string) => string | undefined {
-  const bySlug = new Map(inputs.articles.map((article) => [article.slug, article]));
+  const byFile = new Map(inputs.articles.map((article) => [article.file, article]));
   let list: string | undefined;
   const signatures = new Map<string, string | undefined>();
   /** What a field of an article is, as a page shows it: by its value, or by the content key when made from the body. */
@@ -220,8 +220,8 @@ function readSignatures(inputs: PageCacheInputs): (read: string) => string | und
    * after an edit to an article's body.
    */
   const articleFields = (read: string): string | undefined => {
-    const [slug, fields = ''] = read.slice(2).split('\0');
-    const article = bySlug.get(slug!);
+    const [file, fields = ''] = read.slice(2).split('\0');
+    const article = byFile.get(file!);
     return article && sha1(...fields.split(',').map((field) => `${field}=${fieldValue(article, field)}`));
   };
 
@@ -237,13 +237,13 @@ function readSignatures(inputs: PageCacheInputs): (read: string) => string | und
   };
 
   const compute = (read: string): string | undefined => {
-    if (read === '*') return (list ??= sha1(...inputs.articles.map((article) => article.slug)));
+    if (read === '*') return (list ??= sha1(...inputs.articles.map((article) => article.file)));
     if (read.startsWith('g:')) return listRead(() => lists.group(read.slice(2)));
     if (read.startsWith('n:')) return listRead(() => lists.name(read.slice(2)));
     if (read.startsWith('p:')) return listRead(() => lists.page(read.slice(2)));
     // One field of every article of the list (a tag's page reads every article's tags).
     if (read.startsWith('*:'))
-      return sha1(...inputs.articles.map((article) => `${article.slug}=${fieldValue(article, read.slice(2))}`));
+      return sha1(...inputs.articles.map((article) => `${article.file}=${fieldValue(article, read.slice(2))}`));
     if (read.startsWith('a:')) return articleFields(read);
     if (read.startsWith('d:')) return sha1(JSON.stringify(inputs.data[read.slice(2)]) ?? 'undefined');
     return undefined;

@@ -1,5 +1,7 @@
 import type { Article } from '../content/article.ts';
+import type { ResolvedCollection } from '../content/collections.ts';
 import type { ClientBundle, ServerModule } from './bundles.ts';
+import { collectionsView } from './collections-view.ts';
 import { trackReads, type PageReads } from './dependencies.ts';
 import { catalogueError, SsgError } from '../errors.ts';
 import { renderHead } from './head.ts';
@@ -14,6 +16,7 @@ export interface RenderContext {
   shell: DocumentShell;
   articles: readonly Article[];
   data: Record<string, unknown>;
+  collections: readonly ResolvedCollection[];
   baseUrl: string;
   now: Date;
   root: string;
@@ -49,6 +52,7 @@ export function renderDocument(job: PageJob, context: RenderContext, reads?: Pag
     entry: inputs.entry,
     articles: inputs.articles,
     data: inputs.data,
+    collections: collectionsView(context.collections, inputs.articles, inputs.data),
     baseUrl: context.baseUrl,
     now: context.now,
   };

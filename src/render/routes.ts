@@ -1,7 +1,7 @@
 import { catalogueError } from '../errors.ts';
 import type { Article } from '../content/article.ts';
 import { siteCodeError } from '../site-code-error.ts';
-import type { Route, RouteEntry, SiteDefinition } from './site-definition.ts';
+import type { Route, RouteContext, RouteEntry, SiteDefinition } from './site-definition.ts';
 import { groupByTag } from '../content/tags.ts';
 
 /** One page to write: a route with its parameters filled in. */
@@ -51,7 +51,7 @@ function fillParams(route: Route<any>, params: Record<string, string>): string {
 }
 
 /** A route's entries(): site code, so what it throws is reported at its file and line. */
-function listEntries<Data>(route: Route<Data>, context: { articles: readonly Article[]; data: Data }): RouteEntry[] {
+function listEntries<Data>(route: Route<Data>, context: RouteContext<Data>): RouteEntry[] {
   let entries: unknown;
   try {
     entries = route.entries!(context);
@@ -65,10 +65,7 @@ function listEntries<Data>(route: Route<Data>, context: { articles: readonly Art
 }
 
 /** Every page of the site, in route-table order; dynamic routes expanded by their entries. */
-export function expandRoutes<Data>(
-  site: SiteDefinition<Data>,
-  context: { articles: readonly Article[]; data: Data },
-): PageJob[] {
+export function expandRoutes<Data>(site: SiteDefinition<Data>, context: RouteContext<Data>): PageJob[] {
   // A tag with no URL stops the build here, naming its file, before any page reads the tags.
   groupByTag(context.articles);
   const jobs: PageJob[] = [];

@@ -1,6 +1,7 @@
 import type { ComponentType, ReactNode } from 'react';
 import type { Article } from '../content/article.ts';
 import type { DataSchema } from '../content/data.ts';
+import type { CollectionDefinition, DefaultCollections } from '../content/collections.ts';
 import type { MarkdownOptions } from '../content/markdown-options.ts';
 import type { EditorOptions } from '../editor/editor-config.ts';
 
@@ -13,17 +14,27 @@ export type RedirectRule = string | { destination: string; status?: RedirectStat
 
 /**
  * What every page and the layout receive. `Data` is the site's YAML data (its schemas' types);
- * `Entry` what the route's `entries()` hand each page as `props` (`{ article: Article }`, say).
+ * `Entry` what the route's `entries()` hand each page as `props` (`{ article: Article }`, say);
+ * `Collections` the entries of each collection (`CollectionsOf<typeof collections>`).
  */
-export interface PageProps<Data = Record<string, unknown>, Entry extends object = Record<string, unknown>> {
+export interface PageProps<
+  Data = Record<string, unknown>,
+  Entry extends object = Record<string, unknown>,
+  Collections = DefaultCollections,
+> {
   /** The URL path of this page, for example `/news/hello-world`. */
   path: string;
   /** Route parameters, for example `{ slug: 'hello-world' }` for `/news/:slug`. */
   params: Record<string, string>;
   /** What the route's `entries()` gave this page as `props` (its article, say); `{}` on a route without entries. */
   entry: Entry;
-  /** Every published article, newest first. */
+  /** Every published article of every content collection, newest first (each names its `collection`). */
   articles: readonly Article[];
+  /**
+   * The published entries of each collection, by its name: a content collection's articles
+   * newest first, a data collection's entries by file name.
+   */
+  collections: Collections;
   /** The YAML files of `content/`, by file name without extension, checked by the site's schemas. */
   data: Data;
   /** The absolute origin of the site, without a trailing slash. */
@@ -84,6 +95,8 @@ export interface SiteMeta {
 export interface FeedDefinition {
   /** Where the feed is written, for example `/news/feed.xml`. */
   path: string;
+  /** The content collection whose articles it carries; every collection's when not given. */
+  collection?: string;
   title: string;
   description: string;
   /** The page of an article. */
@@ -93,20 +106,33 @@ export interface FeedDefinition {
 }
 
 /** One route of the site: a path, the page component, its head, and (with parameters) its pages. */
-export interface Route<Data = Record<string, unknown>, Entry extends object = Record<string, unknown>> {
+export interface Route<
+  Data = Record<string, unknown>,
+  Entry extends object = Record<string, unknown>,
+  Collections = DefaultCollections,
+> {
   /** `/about`, or with parameters `/news/:slug`; a last segment `404` is written as `404.html`. */
   path: string;
   /** The page, rendered to HTML at build time (islands inside it hydrate in the browser). */
-  page: ComponentType<PageProps<Data, Entry>>;
+  page: ComponentType<PageProps<Data, Entry, Collections>>;
   /** The page's title, description, share image and structured data. */
-  head: (props: PageProps<Data, Entry>) => Head;
+  head: (props: PageProps<Data, Entry, Collections>) => Head;
   /** For a path with parameters: one entry per page to write, its parameters and the props its page receives as `entry`. */
-  entries?: (context: { articles: readonly Article[]; data: Data }) => RouteEntry<Entry>[];
+  entries?: (context: RouteContext<Data, Collections>) => RouteEntry<Entry>[];
   /**
    * Not for search engines (a form's answer, a thank-you page): its pages carry
    * `<meta name="robots" content="noindex">`, no canonical link, and stay out of the sitemap.
    */
   noindex?: boolean;
+}
+
+/** What a route's `entries()` lists its pages from. */
+export interface RouteContext<Data = Record<string, unknown>, Collections = DefaultCollections> {
+  /** Every published article of every content collection, newest first. */
+  articles: readonly Article[];
+  data: Data;
+  /** The published entries of each collection, by its name. */
+  collections: Collections;
 }
 
 /** One page of a route with parameters: the values of its parameters, and data for the page. */
@@ -121,12 +147,19 @@ import type { Drawer } from '../content/drawing.ts';
 
 export type { Drawer } from '../content/drawing.ts';
 
-export interface SiteDefinition<Data = Record<string, unknown>> {
+export interface SiteDefinition<Data = Record<string, unknown>, Collections = DefaultCollections> {
   /** The pages of the site, in order; `defineRoute` types a route's `entry` from its `entries()`. */
   // Each route has its own entry type; `defineRoute` checks a route against its own.
-  routes: Route<Data, any>[];
+  routes: Route<Data, any, Collections>[];
+  /**
+   * The site's collections by name, each made with `defineCollection`: a folder below content/
+   * (the name, unless `folder` says another) of articles (`.md`, `.mdx`) or, with `type: 'data'`,
+   * of YAML or JSON files, and its zod schema. Pages receive their entries as `collections.<name>`.
+   * Without it the site has one content collection, `news` (content/news).
+   */
+  collections?: Readonly<Record<string, CollectionDefinition<any>>>;
   /** Wraps every page; receives the page as children. */
-  layout?: ComponentType<PageProps<Data> & { children: ReactNode }>;
+  layout?: ComponentType<PageProps<Data, Record<string, unknown>, Collections> & { children: ReactNode }>;
   /** Schema checks for `content/<name>.yaml`, by name. */
   schemas?: { [Name in keyof Data]?: DataSchema<Data[Name]> };
   /** Runs once after the data is loaded, for warnings such as placeholder values still in use. */
@@ -136,7 +169,7 @@ export interface SiteDefinition<Data = Record<string, unknown>> {
   /** An RSS feed of the articles. */
   feed?: (data: Data) => FeedDefinition;
   /** Files drawn at build time (share images), each cached by its path, its key and the site code. */
-  files?: (context: GeneratedFilesContext<Data>) => GeneratedFile[];
+  files?: (context: GeneratedFilesContext<Data, Collections>) => GeneratedFile[];
   /**
    * Functions that draw a generated file from plain data, by name: a file of `files()` that names
    * one (`draw: { drawer, input }`) is drawn in the build's helper processes, beside the Markdown
@@ -172,8 +205,11 @@ export interface SiteDefinition<Data = Record<string, unknown>> {
   editor?: EditorOptions;
 }
 
-export interface GeneratedFilesContext<Data = Record<string, unknown>> {
+export interface GeneratedFilesContext<Data = Record<string, unknown>, Collections = DefaultCollections> {
+  /** Every published article of every content collection, newest first. */
   articles: readonly Article[];
+  /** The published entries of each collection, by its name. */
+  collections: Collections;
   data: Data;
   baseUrl: string;
   /** The site folder, for files the drawing reads (fonts). */
@@ -209,13 +245,17 @@ export interface GeneratedFile {
  * { slug: article.slug }, props: { article } })), page: ArticlePage, head: ({ entry }) => ({ title:
  * entry.article.title }) })`. Write `entries` before `page` and `head`, so TypeScript reads it first.
  */
-export function defineRoute<Data = Record<string, unknown>, Entry extends object = Record<string, unknown>>(
-  route: Route<Data, Entry>,
-): Route<Data, Entry> {
+export function defineRoute<
+  Data = Record<string, unknown>,
+  Entry extends object = Record<string, unknown>,
+  Collections = DefaultCollections,
+>(route: Route<Data, Entry, Collections>): Route<Data, Entry, Collections> {
   return route;
 }
 
-/** The site: its routes, layout, data schemas, metadata, feed, drawn files, headers and Markdown options. */
-export function defineSite<Data = Record<string, unknown>>(site: SiteDefinition<Data>): SiteDefinition<Data> {
+/** The site: its routes, layout, collections, data schemas, metadata, feed, drawn files, headers and Markdown options. */
+export function defineSite<Data = Record<string, unknown>, Collections = DefaultCollections>(
+  site: SiteDefinition<Data, Collections>,
+): SiteDefinition<Data, Collections> {
   return site;
 }

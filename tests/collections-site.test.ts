@@ -1,0 +1,206 @@
+// A site with two content collections (news, and docs with fields of their own) and a data
+// collection (team, YAML and JSON): built, its mistakes named by file and line, and watched in dev.
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectionOf, resolveCollections } from '../src/content/collections.ts';
+import { articleLinkTarget } from '../src/content/article-links.ts';
+import { DevProcess } from './helpers/dev-process.ts';
+import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
+
+const fixture = path.join(repoRoot, 'tests', 'fixtures', 'collections');
+
+describe('a site with collections, built', () => {
+  let site: TempSite;
+  beforeAll(async () => {
+    site = await copySite(fixture);
+    const result = await site.run(['build']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+  });
+  afterAll(() => site?.dispose());
+
+  it("routes each collection's articles where its routes say, one slug in two collections apart", async () => {
+    expect(await site.read('dist/news/hello.html')).toContain('Hello from the newsroom');
+    expect(await site.read('dist/docs/hello.html')).toContain('Hello from the docs');
+    const home = await site.read('dist/index.html');
+    expect(home).toContain('<a href="/news/hello">Hello from the newsroom</a>');
+    expect(home).not.toContain('/docs/');
+  });
+
+  it("hands pages the fields of a collection's schema, typed, and a data collection's entries by file", async () => {
+    const docs = await site.read('dist/docs.html');
+    const order = ['/docs/intro', '/docs/setup', '/docs/hello'].map((href) => docs.indexOf(`href="${href}"`));
+    expect(order.every((at, index) => at > (order[index - 1] ?? -1))).toBe(true);
+    expect(await site.read('dist/docs/setup.html')).toMatch(/<p class="section">Basics<!-- -->, part <!-- -->2<\/p>/);
+    expect(await site.read('dist/team.html')).toContain(
+      '<ul id="team"><li>Alice<!-- -->: <!-- -->Engineer</li><li>Bob<!-- -->: <!-- -->Operator</li></ul>',
+    );
+  });
+
+  it('turns a link to an article of another collection into its page, and feeds the news alone', async () => {
+    expect(await site.read('dist/news/hello.html')).toContain('<a href="/docs/intro">the introduction</a>');
+    expect(await site.read('dist/docs/intro.html')).toContain('<a href="setup">setup</a>');
+    const feed = await site.read('dist/news/feed.xml');
+    expect(feed).toContain('/news/hello</link>');
+    expect(feed.match(/<item>/g)).toHaveLength(1);
+  });
+});
+
+describe('mistakes in collections', () => {
+  let site: TempSite;
+  beforeAll(async () => {
+    site = await copySite(fixture);
+  });
+  afterAll(() => site?.dispose());
+
+  /** Builds with one file changed, expects the error, and puts the file back. */
+  async function failsWith(file: string, contents: string | undefined, expected: RegExp): Promise<void> {
+    const before = await site.read(file).catch(() => undefined);
+    if (contents === undefined) await site.remove(file);
+    else await site.write(file, contents);
+    try {
+      const result = await site.run(['build']);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr + result.stdout).toMatch(expected);
+    } finally {
+      if (before === undefined) await site.remove(file);
+      else await site.write(file, before);
+    }
+  }
+
+  it("names the file and line of a field the collection's schema refuses", async () => {
+    const setup = await site.read('content/docs/setup.md');
+    await failsWith(
+      'content/docs/setup.md',
+      setup.replace('order: 2', 'order: second'),
+      /ArticleSchemaMismatch[\s\S]*content\/docs\/setup\.md:4: order: .*number.*the collection "docs"/,
+    );
+  });
+
+  it('names a data entry the schema refuses, and a slug used twice in one collection', async () => {
+    await failsWith(
+      'content/team/carol.yaml',
+      'name: Carol\n',
+      /DataSchemaMismatch[\s\S]*content\/team\/carol\.yaml:1: role/,
+    );
+    await failsWith(
+      'content/team/dave.json',
+      '{ "name": "Dave", "role": 7 }',
+      /DataSchemaMismatch[\s\S]*content\/team\/dave\.json:1: role/,
+    );
+    await failsWith(
+      'content/docs/more/setup.md',
+      '---\ntitle: Again\norder: 4\nsection: X\n---\nx\n',
+      /ArticleSlugDuplicate[\s\S]*content\/docs\/setup\.md: The slug "setup" is already used by content\/docs\/more\/setup\.md/,
+    );
+  });
+
+  it('stops on a data file and a data collection of one name, and on a folder outside content/', async () => {
+    await failsWith('content/team.yaml', 'x: 1\n', /CollectionInvalid[\s\S]*content\/team\.yaml/);
+    const code = await site.read('site/index.tsx');
+    await failsWith(
+      'site/index.tsx',
+      code.replace('news: defineCollection({})', "news: defineCollection({ folder: '../site' })"),
+      /CollectionInvalid[\s\S]*site\/index\.tsx: The folder of the collection "news" is not a folder below content\//,
+    );
+    const result = await site.run(['build']);
+    expect(result.code, result.stderr).toBe(0);
+  });
+});
+
+describe('collections in dev', () => {
+  it('shows a new article of a collection, an edited data entry and a new collection as a build makes them', async () => {
+    const site = await copySite(fixture);
+    const dev = await DevProcess.start(site.dir);
+    try {
+      const page = (at: string) => fetch(`${dev.url}${at}`).then((response) => response.text());
+      const events = await dev.events();
+      await events.settle();
+
+      await site.write(
+        'content/docs/faq.md',
+        '---\ntitle: Questions\ndate: "2025-01-04"\norder: 0\nsection: Help\n---\nAsk.\n',
+      );
+      await events.next('reload', undefined, 30_000);
+      expect(await page('/docs/faq')).toContain('<p class="section">Help<!-- -->, part <!-- -->0</p>');
+      expect(await page('/docs')).toMatch(/href="\/docs\/faq"[\s\S]*href="\/docs\/intro"/);
+
+      await site.write('content/team/bob.json', '{ "name": "Bob", "role": "Lead" }');
+      await events.next('reload', undefined, 30_000);
+      expect(await page('/team')).toContain('Bob<!-- -->: <!-- -->Lead');
+
+      // A third collection declared while dev runs: its folder is read at once.
+      await site.write('content/jobs/engineer.md', '---\ntitle: Engineer\ndate: "2025-02-01"\n---\nJoin us.\n');
+      const code = await site.read('site/index.tsx');
+      await site.write(
+        'site/index.tsx',
+        code
+          .replace(
+            "  team: defineCollection({ type: 'data'",
+            "  jobs: defineCollection({}),\n  team: defineCollection({ type: 'data'",
+          )
+          .replace(
+            "    { path: '/team',",
+            "    { path: '/jobs', page: ({ collections }) => <p id=\"jobs\">{collections.jobs.map((job) => job.title).join(', ')}</p>, head: () => ({ title: 'Jobs' }) },\n    { path: '/team',",
+          ),
+      );
+      await events.next('reload', undefined, 30_000);
+      expect(await page('/jobs')).toContain('<p id="jobs">Engineer</p>');
+      await site.write('content/jobs/operator.md', '---\ntitle: Operator\ndate: "2025-03-01"\n---\nRun nodes.\n');
+      await events.next('reload', undefined, 30_000);
+      const shown = await page('/jobs');
+      expect(shown).toContain('<p id="jobs">Operator, Engineer</p>');
+      events.close();
+
+      await dev.stop();
+      const built = await site.run(['build']);
+      expect(built.code, built.stdout + built.stderr).toBe(0);
+      expect(await site.read('dist/jobs.html')).toContain('<p id="jobs">Operator, Engineer</p>');
+      expect(await site.read('dist/team.html')).toContain('Bob<!-- -->: <!-- -->Lead');
+    } finally {
+      await dev.stop();
+      await site.dispose();
+    }
+  });
+});
+
+describe('collection folders and links between them', () => {
+  const content = '/srv/site/content';
+
+  it('places every file below content/ in at most one collection, the one whose folder holds it', () => {
+    const collections = resolveCollections(
+      content,
+      { news: {}, docs: { folder: 'guides' }, team: { type: 'data' } },
+      's',
+    );
+    const name = fc.stringMatching(/^[a-z0-9-]{1,8}$/);
+    fc.assert(
+      fc.property(fc.constantFrom('news', 'guides', 'team', 'other'), fc.array(name, { maxLength: 3 }), (top, rest) => {
+        const file = path.join(content, top, ...rest, 'x.md');
+        const found = collectionOf(collections, file);
+        const expected = { news: 'news', guides: 'docs', team: 'team' }[top as 'news'];
+        expect(found?.name).toBe(expected);
+      }),
+    );
+    expect(() => resolveCollections(content, { a: { folder: 'x' }, b: { folder: 'x/y' } }, 's')).toThrow(
+      /"b" is the folder of "a" or inside it/,
+    );
+    expect(() => resolveCollections(content, { 'a b': {} }, 's')).toThrow(/is not a name/);
+    expect(resolveCollections(content, undefined, 's').map((one) => one.name)).toEqual(['news']);
+  });
+
+  it("leads a link to another collection's article to /<folder>/<slug>, one in its own to its slug", () => {
+    const from = 'content/news/2025/hello.md';
+    expect(articleLinkTarget('other.md#part', from)).toBe('other#part');
+    expect(articleLinkTarget('../2024/old.mdx', from)).toBe('old');
+    expect(articleLinkTarget('../../docs/intro.md', from)).toBe('/docs/intro');
+    expect(articleLinkTarget('../../docs/setup/index.mdx?x=1#a', from)).toBe('/docs/setup?x=1#a');
+    expect(articleLinkTarget('https://example.org/a.md', from)).toBe('https://example.org/a.md');
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-z0-9-]{1,10}$/), (slug) => {
+        expect(articleLinkTarget(`${slug}.md`, from)).toBe(slug);
+        expect(articleLinkTarget(`../../docs/${slug}.md`, from)).toBe(`/docs/${slug}`);
+      }),
+    );
+  });
+});
