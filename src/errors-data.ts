@@ -173,6 +173,8 @@ export const errorCatalogue = {
       folder: (name: string) => `The folder of the collection "${name}" is not a folder below content/.`,
       overlaps: (name: string, other: string) =>
         `The folder of the collection "${name}" is the folder of "${other}" or inside it; give each collection its own folder.`,
+      feed: (name: string) =>
+        `The feed carries the collection "${name}", which is no content collection of the site; name one in collections, or leave collection out.`,
       dataClash: (name: string, file: string) =>
         `The data collection "${name}" has the name of the data file ${file}; pages would receive both as data.${name}. Rename one.`,
     }),

@@ -276,6 +276,71 @@ describe('ssg installed from its packed tarball', () => {
     expect(readdirSync(path.join(site, 'dist', 'assets')).some((name) => name.endsWith('.js'))).toBe(true);
   });
 
+  it('adds a second collection with a schema, typed into its pages, and a redirect, as the docs show', async () => {
+    // As docs/collections.md and the README's tour show a new user.
+    await mkdir(path.join(site, 'content', 'jobs'), { recursive: true });
+    await writeFile(
+      path.join(site, 'content', 'jobs', 'engineer.md'),
+      '---\ntitle: Engineer\ndate: "2024-04-01"\nlocation: Vienna\n---\nJoin us.\n',
+    );
+    const index = path.join(site, 'site', 'index.tsx');
+    const source = readFileSync(index, 'utf8');
+    await writeFile(
+      index,
+      source
+        .replace(
+          "import { defineRoute, defineSite, type Article, type PageProps } from 'ssg';",
+          [
+            "import { defineCollection, defineRoute, defineSite, type Article, type CollectionsOf, type PageProps } from 'ssg';",
+            "import { z } from 'zod';",
+            '',
+            'const collections = {',
+            '  news: defineCollection({}),',
+            '  jobs: defineCollection({ schema: z.object({ location: z.string() }) }),',
+            '};',
+            'type Collections = CollectionsOf<typeof collections>;',
+          ].join('\n'),
+        )
+        .replace(
+          'export default defineSite({',
+          [
+            'export default defineSite<Record<string, unknown>, Collections>({',
+            '  collections,',
+            "  redirects: { '/blog/hello-world': '/news/hello-world' },",
+          ].join('\n'),
+        )
+        .replace(
+          "    { path: '/404',",
+          [
+            '    defineRoute<Record<string, unknown>, { job: Collections["jobs"][number] }, Collections>({',
+            "      path: '/jobs/:slug',",
+            '      entries: ({ collections }) => collections.jobs.map((job) => ({ params: { slug: job.slug }, props: { job } })),',
+            '      page: ({ entry }) => <h1>{entry.job.title} in {entry.job.data.location.toUpperCase()}</h1>,',
+            '      head: ({ entry }) => ({ title: entry.job.title }),',
+            '    }),',
+            "    { path: '/404',",
+          ].join('\n'),
+        ),
+    );
+    const tsc = path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+    const checked = await run(process.execPath, [tsc, '--noEmit', '--strict', '-p', 'tsconfig.json'], {
+      cwd: site,
+    }).then(
+      (done) => ({ code: 0, stdout: done.stdout }),
+      (error: { code: number; stdout: string }) => error,
+    );
+    expect(checked.stdout).toBe('');
+    expect(checked.code).toBe(0);
+    const result = await run(process.execPath, [bin, 'build'], { cwd: site });
+    expect(result.stdout).toContain('pages');
+    expect(readFileSync(path.join(site, 'dist', 'jobs', 'engineer.html'), 'utf8')).toContain(
+      '<h1>Engineer<!-- --> in <!-- -->VIENNA</h1>',
+    );
+    expect(readFileSync(path.join(site, 'dist', '_redirects'), 'utf8')).toMatch(
+      /^\/blog\/hello-world\s+\/news\/hello-world\s+301$/m,
+    );
+  });
+
   it('dev serves it and, after one edit, sends one reload and serves the edit', async () => {
     const dev = await DevProcess.start(site, [], bin);
     children.push(dev.child);

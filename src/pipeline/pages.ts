@@ -14,7 +14,8 @@ import {
 import { pageLinks, type PageLinks } from '../render/links.ts';
 import { renderDocument, type RenderContext } from '../render/render.ts';
 import { expandRoutes, type PageJob } from '../render/routes.ts';
-import { collectionsView } from '../render/collections-view.ts';
+import { siteLists } from '../render/collections-view.ts';
+import { groupByTag } from '../content/tags.ts';
 import type { SiteDefinition } from '../render/site-definition.ts';
 import type { Conversion, Inputs, Output, PageSource, RenderedPage, State } from './pipeline-types.ts';
 import { outputHash } from '../output/output-file.ts';
@@ -56,11 +57,16 @@ function expandTracked(
   { articles, data, collections }: Pick<Inputs, 'articles' | 'collections'> & { data: Record<string, unknown> },
 ) {
   const reads = emptyReads();
+  // A tag with no URL stops the build here, naming its file, whichever collection it is in.
+  groupByTag(articles);
   const tracked = trackReads(articles, data, reads);
+  const lists = siteLists(collections, tracked.articles, tracked.data);
   const context = {
-    articles: tracked.articles,
+    get articles() {
+      return lists.articles;
+    },
     data: tracked.data,
-    collections: collectionsView(collections, tracked.articles, tracked.data),
+    collections: lists.collections,
   };
   // Also inside the lists and objects an entry holds: a page reading a tag group's articles
   // records what it read as its own reads, not the route table's.

@@ -76,7 +76,15 @@ export async function siteSettings(
   const baseUrl = resolveBaseUrl(project, data, options.baseUrl);
   site.check?.(data, options.warn);
   const images = await options.siteImages(server, data);
-  const feed = site.feed?.(data);
+  const declared = site.feed?.(data);
+  // A feed carries the first content collection's articles (the news) unless it names another.
+  const first = collections.find((collection) => collection.type === 'content');
+  const feed = declared && { ...declared, collection: declared.collection ?? first?.name };
+  if (
+    feed?.collection !== undefined &&
+    !collections.some((one) => one.type === 'content' && one.name === feed.collection)
+  )
+    throw catalogueError('CollectionInvalid', ['feed', feed.collection], { file: siteEntryShown(project) });
   // Written where it says: a path like ../x would land outside the output folder.
   if (feed && !(typeof feed.path === 'string' && isSiteFilePath(feed.path))) {
     throw catalogueError('GeneratedFilePathInvalid', ['feed', feed.path], { file: siteEntryShown(project) });

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Article } from '../content/article.ts';
 import type { ResolvedCollection } from '../content/collections.ts';
-import { collectionsView } from '../render/collections-view.ts';
+import { siteLists } from '../render/collections-view.ts';
 import type { ClientBundle } from '../render/bundles.ts';
 import type { ServerBundle, ServerModule } from '../bundle/bundle-server.ts';
 import { addCspSources } from '../render/csp.ts';
@@ -171,9 +171,8 @@ export function drawnFiles(
   return generateFiles(
     inputs.server.module.site,
     {
-      articles,
+      ...siteLists(inputs.collections, articles, data),
       data,
-      collections: collectionsView(inputs.collections, articles, data),
       baseUrl: settings.baseUrl,
       root: project.root,
       warn: how.warn,

@@ -3,6 +3,27 @@ import type { Article } from '../content/article.ts';
 import type { DefaultCollections, ResolvedCollection } from '../content/collections.ts';
 
 /**
+ * What site code receives of the articles: `articles`, those of the first content collection
+ * (the news, when the site declares none), and `collections`, each collection's entries.
+ */
+export function siteLists(
+  collections: readonly ResolvedCollection[],
+  articles: readonly Article[],
+  data: Record<string, unknown>,
+): { articles: readonly Article[]; collections: DefaultCollections } {
+  const view = collectionsView(collections, articles, data);
+  const first = collections.find((collection) => collection.type === 'content');
+  // Read when asked: a page that never reads `articles` does not depend on the list.
+  let primary: readonly Article[] | undefined;
+  return {
+    get articles() {
+      return (primary ??= first ? (view[first.name] as readonly Article[]) : Object.freeze([]));
+    },
+    collections: view,
+  };
+}
+
+/**
  * The entries of each collection, by name, from the published articles and the data (where a
  * data collection's entries are, under its name). Each is made when a page first reads it, from
  * the lists it was given: read through the tracked ones, a page's reads are noted as usual. With

@@ -1,7 +1,7 @@
 import type { Article } from '../content/article.ts';
 import type { ResolvedCollection } from '../content/collections.ts';
 import type { ClientBundle, ServerModule } from './bundles.ts';
-import { collectionsView } from './collections-view.ts';
+import { siteLists } from './collections-view.ts';
 import { trackReads, type PageReads } from './dependencies.ts';
 import { catalogueError, SsgError } from '../errors.ts';
 import { renderHead } from './head.ts';
@@ -46,13 +46,16 @@ export function renderDocument(job: PageJob, context: RenderContext, reads?: Pag
   const inputs = reads
     ? trackReads(context.articles, context.data, reads, job.entry)
     : { ...context, entry: job.entry };
+  const lists = siteLists(context.collections, inputs.articles, inputs.data);
   const props: PageProps = {
     path: job.path,
     params: job.params,
     entry: inputs.entry,
-    articles: inputs.articles,
+    get articles() {
+      return lists.articles;
+    },
     data: inputs.data,
-    collections: collectionsView(context.collections, inputs.articles, inputs.data),
+    collections: lists.collections,
     baseUrl: context.baseUrl,
     now: context.now,
   };

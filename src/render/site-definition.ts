@@ -1,4 +1,4 @@
-import type { ComponentType, ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import type { Article } from '../content/article.ts';
 import type { DataSchema } from '../content/data.ts';
 import type { CollectionDefinition, DefaultCollections } from '../content/collections.ts';
@@ -28,7 +28,7 @@ export interface PageProps<
   params: Record<string, string>;
   /** What the route's `entries()` gave this page as `props` (its article, say); `{}` on a route without entries. */
   entry: Entry;
-  /** Every published article of every content collection, newest first (each names its `collection`). */
+  /** The published articles of the first content collection (the news), newest first. */
   articles: readonly Article[];
   /**
    * The published entries of each collection, by its name: a content collection's articles
@@ -95,7 +95,7 @@ export interface SiteMeta {
 export interface FeedDefinition {
   /** Where the feed is written, for example `/news/feed.xml`. */
   path: string;
-  /** The content collection whose articles it carries; every collection's when not given. */
+  /** The content collection whose articles it carries; the first declared when not given. */
   collection?: string;
   title: string;
   description: string;
@@ -113,8 +113,11 @@ export interface Route<
 > {
   /** `/about`, or with parameters `/news/:slug`; a last segment `404` is written as `404.html`. */
   path: string;
-  /** The page, rendered to HTML at build time (islands inside it hydrate in the browser). */
-  page: ComponentType<PageProps<Data, Entry, Collections>>;
+  /**
+   * The page, a function component rendered to HTML at build time (islands inside it hydrate in
+   * the browser). A function, so a page typed for the default `PageProps` fits any site's routes.
+   */
+  page: (props: PageProps<Data, Entry, Collections>) => ReactNode;
   /** The page's title, description, share image and structured data. */
   head: (props: PageProps<Data, Entry, Collections>) => Head;
   /** For a path with parameters: one entry per page to write, its parameters and the props its page receives as `entry`. */
@@ -128,7 +131,7 @@ export interface Route<
 
 /** What a route's `entries()` lists its pages from. */
 export interface RouteContext<Data = Record<string, unknown>, Collections = DefaultCollections> {
-  /** Every published article of every content collection, newest first. */
+  /** The published articles of the first content collection (the news), newest first. */
   articles: readonly Article[];
   data: Data;
   /** The published entries of each collection, by its name. */
@@ -159,7 +162,7 @@ export interface SiteDefinition<Data = Record<string, unknown>, Collections = De
    */
   collections?: Readonly<Record<string, CollectionDefinition<any>>>;
   /** Wraps every page; receives the page as children. */
-  layout?: ComponentType<PageProps<Data, Record<string, unknown>, Collections> & { children: ReactNode }>;
+  layout?: (props: PageProps<Data, Record<string, unknown>, Collections> & { children: ReactNode }) => ReactNode;
   /** Schema checks for `content/<name>.yaml`, by name. */
   schemas?: { [Name in keyof Data]?: DataSchema<Data[Name]> };
   /** Runs once after the data is loaded, for warnings such as placeholder values still in use. */
@@ -206,7 +209,7 @@ export interface SiteDefinition<Data = Record<string, unknown>, Collections = De
 }
 
 export interface GeneratedFilesContext<Data = Record<string, unknown>, Collections = DefaultCollections> {
-  /** Every published article of every content collection, newest first. */
+  /** The published articles of the first content collection (the news), newest first. */
   articles: readonly Article[];
   /** The published entries of each collection, by its name. */
   collections: Collections;
