@@ -502,6 +502,11 @@ export const errorCatalogue = {
     hint: 'Each entry of markdown.remarkPlugins and markdown.rehypePlugins is a plugin (the function a package exports) or [plugin, options], as in Astro.',
     message: (where: string) => `${where} is not a plugin or [plugin, options].`,
   },
+  ArticleEndedHelper: {
+    title: 'An article ended the process converting it',
+    hint: 'An MDX article, a component it imports or a Markdown plugin ended the process (process.exit, a crash of Node): remove that code. If nothing in it does, build again.',
+    message: (how: string) => `The helper process converting this article ended (${how}) while converting it.`,
+  },
   MarkdownHelperEnded: {
     title: 'A helper process of the build ended before it finished',
     hint: 'Build again. If it ends again, the machine may have run out of memory (see its system log) or something stopped the process.',

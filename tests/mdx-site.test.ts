@@ -118,3 +118,26 @@ describe('an MDX article in dev', () => {
     }
   });
 });
+
+describe('an MDX article whose code ends the process converting it', () => {
+  it('fails the build naming that article, not the first of its batch', async () => {
+    const site = await copySite(fixture);
+    try {
+      for (const name of ['a-first', 'b-second', 'c-third'])
+        await site.write(`content/news/${name}.md`, `---\ntitle: ${name}\ndate: "2024-01-01"\n---\nText.\n`);
+      await site.write('content/news/zz-exits/quits.tsx', 'export default function Quits() {\n  process.exit(3);\n}\n');
+      await site.write(
+        'content/news/zz-exits/index.mdx',
+        '---\ntitle: Exits\ndate: "2024-01-02"\n---\nimport Quits from "./quits.tsx";\n\n<Quits />\n',
+      );
+      const result = await site.run(['build']);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toMatch(
+        /\[ArticleEndedHelper\][^\n]*\n\s+content\/news\/zz-exits\/index\.mdx: The helper process converting this article ended \(exit code 3\)/,
+      );
+      expect(result.stderr).not.toContain('a-first');
+    } finally {
+      await site.dispose();
+    }
+  });
+});

@@ -41,6 +41,10 @@ function budgetTimer(
   }, timeoutMs);
 }
 
+/** Whether a helper ended by its own code (an exit code, no signal from outside) while on one article: that article's doing. */
+const endedByArticle = (state: Busy, signal: NodeJS.Signals | null) =>
+  state.task.doing === 'converting' && state.file !== undefined && signal === null;
+
 /** How a task given to a pool whose helpers all ended is failed: its article never reached one. */
 const NOT_SENT = 'before its work was sent';
 
@@ -52,14 +56,21 @@ const helperEnded = (how: string, task: Task) =>
   catalogueError('MarkdownHelperEnded', [how, task.files.length ? task.files : ['its first task'], task.doing]);
 
 /** Why a helper's task failed: its article ran past its time or out of memory (named), or the helper ended. */
-function helperFailure(helper: Helper, state: Busy, how: string, limits: { timeoutMs: number; memoryMb: number }) {
+function helperFailure(
+  helper: Helper,
+  state: Busy,
+  how: { text: string; byArticle: boolean },
+  limits: { timeoutMs: number; memoryMb: number },
+) {
   const { task } = state;
   const seconds = Math.round(limits.timeoutMs / 100) / 10;
   if (state.late && task.doing === 'converting')
     return catalogueError('ArticleTooSlow', [seconds], { file: state.late });
   if (helper.outOfMemory && task.doing === 'converting' && state.file)
     return catalogueError('ArticleOutOfMemory', [limits.memoryMb], { file: state.file });
-  return helperEnded(state.late ? `stopped after ${seconds} s` : how, task);
+  if (!state.late && how.byArticle && state.file)
+    return catalogueError('ArticleEndedHelper', [how.text], { file: state.file });
+  return helperEnded(state.late ? `stopped after ${seconds} s` : how.text, task);
 }
 
 /**
@@ -125,9 +136,10 @@ export function dispatcher(
       busy.delete(helper);
       if (state) {
         clearTimeout(state.timer);
-        state.task.fail(helperFailure(helper, state, how, limits));
+        const byArticle = !closed && endedByArticle(state, signal);
+        state.task.fail(helperFailure(helper, state, { text: how, byArticle }, limits));
         // Stopped for one article's sake: the others go on in a new helper.
-        if (!closed && (state.late || helper.outOfMemory)) {
+        if (!closed && (state.late || helper.outOfMemory || byArticle)) {
           add(spawn());
           pump();
           if (idle()) whenIdle?.();
