@@ -141,3 +141,27 @@ describe('an MDX article whose code ends the process converting it', () => {
     }
   });
 });
+
+describe('a broken draft in dev', () => {
+  it('is a warning while it is held back, and the error once it is published', async () => {
+    const site = await copySite(fixture);
+    const broken = '---\ntitle: Not yet\ndate: "2024-01-02"\ndraft: true\n---\n<Note>\n\nNever closed\n';
+    await site.write('content/news/unfinished.mdx', broken);
+    const dev = await DevProcess.start(site.dir);
+    try {
+      expect(await fetch(`${dev.url}/`).then((response) => response.status)).toBe(200);
+      expect(dev.stdout + dev.stderr).toMatch(
+        /content\/news\/unfinished\.mdx[:\d]*: .*\(a draft, so not published now/,
+      );
+      const events = await dev.events();
+      await events.settle();
+      await site.write('content/news/unfinished.mdx', broken.replace('draft: true\n', ''));
+      const shown = await events.next('build-error', undefined, 30_000);
+      expect(JSON.stringify(shown.data)).toContain('MdxInvalid');
+      events.close();
+    } finally {
+      await dev.stop();
+      await site.dispose();
+    }
+  });
+});

@@ -5,7 +5,7 @@ import { imagesUnchanged, type ArticleImageRecord } from '../images/article-imag
 import { contentKey, openMarkdownCache, type MarkdownCache } from './markdown-cache.ts';
 import type { MarkdownPool } from './markdown-pool.ts';
 import type { ArticleToConvert } from './conversion.ts';
-import { mergeProblems, reviveProblem } from '../errors.ts';
+import { mergeProblems, reviveProblem, SsgError, SsgErrorList } from '../errors.ts';
 import type { ArticleLimits } from './limits.ts';
 
 export interface ParsedWithCache {
@@ -82,6 +82,14 @@ const conversionItem = (article: Article): ArticleToConvert => ({
   bodyLine: article.bodyLine ?? 1,
 });
 
+/** A problem of an article this run does not publish, as a warning: it stops a run that publishes it. */
+function heldBackProblem(article: Article, problem: SsgError | SsgErrorList): string {
+  const first = problem instanceof SsgErrorList ? problem.errors[0]! : problem;
+  const where = first.file ? `${first.file}${first.line ? `:${first.line}` : ''}` : article.file;
+  const why = article.draft ? 'a draft' : 'dated in the future';
+  return `${where}: ${first.message} (${why}, so not published now; a build that publishes it stops on this)`;
+}
+
 /**
  * Converts the pending articles' Markdown (their images with it) in the pool's helpers, each into a
  * new article value with its HTML, and fills the cache when there is one (dev's edits have none);
@@ -91,7 +99,12 @@ const conversionItem = (article: Article): ArticleToConvert => ({
 export function convertPending(
   parsed: Pick<ParsedWithCache, 'pending' | 'images'> & { cache?: MarkdownCache },
   pool: Pick<MarkdownPool, 'convert'>,
-  options: { onConverted?: (pairs: ConvertedPair[]) => void; warn?: (message: string) => void },
+  options: {
+    onConverted?: (pairs: ConvertedPair[]) => void;
+    warn?: (message: string) => void;
+    /** An article the run does not publish (a draft, a future post dev converts ahead): its problem is a warning. */
+    heldBack?: (article: Article) => boolean;
+  },
 ): Promise<void> {
   const { pending, cache } = parsed;
   if (pending.length === 0) return Promise.resolve();
@@ -103,7 +116,9 @@ export function convertPending(
         const item = pending[index]!;
         const result = results[position]!;
         if (result.error) {
-          failures.push(reviveProblem(result.error));
+          const problem = reviveProblem(result.error);
+          if (options.heldBack?.(item.article) && options.warn) options.warn(heldBackProblem(item.article, problem));
+          else failures.push(problem);
           return [];
         }
         const { html, removedHtml, images, headings, words } = result;

@@ -72,6 +72,7 @@ export function startConversion(
     parsed.cache || edits
       ? convertPending(parsed, edits ?? pool, {
           warn: options.warn,
+          heldBack: (article) => !published.has(article),
           onConverted: (done) => {
             options.onProgress?.((convertedSoFar += done.length), waiting.size);
             admit(done.filter(([listed]) => published.has(listed)));
