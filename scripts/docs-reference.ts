@@ -52,8 +52,14 @@ function wordings(wording: string | Wording): string[] {
 }
 
 const escapeCell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n\s*/g, ' ');
-/** A message as Markdown text: one line, and no link made of a quoted one (`![…](./‹name›.png)`). */
-const asText = (text: string) => text.replace(/\n\s*/g, ' ').replace(/\]\(/g, ']\\(');
+/** A message as Markdown text: one line, no link made of a quoted one (`![…](./‹name›.png)`), no tag of `<name>`. */
+const asText = (text: string) =>
+  text
+    .replace(/\n\s*/g, ' ')
+    .replace(/\]\(/g, ']\\(')
+    .split(/(`[^`]*`)/)
+    .map((part, index) => (index % 2 === 1 ? part : part.replace(/</g, '&lt;')))
+    .join('');
 const quoteLines = (lines: string[]) =>
   lines.length === 1 ? asText(lines[0]!) : lines.map((line) => `- ${asText(line)}`).join('\n');
 
