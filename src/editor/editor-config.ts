@@ -15,6 +15,9 @@ export const EDITOR_PATH = '/admin';
  * order only at the top and shuffles larger objects below.
  */
 export const DATA_FORMAT_PREFIX = 'ssg-yaml-';
+/** The articles' format, one a content collection (editor-client.ts registers them): `<prefix><name>`. */
+export const ARTICLE_FORMAT_PREFIX = 'ssg-article-';
+
 /** The key under which a list at a data file's root is edited (the format unwraps it on save). */
 export const ROOT_LIST_KEY = 'items';
 
@@ -109,7 +112,8 @@ function articleCollection(
     folder: toPosix(path.relative(project.root, collection.dir)),
     create: true,
     extension: 'md',
-    format: 'frontmatter',
+    // Ours (editor-client.ts): a field cleared in the form is left out, not written as "".
+    format: `${ARTICLE_FORMAT_PREFIX}${collection.name}`,
     // The slug is the folder's name: lowercase, digits and hyphens, as the build requires.
     slug: '{{slug}}',
     path: '{{slug}}/index',

@@ -13,6 +13,7 @@ import {
   EDITOR_PATH,
   DATA_FORMAT_PREFIX,
   ROOT_LIST_KEY,
+  ARTICLE_FORMAT_PREFIX,
   type ArticleFolder,
   type EditorOptions,
 } from './editor-config.ts';
@@ -64,7 +65,7 @@ function editorPage(title: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <title>${title.replace(/[<&]/g, (c) => (c === '<' ? '&lt;' : '&amp;'))}</title>
-<script src="${EDITOR_PATH}/editor.js" data-config="${EDITOR_PATH}/config.json" data-format-prefix="${DATA_FORMAT_PREFIX}" data-root-key="${ROOT_LIST_KEY}"></script>
+<script src="${EDITOR_PATH}/editor.js" data-config="${EDITOR_PATH}/config.json" data-format-prefix="${DATA_FORMAT_PREFIX}" data-root-key="${ROOT_LIST_KEY}" data-article-prefix="${ARTICLE_FORMAT_PREFIX}"></script>
 <script src="${EDITOR_PATH}/decap-cms.js"></script>
 </head>
 <body></body>
