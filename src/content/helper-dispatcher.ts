@@ -131,8 +131,7 @@ export function dispatcher(
     });
     helper.process.once('exit', (code, signal) => {
       live.delete(helper);
-      const how = signal ? `stopped by ${signal}` : `exit code ${code}`;
-      const state = busy.get(helper);
+      const [how, state] = [signal ? `stopped by ${signal}` : `exit code ${code}`, busy.get(helper)];
       busy.delete(helper);
       if (state) {
         clearTimeout(state.timer);
