@@ -2,7 +2,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseArticle } from '../src/content/article-parser.ts';
-import { articleFormat } from '../src/runtime/editor-formats.ts';
+import { parse, stringify } from 'yaml';
+import { articleFormat, dataFormat } from '../src/runtime/editor-formats.ts';
 
 const fields = ['title', 'date', 'updated', 'excerpt', 'tags', 'image', 'body'].map((name) => ({ name }));
 const format = articleFormat(fields);
@@ -51,5 +52,46 @@ describe("the editor's article format", () => {
       body: 'Body\r\n',
     });
     expect(format.toFile({ body: 'x', layout: 'post', title: 'A' })).toBe('---\ntitle: A\nlayout: post\n---\nx');
+  });
+});
+
+describe("the editor's data format", () => {
+  const file = [
+    '# Team cards on /about.',
+    '- name: Alice # the name as on her card',
+    '  role: Engineer',
+    '  # A link to her profile.',
+    '  link: https://example.org/alice',
+    '- name: Bob',
+    '  role: Operator',
+    '',
+  ].join('\n');
+
+  it("keeps the file's comments when a value is changed, an entry added and a field removed", () => {
+    const format = dataFormat(true, [], 'items');
+    const read = format.fromFile(file) as { items: Array<Record<string, unknown>> };
+    read.items[0]!.role = 'Lead';
+    delete read.items[1]!.role;
+    read.items.push({ name: 'Carol', role: 'Support' });
+    const saved = format.toFile(read);
+    expect(saved).toContain('# Team cards on /about.');
+    expect(saved).toContain('name: Alice # the name as on her card');
+    expect(saved).toContain('# A link to her profile.');
+    expect(parse(saved)).toEqual([
+      { name: 'Alice', role: 'Lead', link: 'https://example.org/alice' },
+      { name: 'Bob' },
+      { name: 'Carol', role: 'Support' },
+    ]);
+  });
+
+  it('saves exactly the values of the form, whatever the file held before (fast-check)', () => {
+    const value = fc.jsonValue({ maxDepth: 3 });
+    fc.assert(
+      fc.property(value, fc.dictionary(fc.string({ minLength: 1 }), value), (before, after) => {
+        const format = dataFormat(false, [], 'items');
+        format.fromFile(stringify(before));
+        expect(parse(format.toFile(after))).toEqual(after);
+      }),
+    );
   });
 });
