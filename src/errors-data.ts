@@ -273,8 +273,9 @@ export const errorCatalogue = {
   },
   ImportNotFound: {
     title: 'An imported file does not exist',
-    hint: 'Fix the path of the import, or create the file.',
-    message: (specifier: string) => `"${specifier}" is imported here, but no such file exists.`,
+    hint: 'Fix the path of the import, or create the file. File names are case-sensitive on Linux (CI, most hosts).',
+    message: (specifier: string, namedAs?: string) =>
+      `"${specifier}" is imported here, but no such file exists${namedAs ? ` (there is ${namedAs}: the name's case differs)` : ''}.`,
   },
   RouteInvalid: {
     title: 'A route is malformed',

@@ -1,10 +1,21 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as esbuild from 'esbuild';
 import type { Message, Plugin } from 'esbuild';
 import { catalogueError, type SsgError, SsgErrorList } from './errors.ts';
 import { generatorRoot } from './project.ts';
+
+/** A file beside `file` whose name differs from its own only in case (`Callout.tsx` for `callout.tsx`). */
+function sameNameButCase(file: string): string | undefined {
+  const name = path.basename(file).toLowerCase();
+  try {
+    const found = readdirSync(path.dirname(file)).find((entry) => entry.toLowerCase() === name);
+    return found && path.join(path.dirname(file), found);
+  } catch {
+    return undefined;
+  }
+}
 
 /** `import ... from 'ssg'` means the generator's public surface, in its server or browser form. */
 export function ssgAlias(target: 'server' | 'client'): Plugin {
@@ -103,7 +114,13 @@ export function fromEsbuildFailure(
   for (const message of messages) {
     const unresolved = /^Could not resolve "([^"]+)"/.exec(message.text)?.[1];
     const name = unresolved === undefined ? undefined : packageOf(unresolved);
-    if (name !== undefined) {
+    const unreadable = /^Cannot read file: (.+)$/.exec(message.text)?.[1];
+    if (unreadable !== undefined && !existsSync(unreadable)) {
+      const [shown, namedAs] = [path.relative(root, unreadable), sameNameButCase(unreadable)];
+      errors.push(
+        catalogueError('ImportNotFound', [shown, namedAs && path.relative(root, namedAs)], locationOf(message)),
+      );
+    } else if (name !== undefined) {
       missingPackages.set(name, [...(missingPackages.get(name) ?? []), message]);
     } else if (unresolved !== undefined) {
       errors.push(catalogueError('ImportNotFound', [unresolved], locationOf(message)));

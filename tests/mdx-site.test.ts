@@ -165,3 +165,21 @@ describe('a broken draft in dev', () => {
     }
   });
 });
+
+describe('an MDX import whose name differs in case from the file', () => {
+  it('is reported as a missing file naming the one there is, as Linux hosts and CI see it', async () => {
+    const site = await copySite(fixture);
+    try {
+      await withMdxArticle(site);
+      const article = await site.read('content/news/counting/index.mdx');
+      await site.write('content/news/counting/index.mdx', article.replace("'./note.tsx'", "'./Note.tsx'"));
+      const result = await site.run(['build']);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toMatch(
+        /\[ImportNotFound\][\s\S]*"content\/news\/counting\/Note\.tsx" is imported here, but no such file exists \(there is content\/news\/counting\/note\.tsx: the name's case differs\)/,
+      );
+    } finally {
+      await site.dispose();
+    }
+  });
+});
