@@ -197,6 +197,11 @@ export const errorCatalogue = {
     hint: 'Fix the YAML syntax in this file.',
     message: (yamlError: string) => `Invalid YAML: ${yamlError}`,
   },
+  DataInvalidJson: {
+    title: 'A data file is not valid JSON',
+    hint: 'Fix the JSON at the place named: keys and strings in double quotes, no comma after the last item, no comments; or save the file as .yaml.',
+    message: (reason: string) => `Invalid JSON: ${reason}`,
+  },
   DataSchemaMismatch: {
     title: 'A data file does not match its schema',
     hint: 'Correct the fields listed above.',

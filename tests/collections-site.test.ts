@@ -222,6 +222,36 @@ async function errorsOf(run: () => unknown): Promise<{ code: string; file?: stri
 describe('collections declared or filed carelessly', () => {
   const content = '/srv/site/content';
 
+  it('reads a .json entry as JSON, naming the line of a trailing comma YAML would have let through', async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'ssg-data-json-'));
+    try {
+      const collections = resolveCollections(path.join(root, 'content'), { nets: { type: 'data' } }, 's');
+      const file = path.join(root, 'content', 'nets', 'main.json');
+      await mkdir(path.dirname(file), { recursive: true });
+      const objects = fc.dictionary(fc.string({ minLength: 1 }), fc.jsonValue({ maxDepth: 3 }), { minKeys: 1 });
+      await fc.assert(
+        fc.asyncProperty(objects, async (value) => {
+          const text = JSON.stringify(value, null, 2);
+          await writeFile(file, text);
+          expect((await readDataCollections(root, collections)).nets![0]!.data).toEqual(JSON.parse(text));
+          await writeFile(file, `${text.slice(0, -2)},\n}`);
+          expect(await errorsOf(() => readDataCollections(root, collections))).toEqual([
+            {
+              code: 'DataInvalidJson',
+              file: 'content/nets/main.json',
+              message: expect.stringMatching(/^Invalid JSON: /),
+            },
+          ]);
+          const error = await readDataCollections(root, collections).catch((caught: SsgError) => caught);
+          expect((error as SsgError).line).toBe(text.split('\n').length);
+        }),
+        { numRuns: 30 },
+      );
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
   it('names a folder that is not text, one inside another and a schema that is not zod, not crashing', async () => {
     const declare = (definition: object) => () => resolveCollections(content, { docs: definition }, 'site/index.tsx');
     const invalid = (message: RegExp) => [

@@ -134,6 +134,7 @@ export async function readDataCollections(
       const file = path.relative(root, absolute).split(path.sep).join('/');
       try {
         const text = await readFile(absolute, 'utf8');
+        checkJson(file, text);
         const same = taken.get(id);
         if (same) throw catalogueError('DataEntryDuplicate', [id, same], { file });
         taken.set(id, file);
@@ -178,3 +179,21 @@ export const dataEntryId = (name: string): string =>
     .split(path.sep)
     .join('/')
     .replace(/\.(?:ya?ml|json)$/i, '');
+
+/**
+ * A `.json` entry is JSON: YAML, which reads it, would take `{ "a": 1, }` and comments too, and
+ * name a mistake as YAML's. The place JSON.parse names is turned into a line and column.
+ */
+function checkJson(file: string, text: string): void {
+  if (!/\.json$/i.test(file)) return;
+  try {
+    JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    const reason = (error as Error).message;
+    const at = /at position (\d+)/.exec(reason);
+    const before = at ? text.replace(/^\uFEFF/, '').slice(0, Number(at[1])) : undefined;
+    const where =
+      before === undefined ? {} : { line: before.split('\n').length, column: before.length - before.lastIndexOf('\n') };
+    throw catalogueError('DataInvalidJson', [reason.replace(/\s+/g, ' ')], { file, ...where }, { cause: error });
+  }
+}
