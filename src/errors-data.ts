@@ -171,6 +171,12 @@ export const errorCatalogue = {
         `The collection "${name}" is not an object; declare it with defineCollection({ … }).`,
       type: (name: string) => `The collection "${name}" has a type other than "content" or "data".`,
       folder: (name: string) => `The folder of the collection "${name}" is not a folder below content/.`,
+      nested: (name: string, folder: string) =>
+        `The folder of the collection "${name}" is "${folder}", a folder inside another; name one directly below content/ ("${folder.split('/').pop()}"), as links between collections lead to /<folder>/<slug>.`,
+      schema: (name: string) =>
+        `The schema of the collection "${name}" has no safeParse; give it a zod schema (z.object({ … })) or leave schema out.`,
+      notFolder: (name: string) =>
+        `This is the folder of the collection "${name}", but it is a file; move the file away or give the collection another folder.`,
       overlaps: (name: string, other: string) =>
         `The folder of the collection "${name}" is the folder of "${other}" or inside it; give each collection its own folder.`,
       feed: (name: string) =>
@@ -191,11 +197,21 @@ export const errorCatalogue = {
     hint: 'Fix the YAML syntax in this file.',
     message: (yamlError: string) => `Invalid YAML: ${yamlError}`,
   },
+  DataInvalidJson: {
+    title: 'A data file is not valid JSON',
+    hint: 'Fix the JSON at the place named: keys and strings in double quotes, no comma after the last item, no comments; or save the file as .yaml.',
+    message: (reason: string) => `Invalid JSON: ${reason}`,
+  },
   DataSchemaMismatch: {
     title: 'A data file does not match its schema',
     hint: 'Correct the fields listed above.',
     /** `field`: where in the file, as `describePath` names it; `issue`: the schema's message. */
     message: (field: string, issue: string) => `${field}: ${issue}`,
+  },
+  DataEntryDuplicate: {
+    title: 'Two data files have one id',
+    hint: "Rename or remove one of the two: an entry's id is its file's path without the extension, so alice.yaml and alice.json are both alice.",
+    message: (id: string, other: string) => `The id "${id}" is also the id of ${other}.`,
   },
   DataFileMissing: {
     title: 'A data file the site needs is missing',

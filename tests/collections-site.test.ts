@@ -1,12 +1,15 @@
 // A site with two content collections (news, and docs with fields of their own) and a data
 // collection (team, YAML and JSON): built, its mistakes named by file and line, and watched in dev.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectionOf, resolveCollections } from '../src/content/collections.ts';
+import { collectionOf, readDataCollections, resolveCollections } from '../src/content/collections.ts';
 import { articleLinkTarget } from '../src/content/article-links.ts';
 import { DevProcess } from './helpers/dev-process.ts';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
+import { SsgError, SsgErrorList } from '../src/errors.ts';
 
 const fixture = path.join(repoRoot, 'tests', 'fixtures', 'collections');
 
@@ -182,8 +185,8 @@ describe('collection folders and links between them', () => {
         expect(found?.name).toBe(expected);
       }),
     );
-    expect(() => resolveCollections(content, { a: { folder: 'x' }, b: { folder: 'x/y' } }, 's')).toThrow(
-      /"b" is the folder of "a" or inside it/,
+    expect(() => resolveCollections(content, { a: { folder: 'x' }, b: { folder: 'x/' } }, 's')).toThrow(
+      /"a" is the folder of "b" or inside it/,
     );
     expect(() => resolveCollections(content, { 'a b': {} }, 's')).toThrow(/is not a name/);
     expect(resolveCollections(content, undefined, 's').map((one) => one.name)).toEqual(['news']);
@@ -202,5 +205,109 @@ describe('collection folders and links between them', () => {
         expect(articleLinkTarget(`../../docs/${slug}.md`, from)).toBe(`/docs/${slug}`);
       }),
     );
+  });
+});
+
+/** The errors a call throws, each as code, file and message. */
+async function errorsOf(run: () => unknown): Promise<{ code: string; file?: string; message: string }[]> {
+  try {
+    await run();
+  } catch (error) {
+    const all = error instanceof SsgErrorList ? error.errors : [error as SsgError];
+    return all.map(({ code, file, message }) => ({ code, file, message }));
+  }
+  return [];
+}
+
+describe('collections declared or filed carelessly', () => {
+  const content = '/srv/site/content';
+
+  it('reads a .json entry as JSON, naming the line of a trailing comma YAML would have let through', async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'ssg-data-json-'));
+    try {
+      const collections = resolveCollections(path.join(root, 'content'), { nets: { type: 'data' } }, 's');
+      const file = path.join(root, 'content', 'nets', 'main.json');
+      await mkdir(path.dirname(file), { recursive: true });
+      const objects = fc.dictionary(fc.string({ minLength: 1 }), fc.jsonValue({ maxDepth: 3 }), { minKeys: 1 });
+      await fc.assert(
+        fc.asyncProperty(objects, async (value) => {
+          const text = JSON.stringify(value, null, 2);
+          await writeFile(file, text);
+          expect((await readDataCollections(root, collections)).nets![0]!.data).toEqual(JSON.parse(text));
+          await writeFile(file, `${text.slice(0, -2)},\n}`);
+          expect(await errorsOf(() => readDataCollections(root, collections))).toEqual([
+            {
+              code: 'DataInvalidJson',
+              file: 'content/nets/main.json',
+              message: expect.stringMatching(/^Invalid JSON: /),
+            },
+          ]);
+          const error = await readDataCollections(root, collections).catch((caught: SsgError) => caught);
+          expect((error as SsgError).line).toBe(text.split('\n').length);
+        }),
+        { numRuns: 30 },
+      );
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('names a folder that is not text, one inside another and a schema that is not zod, not crashing', async () => {
+    const declare = (definition: object) => () => resolveCollections(content, { docs: definition }, 'site/index.tsx');
+    const invalid = (message: RegExp) => [
+      { code: 'CollectionInvalid', file: 'site/index.tsx', message: expect.stringMatching(message) },
+    ];
+    expect(await errorsOf(declare({ folder: 42 }))).toEqual(invalid(/"docs" is not a folder below content\//));
+    // A link to another collection's article leads to /<its folder>/<slug>: only one name can say that.
+    expect(await errorsOf(declare({ folder: 'guides/docs' }))).toEqual(
+      invalid(/"docs" is "guides\/docs", a folder inside another/),
+    );
+    expect(await errorsOf(declare({ schema: { parse: (value: unknown) => value } }))).toEqual(
+      invalid(/"docs" has no safeParse/),
+    );
+    expect(await errorsOf(declare({ schema: null }))).toEqual(invalid(/"docs" has no safeParse/));
+    expect(resolveCollections(content, { docs: { folder: './docs/' } }, 's')[0]!.dir).toBe(path.join(content, 'docs'));
+  });
+
+  it('gives each data file one id, sorted, and names two files of one id and a folder that is a file', async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'ssg-data-ids-'));
+    try {
+      const collections = resolveCollections(path.join(root, 'content'), { team: { type: 'data' } }, 's');
+      // Few names, so two files of one id and ids that sort apart from their file names (`a-b` and `a.yaml`) come often.
+      const name = fc.oneof(fc.constantFrom('a', 'a-b', 'a.b', 'b'), fc.stringMatching(/^[a-z][a-z0-9.-]{0,5}$/));
+      const files = fc.uniqueArray(
+        fc.tuple(fc.option(name, { nil: undefined }), name, fc.constantFrom('yaml', 'yml', 'json')),
+        { maxLength: 6, selector: ([folder, base, ext]) => `${folder ?? ''}/${base}.${ext}` },
+      );
+      await fc.assert(
+        fc.asyncProperty(files, async (chosen) => {
+          const dir = path.join(root, 'content', 'team');
+          await rm(dir, { recursive: true, force: true });
+          for (const [folder, base, ext] of chosen) {
+            await mkdir(path.join(dir, folder ?? ''), { recursive: true });
+            await writeFile(path.join(dir, folder ?? '', `${base}.${ext}`), '{ "x": 1 }');
+          }
+          const ids = chosen.map(([folder, base]) => (folder ? `${folder}/${base}` : base));
+          const twice = ids.filter((id, index) => ids.indexOf(id) !== index);
+          const errors = await errorsOf(() => readDataCollections(root, collections));
+          expect(errors.map((error) => [error.code, error.message.match(/"(.*)"/)?.[1]])).toEqual(
+            [...new Set(twice)]
+              .sort()
+              .flatMap((id) => twice.filter((one) => one === id).map(() => ['DataEntryDuplicate', id])),
+          );
+          if (twice.length > 0) return;
+          const entries = (await readDataCollections(root, collections)).team!;
+          expect(entries.map((entry) => entry.id)).toEqual([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+        }),
+        { numRuns: 40 },
+      );
+      await rm(path.join(root, 'content', 'team'), { recursive: true });
+      await writeFile(path.join(root, 'content', 'team'), 'name: Alice\n');
+      expect(await errorsOf(() => readDataCollections(root, collections))).toEqual([
+        { code: 'CollectionInvalid', file: 'content/team', message: expect.stringMatching(/"team", but it is a file/) },
+      ]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

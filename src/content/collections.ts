@@ -11,7 +11,7 @@ import { parseDataFile, type DataSchema } from './data.ts';
 export interface CollectionDefinition<Fields = unknown> {
   /** `content`: articles (`.md`, `.mdx`), each a page; `data`: YAML or JSON files, each an entry. */
   type?: 'content' | 'data';
-  /** Its folder below `content/`; the collection's name when not given. */
+  /** Its folder, one name directly below `content/`; the collection's name when not given. */
   folder?: string;
   /**
    * A zod schema: of an article's own front-matter fields beyond the ones ssg knows (title,
@@ -77,16 +77,23 @@ export function resolveCollections(
 ): ResolvedCollection[] {
   const definitions = declared && Object.keys(declared).length > 0 ? declared : DEFAULT_COLLECTIONS;
   const resolved = Object.entries(definitions).map(([name, definition]) => {
-    const fail = (why: 'name' | 'notObject' | 'type' | 'folder') =>
+    const fail = (why: 'name' | 'notObject' | 'type' | 'folder' | 'schema') =>
       catalogueError('CollectionInvalid', [why, name], { file: siteFile });
     if (!NAME.test(name)) throw fail('name');
     if (!definition || typeof definition !== 'object') throw fail('notObject');
     const type = definition.type ?? 'content';
     if (type !== 'content' && type !== 'data') throw fail('type');
-    const folder = definition.folder ?? name;
+    const folder: unknown = definition.folder ?? name;
+    if (typeof folder !== 'string') throw fail('folder');
     const dir = path.resolve(contentDir, folder);
-    if (typeof folder !== 'string' || !dir.startsWith(contentDir + path.sep)) throw fail('folder');
-    return { name, type, dir, ...(definition.schema ? { schema: definition.schema as DataSchema } : {}) };
+    if (!dir.startsWith(contentDir + path.sep)) throw fail('folder');
+    // One folder directly below content/: a link to another collection's article leads to /<folder>/<slug>.
+    const below = path.relative(contentDir, dir).split(path.sep).join('/');
+    if (below.includes('/')) throw catalogueError('CollectionInvalid', ['nested', name, below], { file: siteFile });
+    const schema: unknown = definition.schema;
+    if (schema !== undefined && typeof (schema as Partial<DataSchema> | null)?.safeParse !== 'function')
+      throw fail('schema');
+    return { name, type, dir, ...(schema ? { schema: schema as DataSchema } : {}) };
   });
   for (const a of resolved) {
     const other = resolved.find((b) => b !== a && (a.dir === b.dir || a.dir.startsWith(b.dir + path.sep)));
@@ -110,8 +117,8 @@ export function isDataEntryName(relative: string): boolean {
 
 /**
  * The entries of each data collection, by its name: one per file below its folder, by its path
- * without extension (`alice`, `2025/launch`), checked by the collection's schema. Every bad file
- * is reported at once.
+ * without extension (`alice`, `2025/launch`), sorted by it, checked by the collection's schema.
+ * Every bad file, and any id two files share (`alice.yaml`, `alice.json`), is reported at once.
  */
 export async function readDataCollections(
   root: string,
@@ -120,18 +127,18 @@ export async function readDataCollections(
   const found: Record<string, readonly DataEntry[]> = {};
   const errors: SsgError[] = [];
   for (const collection of collections.filter((one) => one.type === 'data')) {
-    const names = (await readdir(collection.dir, { recursive: true }).catch(missingAsNone)).filter(isDataEntryName);
     const entries: DataEntry[] = [];
-    for (const name of names.sort()) {
+    const taken = new Map<string, string>();
+    for (const { name, id } of await entryNames(root, collection)) {
       const absolute = path.join(collection.dir, name);
       const file = path.relative(root, absolute).split(path.sep).join('/');
       try {
         const text = await readFile(absolute, 'utf8');
+        checkJson(file, text);
+        const same = taken.get(id);
+        if (same) throw catalogueError('DataEntryDuplicate', [id, same], { file });
+        taken.set(id, file);
         const data = parseDataFile({ name, file, text }, collection.schema);
-        const id = name
-          .split(path.sep)
-          .join('/')
-          .replace(/\.(?:ya?ml|json)$/i, '');
         entries.push(Object.freeze({ id, collection: collection.name, file, data }));
       } catch (error) {
         if (error instanceof SsgErrorList) errors.push(...error.errors);
@@ -146,7 +153,47 @@ export async function readDataCollections(
   return found;
 }
 
-function missingAsNone(error: NodeJS.ErrnoException): string[] {
-  if (error.code === 'ENOENT') return [];
-  throw error;
+/** The entry files below a data collection's folder (none when it is missing), each with its id, by id. */
+async function entryNames(root: string, collection: ResolvedCollection): Promise<{ name: string; id: string }[]> {
+  let names: string[];
+  try {
+    names = await readdir(collection.dir, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return [];
+    if (code === 'ENOTDIR') {
+      const file = path.relative(root, collection.dir).split(path.sep).join('/');
+      throw catalogueError('CollectionInvalid', ['notFolder', collection.name], { file });
+    }
+    throw error;
+  }
+  const ids = names.filter(isDataEntryName).map((name) => ({ name, id: dataEntryId(name) }));
+  // By id, then by name: of two files with one id, the first is kept and the second reported.
+  const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return ids.sort((a, b) => order(a.id, b.id) || order(a.name, b.name));
+}
+
+/** A data entry's id: its path below the collection's folder, without the extension, with `/`. */
+export const dataEntryId = (name: string): string =>
+  name
+    .split(path.sep)
+    .join('/')
+    .replace(/\.(?:ya?ml|json)$/i, '');
+
+/**
+ * A `.json` entry is JSON: YAML, which reads it, would take `{ "a": 1, }` and comments too, and
+ * name a mistake as YAML's. The place JSON.parse names is turned into a line and column.
+ */
+function checkJson(file: string, text: string): void {
+  if (!/\.json$/i.test(file)) return;
+  try {
+    JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    const reason = (error as Error).message;
+    const at = /at position (\d+)/.exec(reason);
+    const before = at ? text.replace(/^\uFEFF/, '').slice(0, Number(at[1])) : undefined;
+    const where =
+      before === undefined ? {} : { line: before.split('\n').length, column: before.length - before.lastIndexOf('\n') };
+    throw catalogueError('DataInvalidJson', [reason.replace(/\s+/g, ' ')], { file, ...where }, { cause: error });
+  }
 }
