@@ -65,11 +65,17 @@ function collectionsOf(
 const collectionLookup = (project: Project, collections: readonly ResolvedCollection[]) => (file: string) =>
   collectionOf(collections, path.resolve(project.root, file));
 
+/**
+ * Whether the collections are as the last run read them. A schema is code (a refinement, a
+ * transform) that a new bundle may have changed with nothing to compare: a content collection
+ * with one is read again after any change of the site's code.
+ */
 const sameCollections = (a: readonly ResolvedCollection[], b: readonly ResolvedCollection[]) =>
   a.length === b.length &&
   a.every((one, index) => {
     const other = b[index]!;
-    return one.name === other.name && one.type === other.type && one.dir === other.dir && one.schema === other.schema;
+    const schemaFree = one.type === 'data' || (!one.schema && !other.schema);
+    return one.name === other.name && one.type === other.type && one.dir === other.dir && schemaFree;
   });
 
 /**
