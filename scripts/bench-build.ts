@@ -9,7 +9,7 @@
 // ran (user and system, all threads): on 2 cores the wall time of a build can be no less than half
 // its CPU time, so the two ratios together say how much is work and how much is waiting. Last, the
 // share cards alone: 500 of the same articles' cards drawn in one process (libvips on one thread,
-// as in a helper), their CPU a card and the share of the cold build's CPU that all the site's
+// as in a helper), their CPU and bytes a card and the share of the cold build's CPU that all the site's
 // cards are at that rate; and each goal of the cold build and the CI cases, met or not.
 //
 // With --against REF, each size's cold build is also made by the CLI of that commit (a worktree
@@ -140,8 +140,11 @@ async function conversionFloor(dir: string): Promise<{ wallMs: number; cpuMs: nu
 /** At most this many cards are drawn alone: enough for a steady figure a card, without drawing 10,000 twice. */
 const CARDS_SAMPLED = 500;
 
-/** Share cards of the articles (at most CARDS_SAMPLED) drawn in one process: its CPU and wall milliseconds, and how many. */
-async function cardsAlone(site: string, dir: string): Promise<{ cpuMs: number; wallMs: number; cards: number }> {
+/** Share cards of the articles (at most CARDS_SAMPLED) drawn in one process: its CPU and wall milliseconds, how many, and their bytes. */
+async function cardsAlone(
+  site: string,
+  dir: string,
+): Promise<{ cpuMs: number; wallMs: number; cards: number; bytes: number }> {
   const files = readdirSync(dir)
     .filter((name) => name.endsWith('.md'))
     .map((name) => path.join(dir, name))
@@ -154,8 +157,8 @@ async function cardsAlone(site: string, dir: string): Promise<{ cpuMs: number; w
     { cwd: repoRoot, env, input: files.join('\n') },
   );
   if (run.code !== 0) throw new Error(`the cards process failed (${run.code}):\n${run.err}`);
-  const [cpuMs, wallMs, cards] = run.out.trim().split(' ').map(Number) as [number, number, number];
-  return { cpuMs, wallMs, cards };
+  const [cpuMs, wallMs, cards, bytes] = run.out.trim().split(' ').map(Number) as [number, number, number, number];
+  return { cpuMs, wallMs, cards, bytes };
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
@@ -236,7 +239,7 @@ async function sizeRuns(size: number): Promise<void> {
     const cards = await cardsAlone(site.dir, site.file('content/news'));
     const perCard = cards.cpuMs / cards.cards;
     console.log(
-      `    share cards alone: ${cards.cards} drawn in one process in ${seconds(cards.wallMs)}, CPU ${seconds(cards.cpuMs)}: ${perCard.toFixed(1)} ms of CPU a card; ${size + 1} cards are about ${Math.round((100 * perCard * (size + 1)) / cold.cpuMs)} % of the cold build's CPU`,
+      `    share cards alone: ${cards.cards} drawn in one process in ${seconds(cards.wallMs)}, CPU ${seconds(cards.cpuMs)}: ${perCard.toFixed(1)} ms of CPU and ${(cards.bytes / cards.cards / 1024).toFixed(1)} KB a card; ${size + 1} cards are about ${Math.round((100 * perCard * (size + 1)) / cold.cpuMs)} % of the cold build's CPU`,
     );
     const mainPeak = Math.max(0, ...cold.peaks.filter((peak) => peak.kind === 'main').map((peak) => peak.peakMb));
     const editGoalMs = size <= 1000 ? 1000 : 3000;

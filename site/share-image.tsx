@@ -195,7 +195,7 @@ export function undrawnCharacters(title: string): string[] {
   return [...new Set(title.match(NOT_DRAWN) ?? [])];
 }
 
-/** One card per article, redrawn only when its title, date, the brand or the fonts change (or the site code). */
+/** One card per article, redrawn only when its title, date, the brand or the fonts change (or the modules that draw it). */
 export function shareImages(
   articles: readonly Article[],
   brand: string,

@@ -1,7 +1,8 @@
 // The share cards of the article files named on stdin (one per line), drawn one after another in
 // one process by the site's drawers, as each build helper draws them, with the site's fonts and brand from the site folder
 // given as the argument. Prints the milliseconds of CPU (every thread of the process, so sharp's
-// own threads count) and of wall time, after a first card that loads satori and the fonts.
+// own threads count) and of wall time, after a first card that loads satori and the fonts, how
+// many cards that was and their bytes.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { text } from 'node:stream/consumers';
@@ -25,8 +26,9 @@ await draw(cards[0]!);
 
 const cpu = process.cpuUsage();
 const started = performance.now();
-for (const card of cards.slice(1)) await draw(card);
+let bytes = 0;
+for (const card of cards.slice(1)) bytes += (await draw(card)).byteLength;
 const used = process.cpuUsage(cpu);
 process.stdout.write(
-  `${((used.user + used.system) / 1000).toFixed(0)} ${(performance.now() - started).toFixed(0)} ${cards.length - 1}\n`,
+  `${((used.user + used.system) / 1000).toFixed(0)} ${(performance.now() - started).toFixed(0)} ${cards.length - 1} ${bytes}\n`,
 );
