@@ -29,12 +29,13 @@ export function hostingSuite(start: (site: TempSite) => Promise<Host>): { contex
     // A moved address of each kind, as a site that had another URL scheme declares them.
     const site = await buildRealSite(async (copy) => {
       const index = await copy.read('site/index.tsx');
+      const opening = /export default defineSite<[^>]*>\(\{/;
+      // A site whose route table no longer opens so would build without the redirect: say so.
+      if (!opening.test(index))
+        throw new Error('site/index.tsx: no "export default defineSite<…>({" to add a redirect to');
       await copy.write(
         'site/index.tsx',
-        index.replace(
-          'export default defineSite<SiteData>({',
-          `export default defineSite<SiteData>({\n  redirects: { '/blog': '/news' },`,
-        ),
+        index.replace(opening, (found) => `${found}\n  redirects: { '/blog': '/news' },`),
       );
       const article = await copy.read('content/news/hello-world.md');
       await copy.write(
