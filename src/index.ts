@@ -16,6 +16,7 @@ export type {
   RouteContext,
   RouteEntry,
   SiteDefinition,
+  SearchDefinition,
   SiteMeta,
 } from './render/site-definition.ts';
 export type { Article } from './content/article.ts';

@@ -127,7 +127,7 @@ export function ArticlePage({ entry }: PageProps<SiteData>) {
   const article = articleOf(entry);
   if (!article) return <NotFound text="The article does not exist." />;
   return (
-    <article className="article">
+    <article className="article" data-pagefind-body="">
       <header className="page-header">
         <div className="container container-narrow">
           <p className="eyebrow">
@@ -194,7 +194,7 @@ export function TableOfContents({ headings }: { headings: ArticleData['headings'
   }
   if (sections.length < CONTENTS_FROM) return null;
   return (
-    <nav className="toc" aria-label="Contents">
+    <nav className="toc" aria-label="Contents" data-pagefind-ignore="">
       <h2 className="toc-title">Contents</h2>
       <ol>
         {sections.map((section) => (

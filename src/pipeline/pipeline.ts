@@ -13,8 +13,18 @@ import { drawnFiles, generatedFiles, renderContext } from './stages.ts';
 import { checkPublicClashes, checkSiteOutput, heldBackPages } from './site-checks.ts';
 import { readInputs, type InputSetup } from './inputs.ts';
 import { expandPages, readsChanged, renderPages } from './pages.ts';
-import type { ChangeKind, Inputs, Output, RenderedPage, RunOptions, State, Strategy } from './pipeline-types.ts';
+import type {
+  ChangeKind,
+  Inputs,
+  Output,
+  RenderedPage,
+  RunOptions,
+  SearchOutput,
+  State,
+  Strategy,
+} from './pipeline-types.ts';
 import type { Article } from '../content/article.ts';
+import { searchIndexer, writeSearchFiles } from './search-index.ts';
 
 export type * from './pipeline-types.ts';
 
@@ -190,6 +200,7 @@ export async function runPipeline<Written>(
   let output: Output<Written> | undefined;
   let saving: Promise<void> | undefined;
   let drawing: ReturnType<typeof drawnFilesFor> | undefined;
+  let searching: Promise<SearchOutput> | undefined;
   try {
     clock.lap('inputs');
     // 2. Routes: every page of the site, none where a public file is.
@@ -204,8 +215,20 @@ export async function runPipeline<Written>(
     drawing.catch(() => {});
     // 5. Pages, each once its articles are converted and their images processed.
     const context = renderContext({ ...inputs, server: inputs.server.module }, now, project.root);
-    const pages = await renderPages(listedJobs, context, inputs.conversion, strategy.pages(inputs, previous), output);
+    const { search } = inputs.settings;
+    const indexer = search && searchIndexer(search, listedJobs, inputs.articles, now);
+    const pageOutput = indexer ? indexer.watch(output) : output;
+    const pages = await renderPages(
+      listedJobs,
+      context,
+      inputs.conversion,
+      strategy.pages(inputs, previous),
+      pageOutput,
+    );
     clock.lap('markdown & render');
+    // The search index, made meanwhile (Pagefind is a process of its own) from the pages as written.
+    searching = indexer?.files((outputPath) => pages.get(outputPath)!.hash, previous?.search);
+    searching?.catch(() => {});
     // From here on, the articles as converted (the routes were expanded before).
     const { articles, byFile, jobs } = convertedInputs(inputs, listedJobs, pages);
     // The Markdown cache, every article converted: kept even when a check below fails.
@@ -223,6 +246,9 @@ export async function runPipeline<Written>(
     for (const file of [...articleImages, ...drawn]) output.write(file);
     for (const file of generated) output.write(file, !file.plain);
     clock.lap('checks');
+    const searchOutput = await searching;
+    if (searchOutput) writeSearchFiles(output, searchOutput.files);
+    clock.lap('search index');
     const [written] = await Promise.all([output.commit(), saving]);
     output = undefined;
     clock.lap('write');
@@ -238,6 +264,7 @@ export async function runPipeline<Written>(
         drawn,
         drawnReads,
         generated,
+        ...(searchOutput ? { search: searchOutput } : {}),
       },
       written,
       inputs,
@@ -247,6 +274,7 @@ export async function runPipeline<Written>(
     await inputs.conversion.close();
     // Drawing that was under way when a stage failed ends before the run does (the closed helpers refuse the rest).
     await drawing?.catch(() => {});
+    await searching?.catch(() => {});
     await output?.abort();
     await saving?.catch(() => {});
   }

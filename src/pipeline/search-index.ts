@@ -1,0 +1,99 @@
+// The search index: Pagefind fed the HTML of the indexed pages as the run makes them, its files
+// written into the same output as the pages (staged and swapped in with them by `build`).
+import { close, createIndex, type PagefindIndex } from 'pagefind';
+import type { Article } from '../content/article.ts';
+import { catalogueError } from '../errors.ts';
+import type { OutputFile } from '../output/output-file.ts';
+import type { PageJob } from '../render/routes.ts';
+import { isIndexedPage, SEARCH_DIR, type SiteSearch } from '../render/search.ts';
+import type { Output, SearchOutput } from './pipeline-types.ts';
+
+/** What the browser loads of Pagefind's output: its API, its worker, the index. Not its ready-made UIs. */
+const SERVED =
+  /^(pagefind\.js|pagefind-worker\.js|pagefind-entry\.json|[^/]+\.pf_meta|wasm\.[^/]+\.pagefind|(index|fragment|filter)\/.+)$/;
+
+/** The files worth precompressing: Pagefind's own index files are compressed already. */
+const TEXT = /\.(js|json)$/;
+
+/** A page of the index: its HTML, read only when the index is made again (a cached page's is on disk). */
+interface IndexedPage {
+  html: () => string;
+  hash: string;
+}
+
+/** The pages an index is made of, in path order: the index's bytes depend on the order pages are added. */
+function indexKey(pages: ReadonlyMap<string, IndexedPage>, language: string | undefined): string {
+  return JSON.stringify([
+    language ?? '',
+    ...[...pages].sort(([a], [b]) => (a < b ? -1 : 1)).map(([p, { hash }]) => [p, hash]),
+  ]);
+}
+
+async function pagefindIndex(language: string | undefined): Promise<PagefindIndex> {
+  const { errors, index } = await createIndex(language ? { forceLanguage: language } : {});
+  if (!index) throw catalogueError('SearchIndexFailed', [errors.join('; ')]);
+  return index;
+}
+
+/** Indexes the pages, in path order, and returns the files of the index that the site serves. */
+async function runPagefind(
+  pages: ReadonlyMap<string, IndexedPage>,
+  language: string | undefined,
+): Promise<OutputFile[]> {
+  try {
+    const index = await pagefindIndex(language);
+    const sorted = [...pages].sort(([a], [b]) => (a < b ? -1 : 1));
+    const added = await Promise.all(sorted.map(([url, page]) => index.addHTMLFile({ url, content: page.html() })));
+    const problem = added.find((answer) => answer.errors.length > 0);
+    if (problem) throw catalogueError('SearchIndexFailed', [problem.errors.join('; ')]);
+    const { errors, files } = await index.getFiles();
+    if (errors.length > 0) throw catalogueError('SearchIndexFailed', [errors.join('; ')]);
+    return files
+      .filter((file) => SERVED.test(file.path))
+      .map((file) => ({ path: `${SEARCH_DIR}/${file.path}`, contents: file.content }))
+      .sort((a, b) => (a.path < b.path ? -1 : 1));
+  } finally {
+    // The service is a process of its own: ended with the run, so a build leaves none behind.
+    await close();
+  }
+}
+
+/**
+ * Collects the HTML of the pages that go into the index as the run writes them (`watch` wraps the
+ * run's output), then makes the index, or takes the last run's when it was made of the same pages.
+ */
+export function searchIndexer(search: SiteSearch, jobs: readonly PageJob[], articles: readonly Article[], now: Date) {
+  const known = new Set(articles);
+  const indexed = new Map(
+    jobs.filter((job) => isIndexedPage(search, job, known, now)).map((job) => [job.outputPath, job.path]),
+  );
+  const pages = new Map<string, IndexedPage>();
+  return {
+    /** The run's output, telling the indexer of each page it is handed. */
+    watch<Written>(output: Output<Written>): Output<Written> {
+      return {
+        ...output,
+        write(file, compress) {
+          const url = indexed.get(file.path);
+          if (url !== undefined) pages.set(url, { html: () => String(file.contents), hash: file.hash ?? '' });
+          output.write(file, compress);
+        },
+      };
+    },
+    /** The index's files: made again only when a page in it changed (its hash), else `previous`. */
+    async files(hashOf: (outputPath: string) => string, previous: SearchOutput | undefined): Promise<SearchOutput> {
+      for (const [outputPath, url] of indexed) {
+        const page = pages.get(url);
+        if (page) page.hash = hashOf(outputPath);
+      }
+      const key = indexKey(pages, search.language);
+      if (previous?.key === key) return previous;
+      return { key, files: await runPagefind(pages, search.language) };
+    },
+  };
+}
+
+/** Writes the index's files, the text ones precompressed as the assets are. */
+export function writeSearchFiles(output: Output<unknown>, files: readonly OutputFile[]): void {
+  for (const file of files) output.write(file, TEXT.test(file.path));
+}
