@@ -9,6 +9,9 @@ export type { SearchDefinition } from './site-definition.ts';
 /** Where the index is written and served from: Pagefind's own `pagefind/` folder. */
 export const SEARCH_DIR = 'pagefind';
 
+/** The address of the index for a page's search box: Pagefind's API is `pagefind.js` in it. */
+export const SEARCH_BUNDLE_URL = `/${SEARCH_DIR}/`;
+
 /** The CSP source Pagefind's WebAssembly needs on the pages that search (and its worker). */
 export const WASM_SOURCE = "'wasm-unsafe-eval'";
 
