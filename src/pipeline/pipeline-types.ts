@@ -152,6 +152,8 @@ interface BuildHooks {
   spare?: SpareHelper;
   /** What the last build's link check saw, and who keeps what this one's sees (with the page cache). */
   linkTrust(): Pick<LinkCheckContext, 'previousFiles' | 'checked'>;
+  /** The last build's search index, from the cache: taken when the indexed pages are as they were. */
+  keptSearch?: SearchOutput;
 }
 
 /** What only dev mode does: a process kept between saves, holding what the next run reuses. */

@@ -216,7 +216,9 @@ export async function runPipeline<Written>(
     // 5. Pages, each once its articles are converted and their images processed.
     const context = renderContext({ ...inputs, server: inputs.server.module }, now, project.root);
     const { search } = inputs.settings;
-    const indexer = search && searchIndexer(search, listedJobs, inputs.articles, now);
+    const indexer =
+      search &&
+      searchIndexer(search, listedJobs, { articles: inputs.articles, inlineStyle: inputs.client.inlineStyle, now });
     const pageOutput = indexer ? indexer.watch(output) : output;
     const pages = await renderPages(
       listedJobs,
@@ -227,7 +229,8 @@ export async function runPipeline<Written>(
     );
     clock.lap('markdown & render');
     // The search index, made meanwhile (Pagefind is a process of its own) from the pages as written.
-    searching = indexer?.files((outputPath) => pages.get(outputPath)!.hash, previous?.search);
+    const earlierIndex = previous?.search ?? build?.keptSearch;
+    searching = indexer?.files((outputPath) => pages.get(outputPath)!.hash, earlierIndex);
     searching?.catch(() => {});
     // From here on, the articles as converted (the routes were expanded before).
     const { articles, byFile, jobs } = convertedInputs(inputs, listedJobs, pages);

@@ -1,9 +1,15 @@
 // The search index: Pagefind fed the HTML of the indexed pages as the run makes them, its files
 // written into the same output as the pages (staged and swapped in with them by `build`).
+import { Buffer } from 'node:buffer';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { close, createIndex, type PagefindIndex } from 'pagefind';
+import { readEntrySync, writeEntrySync } from '../cache/store.ts';
 import type { Article } from '../content/article.ts';
 import { catalogueError } from '../errors.ts';
 import type { OutputFile } from '../output/output-file.ts';
+import { inlineStyleTag } from '../render/head.ts';
 import type { PageJob } from '../render/routes.ts';
 import { isIndexedPage, SEARCH_DIR, type SiteSearch } from '../render/search.ts';
 import type { Output, SearchOutput } from './pipeline-types.ts';
@@ -62,7 +68,16 @@ async function runPagefind(
  * Collects the HTML of the pages that go into the index as the run writes them (`watch` wraps the
  * run's output), then makes the index, or takes the last run's when it was made of the same pages.
  */
-export function searchIndexer(search: SiteSearch, jobs: readonly PageJob[], articles: readonly Article[], now: Date) {
+export function searchIndexer(
+  search: SiteSearch,
+  jobs: readonly PageJob[],
+  site: { articles: readonly Article[]; inlineStyle?: { url: string; text: string }; now: Date },
+) {
+  const { articles, now } = site;
+  // The style sheet every page carries inline is most of a page's bytes and nothing to find:
+  // taken out as it was put in, it halves what Pagefind is sent and parses.
+  const style = site.inlineStyle && inlineStyleTag(site.inlineStyle);
+  const withoutStyle = (html: string) => (style ? html.replace(style, '') : html);
   const known = new Set(articles);
   const indexed = new Map(
     jobs.filter((job) => isIndexedPage(search, job, known, now)).map((job) => [job.outputPath, job.path]),
@@ -75,7 +90,8 @@ export function searchIndexer(search: SiteSearch, jobs: readonly PageJob[], arti
         ...output,
         write(file, compress) {
           const url = indexed.get(file.path);
-          if (url !== undefined) pages.set(url, { html: () => String(file.contents), hash: file.hash ?? '' });
+          if (url !== undefined)
+            pages.set(url, { html: () => withoutStyle(String(file.contents)), hash: file.hash ?? '' });
           output.write(file, compress);
         },
       };
@@ -96,4 +112,51 @@ export function searchIndexer(search: SiteSearch, jobs: readonly PageJob[], arti
 /** Writes the index's files, the text ones precompressed as the assets are. */
 export function writeSearchFiles(output: Output<unknown>, files: readonly OutputFile[]): void {
   for (const file of files) output.write(file, TEXT.test(file.path));
+}
+
+/** Pagefind's version: another may write another index from the same pages. */
+function pagefindVersion(): string {
+  try {
+    const main = createRequire(import.meta.url).resolve('pagefind');
+    return (
+      JSON.parse(readFileSync(path.join(path.dirname(main), '..', 'package.json'), 'utf8')) as { version: string }
+    ).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/**
+ * The last build's index, kept in the cache folder (one entry, replaced by each build): a build
+ * whose indexed pages came out as before (site code changed, the pages did not) takes it as it is.
+ */
+export function searchCache(cacheDir: string) {
+  const file = path.join(cacheDir, 'search-index');
+  const version = pagefindVersion();
+  return {
+    read(): SearchOutput | undefined {
+      const payload = readEntrySync(file);
+      if (!payload) return undefined;
+      try {
+        const kept = JSON.parse(payload.toString('utf8')) as {
+          version: string;
+          key: string;
+          files: [string, string][];
+        };
+        if (kept.version !== version) return undefined;
+        const files = kept.files.map(([at, bytes]) => ({
+          path: at,
+          contents: new Uint8Array(Buffer.from(bytes, 'base64')),
+        }));
+        return { key: kept.key, files };
+      } catch {
+        return undefined;
+      }
+    },
+    save(made: SearchOutput | undefined): void {
+      if (!made) return;
+      const files = made.files.map((item) => [item.path, Buffer.from(item.contents).toString('base64')]);
+      writeEntrySync(file, Buffer.from(JSON.stringify({ version, key: made.key, files })));
+    },
+  };
 }
