@@ -13,18 +13,9 @@ import { drawnFiles, generatedFiles, renderContext } from './stages.ts';
 import { checkPublicClashes, checkSiteOutput, heldBackPages } from './site-checks.ts';
 import { readInputs, type InputSetup } from './inputs.ts';
 import { expandPages, readsChanged, renderPages } from './pages.ts';
-import type {
-  ChangeKind,
-  Inputs,
-  Output,
-  RenderedPage,
-  RunOptions,
-  SearchOutput,
-  State,
-  Strategy,
-} from './pipeline-types.ts';
+import type { ChangeKind, Inputs, Output, RenderedPage, RunOptions, State, Strategy } from './pipeline-types.ts';
 import type { Article } from '../content/article.ts';
-import { searchIndexer, writeSearchFiles } from './search-index.ts';
+import { searchStage } from './search-index.ts';
 
 export type * from './pipeline-types.ts';
 
@@ -200,14 +191,14 @@ export async function runPipeline<Written>(
   let output: Output<Written> | undefined;
   let saving: Promise<void> | undefined;
   let drawing: ReturnType<typeof drawnFilesFor> | undefined;
-  let searching: Promise<SearchOutput> | undefined;
   try {
     clock.lap('inputs');
     // 2. Routes: every page of the site, none where a public file is.
     const { jobs: listedJobs, routeReads } = expandPages(previous, inputs);
     checkPublicClashes(inputs.client, listedJobs, inputs.publicFiles, project.publicDir);
-    // 3. Output: the assets and the site's images first.
-    output = await strategy.openOutput(previous, inputs.publicFiles);
+    // 3. Output: the assets and the site's images first; the search index (if any) hears of each page.
+    const indexing = searchStage(inputs, listedJobs, now, previous?.search ?? build?.keptSearch);
+    output = indexing.watch(await strategy.openOutput(previous, inputs.publicFiles));
     for (const file of assetFiles(inputs.client)) output.write(file, true);
     for (const file of inputs.settings.images) output.write(file);
     // 4. Drawn files (share images), meanwhile; their failures are reported after the pages'.
@@ -215,23 +206,10 @@ export async function runPipeline<Written>(
     drawing.catch(() => {});
     // 5. Pages, each once its articles are converted and their images processed.
     const context = renderContext({ ...inputs, server: inputs.server.module }, now, project.root);
-    const { search } = inputs.settings;
-    const indexer =
-      search &&
-      searchIndexer(search, listedJobs, { articles: inputs.articles, inlineStyle: inputs.client.inlineStyle, now });
-    const pageOutput = indexer ? indexer.watch(output) : output;
-    const pages = await renderPages(
-      listedJobs,
-      context,
-      inputs.conversion,
-      strategy.pages(inputs, previous),
-      pageOutput,
-    );
+    const pages = await renderPages(listedJobs, context, inputs.conversion, strategy.pages(inputs, previous), output);
     clock.lap('markdown & render');
-    // The search index, made meanwhile (Pagefind is a process of its own) from the pages as written.
-    const earlierIndex = previous?.search ?? build?.keptSearch;
-    searching = indexer?.files((outputPath) => pages.get(outputPath)!.hash, earlierIndex);
-    searching?.catch(() => {});
+    // The search index, made meanwhile (Pagefind is a process of its own), written before the commit.
+    indexing.start(pages);
     // From here on, the articles as converted (the routes were expanded before).
     const { articles, byFile, jobs } = convertedInputs(inputs, listedJobs, pages);
     // The Markdown cache, every article converted: kept even when a check below fails.
@@ -249,9 +227,6 @@ export async function runPipeline<Written>(
     for (const file of [...articleImages, ...drawn]) output.write(file);
     for (const file of generated) output.write(file, !file.plain);
     clock.lap('checks');
-    const searchOutput = await searching;
-    if (searchOutput) writeSearchFiles(output, searchOutput.files);
-    clock.lap('search index');
     const [written] = await Promise.all([output.commit(), saving]);
     output = undefined;
     clock.lap('write');
@@ -267,7 +242,7 @@ export async function runPipeline<Written>(
         drawn,
         drawnReads,
         generated,
-        ...(searchOutput ? { search: searchOutput } : {}),
+        ...indexing.made(),
       },
       written,
       inputs,
@@ -277,7 +252,6 @@ export async function runPipeline<Written>(
     await inputs.conversion.close();
     // Drawing that was under way when a stage failed ends before the run does (the closed helpers refuse the rest).
     await drawing?.catch(() => {});
-    await searching?.catch(() => {});
     await output?.abort();
     await saving?.catch(() => {});
   }

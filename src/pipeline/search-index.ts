@@ -21,6 +21,8 @@ const SERVED =
 /** The files worth precompressing: Pagefind's own index files are compressed already. */
 const TEXT = /\.(js|json)$/;
 
+type InlineStyle = { url: string; text: string };
+
 /** A page of the index: its HTML, read only when the index is made again (a cached page's is on disk). */
 interface IndexedPage {
   html: () => string;
@@ -71,7 +73,7 @@ async function runPagefind(
 export function searchIndexer(
   search: SiteSearch,
   jobs: readonly PageJob[],
-  site: { articles: readonly Article[]; inlineStyle?: { url: string; text: string }; now: Date },
+  site: { articles: readonly Article[]; inlineStyle?: InlineStyle; now: Date },
 ) {
   const { articles, now } = site;
   // The style sheet every page carries inline is most of a page's bytes and nothing to find:
@@ -109,9 +111,46 @@ export function searchIndexer(
   };
 }
 
-/** Writes the index's files, the text ones precompressed as the assets are. */
-export function writeSearchFiles(output: Output<unknown>, files: readonly OutputFile[]): void {
-  for (const file of files) output.write(file, TEXT.test(file.path));
+/**
+ * The search's part in a run, when the site searches: `watch` wraps the run's output so that the
+ * indexer hears of each page and the index's files are written before the output commits (text
+ * ones precompressed as the assets are); `start` makes the index, meanwhile, once every page is
+ * made; `made` is what the run's state keeps.
+ */
+export function searchStage(
+  inputs: { settings: { search?: SiteSearch }; articles: readonly Article[]; client: { inlineStyle?: InlineStyle } },
+  jobs: readonly PageJob[],
+  now: Date,
+  earlier: SearchOutput | undefined,
+) {
+  const { search } = inputs.settings;
+  const indexer = search && searchIndexer(search, jobs, { ...inputs, inlineStyle: inputs.client.inlineStyle, now });
+  let searching: Promise<SearchOutput> | undefined;
+  let made: SearchOutput | undefined;
+  return {
+    watch<Written>(output: Output<Written>): Output<Written> {
+      if (!indexer) return output;
+      const watched = indexer.watch(output);
+      return {
+        ...watched,
+        async commit() {
+          made = await searching;
+          for (const file of made?.files ?? []) output.write(file, TEXT.test(file.path));
+          return output.commit();
+        },
+        async abort() {
+          // Pagefind's process ends before the run does.
+          await searching?.catch(() => {});
+          await output.abort();
+        },
+      };
+    },
+    start(pages: ReadonlyMap<string, { hash: string }>): void {
+      searching = indexer?.files((outputPath) => pages.get(outputPath)!.hash, earlier);
+      searching?.catch(() => {}); // reported at commit
+    },
+    made: (): { search?: SearchOutput } => (made ? { search: made } : {}),
+  };
 }
 
 /** Pagefind's version: another may write another index from the same pages. */
