@@ -135,16 +135,20 @@ function NewsSearch({ bundle }: NewsSearchProps) {
       <p id={`${id}-status`} className="news-search-status" role="status" aria-live="polite">
         {statusText(query, state, total)}
       </p>
-      {items.length > 0 && (
-        <ul ref={list} id={`${id}-results`} className="news-search-results" aria-label="Search results">
-          {items.map((item) => (
-            <li key={item.url}>
-              <a href={item.url}>{item.title}</a>
-              <Excerpt html={item.excerpt} />
-            </li>
-          ))}
-        </ul>
-      )}
+      <ul
+        ref={list}
+        id={`${id}-results`}
+        className="news-search-results"
+        aria-label="Search results"
+        hidden={items.length === 0}
+      >
+        {items.map((item) => (
+          <li key={item.url}>
+            <a href={item.url}>{item.title}</a>
+            <Excerpt html={item.excerpt} />
+          </li>
+        ))}
+      </ul>
     </form>
   );
 }
