@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readEntrySync } from '../src/cache/store.ts';
 import { parseHeadersFile, headersFor } from '../src/server/headers-file.ts';
 import type { TempSite } from './helpers/project.ts';
 import { buildRealSite } from './helpers/site.ts';
@@ -53,6 +54,14 @@ describe('the search index of the real site', () => {
       expect.arrayContaining(['pagefind.js', 'pagefind.js.br', 'pagefind.js.gz', 'pagefind-worker.js']),
     );
     expect(files.filter((name) => /ui|playground|highlight/.test(name))).toEqual([]);
+  });
+
+  it("keeps the index in the cache under the installed Pagefind's version, which another would not read", async () => {
+    const installed = JSON.parse(await readFile('node_modules/pagefind/package.json', 'utf8')) as { version: string };
+    const kept = JSON.parse(readEntrySync(site.file('.cache/ssg/search-index'))!.toString('utf8')) as {
+      version: string;
+    };
+    expect(kept.version).toBe(installed.version);
   });
 
   it("gives 'wasm-unsafe-eval' to the news list and the index only", async () => {

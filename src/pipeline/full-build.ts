@@ -231,7 +231,6 @@ export async function buildInto(
   });
   const moduleCopies = createSiteModuleCopies(project.cacheDir);
   const search = searchCache(project.cacheDir);
-  const keptSearch = search.read();
   const strategy: Strategy<boolean> = {
     bundler: oneShotBundler(project, outDir),
     images,
@@ -245,7 +244,7 @@ export async function buildInto(
     build: {
       lazyHtml,
       spare,
-      keptSearch,
+      keptSearch: search.read(),
       linkTrust: () => ({ previousFiles: pageCache?.previousFiles, checked: (files) => (checkedFiles = files) }),
     },
   };
@@ -254,9 +253,7 @@ export async function buildInto(
     moduleCopies.dispose();
   });
   const { state, inputs, timings } = run;
-  await keepCaches(project, pageCache, compressed, images, checkedFiles, () => {
-    if (state.search !== keptSearch) search.save(state.search);
-  });
+  await keepCaches(project, pageCache, compressed, images, checkedFiles, () => search.keep(state.search));
   const report = { pages: state.jobs.map((job) => sizes.get(job)!), articles: state.articles.length, warnings };
   if (stamp) {
     // What MDX articles import may live outside the folders the stamp covers.

@@ -2,8 +2,8 @@
 // written into the same output as the pages (staged and swapped in with them by `build`).
 import { Buffer } from 'node:buffer';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { close, createIndex, type PagefindIndex } from 'pagefind';
 import { readEntrySync, writeEntrySync } from '../cache/store.ts';
 import type { Article } from '../content/article.ts';
@@ -156,7 +156,8 @@ export function searchStage(
 /** Pagefind's version: another may write another index from the same pages. */
 function pagefindVersion(): string {
   try {
-    const main = createRequire(import.meta.url).resolve('pagefind');
+    // Its package exports only `import`: require.resolve cannot find it.
+    const main = fileURLToPath(import.meta.resolve('pagefind'));
     return (
       JSON.parse(readFileSync(path.join(path.dirname(main), '..', 'package.json'), 'utf8')) as { version: string }
     ).version;
@@ -172,6 +173,7 @@ function pagefindVersion(): string {
 export function searchCache(cacheDir: string) {
   const file = path.join(cacheDir, 'search-index');
   const version = pagefindVersion();
+  let read: SearchOutput | undefined;
   return {
     read(): SearchOutput | undefined {
       const payload = readEntrySync(file);
@@ -187,13 +189,14 @@ export function searchCache(cacheDir: string) {
           path: at,
           contents: new Uint8Array(Buffer.from(bytes, 'base64')),
         }));
-        return { key: kept.key, files };
+        return (read = { key: kept.key, files });
       } catch {
         return undefined;
       }
     },
-    save(made: SearchOutput | undefined): void {
-      if (!made) return;
+    /** Keeps the index the build made, unless it is the one `read` gave (nothing to write). */
+    keep(made: SearchOutput | undefined): void {
+      if (!made || made === read) return;
       const files = made.files.map((item) => [item.path, Buffer.from(item.contents).toString('base64')]);
       writeEntrySync(file, Buffer.from(JSON.stringify({ version, key: made.key, files })));
     },
