@@ -2,6 +2,7 @@
 // For each size: a temporary copy of the site with that many generated articles (about 620 words
 // of varied Markdown each), a full build from cold (no cache), then a build with nothing changed,
 // then the CI cases with .cache/ and dist/ kept: one article's body edited, then one new article.
+// After the cold build, the search index alone (Pagefind over its article pages), as a share of it.
 // Prints wall time, ms per page and the peak memory of every process the build ran (the CLI, its
 // helpers, esbuild; sampled from /proc), then the conversion floor of the same articles (two
 // processes doing nothing but converting their bodies with the same unified pipeline, each half of
@@ -35,6 +36,7 @@ import { parseArgs } from 'node:util';
 import { cliPath, copySite, repoRoot } from '../tests/helpers/project.ts';
 import { articleMarkdown, writeArticles } from './bench/articles.ts';
 import { formatPeaks, watchPeaks, type ProcessPeak } from './bench/peaks.ts';
+import { searchIndexTime } from './bench/search-index.ts';
 
 const { values } = parseArgs({
   options: {
@@ -208,6 +210,7 @@ async function sizeRuns(size: number): Promise<void> {
   const site = await generatedSite(repoRoot, size);
   try {
     const cold = await timedBuild(site.dir);
+    const search = await searchIndexTime(site.file('dist'));
     const warm = await timedBuild(site.dir);
     // The CI case, .cache/ kept: one article's body edited; then one new article (the lists, its
     // tags' pages, pagination and the feed change with it); last, a page's code edited.
@@ -228,6 +231,10 @@ async function sizeRuns(size: number): Promise<void> {
       console.log(`${String(size).padStart(5)} articles, ${name.padEnd(17)} ${describe(run)}`);
       console.log(`    ${run.line}`);
     }
+    // Inside a build the index is made while the drawing and checks run; alone, its cost as a share of the builds.
+    console.log(
+      `    search index alone: ${search.pages} pages in ${seconds(search.ms)}, ${((100 * search.ms) / cold.wallMs).toFixed(1)} % of the cold build's wall time, ${(search.ms / edited.wallMs).toFixed(2)}x the one-body-edit build's`,
+    );
     // The two CI cases left their articles: the floor and the cards below count them too.
     const floor = await conversionFloor(site.file('content/news'));
     console.log(

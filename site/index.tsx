@@ -70,6 +70,8 @@ export default defineSite<SiteData, Collections>({
   // The layout's own ids (components/layout.tsx, header.tsx): an article's "## Main" gets main-1.
   markdown: { reservedIds: ['main', 'site-menu'] },
   editor,
+  // Full-text search of the articles (Pagefind), from the box on the news list.
+  search: { indexed: ['/news/:slug'], pages: ['/news'] },
   check(data, warn) {
     const fields = data.site.placeholders === 'allowed' ? [] : exampleFields(data);
     if (fields.length > 0) {

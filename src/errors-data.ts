@@ -453,6 +453,25 @@ export const errorCatalogue = {
     hint: 'Install it beside ssg (npm install decap-cms decap-server; ssg lists both as optional dependencies), or remove `editor` from defineSite.',
     message: (name: string) => `The site has an editor (\`editor\` in defineSite), and ${name} is not installed.`,
   },
+  SearchInvalid: {
+    title: 'The search option cannot be used',
+    hint: "Fix `search` in the site's definition (site/index.tsx): `{ indexed: ['/news/:slug'], pages: ['/news'] }`, each a path of its routes.",
+    message: byCase({
+      notObject: () => 'search must be an object with `indexed` and `pages`.',
+      unknownField: (field: string) =>
+        `search has a field ${JSON.stringify(field)} it does not know; it takes indexed, pages and language.`,
+      notList: (field: string) => `search.${field} must be a list of at least one route path, such as '/news/:slug'.`,
+      unknownRoute: (field: string, route: string) =>
+        `search.${field} names ${JSON.stringify(route)}, which is not the path of any route of the site.`,
+      language: (language: string) =>
+        `search.language is ${JSON.stringify(language)}; give a language code such as "en" or "pt-br".`,
+    }),
+  },
+  SearchIndexFailed: {
+    title: 'The search index could not be made',
+    hint: 'Reinstall the packages (npm ci) so that Pagefind and its binary for this platform are there, then build again.',
+    message: (reason: string) => `Pagefind could not index the pages: ${reason}`,
+  },
   TagInvalid: {
     title: 'A tag makes no URL',
     hint: 'Give each tag in "tags:" as text with at least one letter or digit, for example tags: [staking, ethereum].',

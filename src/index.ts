@@ -16,11 +16,13 @@ export type {
   RouteContext,
   RouteEntry,
   SiteDefinition,
+  SearchDefinition,
   SiteMeta,
 } from './render/site-definition.ts';
 export type { Article } from './content/article.ts';
 export { defineCollection } from './content/collections.ts';
 export type { CollectionDefinition, CollectionsOf, DataEntry } from './content/collections.ts';
+export { SEARCH_BUNDLE_URL } from './render/search.ts';
 export { island } from './runtime/island-server.tsx';
 export type { Hydrate, IslandOptions } from './runtime/island-server.tsx';
 export { paginate, listPage, pagePath, pageCount } from './content/pagination.ts';

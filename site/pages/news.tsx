@@ -1,7 +1,16 @@
-import { listPage, tagGroup, tagSlug, type Article as ArticleData, type ListPage, type PageProps } from 'ssg';
+import {
+  listPage,
+  SEARCH_BUNDLE_URL,
+  tagGroup,
+  tagSlug,
+  type Article as ArticleData,
+  type ListPage,
+  type PageProps,
+} from 'ssg';
 import type { Collections, SiteData } from '../content.ts';
 import { PageHeader, Section } from '../components/ui.tsx';
 import LocalDate from '../islands/local-date.tsx';
+import NewsSearch from '../islands/news-search.tsx';
 import { dayOf } from '../dates.ts';
 
 /** Articles per page of the news list and of each tag's list (the spec leaves the size to us). */
@@ -54,6 +63,8 @@ export function NewsList(props: NewsProps) {
         intro={intro}
       />
       <Section>
+        {/* The search box on the list's own page: the one route whose policy lets Pagefind run (site/index.tsx). */}
+        {props.path === '/news' && list.page.items.length > 0 && <NewsSearch bundle={SEARCH_BUNDLE_URL} />}
         {list.page.items.length === 0 ? (
           <p>No news yet.</p>
         ) : (
@@ -81,7 +92,7 @@ export function TagLinks({ tags }: { tags?: readonly string[] }) {
   const unique = [...new Map((tags ?? []).map((tag) => [tagSlug(tag), tag.trim()])).entries()];
   if (unique.length === 0) return null;
   return (
-    <ul className="tag-list" aria-label="Tags">
+    <ul className="tag-list" aria-label="Tags" data-pagefind-ignore="">
       {unique.map(([slug, name]) => (
         <li key={slug}>
           <a className="tag" href={tagPath(slug)}>
@@ -127,10 +138,11 @@ export function ArticlePage({ entry }: PageProps<SiteData>) {
   const article = articleOf(entry);
   if (!article) return <NotFound text="The article does not exist." />;
   return (
-    <article className="article">
+    <article className="article" data-pagefind-body="">
       <header className="page-header">
         <div className="container container-narrow">
-          <p className="eyebrow">
+          {/* The search indexes the title, the excerpt and the body (data-pagefind-body), not the rest. */}
+          <p className="eyebrow" data-pagefind-ignore="">
             <a href="/news">News</a> · <LocalDate date={article.date} />
           </p>
           <h1>{article.title}</h1>
@@ -165,7 +177,7 @@ function ArticleFacts({ article }: { article: ArticleData }) {
   ].filter(Boolean);
   if (facts.length === 0) return null;
   return (
-    <p className="article-facts">
+    <p className="article-facts" data-pagefind-ignore="">
       {facts.flatMap((fact, index) =>
         index === 0
           ? [fact]
@@ -194,7 +206,7 @@ export function TableOfContents({ headings }: { headings: ArticleData['headings'
   }
   if (sections.length < CONTENTS_FROM) return null;
   return (
-    <nav className="toc" aria-label="Contents">
+    <nav className="toc" aria-label="Contents" data-pagefind-ignore="">
       <h2 className="toc-title">Contents</h2>
       <ol>
         {sections.map((section) => (

@@ -19,6 +19,7 @@ import { runPipeline, type Inputs, type Output, type PageSource, type State, typ
 import { cachesThere, manifestFileOf, saveUnchangedRecord, validUntil } from './unchanged.ts';
 import type { BuildOptions, BuildResult, PageSizes } from './build-result.ts';
 import { startSpareHelper } from '../content/helper-process.ts';
+import { searchCache } from './search-index.ts';
 
 /** What every page depends on, for the page cache: a change to any of it renders every page again. */
 function pageCacheInputs(project: Project, inputs: Inputs, options: BuildOptions & { now: Date }) {
@@ -175,11 +176,17 @@ async function keepCaches(
   compressed: CompressedCache,
   images: ImageStage,
   checkedFiles: ReadonlySet<string> | undefined,
+  saveSearch: () => void,
 ): Promise<void> {
   try {
     await pageCache?.save(checkedFiles);
   } catch {
     // Not kept: the next build renders every page.
+  }
+  try {
+    saveSearch();
+  } catch {
+    // Not kept: the next build indexes again.
   }
   compressed.prune();
   images.prune();
@@ -223,6 +230,7 @@ export async function buildInto(
     limits: options.limits,
   });
   const moduleCopies = createSiteModuleCopies(project.cacheDir);
+  const search = searchCache(project.cacheDir);
   const strategy: Strategy<boolean> = {
     bundler: oneShotBundler(project, outDir),
     images,
@@ -236,6 +244,7 @@ export async function buildInto(
     build: {
       lazyHtml,
       spare,
+      keptSearch: search.read(),
       linkTrust: () => ({ previousFiles: pageCache?.previousFiles, checked: (files) => (checkedFiles = files) }),
     },
   };
@@ -244,7 +253,7 @@ export async function buildInto(
     moduleCopies.dispose();
   });
   const { state, inputs, timings } = run;
-  await keepCaches(project, pageCache, compressed, images, checkedFiles);
+  await keepCaches(project, pageCache, compressed, images, checkedFiles, () => search.keep(state.search));
   const report = { pages: state.jobs.map((job) => sizes.get(job)!), articles: state.articles.length, warnings };
   if (stamp) {
     // What MDX articles import may live outside the folders the stamp covers.

@@ -54,7 +54,7 @@ export interface Conversion {
 /** The inputs of a run, and what changed in them since the last good one. */
 export interface Inputs extends Omit<
   State,
-  'jobs' | 'routeReads' | 'pages' | 'drawn' | 'drawnReads' | 'generated' | 'articleImages'
+  'jobs' | 'routeReads' | 'pages' | 'drawn' | 'drawnReads' | 'generated' | 'articleImages' | 'search'
 > {
   /** Every page may look different (code, template, site config, first run). */
   renderAll: boolean;
@@ -69,6 +69,12 @@ export interface Inputs extends Omit<
   saveArticles(): Promise<void>;
   /** The content hash of each article file, when they were all read (a first run). */
   articleKeys?: ReadonlyMap<string, string>;
+}
+
+/** The index as the last run made it, and which pages (path and hash) it was made of. */
+export interface SearchOutput {
+  key: string;
+  files: OutputFile[];
 }
 
 /** One page as the last run made it. */
@@ -110,6 +116,8 @@ export interface State {
   drawn: OutputFile[];
   drawnReads: PageReads;
   generated: OutputFile[];
+  /** The search index's files and the pages they were made of, when the site searches. */
+  search?: SearchOutput;
   /** The site's Markdown settings as the articles were converted with them (their stamp; '' without plugins). */
   markdownStamp: string;
 }
@@ -144,6 +152,8 @@ interface BuildHooks {
   spare?: SpareHelper;
   /** What the last build's link check saw, and who keeps what this one's sees (with the page cache). */
   linkTrust(): Pick<LinkCheckContext, 'previousFiles' | 'checked'>;
+  /** The last build's search index, from the cache: taken when the indexed pages are as they were. */
+  keptSearch?: SearchOutput;
 }
 
 /** What only dev mode does: a process kept between saves, holding what the next run reuses. */

@@ -15,6 +15,7 @@ import { readInputs, type InputSetup } from './inputs.ts';
 import { expandPages, readsChanged, renderPages } from './pages.ts';
 import type { ChangeKind, Inputs, Output, RenderedPage, RunOptions, State, Strategy } from './pipeline-types.ts';
 import type { Article } from '../content/article.ts';
+import { searchStage } from './search-index.ts';
 
 export type * from './pipeline-types.ts';
 
@@ -195,8 +196,9 @@ export async function runPipeline<Written>(
     // 2. Routes: every page of the site, none where a public file is.
     const { jobs: listedJobs, routeReads } = expandPages(previous, inputs);
     checkPublicClashes(inputs.client, listedJobs, inputs.publicFiles, project.publicDir);
-    // 3. Output: the assets and the site's images first.
-    output = await strategy.openOutput(previous, inputs.publicFiles);
+    // 3. Output: the assets and the site's images first; the search index (if any) hears of each page.
+    const indexing = searchStage(inputs, listedJobs, now, previous?.search ?? build?.keptSearch);
+    output = indexing.watch(await strategy.openOutput(previous, inputs.publicFiles));
     for (const file of assetFiles(inputs.client)) output.write(file, true);
     for (const file of inputs.settings.images) output.write(file);
     // 4. Drawn files (share images), meanwhile; their failures are reported after the pages'.
@@ -206,6 +208,8 @@ export async function runPipeline<Written>(
     const context = renderContext({ ...inputs, server: inputs.server.module }, now, project.root);
     const pages = await renderPages(listedJobs, context, inputs.conversion, strategy.pages(inputs, previous), output);
     clock.lap('markdown & render');
+    // The search index, made meanwhile (Pagefind is a process of its own), written before the commit.
+    indexing.start(pages);
     // From here on, the articles as converted (the routes were expanded before).
     const { articles, byFile, jobs } = convertedInputs(inputs, listedJobs, pages);
     // The Markdown cache, every article converted: kept even when a check below fails.
@@ -238,6 +242,7 @@ export async function runPipeline<Written>(
         drawn,
         drawnReads,
         generated,
+        ...indexing.made(),
       },
       written,
       inputs,

@@ -9,6 +9,7 @@ import { isSiteFilePath } from '../render/generated-files.ts';
 import type { OutputFile } from '../output/output-file.ts';
 import { relativeToRoot, type Project } from '../project.ts';
 import type { DataSchema, FeedDefinition, SiteMeta } from '../render/site-definition.ts';
+import { checkSearch, type SiteSearch } from '../render/search.ts';
 
 /** `https://example.com/` → `https://example.com`; anything but an absolute http(s) origin is refused. */
 function normalizeBaseUrl(value: unknown, source: string): string {
@@ -43,6 +44,8 @@ export interface SiteSettings {
   feed?: FeedDefinition;
   /** The site's own images, processed (pages receive them as data.images). */
   images: OutputFile[];
+  /** What the site searches, checked against its routes. */
+  search?: SiteSearch;
 }
 
 /** The site's entry (site/index.tsx) as errors name it: from the project root, forward slashes. */
@@ -89,5 +92,7 @@ export async function siteSettings(
   if (feed && !(typeof feed.path === 'string' && isSiteFilePath(feed.path))) {
     throw catalogueError('GeneratedFilePathInvalid', ['feed', feed.path], { file: siteEntryShown(project) });
   }
-  return { data, baseUrl, meta: site.meta?.(data), feed, images };
+  const routes = site.routes.map((route) => route.path);
+  const search = checkSearch(site.search, routes, siteEntryShown(project));
+  return { data, baseUrl, meta: site.meta?.(data), feed, images, ...(search ? { search } : {}) };
 }

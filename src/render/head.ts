@@ -70,12 +70,17 @@ export function renderHead(input: HeadInput): string {
   return tags.join('\n');
 }
 
+/** The element that carries a style sheet inline, exactly as every page has it. */
+export function inlineStyleTag(inline: { url: string; text: string }): string {
+  return `<style data-ssg-style="${escapeHtml(inline.url)}">${inline.text}</style>`;
+}
+
 /** The style sheet and the script: the inline ones are allowed by their hash in the CSP. */
 function assetTags({ styles, inlineStyle, script, scriptOnInteraction }: HeadInput): string[] {
   const attr = escapeHtml;
   const tags: string[] = [];
   for (const href of styles) {
-    if (href === inlineStyle?.url) tags.push(`<style data-ssg-style="${attr(href)}">${inlineStyle.text}</style>`);
+    if (href === inlineStyle?.url) tags.push(inlineStyleTag(inlineStyle));
     else tags.push(`<link rel="stylesheet" href="${attr(href)}">`);
   }
   if (script && scriptOnInteraction) tags.push(`<script data-loader="${attr(script)}">${BOOTSTRAP_SCRIPT}</script>`);
@@ -95,10 +100,7 @@ export function swapStyleSheet(
 ): string {
   const next = assetTags({ head: { title: '' }, baseUrl: '', styles: [to], inlineStyle: inline.after })[0]!;
   const linked = `<link rel="stylesheet" href="${escapeHtml(from)}">`;
-  const inlined =
-    inline.before?.url === from
-      ? `<style data-ssg-style="${escapeHtml(from)}">${inline.before.text}</style>`
-      : undefined;
+  const inlined = inline.before?.url === from ? inlineStyleTag(inline.before) : undefined;
   let swapped = html.replaceAll(linked, next);
   if (inlined) swapped = swapped.replaceAll(inlined, next);
   return swapped;

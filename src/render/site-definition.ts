@@ -7,6 +7,24 @@ import type { EditorOptions } from '../editor/editor-config.ts';
 
 export type { DataSchema, EditorOptions, MarkdownOptions };
 
+/** `defineSite({ search })`: full-text search of the built pages with Pagefind. */
+export interface SearchDefinition {
+  /**
+   * The routes whose pages are indexed, as written in `routes` (`'/news/:slug'`). Only the part
+   * of a page marked `data-pagefind-body` is indexed when a page has one. Pages of drafts, of
+   * articles held back for their date and of `noindex` routes are never indexed.
+   */
+  indexed: string[];
+  /**
+   * The routes whose pages carry a search box. Their Content-Security-Policy (and that of the
+   * index's own files) allows `'wasm-unsafe-eval'` and `connect-src 'self'`; every other page's
+   * policy is left as the site's `headers()` wrote it.
+   */
+  pages: string[];
+  /** One language for the whole index (ISO 639-1, `en`); by default each page's `lang`. */
+  language?: string;
+}
+
 export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
 
 /** A destination, or a destination with its status (301 when not given), as Astro's `redirects` take. */
@@ -206,6 +224,13 @@ export interface SiteDefinition<Data = Record<string, unknown>, Collections = De
    * through. `ssg dev` serves it with a local backend that writes `content/` directly.
    */
   editor?: EditorOptions;
+  /**
+   * Full-text search with Pagefind, indexed from the built pages in the same run that writes
+   * them: `{ indexed: ['/news/:slug'], pages: ['/news'] }`. The index goes to `/pagefind/`; the
+   * pages named in `pages` may load it (`/pagefind/pagefind.js`), and only their
+   * Content-Security-Policy allows `'wasm-unsafe-eval'`. See docs/search.md.
+   */
+  search?: SearchDefinition;
 }
 
 export interface GeneratedFilesContext<Data = Record<string, unknown>, Collections = DefaultCollections> {

@@ -5,6 +5,7 @@ import type { OutputFile } from '../output/output-file.ts';
 import { nginxRedirects, redirectPage, redirectsFile, type Redirect } from './redirects.ts';
 import { outputPathFor, type PageJob } from './routes.ts';
 import type { FeedDefinition, SiteMeta } from './site-definition.ts';
+import type { SearchHeader } from './search.ts';
 import { atomFeed, feedPaths, jsonFeed, rssFeed } from './feeds.ts';
 import { escapeXml } from './xml-text.ts';
 
@@ -74,13 +75,20 @@ export interface FolderHeaders {
 
 /**
  * `_headers` (Netlify, Cloudflare Pages): the site's headers on every path, long caching for hashed
- * assets, then a folder's own headers, which first detach (`! Name`) those of the site they replace:
- * Cloudflare would otherwise send both policies, and a browser enforces each.
+ * assets, then the search's policy and a folder's own headers, which first detach (`! Name`) those
+ * of the site they replace: Cloudflare would otherwise send both policies, and a browser enforces each.
  */
-export function headersFile(headers: Record<string, string> | undefined, folder?: FolderHeaders): string {
+export function headersFile(
+  headers: Record<string, string> | undefined,
+  folder?: FolderHeaders,
+  search?: SearchHeader,
+): string {
   const lines = ['/*'];
   for (const [name, value] of Object.entries(headers ?? {})) lines.push(`  ${name}: ${value}`);
   lines.push('/assets/*', '  Cache-Control: public, max-age=31536000, immutable');
+  // The pages that search: the site's policy detached, this one in its place (Netlify: the later wins).
+  for (const urlPath of search?.paths ?? [])
+    lines.push(urlPath, `  ! ${search!.name}`, `  ${search!.name}: ${search!.value}`);
   if (folder) {
     // Only what differs from the site's: the rest applies through `/*` already.
     const site = new Map(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
@@ -110,11 +118,12 @@ export function nginxHeadersFile(
   headers: Record<string, string> | undefined,
   redirects: readonly Redirect[] = [],
   folder?: FolderHeaders,
+  search?: SearchHeader,
 ): string {
   const lines = [
     '# Written by the build, with _headers: the headers of every response. Included by the nginx',
     '# server block; reload nginx after a deploy that changes it.',
-    ...addHeaderLines(headers, ''),
+    ...addHeaderLines(headers, '', search),
   ];
   // The site's redirects: exact locations, answered before any file.
   lines.push(...nginxRedirects(redirects));
@@ -131,13 +140,36 @@ export function nginxHeadersFile(
   return `${lines.join('\n')}\n`;
 }
 
-function addHeaderLines(headers: Record<string, string> | undefined, indent: string): string[] {
-  return Object.entries(headers ?? {}).map(([name, value]) => {
+/** The headers as `add_header` lines; the search's policy, at server level, in place of the site's on its paths. */
+function addHeaderLines(headers: Record<string, string> | undefined, indent: string, search?: SearchHeader): string[] {
+  return Object.entries(headers ?? {}).flatMap(([name, value]) => {
     if (!HEADER_NAME.test(name) || NGINX_UNSAFE_VALUE.test(value)) {
       throw catalogueError('HeaderInvalid', [name, value], { file: 'site/index.tsx' });
     }
-    return `${indent}add_header ${name} "${value.replace(/[\\"]/g, '\\$&')}" always;`;
+    if (search?.name === name) return nginxSearchPolicy(search, value);
+    return [`${indent}add_header ${name} "${nginxQuoted(value)}" always;`];
   });
+}
+
+const nginxQuoted = (value: string) => value.replace(/[\\"]/g, '\\$&');
+
+/** A path of `_headers` (`/news`, `/pagefind/*`) as an anchored nginx regular expression. */
+const nginxPathPattern = (urlPath: string) =>
+  urlPath.endsWith('/*')
+    ? `^${urlPath.slice(0, -1).replace(/[.+?^${}()|[\]\\]/g, '\\$&')}`
+    : `^${urlPath.replace(/[.+?^${}()|[\]\\]/g, '\\$&')}(\\.html)?$`;
+
+/**
+ * The policy for nginx when some pages search: a variable set at server level (an `add_header`
+ * inside a location would drop every other header there), the search's policy on its paths.
+ */
+function nginxSearchPolicy(search: SearchHeader, value: string): string[] {
+  const pattern = search.paths.map(nginxPathPattern).join('|');
+  return [
+    `set $ssg_csp "${nginxQuoted(value)}";`,
+    `if ($uri ~ "${pattern}") { set $ssg_csp "${nginxQuoted(search.value)}"; }`,
+    `add_header ${search.name} $ssg_csp always;`,
+  ];
 }
 
 export interface SiteFilesInput {
@@ -148,6 +180,8 @@ export interface SiteFilesInput {
   meta?: SiteMeta;
   feed?: FeedDefinition;
   headers?: Record<string, string>;
+  /** The search's Content-Security-Policy, for the pages that search. */
+  search?: SearchHeader;
   /** Files the site ships itself (site/public) take precedence over generated ones. */
   publicFiles: ReadonlySet<string>;
   /** The site's checked redirects. */
@@ -162,8 +196,11 @@ export function siteFiles(input: SiteFilesInput): OutputFile[] {
   const files: OutputFile[] = [
     { path: 'sitemap.xml', contents: sitemap(input.jobs, input.articles, input.baseUrl) },
     { path: 'robots.txt', contents: robots(input.baseUrl) },
-    { path: '_headers', contents: headersFile(input.headers, input.folderHeaders) },
-    { path: NGINX_HEADERS_FILE, contents: nginxHeadersFile(input.headers, input.redirects, input.folderHeaders) },
+    { path: '_headers', contents: headersFile(input.headers, input.folderHeaders, input.search) },
+    {
+      path: NGINX_HEADERS_FILE,
+      contents: nginxHeadersFile(input.headers, input.redirects, input.folderHeaders, input.search),
+    },
     ...redirectFiles(input.redirects ?? [], input.baseUrl),
   ];
   if (input.meta) files.push({ path: 'manifest.webmanifest', contents: webManifest(input.meta) });

@@ -1,0 +1,157 @@
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { island } from 'ssg';
+
+interface NewsSearchProps {
+  /** Where the build wrote the index (`defineSite({ search })`): Pagefind's API is `pagefind.js` there. */
+  bundle: string;
+}
+
+/** One result as shown: the article's address, title and the words around the match. */
+interface Found {
+  url: string;
+  title: string;
+  excerpt: string;
+}
+
+/** What Pagefind's browser API gives (only what this box uses). */
+interface Pagefind {
+  init(): Promise<void>;
+  debouncedSearch(
+    query: string,
+    options?: object,
+    wait?: number,
+  ): Promise<{
+    results: Array<{ data(): Promise<{ url: string; meta: { title?: string }; excerpt: string }> }>;
+  } | null>;
+}
+
+/** Results shown at most; the count announced is of all of them. */
+const SHOWN = 8;
+
+let pagefind: Promise<Pagefind> | undefined;
+
+/** Pagefind's API, fetched on first use only: nothing of the index loads until someone searches. */
+function loadPagefind(bundle: string): Promise<Pagefind> {
+  pagefind ??= (import(/* @vite-ignore */ `${bundle}pagefind.js`) as Promise<Pagefind>).then(async (api) => {
+    await api.init();
+    return api;
+  });
+  return pagefind;
+}
+
+/** The excerpt Pagefind marks up (`<mark>` around the words found) as text and marks, never as HTML. */
+function Excerpt({ html }: { html: string }) {
+  const body = new DOMParser().parseFromString(html, 'text/html').body;
+  const parts: ReactNode[] = [...body.childNodes].map((node, index) =>
+    node.nodeName === 'MARK' ? <mark key={index}>{node.textContent}</mark> : node.textContent,
+  );
+  return <p className="news-search-excerpt">{parts}</p>;
+}
+
+function statusText(query: string, state: 'idle' | 'searching' | 'done' | 'failed', count: number): string {
+  if (state === 'failed') return 'Search is not available right now.';
+  if (state !== 'done' || query.trim() === '') return '';
+  if (count === 0) return `No articles found for “${query.trim()}”.`;
+  const shown = count > SHOWN ? ` The first ${SHOWN} are listed.` : '';
+  return `${count} article${count === 1 ? '' : 's'} found.${shown}`;
+}
+
+function useSearch(bundle: string, query: string) {
+  const [found, setFound] = useState<{ total: number; items: Found[] }>({ total: 0, items: [] });
+  const [state, setState] = useState<'idle' | 'searching' | 'done' | 'failed'>('idle');
+  useEffect(() => {
+    if (query.trim() === '') {
+      setFound({ total: 0, items: [] });
+      setState('idle');
+      return;
+    }
+    let current = true;
+    setState('searching');
+    loadPagefind(bundle)
+      .then((api) => api.debouncedSearch(query, {}, 200))
+      .then(async (search) => {
+        if (!search || !current) return; // a later query took over
+        const items = await Promise.all(search.results.slice(0, SHOWN).map((result) => result.data()));
+        if (!current) return;
+        const shown = items.map((item) => ({
+          url: item.url,
+          title: item.meta.title ?? item.url,
+          excerpt: item.excerpt,
+        }));
+        setFound({ total: search.results.length, items: shown });
+        setState('done');
+      })
+      .catch(() => current && setState('failed'));
+    return () => {
+      current = false;
+    };
+  }, [bundle, query]);
+  return { ...found, state };
+}
+
+/**
+ * A search box over the news: a labelled field, the number found said by a live region, results as
+ * a list of links. Escape empties it; Down arrow moves from the field to the first result.
+ */
+function NewsSearch({ bundle }: NewsSearchProps) {
+  const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const list = useRef<HTMLUListElement>(null);
+  const [query, setQuery] = useState('');
+  // Letters typed before the island was live are in the field already: search for them.
+  useEffect(() => setQuery(input.current?.value ?? ''), []);
+  const { total, items, state } = useSearch(bundle, query);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key === 'Escape' && query !== '') {
+      event.preventDefault();
+      setQuery('');
+      input.current?.focus();
+    } else if (event.key === 'ArrowDown' && event.target === input.current) {
+      const first = list.current?.querySelector('a');
+      if (first) {
+        event.preventDefault();
+        first.focus();
+      }
+    }
+  };
+
+  return (
+    <form role="search" className="news-search" onSubmit={(event) => event.preventDefault()} onKeyDown={onKeyDown}>
+      <label htmlFor={`${id}-query`}>Search the news</label>
+      <input
+        ref={input}
+        id={`${id}-query`}
+        type="search"
+        name="q"
+        autoComplete="off"
+        spellCheck={false}
+        placeholder="Validator, upgrade, Celo…"
+        aria-describedby={`${id}-status`}
+        aria-controls={`${id}-results`}
+        value={query}
+        onChange={(event) => setQuery(event.target.value)}
+      />
+      <p id={`${id}-status`} className="news-search-status" role="status" aria-live="polite">
+        {statusText(query, state, total)}
+      </p>
+      <ul
+        ref={list}
+        id={`${id}-results`}
+        className="news-search-results"
+        aria-label="Search results"
+        hidden={items.length === 0}
+      >
+        {items.map((item) => (
+          <li key={item.url}>
+            <a href={item.url}>{item.title}</a>
+            <Excerpt html={item.excerpt} />
+          </li>
+        ))}
+      </ul>
+    </form>
+  );
+}
+
+// Nothing is fetched (React, this code, Pagefind, the index) until the box is reached.
+export default island('news-search', NewsSearch, { hydrate: 'interaction' });

@@ -1,0 +1,204 @@
+// The search index: Pagefind fed the HTML of the indexed pages as the run makes them, its files
+// written into the same output as the pages (staged and swapped in with them by `build`).
+import { Buffer } from 'node:buffer';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { close, createIndex, type PagefindIndex } from 'pagefind';
+import { readEntrySync, writeEntrySync } from '../cache/store.ts';
+import type { Article } from '../content/article.ts';
+import { catalogueError } from '../errors.ts';
+import type { OutputFile } from '../output/output-file.ts';
+import { inlineStyleTag } from '../render/head.ts';
+import type { PageJob } from '../render/routes.ts';
+import { isIndexedPage, SEARCH_DIR, type SiteSearch } from '../render/search.ts';
+import type { Output, SearchOutput } from './pipeline-types.ts';
+
+/** What the browser loads of Pagefind's output: its API, its worker, the index. Not its ready-made UIs. */
+const SERVED =
+  /^(pagefind\.js|pagefind-worker\.js|pagefind-entry\.json|[^/]+\.pf_meta|wasm\.[^/]+\.pagefind|(index|fragment|filter)\/.+)$/;
+
+/** The files worth precompressing: Pagefind's own index files are compressed already. */
+const TEXT = /\.(js|json)$/;
+
+type InlineStyle = { url: string; text: string };
+
+/** A page of the index: its HTML, read only when the index is made again (a cached page's is on disk). */
+interface IndexedPage {
+  html: () => string;
+  hash: string;
+}
+
+/** The pages an index is made of, in path order: the index's bytes depend on the order pages are added. */
+function indexKey(pages: ReadonlyMap<string, IndexedPage>, language: string | undefined): string {
+  return JSON.stringify([
+    language ?? '',
+    ...[...pages].sort(([a], [b]) => (a < b ? -1 : 1)).map(([p, { hash }]) => [p, hash]),
+  ]);
+}
+
+async function pagefindIndex(language: string | undefined): Promise<PagefindIndex> {
+  const { errors, index } = await createIndex(language ? { forceLanguage: language } : {});
+  if (!index) throw catalogueError('SearchIndexFailed', [errors.join('; ')]);
+  return index;
+}
+
+/** Indexes the pages, in path order, and returns the files of the index that the site serves. */
+async function runPagefind(
+  pages: ReadonlyMap<string, IndexedPage>,
+  language: string | undefined,
+): Promise<OutputFile[]> {
+  try {
+    const index = await pagefindIndex(language);
+    const sorted = [...pages].sort(([a], [b]) => (a < b ? -1 : 1));
+    const added = await Promise.all(sorted.map(([url, page]) => index.addHTMLFile({ url, content: page.html() })));
+    const problem = added.find((answer) => answer.errors.length > 0);
+    if (problem) throw catalogueError('SearchIndexFailed', [problem.errors.join('; ')]);
+    const { errors, files } = await index.getFiles();
+    if (errors.length > 0) throw catalogueError('SearchIndexFailed', [errors.join('; ')]);
+    return files
+      .filter((file) => SERVED.test(file.path))
+      .map((file) => ({ path: `${SEARCH_DIR}/${file.path}`, contents: file.content }))
+      .sort((a, b) => (a.path < b.path ? -1 : 1));
+  } finally {
+    // The service is a process of its own: ended with the run, so a build leaves none behind.
+    await close();
+  }
+}
+
+/**
+ * Collects the HTML of the pages that go into the index as the run writes them (`watch` wraps the
+ * run's output), then makes the index, or takes the last run's when it was made of the same pages.
+ */
+export function searchIndexer(
+  search: SiteSearch,
+  jobs: readonly PageJob[],
+  site: { articles: readonly Article[]; inlineStyle?: InlineStyle; now: Date },
+) {
+  const { articles, now } = site;
+  // The style sheet every page carries inline is most of a page's bytes and nothing to find:
+  // taken out as it was put in, it halves what Pagefind is sent and parses.
+  const style = site.inlineStyle && inlineStyleTag(site.inlineStyle);
+  const withoutStyle = (html: string) => (style ? html.replace(style, '') : html);
+  const known = new Set(articles);
+  const indexed = new Map(
+    jobs.filter((job) => isIndexedPage(search, job, known, now)).map((job) => [job.outputPath, job.path]),
+  );
+  const pages = new Map<string, IndexedPage>();
+  return {
+    /** The run's output, telling the indexer of each page it is handed. */
+    watch<Written>(output: Output<Written>): Output<Written> {
+      return {
+        ...output,
+        write(file, compress) {
+          const url = indexed.get(file.path);
+          if (url !== undefined)
+            pages.set(url, { html: () => withoutStyle(String(file.contents)), hash: file.hash ?? '' });
+          output.write(file, compress);
+        },
+      };
+    },
+    /** The index's files: made again only when a page in it changed (its hash), else `previous`. */
+    async files(hashOf: (outputPath: string) => string, previous: SearchOutput | undefined): Promise<SearchOutput> {
+      for (const [outputPath, url] of indexed) {
+        const page = pages.get(url);
+        if (page) page.hash = hashOf(outputPath);
+      }
+      const key = indexKey(pages, search.language);
+      if (previous?.key === key) return previous;
+      return { key, files: await runPagefind(pages, search.language) };
+    },
+  };
+}
+
+/**
+ * The search's part in a run, when the site searches: `watch` wraps the run's output so that the
+ * indexer hears of each page and the index's files are written before the output commits (text
+ * ones precompressed as the assets are); `start` makes the index, meanwhile, once every page is
+ * made; `made` is what the run's state keeps.
+ */
+export function searchStage(
+  inputs: { settings: { search?: SiteSearch }; articles: readonly Article[]; client: { inlineStyle?: InlineStyle } },
+  jobs: readonly PageJob[],
+  now: Date,
+  earlier: SearchOutput | undefined,
+) {
+  const { search } = inputs.settings;
+  const indexer = search && searchIndexer(search, jobs, { ...inputs, inlineStyle: inputs.client.inlineStyle, now });
+  let searching: Promise<SearchOutput> | undefined;
+  let made: SearchOutput | undefined;
+  return {
+    watch<Written>(output: Output<Written>): Output<Written> {
+      if (!indexer) return output;
+      const watched = indexer.watch(output);
+      return {
+        ...watched,
+        async commit() {
+          made = await searching;
+          for (const file of made?.files ?? []) output.write(file, TEXT.test(file.path));
+          return output.commit();
+        },
+        async abort() {
+          // Pagefind's process ends before the run does.
+          await searching?.catch(() => {});
+          await output.abort();
+        },
+      };
+    },
+    start(pages: ReadonlyMap<string, { hash: string }>): void {
+      searching = indexer?.files((outputPath) => pages.get(outputPath)!.hash, earlier);
+      searching?.catch(() => {}); // reported at commit
+    },
+    made: (): { search?: SearchOutput } => (made ? { search: made } : {}),
+  };
+}
+
+/** Pagefind's version: another may write another index from the same pages. */
+function pagefindVersion(): string {
+  try {
+    // Its package exports only `import`: require.resolve cannot find it.
+    const main = fileURLToPath(import.meta.resolve('pagefind'));
+    return (
+      JSON.parse(readFileSync(path.join(path.dirname(main), '..', 'package.json'), 'utf8')) as { version: string }
+    ).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/**
+ * The last build's index, kept in the cache folder (one entry, replaced by each build): a build
+ * whose indexed pages came out as before (site code changed, the pages did not) takes it as it is.
+ */
+export function searchCache(cacheDir: string) {
+  const file = path.join(cacheDir, 'search-index');
+  const version = pagefindVersion();
+  let read: SearchOutput | undefined;
+  return {
+    read(): SearchOutput | undefined {
+      const payload = readEntrySync(file);
+      if (!payload) return undefined;
+      try {
+        const kept = JSON.parse(payload.toString('utf8')) as {
+          version: string;
+          key: string;
+          files: [string, string][];
+        };
+        if (kept.version !== version) return undefined;
+        const files = kept.files.map(([at, bytes]) => ({
+          path: at,
+          contents: new Uint8Array(Buffer.from(bytes, 'base64')),
+        }));
+        return (read = { key: kept.key, files });
+      } catch {
+        return undefined;
+      }
+    },
+    /** Keeps the index the build made, unless it is the one `read` gave (nothing to write). */
+    keep(made: SearchOutput | undefined): void {
+      if (!made || made === read) return;
+      const files = made.files.map((item) => [item.path, Buffer.from(item.contents).toString('base64')]);
+      writeEntrySync(file, Buffer.from(JSON.stringify({ version, key: made.key, files })));
+    },
+  };
+}

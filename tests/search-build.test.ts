@@ -1,0 +1,79 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readEntrySync } from '../src/cache/store.ts';
+import { parseHeadersFile, headersFor } from '../src/server/headers-file.ts';
+import type { TempSite } from './helpers/project.ts';
+import { buildRealSite } from './helpers/site.ts';
+
+/** Each page in the built index, as Pagefind stores it: one gzipped fragment a page. */
+async function indexedPages(dist: string): Promise<Array<{ url: string; content: string }>> {
+  const folder = path.join(dist, 'pagefind', 'fragment');
+  const names = await readdir(folder);
+  return Promise.all(
+    names.map(async (name) => {
+      const text = gunzipSync(await readFile(path.join(folder, name))).toString('utf8');
+      return JSON.parse(text.replace(/^pagefind_dcd/, '')) as { url: string; content: string };
+    }),
+  );
+}
+
+const article = (title: string, extra: string) =>
+  `---\ntitle: ${title}\ndate: "2025-02-01"\nexcerpt: About ${title}.\n${extra}---\n${title} is a word here.\n`;
+
+describe('the search index of the real site', () => {
+  let site: TempSite;
+
+  beforeAll(async () => {
+    site = await buildRealSite(async (copy) => {
+      await copy.write('content/news/quokka-upgrade.md', article('Quokka upgrade', ''));
+      await copy.write('content/news/wombat-draft.md', article('Wombat draft', 'draft: true\n'));
+      await copy.write(
+        'content/news/numbat-later.md',
+        article('Numbat later', '').replace('date: "2025-02-01"', 'date: "2999-01-01"'),
+      );
+    });
+  });
+  afterAll(() => site?.dispose());
+
+  it('holds the articles, without their header, and neither drafts, future posts nor other pages', async () => {
+    const pages = await indexedPages(site.file('dist'));
+    const urls = pages.map((page) => page.url).sort();
+    expect(urls).toEqual(['/news/hello-world', '/news/quokka-upgrade']);
+    const quokka = pages.find((page) => page.url === '/news/quokka-upgrade')!;
+    expect(quokka.content).toContain('Quokka upgrade is a word here.');
+    // The layout (navigation, footer) and the article's date line are outside data-pagefind-body or ignored.
+    expect(quokka.content).not.toMatch(/Networks|Legal notice|min read/);
+    for (const page of pages) expect(page.content).not.toMatch(/Wombat|Numbat/);
+  });
+
+  it("writes Pagefind's API and worker precompressed, and none of its ready-made UIs", async () => {
+    const files = await readdir(site.file('dist/pagefind'));
+    expect(files).toEqual(
+      expect.arrayContaining(['pagefind.js', 'pagefind.js.br', 'pagefind.js.gz', 'pagefind-worker.js']),
+    );
+    expect(files.filter((name) => /ui|playground|highlight/.test(name))).toEqual([]);
+  });
+
+  it("keeps the index in the cache under the installed Pagefind's version, which another would not read", async () => {
+    const installed = JSON.parse(await readFile('node_modules/pagefind/package.json', 'utf8')) as { version: string };
+    const kept = JSON.parse(readEntrySync(site.file('.cache/ssg/search-index'))!.toString('utf8')) as {
+      version: string;
+    };
+    expect(kept.version).toBe(installed.version);
+  });
+
+  it("gives 'wasm-unsafe-eval' to the news list and the index only", async () => {
+    const rules = parseHeadersFile(await site.read('dist/_headers'));
+    const policy = (urlPath: string) => headersFor(rules, urlPath)['Content-Security-Policy']!;
+    expect(policy('/news')).toContain("'wasm-unsafe-eval'");
+    expect(policy('/pagefind/pagefind-worker.js')).toContain("'wasm-unsafe-eval'");
+    for (const urlPath of ['/', '/about', '/news/hello-world', '/news/page/2', '/contact', '/nope'])
+      expect(policy(urlPath)).toBe(policy('/'));
+    expect(policy('/')).not.toContain('wasm-unsafe-eval');
+    // Only the script and connect sources differ.
+    const others = (text: string) => text.split('; ').filter((part) => !/^(script|connect)-src/.test(part));
+    expect(others(policy('/news'))).toEqual(others(policy('/')));
+  });
+});
