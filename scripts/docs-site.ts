@@ -68,7 +68,8 @@ function main(): void {
   for (const part of ['site', 'templates', 'content'])
     rmSync(path.join(staged, part), { recursive: true, force: true });
   mkdirSync(staged, { recursive: true });
-  cpSync(path.join(repoRoot, 'docs-site'), staged, { recursive: true });
+  // Links to files of the company site (its search box) are copied as the files they lead to.
+  cpSync(path.join(repoRoot, 'docs-site'), staged, { recursive: true, dereference: true });
   const pages = docPages();
   const order = orderOf(pages);
   for (const page of pages) {

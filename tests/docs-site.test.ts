@@ -34,6 +34,17 @@ describe('npm run docs', () => {
     expect(home).toContain('<h1>Documentation</h1>');
   });
 
+  it('indexes every page for the search box each page carries', async () => {
+    const entry = JSON.parse(await readFile(path.join(out, 'pagefind', 'pagefind-entry.json'), 'utf8')) as {
+      languages: Record<string, { page_count: number }>;
+    };
+    const pages = (await readdir(path.join(repoRoot, 'docs'), { recursive: true })).filter((file) =>
+      file.endsWith('.md'),
+    );
+    expect(Object.values(entry.languages).reduce((sum, language) => sum + language.page_count, 0)).toBe(pages.length);
+    expect(await readFile(path.join(out, 'mdx.html'), 'utf8')).toContain('Search the docs');
+  });
+
   it('keeps each heading as its title and leads links out of docs/ to the repository', async () => {
     const collections = await readFile(path.join(out, 'collections.html'), 'utf8');
     expect(collections).toContain('<title>Collections: more than one kind of content | ssg documentation</title>');

@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
-import { defineCollection, defineRoute, defineSite, type CollectionsOf, type PageProps } from 'ssg';
+import { defineCollection, defineRoute, defineSite, SEARCH_BUNDLE_URL, type CollectionsOf, type PageProps } from 'ssg';
 import { z } from 'zod';
+// The company site's search box, shared through a link to its file (its label and examples are props).
+import Search from './islands/news-search.tsx';
 
 // The docs of ssg as a site built by ssg: one content collection, the pages of docs/ as
 // scripts/docs-site.ts stages them (a title, a section and an order added to each).
@@ -57,15 +59,19 @@ function Layout({ children, collections, path }: Props & { children: ReactNode }
       </header>
       <div className="shell">
         <Navigation docs={collections.docs} current={path} />
-        <main id="content">{children}</main>
+        <main id="content">
+          <Search bundle={SEARCH_BUNDLE_URL} label="Search the docs" placeholder="collections, redirects, deploy…" />
+          {children}
+        </main>
       </div>
     </>
   );
 }
 
 function DocBody({ doc }: { doc: Doc }) {
+  // The page's own text is what the search indexes, not the navigation beside it.
   return (
-    <article>
+    <article data-pagefind-body="">
       <h1>{doc.title}</h1>
       <div dangerouslySetInnerHTML={{ __html: doc.html }} />
     </article>
@@ -75,6 +81,8 @@ function DocBody({ doc }: { doc: Doc }) {
 export default defineSite<Record<string, unknown>, Collections>({
   layout: Layout,
   collections,
+  // Every page is indexed and carries the box.
+  search: { indexed: ['/', '/:slug'], pages: ['/', '/:slug', '/404'] },
   meta: () => ({ name: 'ssg documentation', description: 'Guides and reference of ssg.', language: 'en' }),
   routes: [
     defineRoute<Record<string, unknown>, Record<string, unknown>, Collections>({

@@ -4,6 +4,9 @@ import { island } from 'ssg';
 interface NewsSearchProps {
   /** Where the build wrote the index (`defineSite({ search })`): Pagefind's API is `pagefind.js` there. */
   bundle: string;
+  /** The field's label and example words: the news's unless given (the docs site shares this box). */
+  label?: string;
+  placeholder?: string;
 }
 
 /** One result as shown: the article's address, title and the words around the match. */
@@ -93,7 +96,7 @@ function useSearch(bundle: string, query: string) {
  * A search box over the news: a labelled field, the number found said by a live region, results as
  * a list of links. Escape empties it; Down arrow moves from the field to the first result.
  */
-function NewsSearch({ bundle }: NewsSearchProps) {
+function NewsSearch({ bundle, label = 'Search the news', placeholder = 'Validator, upgrade, Celo…' }: NewsSearchProps) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const list = useRef<HTMLUListElement>(null);
@@ -118,7 +121,7 @@ function NewsSearch({ bundle }: NewsSearchProps) {
 
   return (
     <form role="search" className="news-search" onSubmit={(event) => event.preventDefault()} onKeyDown={onKeyDown}>
-      <label htmlFor={`${id}-query`}>Search the news</label>
+      <label htmlFor={`${id}-query`}>{label}</label>
       <input
         ref={input}
         id={`${id}-query`}
@@ -126,7 +129,7 @@ function NewsSearch({ bundle }: NewsSearchProps) {
         name="q"
         autoComplete="off"
         spellCheck={false}
-        placeholder="Validator, upgrade, Celo…"
+        placeholder={placeholder}
         aria-describedby={`${id}-status`}
         aria-controls={`${id}-results`}
         value={query}

@@ -1,0 +1,1 @@
+../../../site/islands/news-search.tsx
