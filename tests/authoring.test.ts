@@ -34,7 +34,7 @@ const body = (slug: string) => {
 };
 /** The byline, reading time and update line under the title. */
 const facts = (slug: string) =>
-  (/<p class="article-facts">([\s\S]*?)<\/p>/.exec(page(slug))?.[1] ?? '').replace(/<!-- -->|<[^>]+>/g, '');
+  (/<p class="article-facts"[^>]*>([\s\S]*?)<\/p>/.exec(page(slug))?.[1] ?? '').replace(/<!-- -->|<[^>]+>/g, '');
 const meta = (slug: string, property: string) =>
   new RegExp(`<meta (?:property|name)="${property}" content="([^"]*)">`).exec(page(slug))?.[1];
 const jsonLd = (slug: string) =>
@@ -225,7 +225,7 @@ describe('reading time and table of contents', () => {
   });
 
   it('a table of contents with three sections or more, sections and their subsections linked', () => {
-    const toc = /<nav class="toc" aria-label="Contents">([\s\S]*?)<\/nav>/.exec(page('contents'))?.[1];
+    const toc = /<nav class="toc" aria-label="Contents"[^>]*>([\s\S]*?)<\/nav>/.exec(page('contents'))?.[1];
     expect(toc).toBe(
       '<h2 class="toc-title">Contents</h2><ol><li><a href="#prepare">Prepare</a><ol><li><a href="#keys">Keys</a></li></ol></li><li><a href="#install">Install</a></li><li><a href="#run">Run</a></li></ol>',
     );

@@ -199,6 +199,8 @@ describe('collection folders and links between them', () => {
     expect(articleLinkTarget('../../docs/intro.md', from)).toBe('/docs/intro');
     expect(articleLinkTarget('../../docs/setup/index.mdx?x=1#a', from)).toBe('/docs/setup?x=1#a');
     expect(articleLinkTarget('https://example.org/a.md', from)).toBe('https://example.org/a.md');
+    // A link to no file of another folder keeps the slug rule it had before collections.
+    expect(articleLinkTarget('../../2024/old.md#faq', from, () => false)).toBe('old#faq');
     fc.assert(
       fc.property(fc.stringMatching(/^[a-z0-9-]{1,10}$/), (slug) => {
         expect(articleLinkTarget(`${slug}.md`, from)).toBe(slug);

@@ -10,18 +10,21 @@ const RELATIVE_MARKDOWN = /^(?![a-z][a-z0-9+.-]*:|\/|#)((?:[^?#]*\/)?([^/?#]+))\
  * is in, so a link to `other-post.md` (or `../2024/other-post.md`) becomes the relative URL
  * `other-post`. One to an article of another collection (`../docs/intro.md` from content/news)
  * leads to `/docs/intro`: its folder below content/ and its slug, where a collection's pages are
- * by convention (the link check reports a link a site routes elsewhere). `from`: the linking
- * file, relative to the project root.
+ * by convention (the link check reports a link a site routes elsewhere), when that file exists
+ * (`exists`, relative to the project root): one to no file keeps the slug rule, as before
+ * collections. `from`: the linking file, relative to the project root.
  */
-export function articleLinkTarget(url: string, from?: string): string {
+export function articleLinkTarget(url: string, from?: string, exists: (file: string) => boolean = () => true): string {
   const match = RELATIVE_MARKDOWN.exec(url);
   if (!match) return url;
   const target = `${slugOfLink(match[2]!, match[1]!)}${match[3]!}`;
   const [content, own] = from?.split('/') ?? [];
   if (!from || !own) return target;
-  const resolved = posix.normalize(posix.join(posix.dirname(from), match[1]!)).split('/');
+  const written = posix.normalize(posix.join(posix.dirname(from), match[1]!));
+  const resolved = written.split('/');
   const other = resolved[0] === content && resolved.length > 2 ? resolved[1] : undefined;
-  return other && other !== own ? `/${other}/${target}` : target;
+  const file = `${written}${/\.mdx$/i.test(url.replace(/[?#].*$/s, '')) ? '.mdx' : '.md'}`;
+  return other && other !== own && exists(file) ? `/${other}/${target}` : target;
 }
 
 /** `index.md` in a folder is the article named by its folder, as slugOf names it. */

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import GithubSlugger, { slug } from 'github-slugger';
 import type { Element, ElementContent, Root as HastRoot, RootContent as HastContent } from 'hast';
@@ -59,9 +60,11 @@ function remarkNoteRawHtml() {
 function remarkArticleLinks() {
   return (tree: MdastRoot, file: VFile) => {
     const from = typeof file.path === 'string' ? file.path.split('\\').join('/') : undefined;
+    const root = (file.data as { imageContext?: { root?: string } }).imageContext?.root;
+    const exists = (target: string) => root !== undefined && existsSync(path.join(root, target));
     walkTree<MdastContent>(tree, (node) => {
       if ((node.type === 'link' || node.type === 'definition') && node.url)
-        node.url = articleLinkTarget(node.url, from);
+        node.url = articleLinkTarget(node.url, from, exists);
     });
   };
 }

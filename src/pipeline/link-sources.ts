@@ -1,7 +1,7 @@
 // Where a link the check refused is written: in an article (the Markdown as its author wrote it)
 // or in the site's own files (the layout, a page, a template, a data file). Asked only for the
 // links that failed, so reading the files here costs nothing on a good build.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { articleLinkTarget, writtenLinkTargets } from '../content/article-links.ts';
 import type { Project } from '../project.ts';
@@ -60,7 +60,9 @@ export function linkSourceFinder(
       const found =
         source &&
         writtenLinkTargets(source).find(
-          ({ target }) => target === written || articleLinkTarget(target, file) === written,
+          ({ target }) =>
+            target === written ||
+            articleLinkTarget(target, file, (other) => existsSync(path.resolve(project.root, other))) === written,
         );
       if (found) return { file, line: found.line, written: found.target };
     }
