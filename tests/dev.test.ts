@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DevProcess } from './helpers/dev-process.ts';
@@ -105,6 +106,26 @@ describe('ssg dev', () => {
       .toMatch(/site\/index\.tsx changed · 0 pages written/);
     await events.settle();
     expect(events.received.filter((event) => event.event === 'reload')).toEqual([]);
+    events.close();
+  });
+
+  it('a file under site/ that no module imports, saved with the style sheet, leaves the style swap a swap', async () => {
+    const events = await dev.events();
+    await events.settle();
+    const from = events.received.length;
+    const style = await site.read('site/styles/index.css');
+    // As an editor saving atomically: a temporary file beside the style sheet, renamed over it;
+    // with another file nothing imports, saved at once so that one rebuild sees them together.
+    writeFileSync(site.file('site/styles/index.css.tmp'), `${style}\nh1 { color: rgb(4, 5, 6); }\n`);
+    writeFileSync(site.file('site/notes.txt'), 'Nothing imports this.');
+    renameSync(site.file('site/styles/index.css.tmp'), site.file('site/styles/index.css'));
+    const swap = (await events.next('style')).data as { from?: string; to?: string };
+    expect(swap.to).not.toBe(swap.from);
+    await events.settle();
+    expect(events.received.slice(from).filter((event) => event.event === 'reload')).toEqual([]);
+    await rm(site.file('site/notes.txt'));
+    await site.write('site/styles/index.css', style);
+    await events.next('style');
     events.close();
   });
 

@@ -37,13 +37,20 @@ export async function watchSourceFolders(
     SOURCE_FOLDERS.map((dir) => path.join(root, dir)),
     { ignoreInitial: true, ignored },
   );
-  watcher.on('all', (_event, file) => {
-    const seen = fileSignature(file);
+  // Each file as it was when last told of: a rebuild after that reads it as it was then, or newer.
+  const told = new Map<string, string>();
+  const tell = (file: string, signature: string) => {
+    told.set(file, signature);
     on.change(file);
+  };
+  watcher.on('all', (_event, file) => {
+    tell(file, fileSignature(file));
     // A second write within chokidar's throttle window has no event of its own: look once more
-    // after the window, and tell of the file again if it changed since this event.
+    // after the window, and tell of the file again if it changed since it was last told of (not
+    // since this event: a later event may have told of that write already).
     setTimeout(() => {
-      if (!watcher.closed && fileSignature(file) !== seen) on.change(file);
+      const now = fileSignature(file);
+      if (!watcher.closed && now !== told.get(file)) tell(file, now);
     }, CHOKIDAR_CHANGE_THROTTLE_MS + 25).unref();
   });
   watcher.on('error', on.error);

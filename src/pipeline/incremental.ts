@@ -127,7 +127,9 @@ function describeUpdate(
   const removed = previous
     ? [...previous.pages.values()].filter((page) => !state.pages.has(page.job.outputPath)).map((page) => page.job.path)
     : [];
-  const onlyStyle = inputs.styleChanged && kinds.size === 1;
+  // A code change alongside is no change when the code compiled as before (renderAll unset).
+  const onlyStyle =
+    inputs.styleChanged && !inputs.renderAll && [...kinds.keys()].every((kind) => kind === 'style' || kind === 'code');
   const styleSwap = onlyStyle ? { from: previous?.client.styleUrl, to: state.client.styleUrl } : undefined;
   // A run that wrote nothing (the same save seen twice) changes nothing a page shows.
   return {

@@ -45,6 +45,21 @@ function changedDataNames(before: Record<string, unknown>, after: Record<string,
   return names;
 }
 
+/** The scripts the pages load, by their content-hashed names. */
+const scriptNames = (client: ClientBundle) =>
+  client.assets
+    .map((asset) => asset.path)
+    .filter((name) => !name.endsWith('.css'))
+    .sort()
+    .join('\n');
+
+/**
+ * Whether a change to the site's code changed what it compiles to: a file the bundles do not
+ * import (an editor's temporary file, a note) or a save that changed nothing renders nothing again.
+ */
+const codeCompiledAnew = (previous: State, server: ServerBundle, client: ClientBundle) =>
+  Buffer.compare(previous.server.code, server.code) !== 0 || scriptNames(previous.client) !== scriptNames(client);
+
 type Sources = [ArticleInputs, DocumentShell, Map<string, DataFile>, ServerBundle, ClientBundle];
 
 /**
@@ -109,7 +124,7 @@ export async function readInputs(
     const changedData = previous ? changedDataNames(previous.settings.data, settings.data) : new Set<string>();
     const renderAll =
       !previous ||
-      changed('code') ||
+      (changed('code') && codeCompiledAnew(previous, server, client)) ||
       changed('template') ||
       changedData.has(project.siteConfigName) ||
       settings.baseUrl !== previous.settings.baseUrl;
