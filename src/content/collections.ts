@@ -61,6 +61,10 @@ export interface ResolvedCollection {
   schema?: DataSchema;
 }
 
+/** The collection `articles` lists and a feed carries unless it names another: the first content collection. */
+export const firstContentCollection = (collections: readonly ResolvedCollection[]) =>
+  collections.find((collection) => collection.type === 'content');
+
 /** The collections a site's definition declares, or content/news alone when it declares none. */
 export const DEFAULT_COLLECTIONS: Readonly<Record<string, CollectionDefinition>> = { news: {} };
 

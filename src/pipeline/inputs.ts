@@ -115,7 +115,7 @@ export async function readInputs(
     // A public file may be an image the pages receive processed (data.images): the data is made again.
     const settings: SiteSettings =
       changed('data') || changed('code') || changed('public')
-        ? await siteSettings(project, server.module, [...dataSources.values()], {
+        ? await siteSettings(project, server.module, [...dataSources.values()], articles.collections, {
             ...options,
             siteImages: setup.articles.images.siteImages,
           })

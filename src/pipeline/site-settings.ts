@@ -2,7 +2,7 @@
 // base URL, meta and feed, and its own images.
 import path from 'node:path';
 import type { ServerModule } from '../bundle/bundle-server.ts';
-import { readDataCollections, resolveCollections } from '../content/collections.ts';
+import { firstContentCollection, readDataCollections, type ResolvedCollection } from '../content/collections.ts';
 import { parseDataFiles, type DataFile } from '../content/data.ts';
 import { catalogueError, type ErrorDetails } from '../errors.ts';
 import { isSiteFilePath } from '../render/generated-files.ts';
@@ -60,6 +60,8 @@ export async function siteSettings(
   project: Project,
   server: ServerModule,
   dataSources: readonly DataFile[],
+  /** The site's collections, as the article stage resolved them. */
+  collections: readonly ResolvedCollection[],
   options: {
     baseUrl?: string;
     warn: (message: string) => void;
@@ -69,7 +71,6 @@ export async function siteSettings(
   const site = server.site;
   const data = parseDataFiles([...dataSources], (site.schemas ?? {}) as Record<string, DataSchema>);
   // A data collection's entries are data under its name: a page that reads them is made again when they change.
-  const collections = resolveCollections(project.contentDir, site.collections, siteEntryShown(project));
   for (const [name, entries] of Object.entries(await readDataCollections(project.root, collections))) {
     const clash = dataSources.find((source) => source.name === name);
     if (clash)
@@ -81,8 +82,10 @@ export async function siteSettings(
   const images = await options.siteImages(server, data);
   const declared = site.feed?.(data);
   // A feed carries the first content collection's articles (the news) unless it names another.
-  const first = collections.find((collection) => collection.type === 'content');
-  const feed = declared && { ...declared, collection: declared.collection ?? first?.name };
+  const feed = declared && {
+    ...declared,
+    collection: declared.collection ?? firstContentCollection(collections)?.name,
+  };
   if (
     feed?.collection !== undefined &&
     !collections.some((one) => one.type === 'content' && one.name === feed.collection)

@@ -1,6 +1,6 @@
 // What site code receives as `collections`: each collection's entries, worked out when first read.
 import type { Article } from '../content/article.ts';
-import type { DefaultCollections, ResolvedCollection } from '../content/collections.ts';
+import { firstContentCollection, type DefaultCollections, type ResolvedCollection } from '../content/collections.ts';
 
 /**
  * What site code receives of the articles: `articles`, those of the first content collection
@@ -12,7 +12,7 @@ export function siteLists(
   data: Record<string, unknown>,
 ): { articles: readonly Article[]; collections: DefaultCollections } {
   const view = collectionsView(collections, articles, data);
-  const first = collections.find((collection) => collection.type === 'content');
+  const first = firstContentCollection(collections);
   // Read when asked: a page that never reads `articles` does not depend on the list.
   let primary: readonly Article[] | undefined;
   return {
