@@ -1,5 +1,6 @@
 // A site with two content collections (news, and docs with fields of their own) and a data
 // collection (team, YAML and JSON): built, its mistakes named by file and line, and watched in dev.
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -108,6 +109,27 @@ describe('mistakes in collections', () => {
     );
     const result = await site.run(['build']);
     expect(result.code, result.stderr).toBe(0);
+  });
+
+  it('warns of a collection whose folder does not exist (a typo, or a new one), and builds it empty', async () => {
+    const code = await site.read('site/index.tsx');
+    expect(code).toContain('news: defineCollection({})');
+    await site.write(
+      'site/index.tsx',
+      code.replace('news: defineCollection({})', "news: defineCollection({ folder: 'newz' })"),
+    );
+    try {
+      const result = await site.run(['build']);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toContain(
+        'site/index.tsx: the collection "news" has no folder content/newz, so it is empty; create the folder or correct its "folder".',
+      );
+      expect(existsSync(site.file('dist/news/hello.html'))).toBe(false);
+    } finally {
+      await site.write('site/index.tsx', code);
+    }
+    const again = await site.run(['build']);
+    expect(again.stderr).not.toContain('has no folder');
   });
 });
 

@@ -1,6 +1,6 @@
 // The articles of a run: every file on a first run, else the changed files parsed again and the
 // list published anew; their conversion starts with the run.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { articleText, emptyArticle, readArticleSources, type ArticleSource } from '../content/article-file.ts';
 import { collectionOf, resolveCollections, type ResolvedCollection } from '../content/collections.ts';
@@ -59,6 +59,24 @@ function collectionsOf(
 ): readonly ResolvedCollection[] {
   if (!bundle) return previous?.collections ?? resolveCollections(project.contentDir, undefined, '');
   return resolveCollections(project.contentDir, bundle.module.site.collections, siteEntryShown(project));
+}
+
+/**
+ * A declared collection whose folder does not exist is empty, as a new one is until its first
+ * entry (git keeps no empty folder); a mistyped folder is told of rather than silently empty.
+ */
+function warnOfMissingFolders(
+  project: Project,
+  collections: readonly ResolvedCollection[],
+  warn: (message: string) => void,
+) {
+  for (const collection of collections) {
+    if (existsSync(collection.dir)) continue;
+    const folder = relative(project, collection.dir);
+    warn(
+      `${siteEntryShown(project)}: the collection "${collection.name}" has no folder ${folder}, so it is empty; create the folder or correct its "folder".`,
+    );
+  }
 }
 
 /** Which collection a file (relative to the root) is in, for the parser: its name and schema. */
@@ -166,6 +184,7 @@ async function readAllArticles(
   // once its code is bundled.
   const bundle = await server.catch(() => undefined);
   const collections = collectionsOf(project, bundle, previous);
+  if (bundle?.module.site.collections) warnOfMissingFolders(project, collections, warn);
   const sources: ArticleSource[] = [];
   for (const collection of collections.filter((one) => one.type === 'content'))
     sources.push(...(await readArticleSources(project.root, collection.dir, warn, options.limits)));
