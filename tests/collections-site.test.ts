@@ -81,6 +81,15 @@ describe('mistakes in collections', () => {
     );
   });
 
+  it("says, of a strict schema that refuses the fields ssg reads, which fields are ssg's and what to write", async () => {
+    const code = await site.read('site/index.tsx');
+    await failsWith(
+      'site/index.tsx',
+      code.replace('section: z.string() })', 'section: z.string() }).strict()'),
+      /ArticleSchemaMismatch[\s\S]*content\/docs\/setup\.md:2: \(the front matter\): .*title.*ssg reads itself.*z\.object, not z\.strictObject or \.strict\(\)/,
+    );
+  });
+
   it('names a data entry the schema refuses, and a slug used twice in one collection', async () => {
     await failsWith(
       'content/team/carol.yaml',

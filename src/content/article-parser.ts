@@ -13,7 +13,14 @@ import type { ArticleSource } from './article-file.ts';
 import { articleExcerpt } from './excerpt.ts';
 import type { DataSchema } from './data.ts';
 import { bodyOf, bodyStartLine, isoDate, keyAt, keyLocation, splitFrontMatter } from './frontmatter.ts';
-import { checkFrontMatter, checkPublishingKeys, checkSlugField, TEXT_KEYS, textFields } from './frontmatter-schema.ts';
+import {
+  checkFrontMatter,
+  checkPublishingKeys,
+  checkSlugField,
+  READ_KEYS,
+  TEXT_KEYS,
+  textFields,
+} from './frontmatter-schema.ts';
 import { checkArticleDepth, checkArticleSize, DEFAULT_LIMITS, type ArticleLimits } from './limits.ts';
 import { warnLookalikeKeys } from './lookalike-keys.ts';
 import { shareImageOf, type ShareImageFolders } from './share-image.ts';
@@ -38,6 +45,9 @@ const writtenData = new WeakMap<Article, Record<string, unknown>>();
 export const frontMatterOf = (article: Article): Readonly<Record<string, unknown>> =>
   writtenData.get(article) ?? article.data;
 
+/** The front-matter keys ssg reads itself, which a collection's schema is handed with the rest. */
+const SSG_KEYS = new Set([...READ_KEYS, 'slug']);
+
 /**
  * The front matter through the collection's schema: its output merged over what was written (the
  * fields ssg knows stay as they are). Every mismatch is reported at once, each at its key's line.
@@ -56,10 +66,20 @@ function checkedBySchema(
   }
   const errors = result.error.issues.map((issue) => {
     const key = issue.path.length > 0 ? issue.path.map(String).join('.') : '(the front matter)';
-    const top = issue.path[0];
+    // A strict schema refuses the fields ssg reads, which it is handed too: say which are ssg's.
+    const { code, keys } = issue as { code?: unknown; keys?: unknown };
+    const own =
+      code === 'unrecognized_keys' && Array.isArray(keys)
+        ? keys.filter((name: unknown) => SSG_KEYS.has(String(name)))
+        : [];
+    const top = issue.path[0] ?? own[0];
+    const message =
+      own.length > 0
+        ? `${issue.message}; ${own.join(', ')} ${own.length === 1 ? 'is a field' : 'are fields'} ssg reads itself, which the schema is handed too: let it pass them (z.object, not z.strictObject or .strict())`
+        : issue.message;
     return catalogueError(
       'ArticleSchemaMismatch',
-      [key, issue.message, collection.name],
+      [key, message, collection.name],
       typeof top === 'string' ? keyLocation(file, text, top) : { file },
     );
   });
