@@ -173,7 +173,16 @@ export function formatAnyError(error: unknown, options: { verbose?: boolean } = 
 
 /** An expected problem as plain data, to cross from a helper process (whose Error objects lose their fields on the way). */
 export interface ProblemData {
-  errors: Array<{ code: string; message: string; hint: string; file?: string; line?: number; column?: number }>;
+  errors: Array<{
+    code: string;
+    message: string;
+    hint: string;
+    file?: string;
+    line?: number;
+    column?: number;
+    /** What the error was caused by, as its stack: shown with --verbose. */
+    cause?: string;
+  }>;
 }
 
 /** Anything unexpected is thrown on: it is a bug, and the caller reports it as one. */
@@ -181,13 +190,14 @@ export function problemData(error: unknown): ProblemData | undefined {
   const errors = error instanceof SsgErrorList ? error.errors : error instanceof SsgError ? [error] : undefined;
   return (
     errors && {
-      errors: errors.map(({ code, message, hint, file, line, column }) => ({
+      errors: errors.map(({ code, message, hint, file, line, column, cause }) => ({
         code,
         message,
         hint,
         file,
         line,
         column,
+        ...(cause instanceof Error ? { cause: cause.stack ?? cause.message } : {}),
       })),
     }
   );
@@ -196,7 +206,8 @@ export function problemData(error: unknown): ProblemData | undefined {
 /** The problem a helper reported, as errors of this process. */
 export function reviveProblem(data: ProblemData): SsgError | SsgErrorList {
   const errors = data.errors.map((item) => {
-    const error = Object.assign(new Error(item.message), { ...item, name: 'SsgError' });
+    const cause = item.cause === undefined ? undefined : Object.assign(new Error(), { stack: item.cause });
+    const error = Object.assign(new Error(item.message), { ...item, cause, name: 'SsgError' });
     return adoptBundledSsgError(error) ?? new Error(`${item.code}: ${item.message}`);
   });
   const expected = errors.filter((error): error is SsgError => error instanceof SsgError);

@@ -142,6 +142,37 @@ describe('an MDX article whose code ends the process converting it', () => {
   });
 });
 
+describe('an MDX article whose component throws', () => {
+  it('fails the build naming the article; --verbose shows the line of the component that threw', async () => {
+    const site = await copySite(fixture);
+    try {
+      for (const name of ['a-first', 'b-second', 'c-third'])
+        await site.write(`content/news/${name}.md`, `---\ntitle: ${name}\ndate: "2024-01-01"\n---\nText.\n`);
+      await site.write(
+        'content/news/boom/chart.tsx',
+        'export default function Chart(): never {\n  // No data yet.\n  throw new Error("the chart has no data");\n}\n',
+      );
+      await site.write(
+        'content/news/boom/index.mdx',
+        '---\ntitle: Boom\ndate: "2024-01-02"\n---\nimport Chart from "./chart.tsx";\n\n<Chart />\n',
+      );
+      const plain = await site.run(['build']);
+      expect(plain.code).not.toBe(0);
+      expect(plain.stderr).toMatch(
+        /\[MdxRenderFailed\][^\n]*\n\s+content\/news\/boom\/index\.mdx: .*the chart has no data/,
+      );
+      expect(plain.stderr).not.toContain('caused by');
+      const verbose = await site.run(['build', '--verbose']);
+      expect(verbose.code).not.toBe(0);
+      expect(verbose.stderr).toMatch(
+        /caused by: Error: the chart has no data\n\s+at Chart \(\S*content\/news\/boom\/chart\.tsx:3:\d+\)/,
+      );
+    } finally {
+      await site.dispose();
+    }
+  });
+});
+
 describe('a broken draft in dev', () => {
   it('is a warning while it is held back, and the error once it is published', async () => {
     const site = await copySite(fixture);

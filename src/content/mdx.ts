@@ -99,6 +99,9 @@ function contextFor(root: string) {
       nodePaths: generatorModulePaths,
       write: false,
       metafile: true,
+      // A component's stack (--verbose) names its own file and line, not the bundle's.
+      sourcemap: 'inline',
+      sourceRoot: pathToFileURL(root + path.sep).href,
       logLevel: 'silent',
       plugins: [entry, ssgAlias('server'), externalPackagesByPath({ remember: true })],
     });
@@ -140,14 +143,18 @@ async function imported(code: string, cacheDir: string, article: string): Promis
   // Those of helpers stopped while importing one (a time budget, a component calling exit).
   if (loaded === 0) removeFilesOfEndedProcesses(cacheDir, MODULE_FILE);
   const file = path.join(cacheDir, `mdx-${process.pid}-${loaded++}.mjs`);
+  process.setSourceMapsEnabled(true);
   writeFileSync(file, code);
   try {
     return ((await import(pathToFileURL(file).href)) as { default: ComponentType }).default;
   } catch (error) {
     // The module's own code threw as it loaded.
-    throw catalogueError('MdxRenderFailed', [error instanceof Error ? error.message : String(error)], {
-      file: article,
-    });
+    throw catalogueError(
+      'MdxRenderFailed',
+      [error instanceof Error ? error.message : String(error)],
+      { file: article },
+      { cause: error },
+    );
   } finally {
     rmSync(file, { force: true });
   }
@@ -185,7 +192,12 @@ function rendered(Content: ComponentType, file: string): string {
   try {
     return renderPage(createElement(Content), { uidPrefix: islandPrefix(file), staticMarkup: true }).html;
   } catch (error) {
-    throw catalogueError('MdxRenderFailed', [error instanceof Error ? error.message : String(error)], { file });
+    throw catalogueError(
+      'MdxRenderFailed',
+      [error instanceof Error ? error.message : String(error)],
+      { file },
+      { cause: error },
+    );
   }
 }
 
