@@ -135,7 +135,6 @@ export interface ArticleFolder {
 
 /** One data file as a collection of one file, its fields from its schema (a root list under ROOT_LIST_KEY). */
 function dataCollection(
-  project: Project,
   file: { name: string; file: string; schema: unknown; label?: string },
   warn: (message: string) => void,
 ): EditorConfig | undefined {
@@ -189,7 +188,7 @@ export function editorConfig(
   const excluded = new Set(options.exclude ?? []);
   const data = dataFiles
     .filter((file) => !excluded.has(file.name))
-    .flatMap((file) => dataCollection(project, { ...file, label: options.labels?.data?.[file.name] }, site.warn) ?? []);
+    .flatMap((file) => dataCollection({ ...file, label: options.labels?.data?.[file.name] }, site.warn) ?? []);
   const publicDir = toPosix(path.relative(project.root, project.publicDir));
   return {
     load_config_file: false,

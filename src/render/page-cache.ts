@@ -1,9 +1,7 @@
-import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { sourceFingerprint } from '../fingerprint.js';
-import { CONVERTED_FIELDS, type Article } from '../content/article.ts';
 import {
   discardEntry,
   keepContentEntry,
@@ -13,7 +11,8 @@ import {
   writeEntrySync,
 } from '../cache/store.ts';
 import { outputHash } from '../output/output-file.ts';
-import { listReadTexts, type PageReads } from './dependencies.ts';
+import type { PageReads } from './dependencies.ts';
+import { readLines, readsAsBefore, readSignatures, sha1, type ReadSources } from './page-read-signatures.ts';
 import { fragmentTargets, hasSlashedLink, type PageLink, type PageLinks } from './links.ts';
 import { generatorRoot } from '../project.ts';
 
@@ -94,9 +93,6 @@ interface StoredLinks {
   ids: string[];
 }
 
-const READ_END = '\x01';
-const LINE_END = '\x02';
-
 interface Stored {
   global: string;
   pages: Record<string, StoredPage>;
@@ -108,15 +104,6 @@ interface Stored {
    */
   copies?: boolean;
 }
-
-/** An article's fields made from its body (by its conversion, or as it is parsed): known by the content key before it is converted. */
-const BODY_FIELDS = new Set([...CONVERTED_FIELDS, 'markdown', 'bodyLine']);
-
-const sha1 = (...parts: Array<string | Uint8Array>) => {
-  const hash = createHash('sha1');
-  for (const part of parts) hash.update(part).update('\0');
-  return hash.digest('base64');
-};
 
 /**
  * The generator's own sources and its installed packages (the fingerprint covers npm's install
@@ -159,16 +146,13 @@ const isPage = (page: unknown): page is StoredPage =>
   Array.isArray((page as StoredPage).islands) &&
   typeof (page as StoredPage).reads === 'string';
 
-export interface PageCacheInputs {
+/** Where the cache is, what every page depends on, and what a page's reads are signed from. */
+export interface PageCacheInputs extends ReadSources {
   cacheDir: string;
   /** Everything every page depends on besides articles and data: code, template, options. */
   shared: Array<string | Uint8Array>;
   /** When the build started: pages may show its date, so the cache lasts a day (UTC) at most. */
   now: Date;
-  /** The published articles, newest first, and the content hash of each source file. */
-  articles: readonly Article[];
-  keys: ReadonlyMap<string, string>;
-  data: Record<string, unknown>;
 }
 
 /**
@@ -194,65 +178,6 @@ function storedLinks(page: StoredPage, urlPath: string): PageLinks | undefined {
     ...(typeof page.passed === 'string'
       ? { passed: { targets: page.passed === '' ? [] : page.passed.split('\n') } }
       : {}),
-  };
-}
-
-/**
- * The signature today of each thing a page may have read (memoised for the build): '*' the list's
- * members and order, '*:<field>' one field of every article, 'a:<file>\0<fields>' some fields of
- * one article, 'd:<name>' a data file, 'g:<tag>' a tag's group ('n:<tag>' its name alone),
- * 'p:<size>:<number>:<list>' one page of a list. Undefined for what no longer exists.
- */
-function readSignatures(inputs: PageCacheInputs): (read: string) => string | undefined {
-  const byFile = new Map(inputs.articles.map((article) => [article.file, article]));
-  let list: string | undefined;
-  const signatures = new Map<string, string | undefined>();
-  /** What a field of an article is, as a page shows it: by its value, or by the content key when made from the body. */
-  const fieldValue = (article: Article, field: string) =>
-    BODY_FIELDS.has(field)
-      ? (inputs.keys.get(article.file) ?? sha1(article.markdown))
-      : (JSON.stringify((article as unknown as Record<string, unknown>)[field]) ?? 'undefined');
-
-  /**
-   * The fields a page read of one article: what it showed of them. Fields made from the body (the
-   * HTML, headings, reading time) by the file's content key, as the article may not be converted
-   * yet; the others by their values. So a list page that shows titles is taken from the cache
-   * after an edit to an article's body.
-   */
-  const articleFields = (read: string): string | undefined => {
-    const [file, fields = ''] = read.slice(2).split('\0');
-    const article = byFile.get(file!);
-    return article && sha1(...fields.split(',').map((field) => `${field}=${fieldValue(article, field)}`));
-  };
-
-  /** A tag's group, its name or a page of a list as a page that read it saw it ('none': no such group now). */
-  const lists = listReadTexts(inputs.articles);
-  const listRead = (text: () => string | undefined): string | undefined => {
-    try {
-      const seen = text();
-      return seen === undefined ? 'none' : sha1(seen);
-    } catch {
-      return undefined; // a tag that is no text: the build stops on it anyway
-    }
-  };
-
-  const compute = (read: string): string | undefined => {
-    if (read === '*') return (list ??= sha1(...inputs.articles.map((article) => article.file)));
-    if (read.startsWith('g:')) return listRead(() => lists.group(read.slice(2)));
-    if (read.startsWith('n:')) return listRead(() => lists.name(read.slice(2)));
-    if (read.startsWith('p:')) return listRead(() => lists.page(read.slice(2)));
-    // One field of every article of the list (a tag's page reads every article's tags).
-    if (read.startsWith('*:'))
-      return sha1(...inputs.articles.map((article) => `${article.file}=${fieldValue(article, read.slice(2))}`));
-    if (read.startsWith('a:')) return articleFields(read);
-    if (read.startsWith('d:')) return sha1(JSON.stringify(inputs.data[read.slice(2)]) ?? 'undefined');
-    return undefined;
-  };
-  return (read) => {
-    if (signatures.has(read)) return signatures.get(read);
-    const signature = compute(read);
-    signatures.set(read, signature);
-    return signature;
   };
 }
 
@@ -284,30 +209,6 @@ function storedPage(entryKey: string, page: Parameters<PageCache['set']>[2], rea
     // Kept only when the build passes (save), so its links passed this build's check.
     ...(hasSlashedLink(page.links) ? {} : { passed: fragmentTargets(page.links).join('\n') }),
   };
-}
-
-/** What a page read, each read with its signature today (see StoredPage.reads). */
-function readLines(reads: PageReads, current: (read: string) => string | undefined): string {
-  const lines: string[] = [];
-  const add = (read: string) => lines.push(`${read}${READ_END}${current(read) ?? ''}`);
-  if (reads.articleList) add('*');
-  for (const field of reads.listFields) add(`*:${field}`);
-  for (const [slug, fields] of reads.articleFields) add(`a:${slug}\0${[...fields].sort().join(',')}`);
-  for (const name of reads.dataKeys) add(`d:${name}`);
-  for (const slug of reads.tagGroups) add(`g:${slug}`);
-  for (const slug of reads.tagNames) add(`n:${slug}`);
-  for (const page of reads.listPages) add(`p:${page}`);
-  return lines.join(LINE_END);
-}
-
-/** Whether everything a stored page read has the signature today it had then. */
-function readsAsBefore(page: StoredPage, current: (read: string) => string | undefined): boolean {
-  if (page.reads === '') return true;
-  for (const line of page.reads.split(LINE_END)) {
-    const at = line.indexOf(READ_END);
-    if (at < 0 || current(line.slice(0, at)) !== line.slice(at + 1)) return false;
-  }
-  return true;
 }
 
 /** The stored page of an output path, when there is a well-formed one. */
@@ -402,7 +303,7 @@ export function openPageCache(inputs: PageCacheInputs): PageCache {
     previousFiles: typeof stored?.files === 'string' ? stored.files.split('\n') : undefined,
     get(outputPath, entryKey, urlPath = '') {
       const page = storedAt(stored, outputPath);
-      if (page?.entryKey !== entryKey || !readsAsBefore(page, current)) return undefined;
+      if (page?.entryKey !== entryKey || !readsAsBefore(page.reads, current)) return undefined;
       // Its HTML entry is not looked for now: the output folder mostly holds the page, and an entry
       // gone when the HTML is read is forgotten and the page rendered again (a stat for every page
       // would cost a small build more than its one article does).

@@ -1,5 +1,4 @@
 import { catalogueError } from '../errors.ts';
-import type { Article } from '../content/article.ts';
 import { siteCodeError } from '../site-code-error.ts';
 import type { Route, RouteContext, RouteEntry, SiteDefinition } from './site-definition.ts';
 import { groupByTag } from '../content/tags.ts';
