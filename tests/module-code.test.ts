@@ -67,4 +67,20 @@ describe('codeStampOf: what a function of the site bundle depends on', () => {
     });
     expect(drawerEdited.drawer).not.toBe(before.drawer);
   });
+
+  it("is not misled by a module's line written inside a string: the code after it stays its own module's", async () => {
+    // esbuild writes `// site/pages/legal.tsx` before that module's code; a template literal can
+    // hold the same line, and the card's code after it must not be taken for the page's.
+    const card = (word: string) =>
+      `export const sample = \`\n// site/pages/legal.tsx\n\`;\nexport const cardText = (title: string) => \`${word}: \${title}\` + sample.length;`;
+    const before = await stamps({ 'site/card.tsx': card('card') });
+    expect(before.drawer).toMatch(/^[0-9a-f]{64}$/);
+    const after = await stamps({ 'site/card.tsx': card('Card') });
+    expect(after.drawer).not.toBe(before.drawer);
+    const pageEdited = await stamps({
+      'site/card.tsx': card('Card'),
+      'site/pages/legal.tsx': 'export const Legal = () => <p>Terms, revised again</p>;',
+    });
+    expect(pageEdited.drawer).toBe(after.drawer);
+  });
 });

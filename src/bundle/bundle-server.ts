@@ -22,6 +22,8 @@ export interface ServerBundle {
   code: Uint8Array;
   /** What each module of the bundle imports (esbuild's metafile), for what a function of it depends on. */
   graph: esbuild.Metafile['inputs'];
+  /** The modules with code in the bundle. */
+  emitted: ReadonlySet<string>;
 }
 
 function serverEntry(project: Project): string {
@@ -108,6 +110,13 @@ export async function loadServerModule(
     sources: sourceFiles(serverBuildOptions(project), result.metafile),
     code: output.contents,
     graph: result.metafile?.inputs ?? {},
+    emitted: new Set(
+      Object.values(result.metafile?.outputs ?? {}).flatMap((out) =>
+        Object.entries(out.inputs)
+          .filter(([, input]) => input.bytesInOutput > 0)
+          .map(([module]) => module),
+      ),
+    ),
   };
 }
 

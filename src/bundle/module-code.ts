@@ -3,6 +3,7 @@
 // artefact made by that function (a drawn file, converted Markdown) is keyed by this, not by the
 // whole site's code, so an edit to an unrelated page keeps it.
 import { createHash } from 'node:crypto';
+import { SourceMap, type SourceMapPayload } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type * as esbuild from 'esbuild';
 import { versionsOfPackages } from '../content/package-versions.ts';
@@ -12,6 +13,8 @@ export interface BundleCode {
   code: Uint8Array;
   /** The metafile's inputs: each module's path (from the project root) and what it imports. */
   graph: esbuild.Metafile['inputs'];
+  /** The modules with code in the bundle (the output's inputs with bytes in it). */
+  emitted: ReadonlySet<string>;
 }
 
 interface Modules {
@@ -20,9 +23,23 @@ interface Modules {
   starts: Array<{ path: string; at: number }>;
   /** Where the inline source map starts: the end of the last module. */
   end: number;
+  /** No source map to tell esbuild's lines from lines inside strings: which code is whose is unknown. */
+  unknown: boolean;
 }
 
 const modulesOf = new WeakMap<BundleCode, Modules>();
+
+/** The source file a line of the bundle (from 0) was compiled from, by its inline source map; undefined without one. */
+function sourceOfLine(text: string, mapAt: number): ((line: number) => string | undefined) | undefined {
+  const data = mapAt >= 0 ? /base64,([A-Za-z0-9+/=]+)/.exec(text.slice(mapAt))?.[1] : undefined;
+  if (!data) return undefined;
+  try {
+    const map = new SourceMap(JSON.parse(Buffer.from(data, 'base64').toString('utf8')) as SourceMapPayload);
+    return (line) => (map.findEntry(line, 0) as { originalSource?: string }).originalSource;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The bundle's modules, found once per bundle by the comment esbuild writes before each (`// site/x.tsx`). */
 function modules(bundle: BundleCode): Modules {
@@ -30,11 +47,22 @@ function modules(bundle: BundleCode): Modules {
   if (found) return found;
   const text = Buffer.from(bundle.code.buffer, bundle.code.byteOffset, bundle.code.byteLength).toString('utf8');
   const starts: Modules['starts'] = [];
+  const mapAt = text.lastIndexOf('\n//# sourceMappingURL=');
+  const sourceAt = sourceOfLine(text, mapAt);
+  let line = 0;
+  let lineStart = 0;
   for (const match of text.matchAll(/^\/\/ (.+)$/gm)) {
-    if (Object.hasOwn(bundle.graph, match[1]!)) starts.push({ path: match[1]!, at: match.index });
+    const module = match[1]!;
+    if (!bundle.emitted.has(module)) continue;
+    for (let at = text.indexOf('\n', lineStart); at !== -1 && at < match.index; at = text.indexOf('\n', lineStart)) {
+      line += 1;
+      lineStart = at + 1;
+    }
+    // esbuild's line, not one a string holds: the code after it is that module's in the source map.
+    const source = sourceAt?.(line + 1);
+    if (source === module || source?.endsWith(`/${module}`)) starts.push({ path: module, at: match.index });
   }
-  const map = text.lastIndexOf('\n//# sourceMappingURL=');
-  found = { text, starts, end: map >= 0 ? map : text.length };
+  found = { text, starts, end: mapAt >= 0 ? mapAt : text.length, unknown: sourceAt === undefined };
   modulesOf.set(bundle, found);
   return found;
 }
@@ -74,7 +102,7 @@ function closureOf(graph: BundleCode['graph'], module: string): { modules: strin
  */
 export function codeStampOf(bundle: BundleCode, fn: (...args: never[]) => unknown): string | undefined {
   const module = moduleOf(bundle, fn);
-  if (module === undefined) return undefined;
+  if (module === undefined || modules(bundle).unknown) return undefined;
   const hash = createHash('sha256');
   const { text, starts, end } = modules(bundle);
   const { modules: closure, packages } = closureOf(bundle.graph, module);
