@@ -9,7 +9,7 @@ import { listen } from '../server/preview.ts';
 import { generatorRoot } from '../project.ts';
 import { parseRequestTarget } from '../server/request-target.ts';
 import { createStaticHandler } from '../server/static-server.ts';
-import { createDevEditor } from './editor-backend.ts';
+import { createDevEditor, isEditorPath } from './editor-backend.ts';
 import { watchSourceFolders } from './source-watcher.ts';
 import { createWatchQueue, type WatchQueue } from './watch-queue.ts';
 
@@ -87,19 +87,25 @@ async function bundleDevClient(): Promise<Uint8Array> {
 /** The event stream open pages listen on, and the problems of the last failed build. */
 function createReloadEvents() {
   let lastProblems: ReturnType<typeof describeProblems> | undefined;
+  /** How many times open pages were told to reload or swap styles: a page is served with it. */
+  let generation = 0;
   const listeners = new Set<ServerResponse>();
   const broadcast = (event: string, data: unknown) => {
+    if (event !== 'build-error') generation += 1;
     const message = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
     for (const response of listeners) response.write(message);
   };
   return {
+    generation: () => generation,
     subscribe(request: IncomingMessage, response: ServerResponse): void {
       response.writeHead(200, {
         'Content-Type': 'text/event-stream',
         'Cache-Control': 'no-store',
         Connection: 'keep-alive',
       });
-      response.write(': connected\n\n');
+      // A page served before a rebuild whose stream opened after it missed that rebuild's event:
+      // told the generation now, it reloads if it was served with another.
+      response.write(`: connected\n\nevent: hello\ndata: ${JSON.stringify({ generation })}\n\n`);
       listeners.add(response);
       if (lastProblems) response.write(`event: build-error\ndata: ${JSON.stringify(lastProblems)}\n\n`);
       request.on('close', () => listeners.delete(response));
@@ -139,7 +145,10 @@ function createDevHttpServer(
   const serveStatic = createStaticHandler(build.outDir, {
     headers: (sitePath) => ({ 'Cache-Control': 'no-store', ...editor.headers(sitePath) }),
     transformHtml: (html, file) => {
-      const tag = `<script type="module" src="${CLIENT_PATH}" data-ssg-dev data-page="${pageOf(build.outDir, file)}"></script>`;
+      // The editor is left as it is: a reload would lose what is being written, and the overlay of
+      // a failed build would cover the form that fixes it (the site's tabs and the terminal show it).
+      if (isEditorPath(pageOf(build.outDir, file))) return html;
+      const tag = `<script type="module" src="${CLIENT_PATH}" data-ssg-dev data-page="${pageOf(build.outDir, file)}" data-generation="${events.generation()}"></script>`;
       return html.includes('</body>') ? html.replace('</body>', `${tag}\n</body>`) : html + tag;
     },
   });

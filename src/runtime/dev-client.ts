@@ -78,6 +78,11 @@ function hideOverlay(): boolean {
 }
 
 const events = new EventSource('/__ssg/events');
+events.addEventListener('hello', (event) => {
+  const { generation } = JSON.parse((event as MessageEvent<string>).data) as { generation: number };
+  // Served before a rebuild whose event came before this stream opened: reload to see it.
+  if (script?.dataset.generation !== undefined && Number(script.dataset.generation) !== generation) location.reload();
+});
 events.addEventListener('reload', (event) => {
   const { all, pages } = JSON.parse((event as MessageEvent<string>).data) as { all: boolean; pages: string[] };
   const hadOverlay = hideOverlay();
