@@ -27,7 +27,10 @@ describe('the search index of the real site', () => {
 
   beforeAll(async () => {
     site = await buildRealSite(async (copy) => {
-      await copy.write('content/news/quokka-upgrade.md', article('Quokka upgrade', ''));
+      await copy.write(
+        'content/news/quokka-upgrade.md',
+        `${article('Quokka upgrade', '')}\n## Keys and rotation\n\nMore words.\n`,
+      );
       await copy.write('content/news/wombat-draft.md', article('Wombat draft', 'draft: true\n'));
       await copy.write(
         'content/news/numbat-later.md',
@@ -43,6 +46,9 @@ describe('the search index of the real site', () => {
     expect(urls).toEqual(['/news/hello-world', '/news/quokka-upgrade']);
     const quokka = pages.find((page) => page.url === '/news/quokka-upgrade')!;
     expect(quokka.content).toContain('Quokka upgrade is a word here.');
+    // A heading's text, without the `#` that links to it (it would show in the results' excerpts).
+    expect(quokka.content).toContain('Keys and rotation');
+    expect(quokka.content).not.toContain('#');
     // The layout (navigation, footer) and the article's date line are outside data-pagefind-body or ignored.
     expect(quokka.content).not.toMatch(/Networks|Legal notice|min read/);
     for (const page of pages) expect(page.content).not.toMatch(/Wombat|Numbat/);

@@ -60,7 +60,12 @@ function Layout({ children, collections, path }: Props & { children: ReactNode }
       <div className="shell">
         <Navigation docs={collections.docs} current={path} />
         <main id="content">
-          <Search bundle={SEARCH_BUNDLE_URL} label="Search the docs" placeholder="collections, redirects, deploy…" />
+          <Search
+            bundle={SEARCH_BUNDLE_URL}
+            label="Search the docs"
+            placeholder="collections, redirects, deploy…"
+            noun={{ one: 'page', many: 'pages' }}
+          />
           {children}
         </main>
       </div>

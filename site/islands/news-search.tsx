@@ -7,6 +7,8 @@ interface NewsSearchProps {
   /** The field's label and example words: the news's unless given (the docs site shares this box). */
   label?: string;
   placeholder?: string;
+  /** What a result is, one and many, in the spoken count: articles unless given. */
+  noun?: { one: string; many: string };
 }
 
 /** One result as shown: the article's address, title and the words around the match. */
@@ -51,12 +53,19 @@ function Excerpt({ html }: { html: string }) {
   return <p className="news-search-excerpt">{parts}</p>;
 }
 
-function statusText(query: string, state: 'idle' | 'searching' | 'done' | 'failed', count: number): string {
+const ARTICLES = { one: 'article', many: 'articles' };
+
+function statusText(
+  query: string,
+  state: 'idle' | 'searching' | 'done' | 'failed',
+  count: number,
+  noun = ARTICLES,
+): string {
   if (state === 'failed') return 'Search is not available right now.';
   if (state !== 'done' || query.trim() === '') return '';
-  if (count === 0) return `No articles found for “${query.trim()}”.`;
+  if (count === 0) return `No ${noun.many} found for “${query.trim()}”.`;
   const shown = count > SHOWN ? ` The first ${SHOWN} are listed.` : '';
-  return `${count} article${count === 1 ? '' : 's'} found.${shown}`;
+  return `${count} ${count === 1 ? noun.one : noun.many} found.${shown}`;
 }
 
 function useSearch(bundle: string, query: string) {
@@ -96,7 +105,12 @@ function useSearch(bundle: string, query: string) {
  * A search box over the news: a labelled field, the number found said by a live region, results as
  * a list of links. Escape empties it; Down arrow moves from the field to the first result.
  */
-function NewsSearch({ bundle, label = 'Search the news', placeholder = 'Validator, upgrade, Celo…' }: NewsSearchProps) {
+function NewsSearch({
+  bundle,
+  label = 'Search the news',
+  placeholder = 'Validator, upgrade, Celo…',
+  noun,
+}: NewsSearchProps) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const list = useRef<HTMLUListElement>(null);
@@ -136,7 +150,7 @@ function NewsSearch({ bundle, label = 'Search the news', placeholder = 'Validato
         onChange={(event) => setQuery(event.target.value)}
       />
       <p id={`${id}-status`} className="news-search-status" role="status" aria-live="polite">
-        {statusText(query, state, total)}
+        {statusText(query, state, total, noun)}
       </p>
       <ul
         ref={list}

@@ -29,16 +29,23 @@ interface IndexedPage {
   hash: string;
 }
 
+/** What no page's entry in the index holds: the `#` linking each heading to itself is no word of it. */
+const EXCLUDED = ['.heading-anchor'];
+
 /** The pages an index is made of, in path order: the index's bytes depend on the order pages are added. */
 function indexKey(pages: ReadonlyMap<string, IndexedPage>, language: string | undefined): string {
   return JSON.stringify([
     language ?? '',
+    EXCLUDED,
     ...[...pages].sort(([a], [b]) => (a < b ? -1 : 1)).map(([p, { hash }]) => [p, hash]),
   ]);
 }
 
 async function pagefindIndex(language: string | undefined): Promise<PagefindIndex> {
-  const { errors, index } = await createIndex(language ? { forceLanguage: language } : {});
+  const { errors, index } = await createIndex({
+    excludeSelectors: EXCLUDED,
+    ...(language ? { forceLanguage: language } : {}),
+  });
   if (!index) throw catalogueError('SearchIndexFailed', [errors.join('; ')]);
   return index;
 }
