@@ -119,16 +119,30 @@ describe('an MDX article in dev', () => {
   });
 });
 
+/**
+ * Three Markdown articles first in the batch, then an MDX article in `folder` that imports and
+ * shows `component` (its default export, named `name`): a failure must name that article.
+ */
+async function withComponentArticle(site: TempSite, folder: string, name: string, component: string): Promise<void> {
+  for (const first of ['a-first', 'b-second', 'c-third'])
+    await site.write(`content/news/${first}.md`, `---\ntitle: ${first}\ndate: "2024-01-01"\n---\nText.\n`);
+  const file = name.toLowerCase();
+  await site.write(`content/news/${folder}/${file}.tsx`, component);
+  await site.write(
+    `content/news/${folder}/index.mdx`,
+    `---\ntitle: ${folder}\ndate: "2024-01-02"\n---\nimport ${name} from "./${file}.tsx";\n\n<${name} />\n`,
+  );
+}
+
 describe('an MDX article whose code ends the process converting it', () => {
   it('fails the build naming that article, not the first of its batch', async () => {
     const site = await copySite(fixture);
     try {
-      for (const name of ['a-first', 'b-second', 'c-third'])
-        await site.write(`content/news/${name}.md`, `---\ntitle: ${name}\ndate: "2024-01-01"\n---\nText.\n`);
-      await site.write('content/news/zz-exits/quits.tsx', 'export default function Quits() {\n  process.exit(3);\n}\n');
-      await site.write(
-        'content/news/zz-exits/index.mdx',
-        '---\ntitle: Exits\ndate: "2024-01-02"\n---\nimport Quits from "./quits.tsx";\n\n<Quits />\n',
+      await withComponentArticle(
+        site,
+        'zz-exits',
+        'Quits',
+        'export default function Quits() {\n  process.exit(3);\n}\n',
       );
       const result = await site.run(['build']);
       expect(result.code).not.toBe(0);
@@ -146,15 +160,11 @@ describe('an MDX article whose component throws', () => {
   it('fails the build naming the article; --verbose shows the line of the component that threw', async () => {
     const site = await copySite(fixture);
     try {
-      for (const name of ['a-first', 'b-second', 'c-third'])
-        await site.write(`content/news/${name}.md`, `---\ntitle: ${name}\ndate: "2024-01-01"\n---\nText.\n`);
-      await site.write(
-        'content/news/boom/chart.tsx',
+      await withComponentArticle(
+        site,
+        'boom',
+        'Chart',
         'export default function Chart(): never {\n  // No data yet.\n  throw new Error("the chart has no data");\n}\n',
-      );
-      await site.write(
-        'content/news/boom/index.mdx',
-        '---\ntitle: Boom\ndate: "2024-01-02"\n---\nimport Chart from "./chart.tsx";\n\n<Chart />\n',
       );
       const plain = await site.run(['build']);
       expect(plain.code).not.toBe(0);

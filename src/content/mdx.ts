@@ -140,10 +140,13 @@ const MODULE_FILE = /^mdx-(\d+)-\d+\.mjs$/;
  */
 async function imported(code: string, cacheDir: string, article: string): Promise<ComponentType> {
   mkdirSync(cacheDir, { recursive: true });
-  // Those of helpers stopped while importing one (a time budget, a component calling exit).
-  if (loaded === 0) removeFilesOfEndedProcesses(cacheDir, MODULE_FILE);
+  if (loaded === 0) {
+    // Those of helpers stopped while importing one (a time budget, a component calling exit).
+    removeFilesOfEndedProcesses(cacheDir, MODULE_FILE);
+    // A component's stack (--verbose) at its own file and line: the bundles carry source maps.
+    process.setSourceMapsEnabled(true);
+  }
   const file = path.join(cacheDir, `mdx-${process.pid}-${loaded++}.mjs`);
-  process.setSourceMapsEnabled(true);
   writeFileSync(file, code);
   try {
     return ((await import(pathToFileURL(file).href)) as { default: ComponentType }).default;
