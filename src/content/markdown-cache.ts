@@ -86,6 +86,8 @@ export interface MarkdownCache {
   /** Writes the entries used by this build (so stale ones drop out), atomically; never fails the build. */
   save(): Promise<void>;
   stats(): { hits: number; misses: number };
+  /** Whether an intact cache was read: without one, the build writes one even if it has no article. */
+  found: boolean;
 }
 
 const isStoredParts = (value: unknown): value is StoredParts =>
@@ -98,15 +100,15 @@ const isStoredParts = (value: unknown): value is StoredParts =>
   (value as StoredParts).entry.every((number) => typeof number === 'number');
 
 /** The stored entries, if the file is intact and made by the packages installed now. */
-async function readStored(file: string): Promise<Record<string, StoredParts>> {
+async function readStored(file: string): Promise<Record<string, StoredParts> | undefined> {
   const payload = await readEntry(file);
-  if (!payload) return {};
+  if (!payload) return undefined;
   try {
     const stored = JSON.parse(payload.toString('utf8')) as Partial<StoredMarkdown>;
-    if (JSON.stringify(stored.versions) !== JSON.stringify(pipelineVersions())) return {};
-    return stored.entries && typeof stored.entries === 'object' ? stored.entries : {};
+    if (JSON.stringify(stored.versions) !== JSON.stringify(pipelineVersions())) return undefined;
+    return stored.entries && typeof stored.entries === 'object' ? stored.entries : undefined;
   } catch {
-    return {};
+    return undefined;
   }
 }
 
@@ -144,7 +146,8 @@ export async function openMarkdownCache(
   const file = markdownCacheFile(dir);
   const htmlDir = markdownHtmlDir(dir);
   const started = Date.now();
-  const stored = await readStored(file);
+  const found = await readStored(file);
+  const stored = found ?? {};
   /** The parts of this build's articles, and the write of each new HTML entry (true once written). */
   const used = new Map<
     string,
@@ -212,6 +215,7 @@ export async function openMarkdownCache(
       }
     },
     stats: () => ({ hits, misses }),
+    found: found !== undefined,
   };
 }
 

@@ -16,7 +16,7 @@ import { createImageStage, type ImageStage } from './images.ts';
 import { oneShotBundler } from './bundlers.ts';
 import { createSiteModuleCopies } from './site-markdown.ts';
 import { runPipeline, type Inputs, type Output, type PageSource, type State, type Strategy } from './pipeline.ts';
-import { cachesThere, manifestFileOf, saveUnchangedRecord, validUntil } from './unchanged.ts';
+import { manifestFileOf, saveUnchangedRecord, validUntil } from './unchanged.ts';
 import type { BuildOptions, BuildResult, PageSizes } from './build-result.ts';
 import { startSpareHelper } from '../content/helper-process.ts';
 import { searchCache } from './search-index.ts';
@@ -208,7 +208,6 @@ export async function buildInto(
   { lazyHtml = true } = {},
 ): Promise<BuildResult> {
   const startedAt = Date.now();
-  const cachesBefore = cachesThere(project);
   const now = options.now ?? new Date();
   const warnings: string[] = [];
   const warn = (message: string) => {
@@ -259,13 +258,13 @@ export async function buildInto(
     // What MDX articles import may live outside the folders the stamp covers.
     const imported = state.articles.flatMap((article) => images.sources(article));
     const sources = [...state.server.sources, ...state.client.sources, ...imported];
-    saveUnchangedRecord(
-      project,
-      outDir,
-      startedAt,
-      { stamp, builtAt: now.getTime(), validUntil: validUntil(now, dueTimes(state, options, now)), sources, report },
-      cachesBefore,
-    );
+    saveUnchangedRecord(project, outDir, startedAt, {
+      stamp,
+      builtAt: now.getTime(),
+      validUntil: validUntil(now, dueTimes(state, options, now)),
+      sources,
+      report,
+    });
   }
   const converted = inputs.conversion.converting;
   return {

@@ -44,12 +44,11 @@ interface UnchangedRecord {
   report: BuildReport;
 }
 
-/** The caches a build writes beside its record, as paths. */
+/**
+ * The caches every full build leaves beside its record (it writes each one it did not find): one
+ * gone since, even removed while that build ran, means building in full, which writes it again.
+ */
 const keptCaches = (project: Project) => [markdownCacheFile(project.cacheDir), pageCacheFile(project.cacheDir)];
-
-/** The kept caches there now: a build notes them at its start, and its record asks for them too. */
-export const cachesThere = (project: Project): string[] =>
-  keptCaches(project).filter((file) => statSync(file, { throwIfNoEntry: false })?.isFile());
 
 export interface StampOptions {
   baseUrl?: string;
@@ -226,8 +225,6 @@ export function saveUnchangedRecord(
   outDir: string,
   started: number,
   record: Omit<UnchangedRecord, 'version' | 'sources' | 'manifest' | 'caches'> & { sources: readonly string[] },
-  /** The kept caches there when the build started (cachesThere): one removed meanwhile is asked for all the same, so the next build makes it again. */
-  cachesBefore: readonly string[] = [],
 ): void {
   const manifest = manifestHash(manifestFileOf(project, outDir));
   if (manifest === '') return; // nothing to tie the record to: the next build builds in full
@@ -243,7 +240,7 @@ export function saveUnchangedRecord(
     sources[file] = fingerprintOf(file);
   }
   try {
-    const caches = [...new Set([...cachesBefore, ...cachesThere(project)])];
+    const caches = keptCaches(project);
     writeEntrySync(
       recordFile(project, outDir),
       Buffer.from(JSON.stringify({ version: RECORD_VERSION, ...record, sources, manifest, caches })),
