@@ -69,7 +69,14 @@ export async function parseWithCache(
   const images = new Map(
     all.flatMap((article) => (records.has(article.file) ? [[article, records.get(article.file)!] as const] : [])),
   );
-  return { all, pending, keys, cache, images, stale: !cache.found || pending.length > 0 || remembered.size !== sources.length };
+  return {
+    all,
+    pending,
+    keys,
+    cache,
+    images,
+    stale: !cache.found || pending.length > 0 || remembered.size !== sources.length,
+  };
 }
 
 /** An article as parsed (listed, handed to routes) and the value it became once converted. */

@@ -7,6 +7,7 @@ import { createHttpServer } from '../server/http-server.ts';
 import { createIncrementalBuild, type IncrementalBuild, type UpdateResult } from '../pipeline/incremental.ts';
 import { listen } from '../server/preview.ts';
 import { generatorRoot } from '../project.ts';
+import { SEARCH_BUNDLE_URL } from '../render/search.ts';
 import { parseRequestTarget } from '../server/request-target.ts';
 import { createStaticHandler } from '../server/static-server.ts';
 import { createDevEditor, isEditorPath } from './editor-backend.ts';
@@ -175,28 +176,32 @@ function createDevHttpServer(
           );
         return;
       }
-      return serveEditorOrStatic(editor, serveStatic, request, response, warn);
+      return serveEditorOrStatic(editor, serveStatic, request, response, warn, build);
     },
     { log: (line) => warn(line), idleTimeoutMs: 0 /* the reload event stream is quiet between saves */ },
   );
 }
 
-/** The editor's configuration (with dev's local backend), else the built file. */
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The editor's configuration (with dev's local backend), else the built file; the search index made first when asked for. */
 async function serveEditorOrStatic(
   editor: DevEditor,
   serveStatic: ReturnType<typeof createStaticHandler>,
   request: IncomingMessage,
   response: ServerResponse,
   warn: (line: string) => void,
+  build: IncrementalBuild,
 ): Promise<void> {
   const pathname = parseRequestTarget(request.url)?.pathname ?? '';
   try {
     if (await editor.serve(pathname, response)) return;
   } catch (error) {
-    warn(`The editor's local backend did not start: ${error instanceof Error ? error.message : String(error)}`);
+    warn(`The editor's local backend did not start: ${messageOf(error)}`);
     response.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8' }).end('The editor backend did not start.');
     return;
   }
+  if (pathname.startsWith(SEARCH_BUNDLE_URL)) await build.searchIndex().catch((error) => warn(messageOf(error)));
   return serveStatic(request, response);
 }
 

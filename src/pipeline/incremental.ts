@@ -11,6 +11,7 @@ import type { DrawnMemo } from '../render/generated-files.ts';
 import { projectAt } from '../project.ts';
 import type { PageJob } from '../render/routes.ts';
 import { createInPlaceOutput } from './in-place-output.ts';
+import { writeIndexInPlace } from './search-index.ts';
 import { createImageStage } from './images.ts';
 import { contextBundler } from './bundlers.ts';
 import { classifyAll } from './changes.ts';
@@ -21,6 +22,7 @@ import {
   type Inputs,
   type Output,
   type PageSource,
+  type SearchOutput,
   type State,
   type Strategy,
 } from './pipeline.ts';
@@ -141,6 +143,33 @@ function describeUpdate(
 }
 
 /**
+ * Dev's search index in `outDir`: made for a run's state when asked for, one at a time (Pagefind
+ * is one process), from the index written last (kept when made of the same pages).
+ */
+function searchInPlace(outDir: string) {
+  let written: SearchOutput | undefined;
+  let making: { of: State; done: Promise<void> } | undefined;
+  return {
+    make(state: State | undefined): Promise<void> {
+      const makeSearch = state?.makeSearch;
+      if (!makeSearch) return Promise.resolve();
+      if (making?.of !== state) {
+        const done = (making?.done ?? Promise.resolve())
+          .catch(() => {})
+          .then(async () => {
+            const index = await makeSearch(written);
+            if (index !== written) writeIndexInPlace(outDir, written, index);
+            written = index;
+          });
+        making = { of: state, done };
+      }
+      return making.done;
+    },
+    settled: () => making?.done.catch(() => {}),
+  };
+}
+
+/**
  * The pipeline kept in memory: given the files that changed, it redoes only what they affect (an
  * article edit renders that article and the pages that read what changed in it, not the site).
  * Every run checks the whole site as `build` does, and writes nothing unless all is well.
@@ -166,6 +195,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
   let state: State | undefined;
   /** When the last good run started (wall clock): cache entries written since are spared. */
   let lastGood = Date.now();
+  let search = searchInPlace(outDir);
 
   /** Runs the pipeline from the last good state (or from nothing); all or nothing. */
   async function run(changed: Iterable<string>): Promise<UpdateResult> {
@@ -174,6 +204,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     const previous = state;
     const kinds = classifyAll(project, changed, previous, images);
     const result = await runPipeline(project, strategy, previous, kinds, { ...options, now: now() });
+    if (!previous) search = searchInPlace(outDir); // the folder was emptied
     state = result.state;
     lastGood = startedAt;
     return {
@@ -209,7 +240,13 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
       const markdown = siteMarkdownOf(moduleCopies, state.server, { drawing: false });
       await edits.warm(articleConverter(images, { ...markdown, stamp: state.markdownStamp }));
     },
+    /**
+     * Makes the last good run's search index, when the site searches, and puts its files in the
+     * folder (a search asks for them); settles at once when they are there already.
+     */
+    searchIndex: () => search.make(state),
     dispose: async () => {
+      await search.settled();
       await edits.close();
       await strategy.bundler.dispose();
       moduleCopies.dispose();

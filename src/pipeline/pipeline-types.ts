@@ -116,8 +116,13 @@ export interface State {
   drawn: OutputFile[];
   drawnReads: PageReads;
   generated: OutputFile[];
-  /** The search index's files and the pages they were made of, when the site searches. */
+  /** The search index's files and the pages they were made of, when the site searches (`build`). */
   search?: SearchOutput;
+  /**
+   * Dev: makes the index of this run's pages when it is asked for, or takes `kept` (the one made
+   * last) when that was made of the same pages. A save then never waits for the index.
+   */
+  makeSearch?: (kept: SearchOutput | undefined) => Promise<SearchOutput>;
   /** The site's Markdown settings as the articles were converted with them (their stamp; '' without plugins). */
   markdownStamp: string;
 }

@@ -197,7 +197,7 @@ export async function runPipeline<Written>(
     const { jobs: listedJobs, routeReads } = expandPages(previous, inputs);
     checkPublicClashes(inputs.client, listedJobs, inputs.publicFiles, project.publicDir);
     // 3. Output: the assets and the site's images first; the search index (if any) hears of each page.
-    const indexing = searchStage(inputs, listedJobs, now, previous?.search ?? build?.keptSearch);
+    const indexing = searchStage(inputs, listedJobs, now, previous?.search ?? build?.keptSearch, { whenAsked: !!dev });
     output = indexing.watch(await strategy.openOutput(previous, inputs.publicFiles));
     for (const file of assetFiles(inputs.client)) output.write(file, true);
     for (const file of inputs.settings.images) output.write(file);
@@ -208,7 +208,7 @@ export async function runPipeline<Written>(
     const context = renderContext({ ...inputs, server: inputs.server.module }, now, project.root);
     const pages = await renderPages(listedJobs, context, inputs.conversion, strategy.pages(inputs, previous), output);
     clock.lap('markdown & render');
-    // The search index, made meanwhile (Pagefind is a process of its own), written before the commit.
+    // The search index, made meanwhile (Pagefind is a process of its own; in dev, when asked for).
     indexing.start(pages);
     // From here on, the articles as converted (the routes were expanded before).
     const { articles, byFile, jobs } = convertedInputs(inputs, listedJobs, pages);

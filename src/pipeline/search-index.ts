@@ -1,7 +1,7 @@
 // The search index: Pagefind fed the HTML of the indexed pages as the run makes them, its files
 // written into the same output as the pages (staged and swapped in with them by `build`).
 import { Buffer } from 'node:buffer';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { close, createIndex, type PagefindIndex } from 'pagefind';
@@ -12,7 +12,7 @@ import type { OutputFile } from '../output/output-file.ts';
 import { inlineStyleTag } from '../render/head.ts';
 import type { PageJob } from '../render/routes.ts';
 import { isIndexedPage, SEARCH_DIR, type SiteSearch } from '../render/search.ts';
-import type { Output, SearchOutput } from './pipeline-types.ts';
+import type { Output, SearchOutput, State } from './pipeline-types.ts';
 
 /** What the browser loads of Pagefind's output: its API, its worker, the index. Not its ready-made UIs. */
 const SERVED =
@@ -122,22 +122,26 @@ export function searchIndexer(
  * The search's part in a run, when the site searches: `watch` wraps the run's output so that the
  * indexer hears of each page and the index's files are written before the output commits (text
  * ones precompressed as the assets are); `start` makes the index, meanwhile, once every page is
- * made; `made` is what the run's state keeps.
+ * made; `made` is what the run's state keeps. `whenAsked` (dev): the index is not made by the run,
+ * the state keeps how to make it.
  */
 export function searchStage(
   inputs: { settings: { search?: SiteSearch }; articles: readonly Article[]; client: { inlineStyle?: InlineStyle } },
   jobs: readonly PageJob[],
   now: Date,
   earlier: SearchOutput | undefined,
+  { whenAsked = false } = {},
 ) {
   const { search } = inputs.settings;
   const indexer = search && searchIndexer(search, jobs, { ...inputs, inlineStyle: inputs.client.inlineStyle, now });
   let searching: Promise<SearchOutput> | undefined;
   let made: SearchOutput | undefined;
+  let makeSearch: State['makeSearch'];
   return {
     watch<Written>(output: Output<Written>): Output<Written> {
       if (!indexer) return output;
       const watched = indexer.watch(output);
+      if (whenAsked) return watched;
       return {
         ...watched,
         async commit() {
@@ -153,11 +157,32 @@ export function searchStage(
       };
     },
     start(pages: ReadonlyMap<string, { hash: string }>): void {
-      searching = indexer?.files((outputPath) => pages.get(outputPath)!.hash, earlier);
+      const hashOf = (outputPath: string) => pages.get(outputPath)!.hash;
+      if (whenAsked) {
+        makeSearch = indexer && ((kept) => indexer.files(hashOf, kept));
+        return;
+      }
+      searching = indexer?.files(hashOf, earlier);
       searching?.catch(() => {}); // reported at commit
     },
-    made: (): { search?: SearchOutput } => (made ? { search: made } : {}),
+    made: (): Pick<State, 'search' | 'makeSearch'> => (made ? { search: made } : makeSearch ? { makeSearch } : {}),
   };
+}
+
+/**
+ * Puts the files of `index` in `outDir` where those of `before` were (dev's folder, written in
+ * place): those no longer in the index removed, those that changed written.
+ */
+export function writeIndexInPlace(outDir: string, before: SearchOutput | undefined, index: SearchOutput): void {
+  const previous = new Map(before?.files.map((file) => [file.path, file.contents]));
+  const paths = new Set(index.files.map((file) => file.path));
+  for (const file of previous.keys()) if (!paths.has(file)) rmSync(path.join(outDir, file), { force: true });
+  for (const file of index.files) {
+    const old = previous.get(file.path);
+    if (old && Buffer.from(old).equals(Buffer.from(file.contents))) continue;
+    mkdirSync(path.dirname(path.join(outDir, file.path)), { recursive: true });
+    writeFileSync(path.join(outDir, file.path), file.contents);
+  }
 }
 
 /** Pagefind's version: another may write another index from the same pages. */

@@ -1,0 +1,103 @@
+// Dev mode makes the search index when a search asks for it, not on every save (indexing every page
+// again takes seconds at a thousand articles): the save's pages never wait for it, and the index a
+// search gets is the one a fresh build writes from the same pages.
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../src/pipeline/build.ts';
+import { listFiles } from '../src/output/output-file.ts';
+import { DevProcess } from './helpers/dev-process.ts';
+import { devSite } from './helpers/dev-site.ts';
+import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
+
+const fixture = path.join(repoRoot, 'tests', 'fixtures', 'basic');
+const DEV_DIR = '.cache/ssg/dev';
+
+/** The fixture with search on: its articles indexed, the box on /about. */
+async function withSearch(site: TempSite): Promise<void> {
+  const index = await site.read('site/index.tsx');
+  await site.write(
+    'site/index.tsx',
+    index.replace('  layout: Layout,', "  layout: Layout,\n  search: { indexed: ['/news/:slug'], pages: ['/about'] },"),
+  );
+}
+
+/** The index's files in a folder, by path, without the precompressed siblings a build adds. */
+async function indexFiles(dir: string): Promise<Map<string, Buffer>> {
+  const files = (await listFiles(path.join(dir, 'pagefind'))).filter((file) => !/\.(br|gz)$/.test(file));
+  return new Map(files.sort().map((file) => [file, readFileSync(path.join(dir, 'pagefind', file))]));
+}
+
+describe('the search index in dev', () => {
+  const state = devSite(fixture, withSearch);
+  const devIndex = () => state.site.file(`${DEV_DIR}/pagefind`);
+
+  async function expectBuildsIndex(label: string): Promise<void> {
+    await build({ root: state.site.dir, outDir: 'dist', warn: () => {} });
+    const built = await indexFiles(state.site.file('dist'));
+    expect(built.size, label).toBeGreaterThan(3);
+    expect(await indexFiles(state.site.file(DEV_DIR)), label).toEqual(built);
+  }
+
+  it('is not made by a run, only when asked for, and is then the one a build writes', async () => {
+    expect(existsSync(devIndex())).toBe(false);
+    const post = 'content/news/first-post.md';
+    await state.site.write(post, `${await state.site.read(post)}\nA zyzzyva landed.\n`);
+    await state.dev.update([state.site.file(post)]);
+    expect(existsSync(devIndex())).toBe(false);
+    await Promise.all([state.dev.searchIndex(), state.dev.searchIndex()]);
+    await expectBuildsIndex('after the first edit');
+    expect(readFileSync(path.join(devIndex(), 'pagefind-entry.json'), 'utf8')).toContain('"en"');
+  }, 120_000);
+
+  it('after more saves, is made again with no file of the last one left', async () => {
+    const before = await indexFiles(state.site.file(DEV_DIR));
+    const post = 'content/news/first-post.md';
+    await state.site.write(post, (await state.site.read(post)).replace('A zyzzyva landed.', 'A quetzal flew.'));
+    await state.dev.update([state.site.file(post)]);
+    await state.site.write('content/news/second.md', '---\ntitle: Second\ndate: "2024-03-01"\n---\nA second one.\n');
+    await state.dev.update([state.site.file('content/news/second.md')]);
+    await state.dev.searchIndex();
+    await expectBuildsIndex('after two more saves');
+    expect(await indexFiles(state.site.file(DEV_DIR))).not.toEqual(before);
+  }, 120_000);
+});
+
+describe('ssg dev answers a search', () => {
+  let site: TempSite;
+  let dev: DevProcess;
+  beforeAll(async () => {
+    site = await copySite(fixture);
+    await withSearch(site);
+    dev = await DevProcess.start(site.dir);
+  }, 120_000);
+  afterAll(async () => {
+    await dev?.stop();
+    await site?.dispose();
+  });
+
+  it("with the index of the pages as they are, made at the search's first request", async () => {
+    const events = await dev.events();
+    try {
+      const post = site.file('content/news/first-post.md');
+      await writeFile(post, `${await readFile(post, 'utf8')}\nA axolotl swam.\n`);
+      await events.next('reload');
+      const entry = await fetch(`${dev.url}/pagefind/pagefind-entry.json`);
+      expect(entry.status).toBe(200);
+      expect(((await entry.json()) as { languages: object }).languages).toHaveProperty('en');
+      const script = await fetch(`${dev.url}/pagefind/pagefind.js`);
+      expect(script.status).toBe(200);
+      expect(script.headers.get('content-type')).toMatch(/javascript/);
+      // The saved word is in the index: one page's fragment (gzipped JSON) holds it.
+      const fragments = path.join(site.file(DEV_DIR), 'pagefind', 'fragment');
+      const texts = (await listFiles(fragments)).map((name) =>
+        gunzipSync(readFileSync(path.join(fragments, name))).toString('utf8'),
+      );
+      expect(texts.filter((text) => text.includes('A axolotl swam.'))).toHaveLength(1);
+    } finally {
+      events.close();
+    }
+  }, 120_000);
+});
