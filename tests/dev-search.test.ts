@@ -1,12 +1,15 @@
 // Dev mode makes the search index when a search asks for it, not on every save (indexing every page
 // again takes seconds at a thousand articles): the save's pages never wait for it, and the index a
 // search gets is the one a fresh build writes from the same pages.
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/pipeline/build.ts';
+import { pagefindLimits } from '../src/pipeline/search-index.ts';
 import { listFiles } from '../src/output/output-file.ts';
 import { DevProcess } from './helpers/dev-process.ts';
 import { devSite } from './helpers/dev-site.ts';
@@ -65,6 +68,80 @@ describe('the search index in dev', () => {
   }, 120_000);
 });
 
+/** Runs `work` with Pagefind's binary replaced by a shell script (Pagefind's own override). */
+async function withPagefindBinary<T>(script: string, work: () => Promise<T>): Promise<T> {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'ssg-pagefind-')), 'pagefind');
+  writeFileSync(file, `#!/bin/sh\n${script}\n`);
+  chmodSync(file, 0o755);
+  const names = ['PAGEFIND_EXTENDED_BINARY_PATH', 'PAGEFIND_BINARY_PATH'];
+  for (const name of names) process.env[name] = file;
+  try {
+    return await work();
+  } finally {
+    for (const name of names) delete process.env[name];
+  }
+}
+
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'made',
+    (error: Error & { code?: string }) => `${error.code}: ${error.message}`,
+  );
+
+describe('the search index in dev, when Pagefind fails or search is turned off', () => {
+  const state = devSite(fixture, withSearch);
+  // A Pagefind that exits after reading its input is noticed only by its silence.
+  const limit = pagefindLimits.silenceMs;
+  beforeAll(() => void (pagefindLimits.silenceMs = 3000));
+  afterAll(() => void (pagefindLimits.silenceMs = limit));
+  const devIndex = () => state.site.file(`${DEV_DIR}/pagefind`);
+  const save = async (text: string) => {
+    const post = 'content/news/first-post.md';
+    await state.site.write(post, `${await state.site.read(post)}\n${text}\n`);
+    await state.dev.update([state.site.file(post)]);
+  };
+
+  it('a Pagefind that exits leaves no index of older pages, says why, and is tried again when asked', async () => {
+    await state.dev.searchIndex();
+    expect(existsSync(path.join(devIndex(), 'pagefind.js'))).toBe(true);
+    await save('A kinkajou climbed.');
+    const said = await withPagefindBinary('exit 3', () => failure(state.dev.searchIndex()));
+    expect(said).toMatch(/^SearchIndexFailed: Pagefind could not index the pages: /);
+    // An index of the pages before the save would find what they no longer say.
+    expect(existsSync(path.join(devIndex(), 'pagefind.js'))).toBe(false);
+    await state.dev.searchIndex();
+    await build({ root: state.site.dir, outDir: 'dist', warn: () => {} });
+    expect(await indexFiles(state.site.file(DEV_DIR))).toEqual(await indexFiles(state.site.file('dist')));
+  }, 120_000);
+
+  it('a Pagefind that answers nothing fails after the silence limit, and so does a build', async () => {
+    pagefindLimits.silenceMs = 500;
+    try {
+      await save('A tapir waded.');
+      const silent = 'exec sleep 20';
+      expect(await withPagefindBinary(silent, () => failure(state.dev.searchIndex()))).toBe(
+        'SearchIndexFailed: Pagefind could not index the pages: it answered nothing for 0.5 s',
+      );
+      const built = await withPagefindBinary(silent, () =>
+        failure(build({ root: state.site.dir, outDir: 'dist', warn: () => {} })),
+      );
+      expect(built).toContain('Pagefind could not index the pages: it answered nothing for 0.5 s');
+    } finally {
+      pagefindLimits.silenceMs = 3000;
+    }
+  }, 120_000);
+
+  it('turned off, leaves no index behind, as a build writes none', async () => {
+    await state.dev.searchIndex();
+    expect(existsSync(path.join(devIndex(), 'pagefind.js'))).toBe(true);
+    const index = await state.site.read('site/index.tsx');
+    await state.site.write('site/index.tsx', index.replace(/\n {2}search: \{[^\n]*\},/, ''));
+    await state.dev.update([state.site.file('site/index.tsx')]);
+    await state.dev.searchIndex();
+    expect(await listFiles(devIndex())).toEqual([]);
+  }, 120_000);
+});
+
 describe('ssg dev answers a search', () => {
   let site: TempSite;
   let dev: DevProcess;
@@ -100,4 +177,23 @@ describe('ssg dev answers a search', () => {
       events.close();
     }
   }, 120_000);
+});
+
+describe('ssg dev stopped while it makes the index', () => {
+  it('ends Pagefind with it on Ctrl-C, and exits as stopped by that signal', async () => {
+    const site = await copySite(fixture);
+    try {
+      await withSearch(site);
+      // A Pagefind that never answers, with a mark to find its process by.
+      const mark = `${process.pid}.${Date.now() % 1000}`;
+      const dev = await withPagefindBinary(`exec sleep ${mark}`, () => DevProcess.start(site.dir));
+      const running = () => execFileSync('ps', ['-eo', 'args']).toString().includes(`sleep ${mark}`);
+      void fetch(`${dev.url}/pagefind/pagefind.js`).catch(() => {});
+      await expect.poll(running, { timeout: 10_000 }).toBe(true);
+      expect(await dev.stop('SIGINT')).toBe(130);
+      await expect.poll(running, { timeout: 5_000 }).toBe(false);
+    } finally {
+      await site.dispose();
+    }
+  }, 60_000);
 });

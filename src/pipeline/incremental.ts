@@ -11,7 +11,7 @@ import type { DrawnMemo } from '../render/generated-files.ts';
 import { projectAt } from '../project.ts';
 import type { PageJob } from '../render/routes.ts';
 import { createInPlaceOutput } from './in-place-output.ts';
-import { writeIndexInPlace } from './search-index.ts';
+import { stopIndexing, writeIndexInPlace } from './search-index.ts';
 import { createImageStage } from './images.ts';
 import { contextBundler } from './bundlers.ts';
 import { classifyAll } from './changes.ts';
@@ -144,28 +144,41 @@ function describeUpdate(
 
 /**
  * Dev's search index in `outDir`: made for a run's state when asked for, one at a time (Pagefind
- * is one process), from the index written last (kept when made of the same pages).
+ * is one process), from the index written last (kept when made of the same pages). A state without
+ * search leaves no index; one whose index failed leaves none either (a search then says it is not
+ * available, rather than finding what the pages said before) and is tried again when asked next.
  */
 function searchInPlace(outDir: string) {
   let written: SearchOutput | undefined;
   let making: { of: State; done: Promise<void> } | undefined;
+  const replace = (index: SearchOutput | undefined) => {
+    writeIndexInPlace(outDir, written, index);
+    written = index;
+  };
   return {
     make(state: State | undefined): Promise<void> {
-      const makeSearch = state?.makeSearch;
-      if (!makeSearch) return Promise.resolve();
+      if (!state) return Promise.resolve();
       if (making?.of !== state) {
         const done = (making?.done ?? Promise.resolve())
           .catch(() => {})
           .then(async () => {
-            const index = await makeSearch(written);
-            if (index !== written) writeIndexInPlace(outDir, written, index);
-            written = index;
+            const index = await state.makeSearch?.(written).catch((error: unknown) => {
+              replace(undefined);
+              if (making?.of === state) making = undefined;
+              throw error;
+            });
+            if (index !== written) replace(index);
           });
         making = { of: state, done };
       }
       return making.done;
     },
-    settled: () => making?.done.catch(() => {}),
+    /** Stops an index being made (its request then fails) and waits for it. */
+    async stop(): Promise<void> {
+      if (!making) return;
+      await stopIndexing();
+      await making.done.catch(() => {});
+    },
   };
 }
 
@@ -246,7 +259,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
      */
     searchIndex: () => search.make(state),
     dispose: async () => {
-      await search.settled();
+      await search.stop();
       await edits.close();
       await strategy.bundler.dispose();
       moduleCopies.dispose();

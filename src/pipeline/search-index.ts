@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { close, createIndex, type PagefindIndex } from 'pagefind';
 import { readEntrySync, writeEntrySync } from '../cache/store.ts';
 import type { Article } from '../content/article.ts';
-import { catalogueError } from '../errors.ts';
+import { catalogueError, SsgError } from '../errors.ts';
 import type { OutputFile } from '../output/output-file.ts';
 import { inlineStyleTag } from '../render/head.ts';
 import type { PageJob } from '../render/routes.ts';
@@ -50,28 +50,69 @@ async function pagefindIndex(language: string | undefined): Promise<PagefindInde
   return index;
 }
 
+/** How long Pagefind may answer nothing while asked something: its process died without a word. */
+export const pagefindLimits = { silenceMs: 30_000 };
+
+/**
+ * Settles as `work` does, or fails once no answer of `answered` came for `pagefindLimits.silenceMs`:
+ * Pagefind's wrapper does not notice its process ending after it read its input.
+ */
+async function unlessSilent<T>(work: (answered: <A>(call: Promise<A>) => Promise<A>) => Promise<T>): Promise<T> {
+  let last = Date.now();
+  const answered = <A>(call: Promise<A>) => call.finally(() => (last = Date.now()));
+  let timer: NodeJS.Timeout | undefined;
+  const silent = new Promise<never>((_, reject) => {
+    timer = setInterval(
+      () => {
+        if (Date.now() - last < pagefindLimits.silenceMs) return;
+        reject(catalogueError('SearchIndexFailed', [`it answered nothing for ${pagefindLimits.silenceMs / 1000} s`]));
+      },
+      Math.min(1000, pagefindLimits.silenceMs),
+    );
+  });
+  try {
+    return await Promise.race([work(answered), silent]);
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 /** Indexes the pages, in path order, and returns the files of the index that the site serves. */
 async function runPagefind(
   pages: ReadonlyMap<string, IndexedPage>,
   language: string | undefined,
 ): Promise<OutputFile[]> {
   try {
-    const index = await pagefindIndex(language);
-    const sorted = [...pages].sort(([a], [b]) => (a < b ? -1 : 1));
-    const added = await Promise.all(sorted.map(([url, page]) => index.addHTMLFile({ url, content: page.html() })));
-    const problem = added.find((answer) => answer.errors.length > 0);
-    if (problem) throw catalogueError('SearchIndexFailed', [problem.errors.join('; ')]);
-    const { errors, files } = await index.getFiles();
-    if (errors.length > 0) throw catalogueError('SearchIndexFailed', [errors.join('; ')]);
+    const files = await unlessSilent(async (answered) => {
+      const index = await answered(pagefindIndex(language));
+      const sorted = [...pages].sort(([a], [b]) => (a < b ? -1 : 1));
+      const added = await Promise.all(
+        sorted.map(([url, page]) => answered(index.addHTMLFile({ url, content: page.html() }))),
+      );
+      const problem = added.find((answer) => answer.errors.length > 0);
+      if (problem) throw catalogueError('SearchIndexFailed', [problem.errors.join('; ')]);
+      const made = await answered(index.getFiles());
+      if (made.errors.length > 0) throw catalogueError('SearchIndexFailed', [made.errors.join('; ')]);
+      return made.files;
+    });
     return files
       .filter((file) => SERVED.test(file.path))
       .map((file) => ({ path: `${SEARCH_DIR}/${file.path}`, contents: file.content }))
       .sort((a, b) => (a.path < b.path ? -1 : 1));
+  } catch (error) {
+    // Its wrapper's own errors ("Pagefind backend closed") say nothing of what failed.
+    if (error instanceof SsgError) throw error;
+    throw catalogueError('SearchIndexFailed', [(error as Error).message], {}, { cause: error });
   } finally {
-    // The service is a process of its own: ended with the run, so a build leaves none behind.
-    await close();
+    await stopIndexing();
   }
 }
+
+/**
+ * Ends Pagefind's process (a process of its own, ended with each index, so a build leaves none
+ * behind); an index being made fails at once.
+ */
+export const stopIndexing = (): Promise<unknown> => close();
 
 /**
  * Collects the HTML of the pages that go into the index as the run writes them (`watch` wraps the
@@ -151,6 +192,7 @@ export function searchStage(
         },
         async abort() {
           // Pagefind's process ends before the run does.
+          if (searching) await stopIndexing();
           await searching?.catch(() => {});
           await output.abort();
         },
@@ -171,13 +213,17 @@ export function searchStage(
 
 /**
  * Puts the files of `index` in `outDir` where those of `before` were (dev's folder, written in
- * place): those no longer in the index removed, those that changed written.
+ * place): those no longer in the index removed, those that changed written; none for no index.
  */
-export function writeIndexInPlace(outDir: string, before: SearchOutput | undefined, index: SearchOutput): void {
+export function writeIndexInPlace(
+  outDir: string,
+  before: SearchOutput | undefined,
+  index: SearchOutput | undefined,
+): void {
   const previous = new Map(before?.files.map((file) => [file.path, file.contents]));
-  const paths = new Set(index.files.map((file) => file.path));
+  const paths = new Set(index?.files.map((file) => file.path));
   for (const file of previous.keys()) if (!paths.has(file)) rmSync(path.join(outDir, file), { force: true });
-  for (const file of index.files) {
+  for (const file of index?.files ?? []) {
     const old = previous.get(file.path);
     if (old && Buffer.from(old).equals(Buffer.from(file.contents))) continue;
     mkdirSync(path.dirname(path.join(outDir, file.path)), { recursive: true });
