@@ -91,9 +91,9 @@ const failure = (promise: Promise<unknown>) =>
 describe('the search index in dev, when Pagefind fails or search is turned off', () => {
   const state = devSite(fixture, withSearch);
   // A Pagefind that exits after reading its input is noticed only by its silence.
-  const limit = pagefindLimits.silenceMs;
-  beforeAll(() => void (pagefindLimits.silenceMs = 3000));
-  afterAll(() => void (pagefindLimits.silenceMs = limit));
+  const limits = { ...pagefindLimits };
+  beforeAll(() => void Object.assign(pagefindLimits, { silenceMs: 3000, msPerMegabyte: 0 }));
+  afterAll(() => void Object.assign(pagefindLimits, limits));
   const devIndex = () => state.site.file(`${DEV_DIR}/pagefind`);
   const save = async (text: string) => {
     const post = 'content/news/first-post.md';
@@ -139,6 +139,35 @@ describe('the search index in dev, when Pagefind fails or search is turned off',
     await state.dev.update([state.site.file('site/index.tsx')]);
     await state.dev.searchIndex();
     expect(await listFiles(devIndex())).toEqual([]);
+  }, 120_000);
+});
+
+describe('the search index in dev, stopped with one index made and another asked for', () => {
+  const state = devSite(fixture, withSearch);
+
+  it('starts no Pagefind once stopping began, and leaves no index', async () => {
+    const log = path.join(mkdtempSync(path.join(tmpdir(), 'ssg-pagefind-log-')), 'starts');
+    writeFileSync(log, '');
+    const real = path.join(repoRoot, 'node_modules/@pagefind/linux-x64/bin/pagefind_extended');
+    // The real Pagefind, slow to start: the first index is still being made when the next is asked for.
+    const slow = `echo started >> ${log}\nsleep 1\nexec ${real} "$@"`;
+    await withPagefindBinary(slow, async () => {
+      const post = 'content/news/first-post.md';
+      const save = async (text: string) => {
+        await state.site.write(post, `${await state.site.read(post)}\n${text}\n`);
+        await state.dev.update([state.site.file(post)]);
+      };
+      await save('A kinkajou climbed.');
+      const first = failure(state.dev.searchIndex());
+      await save('A tapir waded.');
+      const second = failure(state.dev.searchIndex());
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await state.dev.dispose();
+      expect(await first).toMatch(/^SearchIndexFailed: /);
+      expect(await second).toBe('made'); // settled, without an index
+    });
+    expect(readFileSync(log, 'utf8')).toBe('started\n');
+    expect(await listFiles(state.site.file(`${DEV_DIR}/pagefind`))).toEqual([]);
   }, 120_000);
 });
 

@@ -183,6 +183,7 @@ function createDevHttpServer(
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+const saidOnce = new WeakSet<object>();
 
 /** The editor's configuration (with dev's local backend), else the built file; the search index made first when asked for. */
 async function serveEditorOrStatic(
@@ -201,7 +202,13 @@ async function serveEditorOrStatic(
     response.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8' }).end('The editor backend did not start.');
     return;
   }
-  if (pathname.startsWith(SEARCH_BUNDLE_URL)) await build.searchIndex().catch((error) => warn(messageOf(error)));
+  if (pathname.startsWith(SEARCH_BUNDLE_URL))
+    await build.searchIndex().catch((error: unknown) => {
+      // The requests that waited for one index hear of its failure together: said once.
+      if (saidOnce.has(error as object)) return;
+      saidOnce.add(error as object);
+      warn(messageOf(error));
+    });
   return serveStatic(request, response);
 }
 

@@ -151,17 +151,20 @@ function describeUpdate(
 function searchInPlace(outDir: string) {
   let written: SearchOutput | undefined;
   let making: { of: State; done: Promise<void> } | undefined;
+  /** Set by `stop`: no index is started after it, not even one queued before. */
+  let stopped = false;
   const replace = (index: SearchOutput | undefined) => {
     writeIndexInPlace(outDir, written, index);
     written = index;
   };
   return {
     make(state: State | undefined): Promise<void> {
-      if (!state) return Promise.resolve();
+      if (!state || stopped) return Promise.resolve();
       if (making?.of !== state) {
         const done = (making?.done ?? Promise.resolve())
           .catch(() => {})
           .then(async () => {
+            if (stopped) return;
             const index = await state.makeSearch?.(written).catch((error: unknown) => {
               replace(undefined);
               if (making?.of === state) making = undefined;
@@ -175,6 +178,7 @@ function searchInPlace(outDir: string) {
     },
     /** Stops an index being made (its request then fails) and waits for it. */
     async stop(): Promise<void> {
+      stopped = true;
       if (!making) return;
       await stopIndexing();
       await making.done.catch(() => {});

@@ -50,24 +50,31 @@ async function pagefindIndex(language: string | undefined): Promise<PagefindInde
   return index;
 }
 
-/** How long Pagefind may answer nothing while asked something: its process died without a word. */
-export const pagefindLimits = { silenceMs: 30_000 };
+/**
+ * How long Pagefind may answer nothing while asked something before its process is taken for dead
+ * (it may have died without a word: its wrapper does not notice its process ending after it read
+ * its input). Making the index's files is one silent request whose time grows with the text, so
+ * each megabyte of pages handed to it adds `msPerMegabyte`.
+ */
+export const pagefindLimits = { silenceMs: 60_000, msPerMegabyte: 5_000 };
 
 /**
- * Settles as `work` does, or fails once no answer of `answered` came for `pagefindLimits.silenceMs`:
- * Pagefind's wrapper does not notice its process ending after it read its input.
+ * Settles as `work` does, or fails once no answer of `answered` came for `limitMs`.
  */
-async function unlessSilent<T>(work: (answered: <A>(call: Promise<A>) => Promise<A>) => Promise<T>): Promise<T> {
+async function unlessSilent<T>(
+  limitMs: number,
+  work: (answered: <A>(call: Promise<A>) => Promise<A>) => Promise<T>,
+): Promise<T> {
   let last = Date.now();
   const answered = <A>(call: Promise<A>) => call.finally(() => (last = Date.now()));
   let timer: NodeJS.Timeout | undefined;
   const silent = new Promise<never>((_, reject) => {
     timer = setInterval(
       () => {
-        if (Date.now() - last < pagefindLimits.silenceMs) return;
-        reject(catalogueError('SearchIndexFailed', [`it answered nothing for ${pagefindLimits.silenceMs / 1000} s`]));
+        if (Date.now() - last < limitMs) return;
+        reject(catalogueError('SearchIndexFailed', [`it answered nothing for ${Math.round(limitMs / 100) / 10} s`]));
       },
-      Math.min(1000, pagefindLimits.silenceMs),
+      Math.min(1000, limitMs),
     );
   });
   try {
@@ -83,12 +90,12 @@ async function runPagefind(
   language: string | undefined,
 ): Promise<OutputFile[]> {
   try {
-    const files = await unlessSilent(async (answered) => {
+    const sorted = [...pages].map(([url, page]) => [url, page.html()] as const).sort(([a], [b]) => (a < b ? -1 : 1));
+    const megabytes = sorted.reduce((sum, [, html]) => sum + html.length, 0) / 1e6;
+    const limitMs = pagefindLimits.silenceMs + pagefindLimits.msPerMegabyte * megabytes;
+    const files = await unlessSilent(limitMs, async (answered) => {
       const index = await answered(pagefindIndex(language));
-      const sorted = [...pages].sort(([a], [b]) => (a < b ? -1 : 1));
-      const added = await Promise.all(
-        sorted.map(([url, page]) => answered(index.addHTMLFile({ url, content: page.html() }))),
-      );
+      const added = await Promise.all(sorted.map(([url, content]) => answered(index.addHTMLFile({ url, content }))));
       const problem = added.find((answer) => answer.errors.length > 0);
       if (problem) throw catalogueError('SearchIndexFailed', [problem.errors.join('; ')]);
       const made = await answered(index.getFiles());
