@@ -59,10 +59,10 @@ async function pagefindIndex(language: string | undefined): Promise<PagefindInde
 export const pagefindLimits = { silenceMs: 60_000, msPerMegabyte: 5_000 };
 
 /**
- * Settles as `work` does, or fails once no answer of `answered` came for `limitMs`.
+ * Settles as `work` does, or fails once no answer of `answered` came for `limitMs()`.
  */
 async function unlessSilent<T>(
-  limitMs: number,
+  limitMs: () => number,
   work: (answered: <A>(call: Promise<A>) => Promise<A>) => Promise<T>,
 ): Promise<T> {
   let last = Date.now();
@@ -71,10 +71,11 @@ async function unlessSilent<T>(
   const silent = new Promise<never>((_, reject) => {
     timer = setInterval(
       () => {
-        if (Date.now() - last < limitMs) return;
-        reject(catalogueError('SearchIndexFailed', [`it answered nothing for ${Math.round(limitMs / 100) / 10} s`]));
+        const limit = limitMs();
+        if (Date.now() - last < limit) return;
+        reject(catalogueError('SearchIndexFailed', [`it answered nothing for ${Math.round(limit / 100) / 10} s`]));
       },
-      Math.min(1000, limitMs),
+      Math.min(1000, limitMs()),
     );
   });
   try {
@@ -90,12 +91,19 @@ async function runPagefind(
   language: string | undefined,
 ): Promise<OutputFile[]> {
   try {
-    const sorted = [...pages].map(([url, page]) => [url, page.html()] as const).sort(([a], [b]) => (a < b ? -1 : 1));
-    const megabytes = sorted.reduce((sum, [, html]) => sum + html.length, 0) / 1e6;
-    const limitMs = pagefindLimits.silenceMs + pagefindLimits.msPerMegabyte * megabytes;
+    let megabytes = 0;
+    const limitMs = () => pagefindLimits.silenceMs + pagefindLimits.msPerMegabyte * megabytes;
     const files = await unlessSilent(limitMs, async (answered) => {
       const index = await answered(pagefindIndex(language));
-      const added = await Promise.all(sorted.map(([url, content]) => answered(index.addHTMLFile({ url, content }))));
+      // The pages' HTML is read once Pagefind answers: meanwhile the run goes on with its checks.
+      const sorted = [...pages].sort(([a], [b]) => (a < b ? -1 : 1));
+      const added = await Promise.all(
+        sorted.map(([url, page]) => {
+          const content = page.html();
+          megabytes += content.length / 1e6;
+          return answered(index.addHTMLFile({ url, content }));
+        }),
+      );
       const problem = added.find((answer) => answer.errors.length > 0);
       if (problem) throw catalogueError('SearchIndexFailed', [problem.errors.join('; ')]);
       const made = await answered(index.getFiles());
