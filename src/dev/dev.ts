@@ -205,8 +205,10 @@ async function serveEditorOrStatic(
   if (pathname.startsWith(SEARCH_BUNDLE_URL))
     await build.searchIndex().catch((error: unknown) => {
       // The requests that waited for one index hear of its failure together: said once.
-      if (saidOnce.has(error as object)) return;
-      saidOnce.add(error as object);
+      if (error instanceof Object) {
+        if (saidOnce.has(error)) return;
+        saidOnce.add(error);
+      }
       warn(messageOf(error));
     });
   return serveStatic(request, response);
@@ -277,7 +279,7 @@ async function watchSources(
 ): Promise<{ close(): Promise<void> }> {
   const watcher = await watchSourceFolders(root, {
     change: (file) => queue.add(file),
-    error: (error) => warn(`The file watcher: ${error instanceof Error ? error.message : String(error)}`),
+    error: (error) => warn(`The file watcher: ${messageOf(error)}`),
   });
   return { close: () => watcher.close() };
 }

@@ -11,7 +11,7 @@ import type { DrawnMemo } from '../render/generated-files.ts';
 import { projectAt } from '../project.ts';
 import type { PageJob } from '../render/routes.ts';
 import { createInPlaceOutput } from './in-place-output.ts';
-import { stopIndexing, writeIndexInPlace } from './search-index.ts';
+import { stopIndexing } from './search-index.ts';
 import { createImageStage } from './images.ts';
 import { contextBundler } from './bundlers.ts';
 import { classifyAll } from './changes.ts';
@@ -148,13 +148,15 @@ function describeUpdate(
  * search leaves no index; one whose index failed leaves none either (a search then says it is not
  * available, rather than finding what the pages said before) and is tried again when asked next.
  */
-function searchInPlace(outDir: string) {
+function searchInPlace(outDir: string, publicDir: string) {
+  // The index's files only, written as the run's are: those that changed, and none left of the last.
+  const folder = createInPlaceOutput(outDir, publicDir);
   let written: SearchOutput | undefined;
   let making: { of: State; done: Promise<void> } | undefined;
   /** Set by `stop`: no index is started after it, not even one queued before. */
   let stopped = false;
   const replace = (index: SearchOutput | undefined) => {
-    writeIndexInPlace(outDir, written, index);
+    folder.sync(new Map(index?.files.map((file) => [file.path, file.contents])), new Set());
     written = index;
   };
   return {
@@ -212,7 +214,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
   let state: State | undefined;
   /** When the last good run started (wall clock): cache entries written since are spared. */
   let lastGood = Date.now();
-  let search = searchInPlace(outDir);
+  let search = searchInPlace(outDir, project.publicDir);
 
   /** Runs the pipeline from the last good state (or from nothing); all or nothing. */
   async function run(changed: Iterable<string>): Promise<UpdateResult> {
@@ -221,7 +223,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     const previous = state;
     const kinds = classifyAll(project, changed, previous, images);
     const result = await runPipeline(project, strategy, previous, kinds, { ...options, now: now() });
-    if (!previous) search = searchInPlace(outDir); // the folder was emptied
+    if (!previous) search = searchInPlace(outDir, project.publicDir); // the folder was emptied
     state = result.state;
     lastGood = startedAt;
     return {

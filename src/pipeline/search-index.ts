@@ -1,7 +1,7 @@
 // The search index: Pagefind fed the HTML of the indexed pages as the run makes them, its files
 // written into the same output as the pages (staged and swapped in with them by `build`).
 import { Buffer } from 'node:buffer';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { close, createIndex, type PagefindIndex } from 'pagefind';
@@ -224,26 +224,6 @@ export function searchStage(
     },
     made: (): Pick<State, 'search' | 'makeSearch'> => (made ? { search: made } : makeSearch ? { makeSearch } : {}),
   };
-}
-
-/**
- * Puts the files of `index` in `outDir` where those of `before` were (dev's folder, written in
- * place): those no longer in the index removed, those that changed written; none for no index.
- */
-export function writeIndexInPlace(
-  outDir: string,
-  before: SearchOutput | undefined,
-  index: SearchOutput | undefined,
-): void {
-  const previous = new Map(before?.files.map((file) => [file.path, file.contents]));
-  const paths = new Set(index?.files.map((file) => file.path));
-  for (const file of previous.keys()) if (!paths.has(file)) rmSync(path.join(outDir, file), { force: true });
-  for (const file of index?.files ?? []) {
-    const old = previous.get(file.path);
-    if (old && Buffer.from(old).equals(Buffer.from(file.contents))) continue;
-    mkdirSync(path.dirname(path.join(outDir, file.path)), { recursive: true });
-    writeFileSync(path.join(outDir, file.path), file.contents);
-  }
 }
 
 /** Pagefind's version: another may write another index from the same pages. */
