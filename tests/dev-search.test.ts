@@ -4,7 +4,6 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -185,26 +184,19 @@ describe('ssg dev answers a search', () => {
   });
 
   it("with the index of the pages as they are, made at the search's first request", async () => {
-    const events = await dev.events();
-    try {
-      const post = site.file('content/news/first-post.md');
-      await writeFile(post, `${await readFile(post, 'utf8')}\nA axolotl swam.\n`);
-      await events.next('reload');
-      const entry = await fetch(`${dev.url}/pagefind/pagefind-entry.json`);
-      expect(entry.status).toBe(200);
-      expect(((await entry.json()) as { languages: object }).languages).toHaveProperty('en');
-      const script = await fetch(`${dev.url}/pagefind/pagefind.js`);
-      expect(script.status).toBe(200);
-      expect(script.headers.get('content-type')).toMatch(/javascript/);
-      // The saved word is in the index: one page's fragment (gzipped JSON) holds it.
-      const fragments = path.join(site.file(DEV_DIR), 'pagefind', 'fragment');
-      const texts = (await listFiles(fragments)).map((name) =>
-        gunzipSync(readFileSync(path.join(fragments, name))).toString('utf8'),
-      );
-      expect(texts.filter((text) => text.includes('A axolotl swam.'))).toHaveLength(1);
-    } finally {
-      events.close();
-    }
+    await dev.appendAndReload(site.file('content/news/first-post.md'), '\nA axolotl swam.\n');
+    const entry = await fetch(`${dev.url}/pagefind/pagefind-entry.json`);
+    expect(entry.status).toBe(200);
+    expect(((await entry.json()) as { languages: object }).languages).toHaveProperty('en');
+    const script = await fetch(`${dev.url}/pagefind/pagefind.js`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toMatch(/javascript/);
+    // The saved word is in the index: one page's fragment (gzipped JSON) holds it.
+    const fragments = path.join(site.file(DEV_DIR), 'pagefind', 'fragment');
+    const texts = (await listFiles(fragments)).map((name) =>
+      gunzipSync(readFileSync(path.join(fragments, name))).toString('utf8'),
+    );
+    expect(texts.filter((text) => text.includes('A axolotl swam.'))).toHaveLength(1);
   }, 120_000);
 });
 

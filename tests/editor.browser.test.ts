@@ -2,12 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { launchBrowser, openPage } from './helpers/browser.ts';
-import { DevProcess } from './helpers/dev-process.ts';
-import type { TempSite } from './helpers/project.ts';
-import { realSiteCopy } from './helpers/site.ts';
+import { openPage } from './helpers/browser.ts';
+import { realSiteInDev } from './helpers/site.ts';
 
 const SHOTS = process.env.SSG_SHOTS_DIR;
 
@@ -64,22 +62,10 @@ const page200 = (url: string, text: string) => async () => {
 };
 
 describe('the content editor at /admin, under ssg dev', () => {
-  let site: TempSite;
-  let dev: DevProcess;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    site = await realSiteCopy();
-    dev = await DevProcess.start(site.dir);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await dev?.stop();
-    await site?.dispose();
-  });
+  const session = realSiteInDev();
 
   it('lists the articles, writes a new one with a tag and an image into its bundle, and dev publishes it', async () => {
+    const { site, dev, browser } = session;
     const { page, errors, offLoopback, violations } = await openEditor(browser, dev.url);
     await page.getByText('Hello world').first().waitFor();
     await shot(page, 'admin-list-1280.png');
@@ -146,6 +132,7 @@ describe('the content editor at /admin, under ssg dev', () => {
   }
 
   it('puts an image into the body through its "+" → Image, saved beside the article, and dev shows it', async () => {
+    const { site, dev, browser } = session;
     const { page, errors, offLoopback, violations } = await openEditor(browser, dev.url);
     await page.locator('a[href$="/collections/news/new"]').click();
     await page.locator('input[id^="title-field"]').fill('A picture in the body');
@@ -184,6 +171,7 @@ describe('the content editor at /admin, under ssg dev', () => {
   });
 
   it('publishes a body image left without alt text, and dev names ImageAltMissing over the page', async () => {
+    const { site, dev, browser } = session;
     const { page } = await openEditor(browser, dev.url);
     await page.locator('a[href$="/collections/news/new"]').click();
     await page.locator('input[id^="title-field"]').fill('No words for it');
@@ -226,6 +214,7 @@ describe('the content editor at /admin, under ssg dev', () => {
   });
 
   it('edits a network card, and /networks shows the change', async () => {
+    const { site, dev, browser } = session;
     const { page, offLoopback, violations } = await openEditor(browser, dev.url);
     await page.locator('a[href$="/collections/data-networks"]').click();
     await page.locator('a[href$="/collections/data-networks/entries/networks"]').click();
@@ -246,6 +235,7 @@ describe('the content editor at /admin, under ssg dev', () => {
   });
 
   it('refuses what the editor writes as a build refuses it: a bad date is the same named error', async () => {
+    const { site, dev, browser } = session;
     const config = (await (await fetch(`${dev.url}/admin/config.json`)).json()) as { local_backend: { url: string } };
     expect(new URL(config.local_backend.url).hostname).toBe('127.0.0.1');
     const from = dev.stdout.length;

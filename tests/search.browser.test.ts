@@ -1,12 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, openPage } from './helpers/browser.ts';
-import { DevProcess } from './helpers/dev-process.ts';
-import type { TempSite } from './helpers/project.ts';
 import { startPreview } from './helpers/preview.ts';
-import { realSiteCopy, sharedRealSite } from './helpers/site.ts';
+import { realSiteInDev, sharedRealSite } from './helpers/site.ts';
 
 describe('the news search under ssg preview, in Chromium', () => {
   let child: ChildProcess;
@@ -95,30 +92,11 @@ describe('the news search under ssg preview, in Chromium', () => {
 });
 
 describe('the news search under ssg dev, in Chromium', () => {
-  let site: TempSite;
-  let dev: DevProcess;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    site = await realSiteCopy();
-    dev = await DevProcess.start(site.dir);
-    browser = await launchBrowser();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await dev?.stop();
-    await site?.dispose();
-  });
+  const session = realSiteInDev();
 
   it('finds a word saved a moment ago: the index is made when the search asks for it', async () => {
-    const events = await dev.events();
-    try {
-      const article = site.file('content/news/hello-world.md');
-      await writeFile(article, `${await readFile(article, 'utf8')}\nA wombatine word, saved in dev.\n`);
-      await events.next('reload');
-    } finally {
-      events.close();
-    }
+    const { site, dev, browser } = session;
+    await dev.appendAndReload(site.file('content/news/hello-world.md'), '\nA wombatine word, saved in dev.\n');
     const { page, errors } = await openPage(browser, { viewport: { width: 1280, height: 800 } });
     await page.goto(`${dev.url}/news`, { waitUntil: 'networkidle' });
     await page.getByLabel('Search the news').fill('wombatine');

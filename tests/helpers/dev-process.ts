@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFile } from 'node:fs/promises';
 import { cliPath } from './project.ts';
 
 export interface DevEvent {
@@ -145,6 +146,17 @@ export class DevProcess {
       },
       close: () => controller.abort(),
     };
+  }
+
+  /** Appends `text` to a file of the site and waits until open pages are told to reload. */
+  async appendAndReload(file: string, text: string): Promise<void> {
+    const events = await this.events();
+    try {
+      await appendFile(file, text);
+      await events.next('reload');
+    } finally {
+      events.close();
+    }
   }
 
   async stop(signal: NodeJS.Signals = 'SIGINT'): Promise<number | null> {

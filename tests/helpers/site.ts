@@ -1,4 +1,7 @@
-import { expect, inject } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { launchBrowser } from './browser.ts';
+import { DevProcess } from './dev-process.ts';
 import { copyBuiltSite } from './real-site.ts';
 import { TempSite, type CliResult } from './project.ts';
 
@@ -22,6 +25,22 @@ class SharedSite extends TempSite {
   }
   /** Removed by the global set-up at the end of the run, not by a test file. */
   override async dispose(): Promise<void> {}
+}
+
+/** A copy of the built real site under `ssg dev`, and a Chromium, for the tests of one describe block. */
+export function realSiteInDev(): { site: TempSite; dev: DevProcess; browser: Browser } {
+  const session = {} as { site: TempSite; dev: DevProcess; browser: Browser };
+  beforeAll(async () => {
+    session.site = await realSiteCopy();
+    session.dev = await DevProcess.start(session.site.dir);
+    session.browser = await launchBrowser();
+  }, 120_000);
+  afterAll(async () => {
+    await session.browser?.close();
+    await session.dev?.stop();
+    await session.site?.dispose();
+  });
+  return session;
 }
 
 /**
