@@ -1,10 +1,12 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { READ_KEYS } from '../src/content/frontmatter-schema.ts';
 import { articleFields, editorConfig, type EditorOptions } from '../src/editor/editor-config.ts';
-import { editorCsp, editorHeaders } from '../src/editor/editor-files.ts';
+import { editorCsp, editorFiles, editorHeaders } from '../src/editor/editor-files.ts';
 import { fieldsOf, jsonSchemaOf, labelOf, type EditorField, type JsonSchema } from '../src/editor/schema-fields.ts';
 import { projectAt } from '../src/project.ts';
 import { headersFile } from '../src/render/site-files.ts';
@@ -182,6 +184,67 @@ describe('the editor configuration', () => {
     });
     const team = (made.collections as Array<Record<string, any>>).find((c) => c.name === 'data-team')!;
     expect(team.files[0].fields[0].fields).toContainEqual(expect.objectContaining({ name: 'since', widget: 'number' }));
+  });
+
+  it('lists MDX articles in a collection of their own, their front matter editable and their body kept as it is', () => {
+    const made = editorConfig(project, options, dataFiles, {
+      baseUrl: 'https://example.org',
+      warn: () => {},
+      collections: [{ ...news, mdx: true }],
+    });
+    const [markdown, mdx, ...rest] = made.collections as Array<Record<string, any>>;
+    // Decap lists the files of one extension a folder collection: `.mdx` files need a second one.
+    expect(markdown).toMatchObject({ name: 'news', extension: 'md', create: true });
+    expect(mdx).toMatchObject({
+      name: 'news-mdx',
+      label: 'News (MDX)',
+      folder: 'content/news',
+      path: '{{slug}}/index',
+      extension: 'mdx',
+      format: 'ssg-article-news-mdx',
+      create: false,
+      delete: false,
+      media_folder: '',
+      identifier_field: 'title',
+    });
+    expect(mdx!.description).toMatch(/MDX.*code/);
+    // The same fields as a Markdown article's, but the body (code: Decap's Markdown editor would
+    // rewrite its imports, tags and expressions) is a hidden field, written back as it was read.
+    expect(mdx!.fields.map((field: EditorField) => field.name)).toEqual(
+      markdown!.fields.map((field: EditorField) => field.name),
+    );
+    expect(mdx!.fields.at(-1)).toEqual({ name: 'body', label: 'Body', widget: 'hidden', required: false });
+    expect(mdx!.fields.slice(0, -1)).toEqual(markdown!.fields.slice(0, -1));
+    expect(rest.map((collection) => collection.name)).toEqual(collections.slice(1).map((c) => c.name));
+    // Without MDX articles there is no empty list.
+    expect(collections.map((collection) => collection.name)).not.toContain('news-mdx');
+  });
+
+  it('lists the MDX collection once the folder holds an .mdx article, as <slug>.mdx or <slug>/index.mdx', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'ssg-editor-mdx-'));
+    try {
+      const dir = path.join(root, 'content', 'news');
+      await mkdir(path.join(dir, 'bundle'), { recursive: true });
+      await writeFile(path.join(dir, 'plain.md'), '---\ntitle: Plain\n---\nText.\n');
+      const names = () => {
+        const files = editorFiles(projectAt(root), options, [], {
+          baseUrl: 'https://example.org',
+          name: 'Example',
+          warn: () => {},
+          collections: [{ name: 'news', dir }],
+        });
+        const config = JSON.parse(String(files.find((file) => file.path === 'admin/config.json')!.contents));
+        return (config.collections as Array<{ name: string }>).map((collection) => collection.name);
+      };
+      expect(names()).toEqual(['news']);
+      await writeFile(path.join(dir, 'bundle', 'index.mdx'), '---\ntitle: In MDX\n---\n<Note>Hi</Note>\n');
+      expect(names()).toEqual(['news', 'news-mdx']);
+      await rm(path.join(dir, 'bundle', 'index.mdx'));
+      await writeFile(path.join(dir, 'flat.mdx'), '---\ntitle: Flat\n---\n{1 + 1}\n');
+      expect(names()).toEqual(['news', 'news-mdx']);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 
   it('saves through GitHub and the OAuth proxy in the built configuration, never a local backend', () => {

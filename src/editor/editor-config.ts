@@ -103,9 +103,8 @@ function articleCollection(
   project: Project,
   collection: ArticleFolder,
   label: string,
-  warn: (message: string) => void,
+  fields: EditorField[],
 ): EditorConfig {
-  const fields = articleFields();
   return {
     name: collection.name,
     label,
@@ -122,8 +121,51 @@ function articleCollection(
     identifier_field: 'title',
     summary: '{{title}} ({{date}})',
     sortable_fields: ['date', 'title'],
-    fields: [...fields.slice(0, -1), ...ownFields(collection, warn), ...fields.slice(-1)],
+    fields,
   };
+}
+
+/**
+ * A content collection's `.mdx` articles, listed apart (`news-mdx`): Decap reads one extension a
+ * folder collection. Their front matter is edited as a Markdown article's. Their body is code
+ * (docs/mdx.md) that Decap's Markdown editor would rewrite on save (an MDX comment becomes text
+ * readers see), so it is a hidden field, written back as it was read; an MDX article is neither
+ * created nor deleted here.
+ */
+function mdxCollection(
+  project: Project,
+  collection: ArticleFolder,
+  label: string,
+  fields: EditorField[],
+): EditorConfig {
+  const name = `${collection.name}-mdx`;
+  return {
+    ...articleCollection(project, collection, `${label} (MDX)`, [
+      ...fields.filter((field) => field.name !== 'body'),
+      { name: 'body', label: 'Body', widget: 'hidden', required: false },
+    ]),
+    name,
+    label_singular: 'MDX article',
+    description: `Articles written in MDX, which can run code: their title, date, tags and other fields are changed here, their text only in the code, by a developer. New articles are written in ${label}.`,
+    create: false,
+    delete: false,
+    extension: 'mdx',
+    format: `${ARTICLE_FORMAT_PREFIX}${name}`,
+    editor: { preview: false },
+  };
+}
+
+/** The collections of one content collection: its Markdown articles, then its MDX ones if it has any. */
+function articleCollections(
+  project: Project,
+  collection: ArticleFolder,
+  label: string,
+  warn: (message: string) => void,
+): EditorConfig[] {
+  const common = articleFields();
+  const fields = [...common.slice(0, -1), ...ownFields(collection, warn), ...common.slice(-1)];
+  const markdown = articleCollection(project, collection, label, fields);
+  return collection.mdx ? [markdown, mdxCollection(project, collection, label, fields)] : [markdown];
 }
 
 /** A content collection as the editor lists it. */
@@ -131,6 +173,8 @@ export interface ArticleFolder {
   name: string;
   dir: string;
   schema?: unknown;
+  /** Whether it holds `.mdx` articles: they are listed in a collection of their own. */
+  mdx?: boolean;
 }
 
 /** One data file as a collection of one file, its fields from its schema (a root list under ROOT_LIST_KEY). */
@@ -201,8 +245,8 @@ export function editorConfig(
     public_folder: '/media',
     slug: { encoding: 'ascii', clean_accents: true, sanitize_replacement: '-' },
     collections: [
-      ...site.collections.map((collection, index) =>
-        articleCollection(
+      ...site.collections.flatMap((collection, index) =>
+        articleCollections(
           project,
           collection,
           options.labels?.collections?.[collection.name] ??

@@ -1,7 +1,7 @@
 // The editor's files in the output: its page, its configuration, our start script and Decap CMS's
 // prebuilt bundle, copied from node_modules at build time (never fetched from a CDN, never
 // committed); and the headers its page needs, which differ from the public pages'.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -73,6 +73,24 @@ function editorPage(title: string): string {
 `;
 }
 
+/**
+ * Whether a content collection's folder holds `.mdx` articles where the editor looks for entries
+ * (`<slug>.mdx`, `<slug>/index.mdx`: two levels, as the collection's `path` says).
+ */
+export function holdsMdx(dir: string, depth = 2): boolean {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return false;
+  }
+  return entries.some((entry) =>
+    entry.isDirectory()
+      ? depth > 1 && !entry.name.startsWith('.') && holdsMdx(path.join(dir, entry.name), depth - 1)
+      : entry.isFile() && entry.name.endsWith('.mdx'),
+  );
+}
+
 /** Every file of the editor, for the output. */
 export function editorFiles(
   project: Project,
@@ -80,7 +98,8 @@ export function editorFiles(
   dataFiles: ReadonlyArray<{ name: string; file: string; schema: unknown }>,
   site: { baseUrl: string; name: string; warn: (message: string) => void; collections: readonly ArticleFolder[] },
 ): OutputFile[] {
-  const config = editorConfig(project, options, dataFiles, site);
+  const collections = site.collections.map((collection) => ({ ...collection, mdx: holdsMdx(collection.dir) }));
+  const config = editorConfig(project, options, dataFiles, { ...site, collections });
   return [
     { path: `${folder}/index.html`, contents: editorPage(`Content editor | ${site.name}`) },
     { path: `${folder}/config.json`, contents: `${JSON.stringify(config, null, 2)}\n` },

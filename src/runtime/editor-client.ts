@@ -11,6 +11,7 @@ interface DecapCms {
 
 interface CollectionConfig {
   format?: string;
+  extension?: string;
   fields?: FieldConfig[];
   files?: Array<{ fields: FieldConfig[] }>;
 }
@@ -30,7 +31,7 @@ async function start(): Promise<void> {
   for (const collection of config.collections ?? []) {
     const format = collection.format;
     if (format?.startsWith(articlePrefix))
-      cms.registerCustomFormat(format, 'md', articleFormat(collection.fields ?? []));
+      cms.registerCustomFormat(format, collection.extension ?? 'md', articleFormat(collection.fields ?? []));
     if (!format?.startsWith(prefix)) continue;
     const rootList = format.slice(prefix.length).startsWith('list-');
     cms.registerCustomFormat(format, 'yaml', dataFormat(rootList, collection.files?.[0]?.fields ?? [], rootKey));
