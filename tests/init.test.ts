@@ -1,6 +1,7 @@
 // `ssg init <folder>`: a new site in a folder that does not exist or is empty, never over anything;
-// the two commands it prints work when pasted into a shell. (The installed package's init, and a
-// build of what it writes, are in tests/package.test.ts.)
+// the two commands it prints work when pasted into a shell. In a project that installed ssg, the
+// scripts that run the site join its package.json and a .gitignore is written, replacing nothing.
+// (The installed package's init, and `npm run build` of what it writes, are in tests/package.test.ts.)
 import { execFile } from 'node:child_process';
 import {
   chmodSync,
@@ -19,6 +20,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_GITIGNORE, siteScripts } from '../src/cli/init-project.ts';
+import { mergeScripts } from '../src/cli/package-scripts.ts';
 import { cliPath, repoRoot, runCli } from './helpers/project.ts';
 
 const starterFiles = (dir: string): string[] =>
@@ -61,7 +64,7 @@ describe('ssg init', () => {
     expect(result.code).toBe(0);
     // Outside any node_modules/ssg: the command names this CLI by its path.
     expect(result.stdout).toBe(
-      `Created a site in . (${STARTER.length} files). Next:\n  node ${cliPath} dev\n  node ${cliPath} build\n`,
+      `Created a site in . (${STARTER.length} files).\nNext:\n  node ${cliPath} dev\n  node ${cliPath} build\n`,
     );
     const after = statSync(dir);
     expect([after.ino, after.mode]).toEqual([before.ino, before.mode]);
@@ -137,8 +140,9 @@ describe('ssg init', () => {
           return;
         }
         const lines = result.stdout.split('\n');
-        expect(lines[0]).toMatch(/^Created a site in .+ \(\d+ files\)\. Next:$/);
-        const cd = lines[1]!.trim();
+        expect(lines[0]).toMatch(/^Created a site in .+ \(\d+ files\)\.$/);
+        expect(lines[1]).toBe('Next:');
+        const cd = lines[2]!.trim();
         if (!cd.startsWith('cd ')) return; // '.', into cwd itself
         // The printed line, run by bash in the folder init ran in, lands in the new site.
         const { stdout } = await promisify(execFile)('bash', ['-c', `${cd} && pwd -P && ls -A`], { cwd });
@@ -151,4 +155,217 @@ describe('ssg init', () => {
     );
     // 31 CLI runs: a bound for a loaded CI machine, not a speed goal.
   }, 300_000);
+});
+
+/** The text of `after` is `before` with one insertion (where at most some whitespace went). */
+function oneInsertion(before: string, after: string): boolean {
+  let head = 0;
+  while (head < before.length && before[head] === after[head]) head++;
+  let tail = 0;
+  while (tail < before.length - head && before.at(-1 - tail) === after.at(-1 - tail)) tail++;
+  return /^\s*$/.test(before.slice(head, before.length - tail));
+}
+
+describe('ssg init in a project that installed ssg', () => {
+  let scratch: string;
+  const npm = promisify(execFile);
+
+  beforeAll(() => {
+    scratch = mkdtempSync(path.join(tmpdir(), 'ssg-init-project-'));
+  });
+  afterAll(() => rm(scratch, { recursive: true, force: true }));
+
+  /** A folder as `npm install ssg` leaves it: node_modules/ssg (this checkout) and its bin. */
+  function project(name: string, files: Record<string, string> = {}): string {
+    const dir = path.join(scratch, name);
+    mkdirSync(path.join(dir, 'node_modules', '.bin'), { recursive: true });
+    symlinkSync(repoRoot, path.join(dir, 'node_modules', 'ssg'));
+    symlinkSync(path.join('..', 'ssg', 'bin', 'ssg.js'), path.join(dir, 'node_modules', '.bin', 'ssg'));
+    for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, file), text);
+    return dir;
+  }
+
+  it('adds build, dev, preview and typecheck to its package.json, writes its .gitignore, and says npm run dev', async () => {
+    const manifest =
+      '{\n  "name": "mine",\n  "files": ["a", "b"],\n  "dependencies": {\n    "ssg": "file:ssg-0.1.0.tgz"\n  }\n}\n';
+    const dir = project('fresh', { 'package.json': manifest });
+    const result = await runCli(['init', 'my-site'], dir);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe(
+      [
+        `Created a site in my-site (${STARTER.length} files).`,
+        'Added the scripts "build", "dev", "preview", "typecheck" to package.json.',
+        'Wrote .gitignore.',
+        'Next:',
+        '  cd my-site',
+        '  npm run dev',
+        '',
+      ].join('\n'),
+    );
+    const written = readFileSync(path.join(dir, 'package.json'), 'utf8');
+    expect(oneInsertion(manifest, written)).toBe(true);
+    expect(JSON.parse(written)).toEqual({ ...JSON.parse(manifest), scripts: siteScripts('my-site') });
+    expect(siteScripts('my-site')).toEqual({
+      build: 'ssg -C my-site build',
+      dev: 'ssg -C my-site dev',
+      preview: 'ssg -C my-site preview',
+      typecheck: 'tsc -p my-site',
+    });
+    expect(readFileSync(path.join(dir, '.gitignore'), 'utf8')).toBe('node_modules/\n');
+    // The site's own .gitignore holds what the build and dev write there.
+    const ignored = readFileSync(path.join(dir, 'my-site', '.gitignore'), 'utf8');
+    for (const entry of ['node_modules/', 'dist/', '*.ssg-output', '.cache/'])
+      expect(ignored).toContain(`\n${entry}\n`);
+    // npm, started in the site, finds the project's script and runs this ssg's bin with the site's folder.
+    const { stdout } = await npm('npm', ['run', '--silent', 'build', '--', '--help'], {
+      cwd: path.join(dir, 'my-site'),
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+    });
+    expect(stdout).toMatch(/^Usage: ssg build \[options\]/);
+    expect(readdirSync(dir).filter((name) => name.includes('.ssg-init-'))).toEqual([]);
+  });
+
+  it('leaves scripts, a .gitignore and a package.json that are there as they were, and names each', async () => {
+    const manifest =
+      '\uFEFF{\r\n\t"name": "mine",\r\n\t"scripts": {\r\n\t\t"build": "vite build",\r\n\t\t"dev": "vite"\r\n\t},\r\n\t"private": true\r\n}';
+    const dir = project('kept', { 'package.json': manifest, '.gitignore': 'mine/\n' });
+    chmodSync(path.join(dir, 'package.json'), 0o640);
+    const result = await runCli(['init', 'my-site'], dir);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe(
+      [
+        `Created a site in my-site (${STARTER.length} files).`,
+        'Added the scripts "preview", "typecheck" to package.json.',
+        'Left as they were: the scripts "build", "dev" in package.json (there already, with another command).',
+        'Left as it was: .gitignore (there already).',
+        'Next:',
+        '  cd my-site',
+        '  npx ssg dev',
+        '',
+      ].join('\n'),
+    );
+    const written = readFileSync(path.join(dir, 'package.json'), 'utf8');
+    expect(written).toBe(
+      '\uFEFF{\r\n\t"name": "mine",\r\n\t"scripts": {\r\n\t\t"build": "vite build",\r\n\t\t"dev": "vite",\r\n\t\t"preview": "ssg -C my-site preview",\r\n\t\t"typecheck": "tsc -p my-site"\r\n\t},\r\n\t"private": true\r\n}',
+    );
+    expect(statSync(path.join(dir, 'package.json')).mode & 0o777).toBe(0o640);
+    expect(readFileSync(path.join(dir, '.gitignore'), 'utf8')).toBe('mine/\n');
+
+    // Run again for a second site: every script is there (for the first), so nothing changes.
+    const again = await runCli(['init', 'second'], dir);
+    expect(again.stdout).toContain(
+      'Left as they were: the scripts "build", "dev", "preview", "typecheck" in package.json (there already, with another command).',
+    );
+    expect(again.stdout).not.toContain('Added');
+    expect(readFileSync(path.join(dir, 'package.json'), 'utf8')).toBe(written);
+  });
+
+  it('leaves a package.json that is not valid JSON untouched, names it, and still makes the site', async () => {
+    const broken = '{ "name": "mine", }\n';
+    const dir = project('broken', { 'package.json': broken });
+    const result = await runCli(['init', 'my-site'], dir);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const lines = result.stdout.split('\n');
+    expect(lines[1]).toBe('Wrote .gitignore.');
+    expect(lines[2]).toMatch(/^Left as it was: package\.json \(not valid JSON: .+\)\.$/);
+    expect(lines.slice(3)).toEqual(['Next:', '  cd my-site', '  npx ssg dev', '']);
+    expect(readFileSync(path.join(dir, 'package.json'), 'utf8')).toBe(broken);
+    expect(existsSync(path.join(dir, 'my-site', 'site', 'index.tsx'))).toBe(true);
+  });
+
+  it('writes a package.json with the scripts where npm left none, quoting a folder name for the shell', async () => {
+    const dir = project('none');
+    const result = await runCli(['init', "it's mine"], dir);
+    expect(result.stdout.split('\n').slice(1)).toEqual([
+      'Wrote package.json with the scripts "build", "dev", "preview", "typecheck".',
+      'Wrote .gitignore.',
+      'Next:',
+      "  cd 'it'\\''s mine'",
+      '  npm run dev',
+      '',
+    ]);
+    expect(JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'))).toEqual({
+      scripts: {
+        build: "ssg -C 'it'\\''s mine' build",
+        dev: "ssg -C 'it'\\''s mine' dev",
+        preview: "ssg -C 'it'\\''s mine' preview",
+        typecheck: "tsc -p 'it'\\''s mine'",
+      },
+    });
+    expect(readFileSync(path.join(dir, '.gitignore'), 'utf8')).toBe(PROJECT_GITIGNORE);
+  });
+});
+
+describe('mergeScripts', () => {
+  const scripts = siteScripts('my-site');
+  const names = Object.keys(scripts);
+
+  it('refuses what is no object of scripts, saying why', () => {
+    for (const [text, reason] of [
+      ['', /^not valid JSON/],
+      ['{"a": 1,}', /^not valid JSON/],
+      ['[]', /^not a JSON object$/],
+      ['null', /^not a JSON object$/],
+      ['"x"', /^not a JSON object$/],
+      ['{"scripts": []}', /"scripts" is not an object/],
+      ['{"scripts": "ssg dev"}', /"scripts" is not an object/],
+    ] as const) {
+      const merge = mergeScripts(text, scripts);
+      expect(merge.ok, text).toBe(false);
+      if (!merge.ok) expect(merge.reason).toMatch(reason);
+    }
+  });
+
+  it('any package.json object: keeps every key and script, adds only the missing scripts, in one insertion', () => {
+    const scriptName = fc.oneof(fc.constantFrom(...names, 'test', 'scripts'), fc.string());
+    const layout = fc.record({
+      indent: fc.constantFrom(0, 1, 2, 4, '\t'),
+      crlf: fc.boolean(),
+      newline: fc.boolean(),
+      bom: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.string(), fc.jsonValue()),
+        fc.option(
+          fc.dictionary(scriptName, fc.oneof(fc.string(), fc.constantFrom(...Object.values(scripts)), fc.jsonValue())),
+          {
+            nil: undefined,
+          },
+        ),
+        layout,
+        (fields, existing, { indent, crlf, newline, bom }) => {
+          const manifest = existing === undefined ? fields : { ...fields, scripts: existing };
+          const json = JSON.stringify(manifest, null, indent) + (newline ? '\n' : '');
+          const text = (bom ? '\uFEFF' : '') + (crlf ? json.replaceAll('\n', '\r\n') : json);
+          const before = JSON.parse(json) as Record<string, unknown>;
+          const present = (before.scripts ?? {}) as Record<string, unknown>;
+          const merge = mergeScripts(text, scripts);
+          expect(merge.ok).toBe(true);
+          if (!merge.ok) return;
+          const missing = names.filter((name) => !Object.hasOwn(present, name));
+          expect(merge.added).toEqual(missing);
+          expect(merge.kept).toEqual(
+            names.filter((name) => Object.hasOwn(present, name) && present[name] !== scripts[name]),
+          );
+          if (missing.length === 0) return void expect(merge.text).toBeUndefined();
+          const out = merge.text!;
+          expect(oneInsertion(text, out)).toBe(true);
+          expect(out.startsWith('\uFEFF')).toBe(bom);
+          if (text.includes('\r\n')) expect(out).not.toMatch(/[^\r]\n/);
+          const after = JSON.parse(out.replace(/^\uFEFF/, '')) as Record<string, unknown>;
+          expect(Object.keys(after).filter((key) => key !== 'scripts')).toEqual(
+            Object.keys(before).filter((key) => key !== 'scripts'),
+          );
+          for (const key of Object.keys(before)) if (key !== 'scripts') expect(after[key]).toEqual(before[key]);
+          const merged = after.scripts as Record<string, unknown>;
+          for (const name of Object.keys(present)) expect(merged[name]).toEqual(present[name]);
+          for (const name of missing) expect(merged[name]).toBe(scripts[name]);
+          expect(Object.keys(merged)).toEqual([...Object.keys(present), ...missing]);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
 });

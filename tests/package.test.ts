@@ -1,5 +1,6 @@
 // ssg as a package another site installs: packed as `npm pack` packs it, installed into an empty
-// folder, and used there through its own `ssg`: init, build, dev (one edit, one reload), preview.
+// folder, and used there through its own `ssg`: init (with the project's scripts), `npm run build`,
+// `npm run typecheck`, dev (one edit, one reload), preview.
 // The install is offline: the versions are the repository's own (its lockfile, less what only the
 // repository needs), taken from npm's cache, which the repository's `npm ci` filled. No traffic
 // leaves the machine.
@@ -14,6 +15,12 @@ import { DevProcess } from './helpers/dev-process.ts';
 import { repoRoot } from './helpers/project.ts';
 
 const run = promisify(execFile);
+/** `npm run --silent <script>` as a newcomer types it in `cwd` (npm finds the project's package.json above it). */
+const npmRun = (script: string, cwd: string, env: Record<string, string> = {}) =>
+  run('npm', ['run', '--silent', script], {
+    cwd,
+    env: { ...process.env, NO_COLOR: '1', npm_config_update_notifier: 'false', ...env },
+  });
 
 interface LockEntry {
   version?: string;
@@ -197,11 +204,25 @@ describe('ssg installed from its packed tarball', () => {
     expect(existsSync(path.join(installed, '.cache'))).toBe(false);
   });
 
-  it('init writes a site and prints the next two commands; it refuses a folder that is not empty', async () => {
+  it('init writes a site and the scripts that run it, prints the next two commands, and refuses a folder that is not empty', async () => {
     const result = await run(process.execPath, [bin, 'init', 'my-site'], { cwd: project });
     expect(result.stdout).toMatch(
-      /^Created a site in my-site \(\d+ files\)\. Next:\n {2}cd my-site\n {2}npx ssg dev\n$/,
+      /^Created a site in my-site \(\d+ files\)\.\nAdded the scripts "build", "dev", "preview", "typecheck" to package\.json\.\nWrote \.gitignore\.\nNext:\n {2}cd my-site\n {2}npm run dev\n$/,
     );
+    // The project's package.json as npm wrote it, with the scripts added.
+    const manifest = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(manifest).toEqual({
+      name: 'installed-ssg',
+      private: true,
+      dependencies: { ssg: expect.stringMatching(/^file:/) },
+      scripts: {
+        build: 'ssg -C my-site build',
+        dev: 'ssg -C my-site dev',
+        preview: 'ssg -C my-site preview',
+        typecheck: 'tsc -p my-site',
+      },
+    });
+    expect(readFileSync(path.join(project, '.gitignore'), 'utf8')).toBe('node_modules/\n');
     for (const file of [
       'site/index.tsx',
       'site/islands/counter.tsx',
@@ -228,9 +249,10 @@ describe('ssg installed from its packed tarball', () => {
   it('the site it wrote type-checks under tsc --strict against the installed types, with no cast', async () => {
     const source = readFileSync(path.join(site, 'site', 'index.tsx'), 'utf8');
     expect(source).not.toMatch(/\bas [A-Z]/);
-    const tsc = path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
-    const result = await run(process.execPath, [tsc, '--noEmit', '--strict', '-p', 'tsconfig.json'], {
-      cwd: site,
+    expect(readFileSync(path.join(site, 'tsconfig.json'), 'utf8')).toContain('"strict": true');
+    // `npm run typecheck`, with the repository's TypeScript on PATH in place of `npm install -D typescript`.
+    const result = await npmRun('typecheck', site, {
+      PATH: [path.join(repoRoot, 'node_modules', '.bin'), process.env.PATH].join(path.delimiter),
     }).then(
       (done) => ({ code: 0, stdout: done.stdout }),
       (error: { code: number; stdout: string }) => error,
@@ -262,7 +284,8 @@ describe('ssg installed from its packed tarball', () => {
         '',
       ].join('\n'),
     );
-    const result = await run(process.execPath, [bin, 'build'], { cwd: site });
+    // As a newcomer builds it: the project's script, from the site's folder.
+    const result = await npmRun('build', site);
     const counted = readFileSync(path.join(site, 'dist', 'news', 'counted.html'), 'utf8');
     expect(counted).toContain('<p class="note">From a component.</p>');
     expect(counted).toMatch(/<ssg-island data-island="counter" data-hydrate="visible"[^>]*data-uid="m[a-z]{8}0">/);

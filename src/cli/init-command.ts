@@ -1,10 +1,12 @@
-// `ssg init`: a new site in a folder, and what to run next.
+// `ssg init`: a new site in a folder, the scripts that run it in its project's package.json, and
+// what to run next.
 import type { Command } from 'commander';
-import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { generatorRoot } from '../project.ts';
 import { cleanUpOnSignal, reportFailure } from './exit.ts';
+import type { ProjectChanges } from './init-project.ts';
 import type { GlobalOptions } from './options.ts';
+import { shellWord } from './package-scripts.ts';
 
 export function addInitCommand(program: Command): void {
   program
@@ -17,42 +19,50 @@ export function addInitCommand(program: Command): void {
       const interrupts = cleanUpOnSignal('Init');
       try {
         const { initSite } = await import('./init.ts');
+        const { addSiteToProject, installingProject, npmPrefixOf } = await import('./init-project.ts');
         const result = await initSite(folder, path.resolve(global.root), interrupts);
-        const shown = path.relative(process.cwd(), result.target) || '.';
-        const ssg = ssgCommandFor(result.target);
-        const next = shown === '.' ? [`${ssg} dev`, `${ssg} build`] : [`cd ${shellWord(shown)}`, `${ssg} dev`];
-        process.stdout.write(
-          `Created a site in ${shown} (${result.files.length} files). Next:\n${next.map((line) => `  ${line}\n`).join('')}`,
-        );
+        const shown = (file: string) => path.relative(process.cwd(), file) || '.';
+        const site = shown(result.target);
+        interrupts.setOutcome(`the site in ${site} is made`);
+        const lines = [`Created a site in ${site} (${result.files.length} files).`];
+        // `npx ssg` when npm finds this very package from the site; otherwise this CLI by its
+        // path, since npx would look the name up elsewhere.
+        const project = installingProject(result.target);
+        const ssg = project ? 'npx ssg' : `node ${shellWord(path.join(generatorRoot, 'bin', 'ssg.js'))}`;
+        let scripts: string[] = [];
+        if (project) {
+          const changes = addSiteToProject(project, result.target, interrupts);
+          lines.push(...projectReport(changes, shown));
+          // npm runs the project's scripts from the site when no package.json lies between them.
+          if (npmPrefixOf(result.target) === project) scripts = changes.running;
+        }
+        const run = (command: string) => (scripts.includes(command) ? `npm run ${command}` : `${ssg} ${command}`);
+        const next = site === '.' ? [run('dev'), run('build')] : [`cd ${shellWord(site)}`, run('dev')];
+        process.stdout.write(`${[...lines, 'Next:', ...next.map((line) => `  ${line}`)].join('\n')}\n`);
       } catch (error) {
         reportFailure(error, Boolean(global.verbose), 'Init failed');
       }
     });
 }
 
-/** A folder name as a POSIX shell reads it back (quoted unless plain; never read as an option). */
-function shellWord(word: string): string {
-  const safe = word.startsWith('-') ? `./${word}` : word;
-  return /^[\w./-]+$/.test(safe) ? safe : `'${safe.replaceAll("'", "'\\''")}'`;
-}
-
-/**
- * How to run this ssg from `site`: `npx ssg` when npm finds this very package from there (a
- * node_modules/ssg above it that is this one); otherwise this CLI by its path, since npx would
- * look the name up elsewhere.
- */
-function ssgCommandFor(site: string): string {
-  const own = realpathOrSelf(generatorRoot);
-  for (let dir = site; ; dir = path.dirname(dir)) {
-    if (realpathOrSelf(path.join(dir, 'node_modules', 'ssg')) === own) return 'npx ssg';
-    if (path.dirname(dir) === dir) return `node ${shellWord(path.join(generatorRoot, 'bin', 'ssg.js'))}`;
-  }
-}
-
-function realpathOrSelf(file: string): string {
-  try {
-    return realpathSync(file);
-  } catch {
-    return file;
-  }
+/** What init wrote into the project and what it left as it was there. */
+function projectReport(changes: ProjectChanges, shown: (file: string) => string): string[] {
+  const packageJson = shown(changes.packageJson);
+  const gitignore = shown(changes.gitignore);
+  const names = (list: string[]) => list.map((name) => `"${name}"`).join(', ');
+  const lines: string[] = [];
+  if (changes.added.length > 0)
+    lines.push(
+      changes.created
+        ? `Wrote ${packageJson} with the scripts ${names(changes.added)}.`
+        : `Added the scripts ${names(changes.added)} to ${packageJson}.`,
+    );
+  if (!changes.gitignoreLeft) lines.push(`Wrote ${gitignore}.`);
+  if (changes.packageJsonLeft) lines.push(`Left as it was: ${packageJson} (${changes.packageJsonLeft}).`);
+  if (changes.kept.length > 0)
+    lines.push(
+      `Left as ${changes.kept.length === 1 ? 'it was: the script' : 'they were: the scripts'} ${names(changes.kept)} in ${packageJson} (there already, with another command).`,
+    );
+  if (changes.gitignoreLeft) lines.push(`Left as it was: ${gitignore} (${changes.gitignoreLeft}).`);
+  return lines;
 }
