@@ -174,8 +174,21 @@ describe('random front matter values', () => {
           expect(article.draft).toBe(data.draft === true);
         },
       ),
-      { numRuns: 300 },
+      // A map of tags with a key `toString` once crashed the parser (String() of it throws).
+      { numRuns: 300, examples: [[{ tags: { toString: '' } }]] },
     );
+  });
+
+  it('tags written as a map are no list: a warning, no tags, whatever its keys', () => {
+    for (const tags of ['{ a: b }', '{ toString: "", valueOf: "" }']) {
+      const warnings: string[] = [];
+      expect(parse(`---\ndate: "2025-01-01"\ntags: ${tags}\n---\nBody\n`, warnings).tags).toBeUndefined();
+      expect(warnings).toEqual([
+        expect.stringMatching(
+          /^content\/news\/post\.md:3: tags is \{.*\}, not a list, so the article gets no tags; write it as a list: tags: \[staking, ethereum\]$/,
+        ),
+      ]);
+    }
   });
 
   it('every bad field of every file is reported at once', () => {

@@ -220,11 +220,12 @@ function titleOf(title: unknown, slug: string, at: (key: string) => string, warn
 function tagsOf(tags: unknown, at: (key: string) => string, warn: (message: string) => void): Pick<Article, 'tags'> {
   if (tags === undefined || tags === null) return {};
   if (!Array.isArray(tags)) {
-    const text = String(tags).trim();
+    // A map has no text to split, and String() of one with a key `toString` throws.
+    const text = typeof tags === 'object' ? '' : String(tags).trim();
     const items = text.includes(',') ? text.split(',') : text.split(/\s+/);
     const list = items.map((item) => item.trim()).filter(Boolean);
     warn(
-      `${at('tags')}: tags is ${JSON.stringify(tags)}, not a list, so the article gets no tags; write it as a list: tags: [${list.join(', ')}]`,
+      `${at('tags')}: tags is ${JSON.stringify(tags)}, not a list, so the article gets no tags; write it as a list: tags: [${list.length > 0 ? list.join(', ') : 'staking, ethereum'}]`,
     );
     return {};
   }
