@@ -144,7 +144,12 @@ describe('random front matter values', () => {
     fc.boolean(),
     fc.constant(null),
     fc.array(fc.string(), { maxLength: 3 }),
-    fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }),
+    // Not the key `<<`: yaml's stringify writes it bare, which front matter reads as a merge (YAML 1.1).
+    fc.dictionary(
+      fc.string().filter((key) => key !== '<<'),
+      fc.string(),
+      { maxKeys: 2 },
+    ),
   );
   it('either parse into a well-typed article or fail with FrontMatterFieldInvalid naming the file', () => {
     fc.assert(
