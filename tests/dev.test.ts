@@ -546,3 +546,54 @@ describe('ssg dev with Markdown plugins, when a run that failed had sent an arti
     }
   }, 60_000);
 });
+
+describe("ssg dev and the site check's warnings", () => {
+  it('prints a check warning once while it holds, not at every rebuild; a changed one, or one come back, again', async () => {
+    const site = await copySite(fixture);
+    const siteYaml = (brand: string) => `baseUrl: https://fixture.example\nbrand: ${brand}\n`;
+    await site.write('content/site.yaml', siteYaml('Example'));
+    const entry = await site.read('site/index.tsx');
+    await site.write(
+      'site/index.tsx',
+      entry.replace(
+        'export default defineSite({',
+        [
+          'export default defineSite({',
+          '  check(data, warn) {',
+          '    const { brand } = data.site as { brand?: string };',
+          '    if (brand?.startsWith(\'Example\')) warn(`content/site.yaml still has the example brand "${brand}"`);',
+          '  },',
+        ].join('\n'),
+      ),
+    );
+    const dev = await DevProcess.start(site.dir);
+    const said = (brand: string) => dev.stderr.split(`the example brand "${brand}"`).length - 1;
+    /** Saves a file and waits for dev's line saying it rebuilt it. */
+    const save = async (file: string, contents: string) => {
+      const from = dev.stdout.length;
+      await site.write(file, contents);
+      await dev.waitForOutput(new RegExp(`${file.replace(/[./]/g, '\\$&')} changed · `), from, 30_000);
+    };
+    try {
+      await expect.poll(() => said('Example')).toBe(1);
+      // Code saves run the check again (site/ changed); it says the same, which is not printed again.
+      await save('site/index.tsx', (await site.read('site/index.tsx')).replace('About us', 'About the team'));
+      await save('site/index.tsx', (await site.read('site/index.tsx')).replace('About the team', 'About everyone'));
+      // Another value is another warning: printed (and the stream's order shows the saves before said nothing).
+      await save('content/site.yaml', siteYaml('Example Two'));
+      await expect.poll(() => said('Example Two')).toBe(1);
+      expect(said('Example'), dev.stderr).toBe(1);
+      // Fixed, then back: it matters again, so it is printed again, once.
+      await save('content/site.yaml', siteYaml('Acme'));
+      await save('content/site.yaml', siteYaml('Example'));
+      await expect.poll(() => said('Example')).toBe(2);
+      await save('site/index.tsx', (await site.read('site/index.tsx')).replace('About everyone', 'About us'));
+      await save('content/site.yaml', siteYaml('Example Three'));
+      await expect.poll(() => said('Example Three')).toBe(1);
+      expect([said('Example'), said('Example Two')], dev.stderr).toEqual([2, 1]);
+    } finally {
+      await dev.stop();
+      await site.dispose();
+    }
+  }, 90_000);
+});

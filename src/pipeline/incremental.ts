@@ -212,6 +212,16 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     dev: { memo: { drawn: new Map() as DrawnMemo, links: createLinkCheckMemo() }, edits },
   };
   let state: State | undefined;
+  /**
+   * What the site's own check warned of when it last ran. It runs on every data or code change, and
+   * says the same until what it checks changes: a warning is printed when it is new or different,
+   * and again only after a check that did not give it (it went away, and came back).
+   */
+  let checkSaid = new Set<string>();
+  const checkWarnings = (messages: readonly string[]) => {
+    for (const message of new Set(messages)) if (!checkSaid.has(message)) options.warn(message);
+    checkSaid = new Set(messages);
+  };
   /** When the last good run started (wall clock): cache entries written since are spared. */
   let lastGood = Date.now();
   let search = searchInPlace(outDir, project.publicDir);
@@ -222,7 +232,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     const startedAt = Date.now();
     const previous = state;
     const kinds = classifyAll(project, changed, previous, images);
-    const result = await runPipeline(project, strategy, previous, kinds, { ...options, now: now() });
+    const result = await runPipeline(project, strategy, previous, kinds, { ...options, now: now(), checkWarnings });
     if (!previous) search = searchInPlace(outDir, project.publicDir); // the folder was emptied
     state = result.state;
     lastGood = startedAt;

@@ -190,6 +190,12 @@ export interface RunOptions {
   baseUrl?: string;
   now: Date;
   warn: (message: string) => void;
+  /**
+   * Hears the warnings of the site's own check (`defineSite({ check })`) once it has run, all of
+   * them at once, in place of `warn`: dev prints only those its last check did not give. Without
+   * it (`build`), each goes to `warn` as the check gives it.
+   */
+  checkWarnings?: (messages: readonly string[]) => void;
   onProgress?: (converted: number, total: number) => void;
   /** Where what the run makes outside the output (helper processes) is registered, for a stop by a signal to remove. */
   interrupts?: Interrupts;

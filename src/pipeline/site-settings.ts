@@ -52,6 +52,23 @@ export interface SiteSettings {
 export const siteEntryShown = (project: Project) =>
   relativeToRoot(project, project.siteEntry).split(path.sep).join('/');
 
+/** The site's own check of its data: its warnings to `warn` as it gives them, or to `checkWarnings` together. */
+function runSiteCheck(
+  site: ServerModule['site'],
+  data: Record<string, unknown>,
+  options: { warn: (message: string) => void; checkWarnings?: (messages: readonly string[]) => void },
+): void {
+  const { checkWarnings } = options;
+  if (!checkWarnings) return site.check?.(data, options.warn);
+  const said: string[] = [];
+  try {
+    site.check?.(data, (message) => void said.push(message));
+  } finally {
+    // Those given before the check threw too, as `warn` would have printed them.
+    checkWarnings(said);
+  }
+}
+
 /**
  * Data checked against the site's schemas, the base URL, the site's own check, the site's images
  * (the image stage adds them to the data), then meta and feed, which may name an image.
@@ -65,6 +82,7 @@ export async function siteSettings(
   options: {
     baseUrl?: string;
     warn: (message: string) => void;
+    checkWarnings?: (messages: readonly string[]) => void;
     siteImages: (server: ServerModule, data: Record<string, unknown>) => Promise<OutputFile[]>;
   },
 ): Promise<SiteSettings> {
@@ -78,7 +96,7 @@ export async function siteSettings(
     data[name] = entries;
   }
   const baseUrl = resolveBaseUrl(project, data, options.baseUrl);
-  site.check?.(data, options.warn);
+  runSiteCheck(site, data, options);
   const images = await options.siteImages(server, data);
   const declared = site.feed?.(data);
   // A feed carries the first content collection's articles (the news) unless it names another.
