@@ -5,21 +5,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { appendFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliPath, copySite, repoRoot, type TempSite } from './helpers/project.ts';
+import { freePort } from './helpers/stand-ins.ts';
 
 const fixture = path.join(repoRoot, 'tests', 'fixtures', 'basic');
-
-/** A port free now on 127.0.0.1. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The page's text, or undefined while nothing answers. */
 const page = (url: string) =>

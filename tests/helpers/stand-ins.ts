@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
@@ -109,12 +110,48 @@ export async function startWebhook() {
   return { url: `${url}/hook`, received, followed, state, close: () => closeServer(server) };
 }
 
+/**
+ * A port free on 127.0.0.1 for a server told its port before it starts (wrangler, nginx, ssg
+ * serve). Not one the kernel hands out: every `listen(0)` and outgoing connection gets its port
+ * from the ephemeral range (32768-60999 on Linux), so a port drawn there and let go could be given
+ * to any other process while the server starts, seconds later (workerd once found its port taken
+ * in a clean-clone run). Out of that range only another freePort picks: each process from a random
+ * start, then the next port, every one checked free.
+ */
 export async function freePort(): Promise<number> {
+  const [low, high] = unassignedPorts();
+  nextPort ??= low + Math.floor(Math.random() * (high - low));
+  for (let tried = 0; tried < 100; tried++) {
+    const port: number = nextPort;
+    nextPort = port + 1 >= high ? low : port + 1;
+    if (await isFree(port)) return port;
+  }
+  throw new Error(`no free port among 100 tried from ${low} to ${high}`);
+}
+
+let nextPort: number | undefined;
+
+/**
+ * The ports out of the kernel's ephemeral range, [low, high): below it (from 10000, above the
+ * well-known ones), or above it when that is more. Linux's is 32768-60999 by default.
+ */
+export function unassignedPorts(): [number, number] {
+  let [first, last] = [32768, 60999];
+  try {
+    const range = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    [first, last] = [range[0]!, range[1]!];
+  } catch {
+    // Not Linux: macOS's and Windows' range starts at 49152, so the ports below 32768 are out of it too.
+  }
+  return first - 10_000 >= 65_536 - (last + 1) ? [10_000, first] : [last + 1, 65_536];
+}
+
+function isFree(port: number): Promise<boolean> {
   const server = createServer();
-  await listenOn(server);
-  const { port } = server.address() as AddressInfo;
-  await closeServer(server);
-  return port;
+  return new Promise((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
 }
 
 async function listenOn(server: Server): Promise<string> {
