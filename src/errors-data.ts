@@ -144,6 +144,13 @@ export const errorCatalogue = {
     message: (key: string, value: string, meaning: string, _advice: string) =>
       `${key}: ${value} is not read: ${meaning}.`,
   },
+  FrontMatterKeyMisspelt: {
+    title: 'A front-matter key looks like a misspelt one',
+    hint: (key: string, meant: string) =>
+      `Rename ${key} to ${meant}. If ${key} is a field of the site's own, declare it in its collection's schema (defineCollection({ schema: z.object({ ${key}: … }) })).`,
+    message: (key: string, meant: string) =>
+      `"${key}" is not a key ssg reads, so it changes nothing; did you mean ${meant}?`,
+  },
   ArticleNotText: {
     title: 'An article file is not UTF-8 text',
     hint: (...[kind]: [kind: string, ...details: unknown[]]) =>
@@ -208,6 +215,18 @@ export const errorCatalogue = {
     /** `field`: where in the file, as `describePath` names it; `issue`: the schema's message. */
     message: (field: string, issue: string) => `${field}: ${issue}`,
   },
+  DataKeyUnknown: {
+    title: 'A data file has a key its schema does not know',
+    hint: (_field: string, key: string, meant: string | undefined, known: readonly string[]) =>
+      meant
+        ? `Rename ${key} to ${meant}.`
+        : known.length > 0
+          ? `Remove ${key}, or correct it to one of the keys the schema takes: ${known.join(', ')}.`
+          : `Remove ${key}, or add it to the site's schema for this file.`,
+    /** `field`: where in the file, as `describePath` names it. */
+    message: (field: string, _key: string, meant: string | undefined, _known: readonly string[]) =>
+      `${field} is not a key this file takes${meant ? `; did you mean ${meant}?` : '.'}`,
+  },
   DataEntryDuplicate: {
     title: 'Two data files have one id',
     hint: "Rename or remove one of the two: an entry's id is its file's path without the extension, so alice.yaml and alice.json are both alice.",
@@ -247,6 +266,20 @@ export const errorCatalogue = {
     title: 'The route table is missing or malformed',
     hint: 'site/index.tsx must default-export defineSite({ routes: [...] }).',
     message: () => 'The site definition has no route table.',
+  },
+  SiteOptionUnknown: {
+    title: 'The site definition has an option ssg does not know',
+    hint: (option: string, meant: string | undefined, known: readonly string[]) =>
+      meant
+        ? `Rename it to ${meant}; docs/reference/define-site.md lists every option.`
+        : `Remove ${option.split(/[.[]/).pop()}, or use one of ${known.join(', ')}; docs/reference/define-site.md lists every option.`,
+    message: (option: string, meant: string | undefined, _known: readonly string[]) =>
+      `defineSite's ${option} is not an option, so it would be ignored${meant ? `; did you mean ${meant}?` : '.'}`,
+  },
+  SiteOptionInvalid: {
+    title: 'An option of the site definition has the wrong kind of value',
+    hint: 'Correct the option; docs/reference/define-site.md gives each option and its type.',
+    message: (option: string, issue: string) => `defineSite's ${option}: ${issue}`,
   },
   SiteCompileFailed: {
     title: 'The site code does not compile',

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { isPublished, type Article } from '../src/content/article.ts';
 import { parseArticle, parseArticles } from '../src/content/article-parser.ts';
 import { SsgError, SsgErrorList } from '../src/errors.ts';
-import { isoDate, lineOfKey } from '../src/content/frontmatter.ts';
+import { dateShapeProblem, isoDate, lineOfKey } from '../src/content/frontmatter.ts';
 
 const now = new Date('2026-02-03T04:05:06.000Z');
 const parse = (text: string, warnings: string[] = []) =>
@@ -43,6 +43,28 @@ describe('date', () => {
       expect(error.code).toBe('FrontMatterFieldInvalid');
       expect(error.where).toBe('content/news/post.md:2');
     }
+  });
+
+  it('that has the shape of a date says why it is none, not how to write one', () => {
+    const said = (value: string) => (errorOf(() => parse(`---\ndate: "${value}"\n---\n`)) as SsgError).message;
+    expect(said('2025-04-31')).toBe('date "2025-04-31" is not a date: April has 30 days.');
+    expect(said('2025-02-29')).toBe('date "2025-02-29" is not a date: February 2025 has 28 days.');
+    expect(said('2025-13-01')).toBe('date "2025-13-01" is not a date: there is no month 13.');
+    expect(said('2025-06-00')).toBe('date "2025-06-00" is not a date: there is no day 00.');
+    expect(said('2025-01-01T25:00')).toBe('date "2025-01-01T25:00" is not a date: 25:00 is no time of day.');
+    expect(said('01/02/2025')).toBe(
+      'date "01/02/2025" is not a date; write it as "YYYY-MM-DD" (or "YYYY-MM-DDTHH:MM", UTC).',
+    );
+  });
+
+  it('in the shape of a date: a date, or a reason why not, for any numbers', () => {
+    const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 9999 }), two(99), two(99), (year, month, day) => {
+        const text = `${String(year).padStart(4, '0')}-${month}-${day}`;
+        expect(isoDate(text) === undefined).toBe(dateShapeProblem(text) !== undefined);
+      }),
+    );
   });
 
   it("is carried as ISO 8601: a day stays a day, a time keeps the author's clock and zone (no zone: UTC)", () => {
@@ -347,17 +369,51 @@ describe('the fields authors bring from other generators', () => {
     ['summary', 'excerpt'],
     ['heroImage', 'image'],
     ['cover_image', 'image'],
-    ['authors', 'author'],
     ['canonicalURL', 'canonical'],
-    ['tilte', 'title'],
-    ['Title', 'title'],
-    ['exerpt', 'excerpt'],
-    ['udpated', 'updated'],
-    ['imgeAlt', 'imageAlt'],
   ])('%s gets "did you mean %s" with its line', (key, meant) => {
     const warnings: string[] = [];
     parse(`---\n${key}: x\n---\nBody\n`, warnings);
     expect(warnings).toContain(`content/news/post.md:2: "${key}" in front matter is not read; did you mean ${meant}?`);
+  });
+
+  it.each([
+    ['darft', 'draft'],
+    ['tittle', 'title'],
+    ['tilte', 'title'],
+    ['Title', 'title'],
+    ['exerpt', 'excerpt'],
+    ['tgas', 'tags'],
+    ['udpated', 'updated'],
+    ['imgeAlt', 'imageAlt'],
+    ['authors', 'author'],
+  ])('%s, a slip of the keyboard, fails with "did you mean %s" at its line', (key, meant) => {
+    const error = errorOf(() => parse(`---\ndate: "2025-01-01"\n${key}: true\n---\nBody\n`)) as SsgError;
+    expect(error.code).toBe('FrontMatterKeyMisspelt');
+    expect(error.where).toBe('content/news/post.md:3');
+    expect(error.message).toBe(`"${key}" is not a key ssg reads, so it changes nothing; did you mean ${meant}?`);
+  });
+
+  it('every slip in a file is named at once, one error each', () => {
+    const error = errorOf(() => parse('---\ntittle: T\ndarft: true\ntgas: [a]\n---\nBody\n')) as SsgErrorList;
+    expect(error.errors.map((item) => [item.code, item.where])).toEqual(
+      [2, 3, 4].map((line) => ['FrontMatterKeyMisspelt', `content/news/post.md:${line}`]),
+    );
+  });
+
+  it("a key the collection's schema declares is no slip, and a slip of the schema's own keys is one", async () => {
+    const { z } = await import('zod');
+    const schema = z.object({ drafts: z.array(z.string()).optional(), role: z.string().optional() });
+    const read = (text: string) =>
+      parseArticle(
+        { file: 'content/team/a.md', text },
+        { now, warn: () => {}, collection: () => ({ name: 'team', schema }) },
+      );
+    expect(read('---\ndate: "2025-01-01"\ndrafts: [a]\n---\n').data.drafts).toEqual(['a']);
+    const error = errorOf(() => read('---\ndate: "2025-01-01"\nrloe: x\n---\n')) as SsgError;
+    expect([error.code, error.message]).toEqual([
+      'FrontMatterKeyMisspelt',
+      '"rloe" is not a key ssg reads, so it changes nothing; did you mean role?',
+    ]);
   });
 
   it('keys of a site of its own, and names of Object’s prototype, get no did-you-mean', () => {

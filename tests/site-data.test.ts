@@ -66,6 +66,18 @@ describe('content checked against the site schema', () => {
     expect(result.stderr).toMatch(/content\/site\.yaml:\d+: .*colour/);
   });
 
+  it('a misspelt key in the site config is one error, naming the key meant at its line', async () => {
+    let edited = '';
+    const result = await buildWith('content/site.yaml', (text) => (edited = text.replace(/^email:/m, 'emial:')));
+    expect(result.code).toBe(1);
+    const line = edited.split('\n').findIndex((one) => one.startsWith('emial:')) + 1;
+    expect(result.stderr).toContain(
+      `[DataKeyUnknown] A data file has a key its schema does not know\n  content/site.yaml:${line}: emial is not a key this file takes; did you mean email?\n  hint: Rename emial to email.`,
+    );
+    expect(result.stderr.match(/^\[/gm)).toHaveLength(1);
+    expect(result.stderr).not.toContain('must be an e-mail address');
+  });
+
   it('broken YAML syntax names the file and line', async () => {
     const result = await buildWith('content/team.yaml', (text) => text.replace('  role: Advisor', '  role: [Advisor'));
     expect(result.code).toBe(1);

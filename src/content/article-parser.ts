@@ -22,7 +22,8 @@ import {
   textFields,
 } from './frontmatter-schema.ts';
 import { checkArticleDepth, checkArticleSize, DEFAULT_LIMITS, type ArticleLimits } from './limits.ts';
-import { warnLookalikeKeys } from './lookalike-keys.ts';
+import { checkLookalikeKeys } from './lookalike-keys.ts';
+import { keysAt } from './schema-keys.ts';
 import { shareImageOf, type ShareImageFolders } from './share-image.ts';
 import { checkSlug, slugOf } from './slug.ts';
 
@@ -73,14 +74,18 @@ function checkedBySchema(
         ? keys.filter((name: unknown) => SSG_KEYS.has(String(name)))
         : [];
     const top = issue.path[0] ?? own[0];
+    // A required field not written at all is named at the front matter's first line.
+    const missing = typeof top === 'string' && issue.path.length === 1 && !Object.hasOwn(data, top);
     const message =
       own.length > 0
         ? `${issue.message}; ${own.join(', ')} ${own.length === 1 ? 'is a field' : 'are fields'} ssg reads itself, which the schema is handed too: let it pass them (z.object, not z.strictObject or .strict())`
-        : issue.message;
+        : missing
+          ? `missing from the front matter, which the schema requires (${issue.message})`
+          : issue.message;
     return catalogueError(
       'ArticleSchemaMismatch',
       [key, message, collection.name],
-      typeof top === 'string' ? keyLocation(file, text, top) : { file },
+      missing ? { file, line: 1 } : typeof top === 'string' ? keyLocation(file, text, top) : { file },
     );
   });
   throw errors.length === 1 ? errors[0]! : new SsgErrorList(errors);
@@ -129,7 +134,7 @@ function articleFromParts(
   const fields = checkFrontMatter(file, data, text);
   checkSlugField(file, slug, data, text);
   checkPublishingKeys(file, data, text);
-  warnLookalikeKeys(file, data, text, options.warn);
+  checkLookalikeKeys(file, data, text, options.warn, new Set(keysAt(collection.schema)));
   const at = (key: string) => keyAt(file, text, key);
 
   let date: string;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import { yamlErrorPosition, yamlMessage } from './yaml-message.ts';
 import { catalogueError, SsgError, SsgErrorList } from '../errors.ts';
+import { explainIssues, type SchemaIssue } from './schema-keys.ts';
 
 /** A schema check for a YAML file: anything with zod's `safeParse` contract. */
 export interface DataSchema<T = unknown> {
@@ -79,14 +80,27 @@ export function parseDataFile(source: DataFile, schema: DataSchema | undefined):
   if (!schema) return value;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new SsgErrorList(
-    result.error.issues.map((issue) =>
-      catalogueError('DataSchemaMismatch', [describePath(doc, issue.path), issue.message], {
-        file: source.file,
-        line: lineOf(doc, lines, issue.path),
-      }),
+  throw new SsgErrorList(schemaErrors(source.file, doc, lines, schema, result.error.issues));
+}
+
+/** One error per mistake, in the order of the file's lines (see explainIssues). */
+function schemaErrors(
+  file: string,
+  doc: Document,
+  lines: LineCounter,
+  schema: DataSchema,
+  issues: ReadonlyArray<SchemaIssue>,
+): SsgError[] {
+  const at = (path: ReadonlyArray<PropertyKey>) => ({ file, line: lineOf(doc, lines, path) });
+  const { unknownKeys, others } = explainIssues(schema, issues, (path) => doc.hasIn(path as unknown[]));
+  return [
+    ...unknownKeys.map(({ path, key, meant, known }) =>
+      catalogueError('DataKeyUnknown', [describePath(doc, [...path, key]), key, meant, known], at([...path, key])),
     ),
-  );
+    ...others.map((issue) =>
+      catalogueError('DataSchemaMismatch', [describePath(doc, issue.path), issue.message], at(issue.path)),
+    ),
+  ].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
 }
 
 export function parseDataFiles(

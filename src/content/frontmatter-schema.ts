@@ -2,7 +2,7 @@
 // code to load at every build's start.
 import * as z from 'zod/mini';
 import { catalogueError, SsgErrorList, type SsgError } from '../errors.ts';
-import { isoDate, keyAt, keyLocation, lineOfKey } from './frontmatter.ts';
+import { dateShapeProblem, isoDate, keyAt, keyLocation, lineOfKey } from './frontmatter.ts';
 import { SHARE_IMAGE_FILE } from './share-image.ts';
 import { isValidSlug, renamedFor } from './slug.ts';
 
@@ -43,6 +43,14 @@ export const READ_KEYS = Object.keys(FRONT_MATTER_FIELDS);
 /** The front-matter keys whose values are text, read as written (`title: 2024` is "2024", `tags: [1.10]` keeps "1.10"). */
 export const TEXT_KEYS = ['title', 'excerpt', 'description', 'tags', 'author', 'imageAlt', 'slug'];
 
+/** A date that is none: why, when it has a date's shape (`2025-04-31`), else the shape to write. */
+function dateMessage(key: string, value: string): string {
+  const problem = dateShapeProblem(value);
+  return problem
+    ? `${key} "${value}" is not a date: ${problem}.`
+    : `${key} "${value}" is not a date; write it as "YYYY-MM-DD" (or "YYYY-MM-DDTHH:MM", UTC).`;
+}
+
 /** A date field: a string that is a date (YAML without quotes gives one too). */
 const dateField = (key: string) =>
   z.optional(z.unknown()).check(
@@ -50,7 +58,7 @@ const dateField = (key: string) =>
       if (typeof value === 'string' && isoDate(value) === undefined) {
         context.addIssue({
           code: 'custom',
-          message: `${key} "${value}" is not a date; write it as "YYYY-MM-DD" (or "YYYY-MM-DDTHH:MM", UTC).`,
+          message: dateMessage(key, value),
         });
       }
     }),

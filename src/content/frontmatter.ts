@@ -310,6 +310,40 @@ const ISO_DATE =
  * milliseconds (`2023-04-05 10:00 +0200` → `2023-04-05T10:00:00.000+02:00`; no zone: `Z`), so
  * that the day shown is the day the author wrote, whatever the zone of the build or the reader.
  */
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/**
+ * Why text written in the shape of a date is no date (`2025-04-31`: "April has 30 days"), or
+ * undefined when it is one or is not in a date's shape at all.
+ */
+export function dateShapeProblem(text: string): string | undefined {
+  const match = ISO_DATE.exec(text.trim());
+  if (!match) return undefined;
+  const [, year, month, day, hour, minute, second] = match.map(Number);
+  if (month! < 1 || month! > 12) return `there is no month ${match[2]}`;
+  const lastDay = new Date(0);
+  lastDay.setUTCFullYear(year!, month!, 0);
+  const days = lastDay.getUTCDate();
+  if (day! < 1) return `there is no day ${match[3]}`;
+  if (day! > days) return `${MONTHS[month! - 1]}${month === 2 ? ` ${match[1]}` : ''} has ${days} days`;
+  if (match[4] !== undefined && (hour! > 23 || minute! > 59 || (match[6] !== undefined && second! > 59)))
+    return `${match[4]}:${match[5]}${match[6] === undefined ? '' : `:${match[6]}`} is no time of day`;
+  return isoDate(text) === undefined ? 'its time zone is no offset from UTC' : undefined;
+}
+
 export function isoDate(text: string): string | undefined {
   const match = ISO_DATE.exec(text.trim());
   if (!match) return undefined;

@@ -1,0 +1,170 @@
+// Misspelt keys in settings: a data file's (checked by the site's zod schema) and defineSite's
+// options. Each mistake is one error naming the key meant; a far key is named with what is known.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { parseDataFile } from '../src/content/data.ts';
+import { keysAt, nearestKey } from '../src/content/schema-keys.ts';
+import { SsgError, SsgErrorList } from '../src/errors.ts';
+import { checkSiteOptions, siteOptionsSchema } from '../src/render/site-options.ts';
+
+const errorsOf = (run: () => unknown): SsgError[] => {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof SsgErrorList) return [...error.errors];
+    if (error instanceof SsgError) return [error];
+    throw error;
+  }
+  return [];
+};
+
+/** One slip of the keyboard: a letter dropped, doubled, replaced or two swapped. */
+const slipOf = (key: string) =>
+  fc
+    .tuple(fc.integer({ min: 0, max: key.length - 1 }), fc.constantFrom('drop', 'double', 'swap', 'replace'))
+    .map(([at, how]) => {
+      if (how === 'drop') return key.slice(0, at) + key.slice(at + 1);
+      if (how === 'double') return key.slice(0, at + 1) + key.slice(at);
+      if (how === 'swap' && at < key.length - 1) return key.slice(0, at) + key[at + 1] + key[at] + key.slice(at + 2);
+      return key.slice(0, at) + (key[at] === 'q' ? 'z' : 'q') + key.slice(at + 1);
+    });
+
+describe('a data file with a misspelt key', () => {
+  const schema = z.strictObject({
+    brand: z.string(),
+    email: z.email('must be an e-mail address'),
+    description: z.string(),
+    social: z.strictObject({ linkedin: z.string(), github: z.string() }),
+  });
+  const text = 'brand: B\nemail: a@b.at\ndescription: D\nsocial:\n  linkedin: l\n  github: g\n';
+  const file = (body: string) => ({ name: 'site', file: 'content/site.yaml', text: body });
+
+  it('is one error for each misspelt key, at its line, naming the key meant, whatever the slip', () => {
+    for (const key of ['brand', 'email', 'description']) {
+      fc.assert(
+        fc.property(
+          slipOf(key).filter((slip) => slip !== key && nearestKey(slip, keysAt(schema)) === key),
+          (slip) => {
+            const written = text.replace(new RegExp(`^${key}:`, 'm'), `${slip}:`);
+            const errors = errorsOf(() => parseDataFile(file(written), schema));
+            expect(errors.map((error) => [error.code, error.where, error.message])).toEqual([
+              [
+                'DataKeyUnknown',
+                `content/site.yaml:${written.split('\n').findIndex((line) => line.startsWith(`${slip}:`)) + 1}`,
+                `${slip} is not a key this file takes; did you mean ${key}?`,
+              ],
+            ]);
+          },
+        ),
+      );
+    }
+  });
+
+  it('below the top too, and keeps the errors of other fields', () => {
+    const errors = errorsOf(() =>
+      parseDataFile(file(text.replace('  github:', '  gihtub:').replace('email: a@b.at', 'email: nope')), schema),
+    );
+    expect(errors.map((error) => [error.code, error.where, error.message])).toEqual([
+      ['DataSchemaMismatch', 'content/site.yaml:2', 'email: must be an e-mail address'],
+      ['DataKeyUnknown', 'content/site.yaml:6', 'social.gihtub is not a key this file takes; did you mean github?'],
+    ]);
+  });
+
+  it('far from every known key: named with the keys the schema takes, and the missing key said apart', () => {
+    const errors = errorsOf(() => parseDataFile(file(text.replace('brand:', 'colour:')), schema));
+    expect(errors.map((error) => [error.code, error.message])).toEqual([
+      ['DataKeyUnknown', 'colour is not a key this file takes.'],
+      ['DataSchemaMismatch', expect.stringMatching(/^brand: /)],
+    ]);
+    expect(errors[0]!.hint).toBe(
+      'Remove colour, or correct it to one of the keys the schema takes: brand, email, description, social.',
+    );
+  });
+});
+
+describe("defineSite's options", () => {
+  const route = { path: '/', page: () => null, head: () => ({ title: 'T' }) };
+  const check = (site: object) =>
+    errorsOf(() => checkSiteOptions(site, 'site/index.tsx', { root: '/', sites: () => undefined }));
+
+  it('a site with every option passes', () => {
+    expect(
+      check({
+        routes: [{ ...route, noindex: true, entries: () => [] }],
+        collections: { news: { folder: 'news' }, team: { type: 'data', schema: z.object({}) } },
+        layout: () => null,
+        redirects: { '/a': '/', '/b': { destination: '/', status: 302 } },
+        markdown: { remarkPlugins: [], allow: { tagNames: ['x'] }, reservedIds: ['main'] },
+        editor: { backend: { repo: 'o/r', branch: 'main' }, labels: { articles: 'News' }, exclude: ['site'] },
+        search: { indexed: ['/'], pages: ['/'], language: 'en' },
+      }),
+    ).toEqual([]);
+  });
+
+  it('a slip of any option, at any depth, names the option meant', () => {
+    const paths: [string[], object][] = [
+      [[], { routes: [route] }],
+      [['markdown'], { routes: [route], markdown: {} }],
+      [['search'], { routes: [route], search: { indexed: ['/'], pages: ['/'] } }],
+      [['editor'], { routes: [route], editor: { backend: { repo: 'o/r' } } }],
+      [['editor', 'backend'], { routes: [route], editor: { backend: { repo: 'o/r' } } }],
+      [['routes', '0'], { routes: [route] }],
+      [['collections', 'news'], { routes: [route], collections: { news: {} } }],
+    ];
+    for (const [at, base] of paths) {
+      const known = keysAt(
+        siteOptionsSchema,
+        at.map((key) => (/^\d+$/.test(key) ? Number(key) : key)),
+      );
+      expect(known.length, at.join('.')).toBeGreaterThan(1);
+      fc.assert(
+        fc.property(
+          fc.constantFrom(...known).chain((key) => slipOf(key).map((slip) => [key, slip] as const)),
+          ([key, slip]) => {
+            fc.pre(nearestKey(slip, known) === key && !known.includes(slip));
+            const site = structuredClone({ ...base, routes: undefined });
+            const withRoutes = { ...site, routes: [{ ...route }] } as Record<string, any>;
+            let target = withRoutes;
+            for (const step of at) target = target[step] as Record<string, any>;
+            target[slip] = 1;
+            const errors = check(withRoutes);
+            const option = [...at.map((step) => (/^\d+$/.test(step) ? `[${step}]` : step)), slip]
+              .join('.')
+              .replace(/\.\[/g, '[');
+            expect(errors.map((error) => [error.code, error.message])).toContainEqual([
+              'SiteOptionUnknown',
+              `defineSite's ${option} is not an option, so it would be ignored; did you mean ${key}?`,
+            ]);
+            expect(errors.filter((error) => error.code === 'SiteOptionUnknown')).toHaveLength(1);
+          },
+        ),
+        { numRuns: 40 },
+      );
+    }
+  });
+
+  it('an option of another generator is refused, naming the options there are', () => {
+    const [error, ...more] = check({ routes: [route], i18n: { locales: ['en', 'de'] } });
+    expect(more).toEqual([]);
+    expect([error!.code, error!.where, error!.message]).toEqual([
+      'SiteOptionUnknown',
+      'site/index.tsx',
+      "defineSite's i18n is not an option, so it would be ignored.",
+    ]);
+    expect(error!.hint).toMatch(
+      /^Remove i18n, or use one of routes, collections, .*search; docs\/reference\/define-site\.md/,
+    );
+  });
+
+  it('a redirect written as an object with a misspelt key, and an option of the wrong kind', () => {
+    const errors = check({ routes: [route], redirects: { '/a': { destinaton: '/' } }, layout: 'Layout' });
+    expect(errors.map((error) => [error.code, error.message])).toEqual([
+      [
+        'SiteOptionUnknown',
+        "defineSite's redirects./a.destinaton is not an option, so it would be ignored; did you mean destination?",
+      ],
+      ['SiteOptionInvalid', "defineSite's layout: must be a function"],
+    ]);
+  });
+});
