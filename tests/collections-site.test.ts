@@ -90,6 +90,57 @@ describe('mistakes in collections', () => {
     );
   });
 
+  it("names a required field an article leaves out at its front matter's first line", async () => {
+    const setup = await site.read('content/docs/setup.md');
+    await failsWith(
+      'content/docs/setup.md',
+      setup.replace(/^section: .*\n/m, ''),
+      /ArticleSchemaMismatch[\s\S]*content\/docs\/setup\.md:1: section: missing from the front matter, which the schema requires \(.*\) \(the schema of the collection "docs"\)/,
+    );
+  });
+
+  it('names a misspelt option of defineSite or of a collection at its file and line, with the key meant', async () => {
+    const code = await site.read('site/index.tsx');
+    const line = (text: string, needle: string) => text.split('\n').findIndex((one) => one.includes(needle)) + 1;
+    const misspelt = code.replace('docs: defineCollection({ schema:', 'docs: defineCollection({ shema:');
+    await failsWith(
+      'site/index.tsx',
+      misspelt,
+      new RegExp(
+        `SiteOptionUnknown[\\s\\S]*site/index\\.tsx:${line(misspelt, 'shema:')}: defineSite's collections\\.docs\\.shema is not an option, so it would be ignored; did you mean schema\\?`,
+      ),
+    );
+    const withRedirect = code.replace('Collections>({', "Collections>({\n  redirect: { '/old': '/' },");
+    expect(withRedirect).not.toBe(code);
+    await failsWith(
+      'site/index.tsx',
+      withRedirect,
+      new RegExp(
+        `site/index\\.tsx:${line(withRedirect, 'redirect:')}: defineSite's redirect is not an option.*did you mean redirects\\?`,
+      ),
+    );
+  });
+
+  it('names a collection declared in a file of its own, not the site entry', async () => {
+    const code = await site.read('site/index.tsx');
+    await site.write(
+      'site/content.ts',
+      "import { defineCollection } from 'ssg';\n\nexport const guides = defineCollection({ folder: '../outside' });\n",
+    );
+    try {
+      await failsWith(
+        'site/index.tsx',
+        code.replace(
+          'const collections = {',
+          "import { guides } from './content.ts';\nconst collections = {\n  guides,",
+        ),
+        /CollectionInvalid[\s\S]*site\/content\.ts:3: The folder of the collection "guides" is not a folder below content\//,
+      );
+    } finally {
+      await site.remove('site/content.ts');
+    }
+  });
+
   it('names a data entry the schema refuses, and a slug used twice in one collection', async () => {
     await failsWith(
       'content/team/carol.yaml',
@@ -114,7 +165,7 @@ describe('mistakes in collections', () => {
     await failsWith(
       'site/index.tsx',
       code.replace('news: defineCollection({})', "news: defineCollection({ folder: '../site' })"),
-      /CollectionInvalid[\s\S]*site\/index\.tsx: The folder of the collection "news" is not a folder below content\//,
+      /CollectionInvalid[\s\S]*site\/index\.tsx:\d+: The folder of the collection "news" is not a folder below content\//,
     );
     const result = await site.run(['build']);
     expect(result.code, result.stderr).toBe(0);

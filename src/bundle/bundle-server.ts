@@ -5,6 +5,7 @@ import type * as esbuild from 'esbuild';
 import { cachedBuild, sourceFiles, type BundleResult } from './bundle-cache.ts';
 import { catalogueError } from '../errors.ts';
 import { removeFilesOfEndedProcesses } from '../cache/store.ts';
+import { checkSiteOptions } from '../render/site-options.ts';
 import { externalPackagesByPath, fromEsbuildFailure, ssgAlias } from '../esbuild-plugins.ts';
 import { generatorModulePaths, generatorRoot, relativeToRoot, type Project } from '../project.ts';
 import { siteCodeError } from '../site-code-error.ts';
@@ -28,10 +29,13 @@ export interface ServerBundle {
 
 function serverEntry(project: Project): string {
   const runtime = path.join(generatorRoot, 'src', 'runtime', 'render-page.tsx');
+  // The bundle's own copy of the generator recorded where defineSite and defineCollection were called.
+  const declarations = path.join(generatorRoot, 'src', 'content', 'declaration-site.ts');
   return [
     `export { default as site } from ${JSON.stringify(project.siteEntry)};`,
     `export { renderPage } from ${JSON.stringify(runtime)};`,
     `export { createElement } from 'react';`,
+    `export { declarationSiteOf } from ${JSON.stringify(declarations)};`,
   ].join('\n');
 }
 
@@ -101,6 +105,10 @@ export async function loadServerModule(
   if (!site || typeof site !== 'object' || !Array.isArray((site as { routes?: unknown }).routes)) {
     throw catalogueError('SiteDefinitionInvalid', [], { file: siteEntry });
   }
+  checkSiteOptions(site, siteEntry.split(path.sep).join('/'), {
+    root: project.root,
+    sites: module.declarationSiteOf,
+  });
   const inputs = Object.keys(result.metafile?.inputs ?? {})
     .filter((input) => !input.includes('node_modules') && !input.startsWith('<stdin>'))
     .map((input) => relativeToRoot(project, path.resolve(project.root, input)));

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { catalogueError, SsgError, SsgErrorList } from '../errors.ts';
 import type { Article } from './article.ts';
 import { parseDataFile, type DataSchema } from './data.ts';
+import { recordDeclarationSite } from './declaration-site.ts';
+import { declaredLocation, type DeclarationSites } from './declared-location.ts';
 
 /** A collection as `defineCollection` declares it (Astro's shape: a type, a folder, a schema). */
 export interface CollectionDefinition<Fields = unknown> {
@@ -50,6 +52,8 @@ export type DefaultCollections = Readonly<Record<string, readonly (Article | Dat
 export function defineCollection<const Definition extends CollectionDefinition<any>>(
   definition: Definition,
 ): Definition {
+  // Errors about the collection then name the file and line that declare it.
+  if (definition && typeof definition === 'object') recordDeclarationSite(definition, defineCollection);
   return definition;
 }
 
@@ -59,6 +63,8 @@ export interface ResolvedCollection {
   type: 'content' | 'data';
   dir: string;
   schema?: DataSchema;
+  /** Where it is declared: the file that called defineCollection and its line, or the site's entry. */
+  where: { file: string; line?: number };
 }
 
 /** The collection `articles` lists and a feed carries unless it names another: the first content collection. */
@@ -78,11 +84,16 @@ export function resolveCollections(
   contentDir: string,
   declared: Readonly<Record<string, CollectionDefinition>> | undefined,
   siteFile: string,
+  /** To name the file that called defineCollection (the site's entry otherwise): the root, and the bundle's lookup. */
+  declarations?: { root: string; sites: DeclarationSites },
 ): ResolvedCollection[] {
   const definitions = declared && Object.keys(declared).length > 0 ? declared : DEFAULT_COLLECTIONS;
-  const resolved = Object.entries(definitions).map(([name, definition]) => {
+  const resolved = Object.entries(definitions).map(([name, definition]): ResolvedCollection => {
+    const where = (declarations && declaredLocation(declarations.sites(definition), declarations.root)) ?? {
+      file: siteFile,
+    };
     const fail = (why: 'name' | 'notObject' | 'type' | 'folder' | 'schema') =>
-      catalogueError('CollectionInvalid', [why, name], { file: siteFile });
+      catalogueError('CollectionInvalid', [why, name], where);
     if (!NAME.test(name)) throw fail('name');
     if (!definition || typeof definition !== 'object') throw fail('notObject');
     const type = definition.type ?? 'content';
@@ -93,15 +104,15 @@ export function resolveCollections(
     if (!dir.startsWith(contentDir + path.sep)) throw fail('folder');
     // One folder directly below content/: a link to another collection's article leads to /<folder>/<slug>.
     const below = path.relative(contentDir, dir).split(path.sep).join('/');
-    if (below.includes('/')) throw catalogueError('CollectionInvalid', ['nested', name, below], { file: siteFile });
+    if (below.includes('/')) throw catalogueError('CollectionInvalid', ['nested', name, below], where);
     const schema: unknown = definition.schema;
     if (schema !== undefined && typeof (schema as Partial<DataSchema> | null)?.safeParse !== 'function')
       throw fail('schema');
-    return { name, type, dir, ...(schema ? { schema: schema as DataSchema } : {}) };
+    return { name, type, dir, where, ...(schema ? { schema: schema as DataSchema } : {}) };
   });
   for (const a of resolved) {
     const other = resolved.find((b) => b !== a && (a.dir === b.dir || a.dir.startsWith(b.dir + path.sep)));
-    if (other) throw catalogueError('CollectionInvalid', ['overlaps', a.name, other.name], { file: siteFile });
+    if (other) throw catalogueError('CollectionInvalid', ['overlaps', a.name, other.name], a.where);
   }
   return resolved;
 }

@@ -58,7 +58,10 @@ function collectionsOf(
   previous: State | undefined,
 ): readonly ResolvedCollection[] {
   if (!bundle) return previous?.collections ?? resolveCollections(project.contentDir, undefined, '');
-  return resolveCollections(project.contentDir, bundle.module.site.collections, siteEntryShown(project));
+  return resolveCollections(project.contentDir, bundle.module.site.collections, siteEntryShown(project), {
+    root: project.root,
+    sites: bundle.module.declarationSiteOf,
+  });
 }
 
 /**

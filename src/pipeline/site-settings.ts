@@ -91,8 +91,8 @@ export async function siteSettings(
   // A data collection's entries are data under its name: a page that reads them is made again when they change.
   for (const [name, entries] of Object.entries(await readDataCollections(project.root, collections))) {
     const clash = dataSources.find((source) => source.name === name);
-    if (clash)
-      throw catalogueError('CollectionInvalid', ['dataClash', name, clash.file], { file: siteEntryShown(project) });
+    const declared = collections.find((one) => one.name === name)!;
+    if (clash) throw catalogueError('CollectionInvalid', ['dataClash', name, clash.file], declared.where);
     data[name] = entries;
   }
   const baseUrl = resolveBaseUrl(project, data, options.baseUrl);

@@ -2,12 +2,15 @@
 // Node (with the renderer that shares its React), and the browser assets with their URLs.
 import type { RenderedPage } from '../runtime/render-page.tsx';
 import type { SiteDefinition } from './site-definition.ts';
+import type { DeclarationSites } from '../content/declared-location.ts';
 
 /** The site's code, compiled for Node, together with the renderer that shares its React. */
 export interface ServerModule {
   site: SiteDefinition<Record<string, unknown>>;
   renderPage: (element: import('react').ReactElement) => RenderedPage;
   createElement: typeof import('react').createElement;
+  /** Where the bundle's defineSite and defineCollection were called (the bundle's own record). */
+  declarationSiteOf: DeclarationSites;
 }
 
 export interface OutputAsset {

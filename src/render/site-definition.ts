@@ -4,6 +4,7 @@ import type { DataSchema } from '../content/data.ts';
 import type { CollectionDefinition, DefaultCollections } from '../content/collections.ts';
 import type { MarkdownOptions } from '../content/markdown-options.ts';
 import type { EditorOptions } from '../editor/editor-config.ts';
+import { recordDeclarationSite } from '../content/declaration-site.ts';
 
 export type { DataSchema, EditorOptions, MarkdownOptions };
 
@@ -285,5 +286,7 @@ export function defineRoute<
 export function defineSite<Data = Record<string, unknown>, Collections = DefaultCollections>(
   site: SiteDefinition<Data, Collections>,
 ): SiteDefinition<Data, Collections> {
+  // Errors about an option then name the file and line that declare it.
+  if (site && typeof site === 'object') recordDeclarationSite(site, defineSite);
   return site;
 }
