@@ -22,7 +22,6 @@ import { sitePlugins, withAllowed } from './markdown-plugins.ts';
 import { articleLinkTarget } from './article-links.ts';
 import { convertMdx, MDX_EXTENSION, withSources } from './mdx.ts';
 
-export { articleLinkTarget };
 import { changesMarkdown, type MarkdownOptions } from './markdown-options.ts';
 import {
   articleSchema,
@@ -42,6 +41,8 @@ import {
   type ArticleImageContext,
   type ArticleImageRecord,
 } from '../images/article-images.ts';
+
+export { articleLinkTarget };
 
 /**
  * Whether the article holds raw HTML (comments aside): only then is the tree parsed again as HTML

@@ -1,3 +1,4 @@
+import type { DrawMany } from '../content/drawing.ts';
 import type { EditConverter } from '../content/edit-converter.ts';
 import type { SpareHelper } from '../content/helper-process.ts';
 import type { ArticleLimits } from '../content/limits.ts';
@@ -30,8 +31,6 @@ export interface Bundler {
 }
 
 /** Articles converting in helper processes; one is ready once converted and its images processed. */
-import type { DrawMany } from '../content/drawing.ts';
-
 export interface Conversion {
   /** Each ready article, as listed (the routes' entries hold these), and its converted value with its HTML. */
   ready: ReadonlyMap<Article, Article>;

@@ -120,10 +120,6 @@ export interface RunResult<Written> {
   timings: Record<string, number>;
 }
 
-/**
- * Runs every stage, in the one order, from `previous` (nothing: everything is read) and the files
- * that changed. The first failure in this order is reported; nothing is put in place unless all is well.
- */
 /** Checks of the whole site: clashes, then every link of every page. */
 function checkSite<Written>(
   project: Project,
@@ -176,6 +172,10 @@ function keptInputs(inputs: Inputs) {
   return kept;
 }
 
+/**
+ * Runs every stage, in the one order, from `previous` (nothing: everything is read) and the files
+ * that changed. The first failure in this order is reported; nothing is put in place unless all is well.
+ */
 export async function runPipeline<Written>(
   project: Project,
   strategy: Strategy<Written>,

@@ -248,11 +248,6 @@ function stillPasses(page: PageLinks, memo: LinkCheckMemo, byPath: ReadonlyMap<s
   return targets.every((target) => byPath.get(target) === memo.byPath!.get(target));
 }
 
-/**
- * Every internal link and source on every page must lead to a page, a generated or public file,
- * and a `#fragment` to an id on the page it leads to. Paths under `ignore` (an API the server
- * answers) are skipped. Dev passes pages with their links taken out and a `memo` between rebuilds.
- */
 /** What a link to each path comes to, each path looked at once: most links (the header, the footer) are on every page. */
 function linkVerdicts(ignore: readonly string[], files: ReadonlySet<string>, byPath: ReadonlyMap<string, PageLinks>) {
   const verdicts = new Map<
@@ -277,6 +272,11 @@ function linkVerdicts(ignore: readonly string[], files: ReadonlySet<string>, byP
   };
 }
 
+/**
+ * Every internal link and source on every page must lead to a page, a generated or public file,
+ * and a `#fragment` to an id on the page it leads to. Paths under `ignore` (an API the server
+ * answers) are skipped. Dev passes pages with their links taken out and a `memo` between rebuilds.
+ */
 export function checkLinks(
   pages: ReadonlyArray<CheckedPage | PageLinks>,
   files: ReadonlySet<string>,

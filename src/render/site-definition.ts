@@ -1,12 +1,13 @@
 import type { ReactNode } from 'react';
 import type { Article } from '../content/article.ts';
 import type { DataSchema } from '../content/data.ts';
+import type { Drawer } from '../content/drawing.ts';
 import type { CollectionDefinition, DefaultCollections } from '../content/collections.ts';
 import type { MarkdownOptions } from '../content/markdown-options.ts';
 import type { EditorOptions } from '../editor/editor-config.ts';
 import { recordDeclarationSite } from '../content/declaration-site.ts';
 
-export type { DataSchema, EditorOptions, MarkdownOptions };
+export type { DataSchema, Drawer, EditorOptions, MarkdownOptions };
 
 /** `defineSite({ search })`: full-text search of the built pages with Pagefind. */
 export interface SearchDefinition {
@@ -164,10 +165,6 @@ export interface RouteEntry<Entry extends object = Record<string, unknown>> {
   /** Handed to the page and its head as `entry`. */
   props?: Entry;
 }
-
-import type { Drawer } from '../content/drawing.ts';
-
-export type { Drawer } from '../content/drawing.ts';
 
 export interface SiteDefinition<Data = Record<string, unknown>, Collections = DefaultCollections> {
   /** The pages of the site, in order; `defineRoute` types a route's `entry` from its `entries()`. */
