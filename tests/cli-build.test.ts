@@ -3,6 +3,8 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatBuilt } from '../src/cli/summary.ts';
+import { paint } from '../src/cli/terminal.ts';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 
 const fixture = path.join(repoRoot, 'tests', 'fixtures', 'basic');
@@ -84,6 +86,30 @@ describe('ssg build on a fixture site', () => {
     const entries = await readdir(site.dir);
     // The marker beside the folder (dist.ssg-output) is the build's; nothing else may be left.
     expect(entries.filter((name) => name.startsWith('dist.') && name !== 'dist.ssg-output')).toEqual([]);
+  });
+});
+
+describe('the line that ends a build', () => {
+  const line = (pages: number, articles: number) =>
+    formatBuilt(
+      {
+        pages,
+        articles,
+        outDir: 'dist',
+        durationMs: 1200,
+        markdown: { converted: articles, cached: 0 },
+        unchanged: false,
+        peakMb: 80,
+      },
+      paint(false),
+    );
+
+  it('counts one page and one article in the singular, and any other number in the plural', () => {
+    expect(line(1, 1)).toBe(
+      'Built 1 page (1 article) into dist in 1.20 s · Markdown: 1 converted, 0 from cache · peak memory 80 MB',
+    );
+    expect(line(2, 0)).toMatch(/^Built 2 pages \(0 articles\) into dist in /);
+    expect(line(12, 3)).toMatch(/^Built 12 pages \(3 articles\) into dist in /);
   });
 });
 

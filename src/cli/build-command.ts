@@ -4,8 +4,8 @@ import { catalogueError } from '../errors.ts';
 import { cleanUpOnSignal, exitSoonAfter, reportFailure } from './exit.ts';
 import { limitsOf, withLimitOptions, type GlobalOptions, type LimitOptions } from './options.ts';
 import { progressLine } from './progress.ts';
-import { formatSummary, formatTimings, summaryRows } from './summary.ts';
-import { formatMs, paint, useColor } from './terminal.ts';
+import { formatBuilt, formatSummary, formatTimings, summaryRows } from './summary.ts';
+import { paint, useColor } from './terminal.ts';
 
 interface BuildOptions {
   out: string;
@@ -76,11 +76,8 @@ function printBuildResult(result: BuildResult, outDir: string, colors: ReturnTyp
   process.stdout.write(`${formatSummary(summaryRows(result.pages), colors)}\n`);
   process.stdout.write(`${formatTimings(result.timings, colors)}\n`);
   const peakMb = Math.round(process.resourceUsage().maxRSS / 1024);
-  const markdown =
-    result.markdown.converted > 0 || result.markdown.cached > 0
-      ? ` · Markdown: ${result.markdown.converted} converted, ${result.markdown.cached} from cache`
-      : '';
+  const { pages, articles, durationMs, markdown, unchanged } = result;
   process.stdout.write(
-    `${colors.green('Built')} ${result.pages.length} pages (${result.articles} articles) into ${outDir} in ${formatMs(result.durationMs)}${markdown}${result.unchanged ? ' · output unchanged, nothing written' : ''} · peak memory ${peakMb} MB\n`,
+    `${formatBuilt({ pages: pages.length, articles, outDir, durationMs, markdown, unchanged, peakMb }, colors)}\n`,
   );
 }

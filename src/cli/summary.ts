@@ -49,6 +49,29 @@ export function formatSummary(rows: readonly SummaryRow[], paint: Paint): string
   return [paint.bold(line(header)), ...cells.map(line)].join('\n');
 }
 
+/** `1 article`, `2 articles`: a count and its noun, plural unless it is one. */
+export function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** The line that ends a build: `Built 5 pages (1 article) into dist in 1.2 s · …`. */
+export function formatBuilt(
+  built: {
+    pages: number;
+    articles: number;
+    outDir: string;
+    durationMs: number;
+    markdown: { converted: number; cached: number };
+    unchanged: boolean;
+    peakMb: number;
+  },
+  paint: Paint,
+): string {
+  const { converted, cached } = built.markdown;
+  const markdown = converted > 0 || cached > 0 ? ` · Markdown: ${converted} converted, ${cached} from cache` : '';
+  return `${paint.green('Built')} ${counted(built.pages, 'page')} (${counted(built.articles, 'article')}) into ${built.outDir} in ${formatMs(built.durationMs)}${markdown}${built.unchanged ? ' · output unchanged, nothing written' : ''} · peak memory ${built.peakMb} MB`;
+}
+
 export function formatTimings(timings: Record<string, number>, paint: Paint): string {
   return paint.dim(
     Object.entries(timings)

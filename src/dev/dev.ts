@@ -318,7 +318,8 @@ export async function dev(options: DevOptions): Promise<DevServer> {
 
   try {
     const result = await build.initial();
-    options.log(`Built ${result.pages.length} pages in ${Math.round(result.durationMs)} ms`);
+    const pages = result.pages.length;
+    options.log(`Built ${pages} page${pages === 1 ? '' : 's'} in ${Math.round(result.durationMs)} ms`);
     pruneAfterReload(build);
     void build.warmEdits();
     await editor.start();
