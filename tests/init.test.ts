@@ -20,8 +20,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_GITIGNORE, siteScripts } from '../src/cli/init-project.ts';
-import { mergeScripts } from '../src/cli/package-scripts.ts';
+import { PROJECT_GITIGNORE, SITE_ALLOW_SCRIPTS, siteScripts } from '../src/cli/init-project.ts';
+import { addAllowScripts, allowsScripts, mergeScripts } from '../src/cli/package-scripts.ts';
 import { cliPath, repoRoot, runCli } from './helpers/project.ts';
 
 const starterFiles = (dir: string): string[] =>
@@ -185,7 +185,7 @@ describe('ssg init in a project that installed ssg', () => {
     return dir;
   }
 
-  it('adds build, dev, preview and typecheck to its package.json, writes its .gitignore, and says npm run dev', async () => {
+  it('adds build, dev, preview, typecheck and allowScripts to its package.json, writes its .gitignore, and says npm run dev', async () => {
     const manifest =
       '{\n  "name": "mine",\n  "files": ["a", "b"],\n  "dependencies": {\n    "ssg": "file:ssg-0.1.0.tgz"\n  }\n}\n';
     const dir = project('fresh', { 'package.json': manifest });
@@ -195,6 +195,7 @@ describe('ssg init in a project that installed ssg', () => {
       [
         `Created a site in my-site (${STARTER.length} files).`,
         'Added the scripts "build", "dev", "preview", "typecheck" to package.json.',
+        'Added "allowScripts" for "esbuild", "sharp" to package.json.',
         'Wrote .gitignore.',
         'Next:',
         '  cd my-site',
@@ -204,7 +205,12 @@ describe('ssg init in a project that installed ssg', () => {
     );
     const written = readFileSync(path.join(dir, 'package.json'), 'utf8');
     expect(oneInsertion(manifest, written)).toBe(true);
-    expect(JSON.parse(written)).toEqual({ ...JSON.parse(manifest), scripts: siteScripts('my-site') });
+    expect(JSON.parse(written)).toEqual({
+      ...JSON.parse(manifest),
+      scripts: siteScripts('my-site'),
+      allowScripts: { esbuild: true, sharp: true },
+    });
+    expect(SITE_ALLOW_SCRIPTS).toEqual({ esbuild: true, sharp: true });
     expect(siteScripts('my-site')).toEqual({
       build: 'ssg -C my-site build',
       dev: 'ssg -C my-site dev',
@@ -236,6 +242,7 @@ describe('ssg init in a project that installed ssg', () => {
       [
         `Created a site in my-site (${STARTER.length} files).`,
         'Added the scripts "preview", "typecheck" to package.json.',
+        'Added "allowScripts" for "esbuild", "sharp" to package.json.',
         'Left as they were: the scripts "build", "dev" in package.json (there already, with another command).',
         'Left as it was: .gitignore (there already).',
         'Next:',
@@ -246,7 +253,7 @@ describe('ssg init in a project that installed ssg', () => {
     );
     const written = readFileSync(path.join(dir, 'package.json'), 'utf8');
     expect(written).toBe(
-      '\uFEFF{\r\n\t"name": "mine",\r\n\t"scripts": {\r\n\t\t"build": "vite build",\r\n\t\t"dev": "vite",\r\n\t\t"preview": "ssg -C my-site preview",\r\n\t\t"typecheck": "tsc -p my-site"\r\n\t},\r\n\t"private": true\r\n}',
+      '\uFEFF{\r\n\t"name": "mine",\r\n\t"scripts": {\r\n\t\t"build": "vite build",\r\n\t\t"dev": "vite",\r\n\t\t"preview": "ssg -C my-site preview",\r\n\t\t"typecheck": "tsc -p my-site"\r\n\t},\r\n\t"private": true,\r\n\t"allowScripts": {\r\n\t\t"esbuild": true,\r\n\t\t"sharp": true\r\n\t}\r\n}',
     );
     expect(statSync(path.join(dir, 'package.json')).mode & 0o777).toBe(0o640);
     expect(readFileSync(path.join(dir, '.gitignore'), 'utf8')).toBe('mine/\n');
@@ -278,7 +285,7 @@ describe('ssg init in a project that installed ssg', () => {
     const dir = project('none');
     const result = await runCli(['init', "it's mine"], dir);
     expect(result.stdout.split('\n').slice(1)).toEqual([
-      'Wrote package.json with the scripts "build", "dev", "preview", "typecheck".',
+      'Wrote package.json with the scripts "build", "dev", "preview", "typecheck" and "allowScripts" for "esbuild", "sharp".',
       'Wrote .gitignore.',
       'Next:',
       "  cd 'it'\\''s mine'",
@@ -292,8 +299,80 @@ describe('ssg init in a project that installed ssg', () => {
         preview: "ssg -C 'it'\\''s mine' preview",
         typecheck: "tsc -p 'it'\\''s mine'",
       },
+      allowScripts: { esbuild: true, sharp: true },
     });
     expect(readFileSync(path.join(dir, '.gitignore'), 'utf8')).toBe(PROJECT_GITIGNORE);
+  });
+});
+
+describe('allowScripts', () => {
+  it('leaves an allowScripts that is there as it was, naming what it does not allow', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ssg-init-allow-'));
+    try {
+      for (const [name, allowScripts, said] of [
+        ['partial', { esbuild: true, 'left-pad': false }, '(there already, without "sharp": true)'],
+        ['denied', { 'esbuild@0.28.2': true, sharp: false }, '(there already, without "sharp": true)'],
+        ['none', {}, '(there already, without "esbuild": true, "sharp": true)'],
+        ['all', { 'esbuild@0.28.2': true, sharp: true }, undefined],
+      ] as const) {
+        const project = path.join(dir, name);
+        mkdirSync(path.join(project, 'node_modules'), { recursive: true });
+        symlinkSync(repoRoot, path.join(project, 'node_modules', 'ssg'));
+        const manifest = `${JSON.stringify({ name, allowScripts }, null, 2)}\n`;
+        writeFileSync(path.join(project, 'package.json'), manifest);
+        const result = await runCli(['init', 'my-site'], project);
+        expect(result.code, name).toBe(0);
+        expect(result.stdout).not.toContain('Added "allowScripts"');
+        if (said) expect(result.stdout).toContain(`Left as it was: "allowScripts" in package.json ${said}.`);
+        else expect(result.stdout).not.toContain('"allowScripts"');
+        const after = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8')) as Record<string, unknown>;
+        expect(after.allowScripts).toEqual(allowScripts);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads an allowScripts as npm does: a name or a pinned name set to true, none set to false', () => {
+    expect(allowsScripts({ esbuild: true }, 'esbuild')).toBe(true);
+    expect(allowsScripts({ 'esbuild@0.28.2': true }, 'esbuild')).toBe(true);
+    expect(allowsScripts({ esbuild: true, 'esbuild@0.28.2': false }, 'esbuild')).toBe(false);
+    expect(allowsScripts({ esbuildx: true, esbuild: 'yes' }, 'esbuild')).toBe(false);
+    expect(allowsScripts({}, 'sharp')).toBe(false);
+  });
+
+  it('any package.json object without one: allowScripts added at its end in one insertion, every other byte kept', () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.string(), fc.jsonValue()),
+        fc.constantFrom(0, 1, 2, 4, '\t'),
+        fc.boolean(),
+        fc.boolean(),
+        (fields, indent, crlf, newline) => {
+          const { allowScripts: _dropped, ...manifest } = fields;
+          const json = JSON.stringify(manifest, null, indent) + (newline ? '\n' : '');
+          const text = crlf ? json.replaceAll('\n', '\r\n') : json;
+          const merge = addAllowScripts(text, SITE_ALLOW_SCRIPTS);
+          expect(merge.ok).toBe(true);
+          if (!merge.ok) return;
+          const out = merge.text!;
+          expect(oneInsertion(text, out)).toBe(true);
+          if (text.includes('\r\n')) expect(out).not.toMatch(/[^\r]\n/);
+          const after = JSON.parse(out) as Record<string, unknown>;
+          // As JSON reads it back (-0 is 0).
+          const before = JSON.parse(json) as Record<string, unknown>;
+          expect(Object.keys(after)).toEqual([...Object.keys(before), 'allowScripts']);
+          expect(after).toEqual({ ...before, allowScripts: SITE_ALLOW_SCRIPTS });
+          // With one there already, nothing changes.
+          expect(addAllowScripts(out, { other: true })).toEqual({
+            ok: true,
+            text: undefined,
+            present: SITE_ALLOW_SCRIPTS,
+          });
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
 

@@ -207,7 +207,7 @@ describe('ssg installed from its packed tarball', () => {
   it('init writes a site and the scripts that run it, prints the next two commands, and refuses a folder that is not empty', async () => {
     const result = await run(process.execPath, [bin, 'init', 'my-site'], { cwd: project });
     expect(result.stdout).toMatch(
-      /^Created a site in my-site \(\d+ files\)\.\nAdded the scripts "build", "dev", "preview", "typecheck" to package\.json\.\nWrote \.gitignore\.\nNext:\n {2}cd my-site\n {2}npm run dev\n$/,
+      /^Created a site in my-site \(\d+ files\)\.\nAdded the scripts "build", "dev", "preview", "typecheck" to package\.json\.\nAdded "allowScripts" for "esbuild", "sharp" to package\.json\.\nWrote \.gitignore\.\nNext:\n {2}cd my-site\n {2}npm run dev\n$/,
     );
     // The project's package.json as npm wrote it, with the scripts added.
     const manifest = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8')) as Record<string, unknown>;
@@ -221,7 +221,13 @@ describe('ssg installed from its packed tarball', () => {
         preview: 'ssg -C my-site preview',
         typecheck: 'tsc -p my-site',
       },
+      allowScripts: { esbuild: true, sharp: true },
     });
+    // What the site needs of those the repository allows (better-sqlite3 and workerd are its own).
+    const own = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+      allowScripts: Record<string, boolean>;
+    };
+    for (const name of Object.keys(manifest.allowScripts as object)) expect(own.allowScripts[name]).toBe(true);
     expect(readFileSync(path.join(project, '.gitignore'), 'utf8')).toBe('node_modules/\n');
     for (const file of [
       'site/index.tsx',

@@ -19,7 +19,8 @@ export function addInitCommand(program: Command): void {
       const interrupts = cleanUpOnSignal('Init');
       try {
         const { initSite } = await import('./init.ts');
-        const { addSiteToProject, installingProject, npmPrefixOf } = await import('./init-project.ts');
+        const { SITE_ALLOW_SCRIPTS, addSiteToProject, installingProject, npmPrefixOf } =
+          await import('./init-project.ts');
         const result = await initSite(folder, path.resolve(global.root), interrupts);
         const shown = (file: string) => path.relative(process.cwd(), file) || '.';
         const site = shown(result.target);
@@ -32,7 +33,7 @@ export function addInitCommand(program: Command): void {
         let scripts: string[] = [];
         if (project) {
           const changes = addSiteToProject(project, result.target, interrupts);
-          lines.push(...projectReport(changes, shown));
+          lines.push(...projectReport(changes, Object.keys(SITE_ALLOW_SCRIPTS), shown));
           // npm runs the project's scripts from the site when no package.json lies between them.
           if (npmPrefixOf(result.target) === project) scripts = changes.running;
         }
@@ -46,22 +47,26 @@ export function addInitCommand(program: Command): void {
 }
 
 /** What init wrote into the project and what it left as it was there. */
-function projectReport(changes: ProjectChanges, shown: (file: string) => string): string[] {
+function projectReport(changes: ProjectChanges, allow: string[], shown: (file: string) => string): string[] {
   const packageJson = shown(changes.packageJson);
   const gitignore = shown(changes.gitignore);
   const names = (list: string[]) => list.map((name) => `"${name}"`).join(', ');
   const lines: string[] = [];
-  if (changes.added.length > 0)
-    lines.push(
-      changes.created
-        ? `Wrote ${packageJson} with the scripts ${names(changes.added)}.`
-        : `Added the scripts ${names(changes.added)} to ${packageJson}.`,
-    );
+  const allowScripts = `"allowScripts" for ${names(allow)}`;
+  if (changes.created) lines.push(`Wrote ${packageJson} with the scripts ${names(changes.added)} and ${allowScripts}.`);
+  else {
+    if (changes.added.length > 0) lines.push(`Added the scripts ${names(changes.added)} to ${packageJson}.`);
+    if (changes.allowScriptsAdded) lines.push(`Added ${allowScripts} to ${packageJson}.`);
+  }
   if (!changes.gitignoreLeft) lines.push(`Wrote ${gitignore}.`);
   if (changes.packageJsonLeft) lines.push(`Left as it was: ${packageJson} (${changes.packageJsonLeft}).`);
   if (changes.kept.length > 0)
     lines.push(
       `Left as ${changes.kept.length === 1 ? 'it was: the script' : 'they were: the scripts'} ${names(changes.kept)} in ${packageJson} (there already, with another command).`,
+    );
+  if (changes.notAllowed.length > 0)
+    lines.push(
+      `Left as it was: "allowScripts" in ${packageJson} (there already, without ${changes.notAllowed.map((name) => `"${name}": true`).join(', ')}).`,
     );
   if (changes.gitignoreLeft) lines.push(`Left as it was: ${gitignore} (${changes.gitignoreLeft}).`);
   return lines;

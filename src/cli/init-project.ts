@@ -1,7 +1,8 @@
 // The project around a new site: the folder whose node_modules holds this very ssg, where `npm
 // install` ran. `ssg init` adds the scripts that run the site to its package.json (npm runs them
-// from any folder below it, the site's own included) and writes its .gitignore. It replaces
-// nothing: a file or a script that is there already stays as it is, and init's report names it.
+// from any folder below it, the site's own included) with the `allowScripts` the site's packages
+// need, and writes its .gitignore. It replaces nothing: a file, a script or an allowScripts that is
+// there already stays as it is, and init's report names it.
 import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
@@ -16,10 +17,16 @@ import {
 import path from 'node:path';
 import { noInterrupts, type Interrupts } from '../interrupt.ts';
 import { generatorRoot } from '../project.ts';
-import { mergeScripts, shellWord } from './package-scripts.ts';
+import { addAllowScripts, allowsScripts, mergeScripts, shellWord } from './package-scripts.ts';
 
 /** What the project's .gitignore needs that the site's own (the starter's) does not hold. */
 export const PROJECT_GITIGNORE = 'node_modules/\n';
+
+/**
+ * The packages a site installs with ssg whose install scripts npm is to run (npm 11 lists those an
+ * `allowScripts` does not name; npm 12 runs no others): esbuild's checks its binary, and sharp's.
+ */
+export const SITE_ALLOW_SCRIPTS: Readonly<Record<string, boolean>> = { esbuild: true, sharp: true };
 
 /** The scripts, run from the project's folder, for the site at `site` (relative to it, with `/`). */
 export function siteScripts(site: string): Record<string, string> {
@@ -59,6 +66,10 @@ export interface ProjectChanges {
   kept: string[];
   /** The scripts that run the site now: added, or there already with the same command. */
   running: string[];
+  /** Whether init added `allowScripts` (SITE_ALLOW_SCRIPTS) to package.json. */
+  allowScriptsAdded: boolean;
+  /** The packages of SITE_ALLOW_SCRIPTS that an `allowScripts` there already does not allow. */
+  notAllowed: string[];
   /** Why package.json was left as it was, when it could take no scripts. */
   packageJsonLeft?: string;
   /** Why .gitignore was not written (`there already`). */
@@ -84,6 +95,8 @@ export function addSiteToProject(project: string, site: string, interrupts: Inte
     created: written.created,
     kept: written.kept,
     running,
+    allowScriptsAdded: written.allowScriptsAdded,
+    notAllowed: written.notAllowed,
     ...(written.left ? { packageJsonLeft: written.left } : {}),
     ...(gitignoreLeft ? { gitignoreLeft } : {}),
   };
@@ -93,33 +106,49 @@ interface WrittenScripts {
   added: string[];
   kept: string[];
   created: boolean;
+  allowScriptsAdded: boolean;
+  notAllowed: string[];
   left?: string;
 }
 
 function writeScripts(file: string, scripts: Record<string, string>, interrupts: Interrupts): WrittenScripts {
+  const leftAsItWas = (left: string): WrittenScripts => ({
+    added: [],
+    kept: [],
+    created: false,
+    allowScriptsAdded: false,
+    notAllowed: [],
+    left,
+  });
   let before: string | undefined;
   try {
     const bytes = readFileSync(file);
     before = bytes.toString('utf8');
-    if (!Buffer.from(before, 'utf8').equals(bytes)) return { added: [], kept: [], created: false, left: 'not UTF-8' };
+    if (!Buffer.from(before, 'utf8').equals(bytes)) return leftAsItWas('not UTF-8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-      return { added: [], kept: [], created: false, left: cannot('read', error) };
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return leftAsItWas(cannot('read', error));
   }
   const created = before === undefined;
   const merge = mergeScripts(before ?? '{}\n', scripts);
-  if (!merge.ok) return { added: [], kept: [], created: false, left: merge.reason };
-  if (merge.text === undefined) return { added: [], kept: merge.kept, created: false };
+  if (!merge.ok) return leftAsItWas(merge.reason);
+  const withScripts = merge.text ?? before ?? '{}\n';
+  const allow = addAllowScripts(withScripts, SITE_ALLOW_SCRIPTS);
+  if (!allow.ok) return leftAsItWas(allow.reason);
+  const notAllowed = allow.present
+    ? Object.keys(SITE_ALLOW_SCRIPTS).filter((name) => !allowsScripts(allow.present!, name))
+    : [];
+  const after = allow.text ?? merge.text;
+  if (after === undefined) return { added: [], kept: merge.kept, created: false, allowScriptsAdded: false, notAllowed };
   try {
-    if (before === undefined) writeFileSync(file, merge.text, { flag: 'wx' });
+    if (before === undefined) writeFileSync(file, after, { flag: 'wx' });
     else {
-      const refused = replaceFile(file, before, merge.text, interrupts);
-      if (refused) return { added: [], kept: [], created: false, left: refused };
+      const refused = replaceFile(file, before, after, interrupts);
+      if (refused) return leftAsItWas(refused);
     }
   } catch (error) {
-    return { added: [], kept: [], created: false, left: cannot('write', error) };
+    return leftAsItWas(cannot('write', error));
   }
-  return { added: merge.added, kept: merge.kept, created };
+  return { added: merge.added, kept: merge.kept, created, allowScriptsAdded: allow.text !== undefined, notAllowed };
 }
 
 /**

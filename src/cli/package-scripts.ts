@@ -1,6 +1,6 @@
-// Scripts added to a package.json as text: the new entries are inserted where they belong and every
-// other byte stays as the file had it (its indent, line ends, key order, inline arrays), as a person
-// adding them by hand would. An existing script is never replaced.
+// Scripts (and an `allowScripts`) added to a package.json as text: the new entries are inserted where
+// they belong and every other byte stays as the file had it (its indent, line ends, key order, inline
+// arrays), as a person adding them by hand would. An existing script or allowScripts is never replaced.
 
 /** A word as a POSIX shell (npm's script shell) reads it back: quoted unless plain; never read as an option. */
 export function shellWord(word: string): string {
@@ -51,17 +51,49 @@ export function mergeScripts(text: string, scripts: Readonly<Record<string, stri
     const inner = innerOf(entries, indentOf(text, holder.keyStart), layout);
     return { ok: true, text: splice(text, object.open + 1, object.close, inner), added, kept };
   }
-  const member = `${JSON.stringify('scripts')}${layout.colon}{${innerOf(entries, layout.memberIndent, layout)}}`;
+  return { ok: true, text: withMember(text, root, layout, 'scripts', entries), added, kept };
+}
+
+export type AllowScriptsMerge =
+  /** `text` is the file with `allowScripts` added, or undefined when it has one (left as it is). */
+  { ok: true; text: string | undefined; present?: Record<string, unknown> } | { ok: false; reason: string };
+
+/**
+ * `text` (a package.json) with an `allowScripts` object of `allow` at the end of its top-level
+ * object, unless it has an `allowScripts` already: then `present` is that, which stays as it is.
+ */
+export function addAllowScripts(text: string, allow: Readonly<Record<string, boolean>>): AllowScriptsMerge {
+  const start = text.startsWith('\uFEFF') ? 1 : 0;
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(text.slice(start));
+  } catch (error) {
+    return { ok: false, reason: `not valid JSON: ${(error as Error).message}` };
+  }
+  if (!isRecord(manifest)) return { ok: false, reason: 'not a JSON object' };
+  if (Object.hasOwn(manifest, 'allowScripts'))
+    return { ok: true, text: undefined, present: isRecord(manifest.allowScripts) ? manifest.allowScripts : {} };
+  const root = objectAt(text, skipSpace(text, start));
+  const layout = layoutOf(text, root);
+  const entries = Object.entries(allow).map(([name, value]) => JSON.stringify(name) + layout.colon + String(value));
+  return { ok: true, text: withMember(text, root, layout, 'allowScripts', entries) };
+}
+
+/**
+ * Whether an `allowScripts` lets `name`'s install scripts run, as npm reads it: by a name-only key
+ * or one pinned to a version (`name@1.2.3`) set to true, and no key for it set to false.
+ */
+export function allowsScripts(allowScripts: Readonly<Record<string, unknown>>, name: string): boolean {
+  const keys = Object.keys(allowScripts).filter((key) => key === name || key.startsWith(`${name}@`));
+  return keys.some((key) => allowScripts[key] === true) && !keys.some((key) => allowScripts[key] === false);
+}
+
+/** `text` with the member `key` (an object of `entries`) added at the end of its top-level object, `root`. */
+function withMember(text: string, root: ObjectSpan, layout: Layout, key: string, entries: string[]): string {
+  const member = `${JSON.stringify(key)}${layout.colon}{${innerOf(entries, layout.memberIndent, layout)}}`;
   const last = root.members.at(-1);
-  if (last)
-    return {
-      ok: true,
-      text: splice(text, last.valueEnd, last.valueEnd, separatorOf(text, root) + member),
-      added,
-      kept,
-    };
-  const inner = innerOf([member], indentOf(text, root.open), layout);
-  return { ok: true, text: splice(text, root.open + 1, root.close, inner), added, kept };
+  if (last) return splice(text, last.valueEnd, last.valueEnd, separatorOf(text, root) + member);
+  return splice(text, root.open + 1, root.close, innerOf([member], indentOf(text, root.open), layout));
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
