@@ -146,10 +146,16 @@ export const errorCatalogue = {
   },
   FrontMatterKeyMisspelt: {
     title: 'A front-matter key looks like a misspelt one',
-    hint: (key: string, meant: string) =>
-      `Rename ${key} to ${meant}. If ${key} is a field of the site's own, declare it in its collection's schema (defineCollection({ schema: z.object({ ${key}: … }) })).`,
-    message: (key: string, meant: string) =>
-      `"${key}" is not a key ssg reads, so it changes nothing; did you mean ${meant}?`,
+    hint: byCase({
+      key: (key: string, meant: string) =>
+        `Rename ${key} to ${meant}. If ${key} is a field of the site's own, declare it in its collection's schema (defineCollection({ schema: z.object({ ${key}: … }) })).`,
+      more: (_count: number) => 'Correct the ten above first; the build names the rest then.',
+    }),
+    message: byCase({
+      key: (key: string, meant: string) =>
+        `"${key}" is not a key ssg reads, so it changes nothing; did you mean ${meant}?`,
+      more: (count: number) => `${count} more keys look like misspelt ones.`,
+    }),
   },
   ArticleNotText: {
     title: 'An article file is not UTF-8 text',
@@ -177,7 +183,8 @@ export const errorCatalogue = {
       notObject: (name: string) =>
         `The collection "${name}" is not an object; declare it with defineCollection({ … }).`,
       type: (name: string) => `The collection "${name}" has a type other than "content" or "data".`,
-      folder: (name: string) => `The folder of the collection "${name}" is not a folder below content/.`,
+      folder: (name: string, folder: string) =>
+        `The folder of the collection "${name}" is ${folder}, which is not a folder below content/.`,
       nested: (name: string, folder: string) =>
         `The folder of the collection "${name}" is "${folder}", a folder inside another; name one directly below content/ ("${folder.split('/').pop()}"), as links between collections lead to /<folder>/<slug>.`,
       schema: (name: string) =>
@@ -185,7 +192,7 @@ export const errorCatalogue = {
       notFolder: (name: string) =>
         `This is the folder of the collection "${name}", but it is a file; move the file away or give the collection another folder.`,
       overlaps: (name: string, other: string) =>
-        `The folder of the collection "${name}" is the folder of "${other}" or inside it; give each collection its own folder.`,
+        `The folders of the collections "${name}" and "${other}" are one, or one is inside the other; give each collection its own folder.`,
       feed: (name: string) =>
         `The feed carries the collection "${name}", which is no content collection of the site; name one in collections, or leave collection out.`,
       dataClash: (name: string, file: string) =>

@@ -134,7 +134,7 @@ describe('mistakes in collections', () => {
           'const collections = {',
           "import { guides } from './content.ts';\nconst collections = {\n  guides,",
         ),
-        /CollectionInvalid[\s\S]*site\/content\.ts:3: The folder of the collection "guides" is not a folder below content\//,
+        /CollectionInvalid[\s\S]*site\/content\.ts:3: The folder of the collection "guides" is "\.\.\/outside", which is not a folder below content\//,
       );
     } finally {
       await site.remove('site/content.ts');
@@ -165,7 +165,7 @@ describe('mistakes in collections', () => {
     await failsWith(
       'site/index.tsx',
       code.replace('news: defineCollection({})', "news: defineCollection({ folder: '../site' })"),
-      /CollectionInvalid[\s\S]*site\/index\.tsx:\d+: The folder of the collection "news" is not a folder below content\//,
+      /CollectionInvalid[\s\S]*site\/index\.tsx:\d+: The folder of the collection "news" is "\.\.\/site", which is not a folder below content\//,
     );
     const result = await site.run(['build']);
     expect(result.code, result.stderr).toBe(0);
@@ -184,13 +184,16 @@ describe('mistakes in collections', () => {
     try {
       const result = await site.run(['build']);
       expect(result.code, result.stderr).toBe(0);
+      const written = await site.read('site/index.tsx');
       for (const [name, folder] of [
         ['news', 'newz'],
         ['team', 'crew'],
-      ])
+      ]) {
+        const line = written.split('\n').findIndex((one) => one.includes(`${name}: defineCollection(`)) + 1;
         expect(result.stderr).toContain(
-          `site/index.tsx: the collection "${name}" has no folder content/${folder}, so it is empty; create the folder or correct its "folder".`,
+          `site/index.tsx:${line}: the collection "${name}" has no folder content/${folder}, so it is empty; create the folder, or give the collection the folder it has ("folder").`,
         );
+      }
       expect(existsSync(site.file('dist/news/hello.html'))).toBe(false);
       expect(await site.read('dist/team.html')).toContain('<ul id="team"></ul>');
     } finally {
@@ -276,7 +279,7 @@ describe('collection folders and links between them', () => {
       }),
     );
     expect(() => resolveCollections(content, { a: { folder: 'x' }, b: { folder: 'x/' } }, 's')).toThrow(
-      /"a" is the folder of "b" or inside it/,
+      /"b" and "a" are one, or one is inside the other/,
     );
     expect(() => resolveCollections(content, { 'a b': {} }, 's')).toThrow(/is not a name/);
     expect(resolveCollections(content, undefined, 's').map((one) => one.name)).toEqual(['news']);
@@ -349,7 +352,9 @@ describe('collections declared or filed carelessly', () => {
     const invalid = (message: RegExp) => [
       { code: 'CollectionInvalid', file: 'site/index.tsx', message: expect.stringMatching(message) },
     ];
-    expect(await errorsOf(declare({ folder: 42 }))).toEqual(invalid(/"docs" is not a folder below content\//));
+    expect(await errorsOf(declare({ folder: 42 }))).toEqual(
+      invalid(/"docs" is 42, which is not a folder below content\//),
+    );
     // A link to another collection's article leads to /<its folder>/<slug>: only one name can say that.
     expect(await errorsOf(declare({ folder: 'guides/docs' }))).toEqual(
       invalid(/"docs" is "guides\/docs", a folder inside another/),

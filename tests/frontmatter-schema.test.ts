@@ -400,6 +400,32 @@ describe('the fields authors bring from other generators', () => {
     );
   });
 
+  it('a slip beside the key it was meant as fails too: it changes nothing either', () => {
+    const error = errorOf(() => parse('---\ndraft: false\ndarft: true\n---\nBody\n')) as SsgError;
+    expect([error.code, error.where]).toEqual(['FrontMatterKeyMisspelt', 'content/news/post.md:3']);
+  });
+
+  it('a file of thousands of slips is told about ten, and how many more there are', () => {
+    const keys = Array.from(
+      { length: 500 },
+      (_, index) => `draf${String.fromCharCode(97 + (index % 26))}${'t'.repeat(Math.floor(index / 26))}`,
+    );
+    const slips = keys.filter((key) => key !== 'draft' && /^draf[a-z]t?$/.test(key));
+    const text = `---\n${slips.map((key) => `${key}: 1`).join('\n')}\n---\nBody\n`;
+    const error = errorOf(() => parse(text)) as SsgErrorList;
+    expect(error.errors).toHaveLength(11);
+    expect(error.errors[10]!.message).toBe(`${slips.length - 10} more keys look like misspelt ones.`);
+  });
+
+  it('a schema that takes any key (a record) leaves every key to it', async () => {
+    const { z } = await import('zod');
+    const read = parseArticle(
+      { file: 'content/x/a.md', text: '---\ndate: "2025-01-01"\ntag: x\n---\n' },
+      { now, warn: () => {}, collection: () => ({ name: 'x', schema: z.record(z.string(), z.unknown()) }) },
+    );
+    expect(read.data.tag).toBe('x');
+  });
+
   it("a key the collection's schema declares is no slip, and a slip of the schema's own keys is one", async () => {
     const { z } = await import('zod');
     const schema = z.object({ drafts: z.array(z.string()).optional(), role: z.string().optional() });

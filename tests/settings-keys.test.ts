@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseDataFile } from '../src/content/data.ts';
-import { keysAt, nearestKey } from '../src/content/schema-keys.ts';
+import { lineOfProperty } from '../src/content/property-line.ts';
+import { keysAt, nearestKey, takesAnyKeyAt } from '../src/content/schema-keys.ts';
 import { SsgError, SsgErrorList } from '../src/errors.ts';
 import { checkSiteOptions, siteOptionsSchema } from '../src/render/site-options.ts';
 
@@ -68,6 +69,16 @@ describe('a data file with a misspelt key', () => {
     expect(errors.map((error) => [error.code, error.where, error.message])).toEqual([
       ['DataSchemaMismatch', 'content/site.yaml:2', 'email: must be an e-mail address'],
       ['DataKeyUnknown', 'content/site.yaml:6', 'social.gihtub is not a key this file takes; did you mean github?'],
+    ]);
+  });
+
+  it('under a schema that lets unknown keys pass, a required key missing beside its slip names the slip', () => {
+    const loose = z.object({ name: z.string(), role: z.string() });
+    const errors = errorsOf(() =>
+      parseDataFile({ name: 'alice', file: 'content/team/alice.yaml', text: 'name: Alice\nrloe: Engineer\n' }, loose),
+    );
+    expect(errors.map((error) => [error.code, error.where, error.message])).toEqual([
+      ['DataKeyUnknown', 'content/team/alice.yaml:2', 'rloe is not a key this file takes; did you mean role?'],
     ]);
   });
 
@@ -162,9 +173,111 @@ describe("defineSite's options", () => {
     expect(errors.map((error) => [error.code, error.message])).toEqual([
       [
         'SiteOptionUnknown',
-        "defineSite's redirects./a.destinaton is not an option, so it would be ignored; did you mean destination?",
+        'defineSite\'s redirects["/a"].destinaton is not an option, so it would be ignored; did you mean destination?',
       ],
       ['SiteOptionInvalid', "defineSite's layout: must be a function"],
     ]);
+  });
+});
+
+describe('the line of a property in the source', () => {
+  const source = [
+    'export default defineSite<Data>({', // 1
+    '  // redirect: in a comment is not the key', // 2
+    "  brand: 'a { b // c', pattern: /^\\d{4}-[{]$/, note: `x ${'}'} y`,", // 3
+    '  routes: [', // 4
+    "    { path: '/', page: Home, head: () => ({ title: 'T' }) },", // 5
+    '    defineRoute({', // 6
+    "      path: '/x',", // 7
+    '      head: 42,', // 8
+    '    }),', // 9
+    '    ...more,', // 10
+    '  ],', // 11
+    "  'redirect': { '/old': '/' },", // 12
+    '  editor,', // 13
+    '});', // 14
+  ].join('\n');
+
+  it('follows keys and indexes, through calls, past comments, strings, templates and regular expressions', () => {
+    expect(lineOfProperty(source, 1, ['redirect'])).toBe(12);
+    expect(lineOfProperty(source, 1, ['routes', 1, 'head'])).toBe(8);
+    expect(lineOfProperty(source, 1, ['routes', 0, 'head'])).toBe(5);
+    expect(lineOfProperty(source, 1, ['routes', 1])).toBe(6);
+    // As far as the source spells the path out: a spread, a variable.
+    expect(lineOfProperty(source, 1, ['routes', 2, 'path'])).toBe(10);
+    expect(lineOfProperty(source, 1, ['editor', 'backend', 'brnach'])).toBe(13);
+    expect(lineOfProperty(source, 1, ['missing'])).toBe(1);
+  });
+
+  it('finds every key of any object literal written out, one property a line', () => {
+    const key = fc.stringMatching(/^[a-z][a-zA-Z0-9]{0,6}$/);
+    const tricky = fc.constantFrom(
+      "'{'",
+      '"}"',
+      '`${"{"}`',
+      '/[{]/g',
+      '// }',
+      '/* { */',
+      "'//'",
+      '1',
+      'x => ({ a: 1 })',
+    );
+    type Tree = { [key: string]: Tree | string };
+    const tree: fc.Arbitrary<Tree> = fc.letrec<{ tree: Tree }>((tie) => ({
+      tree: fc.dictionary(key, fc.oneof({ depthSize: 'small' }, tricky, tie('tree')), { minKeys: 1, maxKeys: 4 }),
+    })).tree;
+    fc.assert(
+      fc.property(tree, (value) => {
+        const lines = ['defineSite({'];
+        const expected: [string[], number][] = [];
+        const write = (object: Tree, at: string[]) => {
+          for (const [name, inner] of Object.entries(object)) {
+            if (typeof inner === 'string') {
+              // A comment alone on its line closes with the line: the value goes below it.
+              lines.push(inner.startsWith('//') ? `${name}: 0, ${inner}` : `${name}: ${inner},`);
+              expected.push([[...at, name], lines.length]);
+            } else {
+              lines.push(`${name}: {`);
+              expected.push([[...at, name], lines.length]);
+              write(inner, [...at, name]);
+              lines.push('},');
+            }
+          }
+        };
+        write(value, []);
+        lines.push('})');
+        const text = lines.join('\n');
+        for (const [path, line] of expected) expect(lineOfProperty(text, 1, path), path.join('.')).toBe(line);
+      }),
+    );
+  });
+});
+
+describe('the keys a schema declares, in each of its forms', () => {
+  it('reads unions, intersections, pipes, brands, lazy and wrapped objects, of zod 4 and zod 3', async () => {
+    const { z: z3 } = await import('zod/v3');
+    const tag = z.object({ tag: z.string() });
+    expect(keysAt(z.union([z.object({ kind: z.literal('a') }), tag]))).toEqual(['kind', 'tag']);
+    expect(keysAt(tag.and(z.object({ x: z.string() })))).toEqual(['tag', 'x']);
+    expect(keysAt(z.preprocess((value) => value, tag))).toEqual(['tag']);
+    expect(keysAt(z.lazy(() => tag).optional())).toEqual(['tag']);
+    expect(keysAt(tag.transform((value) => value).pipe(z.object({ tag: z.string() })))).toEqual(['tag']);
+    expect(keysAt(z.discriminatedUnion('kind', [z.object({ kind: z.literal('a'), tag: z.string() })]))).toEqual([
+      'kind',
+      'tag',
+    ]);
+    expect(keysAt(z3.object({ tag: z3.string() }).brand<'X'>())).toEqual(['tag']);
+    expect(keysAt(z3.object({ tag: z3.string() }).and(z3.object({ x: z3.string() })))).toEqual(['tag', 'x']);
+    expect(
+      keysAt(
+        z3
+          .object({ tag: z3.string() })
+          .refine(() => true)
+          .optional(),
+      ),
+    ).toEqual(['tag']);
+    expect(takesAnyKeyAt(z.record(z.string(), z.unknown()))).toBe(true);
+    expect(takesAnyKeyAt(tag)).toBe(false);
+    expect(keysAt(z.object({ list: z.array(tag) }), ['list', 0])).toEqual(['tag']);
   });
 });

@@ -23,7 +23,7 @@ import {
 } from './frontmatter-schema.ts';
 import { checkArticleDepth, checkArticleSize, DEFAULT_LIMITS, type ArticleLimits } from './limits.ts';
 import { checkLookalikeKeys } from './lookalike-keys.ts';
-import { keysAt } from './schema-keys.ts';
+import { keysAt, takesAnyKeyAt } from './schema-keys.ts';
 import { shareImageOf, type ShareImageFolders } from './share-image.ts';
 import { checkSlug, slugOf } from './slug.ts';
 
@@ -134,7 +134,8 @@ function articleFromParts(
   const fields = checkFrontMatter(file, data, text);
   checkSlugField(file, slug, data, text);
   checkPublishingKeys(file, data, text);
-  checkLookalikeKeys(file, data, text, options.warn, new Set(keysAt(collection.schema)));
+  if (!takesAnyKeyAt(collection.schema))
+    checkLookalikeKeys(file, data, text, options.warn, new Set(keysAt(collection.schema)));
   const at = (key: string) => keyAt(file, text, key);
 
   let date: string;

@@ -92,16 +92,16 @@ export function resolveCollections(
     const where = (declarations && declaredLocation(declarations.sites(definition), declarations.root)) ?? {
       file: siteFile,
     };
-    const fail = (why: 'name' | 'notObject' | 'type' | 'folder' | 'schema') =>
+    const fail = (why: 'name' | 'notObject' | 'type' | 'schema') =>
       catalogueError('CollectionInvalid', [why, name], where);
     if (!NAME.test(name)) throw fail('name');
     if (!definition || typeof definition !== 'object') throw fail('notObject');
     const type = definition.type ?? 'content';
     if (type !== 'content' && type !== 'data') throw fail('type');
     const folder: unknown = definition.folder ?? name;
-    if (typeof folder !== 'string') throw fail('folder');
-    const dir = path.resolve(contentDir, folder);
-    if (!dir.startsWith(contentDir + path.sep)) throw fail('folder');
+    const dir = typeof folder === 'string' ? path.resolve(contentDir, folder) : '';
+    if (!dir.startsWith(contentDir + path.sep))
+      throw catalogueError('CollectionInvalid', ['folder', name, JSON.stringify(folder) ?? String(folder)], where);
     // One folder directly below content/: a link to another collection's article leads to /<folder>/<slug>.
     const below = path.relative(contentDir, dir).split(path.sep).join('/');
     if (below.includes('/')) throw catalogueError('CollectionInvalid', ['nested', name, below], where);
@@ -110,10 +110,12 @@ export function resolveCollections(
       throw fail('schema');
     return { name, type, dir, where, ...(schema ? { schema: schema as DataSchema } : {}) };
   });
-  for (const a of resolved) {
-    const other = resolved.find((b) => b !== a && (a.dir === b.dir || a.dir.startsWith(b.dir + path.sep)));
+  // Named at the later of the two: the one whose folder was set to the other's.
+  resolved.forEach((a, index) => {
+    const inside = (one: string, other: string) => one === other || one.startsWith(other + path.sep);
+    const other = resolved.slice(0, index).find((b) => inside(a.dir, b.dir) || inside(b.dir, a.dir));
     if (other) throw catalogueError('CollectionInvalid', ['overlaps', a.name, other.name], a.where);
-  }
+  });
   return resolved;
 }
 

@@ -80,19 +80,17 @@ export function parseDataFile(source: DataFile, schema: DataSchema | undefined):
   if (!schema) return value;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new SsgErrorList(schemaErrors(source.file, doc, lines, schema, result.error.issues));
+  throw new SsgErrorList(schemaErrors({ file: source.file, doc, lines, value }, schema, result.error.issues));
 }
 
 /** One error per mistake, in the order of the file's lines (see explainIssues). */
 function schemaErrors(
-  file: string,
-  doc: Document,
-  lines: LineCounter,
+  { file, doc, lines, value }: { file: string; doc: Document; lines: LineCounter; value: unknown },
   schema: DataSchema,
   issues: ReadonlyArray<SchemaIssue>,
 ): SsgError[] {
   const at = (path: ReadonlyArray<PropertyKey>) => ({ file, line: lineOf(doc, lines, path) });
-  const { unknownKeys, others } = explainIssues(schema, issues, (path) => doc.hasIn(path as unknown[]));
+  const { unknownKeys, others } = explainIssues(schema, issues, value);
   return [
     ...unknownKeys.map(({ path, key, meant, known }) =>
       catalogueError('DataKeyUnknown', [describePath(doc, [...path, key]), key, meant, known], at([...path, key])),

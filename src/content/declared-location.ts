@@ -3,28 +3,20 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DeclarationSite } from './declaration-site.ts';
-
-/** The line of `key: …` (or `key(`) at or after `from`, the first; undefined when it is not written so. */
-function lineOfKey(text: string, key: string, from: number): number | undefined {
-  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const pattern = new RegExp(`(^|[\\s{,])(['"]?)${escaped}\\2\\s*[:(]`);
-  const lines = text.split('\n');
-  for (let index = from - 1; index < lines.length; index++) if (pattern.test(lines[index]!)) return index + 1;
-  return undefined;
-}
+import { lineOfProperty } from './property-line.ts';
 
 /** How the site's bundle tells where one of its values was declared (its own declarationSiteOf). */
 export type DeclarationSites = (value: unknown) => DeclarationSite | undefined;
 
 /**
- * Where a value was declared (`site`), relative to `root`: the call's line, or with `key` the
- * line of that key in the object declared there (its first at or after the call). Undefined when
- * it was not recorded or the file is gone (a compiled bundle, without source maps).
+ * Where a value was declared (`site`), relative to `root`: the call's line, or the line of the
+ * property at `property` (a path of keys) in the object the call was given, as far as the source writes it out.
+ * Undefined when it was not recorded or the file is gone (a compiled bundle, without source maps).
  */
 export function declaredLocation(
   site: DeclarationSite | undefined,
   root: string,
-  key?: string,
+  property: readonly PropertyKey[] = [],
 ): { file: string; line: number } | undefined {
   if (!site) return undefined;
   let text: string;
@@ -34,5 +26,13 @@ export function declaredLocation(
     return undefined;
   }
   const file = path.relative(root, site.file).split(path.sep).join('/');
-  return { file, line: (key !== undefined ? lineOfKey(text, key, site.line) : undefined) ?? site.line };
+  // The object the call was given: from the call's own column on (`{ news: defineCollection({ … }) }`).
+  const lines = text.split('\n');
+  if (property.length === 0 || site.line > lines.length) return { file, line: site.line };
+  const fromCall = [
+    ...lines.slice(0, site.line - 1).map(() => ''),
+    lines[site.line - 1]!.slice(Math.max(0, site.column - 1)),
+    ...lines.slice(site.line),
+  ].join('\n');
+  return { file, line: lineOfProperty(fromCall, site.line, property) ?? site.line };
 }

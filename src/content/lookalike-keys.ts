@@ -56,13 +56,17 @@ export function checkLookalikeKeys(
 ): void {
   const known = [...READ_KEYS, ...declared];
   const errors: SsgError[] = [];
+  let misspelt = 0;
   let warned = 0;
   let more = 0;
   for (const key of Object.keys(data)) {
     if (READ_KEYS.includes(key) || declared.has(key)) continue;
-    const misspelt = nearestKey(key, known);
-    if (misspelt && !Object.hasOwn(data, misspelt)) {
-      errors.push(catalogueError('FrontMatterKeyMisspelt', [key, misspelt], keyLocation(file, text, key)));
+    // A slip beside the key it was meant as (`darft: true` under `draft: false`) changes nothing either.
+    const nearest = nearestKey(key, known);
+    if (nearest) {
+      // A file of thousands of slips is told about the first ten, and how many more there are.
+      if (++misspelt <= 10)
+        errors.push(catalogueError('FrontMatterKeyMisspelt', ['key', key, nearest], keyLocation(file, text, key)));
       continue;
     }
     const lower = key.toLowerCase();
@@ -78,6 +82,7 @@ export function checkLookalikeKeys(
   }
   if (more > 0)
     warn(`${file}: ${more} more keys in front matter are not read and look like ones that are; see the ten above.`);
+  if (misspelt > 10) errors.push(catalogueError('FrontMatterKeyMisspelt', ['more', misspelt - 10], { file }));
   if (errors.length === 1) throw errors[0];
   if (errors.length > 1) throw new SsgErrorList(errors);
 }

@@ -10,48 +10,72 @@ const definitionOf = (schema: unknown): Definition | undefined => {
   return node?._zod?.def ?? node?._def;
 };
 
-/** The schema inside wrappers that keep the shape (optional, default, a pipe's or transform's input…). */
+/** The schema inside wrappers that keep the shape (optional, default, lazy, brand, a pipe's input…). */
 function unwrapped(schema: unknown): unknown {
   let node = schema;
   for (let depth = 0; depth < 16; depth++) {
     const def = definitionOf(node);
+    if (!def || def.shape !== undefined || Array.isArray(def.options) || def.left !== undefined) return node;
+    // A pipe whose input is a function (zod 4's preprocess) checks its output's shape.
+    const input = def.in !== undefined && definitionOf(def.in)?.type === 'transform' ? def.out : def.in;
     const inner =
-      def?.innerType ?? def?.in ?? def?.schema ?? (typeof def?.getter === 'function' ? def.getter() : undefined);
-    if (!def || inner === undefined || def.shape !== undefined) return node;
+      def.innerType ??
+      input ??
+      def.schema ??
+      (typeof def.getter === 'function' ? def.getter() : undefined) ??
+      (def.typeName === 'ZodBranded' ? def.type : undefined);
+    if (inner === undefined) return node;
     node = inner;
   }
   return node;
 }
 
-/** The object shape of a schema (of a union, its first form that is an object), or undefined when it has none. */
-function shapeOf(schema: unknown): Record<string, unknown> | undefined {
-  const node = unwrapped(schema) as { shape?: unknown } | undefined;
-  const options: unknown = definitionOf(node)?.options;
-  if (Array.isArray(options)) return options.map(shapeOf).find(Boolean);
-  const shape = node?.shape ?? definitionOf(node)?.shape;
+/** The forms a value may take: a union's options, an intersection's two sides, or the schema itself. */
+function formsOf(schema: unknown): unknown[] {
+  const node = unwrapped(schema);
+  const def = definitionOf(node);
+  if (Array.isArray(def?.options)) return def.options.flatMap(formsOf);
+  if (def?.left !== undefined && def.right !== undefined) return [...formsOf(def.left), ...formsOf(def.right)];
+  return [node];
+}
+
+/** The object shape of one form, or undefined when it is no object. */
+function shapeOf(form: unknown): Record<string, unknown> | undefined {
+  const shape = (form as { shape?: unknown } | undefined)?.shape ?? definitionOf(form)?.shape;
   const value = typeof shape === 'function' ? shape() : shape;
   return value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
 }
 
-/** The part of a schema that checks the value at `path` (keys and array indexes), if it can be followed. */
-function schemaAt(schema: unknown, path: ReadonlyArray<PropertyKey>): unknown {
-  let node: unknown = schema;
+/** Whether a form takes any key (a record's): none of its keys is then unknown. */
+const takesAnyKey = (form: unknown) => {
+  const def = definitionOf(form);
+  return def?.type === 'record' || def?.typeName === 'ZodRecord';
+};
+
+/** The part of a schema that checks the value at `path` (keys and array indexes), each form that can. */
+function schemasAt(schema: unknown, path: ReadonlyArray<PropertyKey>): unknown[] {
+  let nodes: unknown[] = [schema];
   for (const segment of path) {
-    if (typeof segment === 'number') {
-      const def = definitionOf(unwrapped(node));
-      node = def?.element ?? def?.type;
-    } else {
-      const shape = shapeOf(node);
-      node = shape ? shape[String(segment)] : definitionOf(unwrapped(node))?.valueType;
-    }
-    if (node === undefined) return undefined;
+    nodes = nodes.flatMap(formsOf).flatMap((form) => {
+      const def = definitionOf(form);
+      if (typeof segment === 'number')
+        return def?.element ?? (def?.typeName === 'ZodArray' ? def.type : undefined) ?? [];
+      const shape = shapeOf(form);
+      return (shape ? shape[String(segment)] : takesAnyKey(form) ? def?.valueType : undefined) ?? [];
+    });
   }
-  return node;
+  return nodes;
 }
 
-/** The keys the object at `path` of a schema declares (none when it cannot be read). */
+/** The keys an object at `path` of a schema declares, in any of its forms (none when they cannot be read). */
 export function keysAt(schema: unknown, path: ReadonlyArray<PropertyKey> = []): string[] {
-  return Object.keys(shapeOf(schemaAt(schema, path)) ?? {});
+  const forms = schemasAt(schema, path).flatMap(formsOf);
+  return [...new Set(forms.flatMap((form) => Object.keys(shapeOf(form) ?? {})))];
+}
+
+/** Whether the object at `path` of a schema takes keys of any name (a record, in any of its forms). */
+export function takesAnyKeyAt(schema: unknown, path: ReadonlyArray<PropertyKey> = []): boolean {
+  return schemasAt(schema, path).flatMap(formsOf).some(takesAnyKey);
 }
 
 /** Edits (insert, delete, replace, swap two letters) between two short words, or more than `limit`. */
@@ -102,27 +126,54 @@ export interface ExplainedIssues {
   others: SchemaIssue[];
 }
 
+/** The value at `path`, or undefined. */
+function valueAt(value: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let at = value;
+  for (const key of path) at = at && typeof at === 'object' && Object.hasOwn(at, key) ? (at as any)[key] : undefined;
+  return at;
+}
+
+/** The keys of the object at `path` of a value (none when it is no object). */
+const keysOfValueAt = (value: unknown, path: ReadonlyArray<PropertyKey>): string[] => {
+  const at = valueAt(value, path);
+  return at && typeof at === 'object' && !Array.isArray(at) ? Object.keys(at) : [];
+};
+
 /**
  * One complaint per mistake: each unknown key with the nearest key the schema knows there, and
- * that key's own complaint (of being missing) left out, since renaming the first mends both.
- * `has` tells whether the checked value has a key at a path.
+ * that key's own complaint (of being missing) left out, since renaming the first mends both. A
+ * schema that lets unknown keys pass (z.object) says only that a key is missing: a key written
+ * beside it one slip away (`rloe` for a missing `role`) is then named as the one meant.
  */
-export function explainIssues(
-  schema: unknown,
-  issues: readonly SchemaIssue[],
-  has: (path: readonly PropertyKey[]) => boolean,
-): ExplainedIssues {
+export function explainIssues(schema: unknown, issues: readonly SchemaIssue[], value: unknown): ExplainedIssues {
   const explained = new Set<string>();
   const unknownKeys: ExplainedIssues['unknownKeys'] = [];
+  const named = new Set<string>();
   for (const issue of issues) {
     if (issue.code !== 'unrecognized_keys' || !Array.isArray(issue.keys)) continue;
     const known = keysAt(schema, issue.path);
-    const absent = known.filter((key) => !has([...issue.path, key]));
+    const present = keysOfValueAt(value, issue.path);
+    const absent = known.filter((key) => !present.includes(key));
     for (const key of issue.keys.map(String)) {
       const meant = nearestKey(key, absent) ?? nearestKey(key, known);
       if (meant && absent.includes(meant)) explained.add(JSON.stringify([...issue.path, meant]));
+      named.add(JSON.stringify([...issue.path, key]));
       unknownKeys.push({ path: [...issue.path], key, known, ...(meant ? { meant } : {}) });
     }
+  }
+  for (const issue of issues) {
+    const missing = issue.path[issue.path.length - 1];
+    const parent = issue.path.slice(0, -1);
+    if (typeof missing !== 'string' || explained.has(JSON.stringify(issue.path))) continue;
+    if (!keysOfValueAt(value, parent).length || keysOfValueAt(value, parent).includes(missing)) continue;
+    const known = keysAt(schema, parent);
+    const slip = keysOfValueAt(value, parent).find(
+      (key) => !known.includes(key) && !named.has(JSON.stringify([...parent, key])) && nearestKey(key, [missing]),
+    );
+    if (!slip) continue;
+    explained.add(JSON.stringify(issue.path));
+    named.add(JSON.stringify([...parent, slip]));
+    unknownKeys.push({ path: parent, key: slip, known, meant: missing });
   }
   const others = issues.filter(
     (issue) =>

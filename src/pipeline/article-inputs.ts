@@ -76,8 +76,9 @@ function warnOfMissingFolders(
   for (const collection of collections) {
     if (existsSync(collection.dir)) continue;
     const folder = relative(project, collection.dir);
+    const { file, line } = collection.where;
     warn(
-      `${siteEntryShown(project)}: the collection "${collection.name}" has no folder ${folder}, so it is empty; create the folder or correct its "folder".`,
+      `${line ? `${file}:${line}` : file}: the collection "${collection.name}" has no folder ${folder}, so it is empty; create the folder, or give the collection the folder it has ("folder").`,
     );
   }
 }

@@ -34,7 +34,9 @@ const markdown = z.strictObject({
 
 const search = z.strictObject({ indexed: z.unknown(), pages: z.unknown(), language: optional });
 
-const redirect = z.union([z.string(), z.strictObject({ destination: z.unknown(), status: optional })]);
+const redirect = z.union([z.string(), z.strictObject({ destination: z.unknown(), status: optional })], {
+  error: 'must be a destination (a path or URL), or { destination, status }',
+});
 
 /** `defineSite({ … })`: each option the generator reads. */
 export const siteOptionsSchema = z.strictObject({
@@ -73,28 +75,27 @@ function flattened(issues: readonly Issue[]): Issue[] {
 /** `collections.news.folder`, `routes[3].noindex`: an option's path as it is written. */
 function optionPath(path: readonly PropertyKey[]): string {
   return path
-    .map((key, index) => (typeof key === 'number' ? `[${key}]` : index === 0 ? key : `.${String(key)}`))
+    .map((key, index) =>
+      typeof key === 'number'
+        ? `[${key}]`
+        : !/^[A-Za-z_$][\w$]*$/.test(String(key))
+          ? `[${JSON.stringify(String(key))}]`
+          : index === 0
+            ? String(key)
+            : `.${String(key)}`,
+    )
     .join('');
 }
 
-/** Whether the definition has a value at `path`. */
-function hasPath(site: object, path: readonly PropertyKey[]): boolean {
-  let value: unknown = site;
-  for (const key of path) {
-    if (!value || typeof value !== 'object' || !Object.hasOwn(value, key)) return false;
-    value = (value as Record<PropertyKey, unknown>)[key];
-  }
-  return true;
-}
-
-/** Where the option at `path` was declared: the nearest declaration on the way (a collection's own), else defineSite's. */
+/** Who declared the option at `path` (the nearest on the way: a collection's own call, else defineSite's), and the path from there. */
 function declaredBy(site: object, path: readonly PropertyKey[], sites: DeclarationSites) {
   let value: unknown = site;
-  let declared = sites(site);
-  for (const key of path) {
+  let declared = { site: sites(site), rest: [...path] };
+  path.forEach((key, index) => {
     value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
-    declared = sites(value) ?? declared;
-  }
+    const own = sites(value);
+    if (own) declared = { site: own, rest: path.slice(index + 1) };
+  });
   return declared;
 }
 
@@ -110,23 +111,20 @@ export function checkSiteOptions(
 ): void {
   const result = siteOptionsSchema.safeParse(site);
   if (result.success) return;
-  const where = (path: readonly PropertyKey[], key?: string) =>
-    declaredLocation(declaredBy(site, path, declarations.sites), declarations.root, key) ?? { file: siteFile };
+  const where = (path: readonly PropertyKey[]) => {
+    const { site: declared, rest } = declaredBy(site, path, declarations.sites);
+    return declaredLocation(declared, declarations.root, rest) ?? { file: siteFile };
+  };
   const issues = flattened(result.error.issues as unknown as Issue[]);
-  const { unknownKeys, others } = explainIssues(siteOptionsSchema, issues, (path) => hasPath(site, path));
+  const { unknownKeys, others } = explainIssues(siteOptionsSchema, issues, site);
   const errors: SsgError[] = [
     ...unknownKeys.map(({ path, key, meant, known }) =>
-      catalogueError('SiteOptionUnknown', [optionPath([...path, key]), meant, known], where(path, key)),
+      catalogueError('SiteOptionUnknown', [optionPath([...path, key]), meant, known], where([...path, key])),
     ),
-    ...others.map((issue) => {
-      const last = issue.path[issue.path.length - 1];
-      return catalogueError(
-        'SiteOptionInvalid',
-        [optionPath(issue.path), issue.message],
-        where(issue.path.slice(0, -1), typeof last === 'string' ? last : undefined),
-      );
-    }),
-  ];
+    ...others.map((issue) =>
+      catalogueError('SiteOptionInvalid', [optionPath(issue.path), issue.message], where(issue.path)),
+    ),
+  ].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   if (errors.length === 1) throw errors[0];
   throw new SsgErrorList(errors);
 }
