@@ -155,6 +155,8 @@ describe('ssg installed from its packed tarball', () => {
     const names = packed!.files.map((file) => file.path);
     expect(names).toContain('lib/cli.js');
     expect(names).toContain('starter/site/index.tsx');
+    // The guides an error's hint names (docs/reference/define-site.md, say) come with it.
+    expect(names).toContain('docs/reference/define-site.md');
     // What only the company's site and the repository use is not shipped.
     expect(names.filter((name) => /^(site|content|templates|tests|functions|patches)\//.test(name))).toEqual([]);
 
@@ -197,7 +199,7 @@ describe('ssg installed from its packed tarball', () => {
     // Nothing written into the installed package: it runs lib/ as installed.
     expect(version.stderr).toBe('');
     expect(readdirSync(installed).sort()).toEqual(
-      ['README.md', 'bin', 'lib', 'package.json', 'src', 'starter', 'tsconfig.json']
+      ['README.md', 'bin', 'docs', 'lib', 'package.json', 'src', 'starter', 'tsconfig.json']
         .filter((name) => existsSync(path.join(installed, name)))
         .sort(),
     );
