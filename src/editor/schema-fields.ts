@@ -124,7 +124,7 @@ function listWidget(schema: JsonSchema, path: string, warn: Warn): Widget | unde
   };
   if (items.type === 'object' && items.properties) {
     const fields = fieldsOf(items, `${path}[]`, warn);
-    // The first text field names each item in the collapsed list ("Celo", "Alice").
+    // The first text field names each item in the collapsed list ("Alice", "Bob").
     const summary = fields.find((field) => field.widget === 'string');
     return { widget: 'list', fields, ...(summary ? { summary: `{{fields.${summary.name}}}` } : {}), ...limits };
   }
