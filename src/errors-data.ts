@@ -514,7 +514,7 @@ export const errorCatalogue = {
   },
   TagInvalid: {
     title: 'A tag makes no URL',
-    hint: 'Give each tag in "tags:" as text with at least one letter or digit, for example tags: [staking, ethereum].',
+    hint: 'Give each tag in "tags:" as text with at least one letter or digit, for example tags: [release, guide].',
     message: byCase({
       notAList: (tags: unknown) => `In its front matter, "tags" is ${JSON.stringify(tags)}, not a list.`,
       notText: (tag: unknown) => `In its front matter, the tag ${JSON.stringify(tag)} is not text.`,

@@ -220,7 +220,7 @@ function titleOf(title: unknown, slug: string, at: (key: string) => string, warn
 
 /**
  * Tags, kept only when they are a list (the spec's rule). Text where a list belongs (`tags:
- * staking`, Jekyll's `tags: a b`) is not read, with a warning giving the list to write; an item
+ * release`, Jekyll's `tags: a b`) is not read, with a warning giving the list to write; an item
  * that is no text (a list, a map) is left out with a warning.
  */
 function tagsOf(tags: unknown, at: (key: string) => string, warn: (message: string) => void): Pick<Article, 'tags'> {
@@ -231,7 +231,7 @@ function tagsOf(tags: unknown, at: (key: string) => string, warn: (message: stri
     const items = text.includes(',') ? text.split(',') : text.split(/\s+/);
     const list = items.map((item) => item.trim()).filter(Boolean);
     warn(
-      `${at('tags')}: tags is ${JSON.stringify(tags)}, not a list, so the article gets no tags; write it as a list: tags: [${list.length > 0 ? list.join(', ') : 'staking, ethereum'}]`,
+      `${at('tags')}: tags is ${JSON.stringify(tags)}, not a list, so the article gets no tags; write it as a list: tags: [${list.length > 0 ? list.join(', ') : 'release, guide'}]`,
     );
     return {};
   }
@@ -247,7 +247,7 @@ function tagsOf(tags: unknown, at: (key: string) => string, warn: (message: stri
   // One warning for all of them: a list of thousands says so once.
   if (left.length > 0)
     warn(
-      `${at('tags')}: ${left.length === 1 ? `the tag ${JSON.stringify(left[0])} is` : `${left.length} tags (${JSON.stringify(left[0])}, …) are`} not text and left out; write each tag as text: tags: [staking, ethereum]`,
+      `${at('tags')}: ${left.length === 1 ? `the tag ${JSON.stringify(left[0])} is` : `${left.length} tags (${JSON.stringify(left[0])}, …) are`} not text and left out; write each tag as text: tags: [release, guide]`,
     );
   return { tags: Object.freeze(kept) };
 }

@@ -1,4 +1,4 @@
-// Article tags as URL segments: `Staking & Rewards` → `staking-rewards`.
+// Article tags as URL segments: `Releases & Notes` → `releases-notes`.
 import type { Article } from './article.ts';
 import { catalogueError, type ErrorDetails, type SsgError } from '../errors.ts';
 import { listReadsOf, untrackedAccess, type ListAccess } from '../list-reads.ts';
@@ -74,7 +74,7 @@ function groupsBySlug(articles: readonly Article[]): Map<string, TagGroup> {
 
 /**
  * Every tag of the articles, by slug, in slug order. Tags spelled differently but with the same
- * slug (`Ethereum`, `ethereum`) are one tag. A tag that is not text, or has no slug, stops the
+ * slug (`Release`, `release`) are one tag. A tag that is not text, or has no slug, stops the
  * build naming the article's file.
  */
 export function groupByTag(articles: readonly Article[]): TagGroup[] {
