@@ -200,6 +200,7 @@ describe('ssg init in a project that installed ssg', () => {
         'Next:',
         '  cd my-site',
         '  npm run dev',
+        'To type-check it: npm install -D typescript @types/react, then npm run typecheck.',
         '',
       ].join('\n'),
     );
@@ -244,10 +245,11 @@ describe('ssg init in a project that installed ssg', () => {
         'Added the scripts "preview", "typecheck" to package.json.',
         'Added "allowScripts" for "esbuild", "sharp" to package.json.',
         'Left as they were: the scripts "build", "dev" in package.json (there already, with another command).',
-        'Left as it was: .gitignore (there already).',
+        'Left as it was: .gitignore (there already, and node_modules/ is not ignored by it).',
         'Next:',
         '  cd my-site',
         '  npx ssg dev',
+        'To type-check it: npm install -D typescript @types/react, then npm run typecheck.',
         '',
       ].join('\n'),
     );
@@ -264,6 +266,10 @@ describe('ssg init in a project that installed ssg', () => {
       'Left as they were: the scripts "build", "dev", "preview", "typecheck" in package.json (there already, with another command).',
     );
     expect(again.stdout).not.toContain('Added');
+    // The typecheck script is the first site's: the second one's is tsc in its folder.
+    expect(again.stdout).toContain(
+      '\nTo type-check it: npm install -D typescript @types/react, then npx tsc in its folder.\n',
+    );
     expect(readFileSync(path.join(dir, 'package.json'), 'utf8')).toBe(written);
   });
 
@@ -276,7 +282,13 @@ describe('ssg init in a project that installed ssg', () => {
     const lines = result.stdout.split('\n');
     expect(lines[1]).toBe('Wrote .gitignore.');
     expect(lines[2]).toMatch(/^Left as it was: package\.json \(not valid JSON: .+\)\.$/);
-    expect(lines.slice(3)).toEqual(['Next:', '  cd my-site', '  npx ssg dev', '']);
+    expect(lines.slice(3)).toEqual([
+      'Next:',
+      '  cd my-site',
+      '  npx ssg dev',
+      'To type-check it: npm install -D typescript @types/react, then npx tsc in its folder.',
+      '',
+    ]);
     expect(readFileSync(path.join(dir, 'package.json'), 'utf8')).toBe(broken);
     expect(existsSync(path.join(dir, 'my-site', 'site', 'index.tsx'))).toBe(true);
   });
@@ -290,6 +302,7 @@ describe('ssg init in a project that installed ssg', () => {
       'Next:',
       "  cd 'it'\\''s mine'",
       '  npm run dev',
+      'To type-check it: npm install -D typescript @types/react, then npm run typecheck.',
       '',
     ]);
     expect(JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'))).toEqual({
@@ -302,6 +315,33 @@ describe('ssg init in a project that installed ssg', () => {
       allowScripts: { esbuild: true, sharp: true },
     });
     expect(readFileSync(path.join(dir, '.gitignore'), 'utf8')).toBe(PROJECT_GITIGNORE);
+  });
+});
+
+describe('a .gitignore there already', () => {
+  it('is left as it was, and init says when it does not ignore node_modules/', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ssg-init-gitignore-'));
+    try {
+      for (const [name, text, said] of [
+        ['plain', 'node_modules/\n', '(there already)'],
+        ['rooted', '# deps\r\n/node_modules\r\n*.log\r\n', '(there already)'],
+        ['anywhere', 'dist/\n**/node_modules/\n', '(there already)'],
+        ['other', 'dist/\n', '(there already, and node_modules/ is not ignored by it)'],
+        ['unignored', 'node_modules/\n!node_modules/\n', '(there already, and node_modules/ is not ignored by it)'],
+        ['empty', '', '(there already, and node_modules/ is not ignored by it)'],
+      ] as const) {
+        const project = path.join(dir, name);
+        mkdirSync(path.join(project, 'node_modules'), { recursive: true });
+        symlinkSync(repoRoot, path.join(project, 'node_modules', 'ssg'));
+        writeFileSync(path.join(project, '.gitignore'), text);
+        const result = await runCli(['init', 'my-site'], project);
+        expect(result.code, name).toBe(0);
+        expect(result.stdout, name).toContain(`\nLeft as it was: .gitignore ${said}.\n`);
+        expect(readFileSync(path.join(project, '.gitignore'), 'utf8')).toBe(text);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -209,7 +209,7 @@ describe('ssg installed from its packed tarball', () => {
   it('init writes a site and the scripts that run it, prints the next two commands, and refuses a folder that is not empty', async () => {
     const result = await run(process.execPath, [bin, 'init', 'my-site'], { cwd: project });
     expect(result.stdout).toMatch(
-      /^Created a site in my-site \(\d+ files\)\.\nAdded the scripts "build", "dev", "preview", "typecheck" to package\.json\.\nAdded "allowScripts" for "esbuild", "sharp" to package\.json\.\nWrote \.gitignore\.\nNext:\n {2}cd my-site\n {2}npm run dev\n$/,
+      /^Created a site in my-site \(\d+ files\)\.\nAdded the scripts "build", "dev", "preview", "typecheck" to package\.json\.\nAdded "allowScripts" for "esbuild", "sharp" to package\.json\.\nWrote \.gitignore\.\nNext:\n {2}cd my-site\n {2}npm run dev\nTo type-check it: npm install -D typescript @types\/react, then npm run typecheck\.\n$/,
     );
     // The project's package.json as npm wrote it, with the scripts added.
     const manifest = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8')) as Record<string, unknown>;

@@ -39,7 +39,13 @@ export function addInitCommand(program: Command): void {
         }
         const run = (command: string) => (scripts.includes(command) ? `npm run ${command}` : `${ssg} ${command}`);
         const next = site === '.' ? [run('dev'), run('build')] : [`cd ${shellWord(site)}`, run('dev')];
-        process.stdout.write(`${[...lines, 'Next:', ...next.map((line) => `  ${line}`)].join('\n')}\n`);
+        const after = ['Next:', ...next.map((line) => `  ${line}`)];
+        // The typecheck runs tsc, which ssg does not install (docs/package.md, "One React").
+        if (project)
+          after.push(
+            `To type-check it: npm install -D typescript @types/react, then ${scripts.includes('typecheck') ? 'npm run typecheck' : 'npx tsc in its folder'}.`,
+          );
+        process.stdout.write(`${[...lines, ...after].join('\n')}\n`);
       } catch (error) {
         reportFailure(error, Boolean(global.verbose), 'Init failed');
       }

@@ -72,7 +72,7 @@ export interface ProjectChanges {
   notAllowed: string[];
   /** Why package.json was left as it was, when it could take no scripts. */
   packageJsonLeft?: string;
-  /** Why .gitignore was not written (`there already`). */
+  /** Why .gitignore was not written (`there already`, and whether it ignores node_modules/). */
   gitignoreLeft?: string;
 }
 
@@ -85,7 +85,12 @@ export function addSiteToProject(project: string, site: string, interrupts: Inte
   try {
     writeFileSync(gitignore, PROJECT_GITIGNORE, { flag: 'wx' });
   } catch (error) {
-    gitignoreLeft = (error as NodeJS.ErrnoException).code === 'EEXIST' ? 'there already' : cannot('write', error);
+    gitignoreLeft =
+      (error as NodeJS.ErrnoException).code !== 'EEXIST'
+        ? cannot('write', error)
+        : ignoresNodeModules(readOrEmpty(gitignore))
+          ? 'there already'
+          : 'there already, and node_modules/ is not ignored by it';
   }
   const running = written.left ? [] : Object.keys(scripts).filter((name) => !written.kept.includes(name));
   return {
@@ -100,6 +105,29 @@ export function addSiteToProject(project: string, site: string, interrupts: Inte
     ...(written.left ? { packageJsonLeft: written.left } : {}),
     ...(gitignoreLeft ? { gitignoreLeft } : {}),
   };
+}
+
+/**
+ * Whether a .gitignore ignores node_modules/ beside it: its last line naming that folder (as
+ * `node_modules`, `/node_modules/`, `node_modules/*`, or after a leading `**`) is not a `!` one.
+ */
+export function ignoresNodeModules(text: string): boolean {
+  let ignored = false;
+  for (const line of text.split(/\r?\n/)) {
+    const pattern = line.trim();
+    const negated = pattern.startsWith('!');
+    if (/^(\*\*\/|\/)?node_modules(\/(\*\*?)?)?$/.test(negated ? pattern.slice(1) : pattern)) ignored = !negated;
+  }
+  return ignored;
+}
+
+/** The text of `file`, or nothing when it cannot be read (a folder, say). */
+function readOrEmpty(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 interface WrittenScripts {
