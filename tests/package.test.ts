@@ -5,7 +5,7 @@
 // repository needs), taken from npm's cache, which the repository's `npm ci` filled. No traffic
 // leaves the machine.
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -412,5 +412,20 @@ describe('ssg installed from its packed tarball', () => {
       expect(result.stderr).toContain('npm install better-sqlite3');
       expect(result.stderr).not.toContain('Unexpected internal error');
     }
+  });
+
+  it('a second site is run by the commands init prints and its README gives: npx ssg in its folder', async () => {
+    const env = { ...process.env, NO_COLOR: '1', npm_config_update_notifier: 'false', npm_config_offline: 'true' };
+    const other = path.join(project, 'other-site');
+    const init = await run('npx', ['ssg', 'init', 'other-site'], { cwd: project, env });
+    // The scripts are the first site's: init leaves them and prints npx ssg.
+    expect(init.stdout).toContain('\nNext:\n  cd other-site\n  npx ssg dev\n');
+    const readme = readFileSync(path.join(other, 'README.md'), 'utf8');
+    expect(readme).toContain('Run in this folder, `npx ssg dev` serves it');
+    expect(readme).toContain('`npx ssg build` writes it to dist/');
+    const first = statSync(path.join(site, 'dist', 'index.html')).mtimeMs;
+    await run('npx', ['ssg', 'build'], { cwd: other, env });
+    expect(readFileSync(path.join(other, 'dist', 'index.html'), 'utf8')).toContain('<h1>Welcome</h1>');
+    expect(statSync(path.join(site, 'dist', 'index.html')).mtimeMs).toBe(first);
   });
 });
