@@ -782,7 +782,8 @@ export const errorCatalogue = {
   InitFolderNotEmpty: {
     title: 'The folder for the new site is not empty',
     hint: 'Give ssg init a folder that does not exist yet, or an empty one: it never writes over anything.',
-    message: (folder: string) => `"${folder}" already exists and is not an empty folder.`,
+    message: (folder: string, found?: string) =>
+      `"${folder}" already exists and is not an empty folder${found ? ` (it holds ${found})` : ''}.`,
   },
   RedirectInvalid: {
     title: 'A redirect cannot be written',

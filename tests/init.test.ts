@@ -96,6 +96,18 @@ describe('ssg init', () => {
     expect(snapshot(dir)).toEqual(before);
   });
 
+  it('names what a folder it refuses holds: a hidden file too', async () => {
+    const dir = path.join(scratch, 'holding');
+    mkdirSync(path.join(dir, 'mac'), { recursive: true });
+    writeFileSync(path.join(dir, 'mac', '.DS_Store'), '');
+    mkdirSync(path.join(dir, 'many'));
+    for (const name of ['d', 'c', 'b', 'a']) writeFileSync(path.join(dir, 'many', name), '');
+    const mac = await runCli(['init', 'mac'], dir);
+    expect(mac.stderr).toContain('"mac" already exists and is not an empty folder (it holds ".DS_Store").');
+    const many = await runCli(['init', 'many'], dir);
+    expect(many.stderr).toContain('"many" already exists and is not an empty folder (it holds "a", "b" and 2 more).');
+  });
+
   it('makes missing parents, and takes a name near the file system limit', async () => {
     const long = 'c'.repeat(250);
     const result = await runCli(['init', path.join('a', 'b', long)], scratch);

@@ -93,7 +93,19 @@ function checkTarget(target: string, shown: string): boolean {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw catalogueError('InitFailed', [shown, (error as Error).message], { file: shown }, { cause: error });
   }
-  if (!stats.isDirectory() || readdirSync(target).some((name) => !ALLOWED.has(name)))
-    throw catalogueError('InitFolderNotEmpty', [shown], { file: shown });
+  if (!stats.isDirectory()) throw catalogueError('InitFolderNotEmpty', [shown], { file: shown });
+  const found = readdirSync(target)
+    .filter((name) => !ALLOWED.has(name))
+    .sort();
+  if (found.length > 0) throw catalogueError('InitFolderNotEmpty', [shown, namedEntries(found)], { file: shown });
   return true;
+}
+
+/** `".DS_Store"`, `"a", "b"`, `"a", "b" and 3 more`: the first entries of a folder, by name. */
+function namedEntries(names: string[]): string {
+  const named = names
+    .slice(0, 2)
+    .map((name) => JSON.stringify(name))
+    .join(', ');
+  return names.length > 2 ? `${named} and ${names.length - 2} more` : named;
 }
