@@ -12,7 +12,7 @@ const files: Record<string, string> = {
     "import { defineSite } from 'ssg';",
     "import { Legal } from './pages/legal.tsx';",
     "import { drawers, plugin } from './share.tsx';",
-    "export default defineSite({ routes: [{ path: '/legal', component: Legal }], drawers, markdown: { remarkPlugins: [plugin] } });",
+    "export default defineSite({ routes: [{ path: '/legal', page: Legal, head: () => ({ title: 'Legal' }) }], drawers, markdown: { remarkPlugins: [plugin] } });",
   ].join('\n'),
   'site/pages/legal.tsx': 'export const Legal = () => <p>Terms</p>;',
   'site/share.tsx': [

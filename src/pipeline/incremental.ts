@@ -189,6 +189,19 @@ function searchInPlace(outDir: string, publicDir: string) {
 }
 
 /**
+ * Prints what the site's own check warns of when it is new. The check runs on every data or code
+ * change and says the same until what it checks changes: a warning is printed when it is new or
+ * different, and again only after a check that did not give it (it went away, and came back).
+ */
+function onlyNewWarnings(warn: (message: string) => void): (messages: readonly string[]) => void {
+  let said = new Set<string>();
+  return (messages) => {
+    for (const message of new Set(messages)) if (!said.has(message)) warn(message);
+    said = new Set(messages);
+  };
+}
+
+/**
  * The pipeline kept in memory: given the files that changed, it redoes only what they affect (an
  * article edit renders that article and the pages that read what changed in it, not the site).
  * Every run checks the whole site as `build` does, and writes nothing unless all is well.
@@ -198,10 +211,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
   const outDir = path.resolve(project.root, options.outDir);
   const now = options.now ?? (() => new Date());
   const images = createImageStage(project);
-  const edits = createEditConverter({
-    cacheDir: project.cacheDir,
-    ...(options.limits ? { limits: options.limits } : {}),
-  });
+  const edits = createEditConverter({ cacheDir: project.cacheDir, ...(options.limits && { limits: options.limits }) });
   const moduleCopies = createSiteModuleCopies(project.cacheDir);
   const strategy: Strategy<Set<string>> = {
     bundler: await contextBundler(project, outDir),
@@ -212,16 +222,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     dev: { memo: { drawn: new Map() as DrawnMemo, links: createLinkCheckMemo() }, edits },
   };
   let state: State | undefined;
-  /**
-   * What the site's own check warned of when it last ran. It runs on every data or code change, and
-   * says the same until what it checks changes: a warning is printed when it is new or different,
-   * and again only after a check that did not give it (it went away, and came back).
-   */
-  let checkSaid = new Set<string>();
-  const checkWarnings = (messages: readonly string[]) => {
-    for (const message of new Set(messages)) if (!checkSaid.has(message)) options.warn(message);
-    checkSaid = new Set(messages);
-  };
+  const checkWarnings = onlyNewWarnings(options.warn);
   /** When the last good run started (wall clock): cache entries written since are spared. */
   let lastGood = Date.now();
   let search = searchInPlace(outDir, project.publicDir);
