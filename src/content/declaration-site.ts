@@ -1,8 +1,10 @@
-// Where a site's code declared a value (`defineSite(…)`, `defineCollection(…)`): the file and line
-// of the call, read from the call's stack (mapped to the site's source, since the site's bundle
-// carries a source map), so an error about the value names the file that holds it.
+// Where a site's code declared a value (`defineSite(…)`, `defineCollection(…)`): the place of the
+// call in the module that ran it, so an error about the value can name the file that holds it.
+// Only the call's raw place is kept (cheap, no source map read); declared-location.ts maps it to
+// the site's source when an error needs it. No node: imports here: the module is part of the
+// public surface, which browser bundles may reach.
 
-/** A file (absolute), and the line and column of the call. */
+/** The place of a call: the module's file or URL as it ran, and the line and column there (from 1). */
 export interface DeclarationSite {
   file: string;
   line: number;
@@ -11,27 +13,29 @@ export interface DeclarationSite {
 
 const sites = new WeakMap<object, DeclarationSite>();
 
-/** The first frame of a stack: `at fn (file:///a/b.ts:12:3)` or `at file:///a/b.ts:12:3`. */
-const FRAME = /^\s*at (?:.*? \()?(.+?):(\d+):(\d+)\)?$/m;
+type CallSite = { getFileName(): string | null; getLineNumber(): number | null; getColumnNumber(): number | null };
 
-/** Remembers where `value` was made: the caller of `maker` (the function that received it). */
+/** Remembers where `value` was made: the place of the call to `maker` (the function that received it). */
 export function recordDeclarationSite(value: object, maker: Function): void {
-  const holder: { stack?: string } = {};
-  Error.captureStackTrace(holder, maker);
-  const frame = FRAME.exec(holder.stack?.split('\n').slice(1).join('\n') ?? '');
-  if (!frame) return;
-  // No node: imports here: the module is part of the public surface that browser bundles may reach.
-  // A file URL's path, as the file system names it (`/C:/site/x.ts` on Windows is `C:/site/x.ts`).
-  const location = frame[1]!.startsWith('file:')
-    ? decodeURIComponent(new URL(frame[1]!).pathname).replace(/^\/([A-Za-z]:\/)/, '$1')
-    : frame[1]!;
-  if (!location.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(location)) return;
-  sites.set(value, { file: location, line: Number(frame[2]), column: Number(frame[3]) });
+  if (typeof Error.captureStackTrace !== 'function') return;
+  const formatter = Error.prepareStackTrace;
+  let call: CallSite | undefined;
+  try {
+    // The call sites themselves, unformatted: formatting would map every frame through the
+    // bundle's source map, reading it on every load of the site's code.
+    Error.prepareStackTrace = (_error, calls) => calls;
+    const holder: { stack?: unknown } = {};
+    Error.captureStackTrace(holder, maker);
+    call = (holder.stack as CallSite[] | undefined)?.[0];
+  } finally {
+    Error.prepareStackTrace = formatter;
+  }
+  const file = call?.getFileName();
+  const line = call?.getLineNumber();
+  if (!file || !line) return;
+  sites.set(value, { file, line, column: call!.getColumnNumber() ?? 1 });
 }
 
-/**
- * Where `value` was declared, when it was made by a maker that records it. Without source maps
- * the stack names the site's compiled bundle, removed once loaded: check the file is there.
- */
+/** Where `value` was declared (the call's place as it ran), when it was made by a maker that records it. */
 export const declarationSiteOf = (value: unknown): DeclarationSite | undefined =>
   value && typeof value === 'object' ? sites.get(value) : undefined;
