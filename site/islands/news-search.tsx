@@ -157,7 +157,8 @@ function NewsSearch({
         id={`${id}-results`}
         className="news-search-results"
         aria-label="Search results"
-        hidden={items.length === 0}
+        // Hidden in the same render that empties the field, not one later when the search's effect runs.
+        hidden={items.length === 0 || query.trim() === ''}
       >
         {items.map((item) => (
           <li key={item.url}>
