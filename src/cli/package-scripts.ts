@@ -14,11 +14,10 @@ export type ScriptsMerge =
   /** Why the file cannot take scripts (it is left as it is). */
   | { ok: false; reason: string };
 
-/**
- * `text` (a package.json) with each of `scripts` that it lacks added to its `scripts` object (made
- * when there is none). `kept` names those it has with another command: they stay as they are.
- */
-export function mergeScripts(text: string, scripts: Readonly<Record<string, string>>): ScriptsMerge {
+/** A package.json's object, and where it starts (after a byte-order mark), or why it is none. */
+function readManifest(
+  text: string,
+): { ok: true; manifest: Record<string, unknown>; start: number } | { ok: false; reason: string } {
   const start = text.startsWith('\uFEFF') ? 1 : 0;
   let manifest: unknown;
   try {
@@ -26,7 +25,17 @@ export function mergeScripts(text: string, scripts: Readonly<Record<string, stri
   } catch (error) {
     return { ok: false, reason: `not valid JSON: ${(error as Error).message}` };
   }
-  if (!isRecord(manifest)) return { ok: false, reason: 'not a JSON object' };
+  return isRecord(manifest) ? { ok: true, manifest, start } : { ok: false, reason: 'not a JSON object' };
+}
+
+/**
+ * `text` (a package.json) with each of `scripts` that it lacks added to its `scripts` object (made
+ * when there is none). `kept` names those it has with another command: they stay as they are.
+ */
+export function mergeScripts(text: string, scripts: Readonly<Record<string, string>>): ScriptsMerge {
+  const read = readManifest(text);
+  if (!read.ok) return read;
+  const { manifest, start } = read;
   const present = Object.hasOwn(manifest, 'scripts') ? manifest.scripts : {};
   if (!isRecord(present)) return { ok: false, reason: 'its "scripts" is not an object' };
   const names = Object.keys(scripts);
@@ -63,14 +72,9 @@ export type AllowScriptsMerge =
  * object, unless it has an `allowScripts` already: then `present` is that, which stays as it is.
  */
 export function addAllowScripts(text: string, allow: Readonly<Record<string, boolean>>): AllowScriptsMerge {
-  const start = text.startsWith('\uFEFF') ? 1 : 0;
-  let manifest: unknown;
-  try {
-    manifest = JSON.parse(text.slice(start));
-  } catch (error) {
-    return { ok: false, reason: `not valid JSON: ${(error as Error).message}` };
-  }
-  if (!isRecord(manifest)) return { ok: false, reason: 'not a JSON object' };
+  const read = readManifest(text);
+  if (!read.ok) return read;
+  const { manifest, start } = read;
   if (Object.hasOwn(manifest, 'allowScripts'))
     return { ok: true, text: undefined, present: isRecord(manifest.allowScripts) ? manifest.allowScripts : {} };
   const root = objectAt(text, skipSpace(text, start));

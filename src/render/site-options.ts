@@ -4,7 +4,7 @@
 // catches what would otherwise be silently ignored (`redirect:` for `redirects:`).
 import * as z from 'zod/mini';
 import { declaredLocation, type DeclarationSites } from '../content/declared-location.ts';
-import { explainIssues } from '../content/schema-keys.ts';
+import { explainIssues, type SchemaIssue } from '../content/schema-keys.ts';
 import { catalogueError, SsgErrorList, type SsgError } from '../errors.ts';
 
 const optional = z.optional(z.unknown());
@@ -57,7 +57,7 @@ export const siteOptionsSchema = z.strictObject({
   search: z.optional(search),
 });
 
-type Issue = { code?: string; path: PropertyKey[]; keys?: string[]; message: string; errors?: Issue[][] };
+type Issue = SchemaIssue & { errors?: Issue[][] };
 
 /**
  * A value that fits neither form of a union (a redirect's object with a misspelt key) is told by
@@ -67,7 +67,7 @@ function flattened(issues: readonly Issue[]): Issue[] {
   return issues.flatMap((issue) => {
     if (issue.code !== 'invalid_union' || !issue.errors) return [issue];
     const meant = issue.errors.find((branch) => !branch.some((one) => one.code === 'invalid_type' && !one.path.length));
-    if (!meant) return [{ ...issue, message: issue.message }];
+    if (!meant) return [issue];
     return flattened(meant.map((one) => ({ ...one, path: [...issue.path, ...one.path] })));
   });
 }
