@@ -4,14 +4,12 @@
 //   cli                                      the commands; bin/ssg.js only calls it
 //   dev, server                              dev mode; the production server
 //   pipeline                                 the stages of a build, in order
+//   search                                   the optional features the pipeline calls through their contract
+//   pool                                     the helper processes that convert and draw
 //   content, cache, bundle, images,          the stages' own work
 //   render, output, editor
 //   runtime                                  the code shipped to browsers (imports nothing)
-//   project.ts, errors.ts, errors-data.ts,   what everything may use
-//   error-wording.ts, list-reads.ts,
-//   processes.ts,
-//   site-code-error.ts, interrupt.ts,
-//   fingerprint.ts, trees.ts, esbuild-plugins.ts
+//   base, errors, project.ts                 what everything may use
 //
 // Nothing in src/ imports bin/ or site/ (the engine never names the company's site). Type-only
 // imports count: a type is part of the contract between layers.
@@ -21,6 +19,8 @@ const LAYERS = [
   { name: 'cli', path: folders('cli') },
   { name: 'dev and server', path: folders('dev', 'server') },
   { name: 'pipeline', path: folders('pipeline') },
+  { name: 'features', path: folders('search') },
+  { name: 'pool', path: folders('pool') },
   { name: 'stages', path: folders('content', 'cache', 'bundle', 'images', 'render', 'output', 'editor') },
   { name: 'runtime', path: folders('runtime') },
 ];
@@ -46,13 +46,10 @@ module.exports = {
     ...upward,
     {
       name: 'no-upward-from-the-base',
-      comment:
-        'The files at the top of src/ (project, errors, errors-data, error-wording, list-reads, processes, site-code-error, interrupt, fingerprint, trees) are the bottom layer: they import no folder of src/.',
+      comment: 'src/base/, src/errors/ and src/project.ts are the bottom layer: they import no other folder of src/.',
       severity: 'error',
-      from: {
-        path: '^src/(project|errors|errors-data|error-wording|list-reads|processes|site-code-error|interrupt|fingerprint|trees)\\.ts$',
-      },
-      to: { path: '^src/[^/]+/' },
+      from: { path: '^src/(base/|errors/|project\\.ts$)' },
+      to: { path: '^src/[^/]+/', pathNot: '^src/(base|errors)/' },
     },
     {
       name: 'no-bin-or-site-from-src',

@@ -1,13 +1,13 @@
 // npm run docs:reference: the parts of docs/reference/ made from the code, so they cannot drift:
-// every error of the catalogue (src/errors-data.ts) and every option of every command (src/cli/, as createProgram in src/cli/cli.ts assembles them).
+// every error of the catalogue (src/errors/errors-data.ts) and every option of every command (src/cli/, as createProgram in src/cli/cli.ts assembles them).
 // tests/docs.test.ts fails when the files in docs/ differ from what this makes.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { createProgram } from '../src/cli/cli.ts';
-import { casesOf, type CatalogueEntry } from '../src/error-wording.ts';
-import { errorCatalogue, usageErrorCodes, type ErrorCode } from '../src/errors-data.ts';
+import { casesOf, type CatalogueEntry } from '../src/errors/error-wording.ts';
+import { errorCatalogue, usageErrorCodes, type ErrorCode } from '../src/errors/errors-data.ts';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const ERRORS_PAGE = path.join(repoRoot, 'docs', 'reference', 'errors.md');
@@ -86,7 +86,7 @@ export function errorReference(): string {
     'link, a number). The exit code is 1, or 2 for a usage error. Anything else, shown as',
     '"Unexpected internal error" with a stack trace, is a bug of the generator.',
     '',
-    'This page is made from the catalogue in `src/errors-data.ts` by `npm run docs:reference`;',
+    'This page is made from the catalogue in `src/errors/errors-data.ts` by `npm run docs:reference`;',
     '`tests/docs.test.ts` fails when it differs.',
     '',
     '| Name | Title |',

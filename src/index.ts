@@ -22,7 +22,7 @@ export type {
 export type { Article } from './content/article.ts';
 export { defineCollection } from './content/collections.ts';
 export type { CollectionDefinition, CollectionsOf, DataEntry } from './content/collections.ts';
-export { SEARCH_BUNDLE_URL } from './render/search.ts';
+export { SEARCH_BUNDLE_URL } from './search/search.ts';
 export { island } from './runtime/island-server.tsx';
 export type { Hydrate, IslandOptions } from './runtime/island-server.tsx';
 export { paginate, listPage, pagePath, pageCount } from './content/pagination.ts';

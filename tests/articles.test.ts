@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isValidSlug } from '../src/content/slug.ts';
 import { parseArticle, parseArticles } from '../src/content/article-parser.ts';
 import { sortNewestFirst, withHtml, type Article } from '../src/content/article.ts';
-import { SsgError, SsgErrorList } from '../src/errors.ts';
+import { SsgError, SsgErrorList } from '../src/errors/errors.ts';
 
 const now = new Date('2026-02-03T04:05:06.000Z');
 

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fromEsbuildFailure, packageOf } from '../src/esbuild-plugins.ts';
-import { SsgError, SsgErrorList } from '../src/errors.ts';
+import { fromEsbuildFailure, packageOf } from '../src/base/esbuild-plugins.ts';
+import { SsgError, SsgErrorList } from '../src/errors/errors.ts';
 
 let root: string | undefined;
 afterEach(async () => {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeAbandonedServerModules } from '../src/bundle/bundle-server.ts';
 import { openCacheFolder } from '../src/cache/store.ts';
-import { SsgError } from '../src/errors.ts';
+import { SsgError } from '../src/errors/errors.ts';
 
 const made: string[] = [];
 afterEach(() => {

@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { libProblem } from '../bin/lib-check.js';
-import { sourceFingerprint } from '../src/fingerprint.ts';
+import { sourceFingerprint } from '../src/base/fingerprint.ts';
 import { importedPackages, packageVersions } from '../src/content/package-versions.ts';
 import {
   entryHeader,

@@ -10,7 +10,7 @@ import { collectionOf, readDataCollections, resolveCollections } from '../src/co
 import { articleLinkTarget } from '../src/content/article-links.ts';
 import { DevProcess } from './helpers/dev-process.ts';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
-import { SsgError, SsgErrorList } from '../src/errors.ts';
+import { SsgError, SsgErrorList } from '../src/errors/errors.ts';
 
 const fixture = path.join(repoRoot, 'tests', 'fixtures', 'collections');
 

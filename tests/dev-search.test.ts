@@ -8,7 +8,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/pipeline/build.ts';
-import { pagefindLimits } from '../src/pipeline/search-index.ts';
+import { pagefindLimits } from '../src/search/search-index.ts';
 import { listFiles } from '../src/output/output-file.ts';
 import { DevProcess } from './helpers/dev-process.ts';
 import { devSite } from './helpers/dev-site.ts';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { slug } from 'github-slugger';
 import { describe, expect, it } from 'vitest';
 import { CLI_PAGE, ERRORS_PAGE, errorReference, withCliOptions } from '../scripts/docs-reference.ts';
-import { errorCatalogue } from '../src/errors-data.ts';
+import { errorCatalogue } from '../src/errors/errors-data.ts';
 import { repoRoot } from './helpers/project.ts';
 
 const read = (file: string) => readFileSync(path.join(repoRoot, file), 'utf8');
@@ -25,7 +25,7 @@ const headingIds = (text: string) =>
   new Set([...withoutCodeBlocks(text).matchAll(/^#{1,6} (.*)$/gm)].map((match) => slug(match[1]!.replace(/`/g, ''))));
 
 describe('the reference made from the code', () => {
-  it('lists every error of the catalogue as src/errors.ts has it (npm run docs:reference writes it)', () => {
+  it('lists every error of the catalogue as src/errors/errors-data.ts has it (npm run docs:reference writes it)', () => {
     expect(
       readFileSync(ERRORS_PAGE, 'utf8'),
       'docs/reference/errors.md is out of date: run npm run docs:reference',

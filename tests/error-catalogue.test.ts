@@ -1,4 +1,4 @@
-// The error catalogue (src/errors-data.ts) is the only place messages are worded: every SsgError is
+// The error catalogue (src/errors/errors-data.ts) is the only place messages are worded: every SsgError is
 // made by catalogueError(name, details, location) from an entry with a title, a hint and a
 // message function, and every entry is used. The source of src/ and site/ is read with the
 // TypeScript compiler API, so a `new SsgError(` in a comment or a string does not count.
@@ -6,13 +6,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { catalogueError, formatError } from '../src/errors.ts';
-import { errorCatalogue } from '../src/errors-data.ts';
+import { catalogueError, formatError } from '../src/errors/errors.ts';
+import { errorCatalogue } from '../src/errors/errors-data.ts';
 import { repoRoot } from './helpers/project.ts';
 
 /** The catalogue's machinery, the one module that constructs an SsgError, and its data. */
-const ERRORS_FILE = 'src/errors.ts';
-const DATA_FILE = 'src/errors-data.ts';
+const ERRORS_FILE = 'src/errors/errors.ts';
+const DATA_FILE = 'src/errors/errors-data.ts';
 /** Functions whose first argument is the name of a catalogue entry. */
 const TAKES_A_NAME = new Set(['catalogueError', 'siteCodeError']);
 

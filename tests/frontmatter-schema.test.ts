@@ -3,7 +3,7 @@ import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { isPublished, type Article } from '../src/content/article.ts';
 import { parseArticle, parseArticles } from '../src/content/article-parser.ts';
-import { SsgError, SsgErrorList } from '../src/errors.ts';
+import { SsgError, SsgErrorList } from '../src/errors/errors.ts';
 import { dateShapeProblem, isoDate, lineOfKey } from '../src/content/frontmatter.ts';
 
 const now = new Date('2026-02-03T04:05:06.000Z');

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { stringify as stringifyToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { SsgError } from '../src/errors.ts';
+import { SsgError } from '../src/errors/errors.ts';
 import { bodyOf, bodyStartLine, linesOf, splitFrontMatter } from '../src/content/frontmatter.ts';
 
 describe('splitFrontMatter', () => {

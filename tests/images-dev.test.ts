@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SsgError, SsgErrorList } from '../src/errors.ts';
+import { SsgError, SsgErrorList } from '../src/errors/errors.ts';
 import { ASSETS_DIR } from '../src/project.ts';
 import { describeProblems } from '../src/dev/dev.ts';
 import { imageKey } from '../src/images/image-cache.ts';

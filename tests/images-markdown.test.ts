@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseArticle } from '../src/content/article-parser.ts';
 import { slugOf } from '../src/content/slug.ts';
-import { SsgError, SsgErrorList } from '../src/errors.ts';
+import { SsgError, SsgErrorList } from '../src/errors/errors.ts';
 import type { ArticleImageContext } from '../src/images/article-images.ts';
 import { resolveImageFile } from '../src/images/image-reference.ts';
 import { openImageCache, type ImageCache } from '../src/images/image-cache.ts';

@@ -5,7 +5,7 @@ import { crc32 } from 'node:zlib';
 import fc from 'fast-check';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SsgError } from '../src/errors.ts';
+import { SsgError } from '../src/errors/errors.ts';
 import { imageCacheDir, openImageCache } from '../src/images/image-cache.ts';
 import rehypeStringify from 'rehype-stringify';
 import { unified } from 'unified';

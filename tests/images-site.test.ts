@@ -6,7 +6,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SsgError, SsgErrorList } from '../src/errors.ts';
+import { SsgError, SsgErrorList } from '../src/errors/errors.ts';
 import { pictureOf } from '../src/images/picture.ts';
 import { processImage } from '../src/images/process.ts';
 import { addSiteImages, processSiteImages } from '../src/images/site-images.ts';

@@ -12,7 +12,7 @@ import {
   readInbox,
   type AsyncInbox,
 } from '../src/server/inbox-sqlite.ts';
-import { SsgError } from '../src/errors.ts';
+import { SsgError } from '../src/errors/errors.ts';
 
 const message = (n: number) => ({
   name: `Visitor ${n}`,

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { nestingDepth } from '../src/content/limits.ts';
 import { MAX_FRONT_MATTER_LENGTH, splitFrontMatter } from '../src/content/frontmatter.ts';
-import { SsgError } from '../src/errors.ts';
+import { SsgError } from '../src/errors/errors.ts';
 
 const errorOf = (run: () => unknown) => {
   try {

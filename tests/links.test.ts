@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Article } from '../src/content/article.ts';
-import { SsgError, SsgErrorList } from '../src/errors.ts';
+import { SsgError, SsgErrorList } from '../src/errors/errors.ts';
 import { checkLinks, createLinkCheckMemo, pageLinks, resolveLink, type PageLinks } from '../src/render/links.ts';
 import { rssFeed } from '../src/render/feeds.ts';
 

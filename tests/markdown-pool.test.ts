@@ -6,11 +6,11 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEditConverter } from '../src/content/edit-converter.ts';
-import { createMarkdownPool } from '../src/content/markdown-pool.ts';
-import { WARM_UP_ARTICLE } from '../src/content/warm-up.ts';
+import { createEditConverter } from '../src/pool/edit-converter.ts';
+import { createMarkdownPool } from '../src/pool/markdown-pool.ts';
+import { WARM_UP_ARTICLE } from '../src/pool/warm-up.ts';
 import type { DrawMany } from '../src/content/drawing.ts';
-import type { SsgError } from '../src/errors.ts';
+import type { SsgError } from '../src/errors/errors.ts';
 import { processesUsing } from './helpers/tree.ts';
 import { convertMarkdown } from '../src/content/markdown.ts';
 

@@ -13,8 +13,8 @@ import { unified } from 'unified';
 import { describe, expect, it } from 'vitest';
 import { articleSchema, type RemovedHtml } from '../src/content/markdown-html.ts';
 import { convertArticle, convertMarkdown, type ConvertedMarkdown } from '../src/content/markdown.ts';
-import { SsgError, SsgErrorList } from '../src/errors.ts';
-import type { ErrorCode } from '../src/errors-data.ts';
+import { SsgError, SsgErrorList } from '../src/errors/errors.ts';
+import type { ErrorCode } from '../src/errors/errors-data.ts';
 import type { ArticleImageContext } from '../src/images/article-images.ts';
 
 interface SpecExample {

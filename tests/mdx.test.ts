@@ -6,7 +6,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { convertArticle } from '../src/content/markdown.ts';
-import { SsgError, SsgErrorList } from '../src/errors.ts';
+import { SsgError, SsgErrorList } from '../src/errors/errors.ts';
 import type { ArticleImageContext } from '../src/images/article-images.ts';
 import { repoRoot } from './helpers/project.ts';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SsgError } from '../src/errors.ts';
+import { SsgError } from '../src/errors/errors.ts';
 import { parseHeadersFile } from '../src/server/headers-file.ts';
 import { headersFile, nginxHeadersFile, siteFiles } from '../src/render/site-files.ts';
 

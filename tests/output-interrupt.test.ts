@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFile
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { build } from '../src/pipeline/build.ts';
-import { SsgError } from '../src/errors.ts';
+import { SsgError } from '../src/errors/errors.ts';
 import { cliPath, copySite, repoRoot, type TempSite } from './helpers/project.ts';
 import { processesUsing, waitFor } from './helpers/tree.ts';
 

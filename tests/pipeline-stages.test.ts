@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Article } from '../src/content/article.ts';
 import type { ClientBundle } from '../src/render/bundles.ts';
-import { catalogueError, SsgError, SsgErrorList } from '../src/errors.ts';
+import { catalogueError, SsgError, SsgErrorList } from '../src/errors/errors.ts';
 import { listFiles } from '../src/output/output-file.ts';
 import { createInPlaceOutput } from '../src/pipeline/in-place-output.ts';
 import { checkDrawnClashes, checkPublicClashes } from '../src/pipeline/site-checks.ts';

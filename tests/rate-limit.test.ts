@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { onRequest } from '../functions/api/contact.ts';
 import { parseProxyTrust, resolveClientAddress, type ProxyTrust } from '../src/server/client-address.ts';
 import { createRateLimiter, MAX_OTHER_KEY_LENGTH, rateLimitKey } from '../src/server/rate-limit.ts';
-import { SsgError } from '../src/errors.ts';
+import { SsgError } from '../src/errors/errors.ts';
 import { readServeConfig } from '../src/server/serve-config.ts';
 import { runCli } from './helpers/project.ts';
 import { ServeProcess } from './helpers/serve-process.ts';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
-import { SsgError } from '../src/errors.ts';
+import { SsgError } from '../src/errors/errors.ts';
 import type { Article } from '../src/content/article.ts';
 import { parseRedirectRules } from '../src/server/redirect-rules.ts';
 import {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SsgError } from '../src/errors.ts';
+import { SsgError } from '../src/errors/errors.ts';
 import { headersFile, nginxHeadersFile } from '../src/render/site-files.ts';
-import { checkSearch, searchHeader, searchPolicy, WASM_SOURCE } from '../src/render/search.ts';
+import { checkSearch, searchHeader, searchPolicy, WASM_SOURCE } from '../src/search/search.ts';
 import type { PageJob } from '../src/render/routes.ts';
 
 const ROUTES = ['/', '/news', '/news/:slug', '/about'];

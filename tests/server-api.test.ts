@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { memoryD1 } from './helpers/d1.ts';
 import { onRequest } from '../functions/api/contact.ts';
-import { SsgError } from '../src/errors.ts';
+import { SsgError } from '../src/errors/errors.ts';
 import { apiRoutePath, defineApiRoute, isApiRoute } from '../src/server/api-route.ts';
 import { pagesFunction } from '../src/server/pages-function.ts';
 import { readSettings } from '../src/server/settings.ts';

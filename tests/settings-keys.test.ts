@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { parseDataFile } from '../src/content/data.ts';
 import { lineOfProperty } from '../src/content/property-line.ts';
 import { keysAt, nearestKey, takesAnyKeyAt } from '../src/content/schema-keys.ts';
-import { SsgError, SsgErrorList } from '../src/errors.ts';
+import { SsgError, SsgErrorList } from '../src/errors/errors.ts';
 import { checkSiteOptions, siteOptionsSchema } from '../src/render/site-options.ts';
 
 const errorsOf = (run: () => unknown): SsgError[] => {

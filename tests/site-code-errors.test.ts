@@ -4,9 +4,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { catalogueError, formatAnyError } from '../src/errors.ts';
-import { errorCatalogue, type ErrorCode } from '../src/errors-data.ts';
-import { siteFrame } from '../src/site-code-error.ts';
+import { catalogueError, formatAnyError } from '../src/errors/errors.ts';
+import { errorCatalogue, type ErrorCode } from '../src/errors/errors-data.ts';
+import { siteFrame } from '../src/errors/site-code-error.ts';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 
 const MARK = '// <- throws here';

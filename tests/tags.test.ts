@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Article } from '../src/content/article.ts';
-import { SsgError } from '../src/errors.ts';
+import { SsgError } from '../src/errors/errors.ts';
 import { articleTagSlugs, groupByTag, tagGroup, tagSlug } from '../src/content/tags.ts';
 
 const article = (slug: string, tags?: unknown): Article =>

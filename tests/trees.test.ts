@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SKIP, walkTree } from '../src/trees.ts';
+import { SKIP, walkTree } from '../src/base/trees.ts';
 
 type Node = { type: string; children?: Node[] };
 const tree = (): { type: 'root'; children: Node[] } => ({

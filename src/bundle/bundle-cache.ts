@@ -58,7 +58,7 @@ let generator: string | undefined;
 const generatorStamp = () =>
   (generator ??= createHash('sha1')
     .update(readFileSync(path.join(generatorNodeModules, 'esbuild', 'package.json')))
-    .update(readFileSync(path.join(generatorRoot, 'src', 'esbuild-plugins.ts')))
+    .update(readFileSync(path.join(generatorRoot, 'src', 'base', 'esbuild-plugins.ts')))
     .digest('hex'));
 
 /** A stored bundle of the expected shape, or undefined (absent, damaged, or of an older layout). */

@@ -6,7 +6,7 @@ import type * as esbuild from 'esbuild';
 import { BOOTSTRAP_HASH, cspHash } from '../runtime/bootstrap.ts';
 import { BUILT_IN_ISLANDS } from '../runtime/built-in-islands.ts';
 import { cachedBuild, sourceFiles, type BundleResult } from './bundle-cache.ts';
-import { fromEsbuildFailure, ssgAlias } from '../esbuild-plugins.ts';
+import { fromEsbuildFailure, ssgAlias } from '../base/esbuild-plugins.ts';
 import { ASSETS_DIR, generatorModulePaths, generatorRoot, type Project } from '../project.ts';
 import type { ClientBundle, OutputAsset } from '../render/bundles.ts';
 

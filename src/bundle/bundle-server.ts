@@ -3,12 +3,12 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as esbuild from 'esbuild';
 import { cachedBuild, sourceFiles, type BundleResult } from './bundle-cache.ts';
-import { catalogueError } from '../errors.ts';
+import { catalogueError } from '../errors/errors.ts';
 import { removeFilesOfEndedProcesses } from '../cache/store.ts';
 import { checkSiteOptions } from '../render/site-options.ts';
-import { externalPackagesByPath, fromEsbuildFailure, ssgAlias } from '../esbuild-plugins.ts';
+import { externalPackagesByPath, fromEsbuildFailure, ssgAlias } from '../base/esbuild-plugins.ts';
 import { generatorModulePaths, generatorRoot, relativeToRoot, type Project } from '../project.ts';
-import { siteCodeError } from '../site-code-error.ts';
+import { siteCodeError } from '../errors/site-code-error.ts';
 import type { ServerModule } from '../render/bundles.ts';
 
 export type { ServerModule };

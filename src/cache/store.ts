@@ -15,8 +15,8 @@ import {
 } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { catalogueError } from '../errors.ts';
-import { isRunning } from '../processes.ts';
+import { catalogueError } from '../errors/errors.ts';
+import { isRunning } from '../base/processes.ts';
 
 /**
  * The one cache store. Each entry is a file `ssg-cache/1 <payload length> <sha256 hex>\n<payload>`,

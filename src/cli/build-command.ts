@@ -1,6 +1,6 @@
 // `ssg build`: the site into an output folder, its summary, and an exit nothing holds up.
 import { Option, type Command } from 'commander';
-import { catalogueError } from '../errors.ts';
+import { catalogueError } from '../errors/errors.ts';
 import { cleanUpOnSignal, exitSoonAfter, reportFailure } from './exit.ts';
 import { limitsOf, withLimitOptions, type GlobalOptions, type LimitOptions } from './options.ts';
 import { progressLine } from './progress.ts';

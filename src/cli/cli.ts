@@ -10,7 +10,7 @@ import { addDevCommand, addPreviewCommand, addServeCommand } from './server-comm
 
 /**
  * The version in the generator's package.json: the nearest one up from this file that declares the
- * `ssg` command (this file runs from src/ or from its compiled copy in .cache/).
+ * `ssg` command (this file runs from src/ through tsx, or compiled in lib/).
  */
 export function generatorVersion(from = path.dirname(fileURLToPath(import.meta.url))): string {
   let dir = from;

@@ -1,7 +1,7 @@
 // How a command ends: its failure reported once with the exit code it sets, a signal's clean-up,
 // and the watchdog that ends a finished build something still holds open.
-import { formatAnyError, isUsageError } from '../errors.ts';
-import { createInterrupts } from '../interrupt.ts';
+import { formatAnyError, isUsageError } from '../errors/errors.ts';
+import { createInterrupts } from '../base/interrupt.ts';
 import { paint, useColor } from './terminal.ts';
 
 export const USAGE_EXIT = 2;

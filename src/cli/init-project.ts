@@ -15,7 +15,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { noInterrupts, type Interrupts } from '../interrupt.ts';
+import { noInterrupts, type Interrupts } from '../base/interrupt.ts';
 import { generatorRoot } from '../project.ts';
 import { addAllowScripts, allowsScripts, mergeScripts, shellWord } from './package-scripts.ts';
 

@@ -4,8 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { constants, copyFileSync, cpSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { catalogueError, SsgError } from '../errors.ts';
-import { noInterrupts, type Interrupts } from '../interrupt.ts';
+import { catalogueError, SsgError } from '../errors/errors.ts';
+import { noInterrupts, type Interrupts } from '../base/interrupt.ts';
 import { listFiles } from '../output/output-file.ts';
 import { generatorRoot } from '../project.ts';
 

@@ -1,7 +1,7 @@
 // The commands that serve: `ssg dev`, `ssg preview` and `ssg serve`, each until a signal stops it.
 import { Option, type Command } from 'commander';
 import path from 'node:path';
-import { catalogueError, formatAnyError } from '../errors.ts';
+import { catalogueError, formatAnyError } from '../errors/errors.ts';
 import { reportFailure, stopOnSignal } from './exit.ts';
 import { limitsOf, parsePort, withLimitOptions, type GlobalOptions, type LimitOptions } from './options.ts';
 import { paint, useColor } from './terminal.ts';

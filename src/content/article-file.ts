@@ -2,7 +2,7 @@ import { readFileSync, statSync, type Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { isUtf8 } from 'node:buffer';
 import path from 'node:path';
-import { catalogueError, SsgError } from '../errors.ts';
+import { catalogueError, SsgError } from '../errors/errors.ts';
 import { checkArticleSize, DEFAULT_LIMITS, type ArticleLimits } from './limits.ts';
 import { ARTICLE_EXTENSION } from './slug.ts';
 

@@ -1,6 +1,6 @@
 import type { ArticleImageRecord } from '../images/article-images.ts';
 import type { RemovedHtml } from './markdown-html.ts';
-import { catalogueError, SsgError, SsgErrorList } from '../errors.ts';
+import { catalogueError, SsgError, SsgErrorList } from '../errors/errors.ts';
 import {
   frozenWithHtml,
   convertedFields,

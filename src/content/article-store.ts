@@ -3,9 +3,8 @@ import { withHtml, type Article } from './article.ts';
 import { type ArticleSource } from './article-file.ts';
 import { imagesUnchanged, type ArticleImageRecord } from '../images/article-images.ts';
 import { contentKey, openMarkdownCache, type MarkdownCache } from './markdown-cache.ts';
-import type { MarkdownPool } from './markdown-pool.ts';
-import type { ArticleToConvert } from './conversion.ts';
-import { mergeProblems, reviveProblem, SsgError, SsgErrorList } from '../errors.ts';
+import type { ArticleToConvert, BatchConverter } from './conversion.ts';
+import { mergeProblems, reviveProblem, SsgError, SsgErrorList } from '../errors/errors.ts';
 import type { ArticleLimits } from './limits.ts';
 
 export interface ParsedWithCache {
@@ -105,7 +104,7 @@ function heldBackProblem(article: Article, problem: SsgError | SsgErrorList): st
  */
 export function convertPending(
   parsed: Pick<ParsedWithCache, 'pending' | 'images'> & { cache?: MarkdownCache },
-  pool: Pick<MarkdownPool, 'convert'>,
+  pool: BatchConverter,
   options: {
     onConverted?: (pairs: ConvertedPair[]) => void;
     warn?: (message: string) => void;

@@ -3,7 +3,7 @@
 // has one: its articles in content/news.
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { catalogueError, SsgError, SsgErrorList } from '../errors.ts';
+import { catalogueError, SsgError, SsgErrorList } from '../errors/errors.ts';
 import type { Article } from './article.ts';
 import { parseDataFile, type DataSchema } from './data.ts';
 import { recordDeclarationSite } from './declaration-site.ts';

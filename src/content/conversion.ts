@@ -1,6 +1,6 @@
 // What converting an article means wherever it runs (this process or a helper): its input, its
 // result (HTML, or the problems its images had), and how the image stage takes part.
-import { catalogueError, problemData, type ProblemData } from '../errors.ts';
+import { catalogueError, problemData, type ProblemData } from '../errors/errors.ts';
 import { isStackOverflow } from './limits.ts';
 import type { ConvertedMarkdown } from './markdown.ts';
 
@@ -35,6 +35,15 @@ export interface HelperImageSettings {
   sizes: string;
   /** What processes images, as the build found it (sharpVersion): part of the image cache's keys. */
   imageProcessor?: string;
+}
+
+/** Hears of each finished batch (its articles' indexes) as it lands. */
+export type OnBatch = (indexes: number[], converted: ConvertedArticle[]) => void;
+
+/** What converts articles in batches (the helper processes' pool: src/pool/). */
+export interface BatchConverter {
+  /** Converts every article; `onBatch` hears of each finished batch (by index) as it lands. */
+  convert(items: readonly ArticleToConvert[], onBatch?: OnBatch): Promise<ConvertedArticle[]>;
 }
 
 /**

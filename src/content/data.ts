@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import { yamlErrorPosition, yamlMessage } from './yaml-message.ts';
-import { catalogueError, SsgError, SsgErrorList } from '../errors.ts';
+import { catalogueError, SsgError, SsgErrorList } from '../errors/errors.ts';
 import { explainIssues, type SchemaIssue } from './schema-keys.ts';
 
 /** A schema check for a YAML file: anything with zod's `safeParse` contract. */

@@ -8,7 +8,7 @@ import { toHtml } from 'hast-util-to-html';
 import { Parser } from 'htmlparser2';
 import { gfmStrikethrough } from 'micromark-extension-gfm-strikethrough';
 import type { Extension } from 'micromark-util-types';
-import { catalogueError } from '../errors.ts';
+import { catalogueError } from '../errors/errors.ts';
 import { keyAt, keyLocation } from './frontmatter.ts';
 import { isStackOverflow } from './limits.ts';
 

@@ -1,7 +1,7 @@
 // zod's tree-shakable form: the same checks and messages, and a small part of the chained form's
 // code to load at every build's start.
 import * as z from 'zod/mini';
-import { catalogueError, SsgErrorList, type SsgError } from '../errors.ts';
+import { catalogueError, SsgErrorList, type SsgError } from '../errors/errors.ts';
 import { dateShapeProblem, isoDate, keyAt, keyLocation, lineOfKey } from './frontmatter.ts';
 import { SHARE_IMAGE_FILE } from './share-image.ts';
 import { isValidSlug, renamedFor } from './slug.ts';

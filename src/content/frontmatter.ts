@@ -1,7 +1,7 @@
 import { isScalar, isSeq, parseDocument, type Document } from 'yaml';
 import { parse as parseToml, TomlDate, TomlError } from 'smol-toml';
 import { yamlErrorPosition, yamlMessage } from './yaml-message.ts';
-import { catalogueError } from '../errors.ts';
+import { catalogueError } from '../errors/errors.ts';
 import { isStackOverflow } from './limits.ts';
 
 export interface SplitFile {

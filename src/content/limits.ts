@@ -1,7 +1,7 @@
 // What one article may cost the build. Articles come from pull requests, CMS accounts and pasted
 // files: these limits stop one made to hurt (or a log pasted whole) before the expensive work, each
 // with its own error naming the file. Real articles stay far below them (docs/reference/limits.md).
-import { catalogueError } from '../errors.ts';
+import { catalogueError } from '../errors/errors.ts';
 
 export interface ArticleLimits {
   /** The largest article file, in bytes. */

@@ -1,4 +1,4 @@
-import { catalogueError, SsgErrorList, type SsgError } from '../errors.ts';
+import { catalogueError, SsgErrorList, type SsgError } from '../errors/errors.ts';
 import { keyAt, keyLocation } from './frontmatter.ts';
 import { nearestKey } from './schema-keys.ts';
 import { READ_KEYS } from './frontmatter-schema.ts';

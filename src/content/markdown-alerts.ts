@@ -3,7 +3,7 @@
 // paragraph), with `role="note"` so a screen reader announces it as such. Runs after sanitising:
 // the markup is the generator's own, and carries classes only.
 import type { Element, Root, RootContent } from 'hast';
-import { walkTree } from '../trees.ts';
+import { walkTree } from '../base/trees.ts';
 
 const KINDS = { note: 'Note', tip: 'Tip', important: 'Important', warning: 'Warning', caution: 'Caution' } as const;
 /** The marker alone on the quote's first line, as GitHub requires it. */

@@ -3,7 +3,7 @@ import { readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { importedPackages, packageVersions } from './package-versions.ts';
 import { discardEntry, keepEntry, pruneEntries, readEntry, readEntrySync, writeEntrySync } from '../cache/store.ts';
-import { catalogueError } from '../errors.ts';
+import { catalogueError } from '../errors/errors.ts';
 import { generatorNodeModules, generatorRoot } from '../project.ts';
 import type { ParsedParts } from './article-parser.ts';
 
@@ -24,7 +24,7 @@ const pipelineSource = [
   'content/markdown-alerts.ts',
   'content/markdown-code.ts',
   'content/markdown-plugins.ts',
-  'trees.ts',
+  'base/trees.ts',
   'images/article-images.ts',
   'images/picture.ts',
   'images/process.ts',

@@ -3,7 +3,7 @@
 // only when the visitor reaches for it (an island that waits for interaction).
 import type { Element, ElementContent, Root, RootContent, Text } from 'hast';
 import type { Root as MdastRoot, RootContent as MdastContent } from 'mdast';
-import { SKIP, walkTree } from '../trees.ts';
+import { SKIP, walkTree } from '../base/trees.ts';
 import { COPY_CODE_ISLAND } from '../runtime/built-in-islands.ts';
 
 /** What a fence's meta (the text after its language) says: a caption, and lines to mark. */

@@ -3,7 +3,7 @@
 // What the sanitiser removes is noted first, with its line, so the build can warn about it; after
 // sanitising, the ids it prefixed are linked up again and footnote ids are made the article's own.
 import type { Element, Properties, Root, RootContent } from 'hast';
-import { SKIP, walkTree } from '../trees.ts';
+import { SKIP, walkTree } from '../base/trees.ts';
 import rehypeRaw from 'rehype-raw';
 import { defaultSchema } from 'rehype-sanitize';
 import type { VFile } from 'vfile';

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Pluggable, Plugin, PluggableList, Transformer } from 'unified';
 import type { VFile } from 'vfile';
-import { catalogueError, isExpectedError } from '../errors.ts';
+import { catalogueError, isExpectedError } from '../errors/errors.ts';
 import type { Schema } from './markdown-html.ts';
 import { needsSiteModule, changesMarkdown, type MarkdownOptions } from './markdown-options.ts';
 import { versionsOfPackages } from './package-versions.ts';

@@ -4,7 +4,7 @@ import GithubSlugger, { slug } from 'github-slugger';
 import type { Element, ElementContent, Root as HastRoot, RootContent as HastContent } from 'hast';
 import { toString as hastText } from 'hast-util-to-string';
 import type { Root as MdastRoot, RootContent as MdastContent } from 'mdast';
-import { SKIP, walkTree } from '../trees.ts';
+import { SKIP, walkTree } from '../base/trees.ts';
 import rehypeAutolinkHeadings from 'rehype-autolink-headings';
 import rehypeHighlight from 'rehype-highlight';
 import rehypeSanitize from 'rehype-sanitize';

@@ -7,12 +7,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { compile, type CompileOptions } from '@mdx-js/mdx';
+import type { CompileOptions } from '@mdx-js/mdx';
 import * as esbuild from 'esbuild';
 import { createElement, type ComponentType } from 'react';
 import { VFile } from 'vfile';
-import { catalogueError, isExpectedError } from '../errors.ts';
-import { externalPackagesByPath, fromEsbuildFailure, ssgAlias } from '../esbuild-plugins.ts';
+import { catalogueError, isExpectedError } from '../errors/errors.ts';
+import { externalPackagesByPath, fromEsbuildFailure, ssgAlias } from '../base/esbuild-plugins.ts';
 import { stampOf, type ArticleImageRecord } from '../images/article-images.ts';
 import { renderPage } from '../runtime/render-page.tsx';
 import { generatorModulePaths, generatorRoot } from '../project.ts';
@@ -26,6 +26,8 @@ const generatorSource = path.join(generatorRoot, 'src');
 /** What compiling an MDX body left: the module's code, and the file with what the steps noted. */
 async function compiled(file: VFile, steps: MdxSteps, bodyLine: number): Promise<string> {
   try {
+    // Loaded with the first MDX article: a site without one never needs the package installed.
+    const { compile } = await import('@mdx-js/mdx');
     return String(await compile(file, { ...steps, jsxImportSource: 'react', development: false }));
   } catch (error) {
     if (isExpectedError(error)) throw error;

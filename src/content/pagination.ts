@@ -1,5 +1,5 @@
 // Splitting a long list into numbered pages: `/news`, `/news/page/2`, …
-import { listReadsOf } from '../list-reads.ts';
+import { listReadsOf } from '../base/list-reads.ts';
 
 /** One page of a paginated list. */
 export interface ListPage<T> {
@@ -39,7 +39,7 @@ export function paginate<T>(items: readonly T[], size: number, base: string): Li
 
 /**
  * Page `number` of `items` only, or undefined when the list has no such page. A tracked list (or
- * a tag's group from one) notes the read of this page alone (src/list-reads.ts): the page then
+ * a tag's group from one) notes the read of this page alone (src/base/list-reads.ts): the page then
  * depends on what this page shows, not on the whole list.
  */
 export function listPage<T>(items: readonly T[], size: number, base: string, number: number): ListPage<T> | undefined {

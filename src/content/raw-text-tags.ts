@@ -5,7 +5,7 @@
 // with its line for a warning. A start tag that its own end tag closes is left to the sanitiser.
 import type { Html, Root, RootContent } from 'mdast';
 import type { VFile } from 'vfile';
-import { walkTree } from '../trees.ts';
+import { walkTree } from '../base/trees.ts';
 
 /** Its tags (GitHub's tag filter lists them). `plaintext` has no end tag at all. */
 const RAW_TEXT_TAGS = new Set([

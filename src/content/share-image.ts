@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { catalogueError } from '../errors.ts';
+import { catalogueError } from '../errors/errors.ts';
 import type { Article } from './article.ts';
 import { keyAt, keyLocation } from './frontmatter.ts';
 

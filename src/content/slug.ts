@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { catalogueError } from '../errors.ts';
+import { catalogueError } from '../errors/errors.ts';
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 

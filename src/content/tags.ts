@@ -1,7 +1,7 @@
 // Article tags as URL segments: `Releases & Notes` → `releases-notes`.
 import type { Article } from './article.ts';
-import { catalogueError, type ErrorDetails, type SsgError } from '../errors.ts';
-import { listReadsOf, untrackedAccess, type ListAccess } from '../list-reads.ts';
+import { catalogueError, type ErrorDetails, type SsgError } from '../errors/errors.ts';
+import { listReadsOf, untrackedAccess, type ListAccess } from '../base/list-reads.ts';
 
 /** Long enough for any real tag; keeps file names and URLs reasonable. */
 const MAX_SLUG_LENGTH = 60;
@@ -42,7 +42,7 @@ export interface TagGroup {
 }
 
 /**
- * A page's list is read once for every article's tags (src/list-reads.ts): then the groups are
+ * A page's list is read once for every article's tags (src/base/list-reads.ts): then the groups are
  * worked out once per list, not once per page, and handed back tracked.
  */
 function tagsAccess(articles: readonly Article[]): ListAccess<Article> {

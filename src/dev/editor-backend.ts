@@ -51,7 +51,7 @@ export interface EditorBackend {
 /** Starts decap-server for the site at `root`, writing its files in place. */
 export async function startEditorBackend(root: string, warn: (message: string) => void): Promise<EditorBackend> {
   const port = await freePort();
-  const child = spawn(process.execPath, [resolvePackage('decap-server/dist/index.js')], {
+  const child = spawn(process.execPath, [resolvePackage(root, 'decap-server/dist/index.js')], {
     cwd: root,
     env: {
       ...process.env,

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import { catalogueError } from '../errors.ts';
+import { catalogueError } from '../errors/errors.ts';
 import type { OutputFile } from '../output/output-file.ts';
 import { generatorRoot, type Project } from '../project.ts';
 import {
@@ -18,27 +18,35 @@ import {
   type EditorOptions,
 } from './editor-config.ts';
 
-const require = createRequire(import.meta.url);
 const folder = EDITOR_PATH.replace(/^\//, '');
 
-/** A file of an optional dependency of the editor, or the catalogue's error naming the package. */
-export function resolvePackage(file: string): string {
-  try {
-    return require.resolve(file);
-  } catch {
-    throw catalogueError('EditorPackageMissing', [file.split('/')[0]!], { file: 'site/index.tsx' });
+/**
+ * A file of a package the editor needs, installed by the site (found from `root`, or beside ssg),
+ * or the catalogue's error naming the package: ssg does not depend on them, so a site without the
+ * editor installs none.
+ */
+export function resolvePackage(root: string, file: string): string {
+  for (const from of [path.join(root, 'package.json'), import.meta.url]) {
+    try {
+      return createRequire(from).resolve(file);
+    } catch {
+      // Not found from there.
+    }
   }
+  throw catalogueError('EditorPackageMissing', [file.split('/')[0]!], { file: 'site/index.tsx' });
 }
 
 /** Decap CMS's bundle and the chunks it loads beside itself (source maps left out). */
-let decapFiles: OutputFile[] | undefined;
-function decapBundle(): OutputFile[] {
-  if (decapFiles) return decapFiles;
-  const dist = path.join(path.dirname(resolvePackage('decap-cms/package.json')), 'dist');
-  decapFiles = readdirSync(dist)
+const decapFiles = new Map<string, OutputFile[]>();
+function decapBundle(root: string): OutputFile[] {
+  const dist = path.join(path.dirname(resolvePackage(root, 'decap-cms/package.json')), 'dist');
+  const known = decapFiles.get(dist);
+  if (known) return known;
+  const files = readdirSync(dist)
     .filter((name) => /(^|\.)decap-cms\.js$/.test(name) || name.endsWith('.wasm'))
     .map((name) => ({ path: `${folder}/${name}`, contents: readFileSync(path.join(dist, name)), plain: true }));
-  return decapFiles;
+  decapFiles.set(dist, files);
+  return files;
 }
 
 /** editor-client.ts with the YAML library it uses, bundled once a process. */
@@ -104,7 +112,7 @@ export function editorFiles(
     { path: `${folder}/index.html`, contents: editorPage(`Content editor | ${site.name}`) },
     { path: `${folder}/config.json`, contents: `${JSON.stringify(config, null, 2)}\n` },
     { path: `${folder}/editor.js`, contents: editorScript() },
-    ...decapBundle(),
+    ...decapBundle(project.root),
   ];
 }
 

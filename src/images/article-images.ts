@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync, type Stats } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { catalogueError, mergeProblems, problemAt, SsgError, SsgErrorList } from '../errors.ts';
+import { catalogueError, mergeProblems, problemAt, SsgError, SsgErrorList } from '../errors/errors.ts';
 import type { Element, Root, RootContent } from 'hast';
 import type { Root as MdastRoot, RootContent as MdastContent } from 'mdast';
-import { walkTree } from '../trees.ts';
+import { walkTree } from '../base/trees.ts';
 import type { VFile } from 'vfile';
 import type { ImageCache, ImageProcessor } from './image-cache.ts';
 import {

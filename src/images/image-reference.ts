@@ -3,7 +3,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Properties } from 'hast';
-import { catalogueError, type SsgError } from '../errors.ts';
+import { catalogueError, type SsgError } from '../errors/errors.ts';
 import type { ImageAlign } from './picture.ts';
 
 /** An image as written in an article's Markdown, with the line it is on (in the body). */

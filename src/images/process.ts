@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Metadata, OutputInfo } from 'sharp';
-import { catalogueError, type ErrorDetails, type SsgError } from '../errors.ts';
+import { catalogueError, type ErrorDetails, type SsgError } from '../errors/errors.ts';
 import { generatorRoot } from '../project.ts';
 
 /** The formats a processed image is offered in; the last one is the fallback `<img>` itself. */

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { catalogueError, SsgError, SsgErrorList } from '../errors.ts';
+import { catalogueError, SsgError, SsgErrorList } from '../errors/errors.ts';
 import type { OutputFile } from '../output/output-file.ts';
 import type { Project } from '../project.ts';
 import { openImageCache, type ImageProcessor } from './image-cache.ts';

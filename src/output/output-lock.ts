@@ -12,9 +12,9 @@ import fs, {
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import lockfile from 'proper-lockfile';
-import { catalogueError } from '../errors.ts';
-import { noInterrupts, type Interrupts } from '../interrupt.ts';
-import { isRunning } from '../processes.ts';
+import { catalogueError } from '../errors/errors.ts';
+import { noInterrupts, type Interrupts } from '../base/interrupt.ts';
+import { isRunning } from '../base/processes.ts';
 import { KEPT_ENTRIES } from './output-target.ts';
 
 /** Whether a path exists; a link that points nowhere counts. */

@@ -11,7 +11,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { catalogueError, type SsgError } from '../errors.ts';
+import { catalogueError, type SsgError } from '../errors/errors.ts';
 import { generatorRoot, type Project } from '../project.ts';
 
 /**

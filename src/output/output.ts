@@ -1,8 +1,8 @@
 // The staged output: a complete site written beside the output folder, then swapped in.
 import path from 'node:path';
 import { rm } from 'node:fs/promises';
-import { catalogueError, type ErrorDetails, type SsgError } from '../errors.ts';
-import { noInterrupts, type Interrupts } from '../interrupt.ts';
+import { catalogueError, type ErrorDetails, type SsgError } from '../errors/errors.ts';
+import { noInterrupts, type Interrupts } from '../base/interrupt.ts';
 import { listEntries, outputHash, type OutputFile } from './output-file.ts';
 import { carrySource, intactManifest, saveManifest } from './output-manifest.ts';
 import { markOutput } from './output-target.ts';

@@ -1,8 +1,8 @@
 // The staging folder a build writes into beside the output folder, and its swap into place.
 import { cpSync, linkSync, lstatSync, mkdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { catalogueError } from '../errors.ts';
-import type { Interrupts } from '../interrupt.ts';
+import { catalogueError } from '../errors/errors.ts';
+import type { Interrupts } from '../base/interrupt.ts';
 import { present } from './output-lock.ts';
 import type { Fingerprint } from './output-manifest.ts';
 import { KEPT_ENTRIES, OUTPUT_MARKER, mountPointFailure } from './output-target.ts';

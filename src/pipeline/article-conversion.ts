@@ -3,8 +3,8 @@
 import type { Article } from '../content/article.ts';
 import { convertPending, type ConvertedPair, type ParsedWithCache } from '../content/article-store.ts';
 import { drawHere } from '../content/drawing.ts';
-import type { SpareHelper } from '../content/helper-process.ts';
-import { createMarkdownPool, type MarkdownPool } from '../content/markdown-pool.ts';
+import type { SpareHelper } from '../pool/helper-process.ts';
+import { createMarkdownPool, type MarkdownPool } from '../pool/markdown-pool.ts';
 import type { Project } from '../project.ts';
 import type { ImageStage } from './images.ts';
 import type { Conversion, RunOptions } from './pipeline-types.ts';

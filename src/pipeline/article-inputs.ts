@@ -8,32 +8,18 @@ import { isPublished, type Article } from '../content/article.ts';
 import { parseArticle } from '../content/article-parser.ts';
 import type { ServerBundle } from '../bundle/bundle-server.ts';
 import { parseWithCache } from '../content/article-store.ts';
-import type { EditConverter } from '../content/edit-converter.ts';
-import type { SpareHelper } from '../content/helper-process.ts';
+import type { EditConverter } from '../pool/edit-converter.ts';
 import { changedFields } from '../render/dependencies.ts';
-import { SsgError } from '../errors.ts';
+import { SsgError } from '../errors/errors.ts';
 import type { Project } from '../project.ts';
 import { startConversion } from './article-conversion.ts';
 import { relative, statIsFile } from './changes.ts';
-import type { ImageStage } from './images.ts';
-import type { ChangeKind, Inputs, RunOptions, State } from './pipeline-types.ts';
-import { publishArticles } from './publish.ts';
-import { articleConverter, markdownSettingsOf, siteMarkdownOf, type SiteModuleCopies } from './site-markdown.ts';
-import { siteEntryShown } from './site-settings.ts';
+import type { ArticleStageSetup, ChangeKind, Inputs, RunOptions, State } from './pipeline-types.ts';
 
-/** How the article stage reads and converts, as the strategy sets it. */
-export interface ArticleStageSetup {
-  images: ImageStage;
-  moduleCopies: SiteModuleCopies;
-  /** Convert drafts and future posts too (dev: they come due while it runs). */
-  convertHeldBack: boolean;
-  /** Read an article's HTML from the Markdown cache only when a page shows it (build). */
-  lazyHtml: boolean;
-  /** A helper started before the run (build). */
-  spare?: SpareHelper;
-  /** The helper kept between runs for edits (dev): what a run that updates articles converts with. */
-  edits?: EditConverter;
-}
+export type { ArticleStageSetup } from './pipeline-types.ts';
+import { publishArticles } from './publish.ts';
+import { articleConverter, markdownSettingsOf, siteMarkdownOf } from './site-markdown.ts';
+import { siteEntryShown } from './site-settings.ts';
 
 export type ArticleInputs = Pick<
   Inputs,

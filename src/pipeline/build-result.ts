@@ -1,5 +1,5 @@
 import type { ArticleLimits } from '../content/limits.ts';
-import type { Interrupts } from '../interrupt.ts';
+import type { Interrupts } from '../base/interrupt.ts';
 // What a build is asked for and what it answers, apart from the code that builds (build.ts loads
 // the full pipeline only when there is something to do, and the pipeline's modules need these types).
 

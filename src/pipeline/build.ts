@@ -2,7 +2,7 @@
 // for the last build into it, see unchanged.ts) or the full pipeline, loaded only then.
 import path from 'node:path';
 import { openCacheFolder } from '../cache/store.ts';
-import { SsgError, SsgErrorList } from '../errors.ts';
+import { SsgError, SsgErrorList } from '../errors/errors.ts';
 import { cleanLeftovers, lockOutput } from '../output/output-lock.ts';
 import { checkOwnership, checkProjectRoot, markOutput, resolveOutDir } from '../output/output-target.ts';
 import { projectAt, type Project } from '../project.ts';

@@ -11,7 +11,7 @@ import {
   type IslandSource,
 } from '../bundle/bundle-client.ts';
 import { bundleServer, loadServerModule, serverBuildOptions } from '../bundle/bundle-server.ts';
-import { fromEsbuildFailure } from '../esbuild-plugins.ts';
+import { fromEsbuildFailure } from '../base/esbuild-plugins.ts';
 import { ASSETS_DIR, type Project } from '../project.ts';
 import type { Bundler } from './pipeline-types.ts';
 import { inOrder } from './stages.ts';

@@ -9,7 +9,7 @@ import { openCompressedCache, type CompressedCache } from '../output/precompress
 import { createStagedOutput } from '../output/output.ts';
 import { type OutputFile } from '../output/output-file.ts';
 import type { Project } from '../project.ts';
-import type { Interrupts } from '../interrupt.ts';
+import type { Interrupts } from '../base/interrupt.ts';
 import { openPageCache, type PageCache, type PageMeasures } from '../render/page-cache.ts';
 import type { PageJob } from '../render/routes.ts';
 import { createImageStage, type ImageStage } from './images.ts';
@@ -18,8 +18,8 @@ import { createSiteModuleCopies } from './site-markdown.ts';
 import { runPipeline, type Inputs, type Output, type PageSource, type State, type Strategy } from './pipeline.ts';
 import { manifestFileOf, saveUnchangedRecord, validUntil } from './unchanged.ts';
 import type { BuildOptions, BuildResult, PageSizes } from './build-result.ts';
-import { startSpareHelper } from '../content/helper-process.ts';
-import { searchCache } from './search-index.ts';
+import { startSpareHelper } from '../pool/helper-process.ts';
+import { searchCache } from '../search/search-index.ts';
 
 /** What every page depends on, for the page cache: a change to any of it renders every page again. */
 function pageCacheInputs(project: Project, inputs: Inputs, options: BuildOptions & { now: Date }) {
@@ -232,20 +232,16 @@ export async function buildInto(
   const search = searchCache(project.cacheDir);
   const strategy: Strategy<boolean> = {
     bundler: oneShotBundler(project, outDir),
-    images,
-    moduleCopies,
+    // An article's HTML is read from the Markdown cache only when a page shows it.
+    articles: { images, moduleCopies, convertHeldBack: false, lazyHtml, spare },
     pages(inputs) {
       const cached = cachedPages(project, inputs, { ...options, now }, images, sizes, (file) => output?.pathOf?.(file));
       pageCache = cached.pageCache;
       return cached.source;
     },
     openOutput: async () => (output = await stagedOutput(project, outDir, compressed, options.interrupts)),
-    build: {
-      lazyHtml,
-      spare,
-      keptSearch: search.read(),
-      linkTrust: () => ({ previousFiles: pageCache?.previousFiles, checked: (files) => (checkedFiles = files) }),
-    },
+    links: () => ({ previousFiles: pageCache?.previousFiles, checked: (files) => (checkedFiles = files) }),
+    search: { kept: search.read(), whenAsked: false },
   };
   const run = await runPipeline(project, strategy, undefined, new Map(), { ...options, now, warn }).finally(() => {
     spare.end();

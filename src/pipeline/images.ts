@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { Article } from '../content/article.ts';
 import type { ServerModule } from '../bundle/bundle-server.ts';
-import { mergeProblems } from '../errors.ts';
+import { mergeProblems } from '../errors/errors.ts';
 import type { OutputFile } from '../output/output-file.ts';
 import { ASSETS_DIR, type Project } from '../project.ts';
 import { readImageFile, type ArticleImageRecord } from '../images/article-images.ts';

@@ -8,16 +8,17 @@ import { dependsOnArticles, listChanges, type ArticleChange } from '../render/de
 import { swapStyleSheet } from '../render/head.ts';
 import { createLinkCheckMemo } from '../render/links.ts';
 import type { DrawnMemo } from '../render/generated-files.ts';
-import { projectAt } from '../project.ts';
+import { projectAt, type Project } from '../project.ts';
 import type { PageJob } from '../render/routes.ts';
 import { createInPlaceOutput } from './in-place-output.ts';
-import { stopIndexing } from './search-index.ts';
+import { stopIndexing } from '../search/search-index.ts';
 import { createImageStage } from './images.ts';
 import { contextBundler } from './bundlers.ts';
 import { classifyAll } from './changes.ts';
 import { articleConverter, createSiteModuleCopies, siteMarkdownOf } from './site-markdown.ts';
 import {
   runPipeline,
+  type ArticleStageSetup,
   type ChangeKind,
   type Inputs,
   type Output,
@@ -26,9 +27,8 @@ import {
   type State,
   type Strategy,
 } from './pipeline.ts';
-
 import type { ArticleLimits } from '../content/limits.ts';
-import { createEditConverter } from '../content/edit-converter.ts';
+import { createEditConverter, type EditConverter } from '../pool/edit-converter.ts';
 export { classify } from './changes.ts';
 export type { ChangeKind } from './pipeline-types.ts';
 
@@ -202,6 +202,28 @@ function onlyNewWarnings(warn: (message: string) => void): (messages: readonly s
 }
 
 /**
+ * Dev's side of the pipeline: bundles by contexts kept alive, pages taken from the last run, the
+ * output written in place, and memos kept between runs; drafts and future posts converted too
+ * (they come due while dev runs), each with its HTML; the search index made when asked for.
+ */
+async function devStrategy(
+  project: Project,
+  outDir: string,
+  articles: Pick<ArticleStageSetup, 'images' | 'moduleCopies'> & { edits: EditConverter },
+): Promise<Strategy<Set<string>>> {
+  const links = { memo: createLinkCheckMemo() };
+  return {
+    bundler: await contextBundler(project, outDir),
+    articles: { ...articles, convertHeldBack: true, lazyHtml: false },
+    pages: (inputs, previous) => keptPages(previous, inputs),
+    openOutput: inPlaceOutput(outDir, project.publicDir),
+    links: () => links,
+    drawnMemo: new Map() as DrawnMemo,
+    search: { whenAsked: true },
+  };
+}
+
+/**
  * The pipeline kept in memory: given the files that changed, it redoes only what they affect (an
  * article edit renders that article and the pages that read what changed in it, not the site).
  * Every run checks the whole site as `build` does, and writes nothing unless all is well.
@@ -213,14 +235,8 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
   const images = createImageStage(project);
   const edits = createEditConverter({ cacheDir: project.cacheDir, ...(options.limits && { limits: options.limits }) });
   const moduleCopies = createSiteModuleCopies(project.cacheDir);
-  const strategy: Strategy<Set<string>> = {
-    bundler: await contextBundler(project, outDir),
-    images,
-    moduleCopies,
-    pages: (inputs, previous) => keptPages(previous, inputs),
-    openOutput: inPlaceOutput(outDir, project.publicDir),
-    dev: { memo: { drawn: new Map() as DrawnMemo, links: createLinkCheckMemo() }, edits },
-  };
+  const strategy = await devStrategy(project, outDir, { images, edits, moduleCopies });
+
   let state: State | undefined;
   const checkWarnings = onlyNewWarnings(options.warn);
   /** When the last good run started (wall clock): cache entries written since are spared. */

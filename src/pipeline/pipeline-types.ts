@@ -1,8 +1,6 @@
-import type { DrawMany } from '../content/drawing.ts';
-import type { EditConverter } from '../content/edit-converter.ts';
-import type { SpareHelper } from '../content/helper-process.ts';
-import type { ArticleLimits } from '../content/limits.ts';
 // The shapes the one pipeline (pipeline.ts) passes between its stages and its strategies.
+import type { DrawMany } from '../content/drawing.ts';
+import type { ArticleLimits } from '../content/limits.ts';
 import type { Article } from '../content/article.ts';
 import type { ResolvedCollection } from '../content/collections.ts';
 import type { ClientBundle } from '../render/bundles.ts';
@@ -15,9 +13,14 @@ import type { OutputFile } from '../output/output-file.ts';
 import type { PageJob } from '../render/routes.ts';
 import type { DocumentShell } from '../render/template.ts';
 import type { ImageStage } from './images.ts';
-import type { Interrupts } from '../interrupt.ts';
+import type { Interrupts } from '../base/interrupt.ts';
 import type { SiteSettings } from './site-settings.ts';
+import type { EditConverter } from '../pool/edit-converter.ts';
+import type { SpareHelper } from '../pool/helper-process.ts';
 import type { SiteModuleCopies } from './site-markdown.ts';
+import type { MakeSearch, SearchOutput } from '../search/search-index.ts';
+
+export type { SearchOutput } from '../search/search-index.ts';
 
 /** What a change touched, by the kind of input. */
 export type ChangeKind = 'article' | 'data' | 'template' | 'style' | 'public' | 'code';
@@ -70,12 +73,6 @@ export interface Inputs extends Omit<
   articleKeys?: ReadonlyMap<string, string>;
 }
 
-/** The index as the last run made it, and which pages (path and hash) it was made of. */
-export interface SearchOutput {
-  key: string;
-  files: OutputFile[];
-}
-
 /** One page as the last run made it. */
 export interface RenderedPage {
   job: PageJob;
@@ -121,7 +118,7 @@ export interface State {
    * Dev: makes the index of this run's pages when it is asked for, or takes `kept` (the one made
    * last) when that was made of the same pages. A save then never waits for the index.
    */
-  makeSearch?: (kept: SearchOutput | undefined) => Promise<SearchOutput>;
+  makeSearch?: MakeSearch;
   /** The site's Markdown settings as the articles were converted with them (their stamp; '' without plugins). */
   markdownStamp: string;
 }
@@ -145,43 +142,51 @@ export interface Output<Written> {
   abort(): Promise<void>;
 }
 
-/** What only `build` does: one short run whose pages mostly come from the output folder. */
-interface BuildHooks {
-  /**
-   * Read an article's HTML from the Markdown cache only when a page shows it (false: with the
-   * article, as dev does, for the second try after such a read failed).
-   */
+/** How the article stage reads and converts, as the strategy sets it. */
+export interface ArticleStageSetup {
+  images: ImageStage;
+  moduleCopies: SiteModuleCopies;
+  /** Convert drafts and future posts too (dev: they come due while it runs). */
+  convertHeldBack: boolean;
+  /** Read an article's HTML from the Markdown cache only when a page shows it (build). */
   lazyHtml: boolean;
-  /** A helper started as the build began, for the run's pool to take. */
+  /** A helper started before the run (build). */
   spare?: SpareHelper;
-  /** What the last build's link check saw, and who keeps what this one's sees (with the page cache). */
-  linkTrust(): Pick<LinkCheckContext, 'previousFiles' | 'checked'>;
-  /** The last build's search index, from the cache: taken when the indexed pages are as they were. */
-  keptSearch?: SearchOutput;
+  /** The helper kept between runs for edits (dev): what a run that updates articles converts with. */
+  edits?: EditConverter;
 }
 
-/** What only dev mode does: a process kept between saves, holding what the next run reuses. */
-interface DevHooks {
-  /** What the drawn files and the link check did last time. */
-  memo: { drawn: DrawnMemo; links: LinkCheckMemo };
-  /** Converts the articles edited since the last run, in a helper kept between runs. */
-  edits: EditConverter;
+/** What the link check knows from before a run, and who keeps what the run's check sees. */
+export interface LinkMemory extends Partial<Pick<LinkCheckContext, 'previousFiles' | 'checked'>> {
+  /** What the last run's check did, kept in the process (dev). */
+  memo?: LinkCheckMemo;
 }
 
 /**
- * What `build` and dev mode do differently; the stages and their order are the pipeline's. Dev
- * converts drafts and future posts too (they come due while it runs) and reads each article's HTML
- * with the article (it keeps articles for hours while another build may remove cache entries).
+ * What `build` and dev mode do differently, as one object the pipeline calls without asking which
+ * it has; the stages and their order are the pipeline's. `build`: one short run whose pages mostly
+ * come from the output folder. Dev: a process kept between saves, holding what the next run
+ * reuses; it converts drafts and future posts too (they come due while it runs) and reads each
+ * article's HTML with the article (it keeps articles for hours while another build may remove
+ * cache entries).
  */
-export type Strategy<Written> = {
+export interface Strategy<Written> {
   bundler: Bundler;
-  images: ImageStage;
-  /** The copy of the site's module the helpers import, one per code. */
-  moduleCopies: SiteModuleCopies;
+  /** How the articles are read and converted. */
+  articles: ArticleStageSetup;
   /** Which pages are taken as they were made before rather than rendered (a page cache, or what they read). */
   pages(inputs: Inputs, previous: State | undefined): PageSource;
   openOutput(previous: State | undefined, publicFiles: ReadonlySet<string>): Promise<Output<Written>>;
-} & ({ build: BuildHooks; dev?: never } | { dev: DevHooks; build?: never });
+  /** What the link check knows from before. */
+  links(): LinkMemory;
+  /** What the drawn files were last time, kept in the process (dev). */
+  drawnMemo?: DrawnMemo;
+  /**
+   * The search index: `kept`, the last one made (from the cache), taken when its pages are as they
+   * were; `whenAsked`, made only when asked for (dev: a save never waits for the index).
+   */
+  search: { kept?: SearchOutput; whenAsked: boolean };
+}
 
 export interface RunOptions {
   drafts?: boolean;

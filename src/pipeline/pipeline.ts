@@ -11,11 +11,11 @@ import type { PageJob } from '../render/routes.ts';
 import { FEED_LIMIT, feedArticles } from '../render/feeds.ts';
 import { drawnFiles, generatedFiles, renderContext } from './stages.ts';
 import { checkPublicClashes, checkSiteOutput, heldBackPages } from './site-checks.ts';
-import { readInputs, type InputSetup } from './inputs.ts';
+import { readInputs } from './inputs.ts';
 import { expandPages, readsChanged, renderPages } from './pages.ts';
 import type { ChangeKind, Inputs, Output, RenderedPage, RunOptions, State, Strategy } from './pipeline-types.ts';
 import type { Article } from '../content/article.ts';
-import { searchStage } from './search-index.ts';
+import { searchStage } from '../search/search-index.ts';
 
 export type * from './pipeline-types.ts';
 
@@ -49,7 +49,7 @@ async function drawnFilesFor(
   if (previous && !inputs.renderAll && !readsChanged(previous.drawnReads, inputs)) return previous;
   const drawnReads = emptyReads();
   const how = {
-    dev: memo && { memo, reads: drawnReads },
+    memo: memo && { drawn: memo, reads: drawnReads },
     carries: output.carries?.bind(output),
     draw: inputs.conversion.draw,
     warn,
@@ -96,22 +96,6 @@ function convertedInputs(inputs: Inputs, listedJobs: readonly PageJob[], pages: 
   };
 }
 
-/** The strategy's part in reading the inputs, as plain values. */
-function inputSetup(strategy: Strategy<unknown>): InputSetup {
-  const { images, moduleCopies, build, dev } = strategy;
-  return {
-    bundler: strategy.bundler,
-    articles: {
-      images,
-      moduleCopies,
-      convertHeldBack: dev !== undefined,
-      lazyHtml: build?.lazyHtml ?? false,
-      spare: build?.spare,
-      edits: dev?.edits,
-    },
-  };
-}
-
 /** What a run made: the new state, what the output reports, and the inputs it read. */
 export interface RunResult<Written> {
   state: State;
@@ -123,7 +107,7 @@ export interface RunResult<Written> {
 /** Checks of the whole site: clashes, then every link of every page. */
 function checkSite<Written>(
   project: Project,
-  { build, dev }: Strategy<Written>,
+  strategy: Strategy<Written>,
   options: RunOptions,
   site: {
     inputs: Inputs;
@@ -146,13 +130,14 @@ function checkSite<Written>(
     generated,
   };
   const pageLinks = [...pages.values()].map((page) => page.links);
+  const { memo, ...known } = strategy.links();
   const links = {
     warn: options.warn,
     heldBack: heldBackPages({ byFile, published: articles }, pageLinks),
     locate: linkSourceFinder(project),
-    ...build?.linkTrust(),
+    ...known,
   };
-  checkSiteOutput(project, files, pageLinks, { feed: inputs.settings.feed, memo: dev?.memo.links, links });
+  checkSiteOutput(project, files, pageLinks, { feed: inputs.settings.feed, memo, links });
 }
 
 /** What a run's inputs leave for the next run: all but the change flags and the run's own handles. */
@@ -185,9 +170,8 @@ export async function runPipeline<Written>(
 ): Promise<RunResult<Written>> {
   const clock = timer();
   const { now } = options;
-  const { build, dev } = strategy;
   // 1. Inputs: template, data files, bundles and articles (converting meanwhile in helper processes).
-  const inputs = await readInputs(project, inputSetup(strategy), previous, changes, options);
+  const inputs = await readInputs(project, strategy, previous, changes, options);
   let output: Output<Written> | undefined;
   let saving: Promise<void> | undefined;
   let drawing: ReturnType<typeof drawnFilesFor> | undefined;
@@ -197,12 +181,13 @@ export async function runPipeline<Written>(
     const { jobs: listedJobs, routeReads } = expandPages(previous, inputs);
     checkPublicClashes(inputs.client, listedJobs, inputs.publicFiles, project.publicDir);
     // 3. Output: the assets and the site's images first; the search index (if any) hears of each page.
-    const indexing = searchStage(inputs, listedJobs, now, previous?.search ?? build?.keptSearch, { whenAsked: !!dev });
+    const { kept, whenAsked } = strategy.search;
+    const indexing = searchStage(inputs, listedJobs, now, previous?.search ?? kept, { whenAsked });
     output = indexing.watch(await strategy.openOutput(previous, inputs.publicFiles));
     for (const file of assetFiles(inputs.client)) output.write(file, true);
     for (const file of inputs.settings.images) output.write(file);
     // 4. Drawn files (share images), meanwhile; their failures are reported after the pages'.
-    drawing = drawnFilesFor(project, previous, inputs, dev?.memo.drawn, output, options.warn);
+    drawing = drawnFilesFor(project, previous, inputs, strategy.drawnMemo, output, options.warn);
     drawing.catch(() => {});
     // 5. Pages, each once its articles are converted and their images processed.
     const context = renderContext({ ...inputs, server: inputs.server.module }, now, project.root);
@@ -220,7 +205,7 @@ export async function runPipeline<Written>(
     // The feed and sitemap are compressed meanwhile (on libuv's threads): after a new article that
     // was the last thing the build waited for.
     for (const file of generated) if (!file.plain) output.prepare?.(file);
-    const articleImages = strategy.images.files(articles);
+    const articleImages = strategy.articles.images.files(articles);
     // 6. Checks of the whole site: clashes, then every link of every page.
     checkSite(project, strategy, options, { inputs, jobs, pages, articles, byFile, articleImages, drawn, generated });
     // 7. The rest of the files, and the site put in place.

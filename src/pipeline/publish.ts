@@ -1,7 +1,7 @@
 // Which articles a run publishes, and which of them a page was handed.
 import { isPublished, sortNewestFirst, type Article } from '../content/article.ts';
 import { duplicateSlug } from '../content/article-parser.ts';
-import { SsgError, SsgErrorList } from '../errors.ts';
+import { SsgError, SsgErrorList } from '../errors/errors.ts';
 import type { PageJob } from '../render/routes.ts';
 
 /** Which articles are published: drafts with `--drafts`, those dated after `now` with `--future`. */

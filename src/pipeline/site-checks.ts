@@ -2,7 +2,7 @@
 // at one path, no file where a folder must be, every internal link leading somewhere.
 import type { Article } from '../content/article.ts';
 import type { ClientBundle } from '../render/bundles.ts';
-import { catalogueError, SsgError, SsgErrorList } from '../errors.ts';
+import { catalogueError, SsgError, SsgErrorList } from '../errors/errors.ts';
 import {
   checkLinks,
   type CheckedPage,

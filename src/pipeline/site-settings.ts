@@ -4,12 +4,12 @@ import path from 'node:path';
 import type { ServerModule } from '../bundle/bundle-server.ts';
 import { firstContentCollection, readDataCollections, type ResolvedCollection } from '../content/collections.ts';
 import { parseDataFiles, type DataFile } from '../content/data.ts';
-import { catalogueError, type ErrorDetails } from '../errors.ts';
+import { catalogueError, type ErrorDetails } from '../errors/errors.ts';
 import { isSiteFilePath } from '../render/generated-files.ts';
 import type { OutputFile } from '../output/output-file.ts';
 import { relativeToRoot, type Project } from '../project.ts';
 import type { DataSchema, FeedDefinition, SiteMeta } from '../render/site-definition.ts';
-import { checkSearch, type SiteSearch } from '../render/search.ts';
+import { checkSearch, type SiteSearch } from '../search/search.ts';
 
 /** `https://example.com/` → `https://example.com`; anything but an absolute http(s) origin is refused. */
 function normalizeBaseUrl(value: unknown, source: string): string {

@@ -8,7 +8,7 @@ import { siteLists } from '../render/collections-view.ts';
 import type { ClientBundle } from '../render/bundles.ts';
 import type { ServerBundle, ServerModule } from '../bundle/bundle-server.ts';
 import { addCspSources } from '../render/csp.ts';
-import { searchHeader } from '../render/search.ts';
+import { searchHeader } from '../search/search.ts';
 import type { DrawMany } from '../content/drawing.ts';
 import { generateFiles, type DrawnMemo } from '../render/generated-files.ts';
 import { trackReads, type PageReads } from '../render/dependencies.ts';
@@ -21,7 +21,7 @@ import { codeStampOf } from '../bundle/module-code.ts';
 import { checkRedirects, declaredRedirects } from '../render/redirects.ts';
 import { feedPaths } from '../render/feeds.ts';
 import { siteFiles } from '../render/site-files.ts';
-import { catalogueError } from '../errors.ts';
+import { catalogueError } from '../errors/errors.ts';
 import type { DocumentShell } from '../render/template.ts';
 import type { SiteSettings } from './site-settings.ts';
 import { EDITOR_PATH } from '../editor/editor-config.ts';
@@ -158,17 +158,18 @@ export function drawnFiles(
   },
   project: Project,
   how: {
-    dev?: { memo: DrawnMemo; reads: PageReads };
+    /** What the files were last time, and where to note what files() reads (kept between dev's runs). */
+    memo?: { drawn: DrawnMemo; reads: PageReads };
     carries?: (file: string, hash: string) => boolean;
     draw?: DrawMany;
     warn: (message: string) => void;
   },
 ): Promise<OutputFile[]> {
   const { settings } = inputs;
-  const { dev } = how;
-  // Dev mode notes what the site's files() read, to call it again only when that changed.
-  const { articles, data } = dev
-    ? trackReads(inputs.articles, settings.data, dev.reads)
+  const { memo } = how;
+  // With a memo (dev), what the site's files() read is noted, to call it again only when that changed.
+  const { articles, data } = memo
+    ? trackReads(inputs.articles, settings.data, memo.reads)
     : { articles: inputs.articles, data: settings.data };
   return generateFiles(
     inputs.server.module.site,
@@ -182,7 +183,7 @@ export function drawnFiles(
     {
       cacheDir: project.cacheDir,
       salt: drawingCode(inputs.server),
-      memo: dev?.memo,
+      memo: memo?.drawn,
       carries: how.carries,
       draw: how.draw,
     },

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { sourceFingerprint } from '../fingerprint.ts';
+import { sourceFingerprint } from '../base/fingerprint.ts';
 import { dateEnvironment, pageCacheFile } from '../render/page-cache.ts';
 import { markdownCacheFile } from '../content/markdown-cache.ts';
 import { readEntrySync, writeEntrySync } from '../cache/store.ts';

@@ -1,7 +1,7 @@
 import type { Article } from '../content/article.ts';
 import { pageText } from '../content/pagination.ts';
 import { groupMembers } from '../content/tags.ts';
-import { LIST_READS, type ListAccess, type ListReads } from '../list-reads.ts';
+import { LIST_READS, type ListAccess, type ListReads } from '../base/list-reads.ts';
 
 /** What one page read while it rendered: the answer to "which pages depend on this change". */
 export interface PageReads {
@@ -206,7 +206,7 @@ function membersRead(read: () => void): Pick<ProxyHandler<Article[]>, 'ownKeys' 
   };
 }
 
-/** What a page's list answers to the helpers that read it (src/list-reads.ts), each read noted in `reads`. */
+/** What a page's list answers to the helpers that read it (src/base/list-reads.ts), each read noted in `reads`. */
 function listReads(
   target: readonly Article[],
   reads: PageReads,

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { pruneEntries, readEntry, readEntrySync, writeEntrySync } from '../cache/store.ts';
 import { outputHash, type OutputFile } from '../output/output-file.ts';
 import type { GeneratedFile, GeneratedFilesContext, SiteDefinition } from './site-definition.ts';
-import { catalogueError } from '../errors.ts';
-import { siteCodeError } from '../site-code-error.ts';
+import { catalogueError } from '../errors/errors.ts';
+import { siteCodeError } from '../errors/site-code-error.ts';
 import { drawHere, type DrawMany } from '../content/drawing.ts';
 
 const SAFE_PATH = /^(?:[A-Za-z0-9][A-Za-z0-9._~-]*\/)*[A-Za-z0-9][A-Za-z0-9._~-]*\.[A-Za-z0-9]+$/;

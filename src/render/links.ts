@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Parser } from 'htmlparser2';
-import { catalogueError, SsgErrorList, type SsgError } from '../errors.ts';
+import { catalogueError, SsgErrorList, type SsgError } from '../errors/errors.ts';
 
 /** A URL with a scheme (`https:`, `mailto:`, `data:`) or another host (`//`): not this site's. */
 const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import { sourceFingerprint } from '../fingerprint.js';
+import { sourceFingerprint } from '../base/fingerprint.ts';
 import {
   discardEntry,
   keepContentEntry,

@@ -1,7 +1,7 @@
 // Moved addresses: the site's `redirects` map and articles' `aliases` / `redirect_from`, checked
 // once and written for every host in its own form.
 import type { Article } from '../content/article.ts';
-import { catalogueError } from '../errors.ts';
+import { catalogueError } from '../errors/errors.ts';
 import type { RedirectRule, RedirectStatus } from './site-definition.ts';
 import { outputPathFor } from './routes.ts';
 

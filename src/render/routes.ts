@@ -1,5 +1,5 @@
-import { catalogueError } from '../errors.ts';
-import { siteCodeError } from '../site-code-error.ts';
+import { catalogueError } from '../errors/errors.ts';
+import { siteCodeError } from '../errors/site-code-error.ts';
 import type { Route, RouteContext, RouteEntry, SiteDefinition } from './site-definition.ts';
 import { groupByTag } from '../content/tags.ts';
 

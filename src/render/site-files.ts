@@ -1,13 +1,20 @@
 // The files beside the pages that search engines, feed readers and phones read.
 import type { Article } from '../content/article.ts';
-import { catalogueError } from '../errors.ts';
+import { catalogueError } from '../errors/errors.ts';
 import type { OutputFile } from '../output/output-file.ts';
 import { nginxRedirects, redirectPage, redirectsFile, type Redirect } from './redirects.ts';
 import { outputPathFor, type PageJob } from './routes.ts';
 import type { FeedDefinition, SiteMeta } from './site-definition.ts';
-import type { SearchHeader } from './search.ts';
 import { atomFeed, feedPaths, jsonFeed, rssFeed } from './feeds.ts';
 import { escapeXml } from './xml-text.ts';
+
+/** A header some paths get in place of the site's header of that name (the search's policy, for its pages). */
+export interface PathHeader {
+  paths: string[];
+  /** The header's name as the site wrote it. */
+  name: string;
+  value: string;
+}
 
 /** An ISO date (`2025-01-01`) of an article's date, when it has a readable one. */
 function isoDay(date: string): string | undefined {
@@ -81,7 +88,7 @@ export interface FolderHeaders {
 export function headersFile(
   headers: Record<string, string> | undefined,
   folder?: FolderHeaders,
-  search?: SearchHeader,
+  search?: PathHeader,
 ): string {
   const lines = ['/*'];
   for (const [name, value] of Object.entries(headers ?? {})) lines.push(`  ${name}: ${value}`);
@@ -118,7 +125,7 @@ export function nginxHeadersFile(
   headers: Record<string, string> | undefined,
   redirects: readonly Redirect[] = [],
   folder?: FolderHeaders,
-  search?: SearchHeader,
+  search?: PathHeader,
 ): string {
   const lines = [
     '# Written by the build, with _headers: the headers of every response. Included by the nginx',
@@ -141,7 +148,7 @@ export function nginxHeadersFile(
 }
 
 /** The headers as `add_header` lines; the search's policy, at server level, in place of the site's on its paths. */
-function addHeaderLines(headers: Record<string, string> | undefined, indent: string, search?: SearchHeader): string[] {
+function addHeaderLines(headers: Record<string, string> | undefined, indent: string, search?: PathHeader): string[] {
   return Object.entries(headers ?? {}).flatMap(([name, value]) => {
     if (!HEADER_NAME.test(name) || NGINX_UNSAFE_VALUE.test(value)) {
       throw catalogueError('HeaderInvalid', [name, value], { file: 'site/index.tsx' });
@@ -163,7 +170,7 @@ const nginxPathPattern = (urlPath: string) =>
  * The policy for nginx when some pages search: a variable set at server level (an `add_header`
  * inside a location would drop every other header there), the search's policy on its paths.
  */
-function nginxSearchPolicy(search: SearchHeader, value: string): string[] {
+function nginxSearchPolicy(search: PathHeader, value: string): string[] {
   const pattern = search.paths.map(nginxPathPattern).join('|');
   return [
     `set $ssg_csp "${nginxQuoted(value)}";`,
@@ -181,7 +188,7 @@ export interface SiteFilesInput {
   feed?: FeedDefinition;
   headers?: Record<string, string>;
   /** The search's Content-Security-Policy, for the pages that search. */
-  search?: SearchHeader;
+  search?: PathHeader;
   /** Files the site ships itself (site/public) take precedence over generated ones. */
   publicFiles: ReadonlySet<string>;
   /** The site's checked redirects. */

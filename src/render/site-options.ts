@@ -5,7 +5,7 @@
 import * as z from 'zod/mini';
 import { declaredLocation, type DeclarationSites } from '../content/declared-location.ts';
 import { explainIssues, type SchemaIssue } from '../content/schema-keys.ts';
-import { catalogueError, SsgErrorList, type SsgError } from '../errors.ts';
+import { catalogueError, SsgErrorList, type SsgError } from '../errors/errors.ts';
 
 const optional = z.optional(z.unknown());
 const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', {

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { catalogueError } from '../errors.ts';
+import { catalogueError } from '../errors/errors.ts';
 
 const HEAD_MARKER = '<!--ssg:head-->';
 const BODY_MARKER = '<!--ssg:body-->';

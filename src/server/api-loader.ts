@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
-import { catalogueError } from '../errors.ts';
-import { externalPackagesByPath, fromEsbuildFailure } from '../esbuild-plugins.ts';
+import { catalogueError } from '../errors/errors.ts';
+import { externalPackagesByPath, fromEsbuildFailure } from '../base/esbuild-plugins.ts';
 import { generatorModulePaths, generatorRoot } from '../project.ts';
-import { siteCodeError } from '../site-code-error.ts';
+import { siteCodeError } from '../errors/site-code-error.ts';
 import { apiRoutePath, isApiRoute, type ApiRoute } from './api-route.ts';
 
 export interface LoadedApiRoute {

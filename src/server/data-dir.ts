@@ -1,7 +1,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { catalogueError, type SsgError } from '../errors.ts';
+import { catalogueError, type SsgError } from '../errors/errors.ts';
 
 const LOCK_FILE_NAME = 'serve.lock';
 

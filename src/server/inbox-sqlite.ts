@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { catalogueError } from '../errors.ts';
+import { catalogueError } from '../errors/errors.ts';
 import type { Inbox, NewFormMessage, StoredMessage } from './message.ts';
 import { openSqliteThread, type SqliteThread } from './sqlite-thread.ts';
 import { sqliteBindingMissing } from './data-dir.ts';

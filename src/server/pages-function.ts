@@ -1,7 +1,7 @@
 // Runs one API route as a Cloudflare Pages Function. The platform part: settings from the Pages
 // project's environment variables, the client address Cloudflare's edge sets, the bindings the
 // function's file turns into an inbox (D1), and a first delivery attempt after the answer.
-import { catalogueError, formatError, SsgError } from '../errors.ts';
+import { catalogueError, formatError, SsgError } from '../errors/errors.ts';
 import type { ApiHandler, ApiRoute } from './api-route.ts';
 import type { Inbox } from './message.ts';
 import { readSettings, type Env, type Settings } from './settings.ts';

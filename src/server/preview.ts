@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { catalogueError } from '../errors.ts';
+import { catalogueError } from '../errors/errors.ts';
 import { headersFor, loadHeadersFile } from './headers-file.ts';
 import { createHttpServer } from './http-server.ts';
 import { createStaticHandler } from './static-server.ts';

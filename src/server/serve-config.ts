@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { parseProxyTrust, type ProxyTrust } from './client-address.ts';
-import { catalogueError } from '../errors.ts';
+import { catalogueError } from '../errors/errors.ts';
 import { readSettings, type SettingFailure, type Settings } from './settings.ts';
 
 /** Everything `ssg serve` reads from its environment. docs/contact-endpoint.md lists the same variables. */

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { adoptBundledSsgError, catalogueError, SsgError, type ErrorLocation } from './errors.ts';
-import { generatorRoot } from './project.ts';
+import { generatorRoot } from '../project.ts';
 
 const generatorSource = path.join(generatorRoot, 'src') + path.sep;
 

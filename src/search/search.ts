@@ -1,10 +1,11 @@
 // The site's search, as its definition declares it: which routes' pages are indexed, which carry
 // the search box (and so may run Pagefind's WebAssembly), checked once against the route table.
 import { isPublished, type Article } from '../content/article.ts';
-import { catalogueError, type ErrorDetails } from '../errors.ts';
-import type { PageJob } from './routes.ts';
+import { catalogueError, type ErrorDetails } from '../errors/errors.ts';
+import type { PageJob } from '../render/routes.ts';
+import type { PathHeader } from '../render/site-files.ts';
 
-export type { SearchDefinition } from './site-definition.ts';
+export type { SearchDefinition } from '../render/site-definition.ts';
 
 /** Where the index is written and served from: Pagefind's own `pagefind/` folder. */
 export const SEARCH_DIR = 'pagefind';
@@ -106,12 +107,7 @@ export function searchPolicy(policy: string): string {
 }
 
 /** The header the search's pages get in place of the site's policy, and the paths that get it. */
-export interface SearchHeader {
-  paths: string[];
-  /** The header's name as the site wrote it. */
-  name: string;
-  value: string;
-}
+export type SearchHeader = PathHeader;
 
 /** The search's Content-Security-Policy and where it applies; none when the site sends no policy. */
 export function searchHeader(

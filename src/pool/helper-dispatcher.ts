@@ -1,7 +1,7 @@
 // Hands tasks to Markdown helper processes, one at a time each, with each article's time and
 // memory budget. The pool (markdown-pool.ts) makes the tasks.
 import type { HelperReply, HelperRequest } from './markdown-worker.ts';
-import { catalogueError, SsgError } from '../errors.ts';
+import { catalogueError, SsgError } from '../errors/errors.ts';
 import type { Helper } from './helper-process.ts';
 
 /** What a task's clock allows beyond the budget until the helper says it started the first article (a helper loading on a busy machine). */

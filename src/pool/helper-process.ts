@@ -6,8 +6,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { generatorModulePaths, generatorRoot } from '../project.ts';
-import { noInterrupts, type Interrupts } from '../interrupt.ts';
-import { DEFAULT_LIMITS, type ArticleLimits } from './limits.ts';
+import { noInterrupts, type Interrupts } from '../base/interrupt.ts';
+import { DEFAULT_LIMITS, type ArticleLimits } from '../content/limits.ts';
 
 /**
  * Packages the helper imports where the generator finds them, by absolute path (the helper file
@@ -47,7 +47,7 @@ export async function compileHelper(helperFile: string): Promise<void> {
   // knows of, and esbuild could write it after that.
   const result = await esbuild.build({
     write: false,
-    entryPoints: [path.join(generatorRoot, 'src', 'content', 'markdown-worker.ts')],
+    entryPoints: [path.join(generatorRoot, 'src', 'pool', 'markdown-worker.ts')],
     bundle: true,
     platform: 'node',
     format: 'esm',

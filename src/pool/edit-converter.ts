@@ -1,8 +1,13 @@
 // Dev's converter of edited articles: one helper kept between saves.
-import type { ArticleLimits } from './limits.ts';
-import type { Interrupts } from '../interrupt.ts';
-import { SsgError } from '../errors.ts';
-import { failedConversion, type ArticleConverter, type ArticleToConvert, type ConvertedArticle } from './conversion.ts';
+import type { ArticleLimits } from '../content/limits.ts';
+import type { Interrupts } from '../base/interrupt.ts';
+import { SsgError } from '../errors/errors.ts';
+import {
+  failedConversion,
+  type ArticleConverter,
+  type ArticleToConvert,
+  type ConvertedArticle,
+} from '../content/conversion.ts';
 import { endedBeforeSent } from './helper-dispatcher.ts';
 import { createMarkdownPool, type MarkdownPool, type OnBatch } from './markdown-pool.ts';
 import { WARM_UP_ARTICLE, WARM_UP_CONVERSIONS } from './warm-up.ts';

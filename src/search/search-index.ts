@@ -4,15 +4,14 @@ import { Buffer } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { close, createIndex, type PagefindIndex } from 'pagefind';
+import type { PagefindIndex } from 'pagefind';
 import { readEntrySync, writeEntrySync } from '../cache/store.ts';
 import type { Article } from '../content/article.ts';
-import { catalogueError, SsgError } from '../errors.ts';
+import { catalogueError, SsgError } from '../errors/errors.ts';
 import type { OutputFile } from '../output/output-file.ts';
 import { inlineStyleTag } from '../render/head.ts';
 import type { PageJob } from '../render/routes.ts';
-import { isIndexedPage, SEARCH_DIR, type SiteSearch } from '../render/search.ts';
-import type { Output, SearchOutput, State } from './pipeline-types.ts';
+import { isIndexedPage, SEARCH_DIR, type SiteSearch } from './search.ts';
 
 /** What the browser loads of Pagefind's output: its API, its worker, the index. Not its ready-made UIs. */
 const SERVED =
@@ -22,6 +21,22 @@ const SERVED =
 const TEXT = /\.(js|json)$/;
 
 type InlineStyle = { url: string; text: string };
+
+/** The index as the last run made it, and which pages (path and hash) it was made of. */
+export interface SearchOutput {
+  key: string;
+  files: OutputFile[];
+}
+
+/** Makes the index of a dev run's pages when asked, or takes `kept` when that was made of the same pages. */
+export type MakeSearch = (kept: SearchOutput | undefined) => Promise<SearchOutput>;
+
+/** The part of a run's output the index is written through. */
+interface Output<Written> {
+  write(file: OutputFile, compress?: boolean): void;
+  commit(): Promise<Written>;
+  abort(): Promise<void>;
+}
 
 /** A page of the index: its HTML, read only when the index is made again (a cached page's is on disk). */
 interface IndexedPage {
@@ -41,7 +56,12 @@ function indexKey(pages: ReadonlyMap<string, IndexedPage>, language: string | un
   ]);
 }
 
+/** Pagefind's API, loaded when a site first indexes: a site without search never needs it installed. */
+let pagefind: Promise<typeof import('pagefind')> | undefined;
+const loadPagefind = () => (pagefind ??= import('pagefind'));
+
 async function pagefindIndex(language: string | undefined): Promise<PagefindIndex> {
+  const { createIndex } = await loadPagefind();
   const { errors, index } = await createIndex({
     excludeSelectors: EXCLUDED,
     ...(language ? { forceLanguage: language } : {}),
@@ -127,7 +147,7 @@ async function runPagefind(
  * Ends Pagefind's process (a process of its own, ended with each index, so a build leaves none
  * behind); an index being made fails at once.
  */
-export const stopIndexing = (): Promise<unknown> => close();
+export const stopIndexing = async (): Promise<unknown> => (pagefind ? (await pagefind).close() : undefined);
 
 /**
  * Collects the HTML of the pages that go into the index as the run writes them (`watch` wraps the
@@ -192,7 +212,7 @@ export function searchStage(
   const indexer = search && searchIndexer(search, jobs, { ...inputs, inlineStyle: inputs.client.inlineStyle, now });
   let searching: Promise<SearchOutput> | undefined;
   let made: SearchOutput | undefined;
-  let makeSearch: State['makeSearch'];
+  let makeSearch: MakeSearch | undefined;
   return {
     watch<Written>(output: Output<Written>): Output<Written> {
       if (!indexer) return output;
@@ -222,7 +242,8 @@ export function searchStage(
       searching = indexer?.files(hashOf, earlier);
       searching?.catch(() => {}); // reported at commit
     },
-    made: (): Pick<State, 'search' | 'makeSearch'> => (made ? { search: made } : makeSearch ? { makeSearch } : {}),
+    made: (): { search?: SearchOutput; makeSearch?: MakeSearch } =>
+      made ? { search: made } : makeSearch ? { makeSearch } : {},
   };
 }
 

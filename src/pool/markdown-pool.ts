@@ -5,15 +5,22 @@ import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { DrawResult, HelperRequest, MarkdownBatchResult } from './markdown-worker.ts';
-import type { DrawJob, DrawMany } from './drawing.ts';
-import type { ArticleConverter, ArticleToConvert, ConvertedArticle, HelperImageSettings } from './conversion.ts';
-import { DEFAULT_LIMITS, type ArticleLimits } from './limits.ts';
-import { noInterrupts, type Interrupts } from '../interrupt.ts';
+import type { DrawJob, DrawMany } from '../content/drawing.ts';
+import type {
+  ArticleConverter,
+  ArticleToConvert,
+  BatchConverter,
+  ConvertedArticle,
+  HelperImageSettings,
+  OnBatch,
+} from '../content/conversion.ts';
+import { DEFAULT_LIMITS, type ArticleLimits } from '../content/limits.ts';
+import { noInterrupts, type Interrupts } from '../base/interrupt.ts';
 import { removeFilesOfEndedProcesses } from '../cache/store.ts';
 import { compileHelper, forkHelper, shippedHelper, type SpareHelper } from './helper-process.ts';
 import { dispatcher, type AddTask } from './helper-dispatcher.ts';
 
-export type { ArticleConverter } from './conversion.ts';
+export type { ArticleConverter } from '../content/conversion.ts';
 
 const BATCH = 16;
 /** Below this many drawings (and no helper running) this process draws them: a helper costs more to start. */
@@ -27,11 +34,9 @@ function removeStaleHelperFiles(cacheDir: string): void {
 
 const closedError = () => new Error('the Markdown helpers were closed');
 
-export type OnBatch = (indexes: number[], converted: ConvertedArticle[]) => void;
+export type { OnBatch } from '../content/conversion.ts';
 
-export interface MarkdownPool {
-  /** Converts every article; `onBatch` hears of each finished batch (by index) as it lands. */
-  convert(items: readonly ArticleToConvert[], onBatch?: OnBatch): Promise<ConvertedArticle[]>;
+export interface MarkdownPool extends BatchConverter {
   /** Draws generated files with the site's drawers: in the helpers when many (or they run already), else here. */
   draw: DrawMany;
   /** Ends the helpers once they have no more work (the drawing they were given goes on). */

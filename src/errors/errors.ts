@@ -1,5 +1,5 @@
 /**
- * The machinery of the error catalogue (its entries are in src/errors-data.ts): the error an
+ * The machinery of the error catalogue (its entries are in src/errors/errors-data.ts): the error an
  * entry makes (`catalogueError`, the only way an SsgError is made), its formatting for the
  * terminal, and its passage between processes and between copies of this module. Anything else
  * that escapes is a bug of the generator and is shown with its stack.

@@ -1,5 +1,5 @@
-// How the catalogue's entries are worded (src/errors-data.ts): the shape of an entry, and the
-// wording that differs by case. Read by the machinery (src/errors.ts) and the error reference.
+// How the catalogue's entries are worded (src/errors/errors-data.ts): the shape of an entry, and the
+// wording that differs by case. Read by the machinery (src/errors/errors.ts) and the error reference.
 
 /** A message (or hint) worded from the details of one occurrence. */
 export type Wording = (...details: any[]) => string;

@@ -3,11 +3,16 @@
 import { openImageCache, type ImageCache } from '../images/image-cache.ts';
 import { DEFAULT_IMAGE_SETTINGS, useSharpVersion } from '../images/process.ts';
 import { pathToFileURL } from 'node:url';
-import { stopBundling } from './mdx.ts';
-import { convertArticle } from './markdown.ts';
-import type { MarkdownOptions } from './markdown-options.ts';
-import type { Drawer } from './drawing.ts';
-import { convertOne, type ArticleToConvert, type ConvertedArticle, type HelperImageSettings } from './conversion.ts';
+import { stopBundling } from '../content/mdx.ts';
+import { convertArticle } from '../content/markdown.ts';
+import type { MarkdownOptions } from '../content/markdown-options.ts';
+import type { Drawer } from '../content/drawing.ts';
+import {
+  convertOne,
+  type ArticleToConvert,
+  type ConvertedArticle,
+  type HelperImageSettings,
+} from '../content/conversion.ts';
 
 export interface MarkdownBatch {
   kind: 'markdown';

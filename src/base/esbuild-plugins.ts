@@ -3,8 +3,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as esbuild from 'esbuild';
 import type { Message, Plugin } from 'esbuild';
-import { catalogueError, type SsgError, SsgErrorList } from './errors.ts';
-import { generatorRoot } from './project.ts';
+import { catalogueError, type SsgError, SsgErrorList } from '../errors/errors.ts';
+import { generatorRoot } from '../project.ts';
 
 /** A file beside `file` whose name differs from its own only in case (`Callout.tsx` for `callout.tsx`). */
 function sameNameButCase(file: string): string | undefined {

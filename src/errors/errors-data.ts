@@ -3,8 +3,8 @@
  * key, printed as `[Name]`), a title saying what went wrong in general, a message made from the
  * details of one occurrence, and a hint saying what to do (for some also made from the details).
  * Distinct failures have distinct names. This is the only place messages are worded: an SsgError
- * is made by `catalogueError(name, details, location)` in src/errors.ts
- * (tests/error-catalogue.test.ts checks). Data only: the machinery is in src/errors.ts.
+ * is made by `catalogueError(name, details, location)` in src/errors/errors.ts
+ * (tests/error-catalogue.test.ts checks). Data only: the machinery is in src/errors/errors.ts.
  */
 import { byCase, type CatalogueEntry } from './error-wording.ts';
 
@@ -15,7 +15,7 @@ const compileFailure = (error: string, lineText?: string) => `${error}${lineText
 const onPages = (page: string, others: number) =>
   others === 0 ? `The page ${page} links` : `The page ${page} and ${others} other page${others === 1 ? '' : 's'} link`;
 
-/** `<what ran> threw: <what it threw>`: the site's code threw (see src/site-code-error.ts). */
+/** `<what ran> threw: <what it threw>`: the site's code threw (see src/errors/site-code-error.ts). */
 const threw = (what: string, thrown: string) => `${what} threw: ${thrown}`;
 
 /** After a failed write into the staging folder: removed by now, it is named after the output folder and why. */
@@ -490,7 +490,7 @@ export const errorCatalogue = {
   },
   EditorPackageMissing: {
     title: 'The content editor needs a package that is not installed',
-    hint: 'Install it beside ssg (npm install decap-cms decap-server; ssg lists both as optional dependencies), or remove `editor` from defineSite.',
+    hint: 'Install both in the site (npm install decap-cms decap-server: ssg does not install them, so a site without the editor has none), or remove `editor` from defineSite. docs/editor.md says how to install them without npm warnings.',
     message: (name: string) => `The site has an editor (\`editor\` in defineSite), and ${name} is not installed.`,
   },
   SearchInvalid: {
