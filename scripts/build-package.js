@@ -41,11 +41,22 @@ try {
   const compiledFrom = sourceHash(root);
   await esbuild.build({
     ...common,
-    entryPoints: { cli: src('cli', 'cli.ts'), 'markdown-helper': src('content', 'markdown-worker.ts') },
+    entryPoints: { cli: src('cli', 'cli.ts'), 'markdown-helper': src('pool', 'markdown-worker.ts') },
     // Packages are compiled in, but for esbuild and the SQLite binding, which find native files of
-    // their own, tsx (which the API loader registers), and React and MDX: an MDX article's module
-    // renders with the very React it imports.
-    external: ['esbuild', 'better-sqlite3', 'tsx', 'react', 'react/*', 'react-dom', 'react-dom/*', '@mdx-js/mdx'],
+    // their own, tsx (which the API loader registers), React and MDX (an MDX article's module
+    // renders with the very React it imports), and Pagefind: the optional features' packages are
+    // imported when a site turns the feature on, so a site without it runs with them removed.
+    external: [
+      'esbuild',
+      'better-sqlite3',
+      'tsx',
+      'react',
+      'react/*',
+      'react-dom',
+      'react-dom/*',
+      '@mdx-js/mdx',
+      'pagefind',
+    ],
     banner: {
       js: "import { createRequire as __ssgRequire } from 'node:module'; const require = __ssgRequire(import.meta.url);",
     },

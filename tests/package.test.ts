@@ -145,8 +145,9 @@ describe('ssg installed from its packed tarball', () => {
 
   beforeAll(async () => {
     scratch = await mkdtemp(path.join(tmpdir(), 'ssg-package-'));
-    // lib/ is made by `prepare` (and kept current by the suite's global setup): packed as it is.
-    const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], {
+    // lib/ is made by `prepare` (and kept current by the suite's global setup): packed as it is,
+    // with the manifest `npm run package` publishes.
+    const { stdout } = await run(process.execPath, ['scripts/pack.js', '--json', '--pack-destination', scratch], {
       cwd: repoRoot,
       maxBuffer: 64 * 1024 * 1024,
     });
@@ -161,7 +162,13 @@ describe('ssg installed from its packed tarball', () => {
     expect(names.filter((name) => /^(site|content|templates|tests|functions|patches)\//.test(name))).toEqual([]);
 
     project = path.join(scratch, 'project');
-    const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as Manifest;
+    const manifest = JSON.parse(
+      execFileSync('tar', ['-xOzf', tarball, 'package/package.json'], { encoding: 'utf8' }),
+    ) as Manifest;
+    // What only the repository uses stays out of what a site installs.
+    for (const key of ['private', 'scripts', 'devDependencies', 'overrides', 'siteDependencies'])
+      expect(manifest, key).not.toHaveProperty(key);
+    for (const name of ['decap-cms', 'decap-server', 'satori']) expect(manifest.dependencies).not.toHaveProperty(name);
     await mkdir(project);
     writeFileSync(
       path.join(project, 'package.json'),
@@ -427,5 +434,22 @@ describe('ssg installed from its packed tarball', () => {
     await run('npx', ['ssg', 'build'], { cwd: other, env });
     expect(readFileSync(path.join(other, 'dist', 'index.html'), 'utf8')).toContain('<h1>Welcome</h1>');
     expect(statSync(path.join(site, 'dist', 'index.html')).mtimeMs).toBe(first);
+  });
+
+  it('builds a site that turns on no optional feature with none of their packages installed', async () => {
+    const modules = path.join(project, 'node_modules');
+    // The editor's packages and the share cards' renderer are the site's to install: never pulled in.
+    for (const name of ['decap-cms', 'decap-server', 'satori'])
+      expect(existsSync(path.join(modules, name)), name).toBe(false);
+    // Search's and MDX's packages come with ssg but load only for a site that uses them: removed here.
+    for (const name of ['pagefind', '@pagefind', '@mdx-js']) await rm(path.join(modules, name), { recursive: true });
+    const plain = path.join(project, 'plain-site');
+    await run(process.execPath, [bin, 'init', 'plain-site'], { cwd: project });
+    const result = await run(process.execPath, [bin, 'build'], { cwd: plain });
+    expect(result.stdout).toContain('pages');
+    expect(readFileSync(path.join(plain, 'dist', 'news', 'hello-world.html'), 'utf8')).toContain(
+      '<h1>Hello, world</h1>',
+    );
+    expect(existsSync(path.join(plain, 'dist', 'pagefind'))).toBe(false);
   });
 });
