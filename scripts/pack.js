@@ -13,6 +13,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { libProblem } from '../bin/lib-check.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -36,10 +37,15 @@ export function publishedManifest(manifest) {
 function main() {
   const args = process.argv.slice(2);
   const at = args.indexOf('--pack-destination');
-  const destination = path.resolve(at >= 0 ? args[at + 1] : root);
+  if (at >= 0 && !args[at + 1]) {
+    console.error('package: --pack-destination needs a folder.');
+    process.exit(2);
+  }
+  const destination = path.resolve(at >= 0 ? args[at + 1] : '.');
   const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
-  if (!existsSync(path.join(root, 'lib', 'cli.js'))) {
-    console.error('package: lib/ is missing: run `npm run build:package` first.');
+  const problem = libProblem(root);
+  if (problem) {
+    console.error(`package: lib/ cannot be packed (${problem}): run \`npm run build:package\` first.`);
     process.exit(1);
   }
   const stage = mkdtempSync(path.join(tmpdir(), 'ssg-pack-'));

@@ -1,17 +1,16 @@
-// ssg as a package another site installs: packed as `npm pack` packs it, installed into an empty
-// folder, and used there through its own `ssg`: init (with the project's scripts), `npm run build`,
-// `npm run typecheck`, dev (one edit, one reload), preview.
-// The install is offline: the versions are the repository's own (its lockfile, less what only the
-// repository needs), taken from npm's cache, which the repository's `npm ci` filled. No traffic
-// leaves the machine.
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+// ssg as a package another site installs: packed as `npm run package` packs it, installed into an
+// empty folder offline (tests/helpers/packed-install.ts), and used there through its own `ssg`:
+// init (with the project's scripts), `npm run build`, `npm run typecheck`, dev (one edit, one
+// reload), preview.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DevProcess } from './helpers/dev-process.ts';
+import { installPacked, packSsg } from './helpers/packed-install.ts';
 import { repoRoot } from './helpers/project.ts';
 
 const run = promisify(execFile);
@@ -21,81 +20,6 @@ const npmRun = (script: string, cwd: string, env: Record<string, string> = {}) =
     cwd,
     env: { ...process.env, NO_COLOR: '1', npm_config_update_notifier: 'false', ...env },
   });
-
-interface LockEntry {
-  version?: string;
-  dev?: boolean;
-  devOptional?: boolean;
-  dependencies?: Record<string, string>;
-  optionalDependencies?: Record<string, string>;
-  [key: string]: unknown;
-}
-
-interface Manifest {
-  version: string;
-  dependencies: Record<string, string>;
-  peerDependencies?: Record<string, string>;
-  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
-}
-
-/**
- * A lockfile for a project whose one dependency is the tarball: what the package needs (its
- * dependencies and required peers, and theirs), at the versions the repository locked, found as
- * Node finds them (nested first, then hoisted).
- */
-function lockfileFor(tarball: string, manifest: Manifest): object {
-  const lock = JSON.parse(readFileSync(path.join(repoRoot, 'package-lock.json'), 'utf8')) as {
-    packages: Record<string, LockEntry>;
-  };
-  const registry = execFileSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8' }).trim().replace(/\/?$/, '/');
-  const peers = Object.keys(manifest.peerDependencies ?? {}).filter(
-    (name) => !manifest.peerDependenciesMeta?.[name]?.optional,
-  );
-  const packages: Record<string, LockEntry> = {
-    '': { name: 'installed-ssg', dependencies: { ssg: `file:${tarball}` } },
-    'node_modules/ssg': {
-      version: manifest.version,
-      resolved: `file:${tarball}`,
-      dependencies: manifest.dependencies,
-      peerDependencies: manifest.peerDependencies,
-      peerDependenciesMeta: manifest.peerDependenciesMeta,
-      bin: { ssg: 'bin/ssg.js' },
-    },
-  };
-  const resolve = (from: string, name: string): string | undefined => {
-    for (let at = from; ; at = at.includes('/node_modules/') ? at.slice(0, at.lastIndexOf('/node_modules/')) : '') {
-      const where = `${at ? `${at}/` : ''}node_modules/${name}`;
-      if (lock.packages[where]) return where;
-      if (at === '') return undefined;
-    }
-  };
-  const queue: Array<[string, string, boolean]> = [...Object.keys(manifest.dependencies), ...peers].map((name) => [
-    '',
-    name,
-    false,
-  ]);
-  while (queue.length > 0) {
-    const [from, name, optional] = queue.pop()!;
-    const where = resolve(from, name);
-    if (!where) {
-      if (optional) continue;
-      throw new Error(`${name} (needed by ${from || 'ssg'}) is not in the repository's lockfile`);
-    }
-    if (packages[where]) continue;
-    const { dev: _dev, devOptional: _devOptional, ...entry } = lock.packages[where]!;
-    // This machine's npm leaves registry URLs out of lockfiles (omit-lockfile-registry-resolved):
-    // named here, each tarball comes from npm's cache by its URL and integrity, with no lookup of
-    // the package's metadata, which an offline install may not have.
-    if (!entry.resolved && typeof entry.integrity === 'string' && typeof entry.version === 'string') {
-      const pkg = where.slice(where.lastIndexOf('node_modules/') + 'node_modules/'.length);
-      entry.resolved = `${registry}${pkg}/-/${pkg.split('/').pop()}-${entry.version}.tgz`;
-    }
-    packages[where] = entry;
-    for (const next of Object.keys(entry.dependencies ?? {})) queue.push([where, next, false]);
-    for (const next of Object.keys(entry.optionalDependencies ?? {})) queue.push([where, next, true]);
-  }
-  return { name: 'installed-ssg', lockfileVersion: 3, requires: true, packages };
-}
 
 /** Starts `ssg <args>` from the installed package and waits for its first line matching `ready`. */
 function start(
@@ -147,35 +71,21 @@ describe('ssg installed from its packed tarball', () => {
     scratch = await mkdtemp(path.join(tmpdir(), 'ssg-package-'));
     // lib/ is made by `prepare` (and kept current by the suite's global setup): packed as it is,
     // with the manifest `npm run package` publishes.
-    const { stdout } = await run(process.execPath, ['scripts/pack.js', '--json', '--pack-destination', scratch], {
-      cwd: repoRoot,
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    const [packed] = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
-    const tarball = path.join(scratch, packed!.filename);
-    const names = packed!.files.map((file) => file.path);
+    const { tarball, names, manifest } = await packSsg(scratch);
     expect(names).toContain('lib/cli.js');
     expect(names).toContain('starter/site/index.tsx');
     // The guides an error's hint names (docs/reference/define-site.md, say) come with it.
     expect(names).toContain('docs/reference/define-site.md');
     // What only the company's site and the repository use is not shipped.
     expect(names.filter((name) => /^(site|content|templates|tests|functions|patches)\//.test(name))).toEqual([]);
-
-    project = path.join(scratch, 'project');
-    const manifest = JSON.parse(
-      execFileSync('tar', ['-xOzf', tarball, 'package/package.json'], { encoding: 'utf8' }),
-    ) as Manifest;
     // What only the repository uses stays out of what a site installs.
     for (const key of ['private', 'scripts', 'devDependencies', 'overrides', 'siteDependencies'])
       expect(manifest, key).not.toHaveProperty(key);
     for (const name of ['decap-cms', 'decap-server', 'satori']) expect(manifest.dependencies).not.toHaveProperty(name);
-    await mkdir(project);
-    writeFileSync(
-      path.join(project, 'package.json'),
-      JSON.stringify({ name: 'installed-ssg', private: true, dependencies: { ssg: `file:${tarball}` } }, null, 2),
-    );
-    writeFileSync(path.join(project, 'package-lock.json'), JSON.stringify(lockfileFor(tarball, manifest), null, 2));
-    await run('npm', ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: project, maxBuffer: 64 * 1024 * 1024 });
+    project = path.join(scratch, 'project');
+    const installed = await installPacked(project, tarball, manifest);
+    // No peer-dependency conflict in what a site without the editor installs.
+    expect(installed.stderr).not.toMatch(/ERESOLVE|peer dep/i);
     bin = path.join(project, 'node_modules', '.bin', 'ssg');
     site = path.join(project, 'my-site');
   }, 240_000);
@@ -441,8 +351,12 @@ describe('ssg installed from its packed tarball', () => {
     // The editor's packages and the share cards' renderer are the site's to install: never pulled in.
     for (const name of ['decap-cms', 'decap-server', 'satori'])
       expect(existsSync(path.join(modules, name)), name).toBe(false);
-    // Search's and MDX's packages come with ssg but load only for a site that uses them: removed here.
-    for (const name of ['pagefind', '@pagefind', '@mdx-js']) await rm(path.join(modules, name), { recursive: true });
+    // Search's and MDX's packages come with ssg but load only for a site that uses them: removed here
+    // (from the project every test above used: this one comes last).
+    for (const name of ['pagefind', '@pagefind', '@mdx-js']) {
+      expect(existsSync(path.join(modules, name)), name).toBe(true);
+      await rm(path.join(modules, name), { recursive: true });
+    }
     const plain = path.join(project, 'plain-site');
     await run(process.execPath, [bin, 'init', 'plain-site'], { cwd: project });
     const result = await run(process.execPath, [bin, 'build'], { cwd: plain });
@@ -451,5 +365,21 @@ describe('ssg installed from its packed tarball', () => {
       '<h1>Hello, world</h1>',
     );
     expect(existsSync(path.join(plain, 'dist', 'pagefind'))).toBe(false);
+    // Turned on without its package, a feature names what is missing.
+    await writeFile(
+      path.join(plain, 'content', 'news', 'note.mdx'),
+      '---\ntitle: Note\ndate: "2024-03-01"\n---\nHi.\n',
+    );
+    const failed = await run(process.execPath, [bin, 'build'], {
+      cwd: plain,
+      env: { ...process.env, NO_COLOR: '1' },
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('[MdxCompilerMissing]');
+    expect(failed.stderr).toContain('content/news/note.mdx');
+    expect(failed.stderr).not.toContain('Unexpected internal error');
   });
 });

@@ -176,12 +176,6 @@ const eachElement = (tree: Root, visit: (node: Element) => void) =>
   });
 
 /**
- * After sanitising: footnote ids become the article's own (`<slug>-fn-1`, so two articles on one
- * page never share one), and a link to `#name` (or to the article's own page by its path and
- * `#name`) whose target's id, or an anchor's `name`, the sanitiser prefixed points at it again, as
- * GitHub's page script does. References ids (`aria-describedby`) follow.
- */
-/**
  * For MDX, which is not sanitised: the sanitiser's prefix on the ids and the names they are
  * referred to by, so that rehypeLinkIds reads an MDX article's footnotes as a Markdown one's.
  */
@@ -196,6 +190,12 @@ export function rehypeClobberIds() {
   };
 }
 
+/**
+ * After sanitising: footnote ids become the article's own (`<slug>-fn-1`, so two articles on one
+ * page never share one), and a link to `#name` (or to the article's own page by its path and
+ * `#name`) whose target's id, or an anchor's `name`, the sanitiser prefixed points at it again, as
+ * GitHub's page script does. References ids (`aria-describedby`) follow.
+ */
 export function rehypeLinkIds() {
   return (tree: Root, file: VFile) => {
     const slug = (file.data as HtmlFileData).slug ?? 'note';

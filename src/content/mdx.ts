@@ -25,9 +25,11 @@ const generatorSource = path.join(generatorRoot, 'src');
 
 /** What compiling an MDX body left: the module's code, and the file with what the steps noted. */
 async function compiled(file: VFile, steps: MdxSteps, bodyLine: number): Promise<string> {
+  // Loaded with the first MDX article: a site without one never needs the package installed.
+  const { compile } = await import('@mdx-js/mdx').catch((error: unknown) => {
+    throw catalogueError('MdxCompilerMissing', [(error as Error).message], { file: file.path });
+  });
   try {
-    // Loaded with the first MDX article: a site without one never needs the package installed.
-    const { compile } = await import('@mdx-js/mdx');
     return String(await compile(file, { ...steps, jsxImportSource: 'react', development: false }));
   } catch (error) {
     if (isExpectedError(error)) throw error;

@@ -317,6 +317,11 @@ export const errorCatalogue = {
     hint: 'Fix the MDX at the line shown: a JSX tag must be closed, `{` opens an expression (write `\\{` for a brace), `<` opens a tag (write `&lt;`), and a comment is written {/* like this */}.',
     message: (reason: string) => `The MDX body cannot be read: ${reason}`,
   },
+  MdxCompilerMissing: {
+    title: 'MDX articles need a package that is not installed',
+    hint: 'Reinstall the packages (npm ci): ssg depends on @mdx-js/mdx and loads it only when a site has an MDX article.',
+    message: (reason: string) => `The MDX compiler (@mdx-js/mdx) could not be loaded: ${reason}`,
+  },
   MdxImportFailed: {
     title: 'What an MDX article imports does not compile',
     hint: 'Fix the code at the line shown (an import is relative to the article’s folder).',

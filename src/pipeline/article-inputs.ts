@@ -15,8 +15,6 @@ import type { Project } from '../project.ts';
 import { startConversion } from './article-conversion.ts';
 import { relative, statIsFile } from './changes.ts';
 import type { ArticleStageSetup, ChangeKind, Inputs, RunOptions, State } from './pipeline-types.ts';
-
-export type { ArticleStageSetup } from './pipeline-types.ts';
 import { publishArticles } from './publish.ts';
 import { articleConverter, markdownSettingsOf, siteMarkdownOf } from './site-markdown.ts';
 import { siteEntryShown } from './site-settings.ts';

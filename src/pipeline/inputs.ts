@@ -8,9 +8,9 @@ import { readDataFiles, type DataFile } from '../content/data.ts';
 import { listFiles } from '../output/output-file.ts';
 import type { Project } from '../project.ts';
 import { loadTemplate, type DocumentShell } from '../render/template.ts';
-import { articleInputs, type ArticleInputs, type ArticleStageSetup } from './article-inputs.ts';
+import { articleInputs, type ArticleInputs } from './article-inputs.ts';
 import { relative, statIsFile } from './changes.ts';
-import type { Bundler, ChangeKind, Inputs, RunOptions, State } from './pipeline-types.ts';
+import type { ArticleStageSetup, Bundler, ChangeKind, Inputs, RunOptions, State } from './pipeline-types.ts';
 import { siteSettings, type SiteSettings } from './site-settings.ts';
 import { inOrder } from './stages.ts';
 

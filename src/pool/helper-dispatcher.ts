@@ -73,14 +73,6 @@ function helperFailure(
   return helperEnded(state.late ? `stopped after ${seconds} s` : how.text, task);
 }
 
-/**
- * Hands tasks to helpers, one at a time each: Markdown batches first (pages wait for them), then
- * drawings. Each article (each drawing) may take `timeoutMs`: a helper past it is killed, its task
- * fails naming the article (ArticleTooSlow), and a new helper takes its place; so does one that
- * ran out of memory (ArticleOutOfMemory). A helper that ends otherwise fails its task, naming its
- * files; when none is left, every task still waiting fails the same way. Nothing is sent to a
- * helper that ended.
- */
 /** Whether the reply says the helper starts the next article of its batch: each has the whole budget. */
 function progressed(
   state: Busy,
@@ -93,6 +85,14 @@ function progressed(
   return true;
 }
 
+/**
+ * Hands tasks to helpers, one at a time each: Markdown batches first (pages wait for them), then
+ * drawings. Each article (each drawing) may take `timeoutMs`: a helper past it is killed, its task
+ * fails naming the article (ArticleTooSlow), and a new helper takes its place; so does one that
+ * ran out of memory (ArticleOutOfMemory). A helper that ends otherwise fails its task, naming its
+ * files; when none is left, every task still waiting fails the same way. Nothing is sent to a
+ * helper that ended.
+ */
 export function dispatcher(
   spawn: () => Helper,
   size: number,

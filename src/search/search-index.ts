@@ -56,9 +56,16 @@ function indexKey(pages: ReadonlyMap<string, IndexedPage>, language: string | un
   ]);
 }
 
-/** Pagefind's API, loaded when a site first indexes: a site without search never needs it installed. */
+/**
+ * Pagefind's API, loaded when a site first indexes: a site without search never needs it
+ * installed. A failed load is not kept: installed meanwhile, it loads on the next try.
+ */
 let pagefind: Promise<typeof import('pagefind')> | undefined;
-const loadPagefind = () => (pagefind ??= import('pagefind'));
+const loadPagefind = () =>
+  (pagefind ??= import('pagefind').catch((error: unknown) => {
+    pagefind = undefined;
+    throw catalogueError('SearchIndexFailed', [`Pagefind is not installed (${(error as Error).message})`]);
+  }));
 
 async function pagefindIndex(language: string | undefined): Promise<PagefindIndex> {
   const { createIndex } = await loadPagefind();
@@ -147,7 +154,7 @@ async function runPagefind(
  * Ends Pagefind's process (a process of its own, ended with each index, so a build leaves none
  * behind); an index being made fails at once.
  */
-export const stopIndexing = async (): Promise<unknown> => (pagefind ? (await pagefind).close() : undefined);
+export const stopIndexing = async (): Promise<unknown> => (await pagefind?.catch(() => undefined))?.close();
 
 /**
  * Collects the HTML of the pages that go into the index as the run writes them (`watch` wraps the

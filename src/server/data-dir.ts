@@ -32,10 +32,6 @@ function checkWritable(dataDir: string): void {
   }
 }
 
-/**
- * One server per data folder: an exclusive SQLite lock on `serve.lock`. The lock is the kernel's
- * (fcntl), so it goes with the process, a SIGKILL included: nothing stale to clean up by hand.
- */
 /** better-sqlite3 installed without its native module (its install script did not run). */
 export function sqliteBindingMissing(error: unknown): boolean {
   return /Could not locate the bindings file|better_sqlite3\.node/.test(
@@ -43,6 +39,10 @@ export function sqliteBindingMissing(error: unknown): boolean {
   );
 }
 
+/**
+ * One server per data folder: an exclusive SQLite lock on `serve.lock`. The lock is the kernel's
+ * (fcntl), so it goes with the process, a SIGKILL included: nothing stale to clean up by hand.
+ */
 export function claimDataDir(dataDir: string): DataDirClaim {
   checkWritable(dataDir);
   const file = path.join(dataDir, LOCK_FILE_NAME);
