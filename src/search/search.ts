@@ -106,15 +106,15 @@ export function searchPolicy(policy: string): string {
   return directives.join('; ');
 }
 
-/** The header the search's pages get in place of the site's policy, and the paths that get it. */
-export type SearchHeader = PathHeader;
-
-/** The search's Content-Security-Policy and where it applies; none when the site sends no policy. */
+/**
+ * The search's Content-Security-Policy, which its pages get in place of the site's, and the paths
+ * it applies to; none when the site sends no policy.
+ */
 export function searchHeader(
   search: SiteSearch | undefined,
   jobs: readonly PageJob[],
   headers: Record<string, string> | undefined,
-): SearchHeader | undefined {
+): PathHeader | undefined {
   const name = Object.keys(headers ?? {}).find((key) => key.toLowerCase() === 'content-security-policy');
   if (!search || !name) return undefined;
   return { paths: searchPaths(search, jobs), name, value: searchPolicy(headers![name]!) };
