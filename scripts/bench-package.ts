@@ -8,7 +8,7 @@ import { mkdtemp, readdir, lstat, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { installPacked, packSsg } from '../tests/helpers/packed-install.ts';
+import { installPacked, packSsg, PEER_CONFLICT } from '../tests/helpers/packed-install.ts';
 import { repoRoot } from '../tests/helpers/project.ts';
 
 const run = promisify(execFile);
@@ -28,7 +28,7 @@ async function diskBytes(dir: string): Promise<number> {
 /** npm's warning lines, and those of them that report a peer-dependency conflict. */
 function warnings(output: string): { lines: number; conflicts: number } {
   const lines = output.split('\n').filter((line) => line.startsWith('npm warn'));
-  return { lines: lines.length, conflicts: lines.filter((line) => /ERESOLVE/.test(line)).length };
+  return { lines: lines.length, conflicts: lines.filter((line) => PEER_CONFLICT.test(line)).length };
 }
 
 /** The packages of `npm ls --json`'s tree, each name and version once. */

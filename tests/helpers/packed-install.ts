@@ -11,6 +11,9 @@ import { repoRoot } from './project.ts';
 
 const run = promisify(execFile);
 
+/** A line of npm's output that reports a peer-dependency conflict. */
+export const PEER_CONFLICT = /ERESOLVE|peer dep/i;
+
 interface LockEntry {
   version?: string;
   dev?: boolean;
