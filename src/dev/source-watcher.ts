@@ -1,6 +1,6 @@
 // What dev mode watches and how: chokidar on the site's source folders, on dev's own thread as
 // Eleventy and Vite run it, every file but dot files, editor backups and node_modules.
-import { statSync } from 'node:fs';
+import { readdirSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 
@@ -13,10 +13,24 @@ const SOURCE_FOLDERS = ['content', 'site', 'templates'];
 /** chokidar drops a second change of one file within this window instead of delaying it. */
 const CHOKIDAR_CHANGE_THROTTLE_MS = 50;
 
+/** chokidar lists a folder at most once in this window. */
+const CHOKIDAR_READDIR_THROTTLE_MS = 1000;
+
+/** When a folder is listed again after an event in it: soon, and once chokidar's own listing is surely done. */
+const FOLDER_LOOKS_MS = [CHOKIDAR_CHANGE_THROTTLE_MS + 50, CHOKIDAR_READDIR_THROTTLE_MS + 100];
+
 /** Changes when a file's content may have: its modification time and size, or its absence. */
 function fileSignature(file: string): string {
   const stats = statSync(file, { throwIfNoEntry: false });
   return stats ? `${stats.mtimeMs}:${stats.size}` : 'missing';
+}
+
+function listFolder(folder: string): Dirent[] {
+  try {
+    return readdirSync(folder, { withFileTypes: true });
+  } catch {
+    return []; // gone since the event: chokidar tells of the removal
+  }
 }
 
 /**
@@ -30,20 +44,21 @@ export async function watchSourceFolders(
   // chokidar asks about every entry of a folder on each change in it, so this stays cheap (no path.relative).
   const prefix = root + path.sep;
   const ignored = (file: string) => {
+    if (file === root) return false;
     const relative = file.startsWith(prefix) ? file.slice(prefix.length) : path.relative(root, file);
-    return NOT_SOURCE.test(relative) || relative.split(path.sep, 1)[0] === 'node_modules';
+    return !SOURCE_FOLDERS.includes(relative.split(path.sep, 1)[0]!) || NOT_SOURCE.test(relative);
   };
-  const watcher = watch(
-    SOURCE_FOLDERS.map((dir) => path.join(root, dir)),
-    { ignoreInitial: true, ignored },
-  );
+  // The root, not the source folders themselves: chokidar is ready too early when a path it is
+  // given does not exist, and then takes what is written just after for its first listing.
+  const watcher = watch(root, { ignoreInitial: true, ignored });
   // Each file as it was when last told of: a rebuild after that reads it as it was then, or newer.
   const told = new Map<string, string>();
   const tell = (file: string, signature: string) => {
     told.set(file, signature);
     on.change(file);
   };
-  watcher.on('all', (_event, file) => {
+  const findMissed = missedFileFinder(watcher, ignored, (file) => tell(file, fileSignature(file)));
+  watcher.on('all', (event, file) => {
     tell(file, fileSignature(file));
     // A second write within chokidar's throttle window has no event of its own: look once more
     // after the window, and tell of the file again if it changed since it was last told of (not
@@ -52,8 +67,55 @@ export async function watchSourceFolders(
       const now = fileSignature(file);
       if (!watcher.closed && now !== told.get(file)) tell(file, now);
     }, CHOKIDAR_CHANGE_THROTTLE_MS + 25).unref();
+    if (event === 'addDir') findMissed(file, true);
+    else if (event !== 'unlinkDir') findMissed(path.dirname(file), false);
   });
   watcher.on('error', on.error);
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   return watcher;
+}
+
+/**
+ * chokidar lists a new folder before it watches it, so what is written into it in between has no
+ * event and is never watched. After an event in a folder, list it again twice (a new folder with
+ * all it holds): soon, then once chokidar's own listing is surely done; watch and tell of what
+ * chokidar does not hold. Folders wait in one batch for each look, so a burst costs one pass.
+ */
+function missedFileFinder(
+  watcher: FSWatcher,
+  ignored: (file: string) => boolean,
+  tell: (file: string) => void,
+): (folder: string, whole: boolean) => void {
+  const look = (folder: string, whole: boolean, watched: Record<string, string[]>) => {
+    const known = new Set(watched[folder] ?? []);
+    for (const entry of listFolder(folder)) {
+      const file = path.join(folder, entry.name);
+      if (ignored(file) || !(entry.isFile() || entry.isDirectory())) continue;
+      const missed = !known.has(entry.name);
+      if (missed) watcher.add(file);
+      if (entry.isDirectory() && (missed || whole)) look(file, true, watched);
+      else if (missed) tell(file);
+    }
+  };
+  // Each batch: the folders waiting for that look, and whether each is new (to list all it holds).
+  const batches = FOLDER_LOOKS_MS.map(() => new Map<string, boolean>());
+  const schedule = (index: number) => {
+    setTimeout(
+      () => {
+        const folders = [...batches[index]!];
+        batches[index]!.clear();
+        if (watcher.closed) return;
+        const watched = watcher.getWatched();
+        for (const [folder, whole] of folders) look(folder, whole, watched);
+        if (index + 1 < batches.length) for (const [folder, whole] of folders) wait(index + 1, folder, whole);
+      },
+      FOLDER_LOOKS_MS[index]! - (FOLDER_LOOKS_MS[index - 1] ?? 0),
+    ).unref();
+  };
+  const wait = (index: number, folder: string, whole: boolean) => {
+    const batch = batches[index]!;
+    if (batch.size === 0) schedule(index);
+    batch.set(folder, batch.get(folder) || whole);
+  };
+  return (folder, whole) => wait(0, folder, whole);
 }
