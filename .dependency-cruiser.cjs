@@ -4,10 +4,10 @@
 //   cli                                      the commands; bin/ssg.js only calls it
 //   dev, server                              dev mode; the production server
 //   pipeline                                 the stages of a build, in order
-//   search                                   the optional features the pipeline calls through their contract
+//   search                                   the optional features, each behind the contract
 //   pool                                     the helper processes that convert and draw
-//   content, cache, bundle, images,          the stages' own work
-//   render, output, editor
+//   content, cache, bundle, images,          the stages' own work; features/ holds the contract
+//   render, output, editor, features         the pipeline calls the optional features through
 //   runtime                                  the code shipped to browsers (imports nothing)
 //   base, errors, project.ts                 what everything may use
 //
@@ -15,13 +15,15 @@
 // imports count: a type is part of the contract between layers.
 
 const folders = (...names) => `^src/(${names.join('|')})/`;
+/** The optional features' folders: each behind the contract, known only to the list of features. */
+const FEATURE_FOLDERS = folders('search');
 const LAYERS = [
   { name: 'cli', path: folders('cli') },
   { name: 'dev and server', path: folders('dev', 'server') },
   { name: 'pipeline', path: folders('pipeline') },
-  { name: 'features', path: folders('search') },
+  { name: 'features', path: FEATURE_FOLDERS },
   { name: 'pool', path: folders('pool') },
-  { name: 'stages', path: folders('content', 'cache', 'bundle', 'images', 'render', 'output', 'editor') },
+  { name: 'stages', path: folders('content', 'cache', 'bundle', 'images', 'render', 'output', 'editor', 'features') },
   { name: 'runtime', path: folders('runtime') },
 ];
 
@@ -50,6 +52,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/(base/|errors/|project\\.ts$)' },
       to: { path: '^src/[^/]+/', pathNot: '^src/(base|errors)/' },
+    },
+    {
+      name: 'features-only-through-their-list',
+      comment:
+        'An optional feature is called through its contract (src/features/contract.ts): only the list of features (src/pipeline/features.ts) and what the package exports to sites (src/index.ts) import its folder.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: `^src/(pipeline/features\\.ts|index\\.ts)$|${FEATURE_FOLDERS}` },
+      to: { path: FEATURE_FOLDERS },
     },
     {
       name: 'no-bin-or-site-from-src',

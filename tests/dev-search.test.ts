@@ -49,7 +49,7 @@ describe('the search index in dev', () => {
     await state.site.write(post, `${await state.site.read(post)}\nA zyzzyva landed.\n`);
     await state.dev.update([state.site.file(post)]);
     expect(existsSync(devIndex())).toBe(false);
-    await Promise.all([state.dev.searchIndex(), state.dev.searchIndex()]);
+    await Promise.all([state.dev.askedFor('/pagefind/pagefind.js'), state.dev.askedFor('/pagefind/pagefind.js')]);
     await expectBuildsIndex('after the first edit');
     expect(readFileSync(path.join(devIndex(), 'pagefind-entry.json'), 'utf8')).toContain('"en"');
   }, 120_000);
@@ -61,7 +61,7 @@ describe('the search index in dev', () => {
     await state.dev.update([state.site.file(post)]);
     await state.site.write('content/news/second.md', '---\ntitle: Second\ndate: "2024-03-01"\n---\nA second one.\n');
     await state.dev.update([state.site.file('content/news/second.md')]);
-    await state.dev.searchIndex();
+    await state.dev.askedFor('/pagefind/pagefind.js');
     await expectBuildsIndex('after two more saves');
     expect(await indexFiles(state.site.file(DEV_DIR))).not.toEqual(before);
   }, 120_000);
@@ -101,14 +101,14 @@ describe('the search index in dev, when Pagefind fails or search is turned off',
   };
 
   it('a Pagefind that exits leaves no index of older pages, says why, and is tried again when asked', async () => {
-    await state.dev.searchIndex();
+    await state.dev.askedFor('/pagefind/pagefind.js');
     expect(existsSync(path.join(devIndex(), 'pagefind.js'))).toBe(true);
     await save('A kinkajou climbed.');
-    const said = await withPagefindBinary('exit 3', () => failure(state.dev.searchIndex()));
+    const said = await withPagefindBinary('exit 3', () => failure(state.dev.askedFor('/pagefind/pagefind.js')));
     expect(said).toMatch(/^SearchIndexFailed: Pagefind could not index the pages: /);
     // An index of the pages before the save would find what they no longer say.
     expect(existsSync(path.join(devIndex(), 'pagefind.js'))).toBe(false);
-    await state.dev.searchIndex();
+    await state.dev.askedFor('/pagefind/pagefind.js');
     await build({ root: state.site.dir, outDir: 'dist', warn: () => {} });
     expect(await indexFiles(state.site.file(DEV_DIR))).toEqual(await indexFiles(state.site.file('dist')));
   }, 120_000);
@@ -118,7 +118,7 @@ describe('the search index in dev, when Pagefind fails or search is turned off',
     try {
       await save('A tapir waded.');
       const silent = 'exec sleep 20';
-      expect(await withPagefindBinary(silent, () => failure(state.dev.searchIndex()))).toBe(
+      expect(await withPagefindBinary(silent, () => failure(state.dev.askedFor('/pagefind/pagefind.js')))).toBe(
         'SearchIndexFailed: Pagefind could not index the pages: it answered nothing for 0.5 s',
       );
       const built = await withPagefindBinary(silent, () =>
@@ -131,12 +131,12 @@ describe('the search index in dev, when Pagefind fails or search is turned off',
   }, 120_000);
 
   it('turned off, leaves no index behind, as a build writes none', async () => {
-    await state.dev.searchIndex();
+    await state.dev.askedFor('/pagefind/pagefind.js');
     expect(existsSync(path.join(devIndex(), 'pagefind.js'))).toBe(true);
     const index = await state.site.read('site/index.tsx');
     await state.site.write('site/index.tsx', index.replace(/\n {2}search: \{[^\n]*\},/, ''));
     await state.dev.update([state.site.file('site/index.tsx')]);
-    await state.dev.searchIndex();
+    await state.dev.askedFor('/pagefind/pagefind.js');
     expect(await listFiles(devIndex())).toEqual([]);
   }, 120_000);
 });
@@ -157,9 +157,9 @@ describe('the search index in dev, stopped with one index made and another asked
         await state.dev.update([state.site.file(post)]);
       };
       await save('A kinkajou climbed.');
-      const first = failure(state.dev.searchIndex());
+      const first = failure(state.dev.askedFor('/pagefind/pagefind.js'));
       await save('A tapir waded.');
-      const second = failure(state.dev.searchIndex());
+      const second = failure(state.dev.askedFor('/pagefind/pagefind.js'));
       await new Promise((resolve) => setTimeout(resolve, 300));
       await state.dev.dispose();
       expect(await first).toMatch(/^SearchIndexFailed: /);

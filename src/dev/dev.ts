@@ -7,7 +7,6 @@ import { createHttpServer } from '../server/http-server.ts';
 import { createIncrementalBuild, type IncrementalBuild, type UpdateResult } from '../pipeline/incremental.ts';
 import { listen } from '../server/preview.ts';
 import { generatorRoot } from '../project.ts';
-import { SEARCH_BUNDLE_URL } from '../search/search.ts';
 import { parseRequestTarget } from '../server/request-target.ts';
 import { createStaticHandler } from '../server/static-server.ts';
 import { createDevEditor, isEditorPath } from './editor-backend.ts';
@@ -185,7 +184,7 @@ function createDevHttpServer(
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const saidOnce = new WeakSet<object>();
 
-/** The editor's configuration (with dev's local backend), else the built file; the search index made first when asked for. */
+/** The editor's configuration (with dev's local backend), else the built file; a feature's files (the search index) made first when asked for. */
 async function serveEditorOrStatic(
   editor: DevEditor,
   serveStatic: ReturnType<typeof createStaticHandler>,
@@ -202,15 +201,14 @@ async function serveEditorOrStatic(
     response.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8' }).end('The editor backend did not start.');
     return;
   }
-  if (pathname.startsWith(SEARCH_BUNDLE_URL))
-    await build.searchIndex().catch((error: unknown) => {
-      // The requests that waited for one index hear of its failure together: said once.
-      if (error instanceof Object) {
-        if (saidOnce.has(error)) return;
-        saidOnce.add(error);
-      }
-      warn(messageOf(error));
-    });
+  await build.askedFor(pathname).catch((error: unknown) => {
+    // The requests that waited for one index hear of its failure together: said once.
+    if (error instanceof Object) {
+      if (saidOnce.has(error)) return;
+      saidOnce.add(error);
+    }
+    warn(messageOf(error));
+  });
   return serveStatic(request, response);
 }
 

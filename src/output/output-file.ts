@@ -1,4 +1,4 @@
-// A file of the built site, and the listing of a folder's files.
+// A file of the built site, the output a run writes through, and the listing of a folder's files.
 import { createHash } from 'node:crypto';
 import { existsSync, type Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
@@ -47,3 +47,22 @@ export async function listEntries(dir: string): Promise<{ files: string[]; folde
 
 /** The hash the output manifest records of a file's contents. */
 export const outputHash = (contents: string | Uint8Array) => createHash('sha1').update(contents).digest('base64');
+
+/** Where a run's files go; `Written` is what the strategy reports of the files it wrote. */
+export interface Output<Written> {
+  /** A file of the site, written now (a staging folder) or when committed (in place). `compress`: worth precompressing. */
+  write(file: OutputFile, compress?: boolean): void;
+  /**
+   * Starts what writing this file with `compress` will need (its precompressed siblings) while the
+   * checks run; the file is written by `write` once they pass, or never.
+   */
+  prepare?(file: OutputFile): void;
+  /** Where the file written for this path is on disk now, if it is (a staging folder's file): until the commit. */
+  pathOf?(file: string): string | undefined;
+  /** Whether a file of this path and hash (`outputHash`) is carried over as the output folder holds it: then its bytes need not be read. */
+  carries?(file: string, hash: string): boolean;
+  /** Every file is written: puts the site in place. */
+  commit(): Promise<Written>;
+  /** The run failed: removes what was written for it. */
+  abort(): Promise<void>;
+}

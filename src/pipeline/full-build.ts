@@ -19,7 +19,7 @@ import { runPipeline, type Inputs, type Output, type PageSource, type State, typ
 import { manifestFileOf, saveUnchangedRecord, validUntil } from './unchanged.ts';
 import type { BuildOptions, BuildResult, PageSizes } from './build-result.ts';
 import { startSpareHelper } from '../pool/helper-process.ts';
-import { searchCache } from '../search/search-index.ts';
+import { featureCaches } from './features.ts';
 
 /** What every page depends on, for the page cache: a change to any of it renders every page again. */
 function pageCacheInputs(project: Project, inputs: Inputs, options: BuildOptions & { now: Date }) {
@@ -176,18 +176,14 @@ async function keepCaches(
   compressed: CompressedCache,
   images: ImageStage,
   checkedFiles: ReadonlySet<string> | undefined,
-  saveSearch: () => void,
+  keepFeatures: () => void,
 ): Promise<void> {
   try {
     await pageCache?.save(checkedFiles);
   } catch {
     // Not kept: the next build renders every page.
   }
-  try {
-    saveSearch();
-  } catch {
-    // Not kept: the next build indexes again.
-  }
+  keepFeatures();
   compressed.prune();
   images.prune();
   for (const dir of [project.cacheDir, path.join(project.cacheDir, 'bundles')]) removeAbandonedTemporaries(dir);
@@ -229,7 +225,7 @@ export async function buildInto(
     limits: options.limits,
   });
   const moduleCopies = createSiteModuleCopies(project.cacheDir);
-  const search = searchCache(project.cacheDir);
+  const features = featureCaches(project.cacheDir);
   const strategy: Strategy<boolean> = {
     bundler: oneShotBundler(project, outDir),
     // An article's HTML is read from the Markdown cache only when a page shows it.
@@ -241,14 +237,14 @@ export async function buildInto(
     },
     openOutput: async () => (output = await stagedOutput(project, outDir, compressed, options.interrupts)),
     links: () => ({ previousFiles: pageCache?.previousFiles, checked: (files) => (checkedFiles = files) }),
-    search: { kept: search.read(), whenAsked: false },
+    features: { earlier: features.read, whenAsked: false },
   };
   const run = await runPipeline(project, strategy, undefined, new Map(), { ...options, now, warn }).finally(() => {
     spare.end();
     moduleCopies.dispose();
   });
   const { state, inputs, timings } = run;
-  await keepCaches(project, pageCache, compressed, images, checkedFiles, () => search.keep(state.search));
+  await keepCaches(project, pageCache, compressed, images, checkedFiles, () => features.keep(state.featuresMade));
   const report = { pages: state.jobs.map((job) => sizes.get(job)!), articles: state.articles.length, warnings };
   if (stamp) {
     // What MDX articles import may live outside the folders the stamp covers.

@@ -11,7 +11,8 @@ import type { DrawnMemo } from '../render/generated-files.ts';
 import { projectAt, type Project } from '../project.ts';
 import type { PageJob } from '../render/routes.ts';
 import { createInPlaceOutput } from './in-place-output.ts';
-import { stopIndexing } from '../search/search-index.ts';
+import { DEV_FEATURES } from './features.ts';
+import type { Made } from '../features/contract.ts';
 import { createImageStage } from './images.ts';
 import { contextBundler } from './bundlers.ts';
 import { classifyAll } from './changes.ts';
@@ -23,7 +24,6 @@ import {
   type Inputs,
   type Output,
   type PageSource,
-  type SearchOutput,
   type State,
   type Strategy,
 } from './pipeline.ts';
@@ -143,21 +143,22 @@ function describeUpdate(
 }
 
 /**
- * Dev's search index in `outDir`: made for a run's state when asked for, one at a time (Pagefind
- * is one process), from the index written last (kept when made of the same pages). A state without
- * search leaves no index; one whose index failed leaves none either (a search then says it is not
- * available, rather than finding what the pages said before) and is tried again when asked next.
+ * A feature's files in `outDir` (the search index), made for a run's state when asked for, one at
+ * a time (Pagefind is one process), from the files written last (kept when made of the same
+ * pages). A state without the feature leaves none; one whose making failed leaves none either (a
+ * search then says it is not available, rather than finding what the pages said before) and is
+ * tried again when asked next.
  */
-function searchInPlace(outDir: string, publicDir: string) {
-  // The index's files only, written as the run's are: those that changed, and none left of the last.
+function madeWhenAsked(outDir: string, publicDir: string, option: string, stopWork: () => Promise<unknown>) {
+  // The feature's files only, written as the run's are: those that changed, and none left of the last.
   const folder = createInPlaceOutput(outDir, publicDir);
-  let written: SearchOutput | undefined;
+  let written: Made | undefined;
   let making: { of: State; done: Promise<void> } | undefined;
-  /** Set by `stop`: no index is started after it, not even one queued before. */
+  /** Set by `stop`: nothing is started after it, not even what was queued before. */
   let stopped = false;
-  const replace = (index: SearchOutput | undefined) => {
-    folder.sync(new Map(index?.files.map((file) => [file.path, file.contents])), new Set());
-    written = index;
+  const replace = (made: Made | undefined) => {
+    folder.sync(new Map(made?.files.map((file) => [file.path, file.contents])), new Set());
+    written = made;
   };
   return {
     make(state: State | undefined): Promise<void> {
@@ -167,25 +168,36 @@ function searchInPlace(outDir: string, publicDir: string) {
           .catch(() => {})
           .then(async () => {
             if (stopped) return;
-            const index = await state.makeSearch?.(written).catch((error: unknown) => {
-              replace(undefined);
-              if (making?.of === state) making = undefined;
-              throw error;
-            });
-            if (index !== written) replace(index);
+            const made = await state.featuresMade
+              .get(option)
+              ?.make?.(written)
+              .catch((error: unknown) => {
+                replace(undefined);
+                if (making?.of === state) making = undefined;
+                throw error;
+              });
+            if (made !== written) replace(made);
           });
         making = { of: state, done };
       }
       return making.done;
     },
-    /** Stops an index being made (its request then fails) and waits for it. */
+    /** Stops what is being made (its request then fails) and waits for it. */
     async stop(): Promise<void> {
       stopped = true;
       if (!making) return;
-      await stopIndexing();
+      await stopWork();
       await making.done.catch(() => {});
     },
   };
+}
+
+/** Each feature's files made when asked for, in `outDir`: a request under `askedUnder` waits for them. */
+function featuresWhenAsked(outDir: string, publicDir: string) {
+  return DEV_FEATURES.map((dev) => ({
+    askedUnder: dev.askedUnder,
+    ...madeWhenAsked(outDir, publicDir, dev.option, dev.stop),
+  }));
 }
 
 /**
@@ -219,7 +231,7 @@ async function devStrategy(
     openOutput: inPlaceOutput(outDir, project.publicDir),
     links: () => links,
     drawnMemo: new Map() as DrawnMemo,
-    search: { whenAsked: true },
+    features: { whenAsked: true },
   };
 }
 
@@ -241,7 +253,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
   const checkWarnings = onlyNewWarnings(options.warn);
   /** When the last good run started (wall clock): cache entries written since are spared. */
   let lastGood = Date.now();
-  let search = searchInPlace(outDir, project.publicDir);
+  let asked = featuresWhenAsked(outDir, project.publicDir);
 
   /** Runs the pipeline from the last good state (or from nothing); all or nothing. */
   async function run(changed: Iterable<string>): Promise<UpdateResult> {
@@ -250,7 +262,7 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
     const previous = state;
     const kinds = classifyAll(project, changed, previous, images);
     const result = await runPipeline(project, strategy, previous, kinds, { ...options, now: now(), checkWarnings });
-    if (!previous) search = searchInPlace(outDir, project.publicDir); // the folder was emptied
+    if (!previous) asked = featuresWhenAsked(outDir, project.publicDir); // the folder was emptied
     state = result.state;
     lastGood = startedAt;
     return {
@@ -287,12 +299,15 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
       await edits.warm(articleConverter(images, { ...markdown, stamp: state.markdownStamp }));
     },
     /**
-     * Makes the last good run's search index, when the site searches, and puts its files in the
-     * folder (a search asks for them); settles at once when they are there already.
+     * Makes what the features serving `pathname` make when asked for (the search index, for a
+     * request under `/pagefind/`) of the last good run, and puts their files in the folder;
+     * settles at once when they are there already, or when no feature serves the path.
      */
-    searchIndex: () => search.make(state),
+    askedFor: async (pathname: string): Promise<void> => {
+      for (const feature of asked) if (pathname.startsWith(feature.askedUnder)) await feature.make(state);
+    },
     dispose: async () => {
-      await search.stop();
+      for (const feature of asked) await feature.stop();
       await edits.close();
       await strategy.bundler.dispose();
       moduleCopies.dispose();

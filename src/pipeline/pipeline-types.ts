@@ -9,7 +9,7 @@ import type { DataFile } from '../content/data.ts';
 import type { DrawnMemo } from '../render/generated-files.ts';
 import type { PageReads } from '../render/dependencies.ts';
 import type { LinkCheckContext, LinkCheckMemo, PageLinks } from '../render/links.ts';
-import type { OutputFile } from '../output/output-file.ts';
+import type { Output, OutputFile } from '../output/output-file.ts';
 import type { PageJob } from '../render/routes.ts';
 import type { DocumentShell } from '../render/template.ts';
 import type { ImageStage } from './images.ts';
@@ -18,9 +18,10 @@ import type { SiteSettings } from './site-settings.ts';
 import type { EditConverter } from '../pool/edit-converter.ts';
 import type { SpareHelper } from '../pool/helper-process.ts';
 import type { SiteModuleCopies } from './site-markdown.ts';
-import type { MakeSearch, SearchOutput } from '../search/search-index.ts';
+import type { Feature, Made } from '../features/contract.ts';
+import type { FeaturesMade } from './features.ts';
 
-export type { SearchOutput } from '../search/search-index.ts';
+export type { Output } from '../output/output-file.ts';
 
 /** What a change touched, by the kind of input. */
 export type ChangeKind = 'article' | 'data' | 'template' | 'style' | 'public' | 'code';
@@ -56,7 +57,7 @@ export interface Conversion {
 /** The inputs of a run, and what changed in them since the last good one. */
 export interface Inputs extends Omit<
   State,
-  'jobs' | 'routeReads' | 'pages' | 'drawn' | 'drawnReads' | 'generated' | 'articleImages' | 'search'
+  'jobs' | 'routeReads' | 'pages' | 'drawn' | 'drawnReads' | 'generated' | 'articleImages' | 'featuresMade'
 > {
   /** Every page may look different (code, template, site config, first run). */
   renderAll: boolean;
@@ -112,34 +113,13 @@ export interface State {
   drawn: OutputFile[];
   drawnReads: PageReads;
   generated: OutputFile[];
-  /** The search index's files and the pages they were made of, when the site searches (`build`). */
-  search?: SearchOutput;
   /**
-   * Dev: makes the index of this run's pages when it is asked for, or takes `kept` (the one made
-   * last) when that was made of the same pages. A save then never waits for the index.
+   * What each optional feature the site turns on made (the search index and the pages it was made
+   * of), or how to make it when asked for (dev: a save never waits for the index).
    */
-  makeSearch?: MakeSearch;
+  featuresMade: FeaturesMade;
   /** The site's Markdown settings as the articles were converted with them (their stamp; '' without plugins). */
   markdownStamp: string;
-}
-
-/** Where a run's files go; `Written` is what the strategy reports of the files it wrote. */
-export interface Output<Written> {
-  /** A file of the site, written now (a staging folder) or when committed (in place). `compress`: worth precompressing. */
-  write(file: OutputFile, compress?: boolean): void;
-  /**
-   * Starts what writing this file with `compress` will need (its precompressed siblings) while the
-   * checks run; the file is written by `write` once they pass, or never.
-   */
-  prepare?(file: OutputFile): void;
-  /** Where the file written for this path is on disk now, if it is (a staging folder's file): until the commit. */
-  pathOf?(file: string): string | undefined;
-  /** Whether a file of this path and hash (`outputHash`) is carried over as the output folder holds it: then its bytes need not be read. */
-  carries?(file: string, hash: string): boolean;
-  /** Every file is written: puts the site in place. */
-  commit(): Promise<Written>;
-  /** The run failed: removes what was written for it. */
-  abort(): Promise<void>;
 }
 
 /** How the article stage reads and converts, as the strategy sets it. */
@@ -182,10 +162,10 @@ export interface Strategy<Written> {
   /** What the drawn files were last time, kept in the process (dev). */
   drawnMemo?: DrawnMemo;
   /**
-   * The search index: `kept`, the last one made (from the cache), taken when its pages are as they
-   * were; `whenAsked`, made only when asked for (dev: a save never waits for the index).
+   * The optional features: `earlier`, what a feature made last (the cache), taken when what it is
+   * made of is as it was; `whenAsked`, made only when asked for (dev: a save never waits for it).
    */
-  search: { kept?: SearchOutput; whenAsked: boolean };
+  features: { earlier?(feature: Feature): Made | undefined; whenAsked: boolean };
 }
 
 export interface RunOptions {

@@ -15,7 +15,7 @@ import { readInputs } from './inputs.ts';
 import { expandPages, readsChanged, renderPages } from './pages.ts';
 import type { ChangeKind, Inputs, Output, RenderedPage, RunOptions, State, Strategy } from './pipeline-types.ts';
 import type { Article } from '../content/article.ts';
-import { searchStage } from '../search/search-index.ts';
+import { startFeatures } from './features.ts';
 
 export type * from './pipeline-types.ts';
 
@@ -94,6 +94,22 @@ function convertedInputs(inputs: Inputs, listedJobs: readonly PageJob[], pages: 
     byFile: new Map([...inputs.byFile].map(([file, article]) => [file, converted(article)])),
     jobs: listedJobs.map((job) => pages.get(job.outputPath)!.job),
   };
+}
+
+/** The features the site turns on, started for this run from what each made last (the last run's, or the cache's). */
+function featuresOfRun(
+  inputs: Inputs,
+  jobs: readonly PageJob[],
+  previous: State | undefined,
+  { earlier, whenAsked }: Strategy<unknown>['features'],
+  now: Date,
+) {
+  const input = { jobs, articles: inputs.articles, inlineStyle: inputs.client.inlineStyle, now, whenAsked };
+  return startFeatures(
+    inputs.settings.features,
+    input,
+    (feature) => previous?.featuresMade.get(feature.option)?.made ?? earlier?.(feature),
+  );
 }
 
 /** What a run made: the new state, what the output reports, and the inputs it read. */
@@ -180,10 +196,9 @@ export async function runPipeline<Written>(
     // 2. Routes: every page of the site, none where a public file is.
     const { jobs: listedJobs, routeReads } = expandPages(previous, inputs);
     checkPublicClashes(inputs.client, listedJobs, inputs.publicFiles, project.publicDir);
-    // 3. Output: the assets and the site's images first; the search index (if any) hears of each page.
-    const { kept, whenAsked } = strategy.search;
-    const indexing = searchStage(inputs, listedJobs, now, previous?.search ?? kept, { whenAsked });
-    output = indexing.watch(await strategy.openOutput(previous, inputs.publicFiles));
+    // 3. Output: the assets and the site's images first; the features turned on hear of each page.
+    const features = featuresOfRun(inputs, listedJobs, previous, strategy.features, now);
+    output = features.output(await strategy.openOutput(previous, inputs.publicFiles));
     for (const file of assetFiles(inputs.client)) output.write(file, true);
     for (const file of inputs.settings.images) output.write(file);
     // 4. Drawn files (share images), meanwhile; their failures are reported after the pages'.
@@ -193,8 +208,8 @@ export async function runPipeline<Written>(
     const context = renderContext({ ...inputs, server: inputs.server.module }, now, project.root);
     const pages = await renderPages(listedJobs, context, inputs.conversion, strategy.pages(inputs, previous), output);
     clock.lap('markdown & render');
-    // The search index, made meanwhile (Pagefind is a process of its own; in dev, when asked for).
-    indexing.start(pages);
+    // What the features make of the pages (the search index), made meanwhile; in dev, when asked for.
+    features.pagesMade(pages);
     // From here on, the articles as converted (the routes were expanded before).
     const { articles, byFile, jobs } = convertedInputs(inputs, listedJobs, pages);
     // The Markdown cache, every article converted: kept even when a check below fails.
@@ -227,7 +242,7 @@ export async function runPipeline<Written>(
         drawn,
         drawnReads,
         generated,
-        ...indexing.made(),
+        featuresMade: features.made(),
       },
       written,
       inputs,

@@ -9,7 +9,8 @@ import { isSiteFilePath } from '../render/generated-files.ts';
 import type { OutputFile } from '../output/output-file.ts';
 import { relativeToRoot, type Project } from '../project.ts';
 import type { DataSchema, FeedDefinition, SiteMeta } from '../render/site-definition.ts';
-import { checkSearch, type SiteSearch } from '../search/search.ts';
+import type { FeatureOn } from '../features/contract.ts';
+import { featuresOn } from './features.ts';
 
 /** `https://example.com/` → `https://example.com`; anything but an absolute http(s) origin is refused. */
 function normalizeBaseUrl(value: unknown, source: string): string {
@@ -44,8 +45,8 @@ export interface SiteSettings {
   feed?: FeedDefinition;
   /** The site's own images, processed (pages receive them as data.images). */
   images: OutputFile[];
-  /** What the site searches, checked against its routes. */
-  search?: SiteSearch;
+  /** The optional features the site turns on (search), their options checked against its routes. */
+  features: readonly FeatureOn[];
 }
 
 /** The site's entry (site/index.tsx) as errors name it: from the project root, forward slashes. */
@@ -114,6 +115,6 @@ export async function siteSettings(
     throw catalogueError('GeneratedFilePathInvalid', ['feed', feed.path], { file: siteEntryShown(project) });
   }
   const routes = site.routes.map((route) => route.path);
-  const search = checkSearch(site.search, routes, siteEntryShown(project));
-  return { data, baseUrl, meta: site.meta?.(data), feed, images, ...(search ? { search } : {}) };
+  const features = featuresOn(site, { routes, siteFile: siteEntryShown(project) });
+  return { data, baseUrl, meta: site.meta?.(data), feed, images, features };
 }

@@ -8,7 +8,7 @@ import { siteLists } from '../render/collections-view.ts';
 import type { ClientBundle } from '../render/bundles.ts';
 import type { ServerBundle, ServerModule } from '../bundle/bundle-server.ts';
 import { addCspSources } from '../render/csp.ts';
-import { searchHeader } from '../search/search.ts';
+import { featureHeader } from './features.ts';
 import type { DrawMany } from '../content/drawing.ts';
 import { generateFiles, type DrawnMemo } from '../render/generated-files.ts';
 import { trackReads, type PageReads } from '../render/dependencies.ts';
@@ -137,7 +137,7 @@ export function generatedFiles(
     meta: settings.meta,
     feed: settings.feed,
     headers,
-    search: searchHeader(settings.search, jobs, headers),
+    pathHeader: featureHeader(settings.features, jobs, headers),
     publicFiles,
     folderHeaders: editor.folderHeaders,
   });

@@ -88,14 +88,14 @@ export interface FolderHeaders {
 export function headersFile(
   headers: Record<string, string> | undefined,
   folder?: FolderHeaders,
-  search?: PathHeader,
+  pathHeader?: PathHeader,
 ): string {
   const lines = ['/*'];
   for (const [name, value] of Object.entries(headers ?? {})) lines.push(`  ${name}: ${value}`);
   lines.push('/assets/*', '  Cache-Control: public, max-age=31536000, immutable');
-  // The pages that search: the site's policy detached, this one in its place (Netlify: the later wins).
-  for (const urlPath of search?.paths ?? [])
-    lines.push(urlPath, `  ! ${search!.name}`, `  ${search!.name}: ${search!.value}`);
+  // Its paths (the pages that search): the site's header detached, this one in its place (Netlify: the later wins).
+  for (const urlPath of pathHeader?.paths ?? [])
+    lines.push(urlPath, `  ! ${pathHeader!.name}`, `  ${pathHeader!.name}: ${pathHeader!.value}`);
   if (folder) {
     // Only what differs from the site's: the rest applies through `/*` already.
     const site = new Map(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
@@ -125,12 +125,12 @@ export function nginxHeadersFile(
   headers: Record<string, string> | undefined,
   redirects: readonly Redirect[] = [],
   folder?: FolderHeaders,
-  search?: PathHeader,
+  pathHeader?: PathHeader,
 ): string {
   const lines = [
     '# Written by the build, with _headers: the headers of every response. Included by the nginx',
     '# server block; reload nginx after a deploy that changes it.',
-    ...addHeaderLines(headers, '', search),
+    ...addHeaderLines(headers, '', pathHeader),
   ];
   // The site's redirects: exact locations, answered before any file.
   lines.push(...nginxRedirects(redirects));
@@ -147,13 +147,17 @@ export function nginxHeadersFile(
   return `${lines.join('\n')}\n`;
 }
 
-/** The headers as `add_header` lines; the search's policy, at server level, in place of the site's on its paths. */
-function addHeaderLines(headers: Record<string, string> | undefined, indent: string, search?: PathHeader): string[] {
+/** The headers as `add_header` lines; `pathHeader` (the search's policy), at server level, in place of the site's on its paths. */
+function addHeaderLines(
+  headers: Record<string, string> | undefined,
+  indent: string,
+  pathHeader?: PathHeader,
+): string[] {
   return Object.entries(headers ?? {}).flatMap(([name, value]) => {
     if (!HEADER_NAME.test(name) || NGINX_UNSAFE_VALUE.test(value)) {
       throw catalogueError('HeaderInvalid', [name, value], { file: 'site/index.tsx' });
     }
-    if (search?.name === name) return nginxSearchPolicy(search, value);
+    if (pathHeader?.name === name) return nginxPathHeader(pathHeader, value);
     return [`${indent}add_header ${name} "${nginxQuoted(value)}" always;`];
   });
 }
@@ -167,15 +171,16 @@ const nginxPathPattern = (urlPath: string) =>
     : `^${urlPath.replace(/[.+?^${}()|[\]\\]/g, '\\$&')}(\\.html)?$`;
 
 /**
- * The policy for nginx when some pages search: a variable set at server level (an `add_header`
- * inside a location would drop every other header there), the search's policy on its paths.
+ * The header for nginx when some paths get their own (the pages that search, their policy): a
+ * variable set at server level (an `add_header` inside a location would drop every other header
+ * there), the paths' own value on them.
  */
-function nginxSearchPolicy(search: PathHeader, value: string): string[] {
-  const pattern = search.paths.map(nginxPathPattern).join('|');
+function nginxPathHeader(pathHeader: PathHeader, value: string): string[] {
+  const pattern = pathHeader.paths.map(nginxPathPattern).join('|');
   return [
     `set $ssg_csp "${nginxQuoted(value)}";`,
-    `if ($uri ~ "${pattern}") { set $ssg_csp "${nginxQuoted(search.value)}"; }`,
-    `add_header ${search.name} $ssg_csp always;`,
+    `if ($uri ~ "${pattern}") { set $ssg_csp "${nginxQuoted(pathHeader.value)}"; }`,
+    `add_header ${pathHeader.name} $ssg_csp always;`,
   ];
 }
 
@@ -187,8 +192,8 @@ export interface SiteFilesInput {
   meta?: SiteMeta;
   feed?: FeedDefinition;
   headers?: Record<string, string>;
-  /** The search's Content-Security-Policy, for the pages that search. */
-  search?: PathHeader;
+  /** A header in place of the site's on some paths (the search's Content-Security-Policy, for the pages that search). */
+  pathHeader?: PathHeader;
   /** Files the site ships itself (site/public) take precedence over generated ones. */
   publicFiles: ReadonlySet<string>;
   /** The site's checked redirects. */
@@ -203,10 +208,10 @@ export function siteFiles(input: SiteFilesInput): OutputFile[] {
   const files: OutputFile[] = [
     { path: 'sitemap.xml', contents: sitemap(input.jobs, input.articles, input.baseUrl) },
     { path: 'robots.txt', contents: robots(input.baseUrl) },
-    { path: '_headers', contents: headersFile(input.headers, input.folderHeaders, input.search) },
+    { path: '_headers', contents: headersFile(input.headers, input.folderHeaders, input.pathHeader) },
     {
       path: NGINX_HEADERS_FILE,
-      contents: nginxHeadersFile(input.headers, input.redirects, input.folderHeaders, input.search),
+      contents: nginxHeadersFile(input.headers, input.redirects, input.folderHeaders, input.pathHeader),
     },
     ...redirectFiles(input.redirects ?? [], input.baseUrl),
   ];

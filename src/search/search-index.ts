@@ -8,7 +8,8 @@ import type { PagefindIndex } from 'pagefind';
 import { readEntrySync, writeEntrySync } from '../cache/store.ts';
 import type { Article } from '../content/article.ts';
 import { catalogueError, SsgError } from '../errors/errors.ts';
-import type { OutputFile } from '../output/output-file.ts';
+import type { FeatureCache, FeatureMade, FeatureRun, FeatureRunInput } from '../features/contract.ts';
+import type { Output, OutputFile } from '../output/output-file.ts';
 import { inlineStyleTag } from '../render/head.ts';
 import type { PageJob } from '../render/routes.ts';
 import { isIndexedPage, SEARCH_DIR, type SiteSearch } from './search.ts';
@@ -26,16 +27,6 @@ type InlineStyle = { url: string; text: string };
 export interface SearchOutput {
   key: string;
   files: OutputFile[];
-}
-
-/** Makes the index of a dev run's pages when asked, or takes `kept` when that was made of the same pages. */
-export type MakeSearch = (kept: SearchOutput | undefined) => Promise<SearchOutput>;
-
-/** The part of a run's output the index is written through. */
-interface Output<Written> {
-  write(file: OutputFile, compress?: boolean): void;
-  commit(): Promise<Written>;
-  abort(): Promise<void>;
 }
 
 /** A page of the index: its HTML, read only when the index is made again (a cached page's is on disk). */
@@ -160,7 +151,7 @@ export const stopIndexing = async (): Promise<unknown> => (await pagefind?.catch
  * Collects the HTML of the pages that go into the index as the run writes them (`watch` wraps the
  * run's output), then makes the index, or takes the last run's when it was made of the same pages.
  */
-export function searchIndexer(
+function searchIndexer(
   search: SiteSearch,
   jobs: readonly PageJob[],
   site: { articles: readonly Article[]; inlineStyle?: InlineStyle; now: Date },
@@ -202,27 +193,20 @@ export function searchIndexer(
 }
 
 /**
- * The search's part in a run, when the site searches: `watch` wraps the run's output so that the
- * indexer hears of each page and the index's files are written before the output commits (text
- * ones precompressed as the assets are); `start` makes the index, meanwhile, once every page is
- * made; `made` is what the run's state keeps. `whenAsked` (dev): the index is not made by the run,
- * the state keeps how to make it.
+ * The search's part in a run: `output` wraps the run's output so that the indexer hears of each
+ * page and the index's files are written before the output commits (text ones precompressed as
+ * the assets are); `pagesMade` makes the index, meanwhile, once every page is made; `made` is what
+ * the run's state keeps. `whenAsked` (dev): the index is not made by the run, the state keeps how
+ * to make it.
  */
-export function searchStage(
-  inputs: { settings: { search?: SiteSearch }; articles: readonly Article[]; client: { inlineStyle?: InlineStyle } },
-  jobs: readonly PageJob[],
-  now: Date,
-  earlier: SearchOutput | undefined,
-  { whenAsked = false } = {},
-) {
-  const { search } = inputs.settings;
-  const indexer = search && searchIndexer(search, jobs, { ...inputs, inlineStyle: inputs.client.inlineStyle, now });
+export function searchRun(search: SiteSearch, input: FeatureRunInput<SearchOutput>): FeatureRun<SearchOutput> {
+  const { whenAsked, earlier } = input;
+  const indexer = searchIndexer(search, input.jobs, input);
   let searching: Promise<SearchOutput> | undefined;
   let made: SearchOutput | undefined;
-  let makeSearch: MakeSearch | undefined;
+  let make: FeatureMade<SearchOutput>['make'];
   return {
-    watch<Written>(output: Output<Written>): Output<Written> {
-      if (!indexer) return output;
+    output(output) {
       const watched = indexer.watch(output);
       if (whenAsked) return watched;
       return {
@@ -240,17 +224,16 @@ export function searchStage(
         },
       };
     },
-    start(pages: ReadonlyMap<string, { hash: string }>): void {
+    pagesMade(pages) {
       const hashOf = (outputPath: string) => pages.get(outputPath)!.hash;
       if (whenAsked) {
-        makeSearch = indexer && ((kept) => indexer.files(hashOf, kept));
+        make = (kept) => indexer.files(hashOf, kept);
         return;
       }
-      searching = indexer?.files(hashOf, earlier);
-      searching?.catch(() => {}); // reported at commit
+      searching = indexer.files(hashOf, earlier);
+      searching.catch(() => {}); // reported at commit
     },
-    made: (): { search?: SearchOutput; makeSearch?: MakeSearch } =>
-      made ? { search: made } : makeSearch ? { makeSearch } : {},
+    made: () => (made ? { made } : make ? { make } : {}),
   };
 }
 
@@ -271,7 +254,7 @@ function pagefindVersion(): string {
  * The last build's index, kept in the cache folder (one entry, replaced by each build): a build
  * whose indexed pages came out as before (site code changed, the pages did not) takes it as it is.
  */
-export function searchCache(cacheDir: string) {
+export function searchCache(cacheDir: string): FeatureCache<SearchOutput> {
   const file = path.join(cacheDir, 'search-index');
   const version = pagefindVersion();
   let read: SearchOutput | undefined;

@@ -1,0 +1,85 @@
+// How an optional feature plugs into ssg: the one contract the pipeline, `build` and dev call,
+// without naming a feature. A site turns a feature on with its option of `defineSite`; a site that
+// does not set it runs none of the feature's code and loads none of its packages.
+import type { Article } from '../content/article.ts';
+import type { Output, OutputFile } from '../output/output-file.ts';
+import type { PageJob } from '../render/routes.ts';
+import type { PathHeader } from '../render/site-files.ts';
+
+/** What a feature's option is checked against. */
+export interface FeatureSite {
+  /** The route table's paths (`/news/:slug`). */
+  routes: readonly string[];
+  /** The site's entry as errors name it (`site/index.tsx`). */
+  siteFile: string;
+}
+
+/** What a feature makes: files of the site (the search index), and whatever tells it what they were made of. */
+export interface Made {
+  files: OutputFile[];
+}
+
+/** What a feature made in a run, or how to make it once asked for (dev). */
+export interface FeatureMade<M extends Made = Made> {
+  made?: M;
+  /** Makes it from this run's pages, or takes `kept` when that was made of the same pages. */
+  make?: (kept: M | undefined) => Promise<M>;
+}
+
+/** What a feature's part in a run starts from. */
+export interface FeatureRunInput<M extends Made = Made> {
+  /** Every page of the run, as the routes were expanded. */
+  jobs: readonly PageJob[];
+  /** The published articles, as listed. */
+  articles: readonly Article[];
+  /** The style sheet every page carries inline, when it does. */
+  inlineStyle?: { url: string; text: string };
+  now: Date;
+  /** What the last run made (dev), or what the last build kept (the cache folder). */
+  earlier?: M;
+  /** Make nothing in the run: only how to make it once asked for (dev: a save never waits for it). */
+  whenAsked: boolean;
+}
+
+/** A feature's part in one run of the pipeline, in the order the pipeline calls it. */
+export interface FeatureRun<M extends Made = Made> {
+  /**
+   * Wraps the run's output: hears of each file written (pages as they are rendered or carried
+   * over), writes the feature's own files before the output commits, and ends its work when the
+   * run is aborted, before the run returns.
+   */
+  output<Written>(output: Output<Written>): Output<Written>;
+  /** Every page of the run is made, each with its hash: what the feature makes of them starts now. */
+  pagesMade(pages: ReadonlyMap<string, { hash: string }>): void;
+  /** What the run's state keeps: the next run's `earlier`. Asked after the output committed. */
+  made(): FeatureMade<M>;
+}
+
+/** A feature as the site turned it on: its option checked, its settings closed over. */
+export interface FeatureOn<M extends Made = Made> {
+  feature: Feature<M>;
+  /** A header the feature gives some paths in `_headers` (and nginx's rules), from the site's. */
+  header?(jobs: readonly PageJob[], headers: Record<string, string> | undefined): PathHeader | undefined;
+  run(input: FeatureRunInput<M>): FeatureRun<M>;
+}
+
+/** What `build` keeps of what a feature made, for the next build, in the cache folder. */
+export interface FeatureCache<M extends Made = Made> {
+  read(): M | undefined;
+  /** Keeps what the build made, unless it is what `read` gave. Never fails the build (it may throw: ignored). */
+  keep(made: M | undefined): void;
+}
+
+/** An optional feature. */
+export interface Feature<M extends Made = Made> {
+  /** Its option of `defineSite`: the feature is off while the option is not set. */
+  option: string;
+  /** Checks the option's value (a named error for a mistake) and turns the feature on. */
+  turnOn(value: unknown, site: FeatureSite): FeatureOn<M>;
+  cache?(cacheDir: string): FeatureCache<M>;
+  /**
+   * In dev, where its files are made only when asked for: a request under `askedUnder` waits for
+   * `make`, whose files dev then writes; `stop` ends work under way (dev is ending).
+   */
+  dev?: { askedUnder: string; stop(): Promise<unknown> };
+}

@@ -1,0 +1,86 @@
+// The optional features ssg knows, each behind the one contract (features/contract.ts): the
+// pipeline turns on those whose option the site sets, and calls them without naming one.
+import type {
+  Feature,
+  FeatureCache,
+  FeatureMade,
+  FeatureOn,
+  FeatureRunInput,
+  FeatureSite,
+  Made,
+} from '../features/contract.ts';
+import type { Output } from '../output/output-file.ts';
+import type { PathHeader } from '../render/site-files.ts';
+import { searchFeature } from '../search/feature.ts';
+
+/**
+ * Every optional feature, in the order the pipeline calls them. Each is handed back only what it
+ * made itself (`earlier`, `kept`), so its own type of what it makes is kept behind `Made`.
+ */
+const FEATURES: readonly Feature[] = [searchFeature as unknown as Feature];
+
+/** The features the site's definition turns on, their options checked. */
+export function featuresOn(definition: object, site: FeatureSite): FeatureOn[] {
+  const options = definition as Record<string, unknown>;
+  return FEATURES.filter((feature) => options[feature.option] !== undefined).map((feature) =>
+    feature.turnOn(options[feature.option], site),
+  );
+}
+
+/** What each feature turned on made in a run, by its option. */
+export type FeaturesMade = ReadonlyMap<string, FeatureMade>;
+
+/** The header a feature gives some of the site's paths in place of the site's; at most one feature gives one. */
+export function featureHeader(
+  on: readonly FeatureOn[],
+  ...args: Parameters<NonNullable<FeatureOn['header']>>
+): PathHeader | undefined {
+  return on.map((one) => one.header?.(...args)).find((header) => header !== undefined);
+}
+
+/**
+ * The features' parts in one run: the run's output wrapped by each (so each hears of the pages
+ * and writes its files before the commit), each told when every page is made, and what each made.
+ */
+export function startFeatures(
+  on: readonly FeatureOn[],
+  input: Omit<FeatureRunInput, 'earlier'>,
+  earlier: (feature: Feature) => Made | undefined,
+) {
+  const runs = on.map((one) => ({ one, run: one.run({ ...input, earlier: earlier(one.feature) }) }));
+  return {
+    output: <Written>(output: Output<Written>): Output<Written> =>
+      runs.reduce((wrapped, { run }) => run.output(wrapped), output),
+    pagesMade(pages: ReadonlyMap<string, { hash: string }>): void {
+      for (const { run } of runs) run.pagesMade(pages);
+    },
+    made: (): FeaturesMade => new Map(runs.map(({ one, run }) => [one.feature.option, run.made()])),
+  };
+}
+
+/** What `build` keeps of each feature's work in the cache folder: read before the run, kept after it. */
+export function featureCaches(cacheDir: string) {
+  const opened = new Map<string, FeatureCache | undefined>();
+  return {
+    read(feature: Feature): Made | undefined {
+      const cache = feature.cache?.(cacheDir);
+      opened.set(feature.option, cache);
+      return cache?.read();
+    },
+    /** Never fails the build: what is not kept is made again by the next. */
+    keep(made: FeaturesMade): void {
+      for (const [option, cache] of opened) {
+        try {
+          cache?.keep(made.get(option)?.made);
+        } catch {
+          // Not kept.
+        }
+      }
+    },
+  };
+}
+
+/** Every feature's part in dev, for those whose files dev makes only when asked for. */
+export const DEV_FEATURES = FEATURES.flatMap((feature) =>
+  feature.dev ? [{ option: feature.option, ...feature.dev }] : [],
+);
