@@ -4,10 +4,10 @@
 //   cli                                      the commands; bin/ssg.js only calls it
 //   dev, server                              dev mode; the production server
 //   pipeline                                 the stages of a build, in order
-//   search                                   the optional features, each behind the contract
+//   search, editor                           the optional features, each behind the contract
 //   pool                                     the helper processes that convert and draw
 //   content, cache, bundle, images,          the stages' own work; features/ holds the contract
-//   render, output, editor, features         the pipeline calls the optional features through
+//   render, output, features                 the pipeline calls the optional features through
 //   runtime                                  the code shipped to browsers (imports nothing)
 //   base, errors, project.ts                 what everything may use
 //
@@ -16,14 +16,14 @@
 
 const folders = (...names) => `^src/(${names.join('|')})/`;
 /** The optional features' folders: each behind the contract, known only to the list of features. */
-const FEATURE_FOLDERS = folders('search');
+const FEATURE_FOLDERS = folders('search', 'editor');
 const LAYERS = [
   { name: 'cli', path: folders('cli') },
   { name: 'dev and server', path: folders('dev', 'server') },
   { name: 'pipeline', path: folders('pipeline') },
   { name: 'features', path: FEATURE_FOLDERS },
   { name: 'pool', path: folders('pool') },
-  { name: 'stages', path: folders('content', 'cache', 'bundle', 'images', 'render', 'output', 'editor', 'features') },
+  { name: 'stages', path: folders('content', 'cache', 'bundle', 'images', 'render', 'output', 'features') },
   { name: 'runtime', path: folders('runtime') },
 ];
 

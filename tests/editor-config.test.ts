@@ -267,7 +267,7 @@ describe("the editor's headers", () => {
   const editor = editorHeaders(site, ['https://api.github.com']);
 
   it("replace the pages' policy on /admin only, and keep the rest of the site's", () => {
-    const rules = parseHeadersFile(headersFile(site, { path: '/admin', headers: editor }));
+    const rules = parseHeadersFile(headersFile(site, [{ path: '/admin', headers: editor }]));
     expect(headersFor(rules, '/about')).toEqual(site);
     expect(headersFor(rules, '/admin/')).toEqual(editor);
     expect(headersFor(rules, '/admin/decap-cms.js')).toEqual(editor);

@@ -111,10 +111,10 @@ describe("the search pages' Content-Security-Policy", () => {
     expect(nginx).toContain('add_header X-Frame-Options "DENY" always;');
     // A folder with headers of its own (the editor's) keeps them: its location lists every header.
     const folder = { path: '/admin', headers: { 'Content-Security-Policy': "default-src 'none'" } };
-    const both = nginxHeadersFile(headers, [], folder, header);
+    const both = nginxHeadersFile(headers, [], [folder], header);
     expect(both).toContain(`location ^~ /admin/ {\n  add_header Content-Security-Policy "default-src 'none'" always;`);
     // The editor's rules follow the search's: a site without an editor writes the same file up to them.
-    expect(headersFile(headers, folder, header).startsWith(withSearch)).toBe(true);
+    expect(headersFile(headers, [folder], header).startsWith(withSearch)).toBe(true);
     expect(searchHeader(undefined, jobs, headers)).toBeUndefined();
   });
 });

@@ -9,7 +9,8 @@ import { listen } from '../server/preview.ts';
 import { generatorRoot } from '../project.ts';
 import { parseRequestTarget } from '../server/request-target.ts';
 import { createStaticHandler } from '../server/static-server.ts';
-import { createDevEditor, isEditorPath } from './editor-backend.ts';
+import { devSessions } from '../pipeline/features.ts';
+import { headersFor, loadHeadersFile } from '../server/headers-file.ts';
 import { watchSourceFolders } from './source-watcher.ts';
 import { createWatchQueue, type WatchQueue } from './watch-queue.ts';
 
@@ -133,21 +134,22 @@ function createReloadEvents() {
 
 type ReloadEvents = ReturnType<typeof createReloadEvents>;
 
-type DevEditor = ReturnType<typeof createDevEditor>;
+/** What the features serve themselves in dev (the editor's configuration with its local backend). */
+type FeatureSessions = ReturnType<typeof devSessions>;
 
 function createDevHttpServer(
   build: IncrementalBuild,
   events: ReloadEvents,
   clientCode: Uint8Array,
-  editor: DevEditor,
+  features: FeatureSessions,
   warn: (line: string) => void,
 ): Server {
   const serveStatic = createStaticHandler(build.outDir, {
-    headers: (sitePath) => ({ 'Cache-Control': 'no-store', ...editor.headers(sitePath) }),
+    headers: (sitePath) => ({ 'Cache-Control': 'no-store', ...features.headers(sitePath) }),
     transformHtml: (html, file) => {
-      // The editor is left as it is: a reload would lose what is being written, and the overlay of
-      // a failed build would cover the form that fixes it (the site's tabs and the terminal show it).
-      if (isEditorPath(pageOf(build.outDir, file))) return html;
+      // A feature's pages are left as they are (the editor: a reload would lose what is being
+      // written, and the overlay of a failed build would cover the form that fixes it).
+      if (features.owns(pageOf(build.outDir, file))) return html;
       const tag = `<script type="module" src="${CLIENT_PATH}" data-ssg-dev data-page="${pageOf(build.outDir, file)}" data-generation="${events.generation()}"></script>`;
       return html.includes('</body>') ? html.replace('</body>', `${tag}\n</body>`) : html + tag;
     },
@@ -175,7 +177,7 @@ function createDevHttpServer(
           );
         return;
       }
-      return serveEditorOrStatic(editor, serveStatic, request, response, warn, build);
+      return serveFeatureOrStatic(features, serveStatic, request, response, warn, build);
     },
     { log: (line) => warn(line), idleTimeoutMs: 0 /* the reload event stream is quiet between saves */ },
   );
@@ -184,9 +186,12 @@ function createDevHttpServer(
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const saidOnce = new WeakSet<object>();
 
-/** The editor's configuration (with dev's local backend), else the built file; a feature's files (the search index) made first when asked for. */
-async function serveEditorOrStatic(
-  editor: DevEditor,
+/**
+ * What a feature serves itself (the editor's configuration, with dev's local backend), else the
+ * built file; a feature's files (the search index) made first when asked for.
+ */
+async function serveFeatureOrStatic(
+  features: FeatureSessions,
   serveStatic: ReturnType<typeof createStaticHandler>,
   request: IncomingMessage,
   response: ServerResponse,
@@ -194,13 +199,7 @@ async function serveEditorOrStatic(
   build: IncrementalBuild,
 ): Promise<void> {
   const pathname = parseRequestTarget(request.url)?.pathname ?? '';
-  try {
-    if (await editor.serve(pathname, response)) return;
-  } catch (error) {
-    warn(`The editor's local backend did not start: ${messageOf(error)}`);
-    response.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8' }).end('The editor backend did not start.');
-    return;
-  }
+  if (await features.serve(pathname, response)) return;
   await build.askedFor(pathname).catch((error: unknown) => {
     // The requests that waited for one index hear of its failure together: said once.
     if (error instanceof Object) {
@@ -295,8 +294,13 @@ export async function dev(options: DevOptions): Promise<DevServer> {
   });
   const clientCode = await bundleDevClient();
   const events = createReloadEvents();
-  const editor = createDevEditor(root, build.outDir, options.warn);
-  const server = createDevHttpServer(build, events, clientCode, editor, options.warn);
+  const features = devSessions({
+    root,
+    outDir: build.outDir,
+    warn: options.warn,
+    headersFor: (sitePath) => headersFor(loadHeadersFile(build.outDir), sitePath),
+  });
+  const server = createDevHttpServer(build, events, clientCode, features, options.warn);
   const { runUpdate, closing } = createRebuilder(build, events, options, root);
 
   // Watching starts before the first build reads a file, and the server answers only after both:
@@ -320,7 +324,7 @@ export async function dev(options: DevOptions): Promise<DevServer> {
     options.log(`Built ${pages} page${pages === 1 ? '' : 's'} in ${Math.round(result.durationMs)} ms`);
     pruneAfterReload(build);
     void build.warmEdits();
-    await editor.start();
+    await features.start();
   } catch (error) {
     events.failed(error, false);
     options.fail(error);
@@ -348,7 +352,7 @@ export async function dev(options: DevOptions): Promise<DevServer> {
       events.endAll();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await editor.close();
+      await features.close();
       await build.dispose();
     },
   };

@@ -3,14 +3,13 @@
 // stopped with dev. What it writes into content/ is a save like any other: dev rebuilds it, and
 // the build's checks apply.
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { ServerResponse } from 'node:http';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createConnection, createServer } from 'node:net';
 import path from 'node:path';
-import { EDITOR_PATH } from '../editor/editor-config.ts';
-import { resolvePackage } from '../editor/editor-files.ts';
-import { loadHeadersFile, headersFor } from '../server/headers-file.ts';
+import { EDITOR_PATH } from './editor-config.ts';
+import { resolvePackage } from './editor-files.ts';
+import type { FeatureDevSession, FeatureDevSite } from '../features/contract.ts';
 
 const HOST = '127.0.0.1';
 const READY_MS = 15_000;
@@ -42,14 +41,14 @@ async function waitForPort(port: number, child: ChildProcess): Promise<void> {
   }
 }
 
-export interface EditorBackend {
+export interface LocalBackend {
   /** `http://127.0.0.1:<port>`. */
   origin: string;
   close(): Promise<void>;
 }
 
 /** Starts decap-server for the site at `root`, writing its files in place. */
-export async function startEditorBackend(root: string, warn: (message: string) => void): Promise<EditorBackend> {
+export async function startEditorBackend(root: string, warn: (message: string) => void): Promise<LocalBackend> {
   const port = await freePort();
   const child = spawn(process.execPath, [resolvePackage(root, 'decap-server/dist/index.js')], {
     cwd: root,
@@ -83,13 +82,10 @@ export async function startEditorBackend(root: string, warn: (message: string) =
 }
 
 /** Whether a site path is the editor's. */
-export const isEditorPath = (sitePath: string) => sitePath === EDITOR_PATH || sitePath.startsWith(`${EDITOR_PATH}/`);
+const isEditorPath = (sitePath: string) => sitePath === EDITOR_PATH || sitePath.startsWith(`${EDITOR_PATH}/`);
 
 /** The configuration the build wrote, with the local backend in place of the hosted one; undefined without an editor. */
-export async function devEditorConfig(
-  outDir: string,
-  backend: () => Promise<EditorBackend>,
-): Promise<string | undefined> {
+async function devEditorConfig(outDir: string, backend: () => Promise<LocalBackend>): Promise<string | undefined> {
   let text: string;
   try {
     text = await readFile(path.join(outDir, EDITOR_PATH.slice(1), 'config.json'), 'utf8');
@@ -102,8 +98,7 @@ export async function devEditorConfig(
 }
 
 /** The editor's headers as the build wrote them, its policy also allowing the local backend. */
-export function devEditorHeaders(outDir: string, sitePath: string, origin: string | undefined): Record<string, string> {
-  const headers = headersFor(loadHeadersFile(outDir), sitePath);
+function devEditorHeaders(headers: Record<string, string>, origin: string | undefined): Record<string, string> {
   if (!origin) return headers;
   const name = Object.keys(headers).find((key) => key.toLowerCase() === 'content-security-policy');
   if (!name) return headers;
@@ -115,37 +110,49 @@ export function devEditorHeaders(outDir: string, sitePath: string, origin: strin
  * The editor in dev: its configuration and headers as served, and its backend, started once the
  * first build wrote an editor (a site without one starts nothing) and closed with dev.
  */
-export function createDevEditor(root: string, outDir: string, warn: (message: string) => void) {
-  let starting: Promise<EditorBackend> | undefined;
+export function createDevEditor({ root, outDir, warn, headersFor }: FeatureDevSite): FeatureDevSession {
+  let starting: Promise<LocalBackend> | undefined;
   let origin: string | undefined;
   const backend = () =>
     (starting ??= startEditorBackend(root, warn).then((started) => ((origin = started.origin), started)));
+  const didNotStart = (error: unknown) =>
+    `The editor's local backend did not start: ${error instanceof Error ? error.message : String(error)}`;
   return {
+    owns: isEditorPath,
     /** Starts the backend when the build wrote an editor; its failure is a warning, dev goes on. */
     async start(): Promise<void> {
       if (!existsSync(path.join(outDir, EDITOR_PATH.slice(1), 'config.json'))) return;
       try {
         await backend();
       } catch (error) {
-        warn(`The editor's local backend did not start: ${error instanceof Error ? error.message : String(error)}`);
+        warn(didNotStart(error));
       }
     },
-    /** Answers the configuration's request; false for any other path. */
-    async serve(sitePath: string, response: ServerResponse): Promise<boolean> {
+    /** Answers the configuration's request (503 when the backend does not start); false for any other path. */
+    async serve(sitePath, response) {
       if (sitePath !== `${EDITOR_PATH}/config.json`) return false;
-      const config = await devEditorConfig(outDir, backend);
+      let config: string | undefined;
+      try {
+        config = await devEditorConfig(outDir, backend);
+      } catch (error) {
+        warn(didNotStart(error));
+        response
+          .writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8' })
+          .end('The editor backend did not start.');
+        return true;
+      }
       if (config === undefined) return false;
       response
         .writeHead(200, {
           'Content-Type': 'application/json; charset=utf-8',
           'Cache-Control': 'no-store',
-          ...devEditorHeaders(outDir, sitePath, origin),
+          ...devEditorHeaders(headersFor(sitePath), origin),
         })
         .end(config);
       return true;
     },
     /** The headers of an editor path (none for the site's other paths, as before). */
-    headers: (sitePath: string) => (isEditorPath(sitePath) ? devEditorHeaders(outDir, sitePath, origin) : {}),
+    headers: (sitePath) => (isEditorPath(sitePath) ? devEditorHeaders(headersFor(sitePath), origin) : {}),
     async close() {
       const started = await starting?.catch(() => undefined);
       await started?.close();

@@ -4,6 +4,9 @@
 import path from 'node:path';
 import { FRONT_MATTER_FIELDS, type FrontMatterKind } from '../content/frontmatter-schema.ts';
 import type { Project } from '../project.ts';
+import type { EditorBackend, EditorOptions } from '../render/site-definition.ts';
+
+export type { EditorBackend, EditorOptions };
 import { fieldsOf, jsonSchemaOf, labelOf, type EditorField, type JsonSchema, type Widget } from './schema-fields.ts';
 
 /** Where the editor is published. */
@@ -20,35 +23,6 @@ export const ARTICLE_FORMAT_PREFIX = 'ssg-article-';
 
 /** The key under which a list at a data file's root is edited (the format unwraps it on save). */
 export const ROOT_LIST_KEY = 'items';
-
-/** How staff sign in to save: the Git host's repository, and the OAuth proxy that signs them in. */
-export interface EditorBackend {
-  /** `owner/name` on GitHub. */
-  repo: string;
-  /** The branch the editor commits to (and opens pull requests against). `main` when not given. */
-  branch?: string;
-  /**
-   * The origin of the OAuth proxy that exchanges GitHub's sign-in code for a token (a small
-   * Cloudflare Worker, say): Decap's `base_url`. GitHub's own when not given (Netlify's service).
-   */
-  oauthProxy?: string;
-  /** The proxy's path that starts the sign-in (Decap's `auth_endpoint`), `auth` when not given. */
-  authEndpoint?: string;
-}
-
-/** `defineSite({ editor })`: the content editor at /admin. */
-export interface EditorOptions {
-  backend: EditorBackend;
-  /** `editorial_workflow`: each article is a draft pull request until published. `simple` by default. */
-  publishMode?: 'simple' | 'editorial_workflow';
-  /**
-   * Labels: of the first content collection (`articles`: `News`), of any collection by its name
-   * (`collections`), and of each data file by its name (`data`).
-   */
-  labels?: { articles?: string; collections?: Record<string, string>; data?: Record<string, string> };
-  /** Data files the editor leaves out, by name (a settings file only developers should change). */
-  exclude?: string[];
-}
 
 export type EditorConfig = Record<string, unknown>;
 

@@ -1,10 +1,14 @@
 // How an optional feature plugs into ssg: the one contract the pipeline, `build` and dev call,
 // without naming a feature. A site turns a feature on with its option of `defineSite`; a site that
 // does not set it runs none of the feature's code and loads none of its packages.
+import type { ServerResponse } from 'node:http';
 import type { Article } from '../content/article.ts';
+import type { ResolvedCollection } from '../content/collections.ts';
+import type { DataFile } from '../content/data.ts';
 import type { Output, OutputFile } from '../output/output-file.ts';
+import type { Project } from '../project.ts';
 import type { PageJob } from '../render/routes.ts';
-import type { PathHeader } from '../render/site-files.ts';
+import type { FolderHeaders, PathHeader } from '../render/site-files.ts';
 
 /** What a feature's option is checked against. */
 export interface FeatureSite {
@@ -55,12 +59,59 @@ export interface FeatureRun<M extends Made = Made> {
   made(): FeatureMade<M>;
 }
 
+/** What a feature's files beside the site files are made from. */
+export interface FeatureFilesInput {
+  project: Project;
+  baseUrl: string;
+  /** The site's name (its meta), else its base URL. */
+  siteName: string;
+  /** The content collections. */
+  collections: readonly ResolvedCollection[];
+  /** The data files, and the schemas the site declares for them by name. */
+  dataSources: readonly DataFile[];
+  schemas: Record<string, unknown>;
+  /** The site's headers. */
+  headers: Record<string, string> | undefined;
+  warn: (message: string) => void;
+}
+
+/** Files a feature adds beside the site files (the editor's `/admin`), and its folder's own headers. */
+export interface FeatureFiles {
+  files: OutputFile[];
+  folderHeaders?: FolderHeaders;
+}
+
 /** A feature as the site turned it on: its option checked, its settings closed over. */
 export interface FeatureOn<M extends Made = Made> {
   feature: Feature<M>;
   /** A header the feature gives some paths in `_headers` (and nginx's rules), from the site's. */
   header?(jobs: readonly PageJob[], headers: Record<string, string> | undefined): PathHeader | undefined;
-  run(input: FeatureRunInput<M>): FeatureRun<M>;
+  /** Its files beside the site files, made with them (a file of the site's public folder wins). */
+  files?(input: FeatureFilesInput): FeatureFiles;
+  /** Its part in each run, when it makes something of the pages. */
+  run?(input: FeatureRunInput<M>): FeatureRun<M>;
+}
+
+/** What a feature's part in a dev session is given. */
+export interface FeatureDevSite {
+  root: string;
+  /** Dev's output folder. */
+  outDir: string;
+  warn: (message: string) => void;
+  /** The headers the last build wrote for a site path (`_headers`). */
+  headersFor(sitePath: string): Record<string, string>;
+}
+
+/** A feature's part in a dev session: what it serves itself, beside dev's files. */
+export interface FeatureDevSession {
+  /** Whether a site path is the feature's: served as built, with no reload script, with `headers`. */
+  owns(sitePath: string): boolean;
+  headers(sitePath: string): Record<string, string>;
+  /** Answers a request itself (and says so), or leaves it to dev's files. */
+  serve(sitePath: string, response: ServerResponse): Promise<boolean>;
+  /** After the first build; its failure is the feature's to tell, dev goes on. */
+  start(): Promise<void>;
+  close(): Promise<void>;
 }
 
 /** What `build` keeps of what a feature made, for the next build, in the cache folder. */
@@ -82,4 +133,6 @@ export interface Feature<M extends Made = Made> {
    * `make`, whose files dev then writes; `stop` ends work under way (dev is ending).
    */
   dev?: { askedUnder: string; stop(): Promise<unknown> };
+  /** Its part in a dev session, for every site (a site that did not turn it on gets nothing from it). */
+  devSession?(site: FeatureDevSite): FeatureDevSession;
 }

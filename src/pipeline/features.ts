@@ -3,6 +3,9 @@
 import type {
   Feature,
   FeatureCache,
+  FeatureDevSite,
+  FeatureFiles,
+  FeatureFilesInput,
   FeatureMade,
   FeatureOn,
   FeatureRunInput,
@@ -11,13 +14,14 @@ import type {
 } from '../features/contract.ts';
 import type { Output } from '../output/output-file.ts';
 import type { PathHeader } from '../render/site-files.ts';
+import { editorFeature } from '../editor/feature.ts';
 import { searchFeature } from '../search/feature.ts';
 
 /**
  * Every optional feature, in the order the pipeline calls them. Each is handed back only what it
  * made itself (`earlier`, `kept`), so its own type of what it makes is kept behind `Made`.
  */
-const FEATURES: readonly Feature[] = [searchFeature as unknown as Feature];
+const FEATURES: readonly Feature[] = [searchFeature as unknown as Feature, editorFeature];
 
 /** The features the site's definition turns on, their options checked. */
 export function featuresOn(definition: object, site: FeatureSite): FeatureOn[] {
@@ -47,7 +51,9 @@ export function startFeatures(
   input: Omit<FeatureRunInput, 'earlier'>,
   earlier: (feature: Feature) => Made | undefined,
 ) {
-  const runs = on.map((one) => ({ one, run: one.run({ ...input, earlier: earlier(one.feature) }) }));
+  const runs = on.flatMap((one) =>
+    one.run ? [{ one, run: one.run({ ...input, earlier: earlier(one.feature) }) }] : [],
+  );
   return {
     output: <Written>(output: Output<Written>): Output<Written> =>
       runs.reduce((wrapped, { run }) => run.output(wrapped), output),
@@ -55,6 +61,18 @@ export function startFeatures(
       for (const { run } of runs) run.pagesMade(pages);
     },
     made: (): FeaturesMade => new Map(runs.map(({ one, run }) => [one.feature.option, run.made()])),
+  };
+}
+
+/** The features' files beside the site files, and their folders' own headers. */
+export function featureFiles(
+  on: readonly FeatureOn[],
+  input: FeatureFilesInput,
+): { files: FeatureFiles['files']; folderHeaders: NonNullable<FeatureFiles['folderHeaders']>[] } {
+  const made = on.flatMap((one) => (one.files ? [one.files(input)] : []));
+  return {
+    files: made.flatMap((one) => one.files),
+    folderHeaders: made.flatMap((one) => (one.folderHeaders ? [one.folderHeaders] : [])),
   };
 }
 
@@ -84,3 +102,18 @@ export function featureCaches(cacheDir: string) {
 export const DEV_FEATURES = FEATURES.flatMap((feature) =>
   feature.dev ? [{ option: feature.option, ...feature.dev }] : [],
 );
+
+/** Every feature's part in a dev session (for any site: one that did not turn a feature on gets nothing from it). */
+export function devSessions(site: FeatureDevSite) {
+  const sessions = FEATURES.flatMap((feature) => (feature.devSession ? [feature.devSession(site)] : []));
+  return {
+    owns: (sitePath: string) => sessions.some((session) => session.owns(sitePath)),
+    headers: (sitePath: string) => Object.assign({}, ...sessions.map((session) => session.headers(sitePath))),
+    async serve(...args: Parameters<(typeof sessions)[number]['serve']>): Promise<boolean> {
+      for (const session of sessions) if (await session.serve(...args)) return true;
+      return false;
+    },
+    start: async () => void (await Promise.all(sessions.map((session) => session.start()))),
+    close: async () => void (await Promise.all(sessions.map((session) => session.close()))),
+  };
+}

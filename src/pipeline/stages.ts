@@ -8,7 +8,7 @@ import { siteLists } from '../render/collections-view.ts';
 import type { ClientBundle } from '../render/bundles.ts';
 import type { ServerBundle, ServerModule } from '../bundle/bundle-server.ts';
 import { addCspSources } from '../render/csp.ts';
-import { featureHeader } from './features.ts';
+import { featureFiles, featureHeader } from './features.ts';
 import type { DrawMany } from '../content/drawing.ts';
 import { generateFiles, type DrawnMemo } from '../render/generated-files.ts';
 import { trackReads, type PageReads } from '../render/dependencies.ts';
@@ -24,8 +24,6 @@ import { siteFiles } from '../render/site-files.ts';
 import { catalogueError } from '../errors/errors.ts';
 import type { DocumentShell } from '../render/template.ts';
 import type { SiteSettings } from './site-settings.ts';
-import { EDITOR_PATH } from '../editor/editor-config.ts';
-import { editorFiles, editorHeaders, editorOrigins } from '../editor/editor-files.ts';
 import type { DataFile } from '../content/data.ts';
 
 /** What every page is rendered with. */
@@ -57,39 +55,7 @@ export function renderContext(
   };
 }
 
-/** The editor's files and headers, when the site has one. */
-function editorOutput(
-  project: Project,
-  inputs: {
-    server: ServerModule;
-    settings: SiteSettings;
-    dataSources: ReadonlyMap<string, DataFile>;
-    collections: readonly ResolvedCollection[];
-  },
-  headers: Record<string, string> | undefined,
-  warn: (message: string) => void,
-) {
-  const { site } = inputs.server;
-  if (!site.editor) return { files: [], folderHeaders: undefined };
-  const schemas = (site.schemas ?? {}) as Record<string, unknown>;
-  const dataFiles = [...inputs.dataSources.values()]
-    .filter((file) => schemas[file.name] !== undefined)
-    .map((file) => ({ name: file.name, file: file.file, schema: schemas[file.name] }));
-  const { baseUrl, meta } = inputs.settings;
-  const collections = inputs.collections.filter((collection) => collection.type === 'content');
-  const files = editorFiles(project, site.editor, dataFiles, {
-    baseUrl,
-    name: meta?.name ?? baseUrl,
-    warn,
-    collections,
-  });
-  return {
-    files,
-    folderHeaders: { path: EDITOR_PATH, headers: editorHeaders(headers, editorOrigins(site.editor)) },
-  };
-}
-
-/** sitemap, robots, feed, manifest, _headers (those the public folder does not provide) and the editor. */
+/** sitemap, robots, feed, manifest, _headers (those the public folder does not provide) and the features' files (the editor). */
 export function generatedFiles(
   inputs: {
     server: ServerModule;
@@ -127,7 +93,16 @@ export function generatedFiles(
     outputs: new Set(jobs.map((job) => job.outputPath)),
   });
   const headers = addCspSources(inputs.server.site.headers?.(settings.data), inputs.client.inlineHashes);
-  const editor = editorOutput(site.project, inputs, headers, site.warn);
+  const features = featureFiles(settings.features, {
+    project: site.project,
+    baseUrl: settings.baseUrl,
+    siteName: settings.meta?.name ?? settings.baseUrl,
+    collections: inputs.collections,
+    dataSources: [...inputs.dataSources.values()],
+    schemas: (inputs.server.site.schemas ?? {}) as Record<string, unknown>,
+    headers,
+    warn: site.warn,
+  });
   const files = siteFiles({
     redirects,
     jobs,
@@ -139,9 +114,9 @@ export function generatedFiles(
     headers,
     pathHeader: featureHeader(settings.features, jobs, headers),
     publicFiles,
-    folderHeaders: editor.folderHeaders,
+    folderHeaders: features.folderHeaders,
   });
-  return [...files, ...editor.files.filter((file) => !publicFiles.has(file.path))];
+  return [...files, ...features.files.filter((file) => !publicFiles.has(file.path))];
 }
 
 /**

@@ -4,10 +4,38 @@ import type { DataSchema } from '../content/data.ts';
 import type { Drawer } from '../content/drawing.ts';
 import type { CollectionDefinition, DefaultCollections } from '../content/collections.ts';
 import type { MarkdownOptions } from '../content/markdown-options.ts';
-import type { EditorOptions } from '../editor/editor-config.ts';
 import { recordDeclarationSite } from '../content/declaration-site.ts';
 
-export type { DataSchema, Drawer, EditorOptions, MarkdownOptions };
+export type { DataSchema, Drawer, MarkdownOptions };
+
+/** How staff sign in to save: the Git host's repository, and the OAuth proxy that signs them in. */
+export interface EditorBackend {
+  /** `owner/name` on GitHub. */
+  repo: string;
+  /** The branch the editor commits to (and opens pull requests against). `main` when not given. */
+  branch?: string;
+  /**
+   * The origin of the OAuth proxy that exchanges GitHub's sign-in code for a token (a small
+   * Cloudflare Worker, say): Decap's `base_url`. GitHub's own when not given (Netlify's service).
+   */
+  oauthProxy?: string;
+  /** The proxy's path that starts the sign-in (Decap's `auth_endpoint`), `auth` when not given. */
+  authEndpoint?: string;
+}
+
+/** `defineSite({ editor })`: the content editor at /admin. */
+export interface EditorOptions {
+  backend: EditorBackend;
+  /** `editorial_workflow`: each article is a draft pull request until published. `simple` by default. */
+  publishMode?: 'simple' | 'editorial_workflow';
+  /**
+   * Labels: of the first content collection (`articles`: `News`), of any collection by its name
+   * (`collections`), and of each data file by its name (`data`).
+   */
+  labels?: { articles?: string; collections?: Record<string, string>; data?: Record<string, string> };
+  /** Data files the editor leaves out, by name (a settings file only developers should change). */
+  exclude?: string[];
+}
 
 /** `defineSite({ search })`: full-text search of the built pages with Pagefind. */
 export interface SearchDefinition {

@@ -87,7 +87,7 @@ export interface FolderHeaders {
  */
 export function headersFile(
   headers: Record<string, string> | undefined,
-  folder?: FolderHeaders,
+  folders: readonly FolderHeaders[] = [],
   pathHeader?: PathHeader,
 ): string {
   const lines = ['/*'];
@@ -96,9 +96,9 @@ export function headersFile(
   // Its paths (the pages that search): the site's header detached, this one in its place (Netlify: the later wins).
   for (const urlPath of pathHeader?.paths ?? [])
     lines.push(urlPath, `  ! ${pathHeader!.name}`, `  ${pathHeader!.name}: ${pathHeader!.value}`);
-  if (folder) {
-    // Only what differs from the site's: the rest applies through `/*` already.
-    const site = new Map(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+  // Only what differs from the site's: the rest applies through `/*` already.
+  const site = new Map(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+  for (const folder of folders) {
     const changed = Object.entries(folder.headers).filter(([name, value]) => site.get(name.toLowerCase()) !== value);
     for (const pattern of [folder.path, `${folder.path}/*`]) {
       lines.push(pattern);
@@ -124,7 +124,7 @@ const NGINX_UNSAFE_VALUE = /[\u0000-\u001f\u007f$]/;
 export function nginxHeadersFile(
   headers: Record<string, string> | undefined,
   redirects: readonly Redirect[] = [],
-  folder?: FolderHeaders,
+  folders: readonly FolderHeaders[] = [],
   pathHeader?: PathHeader,
 ): string {
   const lines = [
@@ -134,7 +134,7 @@ export function nginxHeadersFile(
   ];
   // The site's redirects: exact locations, answered before any file.
   lines.push(...nginxRedirects(redirects));
-  if (folder) {
+  for (const folder of folders) {
     // A location's add_header replaces all the server's: the folder's block lists every header it sends.
     lines.push(
       `location = ${folder.path} { return 301 ${folder.path}/; }`,
@@ -198,8 +198,8 @@ export interface SiteFilesInput {
   publicFiles: ReadonlySet<string>;
   /** The site's checked redirects. */
   redirects?: readonly Redirect[];
-  /** A folder with headers of its own (the editor's). */
-  folderHeaders?: FolderHeaders;
+  /** Folders with headers of their own (the editor's). */
+  folderHeaders?: readonly FolderHeaders[];
 }
 
 export function siteFiles(input: SiteFilesInput): OutputFile[] {
