@@ -21,7 +21,7 @@ const LAYERS = [
   { name: 'cli', path: folders('cli') },
   { name: 'dev and server', path: folders('dev', 'server') },
   { name: 'pipeline', path: folders('pipeline') },
-  { name: 'features', path: FEATURE_FOLDERS },
+  { name: 'optional features', path: FEATURE_FOLDERS },
   { name: 'pool', path: folders('pool') },
   { name: 'stages', path: folders('content', 'cache', 'bundle', 'images', 'render', 'output', 'features') },
   { name: 'runtime', path: folders('runtime') },

@@ -294,12 +294,16 @@ export async function dev(options: DevOptions): Promise<DevServer> {
   });
   const clientCode = await bundleDevClient();
   const events = createReloadEvents();
-  const features = devSessions({
-    root,
-    outDir: build.outDir,
-    warn: options.warn,
-    headersFor: (sitePath) => headersFor(loadHeadersFile(build.outDir), sitePath),
-  });
+  const features = devSessions(
+    {
+      root,
+      outDir: build.outDir,
+      warn: options.warn,
+      headersFor: (sitePath) => headersFor(loadHeadersFile(build.outDir), sitePath),
+    },
+    build.featureOn,
+    options.warn,
+  );
   const server = createDevHttpServer(build, events, clientCode, features, options.warn);
   const { runUpdate, closing } = createRebuilder(build, events, options, root);
 

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { FRONT_MATTER_FIELDS, type FrontMatterKind } from '../content/frontmatter-schema.ts';
 import type { Project } from '../project.ts';
 import type { EditorBackend, EditorOptions } from '../render/site-definition.ts';
+import { fieldsOf, jsonSchemaOf, labelOf, type EditorField, type JsonSchema, type Widget } from './schema-fields.ts';
 
 export type { EditorBackend, EditorOptions };
-import { fieldsOf, jsonSchemaOf, labelOf, type EditorField, type JsonSchema, type Widget } from './schema-fields.ts';
 
 /** Where the editor is published. */
 export const EDITOR_PATH = '/admin';

@@ -39,7 +39,7 @@ export interface FeatureRunInput<M extends Made = Made> {
   /** The style sheet every page carries inline, when it does. */
   inlineStyle?: { url: string; text: string };
   now: Date;
-  /** What the last run made (dev), or what the last build kept (the cache folder). */
+  /** What the last run made, or what the last build kept (the cache folder); dev makes when asked and passes its kept files to `make`. */
   earlier?: M;
   /** Make nothing in the run: only how to make it once asked for (dev: a save never waits for it). */
   whenAsked: boolean;
@@ -125,7 +125,10 @@ export interface FeatureCache<M extends Made = Made> {
 export interface Feature<M extends Made = Made> {
   /** Its option of `defineSite`: the feature is off while the option is not set. */
   option: string;
-  /** Checks the option's value (a named error for a mistake) and turns the feature on. */
+  /**
+   * Checks the option's value against the site (a named error for a mistake) and turns the feature
+   * on. Its shape is checked before, with every option of `defineSite` (render/site-options.ts).
+   */
   turnOn(value: unknown, site: FeatureSite): FeatureOn<M>;
   cache?(cacheDir: string): FeatureCache<M>;
   /**
@@ -133,6 +136,6 @@ export interface Feature<M extends Made = Made> {
    * `make`, whose files dev then writes; `stop` ends work under way (dev is ending).
    */
   dev?: { askedUnder: string; stop(): Promise<unknown> };
-  /** Its part in a dev session, for every site (a site that did not turn it on gets nothing from it). */
+  /** Its part in a dev session: dev asks it only while the last good build turned the feature on. */
   devSession?(site: FeatureDevSite): FeatureDevSession;
 }

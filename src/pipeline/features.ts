@@ -3,6 +3,7 @@
 import type {
   Feature,
   FeatureCache,
+  FeatureDevSession,
   FeatureDevSite,
   FeatureFiles,
   FeatureFilesInput,
@@ -18,10 +19,16 @@ import { editorFeature } from '../editor/feature.ts';
 import { searchFeature } from '../search/feature.ts';
 
 /**
- * Every optional feature, in the order the pipeline calls them. Each is handed back only what it
- * made itself (`earlier`, `kept`), so its own type of what it makes is kept behind `Made`.
+ * A feature as the list holds it: each is handed back only what it made itself (`earlier`, `kept`,
+ * by its option), so its own type of what it makes may be forgotten here.
  */
-const FEATURES: readonly Feature[] = [searchFeature as unknown as Feature, editorFeature];
+const listed = <M extends Made>(feature: Feature<M>) => feature as unknown as Feature;
+
+/**
+ * Every optional feature. The pipeline calls them in this order; each wraps the run's output in
+ * turn, so the last is outermost (its commit and abort run first).
+ */
+const FEATURES: readonly Feature[] = [listed(searchFeature), listed(editorFeature)];
 
 /** The features the site's definition turns on, their options checked. */
 export function featuresOn(definition: object, site: FeatureSite): FeatureOn[] {
@@ -34,12 +41,17 @@ export function featuresOn(definition: object, site: FeatureSite): FeatureOn[] {
 /** What each feature turned on made in a run, by its option. */
 export type FeaturesMade = ReadonlyMap<string, FeatureMade>;
 
-/** The header a feature gives some of the site's paths in place of the site's; at most one feature gives one. */
+/** The header a feature gives some of the site's paths in place of the site's; at most one feature may give one. */
 export function featureHeader(
   on: readonly FeatureOn[],
   ...args: Parameters<NonNullable<FeatureOn['header']>>
 ): PathHeader | undefined {
-  return on.map((one) => one.header?.(...args)).find((header) => header !== undefined);
+  const given = on.flatMap((one) => {
+    const header = one.header?.(...args);
+    return header ? [header] : [];
+  });
+  if (given.length > 1) throw new Error('Two features give a path header: _headers holds one, for now.');
+  return given[0];
 }
 
 /**
@@ -103,17 +115,29 @@ export const DEV_FEATURES = FEATURES.flatMap((feature) =>
   feature.dev ? [{ option: feature.option, ...feature.dev }] : [],
 );
 
-/** Every feature's part in a dev session (for any site: one that did not turn a feature on gets nothing from it). */
-export function devSessions(site: FeatureDevSite) {
-  const sessions = FEATURES.flatMap((feature) => (feature.devSession ? [feature.devSession(site)] : []));
+/**
+ * Every feature's part in a dev session, each answering only while the last good build turned its
+ * feature on (`isOn`). A session's failure to start or close is told, and the others go on.
+ */
+export function devSessions(site: FeatureDevSite, isOn: (option: string) => boolean, warn: (message: string) => void) {
+  const all = FEATURES.flatMap((feature) =>
+    feature.devSession ? [{ option: feature.option, session: feature.devSession(site) }] : [],
+  );
+  const on = () => all.filter(({ option }) => isOn(option)).map(({ session }) => session);
+  const settle = async (results: Promise<unknown>[]) => {
+    for (const result of await Promise.allSettled(results))
+      if (result.status === 'rejected')
+        warn(result.reason instanceof Error ? result.reason.message : String(result.reason));
+  };
   return {
-    owns: (sitePath: string) => sessions.some((session) => session.owns(sitePath)),
-    headers: (sitePath: string) => Object.assign({}, ...sessions.map((session) => session.headers(sitePath))),
-    async serve(...args: Parameters<(typeof sessions)[number]['serve']>): Promise<boolean> {
-      for (const session of sessions) if (await session.serve(...args)) return true;
+    owns: (sitePath: string) => on().some((session) => session.owns(sitePath)),
+    headers: (sitePath: string): Record<string, string> =>
+      Object.assign({}, ...on().map((session) => session.headers(sitePath))),
+    async serve(...args: Parameters<FeatureDevSession['serve']>): Promise<boolean> {
+      for (const session of on()) if (await session.serve(...args)) return true;
       return false;
     },
-    start: async () => void (await Promise.all(sessions.map((session) => session.start()))),
-    close: async () => void (await Promise.all(sessions.map((session) => session.close()))),
+    start: () => settle(on().map((session) => session.start())),
+    close: () => settle(all.map(({ session }) => session.close())),
   };
 }

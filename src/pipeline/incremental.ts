@@ -144,8 +144,8 @@ function describeUpdate(
 
 /**
  * A feature's files in `outDir` (the search index), made for a run's state when asked for, one at
- * a time (Pagefind is one process), from the files written last (kept when made of the same
- * pages). A state without the feature leaves none; one whose making failed leaves none either (a
+ * a time (the search's Pagefind is one process), from the files written last (kept when made of
+ * the same pages). A state without the feature leaves none; one whose making failed leaves none either (a
  * search then says it is not available, rather than finding what the pages said before) and is
  * tried again when asked next.
  */
@@ -216,7 +216,7 @@ function onlyNewWarnings(warn: (message: string) => void): (messages: readonly s
 /**
  * Dev's side of the pipeline: bundles by contexts kept alive, pages taken from the last run, the
  * output written in place, and memos kept between runs; drafts and future posts converted too
- * (they come due while dev runs), each with its HTML; the search index made when asked for.
+ * (they come due while dev runs), each with its HTML; the features' files made when asked for.
  */
 async function devStrategy(
   project: Project,
@@ -313,6 +313,8 @@ export async function createIncrementalBuild(options: IncrementalOptions) {
       moduleCopies.dispose();
     },
     hasBuilt: () => state !== undefined,
+    /** Whether the last good build turned on the feature of this option. */
+    featureOn: (option: string) => state?.settings.features.some((one) => one.feature.option === option) ?? false,
   };
 }
 

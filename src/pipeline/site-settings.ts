@@ -45,7 +45,7 @@ export interface SiteSettings {
   feed?: FeedDefinition;
   /** The site's own images, processed (pages receive them as data.images). */
   images: OutputFile[];
-  /** The optional features the site turns on (search), their options checked against its routes. */
+  /** The optional features the site turns on (search, the editor), their options checked. */
   features: readonly FeatureOn[];
 }
 

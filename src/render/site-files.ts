@@ -82,7 +82,7 @@ export interface FolderHeaders {
 
 /**
  * `_headers` (Netlify, Cloudflare Pages): the site's headers on every path, long caching for hashed
- * assets, then the search's policy and a folder's own headers, which first detach (`! Name`) those
+ * assets, then a feature's header on its paths (the search's policy) and each folder's own headers, which first detach (`! Name`) those
  * of the site they replace: Cloudflare would otherwise send both policies, and a browser enforces each.
  */
 export function headersFile(
