@@ -28,7 +28,7 @@ export interface ConversionSetup {
  */
 export function startConversion(
   project: Project,
-  parsed: Pick<ParsedWithCache, 'pending' | 'images'> & { cache?: ParsedWithCache['cache'] },
+  parsed: Pick<ParsedWithCache, 'pending' | 'images'> & Partial<Pick<ParsedWithCache, 'cache' | 'stale'>>,
   articles: readonly Article[],
   setup: ConversionSetup,
   options: RunOptions,
@@ -81,10 +81,19 @@ export function startConversion(
       : Promise.resolve();
   const done = conversion.then(() => images.settle());
   done.catch(() => {}); // reported where it is awaited
+  // The Markdown cache keeps what was converted once all is, or once the conversion ended early
+  // (a check failed): this stage's own side job, awaited when the conversion is closed.
+  const keeping = done
+    .catch(() => {})
+    .then(() => (parsed.stale ? parsed.cache?.save() : undefined))
+    .catch(() => {});
   const draw = here && (markdown.drawModule ? pool.draw : here);
   return {
     done,
-    close: () => pool.close(),
+    close: async () => {
+      await pool.close();
+      await keeping;
+    },
     release: () => pool.release(),
     ready,
     converted,

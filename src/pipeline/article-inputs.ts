@@ -21,15 +21,7 @@ import { siteEntryShown } from './site-settings.ts';
 
 export type ArticleInputs = Pick<
   Inputs,
-  | 'collections'
-  | 'byFile'
-  | 'articles'
-  | 'listChanged'
-  | 'fields'
-  | 'conversion'
-  | 'saveArticles'
-  | 'articleKeys'
-  | 'markdownStamp'
+  'collections' | 'byFile' | 'articles' | 'listChanged' | 'fields' | 'conversion' | 'articleKeys' | 'markdownStamp'
 >;
 
 /**
@@ -205,10 +197,6 @@ async function readAllArticles(
     { images: setup.images, markdown, spare: setup.spare, ...(site ? { site } : {}) },
     options,
   );
-  const saveArticles = async () => {
-    await conversion.done.catch(() => {});
-    if (store.stale) await store.cache.save();
-  };
   return {
     collections,
     byFile: byFile as Map<string, Article>,
@@ -216,7 +204,6 @@ async function readAllArticles(
     listChanged: false,
     fields: new Map(),
     conversion,
-    saveArticles,
     articleKeys: store.keys,
     markdownStamp: markdown.stamp,
   };
@@ -317,7 +304,6 @@ function listUpdated(
     listChanged,
     fields,
     conversion,
-    saveArticles: async () => {},
     markdownStamp: previous.markdownStamp,
   };
 }

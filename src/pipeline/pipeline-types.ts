@@ -44,7 +44,7 @@ export interface Conversion {
   listen(next: (articles: Article[]) => void): void;
   /** Every article ready; rejects with the first conversion problem or every image problem. */
   done: Promise<void>;
-  /** Ends the helpers now. */
+  /** Ends the helpers now, and waits for the Markdown cache to keep what was converted. */
   close(): Promise<void>;
   /** Ends the helpers once their last drawing is done: the conversion is. */
   release(): Promise<void>;
@@ -68,8 +68,6 @@ export interface Inputs extends Omit<
   changedData: Set<string>;
   publicChanged: boolean;
   conversion: Conversion;
-  /** Keeps the converted Markdown for the next run (the Markdown cache), once conversion is done. */
-  saveArticles(): Promise<void>;
   /** The content hash of each article file, when they were all read (a first run). */
   articleKeys?: ReadonlyMap<string, string>;
 }

@@ -166,7 +166,6 @@ function keptInputs(inputs: Inputs) {
     changedData: _d,
     publicChanged: _p,
     conversion: _c,
-    saveArticles: _m,
     articleKeys: _k,
     ...kept
   } = inputs;
@@ -189,7 +188,6 @@ export async function runPipeline<Written>(
   // 1. Inputs: template, data files, bundles and articles (converting meanwhile in helper processes).
   const inputs = await readInputs(project, strategy, previous, changes, options);
   let output: Output<Written> | undefined;
-  let saving: Promise<void> | undefined;
   let drawing: ReturnType<typeof drawnFilesFor> | undefined;
   try {
     clock.lap('inputs');
@@ -212,8 +210,6 @@ export async function runPipeline<Written>(
     features.pagesMade(pages);
     // From here on, the articles as converted (the routes were expanded before).
     const { articles, byFile, jobs } = convertedInputs(inputs, listedJobs, pages);
-    // The Markdown cache, every article converted: kept even when a check below fails.
-    saving = inputs.saveArticles();
     const { drawn, drawnReads } = await drawing;
     clock.lap('drawn files');
     const generated = siteFilesFor(previous, { ...inputs, articles }, jobs, { now, project, warn: options.warn });
@@ -227,7 +223,7 @@ export async function runPipeline<Written>(
     for (const file of [...articleImages, ...drawn]) output.write(file);
     for (const file of generated) output.write(file, !file.plain);
     clock.lap('checks');
-    const [written] = await Promise.all([output.commit(), saving]);
+    const written = await output.commit();
     output = undefined;
     clock.lap('write');
     return {
@@ -249,10 +245,10 @@ export async function runPipeline<Written>(
       timings: clock.timings,
     };
   } finally {
+    // The helpers end; the Markdown cache keeps what they converted, even when a check failed.
     await inputs.conversion.close();
     // Drawing that was under way when a stage failed ends before the run does (the closed helpers refuse the rest).
     await drawing?.catch(() => {});
     await output?.abort();
-    await saving?.catch(() => {});
   }
 }
