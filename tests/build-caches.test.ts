@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -749,6 +749,13 @@ describe('damaged cache entries are rebuilt, never shipped', () => {
     writeFileSync(notOurs, 'someone put this here');
     const deadTemporary = path.join(cache, `pages.bin.tmp-${2 ** 22 + 99}-deadbeef`);
     writeFileSync(deadTemporary, 'half written');
+    // And in the folders of entries: a Markdown conversion's HTML, a page's, a drawn file's.
+    const deadInFolders = ['markdown', 'pages', 'generated'].map((folder) => {
+      mkdirSync(path.join(cache, folder), { recursive: true });
+      const file = path.join(cache, folder, `${'a'.repeat(40)}.html.tmp-${2 ** 22 + 98}-deadbeef`);
+      writeFileSync(file, 'half written');
+      return file;
+    });
 
     await site.remove('content/news/2024/second-post.md');
     const result = await site.run(['build']);
@@ -769,6 +776,7 @@ describe('damaged cache entries are rebuilt, never shipped', () => {
     expect(new Set(htmlEntries)).toEqual(hashes);
     expect(existsSync(unusedCompressed)).toBe(false);
     expect(existsSync(deadTemporary)).toBe(false);
+    expect(deadInFolders.filter((file) => existsSync(file))).toEqual([]);
     expect(readFileSync(notOurs, 'utf8')).toBe('someone put this here');
     expectRebuilt(site, 'after pruning');
   }, 60_000);

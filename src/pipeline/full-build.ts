@@ -186,7 +186,9 @@ async function keepCaches(
   keepFeatures();
   compressed.prune();
   images.prune();
-  for (const dir of [project.cacheDir, path.join(project.cacheDir, 'bundles')]) removeAbandonedTemporaries(dir);
+  // What writers killed mid-entry left (the images' and compressed folders clean their own).
+  for (const folder of ['.', 'bundles', 'markdown', 'pages', 'generated'])
+    removeAbandonedTemporaries(path.join(project.cacheDir, folder));
 }
 
 /**
