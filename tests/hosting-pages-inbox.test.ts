@@ -232,7 +232,12 @@ describe('the contact endpoint on Cloudflare Pages with its D1 inbox (workerd)',
       send('double submit', 'twice', '198.51.100.40'),
       send('double submit', 'twice', '198.51.100.40'),
     ]);
-    expect([first.status, second.status]).toEqual([200, 200]);
+    // Each answer with its body: a failure says which error the function gave.
+    const said = await Promise.all([first, second].map(async (answer) => [answer.status, await answer.text()]));
+    expect(
+      said.map(([status]) => status),
+      JSON.stringify(said),
+    ).toEqual([200, 200]);
     expect(read<Row>("SELECT * FROM messages WHERE message = 'twice'")).toHaveLength(1);
     await sweepUntil(() => row('twice')?.delivered_at != null);
     expect(new Set(copies('twice').map((delivery) => delivery.headers['idempotency-key'])).size).toBe(1);
