@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { openSqliteInbox } from '../src/server/inbox-sqlite.ts';
+import { openSqliteInbox } from '../src/inbox/inbox-sqlite.ts';
 import { copySite, repoRoot } from '../tests/helpers/project.ts';
 import { ServeProcess } from '../tests/helpers/serve-process.ts';
 import { freePort, startSiteverify } from '../tests/helpers/stand-ins.ts';

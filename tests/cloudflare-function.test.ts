@@ -2,9 +2,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { onRequest, type Env } from '../functions/api/contact.ts';
 import { sweep } from '../workers/contact-sweeper/index.ts';
 import { API_SECURITY_HEADERS } from '../site/security-headers.ts';
-import { createD1Inbox } from '../src/server/inbox-d1.ts';
-import { deliverDue } from '../src/server/edge-delivery.ts';
-import { createWebhookSender } from '../src/server/webhook-sender.ts';
+import { createD1Inbox } from '../src/inbox/inbox-d1.ts';
+import { deliverDue } from '../src/inbox/edge-delivery.ts';
+import { createWebhookSender } from '../src/inbox/webhook-sender.ts';
 import { memoryD1 } from './helpers/d1.ts';
 import { startSiteverify, startWebhook } from './helpers/stand-ins.ts';
 

@@ -9,7 +9,7 @@ import {
   VERIFICATIONS_PER_MESSAGE,
   type ContactHandler,
 } from '../site/contact/handler.ts';
-import { openSqliteInbox, type SqliteInbox } from '../src/server/inbox-sqlite.ts';
+import { openSqliteInbox, type SqliteInbox } from '../src/inbox/inbox-sqlite.ts';
 import { createRateLimiter } from '../src/server/rate-limit.ts';
 import {
   createTurnstileVerifier,

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { startDeliveryLoop, type DeliveryInbox } from '../src/server/delivery.ts';
+import { startDeliveryLoop, type DeliveryInbox } from '../src/inbox/delivery.ts';
 import type { StoredMessage } from '../site/contact/handler.ts';
-import type { MessageSender } from '../src/server/message.ts';
+import type { MessageSender } from '../src/inbox/message.ts';
 
 const stored = (id: number): StoredMessage => ({
   id,

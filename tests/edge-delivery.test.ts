@@ -2,11 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createContactHandler } from '../site/contact/handler.ts';
 import type { ChallengeVerifier } from '../site/contact/turnstile.ts';
-import { deliverDue } from '../src/server/edge-delivery.ts';
-import { createD1Inbox } from '../src/server/inbox-d1.ts';
-import { deliveryIdOf } from '../src/server/message.ts';
+import { deliverDue } from '../src/inbox/edge-delivery.ts';
+import { createD1Inbox } from '../src/inbox/inbox-d1.ts';
+import { deliveryIdOf } from '../src/inbox/message.ts';
 import { createRateLimiter } from '../src/server/rate-limit.ts';
-import { createWebhookSender } from '../src/server/webhook-sender.ts';
+import { createWebhookSender } from '../src/inbox/webhook-sender.ts';
 import { memoryD1 } from './helpers/d1.ts';
 
 const ORIGIN = 'https://validators.example';

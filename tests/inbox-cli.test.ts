@@ -4,10 +4,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { escapeControlCharactersKeepingLines } from '../src/server/control-characters.ts';
+import { escapeControlCharactersKeepingLines } from '../src/base/control-characters.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { INBOX_FILE_NAME, openSqliteInbox } from '../src/server/inbox-sqlite.ts';
+import { INBOX_FILE_NAME, openSqliteInbox } from '../src/inbox/inbox-sqlite.ts';
 import { repoRoot, runCli } from './helpers/project.ts';
 
 const made: string[] = [];

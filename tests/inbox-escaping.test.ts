@@ -2,10 +2,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { escapeControlCharacters, hasControlCharacters } from '../src/server/control-characters.ts';
+import { escapeControlCharacters, hasControlCharacters } from '../src/base/control-characters.ts';
 import { createContactHandler, type StoredMessage } from '../site/contact/handler.ts';
-import { formatInboxLine } from '../src/server/inbox-listing.ts';
-import { composeMail } from '../src/server/mail-compose.ts';
+import { formatInboxLine } from '../src/inbox/inbox-listing.ts';
+import { composeMail } from '../src/inbox/mail-compose.ts';
 import { createRateLimiter } from '../src/server/rate-limit.ts';
 import { createTurnstileVerifier, type ChallengeVerifier } from '../site/contact/turnstile.ts';
 

@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { claimDataDir } from '../src/server/data-dir.ts';
+import { claimDataDir } from '../src/inbox/data-dir.ts';
 import {
   InboxFileReplacedError,
   openInboxThread,
   openSqliteInbox,
   readInbox,
   type AsyncInbox,
-} from '../src/server/inbox-sqlite.ts';
+} from '../src/inbox/inbox-sqlite.ts';
 import { SsgError } from '../src/errors/errors.ts';
 
 const message = (n: number) => ({

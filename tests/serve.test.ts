@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSqliteInbox } from '../src/server/inbox-sqlite.ts';
+import { openSqliteInbox } from '../src/inbox/inbox-sqlite.ts';
 import { runCli, type TempSite } from './helpers/project.ts';
 import { ServeProcess } from './helpers/serve-process.ts';
 import { buildRealSite } from './helpers/site.ts';

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { once } from 'node:events';
 import path from 'node:path';
-import type { StoredMessage } from '../server/message.ts';
+import type { StoredMessage } from '../inbox/message.ts';
 import { reportFailure } from './exit.ts';
 import type { GlobalOptions } from './options.ts';
 import { needingSqlite } from './server-commands.ts';
@@ -23,7 +23,7 @@ async function eachMessage(
   print: (message: StoredMessage, index: number) => string,
 ): Promise<number> {
   const global = command.optsWithGlobals<GlobalOptions & { dataDir?: string }>();
-  const { iterateInbox } = await needingSqlite(() => import('../server/inbox-sqlite.ts'));
+  const { iterateInbox } = await needingSqlite(() => import('../inbox/inbox-sqlite.ts'));
   let count = 0;
   for (const message of iterateInbox(
     path.resolve(global.root, global.dataDir ?? process.env.DATA_DIR ?? 'data'),
@@ -43,7 +43,7 @@ function addInboxListCommand(inbox: Command): void {
     .action(async (options: { undelivered?: boolean }, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       try {
-        const { formatInboxLine } = await import('../server/inbox-listing.ts');
+        const { formatInboxLine } = await import('../inbox/inbox-listing.ts');
         const count = await eachMessage(command, options, (message) => `${formatInboxLine(message)}\n`);
         if (count === 0) process.stdout.write('No messages.\n');
       } catch (error) {
@@ -62,7 +62,7 @@ function addInboxExportCommand(inbox: Command): void {
     .action(async (options: { undelivered?: boolean }, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       try {
-        const { escapeControlCharactersKeepingLines } = await import('../server/control-characters.ts');
+        const { escapeControlCharactersKeepingLines } = await import('../base/control-characters.ts');
         // The array JSON.stringify(messages, null, 2) gives, an element at a time. It escapes C0
         // controls only; the others (DEL, C1, bidi, U+2028) become \uXXXX too, which is still the
         // same JSON. Raw line feeds in its output are its own indentation.

@@ -1,4 +1,4 @@
-import { escapeControlCharacters } from './control-characters.ts';
+import { escapeControlCharacters } from '../base/control-characters.ts';
 import type { StoredMessage } from './message.ts';
 
 /**

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { generatorRoot } from '../project.ts';
 
 /** Shipped with the package (its `files` hold src/), so lib/ and the sources read the same ones. */
-const MIGRATIONS_DIR = path.join(generatorRoot, 'src', 'server', 'migrations');
+const MIGRATIONS_DIR = path.join(generatorRoot, 'src', 'inbox', 'migrations');
 
 export interface Migration {
   name: string;

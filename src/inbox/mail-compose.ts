@@ -1,6 +1,6 @@
 // The mail staff receive for a form message, without a way to send it: `ssg serve` sends it by
 // SMTP (mail.ts), the edge by an HTTP mail API (mail-api-sender.ts). Nothing here may import Node.
-import { escapeControlCharacters as oneLine, escapeControlCharactersKeepingLines } from './control-characters.ts';
+import { escapeControlCharacters as oneLine, escapeControlCharactersKeepingLines } from '../base/control-characters.ts';
 import { deliveryIdOf, type StoredMessage } from './message.ts';
 
 /** Who sends and receives the form's mail. */

@@ -1,8 +1,8 @@
 // API routes a site declares: one file per route in site/api/, `site/api/<name>.ts` answering at
 // `/api/<name>`. A route is a factory: the platform (`ssg serve`, a Pages Function) hands it its
 // settings and services, and it returns a web handler, a Request in and a Response out.
-import type { MailPresentation } from './mail-compose.ts';
-import type { Inbox } from './message.ts';
+import type { MailPresentation } from '../inbox/mail-compose.ts';
+import type { Inbox } from '../inbox/message.ts';
 import type { Settings } from './settings.ts';
 
 /** Answers one request; `clientAddress` is the visitor's address as the platform determined it. */

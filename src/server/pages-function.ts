@@ -3,7 +3,7 @@
 // function's file turns into an inbox (D1), and a first delivery attempt after the answer.
 import { catalogueError, formatError, SsgError } from '../errors/errors.ts';
 import type { ApiHandler, ApiRoute } from './api-route.ts';
-import type { Inbox } from './message.ts';
+import type { Inbox } from '../inbox/message.ts';
 import { readSettings, type Env, type Settings } from './settings.ts';
 
 /** What Cloudflare passes a Pages Function (the part used here). */

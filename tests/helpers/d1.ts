@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
-import type { D1Binding, D1Statement } from '../../src/server/inbox-d1.ts';
-import { inboxMigrations } from '../../src/server/inbox-migrations.ts';
+import type { D1Binding, D1Statement } from '../../src/inbox/inbox-d1.ts';
+import { inboxMigrations } from '../../src/inbox/inbox-migrations.ts';
 
 /**
  * Cloudflare D1's binding, in process: an in-memory SQLite database with the inbox's migrations

@@ -140,7 +140,7 @@ export async function localContactD1(dir: string) {
   const shipped = await readFile(path.join(repoRoot, 'workers', 'contact-sweeper', 'wrangler.toml'), 'utf8');
   const config = shipped
     .replace(/^main = ".*"$/m, `main = "${path.join(repoRoot, 'workers', 'contact-sweeper', 'index.ts')}"`)
-    .replace(/^migrations_dir = ".*"$/m, `migrations_dir = "${path.join(repoRoot, 'src', 'server', 'migrations')}"`)
+    .replace(/^migrations_dir = ".*"$/m, `migrations_dir = "${path.join(repoRoot, 'src', 'inbox', 'migrations')}"`)
     .replace(/^database_id = ".*"$/m, `database_id = "${LOCAL_D1_ID}"`);
   if (!config.includes(LOCAL_D1_ID) || !config.includes(repoRoot))
     throw new Error(
