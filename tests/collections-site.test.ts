@@ -243,9 +243,15 @@ describe('collections in dev', () => {
       await events.next('reload', undefined, 30_000);
       expect(await page('/jobs')).toContain('<p id="jobs">Engineer</p>');
       await site.write('content/jobs/operator.md', '---\ntitle: Operator\ndate: "2025-03-01"\n---\nRun nodes.\n');
-      await events.next('reload', undefined, 30_000);
-      const shown = await page('/jobs');
-      expect(shown).toContain('<p id="jobs">Operator, Engineer</p>');
+      // One save of site/index.tsx may reach dev as two changes, and the second rebuild's reload
+      // come before this article's: wait for the page itself (bounded), not the next reload.
+      const wanted = '<p id="jobs">Operator, Engineer</p>';
+      let shown = await page('/jobs');
+      for (const deadline = Date.now() + 30_000; !shown.includes(wanted) && Date.now() < deadline;) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        shown = await page('/jobs');
+      }
+      expect(shown, dev.stdout).toContain(wanted);
       events.close();
 
       await dev.stop();
