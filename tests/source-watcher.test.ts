@@ -156,7 +156,7 @@ describe('watchSourceFolders', () => {
           expect(await toldOf(root, written, { busyMs })).toEqual({ missing: [] });
         },
       ),
-      { numRuns: 12 },
+      { numRuns: 20 },
     );
   }, 120_000);
 });

@@ -57,8 +57,16 @@ export async function watchSourceFolders(
     told.set(file, signature);
     on.change(file);
   };
-  const findMissed = missedFileFinder(watcher, ignored, (file) => tell(file, fileSignature(file)));
+  // Every path told of (or there from the start): chokidar may hold a file it never told of (one
+  // written while it listed a folder it was asked to watch), so what it holds is no guide.
+  const seen = new Set<string>();
+  const findMissed = missedFileFinder(watcher, ignored, seen, (file) => tell(file, fileSignature(file)));
   watcher.on('all', (event, file) => {
+    if (event === 'unlink') seen.delete(file);
+    else if (event === 'unlinkDir')
+      for (const known of seen)
+        if (known === file || known.startsWith(file + path.sep)) seen.delete(known);
+        else seen.add(file);
     tell(file, fileSignature(file));
     // A second write within chokidar's throttle window has no event of its own: look once more
     // after the window, and tell of the file again if it changed since it was last told of (not
@@ -72,29 +80,35 @@ export async function watchSourceFolders(
   });
   watcher.on('error', on.error);
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  for (const [folder, names] of Object.entries(watcher.getWatched()))
+    for (const name of names) seen.add(path.join(folder, name));
   return watcher;
 }
 
 /**
  * chokidar lists a new folder before it watches it, so what is written into it in between has no
- * event and is never watched. After an event in a folder, list it again twice (a new folder with
- * all it holds): soon, then once chokidar's own listing is surely done; watch and tell of what
- * chokidar does not hold. Folders wait in one batch for each look, so a burst costs one pass.
+ * event and is never watched; and a folder it is asked to watch is listed without events. After
+ * an event in a folder, list it again twice (a new folder with all it holds): soon, then once
+ * chokidar's own listing is surely done; tell of each file not `seen`, and have chokidar watch
+ * what it does not. Folders wait in one batch for each look, so a burst costs one pass.
  */
 function missedFileFinder(
   watcher: FSWatcher,
   ignored: (file: string) => boolean,
+  seen: Set<string>,
   tell: (file: string) => void,
 ): (folder: string, whole: boolean) => void {
   const look = (folder: string, whole: boolean, watched: Record<string, string[]>) => {
-    const known = new Set(watched[folder] ?? []);
+    const held = new Set(watched[folder] ?? []);
     for (const entry of listFolder(folder)) {
       const file = path.join(folder, entry.name);
       if (ignored(file) || !(entry.isFile() || entry.isDirectory())) continue;
-      const missed = !known.has(entry.name);
-      if (missed) watcher.add(file);
-      if (entry.isDirectory() && (missed || whole)) look(file, true, watched);
-      else if (missed) tell(file);
+      if (!held.has(entry.name)) watcher.add(file);
+      const missed = !seen.has(file);
+      seen.add(file);
+      if (entry.isDirectory()) {
+        if (missed || whole) look(file, true, watched);
+      } else if (missed) tell(file);
     }
   };
   // Each batch: the folders waiting for that look, and whether each is new (to list all it holds).
