@@ -1,6 +1,6 @@
 // Dev's watcher must tell of every file a save or a copy writes, however soon after the watcher
 // is ready and however busy dev's thread is when it is written.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -132,6 +132,48 @@ describe('watchSourceFolders', () => {
       await new Promise((resolve) => setTimeout(resolve, 1_300)); // past the watcher's second look
       // A file may be told of twice (its creation, then its content landing): what matters is which.
       expect([...new Set(told)]).toEqual(['content/last.md']);
+    } finally {
+      await watcher.close();
+    }
+  });
+
+  it("tells of a new file once, not again at its folder's second looks", async () => {
+    const root = makeRoot(['content/news/first', 'site']);
+    const told: string[] = [];
+    const watcher = await watchSourceFolders(root, {
+      change: (file) => told.push(path.relative(root, file)),
+      error: () => {},
+    });
+    try {
+      // Written whole, then renamed into place (as editors save): its one event sees it complete.
+      const folder = path.join(root, 'content/news/first');
+      writeFileSync(path.join(folder, '.index.md.partial'), 'a new article');
+      renameSync(path.join(folder, '.index.md.partial'), path.join(folder, 'index.md'));
+      await new Promise((resolve) => setTimeout(resolve, 1_500)); // past the watcher's second look
+      expect(told).toEqual(['content/news/first/index.md']);
+    } finally {
+      await watcher.close();
+    }
+  });
+
+  it('tells of a folder removed and made again with the same files', async () => {
+    const root = makeRoot(['content/news/again']);
+    writeFileSync(path.join(root, 'content/news/again/index.md'), 'one');
+    const told: string[] = [];
+    const watcher = await watchSourceFolders(root, {
+      change: (file) => told.push(path.relative(root, file)),
+      error: () => {},
+    });
+    try {
+      rmSync(path.join(root, 'content/news/again'), { recursive: true });
+      const deadline = Date.now() + 5_000;
+      while (!told.includes('content/news/again/index.md') && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      told.length = 0;
+      await writeElsewhere(root, [{ folder: 'content/news/again', files: [{ name: 'index.md', gapMs: 0 }] }]);
+      while (!told.includes('content/news/again/index.md') && Date.now() < deadline + 5_000)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(told).toContain('content/news/again/index.md');
     } finally {
       await watcher.close();
     }

@@ -60,14 +60,18 @@ export async function watchSourceFolders(
   // Every path told of (or there from the start): chokidar may hold a file it never told of (one
   // written while it listed a folder it was asked to watch), so what it holds is no guide.
   const seen = new Set<string>();
+  let ready = false;
   const findMissed = missedFileFinder(watcher, ignored, seen, (file) => tell(file, fileSignature(file)));
   watcher.on('all', (event, file) => {
-    if (event === 'unlink') seen.delete(file);
-    else if (event === 'unlinkDir')
-      for (const known of seen)
-        if (known === file || known.startsWith(file + path.sep)) seen.delete(known);
-        else seen.add(file);
+    // chokidar tells of each file of a removed folder it held, one by one.
+    if (event === 'unlink' || event === 'unlinkDir') seen.delete(file);
+    else seen.add(file);
     tell(file, fileSignature(file));
+    if (event === 'addDir' || event === 'unlinkDir') {
+      // A new folder is listed whole; `seen` is complete only once chokidar's first listing is.
+      if (event === 'addDir' && ready) findMissed(file, true);
+      return;
+    }
     // A second write within chokidar's throttle window has no event of its own: look once more
     // after the window, and tell of the file again if it changed since it was last told of (not
     // since this event: a later event may have told of that write already).
@@ -75,13 +79,13 @@ export async function watchSourceFolders(
       const now = fileSignature(file);
       if (!watcher.closed && now !== told.get(file)) tell(file, now);
     }, CHOKIDAR_CHANGE_THROTTLE_MS + 25).unref();
-    if (event === 'addDir') findMissed(file, true);
-    else if (event !== 'unlinkDir') findMissed(path.dirname(file), false);
+    if (ready) findMissed(path.dirname(file), false);
   });
   watcher.on('error', on.error);
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   for (const [folder, names] of Object.entries(watcher.getWatched()))
     for (const name of names) seen.add(path.join(folder, name));
+  ready = true;
   return watcher;
 }
 
@@ -89,8 +93,9 @@ export async function watchSourceFolders(
  * chokidar lists a new folder before it watches it, so what is written into it in between has no
  * event and is never watched; and a folder it is asked to watch is listed without events. After
  * an event in a folder, list it again twice (a new folder with all it holds): soon, then once
- * chokidar's own listing is surely done; tell of each file not `seen`, and have chokidar watch
- * what it does not. Folders wait in one batch for each look, so a burst costs one pass.
+ * chokidar's own listing is surely done; tell of each path not `seen` and have chokidar watch it
+ * (a folder found so is listed whole at the next look too). Folders wait in one batch for each
+ * look, so a burst costs one pass.
  */
 function missedFileFinder(
   watcher: FSWatcher,
@@ -98,30 +103,38 @@ function missedFileFinder(
   seen: Set<string>,
   tell: (file: string) => void,
 ): (folder: string, whole: boolean) => void {
-  const look = (folder: string, whole: boolean, watched: Record<string, string[]>) => {
-    const held = new Set(watched[folder] ?? []);
+  // Each batch: the folders waiting for that look, and whether each is new (to list all it holds).
+  const batches = FOLDER_LOOKS_MS.map(() => new Map<string, boolean>());
+  /** Lists a folder; `later` hears of each folder it found missed, to be listed whole again. */
+  const look = (folder: string, whole: boolean, later: (folder: string) => unknown) => {
     for (const entry of listFolder(folder)) {
       const file = path.join(folder, entry.name);
       if (ignored(file) || !(entry.isFile() || entry.isDirectory())) continue;
-      if (!held.has(entry.name)) watcher.add(file);
       const missed = !seen.has(file);
-      seen.add(file);
-      if (entry.isDirectory()) {
-        if (missed || whole) look(file, true, watched);
-      } else if (missed) tell(file);
+      if (missed) {
+        seen.add(file);
+        watcher.add(file);
+      }
+      if (!entry.isDirectory()) {
+        if (missed) tell(file);
+      } else if (missed || whole) {
+        if (missed) later(file);
+        look(file, true, later);
+      }
     }
   };
-  // Each batch: the folders waiting for that look, and whether each is new (to list all it holds).
-  const batches = FOLDER_LOOKS_MS.map(() => new Map<string, boolean>());
   const schedule = (index: number) => {
     setTimeout(
       () => {
         const folders = [...batches[index]!];
         batches[index]!.clear();
         if (watcher.closed) return;
-        const watched = watcher.getWatched();
-        for (const [folder, whole] of folders) look(folder, whole, watched);
-        if (index + 1 < batches.length) for (const [folder, whole] of folders) wait(index + 1, folder, whole);
+        const last = index + 1 >= batches.length;
+        const later = (found: string) => last || wait(index + 1, found, true);
+        for (const [folder, whole] of folders) {
+          look(folder, whole, later);
+          if (!last) wait(index + 1, folder, whole);
+        }
       },
       FOLDER_LOOKS_MS[index]! - (FOLDER_LOOKS_MS[index - 1] ?? 0),
     ).unref();
