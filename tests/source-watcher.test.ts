@@ -61,29 +61,43 @@ function busy(ms: number): void {
   while (Date.now() < until);
 }
 
-async function toldOf(
-  root: string,
-  written: Written[],
-  options: { busyMs: number; here?: boolean },
-): Promise<{ missing: string[] }> {
-  const told = new Set<string>();
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The watcher on `root`: what it told of (from the root, in order), its thread busy `busyMs` each time. */
+async function watching(root: string, busyMs = 0) {
+  const told: string[] = [];
   const watcher = await watchSourceFolders(root, {
     change: (file) => {
-      told.add(path.relative(root, file));
-      busy(options.busyMs);
+      told.push(path.relative(root, file));
+      busy(busyMs);
     },
     error: (error) => {
       throw error;
     },
   });
+  return {
+    told,
+    /** Waits, at most 5 s, until each file was told of; those never told of. */
+    async until(files: readonly string[]): Promise<string[]> {
+      const missing = () => files.filter((file) => !told.includes(file));
+      for (const deadline = Date.now() + 5_000; missing().length > 0 && Date.now() < deadline;) await pause(50);
+      return missing();
+    },
+    close: () => watcher.close(),
+  };
+}
+
+async function toldOf(
+  root: string,
+  written: Written[],
+  options: { busyMs: number; here?: boolean },
+): Promise<{ missing: string[] }> {
+  const watcher = await watching(root, options.busyMs);
   try {
     if (options.here) writeHere(root, written);
     else await writeElsewhere(root, written);
     const expected = written.flatMap(({ folder, files }) => files.map(({ name }) => path.join(folder, name)));
-    const missing = () => expected.filter((file) => !told.has(file));
-    const deadline = Date.now() + 5_000;
-    while (missing().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    return { missing: missing() };
+    return { missing: await watcher.until(expected) };
   } finally {
     await watcher.close();
   }
@@ -108,11 +122,7 @@ describe('watchSourceFolders', () => {
 
   it('ignores what is not a source: dot files, backups, other top folders', async () => {
     const root = makeRoot(['content', 'site']);
-    const told: string[] = [];
-    const watcher = await watchSourceFolders(root, {
-      change: (file) => told.push(path.relative(root, file)),
-      error: () => {},
-    });
+    const watcher = await watching(root);
     try {
       await writeElsewhere(root, [
         { folder: 'dist', files: [{ name: 'index.html', gapMs: 0 }] },
@@ -127,11 +137,10 @@ describe('watchSourceFolders', () => {
         },
         { folder: 'content', files: [{ name: 'last.md', gapMs: 0 }] },
       ]);
-      const deadline = Date.now() + 5_000;
-      while (!told.includes('content/last.md') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      await new Promise((resolve) => setTimeout(resolve, 1_300)); // past the watcher's second look
+      await watcher.until(['content/last.md']);
+      await pause(1_300); // past the watcher's second look
       // A file may be told of twice (its creation, then its content landing): what matters is which.
-      expect([...new Set(told)]).toEqual(['content/last.md']);
+      expect([...new Set(watcher.told)]).toEqual(['content/last.md']);
     } finally {
       await watcher.close();
     }
@@ -139,18 +148,14 @@ describe('watchSourceFolders', () => {
 
   it("tells of a new file once, not again at its folder's second looks", async () => {
     const root = makeRoot(['content/news/first', 'site']);
-    const told: string[] = [];
-    const watcher = await watchSourceFolders(root, {
-      change: (file) => told.push(path.relative(root, file)),
-      error: () => {},
-    });
+    const watcher = await watching(root);
     try {
       // Written whole, then renamed into place (as editors save): its one event sees it complete.
       const folder = path.join(root, 'content/news/first');
       writeFileSync(path.join(folder, '.index.md.partial'), 'a new article');
       renameSync(path.join(folder, '.index.md.partial'), path.join(folder, 'index.md'));
-      await new Promise((resolve) => setTimeout(resolve, 1_500)); // past the watcher's second look
-      expect(told).toEqual(['content/news/first/index.md']);
+      await pause(1_500); // past the watcher's second look
+      expect(watcher.told).toEqual(['content/news/first/index.md']);
     } finally {
       await watcher.close();
     }
@@ -159,21 +164,14 @@ describe('watchSourceFolders', () => {
   it('tells of a folder removed and made again with the same files', async () => {
     const root = makeRoot(['content/news/again']);
     writeFileSync(path.join(root, 'content/news/again/index.md'), 'one');
-    const told: string[] = [];
-    const watcher = await watchSourceFolders(root, {
-      change: (file) => told.push(path.relative(root, file)),
-      error: () => {},
-    });
+    const watcher = await watching(root);
     try {
       rmSync(path.join(root, 'content/news/again'), { recursive: true });
-      const deadline = Date.now() + 5_000;
-      while (!told.includes('content/news/again/index.md') && Date.now() < deadline)
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      told.length = 0;
+      await watcher.until(['content/news/again/index.md']);
+      watcher.told.length = 0;
       await writeElsewhere(root, [{ folder: 'content/news/again', files: [{ name: 'index.md', gapMs: 0 }] }]);
-      while (!told.includes('content/news/again/index.md') && Date.now() < deadline + 5_000)
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(told).toContain('content/news/again/index.md');
+      await watcher.until(['content/news/again/index.md']);
+      expect(watcher.told).toContain('content/news/again/index.md');
     } finally {
       await watcher.close();
     }
