@@ -4,8 +4,8 @@
 //   cli                                      the commands; bin/ssg.js only calls it
 //   dev, server                              dev mode; the production server
 //   pipeline                                 the stages of a build, in order
-//   search, editor, inbox                    the optional features (search and the editor behind the
-//                                            pipeline's contract; the contact inbox, for the server)
+//   cards, search, editor, inbox             the optional features (drawn files, search and the editor
+//                                            behind the pipeline's contract; the contact inbox, for the server)
 //   pool                                     the helper processes that convert and draw
 //   content, cache, bundle, images,          the stages' own work; features/ holds the contract
 //   render, output, features                 the pipeline calls the optional features through
@@ -17,12 +17,12 @@
 
 const folders = (...names) => `^src/(${names.join('|')})/`;
 /** The optional features' folders: each behind the contract, known only to the list of features. */
-const FEATURE_FOLDERS = folders('search', 'editor');
+const FEATURE_FOLDERS = folders('cards', 'search', 'editor');
 const LAYERS = [
   { name: 'cli', path: folders('cli') },
   { name: 'dev and server', path: folders('dev', 'server') },
   { name: 'pipeline', path: folders('pipeline') },
-  { name: 'optional features', path: folders('search', 'editor', 'inbox') },
+  { name: 'optional features', path: folders('cards', 'search', 'editor', 'inbox') },
   { name: 'pool', path: folders('pool') },
   { name: 'stages', path: folders('content', 'cache', 'bundle', 'images', 'render', 'output', 'features') },
   { name: 'runtime', path: folders('runtime') },

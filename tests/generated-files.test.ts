@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateFiles, type DrawnMemo } from '../src/render/generated-files.ts';
+import { generateFiles, type DrawnMemo } from '../src/cards/generated-files.ts';
 import { outputHash } from '../src/output/output-file.ts';
 import type { GeneratedFile, SiteDefinition } from '../src/render/site-definition.ts';
 

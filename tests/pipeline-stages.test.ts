@@ -7,10 +7,10 @@ import type { Article } from '../src/content/article.ts';
 import type { ClientBundle } from '../src/render/bundles.ts';
 import { catalogueError, SsgError, SsgErrorList } from '../src/errors/errors.ts';
 import { listFiles } from '../src/output/output-file.ts';
-import { createInPlaceOutput } from '../src/pipeline/in-place-output.ts';
+import { createInPlaceOutput } from '../src/output/in-place-output.ts';
 import { checkDrawnClashes, checkPublicClashes } from '../src/pipeline/site-checks.ts';
 import { publishArticles } from '../src/pipeline/publish.ts';
-import { isSiteFilePath } from '../src/render/generated-files.ts';
+import { isSiteFilePath } from '../src/render/site-files.ts';
 import { projectAt } from '../src/project.ts';
 import type { PageJob } from '../src/render/routes.ts';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Article } from '../src/content/article.ts';
 import { drawShareImage, shareDrawers, shareImages, SHARE_CARD, undrawnCharacters } from '../site/share-image.tsx';
 import { bundleServer } from '../src/bundle/bundle-server.ts';
-import { drawingCode } from '../src/pipeline/stages.ts';
+import { drawingCode } from '../src/cards/drawn-files.ts';
 import { projectAt } from '../src/project.ts';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 

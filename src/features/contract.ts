@@ -5,8 +5,11 @@ import type { ServerResponse } from 'node:http';
 import type { Article } from '../content/article.ts';
 import type { ResolvedCollection } from '../content/collections.ts';
 import type { DataFile } from '../content/data.ts';
+import type { DrawMany } from '../content/drawing.ts';
+import type { ServerBundle } from '../bundle/bundle-server.ts';
 import type { Output, OutputFile } from '../output/output-file.ts';
 import type { Project } from '../project.ts';
+import type { PageReads } from '../render/dependencies.ts';
 import type { PageJob } from '../render/routes.ts';
 import type { FolderHeaders, PathHeader } from '../render/site-files.ts';
 
@@ -43,6 +46,21 @@ export interface FeatureRunInput<M extends Made = Made> {
   earlier?: M;
   /** Make nothing in the run: only how to make it once asked for (dev: a save never waits for it). */
   whenAsked: boolean;
+  /** What made is kept for the next run in this process (dev), so may hold what it made (bytes); else nothing is held between runs. */
+  heldBetweenRuns: boolean;
+  /** What the run read the site with: its compiled code, its collections, its data, its base URL. */
+  site: {
+    server: ServerBundle;
+    collections: readonly ResolvedCollection[];
+    data: Record<string, unknown>;
+    baseUrl: string;
+  };
+  project: Project;
+  /** Whether what these reads noted (of the articles and the data) changed in this run; always, when the run makes everything again. */
+  changed(reads: PageReads): boolean;
+  /** Draws with the site's drawers: in the helper processes when there are many (none: the site bundle failed). */
+  draw?: DrawMany;
+  warn: (message: string) => void;
 }
 
 /** A feature's part in one run of the pipeline, in the order the pipeline calls it. */
@@ -55,6 +73,12 @@ export interface FeatureRun<M extends Made = Made> {
   output<Written>(output: Output<Written>): Output<Written>;
   /** Every page of the run is made, each with its hash: what the feature makes of them starts now. */
   pagesMade(pages: ReadonlyMap<string, { hash: string }>): void;
+  /**
+   * The feature's files of the site (the drawn share cards), awaited once every page is made: the
+   * site's checks see them (links to them, clashes with public files), and the pipeline writes them.
+   * Their failure is reported after the pages'.
+   */
+  files?(): Promise<OutputFile[]>;
   /** What the run's state keeps: the next run's `earlier`. Asked after the output committed. */
   made(): FeatureMade<M>;
 }

@@ -13,8 +13,9 @@ import type {
   FeatureSite,
   Made,
 } from '../features/contract.ts';
-import type { Output } from '../output/output-file.ts';
+import type { Output, OutputFile } from '../output/output-file.ts';
 import type { PathHeader } from '../render/site-files.ts';
+import { drawnFilesFeature } from '../cards/feature.ts';
 import { editorFeature } from '../editor/feature.ts';
 import { searchFeature } from '../search/feature.ts';
 
@@ -28,7 +29,7 @@ const listed = <M extends Made>(feature: Feature<M>) => feature as unknown as Fe
  * Every optional feature. The pipeline calls them in this order; each wraps the run's output in
  * turn, so the last is outermost (its commit and abort run first).
  */
-const FEATURES: readonly Feature[] = [listed(searchFeature), listed(editorFeature)];
+const FEATURES: readonly Feature[] = [listed(drawnFilesFeature), listed(searchFeature), listed(editorFeature)];
 
 /** The features the site's definition turns on, their options checked. */
 export function featuresOn(definition: object, site: FeatureSite): FeatureOn[] {
@@ -71,6 +72,13 @@ export function startFeatures(
       runs.reduce((wrapped, { run }) => run.output(wrapped), output),
     pagesMade(pages: ReadonlyMap<string, { hash: string }>): void {
       for (const { run } of runs) run.pagesMade(pages);
+    },
+    /** The features' files of the site; when several fail, the first in the list's order is reported. */
+    async files(): Promise<OutputFile[]> {
+      const settled = await Promise.allSettled(runs.map(({ run }) => run.files?.() ?? []));
+      const failed = settled.find((result) => result.status === 'rejected');
+      if (failed) throw failed.reason;
+      return settled.flatMap((result) => (result as PromiseFulfilledResult<OutputFile[]>).value);
     },
     made: (): FeaturesMade => new Map(runs.map(({ one, run }) => [one.feature.option, run.made()])),
   };

@@ -239,7 +239,7 @@ export async function buildInto(
     },
     openOutput: async () => (output = await stagedOutput(project, outDir, compressed, options.interrupts)),
     links: () => ({ previousFiles: pageCache?.previousFiles, checked: (files) => (checkedFiles = files) }),
-    features: { earlier: features.read, whenAsked: false },
+    features: { earlier: features.read, whenAsked: false, heldBetweenRuns: false },
   };
   const run = await runPipeline(project, strategy, undefined, new Map(), { ...options, now, warn }).finally(() => {
     spare.end();

@@ -1,16 +1,14 @@
 // Dev mode's strategy for the one pipeline (pipeline.ts), kept alive between saves and run again
 // on what changed: esbuild contexts rebuilt instead of one-shot bundles, pages kept while nothing
 // they read changed, files written in place. Every check is the same, on the whole site, on every run.
-import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Article } from '../content/article.ts';
 import { dependsOnArticles, listChanges, type ArticleChange } from '../render/dependencies.ts';
 import { swapStyleSheet } from '../render/head.ts';
 import { createLinkCheckMemo } from '../render/links.ts';
-import type { DrawnMemo } from '../render/generated-files.ts';
 import { projectAt, type Project } from '../project.ts';
 import type { PageJob } from '../render/routes.ts';
-import { createInPlaceOutput } from './in-place-output.ts';
+import { createInPlaceOutput, inPlaceOutput } from '../output/in-place-output.ts';
 import { DEV_FEATURES } from './features.ts';
 import type { Made } from '../features/contract.ts';
 import { createImageStage } from './images.ts';
@@ -91,29 +89,6 @@ function keptPages(previous: State | undefined, inputs: Inputs): PageSource {
       if (dependsOnArticles(page.reads, change)) return undefined;
       return swap ? { ...page, html: swapStyleSheet(page.html, from, to, inline), hash: undefined } : page;
     },
-  };
-}
-
-/**
- * The folder written in place once the run's checks passed, only the files that differ from what
- * was written last; the first run empties it first. Reports the paths written.
- */
-function inPlaceOutput(outDir: string, publicDir: string) {
-  let folder = createInPlaceOutput(outDir, publicDir);
-  return async (previous: State | undefined, publicFiles: ReadonlySet<string>): Promise<Output<Set<string>>> => {
-    const files = new Map<string, string | Uint8Array>();
-    return {
-      write: (file) => void files.set(file.path, file.contents),
-      async commit() {
-        if (!previous) {
-          await rm(outDir, { recursive: true, force: true });
-          await mkdir(outDir, { recursive: true });
-          folder = createInPlaceOutput(outDir, publicDir);
-        }
-        return folder.sync(files, publicFiles);
-      },
-      abort: async () => {},
-    };
   };
 }
 
@@ -224,14 +199,14 @@ async function devStrategy(
   articles: Pick<ArticleStageSetup, 'images' | 'moduleCopies'> & { edits: EditConverter },
 ): Promise<Strategy<Set<string>>> {
   const links = { memo: createLinkCheckMemo() };
+  const openInPlace = inPlaceOutput(outDir, project.publicDir);
   return {
     bundler: await contextBundler(project, outDir),
     articles: { ...articles, convertHeldBack: true, lazyHtml: false },
     pages: (inputs, previous) => keptPages(previous, inputs),
-    openOutput: inPlaceOutput(outDir, project.publicDir),
+    openOutput: (previous, publicFiles) => openInPlace(!previous, publicFiles),
     links: () => links,
-    drawnMemo: new Map() as DrawnMemo,
-    features: { whenAsked: true },
+    features: { whenAsked: true, heldBetweenRuns: true },
   };
 }
 

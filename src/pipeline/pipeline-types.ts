@@ -6,7 +6,6 @@ import type { ResolvedCollection } from '../content/collections.ts';
 import type { ClientBundle } from '../render/bundles.ts';
 import type { ServerBundle } from '../bundle/bundle-server.ts';
 import type { DataFile } from '../content/data.ts';
-import type { DrawnMemo } from '../render/generated-files.ts';
 import type { PageReads } from '../render/dependencies.ts';
 import type { LinkCheckContext, LinkCheckMemo, PageLinks } from '../render/links.ts';
 import type { Output, OutputFile } from '../output/output-file.ts';
@@ -57,7 +56,7 @@ export interface Conversion {
 /** The inputs of a run, and what changed in them since the last good one. */
 export interface Inputs extends Omit<
   State,
-  'jobs' | 'routeReads' | 'pages' | 'drawn' | 'drawnReads' | 'generated' | 'articleImages' | 'featuresMade'
+  'jobs' | 'routeReads' | 'pages' | 'generated' | 'articleImages' | 'featuresMade'
 > {
   /** Every page may look different (code, template, site config, first run). */
   renderAll: boolean;
@@ -107,9 +106,6 @@ export interface State {
   pages: Map<string, RenderedPage>;
   /** The images the articles show, processed. */
   articleImages: OutputFile[];
-  /** The files the site draws (share images), and what its files() read to list them. */
-  drawn: OutputFile[];
-  drawnReads: PageReads;
   generated: OutputFile[];
   /**
    * What each optional feature the site turns on made (the search index and the pages it was made
@@ -157,13 +153,12 @@ export interface Strategy<Written> {
   openOutput(previous: State | undefined, publicFiles: ReadonlySet<string>): Promise<Output<Written>>;
   /** What the link check knows from before. */
   links(): LinkMemory;
-  /** What the drawn files were last time, kept in the process (dev). */
-  drawnMemo?: DrawnMemo;
   /**
    * The optional features: `earlier`, what a feature made last (the cache), taken when what it is
-   * made of is as it was; `whenAsked`, made only when asked for (dev: a save never waits for it).
+   * made of is as it was; `whenAsked`, made only when asked for (dev: a save never waits for it);
+   * `heldBetweenRuns`, what a run made is kept in this process for the next (dev).
    */
-  features: { earlier?(feature: Feature): Made | undefined; whenAsked: boolean };
+  features: { earlier?(feature: Feature): Made | undefined; whenAsked: boolean; heldBetweenRuns: boolean };
 }
 
 export interface RunOptions {

@@ -2,14 +2,13 @@
 // on what changed (incremental.ts), so a check added once holds in both. What differs is the
 // strategy passed in (bundlers, page reuse, output) and the hooks only one side has, as plain values.
 import type { ClientBundle } from '../render/bundles.ts';
-import type { DrawnMemo } from '../render/generated-files.ts';
-import { emptyReads } from '../render/dependencies.ts';
 import type { OutputFile } from '../output/output-file.ts';
 import type { Project } from '../project.ts';
 import { linkSourceFinder } from './link-sources.ts';
+import type { PageReads } from '../render/dependencies.ts';
 import type { PageJob } from '../render/routes.ts';
 import { FEED_LIMIT, feedArticles } from '../render/feeds.ts';
-import { drawnFiles, generatedFiles, renderContext } from './stages.ts';
+import { generatedFiles, renderContext } from './stages.ts';
 import { checkPublicClashes, checkSiteOutput, heldBackPages } from './site-checks.ts';
 import { readInputs } from './inputs.ts';
 import { expandPages, readsChanged, renderPages } from './pages.ts';
@@ -35,26 +34,6 @@ function timer() {
 
 function assetFiles(client: ClientBundle): OutputFile[] {
   return client.assets.map((asset) => ({ path: asset.path, contents: asset.contents }));
-}
-
-/** The drawn files, drawn again (or taken from their cache) when what they are drawn from may have changed. */
-async function drawnFilesFor(
-  project: Project,
-  previous: State | undefined,
-  inputs: Inputs,
-  memo: DrawnMemo | undefined,
-  output: Output<unknown>,
-  warn: (message: string) => void,
-): Promise<Pick<State, 'drawn' | 'drawnReads'>> {
-  if (previous && !inputs.renderAll && !readsChanged(previous.drawnReads, inputs)) return previous;
-  const drawnReads = emptyReads();
-  const how = {
-    memo: memo && { drawn: memo, reads: drawnReads },
-    carries: output.carries?.bind(output),
-    draw: inputs.conversion.draw,
-    warn,
-  };
-  return { drawn: await drawnFiles(inputs, project, how), drawnReads };
 }
 
 /**
@@ -98,13 +77,29 @@ function convertedInputs(inputs: Inputs, listedJobs: readonly PageJob[], pages: 
 
 /** The features the site turns on, started for this run from what each made last (the last run's, or the cache's). */
 function featuresOfRun(
+  project: Project,
   inputs: Inputs,
-  jobs: readonly PageJob[],
-  previous: State | undefined,
-  { earlier, whenAsked }: Strategy<unknown>['features'],
-  now: Date,
+  {
+    jobs,
+    previous,
+    now,
+    warn,
+  }: { jobs: readonly PageJob[]; previous: State | undefined; now: Date; warn: RunOptions['warn'] },
+  { earlier, ...how }: Strategy<unknown>['features'],
 ) {
-  const input = { jobs, articles: inputs.articles, inlineStyle: inputs.client.inlineStyle, now, whenAsked };
+  const { settings } = inputs;
+  const input = {
+    ...how,
+    jobs,
+    articles: inputs.articles,
+    inlineStyle: inputs.client.inlineStyle,
+    now,
+    site: { server: inputs.server, collections: inputs.collections, data: settings.data, baseUrl: settings.baseUrl },
+    project,
+    changed: (reads: PageReads) => !previous || inputs.renderAll || readsChanged(reads, inputs),
+    ...(inputs.conversion.draw ? { draw: inputs.conversion.draw } : {}),
+    warn,
+  };
   return startFeatures(
     inputs.settings.features,
     input,
@@ -188,21 +183,19 @@ export async function runPipeline<Written>(
   // 1. Inputs: template, data files, bundles and articles (converting meanwhile in helper processes).
   const inputs = await readInputs(project, strategy, previous, changes, options);
   let output: Output<Written> | undefined;
-  let drawing: ReturnType<typeof drawnFilesFor> | undefined;
   try {
     clock.lap('inputs');
     // 2. Routes: every page of the site, none where a public file is.
     const { jobs: listedJobs, routeReads } = expandPages(previous, inputs);
     checkPublicClashes(inputs.client, listedJobs, inputs.publicFiles, project.publicDir);
-    // 3. Output: the assets and the site's images first; the features turned on hear of each page.
-    const features = featuresOfRun(inputs, listedJobs, previous, strategy.features, now);
+    // 3. Output: the assets and the site's images first. The features turned on hear of each page,
+    // and start what they make meanwhile (the drawn share cards); a failure ends it in `abort`.
+    const run = { jobs: listedJobs, previous, now, warn: options.warn };
+    const features = featuresOfRun(project, inputs, run, strategy.features);
     output = features.output(await strategy.openOutput(previous, inputs.publicFiles));
     for (const file of assetFiles(inputs.client)) output.write(file, true);
     for (const file of inputs.settings.images) output.write(file);
-    // 4. Drawn files (share images), meanwhile; their failures are reported after the pages'.
-    drawing = drawnFilesFor(project, previous, inputs, strategy.drawnMemo, output, options.warn);
-    drawing.catch(() => {});
-    // 5. Pages, each once its articles are converted and their images processed.
+    // 4. Pages, each once its articles are converted and their images processed.
     const context = renderContext({ ...inputs, server: inputs.server.module }, now, project.root);
     const pages = await renderPages(listedJobs, context, inputs.conversion, strategy.pages(inputs, previous), output);
     clock.lap('markdown & render');
@@ -210,16 +203,17 @@ export async function runPipeline<Written>(
     features.pagesMade(pages);
     // From here on, the articles as converted (the routes were expanded before).
     const { articles, byFile, jobs } = convertedInputs(inputs, listedJobs, pages);
-    const { drawn, drawnReads } = await drawing;
+    // The features' files (the drawn share cards); their failures are reported after the pages'.
+    const drawn = await features.files();
     clock.lap('drawn files');
     const generated = siteFilesFor(previous, { ...inputs, articles }, jobs, { now, project, warn: options.warn });
     // The feed and sitemap are compressed meanwhile (on libuv's threads): after a new article that
     // was the last thing the build waited for.
     for (const file of generated) if (!file.plain) output.prepare?.(file);
     const articleImages = strategy.articles.images.files(articles);
-    // 6. Checks of the whole site: clashes, then every link of every page.
+    // 5. Checks of the whole site: clashes, then every link of every page.
     checkSite(project, strategy, options, { inputs, jobs, pages, articles, byFile, articleImages, drawn, generated });
-    // 7. The rest of the files, and the site put in place.
+    // 6. The rest of the files, and the site put in place.
     for (const file of [...articleImages, ...drawn]) output.write(file);
     for (const file of generated) output.write(file, !file.plain);
     clock.lap('checks');
@@ -235,8 +229,6 @@ export async function runPipeline<Written>(
         routeReads,
         pages,
         articleImages,
-        drawn,
-        drawnReads,
         generated,
         featuresMade: features.made(),
       },
@@ -247,8 +239,7 @@ export async function runPipeline<Written>(
   } finally {
     // The helpers end; the Markdown cache keeps what they converted, even when a check failed.
     await inputs.conversion.close();
-    // Drawing that was under way when a stage failed ends before the run does (the closed helpers refuse the rest).
-    await drawing?.catch(() => {});
+    // What the features had under way ends before the run does (the closed helpers refuse the rest of the drawing).
     await output?.abort();
   }
 }

@@ -5,7 +5,7 @@ import type { ServerModule } from '../bundle/bundle-server.ts';
 import { firstContentCollection, readDataCollections, type ResolvedCollection } from '../content/collections.ts';
 import { parseDataFiles, type DataFile } from '../content/data.ts';
 import { catalogueError, type ErrorDetails } from '../errors/errors.ts';
-import { isSiteFilePath } from '../render/generated-files.ts';
+import { isSiteFilePath } from '../render/site-files.ts';
 import type { OutputFile } from '../output/output-file.ts';
 import { relativeToRoot, type Project } from '../project.ts';
 import type { DataSchema, FeedDefinition, SiteMeta } from '../render/site-definition.ts';

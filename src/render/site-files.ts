@@ -8,6 +8,14 @@ import type { FeedDefinition, SiteMeta } from './site-definition.ts';
 import { atomFeed, feedPaths, jsonFeed, rssFeed } from './feeds.ts';
 import { escapeXml } from './xml-text.ts';
 
+const SAFE_PATH = /^(?:[A-Za-z0-9][A-Za-z0-9._~-]*\/)*[A-Za-z0-9][A-Za-z0-9._~-]*\.[A-Za-z0-9]+$/;
+
+/** A path the site may write a file of its own at: `/news/feed.xml`, never `../x` or `/x/` or `/x`. */
+export function isSiteFilePath(file: string): boolean {
+  const where = file.replace(/^\//, '');
+  return file.startsWith('/') && SAFE_PATH.test(where) && !where.split('/').includes('..');
+}
+
 /** A header some paths get in place of the site's header of that name (the search's policy, for its pages). */
 export interface PathHeader {
   paths: string[];

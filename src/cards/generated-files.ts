@@ -3,12 +3,11 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { pruneEntries, readEntry, readEntrySync, writeEntrySync } from '../cache/store.ts';
 import { outputHash, type OutputFile } from '../output/output-file.ts';
-import type { GeneratedFile, GeneratedFilesContext, SiteDefinition } from './site-definition.ts';
+import type { GeneratedFile, GeneratedFilesContext, SiteDefinition } from '../render/site-definition.ts';
+import { isSiteFilePath } from '../render/site-files.ts';
 import { catalogueError } from '../errors/errors.ts';
 import { siteCodeError } from '../errors/site-code-error.ts';
 import { drawHere, type DrawMany } from '../content/drawing.ts';
-
-const SAFE_PATH = /^(?:[A-Za-z0-9][A-Za-z0-9._~-]*\/)*[A-Za-z0-9][A-Za-z0-9._~-]*\.[A-Za-z0-9]+$/;
 
 /** One entry per file and content: its path, its key and the code that draws it. */
 function entryName(file: GeneratedFile, salt: string): string {
@@ -198,12 +197,6 @@ async function drawAll(
     },
   );
   await Promise.all([byDrawer, rendered]);
-}
-
-/** A path the site may write a file of its own at: `/news/feed.xml`, never `../x` or `/x/` or `/x`. */
-export function isSiteFilePath(file: string): boolean {
-  const where = file.replace(/^\//, '');
-  return file.startsWith('/') && SAFE_PATH.test(where) && !where.split('/').includes('..');
 }
 
 function checkPath(file: GeneratedFile, seen: Set<string>): void {

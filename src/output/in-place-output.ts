@@ -2,8 +2,10 @@
 // what it wrote last, so a rebuild writes a handful of files. `build` writes the same set of files
 // into a staging folder and swaps it in instead (see output.ts).
 import { copyFileSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Buffer } from 'node:buffer';
+import type { Output } from './output-file.ts';
 
 const sameContents = (a: string | Uint8Array, b: string | Uint8Array | undefined) =>
   a === b ||
@@ -75,5 +77,28 @@ export function createInPlaceOutput(outDir: string, publicDir: string): InPlaceO
       }
       return changed;
     },
+  };
+}
+
+/**
+ * Dev's output: the folder written in place once the run's checks passed, only the files that
+ * differ from what was written last; a first run (`first`) empties it first. Reports the paths written.
+ */
+export function inPlaceOutput(outDir: string, publicDir: string) {
+  let folder = createInPlaceOutput(outDir, publicDir);
+  return async (first: boolean, publicFiles: ReadonlySet<string>): Promise<Output<Set<string>>> => {
+    const files = new Map<string, string | Uint8Array>();
+    return {
+      write: (file) => void files.set(file.path, file.contents),
+      async commit() {
+        if (first) {
+          await rm(outDir, { recursive: true, force: true });
+          await mkdir(outDir, { recursive: true });
+          folder = createInPlaceOutput(outDir, publicDir);
+        }
+        return folder.sync(files, publicFiles);
+      },
+      abort: async () => {},
+    };
   };
 }
