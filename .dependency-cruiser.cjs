@@ -7,7 +7,7 @@
 //   cards, search, editor, inbox             the optional features (drawn files, search and the editor
 //                                            behind the pipeline's contract; the contact inbox, for the server)
 //   pool                                     the helper processes that convert and draw
-//   content, cache, bundle, images,          the stages' own work; features/ holds the contract
+//   content, mdx, cache, bundle, images,     the stages' own work; features/ holds the contract
 //   render, output, features                 the pipeline calls the optional features through
 //   runtime                                  the code shipped to browsers (imports nothing)
 //   base, errors, project.ts                 what everything may use
@@ -24,7 +24,7 @@ const LAYERS = [
   { name: 'pipeline', path: folders('pipeline') },
   { name: 'optional features', path: folders('cards', 'search', 'editor', 'inbox') },
   { name: 'pool', path: folders('pool') },
-  { name: 'stages', path: folders('content', 'cache', 'bundle', 'images', 'render', 'output', 'features') },
+  { name: 'stages', path: folders('content', 'mdx', 'cache', 'bundle', 'images', 'render', 'output', 'features') },
   { name: 'runtime', path: folders('runtime') },
 ];
 

@@ -17,7 +17,7 @@ import type { ParsedParts } from './article-parser.ts';
 const pipelineSource = [
   'content/frontmatter.ts',
   'content/markdown.ts',
-  'content/mdx.ts',
+  'mdx/mdx.ts',
   'runtime/render-page.tsx',
   'runtime/island-server.tsx',
   'content/markdown-html.ts',

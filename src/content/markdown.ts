@@ -20,7 +20,7 @@ import { unified, type PluggableList } from 'unified';
 import { VFile as VFileClass, type VFile } from 'vfile';
 import { sitePlugins, withAllowed } from './markdown-plugins.ts';
 import { articleLinkTarget } from './article-links.ts';
-import { convertMdx, MDX_EXTENSION, withSources } from './mdx.ts';
+import { convertMdx, MDX_EXTENSION, withSources } from '../mdx/mdx.ts';
 
 import { changesMarkdown, type MarkdownOptions } from './markdown-options.ts';
 import {

@@ -3,7 +3,7 @@
 import { openImageCache, type ImageCache } from '../images/image-cache.ts';
 import { DEFAULT_IMAGE_SETTINGS, useSharpVersion } from '../images/process.ts';
 import { pathToFileURL } from 'node:url';
-import { stopBundling } from '../content/mdx.ts';
+import { stopBundling } from '../mdx/mdx.ts';
 import { convertArticle } from '../content/markdown.ts';
 import type { MarkdownOptions } from '../content/markdown-options.ts';
 import type { Drawer } from '../content/drawing.ts';
