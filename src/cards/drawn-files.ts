@@ -8,7 +8,6 @@ import type { Article } from '../content/article.ts';
 import type { DrawMany } from '../content/drawing.ts';
 import type { FeatureRun, FeatureRunInput } from '../features/contract.ts';
 import type { Output, OutputFile } from '../output/output-file.ts';
-import type { Project } from '../project.ts';
 import { siteLists } from '../render/collections-view.ts';
 import { emptyReads, trackReads, type PageReads } from '../render/dependencies.ts';
 import type { GeneratedFile } from '../render/site-definition.ts';
@@ -88,8 +87,9 @@ async function drawRun(input: FeatureRunInput<Drawn>, output: Output<unknown>): 
   const { earlier } = input;
   if (earlier && !input.changed(earlier.reads)) return earlier;
   const reads = emptyReads();
-  // Held between runs (dev): the files by entry, so an edit reads none of the unchanged ones again.
-  const memo = input.heldBetweenRuns ? (earlier?.memo ?? new Map()) : undefined;
+  // Held between runs (dev): the files by entry, so an edit reads none of the unchanged ones again;
+  // a copy, as the run changes it and the last run's state is never changed.
+  const memo = input.heldBetweenRuns ? new Map(earlier?.memo) : undefined;
   const how = {
     memo: memo && { drawn: memo, reads },
     carries: output.carries?.bind(output),

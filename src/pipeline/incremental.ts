@@ -20,7 +20,6 @@ import {
   type ArticleStageSetup,
   type ChangeKind,
   type Inputs,
-  type Output,
   type PageSource,
   type State,
   type Strategy,
