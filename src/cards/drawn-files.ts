@@ -117,7 +117,6 @@ export function drawnFilesRun(input: FeatureRunInput<Drawn>): FeatureRun<Drawn> 
         },
       };
     },
-    pagesMade() {},
     async files() {
       drawn = await drawing!;
       return drawn.files;

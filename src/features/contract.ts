@@ -37,14 +37,21 @@ export interface FeatureMade<M extends Made = Made> {
 export interface FeatureRunInput<M extends Made = Made> {
   /** Every page of the run, as the routes were expanded. */
   jobs: readonly PageJob[];
-  /** The published articles, as listed. */
+  /**
+   * The articles as the routes list them: parsed, not converted (no HTML, headings or reading time),
+   * with the drafts and future posts the run shows (`--drafts`, `--future`, dev): filter with
+   * `isPublished` for what everyone sees.
+   */
   articles: readonly Article[];
   /** The style sheet every page carries inline, when it does. */
   inlineStyle?: { url: string; text: string };
   now: Date;
   /** What the last run made, or what the last build kept (the cache folder); dev makes when asked and passes its kept files to `make`. */
   earlier?: M;
-  /** Make nothing in the run: only how to make it once asked for (dev: a save never waits for it). */
+  /**
+   * Dev: a save never waits for what is slow to make (the search index): make it only once asked
+   * for, handing `make` back. What the site's pages need (the drawn cards) is made in the run anyway.
+   */
   whenAsked: boolean;
   /** What made is kept for the next run in this process (dev), so may hold what it made (bytes); else nothing is held between runs. */
   heldBetweenRuns: boolean;
@@ -70,9 +77,9 @@ export interface FeatureRun<M extends Made = Made> {
    * over), writes the feature's own files before the output commits, and ends its work when the
    * run is aborted, before the run returns.
    */
-  output<Written>(output: Output<Written>): Output<Written>;
+  output?<Written>(output: Output<Written>): Output<Written>;
   /** Every page of the run is made, each with its hash: what the feature makes of them starts now. */
-  pagesMade(pages: ReadonlyMap<string, { hash: string }>): void;
+  pagesMade?(pages: ReadonlyMap<string, { hash: string }>): void;
   /**
    * The feature's files of the site (the drawn share cards), awaited once every page is made: the
    * site's checks see them (links to them, clashes with public files), and the pipeline writes them.

@@ -69,9 +69,9 @@ export function startFeatures(
   );
   return {
     output: <Written>(output: Output<Written>): Output<Written> =>
-      runs.reduce((wrapped, { run }) => run.output(wrapped), output),
+      runs.reduce((wrapped, { run }) => run.output?.(wrapped) ?? wrapped, output),
     pagesMade(pages: ReadonlyMap<string, { hash: string }>): void {
-      for (const { run } of runs) run.pagesMade(pages);
+      for (const { run } of runs) run.pagesMade?.(pages);
     },
     /** The features' files of the site; when several fail, the first in the list's order is reported. */
     async files(): Promise<OutputFile[]> {
