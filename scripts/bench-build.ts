@@ -2,7 +2,9 @@
 // For each size: a temporary copy of the site with that many generated articles (about 620 words
 // of varied Markdown each), a full build from cold (no cache), then a build with nothing changed,
 // then the CI cases with .cache/ and dist/ kept: one article's body edited, then one new article.
-// After the cold build, the search index alone (Pagefind over its article pages), as a share of it.
+// After the cold build, the search index alone (Pagefind over its article pages), as a share of it;
+// after the CI cases, Pagefind's own CLI over the same output, and the two CI cases again with the
+// site's search turned off: the references the search's goals are measured against in this run.
 // Prints wall time, ms per page and the peak memory of every process the build ran (the CLI, its
 // helpers, esbuild; sampled from /proc), then the conversion floor of the same articles (two
 // processes doing nothing but converting their bodies with the same unified pipeline, each half of
@@ -36,7 +38,7 @@ import { parseArgs } from 'node:util';
 import { cliPath, copySite, repoRoot } from '../tests/helpers/project.ts';
 import { articleMarkdown, writeArticles } from './bench/articles.ts';
 import { formatPeaks, watchPeaks, type ProcessPeak } from './bench/peaks.ts';
-import { searchIndexTime } from './bench/search-index.ts';
+import { pagefindCliTime, searchIndexTime } from './bench/search-index.ts';
 
 const { values } = parseArgs({
   options: {
@@ -202,6 +204,39 @@ async function generatedSite(from: string, size: number) {
   return site;
 }
 
+/** The two CI cases with search turned off: the site's `search` option taken out, one build to settle, then each case. */
+async function withoutSearch(site: { file(name: string): string; dir: string }, size: number) {
+  const entry = site.file('site/index.tsx');
+  const source = readFileSync(entry, 'utf8');
+  const stripped = source.replace(/^\s*search: \{[^\n]*\},\n/m, '');
+  if (stripped === source) throw new Error(`no search option found in ${entry} to turn off`);
+  writeFileSync(entry, stripped);
+  await timedBuild(site.dir);
+  appendFileSync(site.file('content/news/bench-article-8.md'), '\nOne more paragraph, written in CI.\n');
+  const edited = await timedBuild(site.dir);
+  writeFileSync(site.file(`content/news/bench-article-${size + 1}.md`), articleMarkdown(size + 1));
+  const added = await timedBuild(site.dir);
+  return { edited, added };
+}
+
+/** Issue 53's goals: the search costs no more than Pagefind's CLI, and no process of a cold build passes 1 GB. */
+function searchGoals(
+  size: number,
+  runs: { edited: Timed; added: Timed; cli: number; off: { edited: Timed; added: Timed }; anyPeak: number },
+): string[] {
+  const { edited, added, cli, off, anyPeak } = runs;
+  const goal = (name: string, ms: number, limitMs: number) =>
+    `${name} within ${seconds(limitMs)}: ${seconds(ms)} ${ms <= limitMs ? 'met' : 'NOT met'}`;
+  const peak = `every process of the cold build under 1 GB: ${anyPeak} MB ${anyPeak < 1024 ? 'met' : 'NOT met'}`;
+  if (size <= 1000)
+    return [
+      goal('search: one body edited', edited.wallMs, Math.max(off.edited.wallMs, cli) + 300),
+      goal('search: one new article', added.wallMs, Math.max(off.added.wallMs, cli) + 500),
+      peak,
+    ];
+  return [goal('search: one body edited', edited.wallMs, Math.max(2500, cli) + 500), peak];
+}
+
 const describe = (run: Timed) =>
   `${seconds(run.wallMs).padStart(8)}   ${(run.wallMs / run.pages).toFixed(2).padStart(5)} ms/page   CPU ${seconds(run.cpuMs)}   peak ${formatPeaks(run.peaks)}`;
 
@@ -221,12 +256,18 @@ async function sizeRuns(size: number): Promise<void> {
     // A change to the site's code that no card or Markdown plugin imports: pages render again, nothing is drawn.
     appendFileSync(site.file('site/pages/legal.tsx'), '\nexport const benchEdit = 1;\n');
     const siteEdited = await timedBuild(site.dir);
+    // The search's reference, in this run: Pagefind's own CLI over the same output, and the two CI
+    // cases again with search turned off (the site's `search` option taken out).
+    const cli = await pagefindCliTime(site.file('dist'));
+    const off = await withoutSearch(site, size);
     for (const [name, run] of [
       ['full build (cold)', cold],
       ['nothing changed', warm],
       ['one body edited', edited],
       ['one new article', added],
       ['site code edited', siteEdited],
+      ['edited, search off', off.edited],
+      ['new, search off', off.added],
     ] as const) {
       console.log(`${String(size).padStart(5)} articles, ${name.padEnd(17)} ${describe(run)}`);
       console.log(`    ${run.line}`);
@@ -248,13 +289,16 @@ async function sizeRuns(size: number): Promise<void> {
     console.log(
       `    share cards alone: ${cards.cards} drawn in one process in ${seconds(cards.wallMs)}, CPU ${seconds(cards.cpuMs)}: ${perCard.toFixed(1)} ms of CPU and ${(cards.bytes / cards.cards / 1024).toFixed(1)} KB a card; ${size + 1} cards are about ${Math.round((100 * perCard * (size + 1)) / cold.cpuMs)} % of the cold build's CPU`,
     );
+    console.log(`    Pagefind's CLI alone over the same output: ${seconds(cli)}`);
     const mainPeak = Math.max(0, ...cold.peaks.filter((peak) => peak.kind === 'main').map((peak) => peak.peakMb));
+    const anyPeak = Math.max(0, ...cold.peaks.map((peak) => peak.peakMb));
     const editGoalMs = size <= 1000 ? 1000 : 3000;
     const goals = [
       `cold build within 2x the floor: ${(cold.wallMs / floor.wallMs).toFixed(2)}x ${cold.wallMs <= 2 * floor.wallMs ? 'met' : 'NOT met'}`,
       `site code edited under 3 s: ${seconds(siteEdited.wallMs)} ${siteEdited.wallMs < 3000 ? 'met' : 'NOT met'}`,
       `one body edited under ${editGoalMs / 1000} s: ${seconds(edited.wallMs)} ${edited.wallMs < editGoalMs ? 'met' : 'NOT met'}`,
       `main process peak under 1 GB: ${mainPeak} MB ${mainPeak < 1024 ? 'met' : 'NOT met'}`,
+      ...searchGoals(size, { edited, added, cli, off, anyPeak }),
     ];
     console.log(`    goals: ${goals.join('; ')}`);
   } finally {

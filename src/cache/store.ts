@@ -238,7 +238,7 @@ function clearEmptyFolder(file: string): void {
 const TEMPORARY = /\.tmp-(\d+)-[0-9a-f]+$/;
 
 /**
- * Removes the files in `dir` whose name `pattern` matches with the id of a process that has ended
+ * Removes the files (or folders) in `dir` whose name `pattern` matches with the id of a process that has ended
  * (its group 1): what a process killed before it could clean up left behind. With `maxAgeMs`,
  * also those older than that, should the number have gone to another process since.
  */
@@ -262,7 +262,7 @@ export function removeFilesOfEndedProcesses(
     const file = path.join(dir, name);
     try {
       if ((pid !== process.pid && !isRunning(pid)) || statSync(file).mtimeMs < oldest) {
-        rmSync(file, { force: true });
+        rmSync(file, { force: true, recursive: true });
         removed++;
       }
     } catch {

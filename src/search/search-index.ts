@@ -2,10 +2,11 @@
 // written into the same output as the pages (staged and swapped in with them by `build`).
 import { Buffer } from 'node:buffer';
 import { readFileSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PagefindIndex } from 'pagefind';
-import { readEntrySync, writeEntrySync } from '../cache/store.ts';
+import { readEntrySync, removeFilesOfEndedProcesses, writeEntrySync } from '../cache/store.ts';
 import type { Article } from '../content/article.ts';
 import { catalogueError, SsgError } from '../errors/errors.ts';
 import type { FeatureCache, FeatureMade, FeatureRun, FeatureRunInput } from '../features/contract.ts';
@@ -103,11 +104,81 @@ async function unlessSilent<T>(
   }
 }
 
-/** Indexes the pages, in path order, and returns the files of the index that the site serves. */
+/** A folder of pages for Pagefind to read, in the cache folder: `search-pages-<pid>-<n>`. */
+const PAGES_FOLDER = /^search-pages-(\d+)-\d+$/;
+let folders = 0;
+
+/**
+ * Where a page is put in the folder Pagefind reads, so that the URL it gives the page is the
+ * page's own (it takes the file's path, less an `index.html`): `/news/x` at `news/x`. None for a
+ * URL it would not give so (the home page, a segment it may encode or skip), nor for one whose
+ * path is a folder of another indexed page's (`/news` beside `/news/x`): those are handed over
+ * with their URL, one at a time.
+ */
+function fileFor(url: string, urls: ReadonlySet<string>): string | undefined {
+  const segments = url.split('/').slice(1);
+  if (url === '/' || !segments.every((segment) => /^[A-Za-z0-9_~-][A-Za-z0-9._~-]*$/.test(segment))) return undefined;
+  if (segments.at(-1) === 'index.html' || urls.has(`${url}/`)) return undefined;
+  return segments.join('/');
+}
+
+/** The URLs that are a folder of another indexed page's: `/news` when `/news/x` is indexed, as `/news/`. */
+function folderUrls(urls: readonly string[]): Set<string> {
+  const folders = new Set<string>();
+  for (const url of urls)
+    for (let at = url.indexOf('/', 1); at > 0; at = url.indexOf('/', at + 1)) folders.add(url.slice(0, at + 1));
+  return folders;
+}
+
+/**
+ * Writes the pages Pagefind reads from a folder (it parses a folder on every core, a page handed
+ * over on one), and hands it the rest with their URLs; resolves with how many pages it indexed.
+ */
+async function addPages(
+  index: PagefindIndex,
+  pages: readonly (readonly [string, IndexedPage])[],
+  dir: string,
+  answered: <A>(call: Promise<A>) => Promise<A>,
+  counted: (megabytes: number) => void,
+): Promise<number> {
+  const folders = folderUrls(pages.map(([url]) => url));
+  const apart: (readonly [string, string])[] = [];
+  let inFolder = 0;
+  await mkdir(dir, { recursive: true });
+  // A few at a time: each page's HTML is read (a cached page's from disk) only as it is written.
+  const queue = [...pages];
+  const writeNext = async (): Promise<void> => {
+    for (let page = queue.shift(); page; page = queue.shift()) {
+      const [url, { html }] = page;
+      const content = html();
+      counted(content.length / 1e6);
+      const file = fileFor(url, folders);
+      if (!file) {
+        apart.push([url, content]);
+        continue;
+      }
+      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+      await writeFile(path.join(dir, file), content);
+      inFolder++;
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, writeNext));
+  const added = inFolder > 0 ? await answered(index.addDirectory({ path: dir, glob: '**/*' })) : undefined;
+  if (added && added.errors.length > 0) throw catalogueError('SearchIndexFailed', [added.errors.join('; ')]);
+  const each = await Promise.all(apart.map(([url, content]) => answered(index.addHTMLFile({ url, content }))));
+  const problem = each.find((answer) => answer.errors.length > 0);
+  if (problem) throw catalogueError('SearchIndexFailed', [problem.errors.join('; ')]);
+  return (added?.page_count ?? 0) + each.length;
+}
+
+/** Indexes the pages and returns the files of the index that the site serves. */
 async function runPagefind(
   pages: ReadonlyMap<string, IndexedPage>,
   language: string | undefined,
+  cacheDir: string,
 ): Promise<OutputFile[]> {
+  removeFilesOfEndedProcesses(cacheDir, PAGES_FOLDER);
+  const dir = path.join(cacheDir, `search-pages-${process.pid}-${folders++}`);
   try {
     let megabytes = 0;
     const limitMs = () => pagefindLimits.silenceMs + pagefindLimits.msPerMegabyte * megabytes;
@@ -115,15 +186,9 @@ async function runPagefind(
       const index = await answered(pagefindIndex(language));
       // The pages' HTML is read once Pagefind answers: meanwhile the run goes on with its checks.
       const sorted = [...pages].sort(([a], [b]) => (a < b ? -1 : 1));
-      const added = await Promise.all(
-        sorted.map(([url, page]) => {
-          const content = page.html();
-          megabytes += content.length / 1e6;
-          return answered(index.addHTMLFile({ url, content }));
-        }),
-      );
-      const problem = added.find((answer) => answer.errors.length > 0);
-      if (problem) throw catalogueError('SearchIndexFailed', [problem.errors.join('; ')]);
+      const count = await addPages(index, sorted, dir, answered, (more) => (megabytes += more));
+      if (count !== sorted.length)
+        throw catalogueError('SearchIndexFailed', [`it indexed ${count} of the ${sorted.length} pages`]);
       const made = await answered(index.getFiles());
       if (made.errors.length > 0) throw catalogueError('SearchIndexFailed', [made.errors.join('; ')]);
       return made.files;
@@ -138,6 +203,7 @@ async function runPagefind(
     throw catalogueError('SearchIndexFailed', [(error as Error).message], {}, { cause: error });
   } finally {
     await stopIndexing();
+    await rm(dir, { recursive: true, force: true });
   }
 }
 
@@ -154,7 +220,7 @@ export const stopIndexing = async (): Promise<unknown> => (await pagefind?.catch
 function searchIndexer(
   search: SiteSearch,
   jobs: readonly PageJob[],
-  site: { articles: readonly Article[]; inlineStyle?: InlineStyle; now: Date },
+  site: { articles: readonly Article[]; inlineStyle?: InlineStyle; now: Date; project: { cacheDir: string } },
 ) {
   const { articles, now } = site;
   // The style sheet every page carries inline is most of a page's bytes and nothing to find:
@@ -187,7 +253,7 @@ function searchIndexer(
       }
       const key = indexKey(pages, search.language);
       if (previous?.key === key) return previous;
-      return { key, files: await runPagefind(pages, search.language) };
+      return { key, files: await runPagefind(pages, search.language, site.project.cacheDir) };
     },
   };
 }
