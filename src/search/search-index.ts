@@ -2,17 +2,17 @@
 // written into the same output as the pages (staged and swapped in with them by `build`).
 import { Buffer } from 'node:buffer';
 import { readFileSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PagefindIndex } from 'pagefind';
-import { readEntrySync, removeFilesOfEndedProcesses, writeEntrySync } from '../cache/store.ts';
+import { readEntrySync, writeEntrySync } from '../cache/store.ts';
 import type { Article } from '../content/article.ts';
 import { catalogueError, SsgError } from '../errors/errors.ts';
 import type { FeatureCache, FeatureMade, FeatureRun, FeatureRunInput } from '../features/contract.ts';
 import type { Output, OutputFile } from '../output/output-file.ts';
 import { inlineStyleTag } from '../render/head.ts';
 import type { PageJob } from '../render/routes.ts';
+import { pageFolder, type PageFolder } from './page-folder.ts';
 import { isIndexedPage, SEARCH_DIR, type SiteSearch } from './search.ts';
 
 /** What the browser loads of Pagefind's output: its API, its worker, the index. Not its ready-made UIs. */
@@ -30,9 +30,9 @@ export interface SearchOutput {
   files: OutputFile[];
 }
 
-/** A page of the index: its HTML, read only when the index is made again (a cached page's is on disk). */
+/** A page of the index: its hash, and (dev) its HTML, read only when the index is made (a cached page's is on disk). */
 interface IndexedPage {
-  html: () => string;
+  html?: () => string;
   hash: string;
 }
 
@@ -104,91 +104,15 @@ async function unlessSilent<T>(
   }
 }
 
-/** A folder of pages for Pagefind to read, in the cache folder: `search-pages-<pid>-<n>`. */
-const PAGES_FOLDER = /^search-pages-(\d+)-\d+$/;
-let folders = 0;
-
-/**
- * Where a page is put in the folder Pagefind reads, so that the URL it gives the page is the
- * page's own (it takes the file's path, less an `index.html`): `/news/x` at `news/x`. None for a
- * URL it would not give so (the home page, a segment it may encode or skip), nor for one whose
- * path is a folder of another indexed page's (`/news` beside `/news/x`): those are handed over
- * with their URL, one at a time.
- */
-function fileFor(url: string, urls: ReadonlySet<string>): string | undefined {
-  const segments = url.split('/').slice(1);
-  if (url === '/' || !segments.every((segment) => /^[A-Za-z0-9_~-][A-Za-z0-9._~-]*$/.test(segment))) return undefined;
-  if (segments.at(-1) === 'index.html' || urls.has(`${url}/`)) return undefined;
-  return segments.join('/');
-}
-
-/** The URLs that are a folder of another indexed page's: `/news` when `/news/x` is indexed, as `/news/`. */
-function folderUrls(urls: readonly string[]): Set<string> {
-  const folders = new Set<string>();
-  for (const url of urls)
-    for (let at = url.indexOf('/', 1); at > 0; at = url.indexOf('/', at + 1)) folders.add(url.slice(0, at + 1));
-  return folders;
-}
-
-/**
- * Writes the pages Pagefind reads from a folder (it parses a folder on every core, a page handed
- * over on one), and hands it the rest with their URLs; resolves with how many pages it indexed.
- */
-async function addPages(
-  index: PagefindIndex,
-  pages: readonly (readonly [string, IndexedPage])[],
-  dir: string,
-  answered: <A>(call: Promise<A>) => Promise<A>,
-  counted: (megabytes: number) => void,
-): Promise<number> {
-  const folders = folderUrls(pages.map(([url]) => url));
-  const apart: (readonly [string, string])[] = [];
-  let inFolder = 0;
-  await mkdir(dir, { recursive: true });
-  // A few at a time: each page's HTML is read (a cached page's from disk) only as it is written.
-  const queue = [...pages];
-  const writeNext = async (): Promise<void> => {
-    for (let page = queue.shift(); page; page = queue.shift()) {
-      const [url, { html }] = page;
-      const content = html();
-      counted(content.length / 1e6);
-      const file = fileFor(url, folders);
-      if (!file) {
-        apart.push([url, content]);
-        continue;
-      }
-      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
-      await writeFile(path.join(dir, file), content);
-      inFolder++;
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, writeNext));
-  const added = inFolder > 0 ? await answered(index.addDirectory({ path: dir, glob: '**/*' })) : undefined;
-  if (added && added.errors.length > 0) throw catalogueError('SearchIndexFailed', [added.errors.join('; ')]);
-  const each = await Promise.all(apart.map(([url, content]) => answered(index.addHTMLFile({ url, content }))));
-  const problem = each.find((answer) => answer.errors.length > 0);
-  if (problem) throw catalogueError('SearchIndexFailed', [problem.errors.join('; ')]);
-  return (added?.page_count ?? 0) + each.length;
-}
-
-/** Indexes the pages and returns the files of the index that the site serves. */
-async function runPagefind(
-  pages: ReadonlyMap<string, IndexedPage>,
-  language: string | undefined,
-  cacheDir: string,
-): Promise<OutputFile[]> {
-  removeFilesOfEndedProcesses(cacheDir, PAGES_FOLDER);
-  const dir = path.join(cacheDir, `search-pages-${process.pid}-${folders++}`);
+/** Indexes the folder's pages and returns the files of the index that the site serves. */
+async function runPagefind(folder: PageFolder, language: string | undefined): Promise<OutputFile[]> {
   try {
-    let megabytes = 0;
-    const limitMs = () => pagefindLimits.silenceMs + pagefindLimits.msPerMegabyte * megabytes;
+    const limitMs = () => pagefindLimits.silenceMs + pagefindLimits.msPerMegabyte * folder.megabytes();
     const files = await unlessSilent(limitMs, async (answered) => {
       const index = await answered(pagefindIndex(language));
-      // The pages' HTML is read once Pagefind answers: meanwhile the run goes on with its checks.
-      const sorted = [...pages].sort(([a], [b]) => (a < b ? -1 : 1));
-      const count = await addPages(index, sorted, dir, answered, (more) => (megabytes += more));
-      if (count !== sorted.length)
-        throw catalogueError('SearchIndexFailed', [`it indexed ${count} of the ${sorted.length} pages`]);
+      const count = await folder.addTo(index, answered);
+      if (count !== folder.size())
+        throw catalogueError('SearchIndexFailed', [`it indexed ${count} of the ${folder.size()} pages`]);
       const made = await answered(index.getFiles());
       if (made.errors.length > 0) throw catalogueError('SearchIndexFailed', [made.errors.join('; ')]);
       return made.files;
@@ -203,7 +127,7 @@ async function runPagefind(
     throw catalogueError('SearchIndexFailed', [(error as Error).message], {}, { cause: error });
   } finally {
     await stopIndexing();
-    await rm(dir, { recursive: true, force: true });
+    await folder.remove();
   }
 }
 
@@ -214,13 +138,16 @@ async function runPagefind(
 export const stopIndexing = async (): Promise<unknown> => (await pagefind?.catch(() => undefined))?.close();
 
 /**
- * Collects the HTML of the pages that go into the index as the run writes them (`watch` wraps the
- * run's output), then makes the index, or takes the last run's when it was made of the same pages.
+ * Hears of the pages that go into the index as the run writes them (`watch` wraps the run's
+ * output), then makes the index, or takes the last run's when it was made of the same pages. With
+ * `eager` (a build), each page goes into the folder Pagefind reads as it is written, its HTML not
+ * held meanwhile; else (dev, where the index is made only when asked for) when the index is made.
  */
 function searchIndexer(
   search: SiteSearch,
   jobs: readonly PageJob[],
   site: { articles: readonly Article[]; inlineStyle?: InlineStyle; now: Date; project: { cacheDir: string } },
+  eager: boolean,
 ) {
   const { articles, now } = site;
   // The style sheet every page carries inline is most of a page's bytes and nothing to find:
@@ -231,6 +158,8 @@ function searchIndexer(
   const indexed = new Map(
     jobs.filter((job) => isIndexedPage(search, job, known, now)).map((job) => [job.outputPath, job.path]),
   );
+  const newFolder = () => pageFolder(site.project.cacheDir, indexed.values());
+  const folder = eager ? newFolder() : undefined;
   const pages = new Map<string, IndexedPage>();
   return {
     /** The run's output, telling the indexer of each page it is handed. */
@@ -239,8 +168,14 @@ function searchIndexer(
         ...output,
         write(file, compress) {
           const url = indexed.get(file.path);
-          if (url !== undefined)
-            pages.set(url, { html: () => withoutStyle(String(file.contents)), hash: file.hash ?? '' });
+          if (url !== undefined) {
+            // Put in the folder now, or read (a cached page's from disk) when the index is made.
+            if (folder) folder.put(url, withoutStyle(String(file.contents)));
+            pages.set(url, {
+              hash: file.hash ?? '',
+              ...(folder ? {} : { html: () => withoutStyle(String(file.contents)) }),
+            });
+          }
           output.write(file, compress);
         },
       };
@@ -252,9 +187,16 @@ function searchIndexer(
         if (page) page.hash = hashOf(outputPath);
       }
       const key = indexKey(pages, search.language);
-      if (previous?.key === key) return previous;
-      return { key, files: await runPagefind(pages, search.language, site.project.cacheDir) };
+      if (previous?.key === key) {
+        await folder?.remove();
+        return previous;
+      }
+      const into = folder ?? newFolder();
+      if (!folder) for (const [url, page] of pages) into.put(url, page.html!());
+      return { key, files: await runPagefind(into, search.language) };
     },
+    /** The run ended before the index was made: its folder goes. */
+    dispose: () => folder?.remove(),
   };
 }
 
@@ -267,7 +209,7 @@ function searchIndexer(
  */
 export function searchRun(search: SiteSearch, input: FeatureRunInput<SearchOutput>): FeatureRun<SearchOutput> {
   const { whenAsked, earlier } = input;
-  const indexer = searchIndexer(search, input.jobs, input);
+  const indexer = searchIndexer(search, input.jobs, input, !whenAsked);
   let searching: Promise<SearchOutput> | undefined;
   let made: SearchOutput | undefined;
   let make: FeatureMade<SearchOutput>['make'];
@@ -283,9 +225,10 @@ export function searchRun(search: SiteSearch, input: FeatureRunInput<SearchOutpu
           return output.commit();
         },
         async abort() {
-          // Pagefind's process ends before the run does.
+          // Pagefind's process ends before the run does, and the pages written for it go.
           if (searching) await stopIndexing();
           await searching?.catch(() => {});
+          await indexer.dispose();
           await output.abort();
         },
       };
