@@ -54,6 +54,27 @@ describe('the search index of the real site', () => {
     for (const page of pages) expect(page.content).not.toMatch(/Wombat|Numbat/);
   });
 
+  it('after an edit, indexes the pages carried over and the one made again, and leaves no folder of pages', async () => {
+    const copy = await buildRealSite((fresh) =>
+      fresh.write('content/news/quokka-upgrade.md', article('Quokka upgrade', '')),
+    );
+    try {
+      const file = 'content/news/hello-world.md';
+      await copy.write(file, (await copy.read(file)).replace(/\n*$/, '\n\nA capybara was edited in.\n'));
+      const result = await copy.run(['build']);
+      expect(result.code, result.stderr).toBe(0);
+      const pages = await indexedPages(copy.file('dist'));
+      expect(pages.map((page) => page.url).sort()).toEqual(['/news/hello-world', '/news/quokka-upgrade']);
+      expect(pages.find((page) => page.url === '/news/hello-world')!.content).toContain('capybara');
+      expect(pages.find((page) => page.url === '/news/quokka-upgrade')!.content).toContain(
+        'Quokka upgrade is a word here.',
+      );
+      expect((await readdir(copy.file('.cache/ssg'))).filter((name) => name.startsWith('search-pages-'))).toEqual([]);
+    } finally {
+      await copy.dispose();
+    }
+  });
+
   it("writes Pagefind's API and worker precompressed, and none of its ready-made UIs", async () => {
     const files = await readdir(site.file('dist/pagefind'));
     expect(files).toEqual(

@@ -14,6 +14,11 @@ export interface OutputFile {
    * file over from the output folder (the same hash there) then never asks for the contents.
    */
   hash?: string;
+  /**
+   * Its contents are not in memory: reading them reads a file (a page carried over from the page
+   * cache). Who would read them early (the search) may leave them until it needs them.
+   */
+  unread?: boolean;
   /** A page that only sends its visitors on (a redirect's page for hosts without rules): where to. */
   redirectsTo?: string;
   /**

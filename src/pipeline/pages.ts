@@ -268,6 +268,7 @@ export async function renderPages(
     output.write({
       path: job.outputPath,
       hash: page.hash,
+      ...(earlier ? { unread: true } : {}),
       get contents() {
         return page.html;
       },

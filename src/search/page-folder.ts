@@ -44,22 +44,37 @@ export function pageFolder(cacheDir: string, urls: Iterable<string>) {
   const written = new Map<string, Promise<void>>();
   const apart = new Map<string, string>();
   let megabytes = 0;
+  /** Writes a page where Pagefind gives it its URL, or keeps it to hand over alone. */
+  const put = (url: string, content: string): Promise<void> => {
+    megabytes += content.length / 1e6;
+    const file = fileForUrl(url, folders);
+    if (!file) {
+      apart.set(url, content);
+      return Promise.resolve();
+    }
+    if (written.size === 0) removeFilesOfEndedProcesses(cacheDir, PAGES_FOLDER);
+    const parent = path.dirname(path.join(dir, file));
+    let ready = parents.get(parent);
+    if (!ready) parents.set(parent, (ready = mkdir(parent, { recursive: true })));
+    // After the page's earlier copy, if it had one: the last put is what the folder holds.
+    const before = written.get(file) ?? ready;
+    const writing = before.then(() => writeFile(path.join(dir, file), content));
+    writing.catch(() => {}); // reported by addTo
+    written.set(file, writing);
+    return writing;
+  };
   return {
     /** The pages' text so far, in megabytes (Pagefind's time to answer grows with it). */
     megabytes: () => megabytes,
-    put(url: string, content: string): void {
-      megabytes += content.length / 1e6;
-      const file = fileForUrl(url, folders);
-      if (!file) return void apart.set(url, content);
-      if (written.size === 0) removeFilesOfEndedProcesses(cacheDir, PAGES_FOLDER);
-      const parent = path.dirname(path.join(dir, file));
-      let ready = parents.get(parent);
-      if (!ready) parents.set(parent, (ready = mkdir(parent, { recursive: true })));
-      // After the page's earlier copy, if it had one: the last put is what the folder holds.
-      const before = written.get(file) ?? ready;
-      const writing = before.then(() => writeFile(path.join(dir, file), content));
-      writing.catch(() => {}); // reported by addTo
-      written.set(file, writing);
+    put,
+    /** Puts pages read only now, a few at a time: no more of their HTML is held than is being written. */
+    async putAll(pages: ReadonlyArray<readonly [string, () => string]>): Promise<void> {
+      const queue = [...pages];
+      const next = async (): Promise<void> => {
+        // A failed write is reported by addTo, with the rest.
+        for (let page = queue.shift(); page; page = queue.shift()) await put(page[0], page[1]()).catch(() => {});
+      };
+      await Promise.all(Array.from({ length: 8 }, next));
     },
     /** Hands Pagefind every page put, the folder's first; the number of pages it indexed. */
     async addTo(index: PagefindIndex, answered: <A>(call: Promise<A>) => Promise<A>): Promise<number> {

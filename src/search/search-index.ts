@@ -169,11 +169,13 @@ function searchIndexer(
         write(file, compress) {
           const url = indexed.get(file.path);
           if (url !== undefined) {
-            // Put in the folder now, or read (a cached page's from disk) when the index is made.
-            if (folder) folder.put(url, withoutStyle(String(file.contents)));
+            // A page made now goes into the folder at once (its HTML is not held meanwhile); one
+            // carried over, or any in dev, is read (a cached page's from disk) when the index is made.
+            const now = folder && !file.unread;
+            if (now) folder.put(url, withoutStyle(String(file.contents)));
             pages.set(url, {
               hash: file.hash ?? '',
-              ...(folder ? {} : { html: () => withoutStyle(String(file.contents)) }),
+              ...(now ? {} : { html: () => withoutStyle(String(file.contents)) }),
             });
           }
           output.write(file, compress);
@@ -192,7 +194,7 @@ function searchIndexer(
         return previous;
       }
       const into = folder ?? newFolder();
-      if (!folder) for (const [url, page] of pages) into.put(url, page.html!());
+      await into.putAll([...pages].flatMap(([url, page]) => (page.html ? [[url, page.html] as const] : [])));
       return { key, files: await runPagefind(into, search.language) };
     },
     /** The run ended before the index was made: its folder goes. */
