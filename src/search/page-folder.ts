@@ -1,6 +1,7 @@
 // The pages Pagefind indexes, handed to it as a folder: it parses a folder's pages on every core,
 // a page handed over alone on one. Each page is written as the run hands it over, so its HTML is
 // not held until the index is made, and Pagefind takes each page's URL from its place in the folder.
+import { rmSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PagefindIndex } from 'pagefind';
@@ -52,7 +53,16 @@ export function pageFolder(cacheDir: string, urls: Iterable<string>) {
       apart.set(url, content);
       return Promise.resolve();
     }
-    if (written.size === 0) removeFilesOfEndedProcesses(cacheDir, PAGES_FOLDER);
+    if (written.size === 0) {
+      removeFilesOfEndedProcesses(cacheDir, PAGES_FOLDER);
+      // One a killed process of the same id left (a container's build is often process 1). What
+      // cannot be removed fails the writes, reported by addTo.
+      try {
+        rmSync(dir, { recursive: true, force: true });
+      } catch {
+        // Reported by the writes.
+      }
+    }
     const parent = path.dirname(path.join(dir, file));
     let ready = parents.get(parent);
     if (!ready) parents.set(parent, (ready = mkdir(parent, { recursive: true })));
@@ -68,18 +78,23 @@ export function pageFolder(cacheDir: string, urls: Iterable<string>) {
     megabytes: () => megabytes,
     put,
     /** Puts pages read only now, a few at a time: no more of their HTML is held than is being written. */
-    async putAll(pages: ReadonlyArray<readonly [string, () => string]>): Promise<void> {
+    async putAll(pages: ReadonlyArray<readonly [string, () => string]>, stop: () => boolean): Promise<void> {
       const queue = [...pages];
       const next = async (): Promise<void> => {
         // A failed write is reported by addTo, with the rest.
-        for (let page = queue.shift(); page; page = queue.shift()) await put(page[0], page[1]()).catch(() => {});
+        for (let page = queue.shift(); page && !stop(); page = queue.shift())
+          await put(page[0], page[1]()).catch(() => {});
       };
       await Promise.all(Array.from({ length: 8 }, next));
     },
     /** Hands Pagefind every page put, the folder's first; the number of pages it indexed. */
     async addTo(index: PagefindIndex, answered: <A>(call: Promise<A>) => Promise<A>): Promise<number> {
       await Promise.all(written.values());
-      const added = written.size > 0 ? await answered(index.addDirectory({ path: dir, glob: '**/*' })) : undefined;
+      // The files by name: a pattern such as `**/*` also matches the folders, each of which
+      // Pagefind then tries to read as a page, again and again, for half a second. The names hold
+      // no character a pattern gives a meaning to (PLAIN_SEGMENT).
+      const glob = `{${[...written.keys()].sort().join(',')}}`;
+      const added = written.size > 0 ? await answered(index.addDirectory({ path: dir, glob })) : undefined;
       if (added && added.errors.length > 0) throw catalogueError('SearchIndexFailed', [added.errors.join('; ')]);
       const alone = [...apart].sort(([a], [b]) => (a < b ? -1 : 1));
       const each = await Promise.all(alone.map(([url, content]) => answered(index.addHTMLFile({ url, content }))));

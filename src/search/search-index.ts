@@ -39,7 +39,7 @@ interface IndexedPage {
 /** What no page's entry in the index holds: the `#` linking each heading to itself is no word of it. */
 const EXCLUDED = ['.heading-anchor'];
 
-/** The pages an index is made of, in path order: the index's bytes depend on the order pages are added. */
+/** The pages an index is made of (their paths and hashes), in path order whatever order the run made them in. */
 function indexKey(pages: ReadonlyMap<string, IndexedPage>, language: string | undefined): string {
   return JSON.stringify([
     language ?? '',
@@ -161,6 +161,8 @@ function searchIndexer(
   const newFolder = () => pageFolder(site.project.cacheDir, indexed.values());
   const folder = eager ? newFolder() : undefined;
   const pages = new Map<string, IndexedPage>();
+  /** Set when the run ended first: no Pagefind is started after it. */
+  let ended = false;
   return {
     /** The run's output, telling the indexer of each page it is handed. */
     watch<Written>(output: Output<Written>): Output<Written> {
@@ -194,10 +196,19 @@ function searchIndexer(
         return previous;
       }
       const into = folder ?? newFolder();
-      await into.putAll([...pages].flatMap(([url, page]) => (page.html ? [[url, page.html] as const] : [])));
+      await into.putAll(
+        [...pages].flatMap(([url, page]) => (page.html ? [[url, page.html] as const] : [])),
+        () => ended,
+      );
+      if (ended) {
+        await into.remove();
+        throw new Error('the run ended before the search index was made');
+      }
       return { key, files: await runPagefind(into, search.language) };
     },
-    /** The run ended before the index was made: its folder goes. */
+    /** The run ended before the index was made: no more pages are written for it, and none is started. */
+    end: () => void (ended = true),
+    /** Removes the folder of pages, once the index's work has ended. */
     dispose: () => folder?.remove(),
   };
 }
@@ -228,6 +239,7 @@ export function searchRun(search: SiteSearch, input: FeatureRunInput<SearchOutpu
         },
         async abort() {
           // Pagefind's process ends before the run does, and the pages written for it go.
+          indexer.end();
           if (searching) await stopIndexing();
           await searching?.catch(() => {});
           await indexer.dispose();
