@@ -45,6 +45,7 @@ export function pageFolder(cacheDir: string, urls: Iterable<string>) {
   const written = new Map<string, Promise<void>>();
   const apart = new Map<string, string>();
   let megabytes = 0;
+  let pending = 0;
   /** Writes a page where Pagefind gives it its URL, or keeps it to hand over alone. */
   const put = (url: string, content: string): Promise<void> => {
     megabytes += content.length / 1e6;
@@ -69,13 +70,16 @@ export function pageFolder(cacheDir: string, urls: Iterable<string>) {
     // After the page's earlier copy, if it had one: the last put is what the folder holds.
     const before = written.get(file) ?? ready;
     const writing = before.then(() => writeFile(path.join(dir, file), content));
-    writing.catch(() => {}); // reported by addTo
+    pending++;
+    writing.catch(() => {}).finally(() => pending--); // a failure is reported by addTo
     written.set(file, writing);
     return writing;
   };
   return {
     /** The pages' text so far, in megabytes (Pagefind's time to answer grows with it). */
     megabytes: () => megabytes,
+    /** How many pages are being written: each holds its HTML until it is. */
+    pending: () => pending,
     put,
     /** Puts pages read only now, a few at a time: no more of their HTML is held than is being written. */
     async putAll(pages: ReadonlyArray<readonly [string, () => string]>, stop: () => boolean): Promise<void> {

@@ -36,6 +36,12 @@ interface IndexedPage {
   hash: string;
 }
 
+/**
+ * Pages made faster than they are written (every page rendered again, after a site-code edit) wait
+ * to be read until the index is made, as carried-over pages do, rather than queue their HTML.
+ */
+const WRITING_AT_MOST = 64;
+
 /** What no page's entry in the index holds: the `#` linking each heading to itself is no word of it. */
 const EXCLUDED = ['.heading-anchor'];
 
@@ -171,9 +177,10 @@ function searchIndexer(
         write(file, compress) {
           const url = indexed.get(file.path);
           if (url !== undefined) {
-            // A page made now goes into the folder at once (its HTML is not held meanwhile); one
-            // carried over, or any in dev, is read (a cached page's from disk) when the index is made.
-            const now = folder && !file.unread;
+            // A page made now goes into the folder at once (its HTML is not held meanwhile), unless
+            // many are being written; one carried over, or any in dev, is read (a cached page's from
+            // disk) when the index is made.
+            const now = folder && !file.unread && folder.pending() < WRITING_AT_MOST;
             if (now) folder.put(url, withoutStyle(String(file.contents)));
             pages.set(url, {
               hash: file.hash ?? '',
