@@ -14,7 +14,7 @@ import { bundleServer, loadServerModule, serverBuildOptions } from '../bundle/bu
 import { fromEsbuildFailure } from '../base/esbuild-plugins.ts';
 import { ASSETS_DIR, type Project } from '../project.ts';
 import type { Bundler } from './pipeline-types.ts';
-import { inOrder } from './stages.ts';
+import { inOrder } from '../base/in-order.ts';
 
 /** The one-shot bundles of `build`, each taken from its cache while its sources are as they were. */
 export function oneShotBundler(project: Project, outDir: string): Bundler {

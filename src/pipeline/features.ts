@@ -15,6 +15,7 @@ import type {
 } from '../features/contract.ts';
 import type { Output, OutputFile } from '../output/output-file.ts';
 import type { PathHeader } from '../render/site-files.ts';
+import { inOrder } from '../base/in-order.ts';
 import { drawnFilesFeature } from '../cards/feature.ts';
 import { editorFeature } from '../editor/feature.ts';
 import { searchFeature } from '../search/feature.ts';
@@ -75,10 +76,7 @@ export function startFeatures(
     },
     /** The features' files of the site; when several fail, the first in the list's order is reported. */
     async files(): Promise<OutputFile[]> {
-      const settled = await Promise.allSettled(runs.map(({ run }) => run.files?.() ?? []));
-      const failed = settled.find((result) => result.status === 'rejected');
-      if (failed) throw failed.reason;
-      return settled.flatMap((result) => (result as PromiseFulfilledResult<OutputFile[]>).value);
+      return (await inOrder(runs.map(({ run }) => run.files?.() ?? Promise.resolve([])))).flat();
     },
     made: (): FeaturesMade => new Map(runs.map(({ one, run }) => [one.feature.option, run.made()])),
   };

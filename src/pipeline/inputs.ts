@@ -12,7 +12,7 @@ import { articleInputs, type ArticleInputs } from './article-inputs.ts';
 import { relative, statIsFile } from './changes.ts';
 import type { ArticleStageSetup, Bundler, ChangeKind, Inputs, RunOptions, State } from './pipeline-types.ts';
 import { siteSettings, type SiteSettings } from './site-settings.ts';
-import { inOrder } from './stages.ts';
+import { inOrder } from '../base/in-order.ts';
 
 /** What the stage reads with: the strategy's bundler, and how the articles are read and converted. */
 export interface InputSetup {

@@ -30,7 +30,7 @@ export interface SearchOutput {
   files: OutputFile[];
 }
 
-/** A page of the index: its hash, and (dev) its HTML, read only when the index is made (a cached page's is on disk). */
+/** A page of the index: its hash, and its HTML when it is not in the folder yet, read only when the index is made (a cached page's is on disk). */
 interface IndexedPage {
   html?: () => string;
   hash: string;
@@ -180,12 +180,10 @@ function searchIndexer(
             // A page made now goes into the folder at once (its HTML is not held meanwhile), unless
             // many are being written; one carried over, or any in dev, is read (a cached page's from
             // disk) when the index is made.
-            const now = folder && !file.unread && folder.pending() < WRITING_AT_MOST;
-            if (now) folder.put(url, withoutStyle(String(file.contents)));
-            pages.set(url, {
-              hash: file.hash ?? '',
-              ...(now ? {} : { html: () => withoutStyle(String(file.contents)) }),
-            });
+            const html = () => withoutStyle(String(file.contents));
+            const atOnce = folder && !file.unread && folder.pending() < WRITING_AT_MOST;
+            if (atOnce) folder.put(url, html());
+            pages.set(url, { hash: file.hash ?? '', ...(atOnce ? {} : { html }) });
           }
           output.write(file, compress);
         },
