@@ -1,11 +1,25 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { readdir, readFile, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEntrySync } from '../src/cache/store.ts';
 import { parseHeadersFile, headersFor } from '../src/server/headers-file.ts';
-import type { TempSite } from './helpers/project.ts';
+import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 import { buildRealSite } from './helpers/site.ts';
+
+/** Every file of the built index, by path. */
+async function indexFiles(dist: string): Promise<Map<string, Buffer>> {
+  const folder = path.join(dist, 'pagefind');
+  const names = (await readdir(folder, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile());
+  const files = await Promise.all(
+    names.map(async (entry) => {
+      const file = path.join(entry.parentPath, entry.name);
+      return [path.relative(folder, file), await readFile(file)] as const;
+    }),
+  );
+  return new Map(files.sort(([a], [b]) => (a < b ? -1 : 1)));
+}
 
 /** Each page in the built index, as Pagefind stores it: one gzipped fragment a page. */
 async function indexedPages(dist: string): Promise<Array<{ url: string; content: string }>> {
@@ -74,6 +88,50 @@ describe('the search index of the real site', () => {
       await copy.dispose();
     }
   });
+
+  it('after an edit, a removed article and a spoilt list of kept pages, writes the index a build from nothing writes', async () => {
+    const copy = await buildRealSite((fresh) =>
+      fresh.write('content/news/quokka-upgrade.md', article('Quokka upgrade', '')),
+    );
+    /** The index's files, and the same site built again from nothing (no cache, no output) in a copy beside it. */
+    const indexAfter = async (change: () => Promise<void>) => {
+      await change();
+      const result = await copy.run(['build']);
+      expect(result.code, result.stderr).toBe(0);
+      const fresh = await copySite(copy.dir, ['dist', '.cache', 'node_modules']);
+      try {
+        await symlink(path.join(repoRoot, 'node_modules'), fresh.file('node_modules'));
+        const again = await fresh.run(['build']);
+        expect(again.code, again.stderr).toBe(0);
+        const [kept, made] = await Promise.all([indexFiles(copy.file('dist')), indexFiles(fresh.file('dist'))]);
+        expect(kept).toEqual(made);
+        return kept;
+      } finally {
+        await fresh.dispose();
+      }
+    };
+    try {
+      const hello = 'content/news/hello-world.md';
+      // The one edited page is handed over again to the index of the pages the last build kept.
+      const edited = await indexAfter(async () =>
+        copy.write(hello, (await copy.read(hello)).replace(/\n*$/, '\n\nA capybara was edited in.\n')),
+      );
+      expect([...edited.values()].some((bytes) => gunzipSync(bytes).toString('utf8').includes('capybara'))).toBe(true);
+      const listed = () => JSON.parse(readFileSync(copy.file('.cache/ssg/search-pages/.pages.json'), 'utf8'));
+      expect(Object.keys(listed().pages).sort()).toEqual(['news/hello-world', 'news/quokka-upgrade']);
+      await indexAfter(() => rm(copy.file('content/news/quokka-upgrade.md')));
+      expect(Object.keys(listed().pages)).toEqual(['news/hello-world']);
+      await indexAfter(async () => {
+        writeFileSync(
+          copy.file('.cache/ssg/search-pages/.pages.json'),
+          '{"version": 1, "pages": {"news/hello-world": [',
+        );
+        await copy.write(hello, (await copy.read(hello)).replace('capybara', 'tapir'));
+      });
+    } finally {
+      await copy.dispose();
+    }
+  }, 120_000);
 
   it("writes Pagefind's API and worker precompressed, and none of its ready-made UIs", async () => {
     const files = await readdir(site.file('dist/pagefind'));

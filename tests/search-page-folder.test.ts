@@ -1,6 +1,7 @@
 // The folder of pages Pagefind indexes: each page where Pagefind gives it its own URL, the rest
 // handed over alone, and nothing left behind.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -117,5 +118,104 @@ describe('where a page goes in the folder Pagefind reads', () => {
     expect(existsSync(dead)).toBe(false);
     expect(existsSync(alive)).toBe(true);
     rmSync(alive, { recursive: true, force: true });
+  });
+});
+
+describe('the folder a build keeps for the next', () => {
+  const kept = path.join(scratch, 'kept');
+  const holds = () => path.join(kept, 'search-pages', '.pages.json');
+  const hashOf = (content: string) => createHash('sha1').update(content).digest('hex');
+  /** One build's part: the folder claimed, every page put whose hash it does not hold, the rest dropped, kept. */
+  async function build(pages: ReadonlyMap<string, string>) {
+    const folder = pageFolder(kept, pages.keys(), true);
+    const claimed = { count: folder.heldCount(), urls: [...pages.keys()].filter((url) => folder.heldBefore(url)) };
+    expect(existsSync(path.join(kept, 'search-pages'))).toBe(false);
+    const hashes = new Map([...pages].map(([url, content]) => [url, hashOf(content)]));
+    for (const [url, content] of pages) if (folder.heldBefore(url) !== hashes.get(url)) folder.put(url, content);
+    await folder.keep(hashes);
+    return claimed;
+  }
+
+  it('holds every page of the last build as it was, whatever came before (fast-check)', async () => {
+    const name = fc.constantFrom('/news/a', '/news/b', '/news/c', '/about', '/news', '/');
+    const pagesArb = fc.uniqueArray(fc.tuple(name, fc.constantFrom('one', 'two', 'three')), {
+      selector: ([url]) => url,
+      maxLength: 6,
+    });
+    const step = fc.record({ pages: pagesArb, spoil: fc.constantFrom(false, false, false, true) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 5 }), async (steps) => {
+        rmSync(kept, { recursive: true, force: true });
+        mkdirSync(kept);
+        let last = new Map<string, string>();
+        for (const { pages, spoil } of steps) {
+          // A folder whose list of pages is spoilt (a disk that filled, a hand that edited it) is not used.
+          if (spoil && existsSync(holds())) writeFileSync(holds(), '{"version": 1, "pages": ');
+          const now = new Map(pages.map(([url, text]) => [url, page(`${url} ${text}`)]));
+          const claimed = await build(now);
+          if (spoil) expect(claimed.count).toBe(0);
+          else {
+            // It holds what the last build put in the folder and this one puts there too.
+            const inBoth = (url: string) =>
+              last.has(url) &&
+              fileForUrl(url, folderUrls(last.keys())) !== undefined &&
+              fileForUrl(url, folderUrls(now.keys())) !== undefined;
+            expect(claimed.urls.sort()).toEqual([...now.keys()].filter(inBoth).sort());
+          }
+          last = now;
+          // It holds each page of this build that goes in the folder, with its own text, and nothing else.
+          const inFolder = [...now].filter(([url]) => fileForUrl(url, folderUrls(now.keys())));
+          const listed = JSON.parse(readFileSync(holds(), 'utf8')) as { pages: Record<string, [string, number]> };
+          expect(Object.keys(listed.pages).sort()).toEqual(inFolder.map(([url]) => url.slice(1)).sort());
+          for (const [url, content] of inFolder) {
+            expect(readFileSync(path.join(kept, 'search-pages', url.slice(1)), 'utf8')).toBe(content);
+            expect(listed.pages[url.slice(1)]![0]).toBe(hashOf(content));
+          }
+          const files = readdirSync(path.join(kept, 'search-pages'), { recursive: true, withFileTypes: true })
+            .filter((entry) => entry.isFile())
+            .map((entry) => path.relative(path.join(kept, 'search-pages'), path.join(entry.parentPath, entry.name)));
+          expect(files.sort()).toEqual(['.pages.json', ...inFolder.map(([url]) => url.slice(1))].sort());
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('hands Pagefind the kept pages before this run puts its own, then the changed ones again', async () => {
+    rmSync(kept, { recursive: true, force: true });
+    mkdirSync(kept);
+    const urls = ['/news/a', '/news/b', '/news'];
+    await build(new Map(urls.map((url) => [url, page(url)])));
+    const folder = pageFolder(kept, urls, true);
+    const { index } = await createIndex({});
+    try {
+      expect(await folder.addBefore(index!)).toBe(2);
+      await folder.put('/news/b', page('/news/b, changed'));
+      await folder.put('/news', page('/news'));
+      await folder.addAgain(index!, ['news/b'], (call) => call);
+      expect(await folder.addApart(index!, (call) => call)).toBe(1);
+      const made = await index!.getFiles();
+      expect(urlsOf(made.files)).toEqual([...urls].sort());
+      const texts = made.files
+        .filter((file) => file.path.startsWith('fragment/'))
+        .map((file) => gunzipSync(file.content).toString('utf8'));
+      expect(texts.filter((text) => text.includes('"url":"/news/b"'))).toEqual([expect.stringContaining('changed')]);
+    } finally {
+      await close();
+      await folder.remove();
+    }
+  });
+
+  it('leaves the folder of a build that kept its own first, and removes its own', async () => {
+    rmSync(kept, { recursive: true, force: true });
+    mkdirSync(kept);
+    const first = pageFolder(kept, ['/news/a'], true);
+    const second = pageFolder(kept, ['/news/a'], true);
+    first.put('/news/a', page('first'));
+    second.put('/news/a', page('second'));
+    await second.keep(new Map([['/news/a', 'second']]));
+    await first.keep(new Map([['/news/a', 'first']]));
+    expect(readFileSync(path.join(kept, 'search-pages', 'news', 'a'), 'utf8')).toBe(page('second'));
+    expect(readdirSync(kept)).toEqual(['search-pages']);
   });
 });

@@ -1,8 +1,11 @@
 // The pages Pagefind indexes, handed to it as a folder: it parses a folder's pages on every core,
 // a page handed over alone on one. Each page is written as the run hands it over, so its HTML is
 // not held until the index is made, and Pagefind takes each page's URL from its place in the folder.
-import { rmSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+// A build keeps its folder for the next (`search-pages` in the cache folder, with what each page's
+// hash was): the next build reads no page that did not change, and can hand Pagefind the folder
+// before its own pages are made.
+import { mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PagefindIndex } from 'pagefind';
 import { removeFilesOfEndedProcesses } from '../cache/store.ts';
@@ -10,6 +13,11 @@ import { catalogueError } from '../errors/errors.ts';
 
 /** A folder of pages in the cache folder, `search-pages-<pid>-<n>`: removed by its run, or after a kill by a later one. */
 const PAGES_FOLDER = /^search-pages-(\d+)-\d+$/;
+/** The folder the last build kept: a run claims it by renaming it to one of its own, and puts it back once it is whole. */
+const KEPT = 'search-pages';
+/** In the folder, what it holds: each page's URL, hash and size. A dot starts no page's file name (PLAIN_SEGMENT). */
+const HOLDS = '.pages.json';
+const HOLDS_VERSION = 1;
 let made = 0;
 
 /** A segment Pagefind keeps as it is in the URL it gives a page from its path. */
@@ -37,50 +45,189 @@ export function folderUrls(urls: Iterable<string>): Set<string> {
   return folders;
 }
 
-/** The folder of one index's pages: `put` each page as it comes (a page put again replaces it), `addTo` once all are. */
-export function pageFolder(cacheDir: string, urls: Iterable<string>) {
-  const folders = folderUrls(urls);
-  const dir = path.join(cacheDir, `search-pages-${process.pid}-${made++}`);
+/** A page the folder holds: its hash as the run that wrote it knew it, and its size. */
+interface Held {
+  hash: string;
+  bytes: number;
+}
+
+/** What a kept folder says it holds, by file; nothing when it says nothing clear (then it is not used). */
+function readHolds(dir: string): Map<string, Held> | undefined {
+  try {
+    const holds = JSON.parse(readFileSync(path.join(dir, HOLDS), 'utf8')) as {
+      version: number;
+      pages: Record<string, [string, number]>;
+    };
+    if (holds.version !== HOLDS_VERSION) return undefined;
+    return new Map(Object.entries(holds.pages).map(([file, [hash, bytes]]) => [file, { hash, bytes }]));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Claims the folder the last build kept (renamed to `dir`, so a build beside this one cannot use it
+ * too) and what it holds of this run's pages (`isFile`: a file of this run's folder); a file of a
+ * page no longer indexed, or now handed over alone, is removed. Else starts `dir` empty.
+ */
+function claimKept(cacheDir: string, dir: string, isFile: (file: string) => boolean): Map<string, Held> {
+  try {
+    renameSync(path.join(cacheDir, KEPT), dir);
+  } catch {
+    return new Map();
+  }
+  const holds = readHolds(dir);
+  if (!holds) {
+    rmSync(dir, { recursive: true, force: true });
+    return new Map();
+  }
+  for (const file of holds.keys()) {
+    if (isFile(file)) continue;
+    holds.delete(file);
+    rmSync(path.join(dir, file), { force: true });
+    // Its folders, once empty: a page of this run may be written where one is (`/news` after `/news/x`).
+    for (let parent = path.dirname(file); parent !== '.'; parent = path.dirname(parent)) {
+      try {
+        rmdirSync(path.join(dir, parent));
+      } catch {
+        break; // not empty
+      }
+    }
+  }
+  return holds;
+}
+
+/** Claims the folder `dir` (`kept`: the one the last build kept, else an empty one); what it holds of this run's pages. */
+function openFolder(cacheDir: string, dir: string, isFile: (file: string) => boolean, kept: boolean) {
+  removeFilesOfEndedProcesses(cacheDir, PAGES_FOLDER);
+  // One a killed process of the same id left (a container's build is often process 1). What
+  // cannot be removed fails the writes, reported by addTo.
+  try {
+    rmSync(dir, { recursive: true, force: true });
+  } catch {
+    // Reported by the writes.
+  }
+  return kept ? claimKept(cacheDir, dir, isFile) : new Map<string, Held>();
+}
+
+/** Writes the pages into the folder `dir` that holds `holds`, each where Pagefind gives it its URL (`fileOf`), else apart. */
+function folderWriter(dir: string, holds: ReadonlyMap<string, Held>, fileOf: (url: string) => string | undefined) {
   const parents = new Map<string, Promise<unknown>>();
-  const written = new Map<string, Promise<void>>();
+  const written = new Map<string, Promise<void>>([...holds.keys()].map((file) => [file, Promise.resolve()]));
+  const sizes = new Map([...holds].map(([file, { bytes }]) => [file, bytes]));
   const apart = new Map<string, string>();
-  let megabytes = 0;
-  let pending = 0;
+  /** The files put by this run: their hash is the run's. */
+  const fresh = new Set<string>();
+  const state = { written, sizes, apart, fresh, pending: 0 };
+  let writes = 0;
   /** Writes a page where Pagefind gives it its URL, or keeps it to hand over alone. */
   const put = (url: string, content: string): Promise<void> => {
-    megabytes += content.length / 1e6;
-    const file = fileForUrl(url, folders);
+    const file = fileOf(url);
     if (!file) {
       apart.set(url, content);
       return Promise.resolve();
     }
-    if (written.size === 0) {
-      removeFilesOfEndedProcesses(cacheDir, PAGES_FOLDER);
-      // One a killed process of the same id left (a container's build is often process 1). What
-      // cannot be removed fails the writes, reported by addTo.
-      try {
-        rmSync(dir, { recursive: true, force: true });
-      } catch {
-        // Reported by the writes.
-      }
-    }
+    sizes.set(file, content.length);
+    fresh.add(file);
     const parent = path.dirname(path.join(dir, file));
     let ready = parents.get(parent);
     if (!ready) parents.set(parent, (ready = mkdir(parent, { recursive: true })));
-    // After the page's earlier copy, if it had one: the last put is what the folder holds.
-    const before = written.get(file) ?? ready;
-    const writing = before.then(() => writeFile(path.join(dir, file), content));
-    pending++;
-    writing.catch(() => {}).finally(() => pending--); // a failure is reported by addTo
+    // After the page's earlier copy, if it had one: the last put is what the folder holds. Written
+    // aside and renamed, so that Pagefind reading the folder meanwhile reads one copy whole.
+    const aside = path.join(parent, `.w${writes++}`);
+    const writing = (written.get(file) ?? ready)
+      .catch(() => {})
+      .then(() => ready)
+      .then(() => writeFile(aside, content))
+      .then(() => rename(aside, path.join(dir, file)));
+    state.pending++;
+    writing.catch(() => {}).finally(() => state.pending--); // a failure is reported by addTo
     written.set(file, writing);
     return writing;
   };
+  return { ...state, state, put };
+}
+
+type Answered = <A>(call: Promise<A>) => Promise<A>;
+
+/** Pagefind's answer to pages handed over, its errors thrown. */
+async function added<R extends { errors: string[] }>(answer: Promise<R>): Promise<R> {
+  const result = await answer;
+  if (result.errors.length > 0) throw catalogueError('SearchIndexFailed', [result.errors.join('; ')]);
+  return result;
+}
+
+/** Hands Pagefind the pages of the folder `dir` as `writer` wrote them: its part of `pageFolder`. */
+function handOver(dir: string, holds: ReadonlyMap<string, Held>, writer: ReturnType<typeof folderWriter>) {
+  const { written, apart } = writer;
+  /** Hands Pagefind the pages kept apart, each with its URL; how many. */
+  const addApart = async (index: PagefindIndex, answered: Answered): Promise<number> => {
+    const alone = [...apart].sort(([a], [b]) => (a < b ? -1 : 1));
+    await Promise.all(alone.map(([url, content]) => added(answered(index.addHTMLFile({ url, content })))));
+    return alone.length;
+  };
   return {
-    /** The pages' text so far, in megabytes (Pagefind's time to answer grows with it). */
-    megabytes: () => megabytes,
+    addApart,
+    /** The folder's files as they were claimed, handed to Pagefind before this run's pages are made; how many it indexed. */
+    async addBefore(index: PagefindIndex): Promise<number> {
+      if (holds.size === 0) return 0;
+      const glob = `{${[...holds.keys()].sort().join(',')}}`;
+      return (await added(index.addDirectory({ path: dir, glob }))).page_count;
+    },
+    /**
+     * Hands Pagefind the pages of these files again, each alone with its URL (Pagefind cannot take
+     * a page it holds again from a folder: its index is never made), as the folder holds them now.
+     */
+    async addAgain(index: PagefindIndex, files: readonly string[], answered: Answered): Promise<void> {
+      for (const file of files) {
+        await written.get(file);
+        const content = await readFile(path.join(dir, file), 'utf8');
+        await added(answered(index.addHTMLFile({ url: `/${file}`, content })));
+      }
+    },
+    /** Hands Pagefind every page put, the folder's first, the pages apart last; how many it indexed. */
+    async addTo(index: PagefindIndex, answered: Answered): Promise<number> {
+      await Promise.all(written.values());
+      // The files by name: a pattern such as `**/*` also matches the folders, each of which
+      // Pagefind then tries to read as a page, again and again, for half a second. The names hold
+      // no character a pattern gives a meaning to (PLAIN_SEGMENT).
+      const glob = `{${[...written.keys()].sort().join(',')}}`;
+      const inFolder = written.size > 0 ? await added(answered(index.addDirectory({ path: dir, glob }))) : undefined;
+      return (inFolder?.page_count ?? 0) + (await addApart(index, answered));
+    },
+  };
+}
+
+/**
+ * The folder of one index's pages: `put` each page as it comes (a page put again replaces it),
+ * `addTo` once all are. With `kept` (a build), it starts as the last build left it, and `keep`
+ * leaves it for the next.
+ */
+export function pageFolder(cacheDir: string, urls: Iterable<string>, kept = false) {
+  const all = new Set(urls);
+  const folders = folderUrls(all);
+  const fileOf = (url: string) => fileForUrl(url, folders);
+  const dir = path.join(cacheDir, `search-pages-${process.pid}-${made++}`);
+  const holds = openFolder(cacheDir, dir, (file) => all.has(`/${file}`) && fileOf(`/${file}`) === file, kept);
+  const writer = folderWriter(dir, holds, fileOf);
+  const { written, sizes, apart, fresh, put } = writer;
+  const remove = async (): Promise<void> => {
+    await Promise.allSettled(written.values());
+    await rm(dir, { recursive: true, force: true }).catch(() => {});
+  };
+  return {
+    ...handOver(dir, holds, writer),
+    /** The pages' text, in megabytes (Pagefind's time to answer grows with it). */
+    megabytes: () => ([...sizes.values()].reduce((sum, size) => sum + size, 0) + apart.size * 50_000) / 1e6,
     /** How many pages are being written: each holds its HTML until it is. */
-    pending: () => pending,
+    pending: () => writer.state.pending,
     put,
+    /** The file of a URL's page in the folder; none when it is handed over alone. */
+    fileOf,
+    /** The hash of the page at this URL as the folder held it when claimed: the same page needs no writing. */
+    heldBefore: (url: string): string | undefined => holds.get(url.slice(1))?.hash,
+    /** How many pages the folder held when claimed. */
+    heldCount: () => holds.size,
     /** Puts pages read only now, a few at a time: no more of their HTML is held than is being written. */
     async putAll(pages: ReadonlyArray<readonly [string, () => string]>, stop: () => boolean): Promise<void> {
       const queue = [...pages];
@@ -91,28 +238,34 @@ export function pageFolder(cacheDir: string, urls: Iterable<string>) {
       };
       await Promise.all(Array.from({ length: 8 }, next));
     },
-    /** Hands Pagefind every page put, the folder's first; the number of pages it indexed. */
-    async addTo(index: PagefindIndex, answered: <A>(call: Promise<A>) => Promise<A>): Promise<number> {
-      await Promise.all(written.values());
-      // The files by name: a pattern such as `**/*` also matches the folders, each of which
-      // Pagefind then tries to read as a page, again and again, for half a second. The names hold
-      // no character a pattern gives a meaning to (PLAIN_SEGMENT).
-      const glob = `{${[...written.keys()].sort().join(',')}}`;
-      const added = written.size > 0 ? await answered(index.addDirectory({ path: dir, glob })) : undefined;
-      if (added && added.errors.length > 0) throw catalogueError('SearchIndexFailed', [added.errors.join('; ')]);
-      const alone = [...apart].sort(([a], [b]) => (a < b ? -1 : 1));
-      const each = await Promise.all(alone.map(([url, content]) => answered(index.addHTMLFile({ url, content }))));
-      const problem = each.find((answer) => answer.errors.length > 0);
-      if (problem) throw catalogueError('SearchIndexFailed', [problem.errors.join('; ')]);
-      return (added?.page_count ?? 0) + each.length;
-    },
     /** How many pages were put. */
     size: () => written.size + apart.size,
-    /** Removes the folder; never fails (what it leaves, a later run removes). */
-    async remove(): Promise<void> {
-      await Promise.allSettled(written.values());
-      await rm(dir, { recursive: true, force: true }).catch(() => {});
+    /**
+     * Leaves the folder for the next build, saying what each page's hash is (`hashes`, by URL, of
+     * the pages put in this run), once every write ended; a page whose write failed, or whose hash
+     * is not known, is left out.
+     */
+    async keep(hashes: ReadonlyMap<string, string>): Promise<void> {
+      const pages: Record<string, [string, number]> = {};
+      for (const [file, writing] of written) {
+        const hash = fresh.has(file) ? hashes.get(`/${file}`) : holds.get(file)?.hash;
+        const ok = await writing.then(
+          () => true,
+          () => false,
+        );
+        if (ok && hash !== undefined) pages[file] = [hash, sizes.get(file) ?? 0];
+      }
+      try {
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(path.join(dir, HOLDS), JSON.stringify({ version: HOLDS_VERSION, pages }));
+        renameSync(dir, path.join(cacheDir, KEPT));
+      } catch {
+        // Another build kept its folder first, or the disk is full: the next build writes every page.
+        await remove();
+      }
     },
+    /** Removes the folder; never fails (what it leaves, a later run removes). */
+    remove,
   };
 }
 

@@ -110,15 +110,34 @@ async function unlessSilent<T>(
   }
 }
 
+/** Pagefind's index of the pages a folder held when claimed: started before the run's own pages are made. */
+interface EarlyIndex {
+  index: PagefindIndex;
+  count: number;
+}
+
+/** How the index is made: from the whole folder, or from the early index with the pages that changed handed over again. */
+type Making = { early: Promise<EarlyIndex>; again: readonly string[] } | undefined;
+
 /** Indexes the folder's pages and returns the files of the index that the site serves. */
-async function runPagefind(folder: PageFolder, language: string | undefined): Promise<OutputFile[]> {
+async function runPagefind(folder: PageFolder, language: string | undefined, making: Making): Promise<OutputFile[]> {
   try {
     const limitMs = () => pagefindLimits.silenceMs + pagefindLimits.msPerMegabyte * folder.megabytes();
     const files = await unlessSilent(limitMs, async (answered) => {
-      const index = await answered(pagefindIndex(language));
-      const count = await folder.addTo(index, answered);
-      if (count !== folder.size())
-        throw catalogueError('SearchIndexFailed', [`it indexed ${count} of the ${folder.size()} pages`]);
+      let index: PagefindIndex;
+      if (making) {
+        const early = await answered(making.early);
+        if (early.count !== folder.heldCount())
+          throw catalogueError('SearchIndexFailed', [`it indexed ${early.count} of the ${folder.heldCount()} pages`]);
+        index = early.index;
+        await folder.addAgain(index, making.again, answered);
+        await folder.addApart(index, answered);
+      } else {
+        index = await answered(pagefindIndex(language));
+        const count = await folder.addTo(index, answered);
+        if (count !== folder.size())
+          throw catalogueError('SearchIndexFailed', [`it indexed ${count} of the ${folder.size()} pages`]);
+      }
       const made = await answered(index.getFiles());
       if (made.errors.length > 0) throw catalogueError('SearchIndexFailed', [made.errors.join('; ')]);
       return made.files;
@@ -133,7 +152,6 @@ async function runPagefind(folder: PageFolder, language: string | undefined): Pr
     throw catalogueError('SearchIndexFailed', [(error as Error).message], {}, { cause: error });
   } finally {
     await stopIndexing();
-    await folder.remove();
   }
 }
 
@@ -144,10 +162,57 @@ async function runPagefind(folder: PageFolder, language: string | undefined): Pr
 export const stopIndexing = async (): Promise<unknown> => (await pagefind?.catch(() => undefined))?.close();
 
 /**
+ * Pages changed since the last build that are handed to the index it kept (each alone, on one core)
+ * rather than making it again from the whole folder (on every core).
+ */
+const AGAIN_AT_MOST = 64;
+
+/** Starts Pagefind on the pages the folder held when claimed; its failure is reported when awaited. */
+function startEarly(folder: PageFolder, language: string | undefined): Promise<EarlyIndex> {
+  const early = (async () => {
+    const index = await pagefindIndex(language);
+    return { index, count: await folder.addBefore(index) };
+  })();
+  early.catch(() => {}); // reported when the index is made
+  return early;
+}
+
+/**
+ * Puts into the folder each page it lacks, or holds as it was (read now, a carried-over page's from
+ * disk): the files of those in the folder, which Pagefind is handed again.
+ */
+async function putWhatIsNotHeld(
+  into: PageFolder,
+  pages: ReadonlyMap<string, IndexedPage>,
+  stop: () => boolean,
+): Promise<string[]> {
+  const again: string[] = [];
+  const read: [string, () => string][] = [];
+  for (const [url, page] of pages) {
+    const file = into.fileOf(url);
+    if (file !== undefined && into.heldBefore(url) === page.hash) continue;
+    if (page.html) read.push([url, page.html]);
+    if (file !== undefined) again.push(file);
+  }
+  await into.putAll(read, stop);
+  return again;
+}
+
+/**
+ * The style sheet every page carries inline is most of a page's bytes and nothing to find: taken
+ * out as it was put in, it halves what Pagefind is sent and parses.
+ */
+function styleRemover(inlineStyle: InlineStyle | undefined): (html: string) => string {
+  const style = inlineStyle && inlineStyleTag(inlineStyle);
+  return (html) => (style ? html.replace(style, '') : html);
+}
+
+/**
  * Hears of the pages that go into the index as the run writes them (`watch` wraps the run's
  * output), then makes the index, or takes the last run's when it was made of the same pages. With
  * `eager` (a build), each page goes into the folder Pagefind reads as it is written, its HTML not
- * held meanwhile; else (dev, where the index is made only when asked for) when the index is made.
+ * held meanwhile, and the folder the last build kept is handed to Pagefind at once; else (dev,
+ * where the index is made only when asked for) when the index is made.
  */
 function searchIndexer(
   search: SiteSearch,
@@ -155,21 +220,19 @@ function searchIndexer(
   site: { articles: readonly Article[]; inlineStyle?: InlineStyle; now: Date; project: { cacheDir: string } },
   eager: boolean,
 ) {
-  const { articles, now } = site;
-  // The style sheet every page carries inline is most of a page's bytes and nothing to find:
-  // taken out as it was put in, it halves what Pagefind is sent and parses.
-  const style = site.inlineStyle && inlineStyleTag(site.inlineStyle);
-  const withoutStyle = (html: string) => (style ? html.replace(style, '') : html);
-  const known = new Set(articles);
+  const withoutStyle = styleRemover(site.inlineStyle);
+  const known = new Set(site.articles);
   const indexed = new Map(
-    jobs.filter((job) => isIndexedPage(search, job, known, now)).map((job) => [job.outputPath, job.path]),
+    jobs.filter((job) => isIndexedPage(search, job, known, site.now)).map((job) => [job.outputPath, job.path]),
   );
-  const newFolder = () => pageFolder(site.project.cacheDir, indexed.values());
-  const folder = eager ? newFolder() : undefined;
+  const folder = eager ? pageFolder(site.project.cacheDir, indexed.values(), true) : undefined;
+  const early = folder && folder.heldCount() > 0 ? startEarly(folder, search.language) : undefined;
   const pages = new Map<string, IndexedPage>();
   /** Set when the run ended first: no Pagefind is started after it. */
   let ended = false;
   return {
+    /** Whether Pagefind may be at work for this run. */
+    started: () => early !== undefined,
     /** The run's output, telling the indexer of each page it is handed. */
     watch<Written>(output: Output<Written>): Output<Written> {
       return {
@@ -179,7 +242,7 @@ function searchIndexer(
           if (url !== undefined) {
             // A page made now goes into the folder at once (its HTML is not held meanwhile), unless
             // many are being written; one carried over, or any in dev, is read (a cached page's from
-            // disk) when the index is made.
+            // disk) when the index is made, if the folder does not hold it already.
             const html = () => withoutStyle(String(file.contents));
             const atOnce = folder && !file.unread && folder.pending() < WRITING_AT_MOST;
             if (atOnce) folder.put(url, html());
@@ -195,21 +258,33 @@ function searchIndexer(
         const page = pages.get(url);
         if (page) page.hash = hashOf(outputPath);
       }
+      const hashes = new Map([...pages].map(([url, { hash }]) => [url, hash]));
       const key = indexKey(pages, search.language);
       if (previous?.key === key) {
-        await folder?.remove();
+        if (early) await stopIndexing();
+        await folder?.keep(hashes);
         return previous;
       }
-      const into = folder ?? newFolder();
-      await into.putAll(
-        [...pages].flatMap(([url, page]) => (page.html ? [[url, page.html] as const] : [])),
-        () => ended,
-      );
+      const into = folder ?? pageFolder(site.project.cacheDir, indexed.values());
+      const again = await putWhatIsNotHeld(into, pages, () => ended);
       if (ended) {
         await into.remove();
         throw new Error('the run ended before the search index was made');
       }
-      return { key, files: await runPagefind(into, search.language) };
+      // Pagefind numbers a page added later after the rest (a full index numbers them in the
+      // folder's order): with a page new, or many changed, it starts again, so that the index is
+      // always the one made from the whole folder. (A page gone was never handed to it.)
+      const added = again.some((file) => into.heldBefore(`/${file}`) === undefined);
+      const making = early && !added && again.length <= AGAIN_AT_MOST ? { early, again } : undefined;
+      if (early && !making) await stopIndexing();
+      try {
+        const made = { key, files: await runPagefind(into, search.language, making) };
+        await (folder ? folder.keep(hashes) : into.remove());
+        return made;
+      } catch (error) {
+        await into.remove();
+        throw error;
+      }
     },
     /** The run ended before the index was made: no more pages are written for it, and none is started. */
     end: () => void (ended = true),
@@ -245,7 +320,7 @@ export function searchRun(search: SiteSearch, input: FeatureRunInput<SearchOutpu
         async abort() {
           // Pagefind's process ends before the run does, and the pages written for it go.
           indexer.end();
-          if (searching) await stopIndexing();
+          if (searching || indexer.started()) await stopIndexing();
           await searching?.catch(() => {});
           await indexer.dispose();
           await output.abort();
