@@ -28,6 +28,7 @@ const STORES: ReadonlyArray<{ name: string; entries: (name: string) => boolean }
   { name: 'Drawn files', entries: (name) => name === 'generated' },
   { name: 'Precompressed', entries: (name) => name === 'compressed' },
   { name: 'Search index', entries: (name) => name === 'search-index' },
+  { name: 'Search pages', entries: (name) => name === 'search-pages' },
   { name: 'Output manifest', entries: (name) => /^output-[0-9a-f]+\.json$/.test(name) },
 ];
 

@@ -128,6 +128,13 @@ describe('the search index of the real site', () => {
         );
         await copy.write(hello, (await copy.read(hello)).replace('capybara', 'tapir'));
       });
+      // A page's file gone from the kept folder, another's cut short: each is written again.
+      await indexAfter(async () => {
+        await rm(copy.file('.cache/ssg/search-pages/news/hello-world'));
+        await copy.write('content/news/quokka-upgrade.md', article('Quokka upgrade', ''));
+      });
+      writeFileSync(copy.file('.cache/ssg/search-pages/news/quokka-upgrade'), '<p>cut');
+      await indexAfter(async () => copy.write(hello, (await copy.read(hello)).replace('tapir', 'okapi')));
     } finally {
       await copy.dispose();
     }

@@ -206,6 +206,29 @@ describe('the folder a build keeps for the next', () => {
     }
   });
 
+  it('holds only the files it lists, of the size it lists: strays, cut files and folders left empty go', async () => {
+    rmSync(kept, { recursive: true, force: true });
+    mkdirSync(kept);
+    await build(new Map(['/news/a', '/news/b', '/docs/c'].map((url) => [url, page(url)])));
+    const folder = path.join(kept, 'search-pages');
+    writeFileSync(path.join(folder, 'news', 'b'), 'cut');
+    writeFileSync(path.join(folder, 'news', '.w7'), 'left by a failed write');
+    writeFileSync(path.join(folder, 'stray'), 'not listed');
+    const claimed = pageFolder(kept, ['/news/a', '/news/b', '/docs'], true);
+    try {
+      expect([claimed.heldBefore('/news/a'), claimed.heldBefore('/news/b')]).toEqual([
+        hashOf(page('/news/a')),
+        undefined,
+      ]);
+      expect(claimed.heldCount()).toBe(1);
+      const dir = readdirSync(kept).find((name) => name.startsWith('search-pages-'))!;
+      const left = readdirSync(path.join(kept, dir), { recursive: true }).map(String).sort();
+      expect(left).toEqual(['news', 'news/a']);
+    } finally {
+      await claimed.remove();
+    }
+  });
+
   it('leaves the folder of a build that kept its own first, and removes its own', async () => {
     rmSync(kept, { recursive: true, force: true });
     mkdirSync(kept);

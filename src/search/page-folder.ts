@@ -4,8 +4,9 @@
 // A build keeps its folder for the next (`search-pages` in the cache folder, with what each page's
 // hash was): the next build reads no page that did not change, and can hand Pagefind the folder
 // before its own pages are made.
-import { mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { Buffer } from 'node:buffer';
 import path from 'node:path';
 import type { PagefindIndex } from 'pagefind';
 import { removeFilesOfEndedProcesses } from '../cache/store.ts';
@@ -67,8 +68,10 @@ function readHolds(dir: string): Map<string, Held> | undefined {
 
 /**
  * Claims the folder the last build kept (renamed to `dir`, so a build beside this one cannot use it
- * too) and what it holds of this run's pages (`isFile`: a file of this run's folder); a file of a
- * page no longer indexed, or now handed over alone, is removed. Else starts `dir` empty.
+ * too) and what it holds of this run's pages (`isFile`: a file of this run's folder). Only what it
+ * lists, of the size it lists, is held: every other file (a page no longer indexed or now handed
+ * over alone, one left by a failed write) is removed, and the folders left empty. Else starts
+ * `dir` empty.
  */
 function claimKept(cacheDir: string, dir: string, isFile: (file: string) => boolean): Map<string, Held> {
   try {
@@ -76,23 +79,25 @@ function claimKept(cacheDir: string, dir: string, isFile: (file: string) => bool
   } catch {
     return new Map();
   }
-  const holds = readHolds(dir);
-  if (!holds) {
+  const listed = readHolds(dir);
+  const holds = new Map<string, Held>();
+  try {
+    const entries = readdirSync(dir, { recursive: true, withFileTypes: true });
+    for (const entry of entries.filter((one) => !one.isDirectory())) {
+      const file = path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
+      const held = listed?.get(file);
+      if (held && entry.isFile() && isFile(file) && statSync(path.join(dir, file)).size === held.bytes)
+        holds.set(file, held);
+      else rmSync(path.join(dir, file), { force: true });
+    }
+    // Deepest first: a page of this run may be written where a folder was (`/news` after `/news/x`).
+    const folders = entries.filter((one) => one.isDirectory()).map((one) => path.join(one.parentPath, one.name));
+    for (const folder of folders.sort((x, y) => y.length - x.length))
+      if (readdirSync(folder).length === 0) rmdirSync(folder);
+  } catch {
+    // What cannot be read or removed: the folder starts empty.
     rmSync(dir, { recursive: true, force: true });
     return new Map();
-  }
-  for (const file of holds.keys()) {
-    if (isFile(file)) continue;
-    holds.delete(file);
-    rmSync(path.join(dir, file), { force: true });
-    // Its folders, once empty: a page of this run may be written where one is (`/news` after `/news/x`).
-    for (let parent = path.dirname(file); parent !== '.'; parent = path.dirname(parent)) {
-      try {
-        rmdirSync(path.join(dir, parent));
-      } catch {
-        break; // not empty
-      }
-    }
   }
   return holds;
 }
@@ -119,6 +124,8 @@ function folderWriter(dir: string, holds: ReadonlyMap<string, Held>, fileOf: (ur
   /** The files put by this run: their hash is the run's. */
   const fresh = new Set<string>();
   const state = { written, sizes, apart, fresh, pending: 0 };
+  /** Until Pagefind listed the folder, a file it holds is not replaced: on some file systems a rename moves a name in the listing. */
+  let listed: Promise<unknown> = Promise.resolve();
   let writes = 0;
   /** Writes a page where Pagefind gives it its URL, or keeps it to hand over alone. */
   const put = (url: string, content: string): Promise<void> => {
@@ -127,7 +134,7 @@ function folderWriter(dir: string, holds: ReadonlyMap<string, Held>, fileOf: (ur
       apart.set(url, content);
       return Promise.resolve();
     }
-    sizes.set(file, content.length);
+    sizes.set(file, Buffer.byteLength(content));
     fresh.add(file);
     const parent = path.dirname(path.join(dir, file));
     let ready = parents.get(parent);
@@ -135,17 +142,26 @@ function folderWriter(dir: string, holds: ReadonlyMap<string, Held>, fileOf: (ur
     // After the page's earlier copy, if it had one: the last put is what the folder holds. Written
     // aside and renamed, so that Pagefind reading the folder meanwhile reads one copy whole.
     const aside = path.join(parent, `.w${writes++}`);
-    const writing = (written.get(file) ?? ready)
-      .catch(() => {})
+    const writing = Promise.all([written.get(file)?.catch(() => {}), holds.has(file) && listed.catch(() => {})])
       .then(() => ready)
       .then(() => writeFile(aside, content))
-      .then(() => rename(aside, path.join(dir, file)));
+      .then(() => rename(aside, path.join(dir, file)))
+      .catch(async (error: unknown) => {
+        await rm(aside, { force: true }).catch(() => {});
+        throw error;
+      });
     state.pending++;
     writing.catch(() => {}).finally(() => state.pending--); // a failure is reported by addTo
     written.set(file, writing);
     return writing;
   };
-  return { ...state, state, put };
+  return {
+    ...state,
+    state,
+    put,
+    /** Holds the writes of the files the folder held until `listing` settles. */
+    holdWritesUntil: (listing: Promise<unknown>) => void (listed = listing),
+  };
 }
 
 type Answered = <A>(call: Promise<A>) => Promise<A>;
@@ -222,6 +238,14 @@ export function pageFolder(cacheDir: string, urls: Iterable<string>, kept = fals
     /** How many pages are being written: each holds its HTML until it is. */
     pending: () => writer.state.pending,
     put,
+    /** Puts a page unless the folder holds it as it is (its hash as the folder held it, not put again meanwhile). */
+    putUnlessHeld(url: string, hash: string | undefined, content: () => string): void {
+      const file = fileOf(url);
+      if (file !== undefined && hash !== undefined && !fresh.has(file) && holds.get(file)?.hash === hash) return;
+      void put(url, content()).catch(() => {}); // a failure is reported by addTo
+    },
+    /** Holds the writes of the files the folder held until `listing` (Pagefind reading them) settles. */
+    holdWritesUntil: writer.holdWritesUntil,
     /** The file of a URL's page in the folder; none when it is handed over alone. */
     fileOf,
     /** The hash of the page at this URL as the folder held it when claimed: the same page needs no writing. */

@@ -124,15 +124,16 @@ async function runPagefind(folder: PageFolder, language: string | undefined, mak
   try {
     const limitMs = () => pagefindLimits.silenceMs + pagefindLimits.msPerMegabyte * folder.megabytes();
     const files = await unlessSilent(limitMs, async (answered) => {
-      let index: PagefindIndex;
-      if (making) {
-        const early = await answered(making.early);
-        if (early.count !== folder.heldCount())
-          throw catalogueError('SearchIndexFailed', [`it indexed ${early.count} of the ${folder.heldCount()} pages`]);
+      let index: PagefindIndex | undefined;
+      // The index begun on the kept folder; if it failed, or did not index every page it was
+      // handed (a file gone from the folder), Pagefind starts again on the whole folder.
+      const early = making && (await answered(making.early).catch(() => undefined));
+      if (making && early?.count === folder.heldCount()) {
         index = early.index;
         await folder.addAgain(index, making.again, answered);
         await folder.addApart(index, answered);
       } else {
+        if (making) await stopIndexing();
         index = await answered(pagefindIndex(language));
         const count = await folder.addTo(index, answered);
         if (count !== folder.size())
@@ -174,6 +175,7 @@ function startEarly(folder: PageFolder, language: string | undefined): Promise<E
     return { index, count: await folder.addBefore(index) };
   })();
   early.catch(() => {}); // reported when the index is made
+  folder.holdWritesUntil(early);
   return early;
 }
 
@@ -196,6 +198,37 @@ async function putWhatIsNotHeld(
   }
   await into.putAll(read, stop);
   return again;
+}
+
+/**
+ * Makes the index from the folder: from the index begun on the kept folder, with the pages that
+ * changed handed over again, when it holds them all at their place; else from the whole folder.
+ * The folder is removed when that fails.
+ */
+async function indexFolder(
+  into: PageFolder,
+  run: {
+    pages: ReadonlyMap<string, IndexedPage>;
+    early: Promise<EarlyIndex> | undefined;
+    language: string | undefined;
+    ended: () => boolean;
+  },
+): Promise<OutputFile[]> {
+  const { early } = run;
+  try {
+    const again = await putWhatIsNotHeld(into, run.pages, run.ended);
+    if (run.ended()) throw new Error('the run ended before the search index was made');
+    // Pagefind numbers a page added later after the rest (a full index numbers them in the
+    // folder's order): with a page new, or many changed, it starts again, so that the index is
+    // always the one made from the whole folder. (A page gone was never handed to it.)
+    const added = again.some((file) => into.heldBefore(`/${file}`) === undefined);
+    const making = early && !added && again.length <= AGAIN_AT_MOST ? { early, again } : undefined;
+    if (early && !making) await stopIndexing();
+    return await runPagefind(into, run.language, making);
+  } catch (error) {
+    await into.remove();
+    throw error;
+  }
 }
 
 /**
@@ -225,8 +258,20 @@ function searchIndexer(
   const indexed = new Map(
     jobs.filter((job) => isIndexedPage(search, job, known, site.now)).map((job) => [job.outputPath, job.path]),
   );
-  const folder = eager ? pageFolder(site.project.cacheDir, indexed.values(), true) : undefined;
-  const early = folder && folder.heldCount() > 0 ? startEarly(folder, search.language) : undefined;
+  let folder: PageFolder | undefined;
+  let early: Promise<EarlyIndex> | undefined;
+  /**
+   * A build claims the folder the last one kept as its output opens (not before: a run that fails
+   * sooner has nothing to give back), and starts Pagefind on it, unless a page new to it is
+   * certain: the index is then made from the whole folder anyway.
+   */
+  const begin = () => {
+    if (!eager || folder) return;
+    folder = pageFolder(site.project.cacheDir, indexed.values(), true);
+    const into = folder;
+    const allHeld = [...indexed.values()].every((url) => into.fileOf(url) === undefined || into.heldBefore(url));
+    if (into.heldCount() > 0 && allHeld) early = startEarly(into, search.language);
+  };
   const pages = new Map<string, IndexedPage>();
   /** Set when the run ended first: no Pagefind is started after it. */
   let ended = false;
@@ -235,17 +280,20 @@ function searchIndexer(
     started: () => early !== undefined,
     /** The run's output, telling the indexer of each page it is handed. */
     watch<Written>(output: Output<Written>): Output<Written> {
+      begin();
       return {
         ...output,
         write(file, compress) {
           const url = indexed.get(file.path);
           if (url !== undefined) {
             // A page made now goes into the folder at once (its HTML is not held meanwhile), unless
-            // many are being written; one carried over, or any in dev, is read (a cached page's from
-            // disk) when the index is made, if the folder does not hold it already.
+            // it holds the page as it is, or many are being written; one carried over, or any in
+            // dev, is read (a cached page's from disk) when the index is made, if the folder does
+            // not hold it already.
             const html = () => withoutStyle(String(file.contents));
-            const atOnce = folder && !file.unread && folder.pending() < WRITING_AT_MOST;
-            if (atOnce) folder.put(url, html());
+            const into = folder;
+            const atOnce = into && !file.unread && into.pending() < WRITING_AT_MOST;
+            if (atOnce) into.putUnlessHeld(url, file.hash, html);
             pages.set(url, { hash: file.hash ?? '', ...(atOnce ? {} : { html }) });
           }
           output.write(file, compress);
@@ -266,25 +314,9 @@ function searchIndexer(
         return previous;
       }
       const into = folder ?? pageFolder(site.project.cacheDir, indexed.values());
-      const again = await putWhatIsNotHeld(into, pages, () => ended);
-      if (ended) {
-        await into.remove();
-        throw new Error('the run ended before the search index was made');
-      }
-      // Pagefind numbers a page added later after the rest (a full index numbers them in the
-      // folder's order): with a page new, or many changed, it starts again, so that the index is
-      // always the one made from the whole folder. (A page gone was never handed to it.)
-      const added = again.some((file) => into.heldBefore(`/${file}`) === undefined);
-      const making = early && !added && again.length <= AGAIN_AT_MOST ? { early, again } : undefined;
-      if (early && !making) await stopIndexing();
-      try {
-        const made = { key, files: await runPagefind(into, search.language, making) };
-        await (folder ? folder.keep(hashes) : into.remove());
-        return made;
-      } catch (error) {
-        await into.remove();
-        throw error;
-      }
+      const files = await indexFolder(into, { pages, early, language: search.language, ended: () => ended });
+      await (folder ? folder.keep(hashes) : into.remove());
+      return { key, files };
     },
     /** The run ended before the index was made: no more pages are written for it, and none is started. */
     end: () => void (ended = true),
