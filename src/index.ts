@@ -16,6 +16,7 @@ export type {
   RouteContext,
   RouteEntry,
   SiteDefinition,
+  SiteI18n,
   SearchDefinition,
   SiteMeta,
 } from './render/site-definition.ts';

@@ -353,6 +353,25 @@ export const errorCatalogue = {
         `Route ${route}: parameter "${param}" is ${value === undefined ? 'missing' : `"${String(value)}", not a safe URL segment`}.`,
     }),
   },
+  I18nInvalid: {
+    title: "The site's locales cannot be used",
+    hint: "Fix `i18n` in the site's definition (site/index.tsx), such as `{ locales: ['en', 'de'], defaultLocale: 'en' }`; docs/i18n.md explains each field.",
+    message: byCase({
+      noLocales: () => 'i18n.locales must list at least one language tag, such as ["en", "de"].',
+      locale: (locale: unknown) =>
+        `i18n.locales holds ${JSON.stringify(locale)}, which is no language tag ssg takes: a language such as "de", or with a region such as "de-AT".`,
+      twice: (locale: string) => `i18n.locales lists "${locale}" twice.`,
+      defaultLocale: (locale: unknown, locales: readonly string[]) =>
+        `i18n.defaultLocale is ${JSON.stringify(locale)}, which is not one of i18n.locales (${locales.join(', ')}).`,
+      prefix: (value: unknown) => `i18n.prefixDefaultLocale is ${JSON.stringify(value)}; it is true or false.`,
+      routeLocale: (route: string, locale: unknown, locales: readonly string[]) =>
+        `Route ${route} names the locale ${JSON.stringify(locale)}, which is not one of i18n.locales (${locales.join(', ')}).`,
+      keyTwice: (route: string, key: string, first: string, second: string) =>
+        `Route ${route} gives the translation key ${JSON.stringify(key)} to two pages of one locale, ${first} and ${second}: give each translation its own key.`,
+      noI18n: (route: string) =>
+        `Route ${route} has locales or paths, but the site has no i18n: add i18n to defineSite, or take them out.`,
+    }),
+  },
   RouteDuplicate: {
     title: 'Two routes write one path',
     hint: 'Each output path may be produced by one route only.',

@@ -20,6 +20,7 @@ import { manifestFileOf, saveUnchangedRecord, validUntil } from './unchanged.ts'
 import type { BuildOptions, BuildResult, PageSizes } from './build-result.ts';
 import { startSpareHelper } from '../pool/helper-process.ts';
 import { featureCaches } from './features.ts';
+import { translationsOf } from '../render/i18n.ts';
 
 /** What every page depends on, for the page cache: a change to any of it renders every page again. */
 function pageCacheInputs(project: Project, inputs: Inputs, options: BuildOptions & { now: Date }) {
@@ -61,7 +62,7 @@ function cachedPages(
   // The jobs asked about hold the articles as converted.
   const known = inputs.conversion.converted as ReadonlySet<unknown>;
   const entryKey = (job: PageJob) =>
-    JSON.stringify([job.path, job.params, job.entry], (_, value) =>
+    JSON.stringify([job.path, job.params, job.entry, ...translationsOf(job)], (_, value) =>
       known.has(value) ? `article:${(value as Article).file}:${images.signature(value as Article)}` : value,
     );
   const keys = new Map<PageJob, string>();

@@ -1,6 +1,7 @@
 // Dev mode's strategy for the one pipeline (pipeline.ts), kept alive between saves and run again
 // on what changed: esbuild contexts rebuilt instead of one-shot bundles, pages kept while nothing
 // they read changed, files written in place. Every check is the same, on the whole site, on every run.
+import { translationsOf } from '../render/i18n.ts';
 import path from 'node:path';
 import type { Article } from '../content/article.ts';
 import { dependsOnArticles, listChanges, type ArticleChange } from '../render/dependencies.ts';
@@ -56,7 +57,7 @@ export interface IncrementalOptions {
 
 /** A page's entry with each article named by its file: a page handed other articles (a tag page's list) renders again. */
 const entryShape = (job: PageJob) =>
-  JSON.stringify(job.entry, (_, value) =>
+  JSON.stringify([job.entry, ...translationsOf(job)], (_, value) =>
     value && typeof value === 'object' && typeof (value as Article).slug === 'string' && 'markdown' in value
       ? `article:${(value as Article).file}`
       : value,

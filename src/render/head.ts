@@ -18,6 +18,9 @@ export interface HeadInput {
   script?: string;
   /** Import the loader only on the first interaction (every island on the page waits for one). */
   scriptOnInteraction?: boolean;
+  /** With `i18n`: the page's locale, and its translations as `hreflang` links (`alternateLinks`). */
+  locale?: string;
+  hreflang?: ReadonlyArray<{ hreflang: string; href: string }>;
 }
 
 /** JSON inside <script>: `<` escaped, so no `</script>` can end the block early. */
@@ -39,6 +42,8 @@ export function renderHead(input: HeadInput): string {
   else tags.push('<meta name="robots" content="noindex">');
   if (head.prev) tags.push(`<link rel="prev" href="${attr(baseUrl + head.prev)}">`);
   if (head.next) tags.push(`<link rel="next" href="${attr(baseUrl + head.next)}">`);
+  for (const link of canonicalUrl ? (input.hreflang ?? []) : [])
+    tags.push(`<link rel="alternate" hreflang="${attr(link.hreflang)}" href="${attr(link.href)}">`);
 
   if (meta) {
     const image = typeof head.image === 'object' ? head.image.path : (head.image ?? meta.image);
@@ -49,7 +54,7 @@ export function renderHead(input: HeadInput): string {
       ['og:title', head.title],
       ['og:description', description],
       ['og:url', canonicalUrl],
-      ['og:locale', meta.language.replace('-', '_')],
+      ['og:locale', (input.locale ?? meta.language).replace('-', '_')],
       ['og:image', image && baseUrl + image],
       ['og:image:width', details && String(details.width)],
       ['og:image:height', details && String(details.height)],

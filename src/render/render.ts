@@ -5,6 +5,7 @@ import { siteLists } from './collections-view.ts';
 import { trackReads, type PageReads } from './dependencies.ts';
 import { catalogueError, SsgError } from '../errors/errors.ts';
 import { renderHead } from './head.ts';
+import { alternateLinks, localesOf, routeLocalePath, withHtmlLang } from './i18n.ts';
 import { siteFrame } from '../errors/site-code-error.ts';
 import type { PageJob } from './routes.ts';
 import type { PageProps, SiteMeta } from './site-definition.ts';
@@ -43,6 +44,7 @@ const isDraftPage = (entry: PageJob['entry']) => entryArticle(entry)?.draft === 
 /** Renders one page into the shell. With `reads`, records what the page used (dev mode). */
 export function renderDocument(job: PageJob, context: RenderContext, reads?: PageReads): RenderedDocument {
   const { server, client, shell } = context;
+  const i18n = localesOf(server.site);
   const inputs = reads
     ? trackReads(context.articles, context.data, reads, job.entry)
     : { ...context, entry: job.entry };
@@ -58,6 +60,10 @@ export function renderDocument(job: PageJob, context: RenderContext, reads?: Pag
     collections: lists.collections,
     baseUrl: context.baseUrl,
     now: context.now,
+    ...(job.locale === undefined ? {} : { locale: job.locale }),
+    alternates: job.alternates ?? [],
+    localePath: (path, locale = job.locale) =>
+      i18n && locale ? routeLocalePath(i18n, server.site.routes, path, locale) : path,
   };
   let body: string;
   let islands: string[];
@@ -103,6 +109,13 @@ export function renderDocument(job: PageJob, context: RenderContext, reads?: Pag
     inlineStyle: client.inlineStyle,
     script: islands.length > 0 ? client.loaderUrl : undefined,
     scriptOnInteraction: !eager,
+    ...(job.locale === undefined
+      ? {}
+      : { locale: job.locale, hreflang: alternateLinks(job.hreflang, context.baseUrl) }),
   });
-  return { job, html: fillTemplate(shell, headHtml, body), islands };
+  const inLocale: DocumentShell =
+    job.locale === undefined
+      ? shell
+      : { parts: [withHtmlLang(shell.parts[0], job.locale), shell.parts[1], shell.parts[2]] };
+  return { job, html: fillTemplate(inLocale, headHtml, body), islands };
 }

@@ -2,6 +2,7 @@ import { catalogueError } from '../errors/errors.ts';
 import { siteCodeError } from '../errors/site-code-error.ts';
 import type { Route, RouteContext, RouteEntry, SiteDefinition } from './site-definition.ts';
 import { groupByTag } from '../content/tags.ts';
+import { checkI18n, linkTranslations, routePatterns, type Alternate, type HreflangPath, type Locales } from './i18n.ts';
 
 /** One page to write: a route with its parameters filled in. */
 export interface PageJob {
@@ -17,6 +18,12 @@ export interface PageJob {
   notFound: boolean;
   /** Kept from search engines: a not-found page, or a route marked `noindex`. */
   noindex: boolean;
+  /** With `i18n`: the page's locale, what links it to its translations, and its translations (itself among them). */
+  locale?: string;
+  translationKey?: string;
+  alternates?: readonly Alternate[];
+  /** Its `hreflang` links (each translation, and `x-default`), when it has translations. */
+  hreflang?: readonly HreflangPath[];
 }
 
 const PARAM = /:([A-Za-z_][A-Za-z0-9_]*)/g;
@@ -39,8 +46,8 @@ export function isNotFoundPath(urlPath: string): boolean {
   return urlPath.split('/').filter(Boolean).at(-1) === '404';
 }
 
-function fillParams(route: Route<any>, params: Record<string, string>): string {
-  return route.path.replace(PARAM, (_, name: string) => {
+function fillParams(route: Route<any>, pattern: string, params: Record<string, string>): string {
+  return pattern.replace(PARAM, (_, name: string) => {
     const value = params[name];
     if (typeof value !== 'string' || !SAFE_SEGMENT.test(value)) {
       throw catalogueError('RouteInvalid', ['paramInvalid', route.path, name, value]);
@@ -63,10 +70,11 @@ function listEntries<Data>(route: Route<Data>, context: RouteContext<Data>): Rou
   return entries as RouteEntry[];
 }
 
-/** Every page of the site, in route-table order; dynamic routes expanded by their entries. */
+/** Every page of the site, in route-table order (each route in each of its locales); dynamic routes expanded by their entries. */
 export function expandRoutes<Data>(site: SiteDefinition<Data>, context: RouteContext<Data>): PageJob[] {
   // A tag with no URL stops the build here, naming its file, before any page reads the tags.
   groupByTag(context.articles);
+  const i18n = checkI18n(site.i18n);
   const jobs: PageJob[] = [];
   const seen = new Map<string, string>();
   for (const route of site.routes) {
@@ -76,33 +84,53 @@ export function expandRoutes<Data>(site: SiteDefinition<Data>, context: RouteCon
     if (typeof route.page !== 'function' || typeof route.head !== 'function') {
       throw catalogueError('RouteInvalid', ['noPageOrHead', route.path]);
     }
+    if (!i18n && (route.locales !== undefined || route.paths !== undefined))
+      throw catalogueError('I18nInvalid', ['noI18n', route.path]);
     const hasParams = route.path.includes(':');
     if (hasParams && !route.entries) {
       throw catalogueError('RouteInvalid', ['noEntries', route.path]);
     }
-    const entries = hasParams ? listEntries(route, context) : [{ params: {} }];
-    for (const entry of entries) {
-      const { params, props } = (entry ?? {}) as Partial<RouteEntry>;
-      if (!params || typeof params !== 'object') {
-        throw catalogueError('RouteInvalid', ['entryWithoutParams', route.path]);
-      }
-      const path = fillParams(route, params);
-      const outputPath = outputPathFor(path);
-      const previous = seen.get(outputPath);
-      if (previous) {
-        throw catalogueError('RouteDuplicate', [previous, route.path, outputPath]);
-      }
-      seen.set(outputPath, route.path);
-      jobs.push({
-        route,
-        path,
-        params,
-        entry: props ?? {},
-        outputPath,
-        notFound: isNotFoundPath(path),
-        noindex: isNotFoundPath(path) || route.noindex === true,
-      });
+    for (const { locale, path: pattern } of routePatterns(route, i18n)) {
+      const inLocale = locale === undefined ? context : { ...context, locale };
+      const entries = hasParams ? listEntries(route, inLocale) : [{ params: {} }];
+      for (const entry of entries) jobs.push(routeJob(route, pattern, locale, entry, seen));
     }
   }
+  if (i18n) linkTranslations(jobs, i18n);
   return jobs;
 }
+
+/** One page of a route in a locale, its output path not written by another. */
+function routeJob(
+  route: Route<any>,
+  pattern: string,
+  locale: string | undefined,
+  entry: RouteEntry | undefined,
+  seen: Map<string, string>,
+): PageJob {
+  const { params, props, translationKey } = (entry ?? {}) as Partial<RouteEntry>;
+  if (!params || typeof params !== 'object') {
+    throw catalogueError('RouteInvalid', ['entryWithoutParams', route.path]);
+  }
+  const path = fillParams(route, pattern, params);
+  const outputPath = outputPathFor(path);
+  const previous = seen.get(outputPath);
+  if (previous) {
+    throw catalogueError('RouteDuplicate', [previous, route.path, outputPath]);
+  }
+  seen.set(outputPath, route.path);
+  return {
+    route,
+    path,
+    params,
+    entry: props ?? {},
+    outputPath,
+    notFound: isNotFoundPath(path),
+    noindex: isNotFoundPath(path) || route.noindex === true,
+    ...(locale === undefined
+      ? {}
+      : { locale, translationKey: typeof translationKey === 'string' ? translationKey : JSON.stringify(params) }),
+  };
+}
+
+export type { Locales };

@@ -92,6 +92,12 @@ export interface PageProps<
    * earlier the same day (UTC) with the same inputs is taken from the page cache as it was.
    */
   now: Date;
+  /** The page's locale (`de`), with `i18n` in the site's definition; else undefined. */
+  locale?: string;
+  /** The page in each locale it exists in, itself among them, in the order of `i18n.locales`; empty without `i18n`. */
+  alternates: readonly { locale: string; path: string }[];
+  /** A path of the site in a locale (this page's, unless given): `/about` in `de` is `/de/about`; the path itself without `i18n`. */
+  localePath: (path: string, locale?: string) => string;
 }
 
 export interface Head {
@@ -170,6 +176,10 @@ export interface Route<
   head: (props: PageProps<Data, Entry, Collections>) => Head;
   /** For a path with parameters: one entry per page to write, its parameters and the props its page receives as `entry`. */
   entries?: (context: RouteContext<Data, Collections>) => RouteEntry<Entry>[];
+  /** With `i18n`: the locales the route exists in (all of the site's by default). */
+  locales?: readonly string[];
+  /** With `i18n`: the route's own path in a locale, below the locale's prefix (`{ de: '/ueber-uns' }`, written at `/de/ueber-uns`). */
+  paths?: Readonly<Record<string, string>>;
   /**
    * Not for search engines (a form's answer, a thank-you page): its pages carry
    * `<meta name="robots" content="noindex">`, no canonical link, and stay out of the sitemap.
@@ -184,6 +194,8 @@ export interface RouteContext<Data = Record<string, unknown>, Collections = Defa
   data: Data;
   /** The published entries of each collection, by its name. */
   collections: Collections;
+  /** With `i18n`: the locale whose pages `entries()` lists now (it is called once per locale). */
+  locale?: string;
 }
 
 /** One page of a route with parameters: the values of its parameters, and data for the page. */
@@ -192,12 +204,26 @@ export interface RouteEntry<Entry extends object = Record<string, unknown>> {
   params: Record<string, string>;
   /** Handed to the page and its head as `entry`. */
   props?: Entry;
+  /** With `i18n`: what links this page to its translations (the same key in another locale); its params by default. */
+  translationKey?: string;
+}
+
+/** The site's languages: each route is written once per locale. */
+export interface SiteI18n {
+  /** Language tags, such as `['en', 'de']`. */
+  locales: readonly string[];
+  /** The locale of the pages at the site's own paths (`/about`); the others are below `/<locale>`. */
+  defaultLocale: string;
+  /** Puts the default locale's pages below its prefix too (`/en/about`). */
+  prefixDefaultLocale?: boolean;
 }
 
 export interface SiteDefinition<Data = Record<string, unknown>, Collections = DefaultCollections> {
   /** The pages of the site, in order; `defineRoute` types a route's `entry` from its `entries()`. */
   // Each route has its own entry type; `defineRoute` checks a route against its own.
   routes: Route<Data, any, Collections>[];
+  /** The site's languages (docs/i18n.md): each route is written once per locale. */
+  i18n?: SiteI18n;
   /**
    * The site's collections by name, each made with `defineCollection`: a folder below content/
    * (the name, unless `folder` says another) of articles (`.md`, `.mdx`) or, with `type: 'data'`,

@@ -3,6 +3,7 @@ import type { Article } from '../content/article.ts';
 import { catalogueError } from '../errors/errors.ts';
 import type { OutputFile } from '../output/output-file.ts';
 import { nginxRedirects, redirectPage, redirectsFile, type Redirect } from './redirects.ts';
+import { alternateLinks } from './i18n.ts';
 import { outputPathFor, type PageJob } from './routes.ts';
 import type { FeedDefinition, SiteMeta } from './site-definition.ts';
 import { atomFeed, feedPaths, jsonFeed, rssFeed } from './feeds.ts';
@@ -52,9 +53,17 @@ function sitemap(jobs: readonly PageJob[], articles: readonly Article[], baseUrl
     .map((job) => {
       const article = entryArticle(job, known);
       const updated = article && isoDay(article.updated ?? article.date);
-      return `  <url><loc>${escapeXml(baseUrl + job.path)}</loc>${updated ? `<lastmod>${updated}</lastmod>` : ''}</url>`;
+      // Each translation of the page, and x-default: Google's `xhtml:link` alternates.
+      const alternates = alternateLinks(job.hreflang, baseUrl)
+        .map(
+          (link) =>
+            `<xhtml:link rel="alternate" hreflang="${escapeXml(link.hreflang)}" href="${escapeXml(link.href)}"/>`,
+        )
+        .join('');
+      return `  <url><loc>${escapeXml(baseUrl + job.path)}</loc>${updated ? `<lastmod>${updated}</lastmod>` : ''}${alternates}</url>`;
     });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
+  const xhtml = jobs.some((job) => job.hreflang?.length) ? ' xmlns:xhtml="http://www.w3.org/1999/xhtml"' : '';
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"${xhtml}>\n${urls.join('\n')}\n</urlset>\n`;
 }
 
 function robots(baseUrl: string): string {

@@ -14,7 +14,17 @@ const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === '
 const optionalFn = z.optional(fn);
 const record = <T extends z.core.SomeType>(value: T) => z.optional(z.record(z.string(), value));
 
-const route = z.strictObject({ path: z.unknown(), page: fn, head: fn, entries: optionalFn, noindex: optional });
+const route = z.strictObject({
+  path: z.unknown(),
+  page: fn,
+  head: fn,
+  entries: optionalFn,
+  noindex: optional,
+  locales: optional,
+  paths: optional,
+});
+
+const i18n = z.strictObject({ locales: z.unknown(), defaultLocale: z.unknown(), prefixDefaultLocale: optional });
 
 const collection = z.strictObject({ type: optional, folder: optional, schema: optional });
 
@@ -41,6 +51,7 @@ const redirect = z.union([z.string(), z.strictObject({ destination: z.unknown(),
 /** `defineSite({ … })`: each option the generator reads. */
 export const siteOptionsSchema = z.strictObject({
   routes: z.array(route),
+  i18n: z.optional(i18n),
   collections: record(collection),
   layout: optionalFn,
   schemas: record(z.unknown()),

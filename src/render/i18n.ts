@@ -1,0 +1,172 @@
+// Locales: each route exists once per locale of `defineSite({ i18n })` (`/about` and `/de/about`),
+// each page knows its language and its translations (the same route, the same translation key, in
+// another locale), and says both to browsers and search engines (`<html lang>`, `hreflang`).
+import { catalogueError } from '../errors/errors.ts';
+import type { Route, SiteI18n } from './site-definition.ts';
+
+/** A language tag ssg accepts: a language, optionally a region or script (`en`, `de-AT`, `zh-Hant`). */
+const LOCALE = /^[a-z]{2,3}(-[A-Z][a-z]{3})?(-([A-Z]{2}|\d{3}))?$/;
+
+/** The site's locales as checked; none when the site has one language. */
+export interface Locales {
+  locales: readonly string[];
+  defaultLocale: string;
+  prefixDefaultLocale: boolean;
+}
+
+/** `i18n` of the site's definition, checked: each mistake named (`I18nInvalid`). */
+export function checkI18n(value: SiteI18n | undefined): Locales | undefined {
+  if (value === undefined) return undefined;
+  const { locales, defaultLocale, prefixDefaultLocale = false } = value;
+  if (!Array.isArray(locales) || locales.length === 0) throw catalogueError('I18nInvalid', ['noLocales']);
+  for (const locale of locales as unknown[])
+    if (typeof locale !== 'string' || !LOCALE.test(locale)) throw catalogueError('I18nInvalid', ['locale', locale]);
+  const twice = locales.find((locale, index) => locales.indexOf(locale) !== index);
+  if (twice !== undefined) throw catalogueError('I18nInvalid', ['twice', twice]);
+  if (typeof defaultLocale !== 'string' || !locales.includes(defaultLocale))
+    throw catalogueError('I18nInvalid', ['defaultLocale', defaultLocale, locales]);
+  if (typeof prefixDefaultLocale !== 'boolean') throw catalogueError('I18nInvalid', ['prefix', prefixDefaultLocale]);
+  return { locales, defaultLocale, prefixDefaultLocale };
+}
+
+const checked = new WeakMap<object, Locales | undefined>();
+/** The site's locales, checked once per definition. */
+export function localesOf(site: { i18n?: SiteI18n }): Locales | undefined {
+  if (!checked.has(site)) checked.set(site, checkI18n(site.i18n));
+  return checked.get(site);
+}
+
+/** The prefix of a locale's pages: none for the default locale (unless prefixed), else `/de`. */
+export const localePrefix = (i18n: Locales, locale: string) =>
+  locale === i18n.defaultLocale && !i18n.prefixDefaultLocale ? '' : `/${locale}`;
+
+/** A path of the site in a locale: `/about` in `de` is `/de/about`, `/` is `/de`. */
+export function localePath(i18n: Locales, path: string, locale: string): string {
+  const prefix = localePrefix(i18n, locale);
+  return prefix === '' ? path : path === '/' ? prefix : `${prefix}${path}`;
+}
+
+/**
+ * A path of the site (as the default locale has it: `/about`, `/news/x`) in a locale, through the
+ * route it is a page of: that route's own path there (`paths`) when it has one, under the locale's
+ * prefix (`/de/ueber-uns`); any other path under the prefix alone.
+ */
+export function routeLocalePath(i18n: Locales, routes: readonly Route<any>[], path: string, locale: string): string {
+  for (const route of routes) {
+    const own = route.paths?.[locale];
+    if (own === undefined) continue;
+    const names: string[] = [];
+    const pattern = route.path
+      .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+      .replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => {
+        names.push(name);
+        return '([^/]+)';
+      });
+    const match = new RegExp(`^${pattern}$`).exec(path);
+    if (!match) continue;
+    const params = new Map(names.map((name, index) => [name, match[index + 1]!]));
+    return localePath(
+      i18n,
+      own.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => params.get(name) ?? `:${name}`),
+      locale,
+    );
+  }
+  return localePath(i18n, path, locale);
+}
+
+/** Each locale a route exists in, with its path pattern there: its own (`paths`) or its path, under the locale's prefix. */
+export function routePatterns(route: Route<any>, i18n: Locales | undefined): Array<{ locale?: string; path: string }> {
+  if (!i18n) return [{ path: route.path }];
+  const locales = route.locales ?? i18n.locales;
+  for (const locale of locales as unknown[])
+    if (typeof locale !== 'string' || !i18n.locales.includes(locale))
+      throw catalogueError('I18nInvalid', ['routeLocale', route.path, locale, i18n.locales]);
+  for (const [locale, path] of Object.entries(route.paths ?? {})) {
+    if (!i18n.locales.includes(locale))
+      throw catalogueError('I18nInvalid', ['routeLocale', route.path, locale, i18n.locales]);
+    if (typeof path !== 'string' || !path.startsWith('/'))
+      throw catalogueError('RouteInvalid', ['pathNotAbsolute', path]);
+  }
+  return locales.map((locale) => ({ locale, path: localePath(i18n, route.paths?.[locale] ?? route.path, locale) }));
+}
+
+/** A translation of a page: its locale and its path. */
+export interface Alternate {
+  locale: string;
+  path: string;
+}
+
+/** An `hreflang` link of a page: a locale (or `x-default`) and the path of the page in it. */
+export interface HreflangPath {
+  hreflang: string;
+  path: string;
+}
+
+/** What a page of the site (`PageJob`) holds of its locale. */
+interface LocalizedPage {
+  route: { path: string };
+  path: string;
+  noindex: boolean;
+  locale?: string;
+  translationKey?: string;
+  alternates?: readonly Alternate[];
+  hreflang?: readonly HreflangPath[];
+}
+
+/**
+ * Gives each page of a locale its translations, itself among them: the pages of the same route
+ * with the same translation key (the entry's `translationKey`, else its parameters), one per
+ * locale. A key given twice in one locale is a mistake, named.
+ */
+export function linkTranslations(jobs: LocalizedPage[], i18n: Locales): void {
+  const groups = new Map<string, LocalizedPage[]>();
+  for (const job of jobs) {
+    if (job.locale === undefined) continue;
+    const id = `${job.route.path}\u0000${job.translationKey}`;
+    const group = groups.get(id) ?? [];
+    const twin = group.find((other) => other.locale === job.locale);
+    if (twin)
+      throw catalogueError('I18nInvalid', ['keyTwice', job.route.path, job.translationKey ?? '', twin.path, job.path]);
+    group.push(job);
+    groups.set(id, group);
+  }
+  const order = (alternate: Alternate) => i18n.locales.indexOf(alternate.locale);
+  for (const group of groups.values()) {
+    const alternates = group
+      .filter((job) => !job.noindex)
+      .map((job) => ({ locale: job.locale!, path: job.path }))
+      .sort((a, b) => order(a) - order(b));
+    // `x-default`: where a reader whose language is none of these is sent, the default locale's page.
+    const fallback = alternates.find((alternate) => alternate.locale === i18n.defaultLocale);
+    const hreflang =
+      alternates.length < 2
+        ? []
+        : [
+            ...alternates.map(({ locale, path }) => ({ hreflang: locale, path })),
+            ...(fallback ? [{ hreflang: 'x-default', path: fallback.path }] : []),
+          ];
+    for (const job of group) {
+      job.alternates = job.noindex ? [] : alternates;
+      job.hreflang = job.noindex ? [] : hreflang;
+    }
+  }
+}
+
+/** The `hreflang` links of a page with translations, with absolute URLs. */
+export const alternateLinks = (hreflang: readonly HreflangPath[] | undefined, baseUrl: string) =>
+  (hreflang ?? []).map((link) => ({ hreflang: link.hreflang, href: baseUrl + link.path }));
+
+/** What a page shows of its locale and translations, for the caches' keys: nothing for a site with one language. */
+export const translationsOf = (job: Pick<LocalizedPage, 'locale' | 'hreflang'>): unknown[] =>
+  job.locale === undefined ? [] : [job.locale, job.hreflang ?? []];
+
+/** The shell's start with the page's language on its `<html>` element. */
+export function withHtmlLang(beforeHead: string, locale: string): string {
+  const tag = /<html\b[^>]*>/i.exec(beforeHead);
+  if (!tag) return beforeHead;
+  const lang = /\slang\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/i;
+  const replaced = lang.test(tag[0])
+    ? tag[0].replace(lang, ` lang="${locale}"`)
+    : tag[0].replace(/^<html\b/i, `<html lang="${locale}"`);
+  return beforeHead.slice(0, tag.index) + replaced + beforeHead.slice(tag.index + tag[0].length);
+}

@@ -1,0 +1,115 @@
+// A site in three languages, built: every page says its language, names each translation
+// (reciprocally, with x-default), and the sitemap lists the alternates.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
+
+const fixture = path.join(repoRoot, 'tests', 'fixtures', 'basic');
+
+const SITE = `import { defineSite, type PageProps } from 'ssg';
+
+const words = { en: 'About us', de: 'Über uns', fr: 'À propos' } as Record<string, string>;
+
+function Layout({ children, alternates, locale }: PageProps & { children: React.ReactNode }) {
+  return (
+    <>
+      <nav aria-label="Language">
+        {alternates.map((alternate) => (
+          <a key={alternate.locale} href={alternate.path} hrefLang={alternate.locale} aria-current={alternate.locale === locale ? 'page' : undefined}>
+            {alternate.locale}
+          </a>
+        ))}
+      </nav>
+      <main>{children}</main>
+    </>
+  );
+}
+
+export default defineSite({
+  i18n: { locales: ['en', 'de', 'fr'], defaultLocale: 'en' },
+  layout: Layout,
+  routes: [
+    { path: '/', page: ({ locale, localePath }: PageProps) => <a href={localePath('/about')}>{words[locale!]}</a>, head: ({ locale }) => ({ title: \`Home \${locale}\` }) },
+    { path: '/about', paths: { de: '/ueber-uns' }, page: ({ locale }: PageProps) => <h1>{words[locale!]}</h1>, head: () => ({ title: 'About' }) },
+    {
+      path: '/news/:slug',
+      locales: ['en', 'de'],
+      page: ({ entry }: PageProps) => <h1>{String(entry.title)}</h1>,
+      head: ({ entry }) => ({ title: String(entry.title) }),
+      entries: ({ locale }) =>
+        locale === 'de'
+          ? [{ params: { slug: 'hallo' }, props: { title: 'Hallo' }, translationKey: 'hello' }]
+          : [
+              { params: { slug: 'hello' }, props: { title: 'Hello' }, translationKey: 'hello' },
+              { params: { slug: 'only-english' }, props: { title: 'Only English' }, translationKey: 'only' },
+            ],
+    },
+    { path: '/404', page: () => <h1>Not found</h1>, head: () => ({ title: 'Not found' }) },
+  ],
+});
+`;
+
+describe('a site in English, German and French', () => {
+  let site: TempSite;
+  const page = (file: string) => readFileSync(site.file(`dist/${file}`), 'utf8');
+  const hreflang = (html: string) =>
+    [...html.matchAll(/<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">/g)].map(
+      ([, lang, href]) => `${lang} ${href}`,
+    );
+
+  beforeAll(async () => {
+    site = await copySite(fixture, ['dist', 'node_modules', '.cache']);
+    await site.write('site/index.tsx', SITE);
+    const result = await site.run(['build']);
+    expect(result.code, result.stderr).toBe(0);
+  }, 120_000);
+  afterAll(() => site?.dispose());
+
+  it('writes each page in each of its locales, each saying its language', () => {
+    expect(page('index.html')).toMatch(/<html lang="en">/);
+    expect(page('de.html')).toMatch(/<html lang="de">/);
+    expect(page('de/ueber-uns.html')).toMatch(/<html lang="de">[\s\S]*<h1>Über uns<\/h1>/);
+    expect(page('fr/about.html')).toMatch(/<html lang="fr">[\s\S]*À propos/);
+    // localePath follows a route's own path in the locale.
+    expect(page('de.html')).toContain('<a href="/de/ueber-uns">Über uns</a>');
+    expect(page('fr.html')).toContain('<a href="/fr/about">À propos</a>');
+  });
+
+  it('names every translation and x-default, and each names it back', () => {
+    const about = [
+      'en https://fixture.example/about',
+      'de https://fixture.example/de/ueber-uns',
+      'fr https://fixture.example/fr/about',
+      'x-default https://fixture.example/about',
+    ];
+    for (const file of ['about.html', 'de/ueber-uns.html', 'fr/about.html'])
+      expect(hreflang(page(file))).toEqual(about);
+    expect(hreflang(page('news/hello.html'))).toEqual(hreflang(page('de/news/hallo.html')));
+    expect(hreflang(page('news/hello.html'))).toEqual([
+      'en https://fixture.example/news/hello',
+      'de https://fixture.example/de/news/hallo',
+      'x-default https://fixture.example/news/hello',
+    ]);
+    // No translation, none named; a page kept from search engines names none either.
+    expect(hreflang(page('news/only-english.html'))).toEqual([]);
+    expect(hreflang(page('404.html'))).toEqual([]);
+    expect(page('de/ueber-uns.html')).toContain('<a href="/about" hrefLang="en">en</a>');
+  });
+
+  it('lists the alternates in the sitemap', () => {
+    const sitemap = page('sitemap.xml');
+    expect(sitemap).toContain('xmlns:xhtml="http://www.w3.org/1999/xhtml"');
+    const entry = sitemap.split('\n').find((line) => line.includes('<loc>https://fixture.example/de/ueber-uns</loc>'))!;
+    expect(entry).toContain('<xhtml:link rel="alternate" hreflang="en" href="https://fixture.example/about"/>');
+    expect(entry).toContain('<xhtml:link rel="alternate" hreflang="x-default" href="https://fixture.example/about"/>');
+    expect(sitemap).not.toContain('/de/404');
+  });
+
+  it('renders a page again when a translation of it appears', async () => {
+    await site.write('site/index.tsx', SITE.replace("locales: ['en', 'de'],\n", "locales: ['en', 'de', 'fr'],\n"));
+    const result = await site.run(['build']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(hreflang(page('news/hello.html'))).toContain('fr https://fixture.example/fr/news/hello');
+  }, 60_000);
+});
