@@ -1,6 +1,7 @@
 // A site in three languages, built: every page says its language, names each translation
 // (reciprocally, with x-default), and the sitemap lists the alternates.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
@@ -112,4 +113,39 @@ describe('a site in English, German and French', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(hreflang(page('news/hello.html'))).toContain('fr https://fixture.example/fr/news/hello');
   }, 60_000);
+});
+
+describe('the search of a site in two languages', () => {
+  it('makes one index per language, each page in its own', async () => {
+    const site = await copySite(fixture, ['dist', 'node_modules', '.cache']);
+    try {
+      await site.write(
+        'site/index.tsx',
+        SITE.replace(
+          'layout: Layout,\n',
+          "layout: Layout,\n  search: { indexed: ['/news/:slug'], pages: ['/'] },\n",
+        ).replace("props: { title: 'Hallo' }", "props: { title: 'Hallo Eichhörnchen' }"),
+      );
+      const result = await site.run(['build']);
+      expect(result.code, result.stderr).toBe(0);
+      const entry = JSON.parse(readFileSync(site.file('dist/pagefind/pagefind-entry.json'), 'utf8')) as {
+        languages: Record<string, { page_count: number }>;
+      };
+      // Pagefind indexes each language apart, by the page's lang: the German box searches German pages.
+      expect(
+        Object.fromEntries(Object.entries(entry.languages).map(([lang, { page_count }]) => [lang, page_count])),
+      ).toEqual({
+        en: 2,
+        de: 1,
+      });
+      const fragments = readdirSync(site.file('dist/pagefind/fragment'));
+      const german = fragments.filter((name) => name.startsWith('de_'));
+      expect(german).toHaveLength(1);
+      expect(gunzipSync(readFileSync(site.file(`dist/pagefind/fragment/${german[0]}`))).toString('utf8')).toContain(
+        'Eichhörnchen',
+      );
+    } finally {
+      await site.dispose();
+    }
+  }, 120_000);
 });
