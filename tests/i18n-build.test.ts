@@ -95,6 +95,8 @@ describe('a site in English, German and French', () => {
     // No translation, none named; a page kept from search engines names none either.
     expect(hreflang(page('news/only-english.html'))).toEqual([]);
     expect(hreflang(page('404.html'))).toEqual([]);
+    // Its switcher still leads to the other languages' not-found pages.
+    expect(page('de/404.html')).toContain('<a href="/404" hrefLang="en">en</a>');
     expect(page('de/ueber-uns.html')).toContain('<a href="/about" hrefLang="en">en</a>');
   });
 

@@ -105,10 +105,14 @@ describe('the site’s locales', () => {
       expect(codeOf(() => expandRoutes(site(i18n as SiteI18n, routes), context))).toBe(code);
     const i18n = { locales: ['en', 'de'], defaultLocale: 'en' };
     expect(codeOf(() => expandRoutes(site(i18n, [{ path: '/', page, head, locales: ['fr'] }]), context))).toBe(
-      'I18nInvalid',
+      'RouteInvalid',
+    );
+    const other = { path: '/p/:id', page, head, paths: { de: '/q/:name' }, entries: () => [{ params: { id: 'a' } }] };
+    expect(() => expandRoutes(site(i18n, [other]), context)).toThrow(
+      /its path in "de", \/q\/:name, must have the same parameters/,
     );
     expect(codeOf(() => expandRoutes(site(undefined, [{ path: '/', page, head, paths: { de: '/x' } }]), context))).toBe(
-      'I18nInvalid',
+      'RouteInvalid',
     );
     const twice = {
       path: '/p/:id',

@@ -340,7 +340,7 @@ export const errorCatalogue = {
   },
   RouteInvalid: {
     title: 'A route is malformed',
-    hint: 'Check the route table in site/index.tsx.',
+    hint: "Check the route table in site/index.tsx (with i18n, a route's locales and paths too).",
     message: byCase({
       pathNotAbsolute: (path: unknown) => `Route path ${JSON.stringify(path)} must start with "/".`,
       noPageOrHead: (route: string) => `Route ${route} needs a page component and a head function.`,
@@ -349,6 +349,12 @@ export const errorCatalogue = {
         `entries() of the route ${route} returned ${entries === null ? 'null' : typeof entries}, not a list.`,
       entryWithoutParams: (route: string) =>
         `Route ${route}: each entry needs params, for example { params: { slug: 'a' } }.`,
+      routeLocale: (route: string, locale: unknown, locales: readonly string[]) =>
+        `Route ${route} names the locale ${JSON.stringify(locale)} (in locales or paths), which is not one of i18n.locales (${locales.join(', ')}).`,
+      localeParams: (route: string, locale: string, path: string) =>
+        `Route ${route}: its path in "${locale}", ${path}, must have the same parameters as the route's own.`,
+      noI18n: (route: string) =>
+        `Route ${route} has locales or paths, but the site has no i18n: add i18n to defineSite, or take them out.`,
       paramInvalid: (route: string, param: string, value: unknown) =>
         `Route ${route}: parameter "${param}" is ${value === undefined ? 'missing' : `"${String(value)}", not a safe URL segment`}.`,
     }),
@@ -364,13 +370,13 @@ export const errorCatalogue = {
       defaultLocale: (locale: unknown, locales: readonly string[]) =>
         `i18n.defaultLocale is ${JSON.stringify(locale)}, which is not one of i18n.locales (${locales.join(', ')}).`,
       prefix: (value: unknown) => `i18n.prefixDefaultLocale is ${JSON.stringify(value)}; it is true or false.`,
-      routeLocale: (route: string, locale: unknown, locales: readonly string[]) =>
-        `Route ${route} names the locale ${JSON.stringify(locale)}, which is not one of i18n.locales (${locales.join(', ')}).`,
-      keyTwice: (route: string, key: string, first: string, second: string) =>
-        `Route ${route} gives the translation key ${JSON.stringify(key)} to two pages of one locale, ${first} and ${second}: give each translation its own key.`,
-      noI18n: (route: string) =>
-        `Route ${route} has locales or paths, but the site has no i18n: add i18n to defineSite, or take them out.`,
     }),
+  },
+  TranslationKeyDuplicate: {
+    title: 'Two pages of one language are translations of the same page',
+    hint: "Give each page its own translationKey in the route's entries() (site/index.tsx): where the key comes from an article's front matter, fix it there.",
+    message: (route: string, key: string, first: string, second: string) =>
+      `Route ${route} gives the translation key ${JSON.stringify(key)} to two pages of one locale, ${first} and ${second}.`,
   },
   RouteDuplicate: {
     title: 'Two routes write one path',

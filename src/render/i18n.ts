@@ -80,12 +80,15 @@ export function routePatterns(route: Route<any>, i18n: Locales | undefined): Arr
   const locales = route.locales ?? i18n.locales;
   for (const locale of locales as unknown[])
     if (typeof locale !== 'string' || !i18n.locales.includes(locale))
-      throw catalogueError('I18nInvalid', ['routeLocale', route.path, locale, i18n.locales]);
+      throw catalogueError('RouteInvalid', ['routeLocale', route.path, locale, i18n.locales]);
   for (const [locale, path] of Object.entries(route.paths ?? {})) {
     if (!i18n.locales.includes(locale))
-      throw catalogueError('I18nInvalid', ['routeLocale', route.path, locale, i18n.locales]);
+      throw catalogueError('RouteInvalid', ['routeLocale', route.path, locale, i18n.locales]);
     if (typeof path !== 'string' || !path.startsWith('/'))
       throw catalogueError('RouteInvalid', ['pathNotAbsolute', path]);
+    const names = (pattern: string) => [...pattern.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]).sort();
+    if (names(path).join() !== names(route.path).join())
+      throw catalogueError('RouteInvalid', ['localeParams', route.path, locale, path]);
   }
   return locales.map((locale) => ({ locale, path: localePath(i18n, route.paths?.[locale] ?? route.path, locale) }));
 }
@@ -126,27 +129,32 @@ export function linkTranslations(jobs: LocalizedPage[], i18n: Locales): void {
     const group = groups.get(id) ?? [];
     const twin = group.find((other) => other.locale === job.locale);
     if (twin)
-      throw catalogueError('I18nInvalid', ['keyTwice', job.route.path, job.translationKey ?? '', twin.path, job.path]);
+      throw catalogueError('TranslationKeyDuplicate', [job.route.path, job.translationKey ?? '', twin.path, job.path]);
     group.push(job);
     groups.set(id, group);
   }
   const order = (alternate: Alternate) => i18n.locales.indexOf(alternate.locale);
   for (const group of groups.values()) {
+    // Every translation is an alternate (a not-found page's switcher leads to the others); only
+    // those for search engines get hreflang links, on pages for search engines.
     const alternates = group
+      .map((job) => ({ locale: job.locale!, path: job.path }))
+      .sort((a, b) => order(a) - order(b));
+    const indexable = group
       .filter((job) => !job.noindex)
       .map((job) => ({ locale: job.locale!, path: job.path }))
       .sort((a, b) => order(a) - order(b));
     // `x-default`: where a reader whose language is none of these is sent, the default locale's page.
-    const fallback = alternates.find((alternate) => alternate.locale === i18n.defaultLocale);
+    const fallback = indexable.find((alternate) => alternate.locale === i18n.defaultLocale);
     const hreflang =
-      alternates.length < 2
+      indexable.length < 2
         ? []
         : [
-            ...alternates.map(({ locale, path }) => ({ hreflang: locale, path })),
+            ...indexable.map(({ locale, path }) => ({ hreflang: locale, path })),
             ...(fallback ? [{ hreflang: 'x-default', path: fallback.path }] : []),
           ];
     for (const job of group) {
-      job.alternates = job.noindex ? [] : alternates;
+      job.alternates = alternates;
       job.hreflang = job.noindex ? [] : hreflang;
     }
   }

@@ -85,7 +85,7 @@ export function expandRoutes<Data>(site: SiteDefinition<Data>, context: RouteCon
       throw catalogueError('RouteInvalid', ['noPageOrHead', route.path]);
     }
     if (!i18n && (route.locales !== undefined || route.paths !== undefined))
-      throw catalogueError('I18nInvalid', ['noI18n', route.path]);
+      throw catalogueError('RouteInvalid', ['noI18n', route.path]);
     const hasParams = route.path.includes(':');
     if (hasParams && !route.entries) {
       throw catalogueError('RouteInvalid', ['noEntries', route.path]);
