@@ -38,9 +38,15 @@ export default defineSite({
       locales: ['en', 'de'],
       page: ({ entry }: PageProps) => <h1>{String(entry.title)}</h1>,
       head: ({ entry }) => ({ title: String(entry.title) }),
-      entries: ({ locale }) =>
+      entries: ({ locale, data }) =>
         locale === 'de'
-          ? [{ params: { slug: 'hallo' }, props: { title: 'Hallo' }, translationKey: 'hello' }]
+          ? [
+              { params: { slug: 'hallo' }, props: { title: 'Hallo' }, translationKey: 'hello' },
+              // A translation that content/site.yaml turns on: no code changes with it.
+              ...((data as { site?: { translateOnly?: boolean } }).site?.translateOnly
+                ? [{ params: { slug: 'nur-englisch' }, props: { title: 'Nicht mehr nur Englisch' }, translationKey: 'only' }]
+                : []),
+            ]
           : [
               { params: { slug: 'hello' }, props: { title: 'Hello' }, translationKey: 'hello' },
               { params: { slug: 'only-english' }, props: { title: 'Only English' }, translationKey: 'only' },
@@ -109,11 +115,14 @@ describe('a site in English, German and French', () => {
     expect(sitemap).not.toContain('/de/404');
   });
 
-  it('renders a page again when a translation of it appears', async () => {
-    await site.write('site/index.tsx', SITE.replace("locales: ['en', 'de'],\n", "locales: ['en', 'de', 'fr'],\n"));
+  it('renders a page again when a translation of it appears in content, no code changed', async () => {
+    const before = page('news/only-english.html');
+    await site.write('content/site.yaml', 'baseUrl: https://fixture.example\ntranslateOnly: true\n');
     const result = await site.run(['build']);
     expect(result.code, result.stderr).toBe(0);
-    expect(hreflang(page('news/hello.html'))).toContain('fr https://fixture.example/fr/news/hello');
+    expect(page('news/only-english.html')).not.toBe(before);
+    expect(hreflang(page('news/only-english.html'))).toContain('de https://fixture.example/de/news/nur-englisch');
+    expect(hreflang(page('de/news/nur-englisch.html'))).toContain('en https://fixture.example/news/only-english');
   }, 60_000);
 });
 

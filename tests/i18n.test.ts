@@ -2,7 +2,7 @@
 // (reciprocal, with x-default), and each mistake in `i18n` named.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkI18n, localePath, withHtmlLang } from '../src/render/i18n.ts';
+import { checkI18n, localePath, routeLocalePath, withHtmlLang } from '../src/render/i18n.ts';
 import { expandRoutes } from '../src/render/routes.ts';
 import type { Route, SiteDefinition, SiteI18n } from '../src/render/site-definition.ts';
 
@@ -145,5 +145,31 @@ describe('the site’s locales', () => {
     );
     expect(withHtmlLang('<html class="x">', 'de-AT')).toBe('<html lang="de-AT" class="x">');
     expect(withHtmlLang("<HTML data-a='1' LANG='en'>", 'de')).toBe('<HTML data-a=\'1\' lang="de">');
+    // The first <html> outside a comment, its attributes read with their quotes.
+    expect(withHtmlLang('<!-- <html lang="en"> -->\n<html lang="en">', 'de')).toBe(
+      '<!-- <html lang="en"> -->\n<html lang="de">',
+    );
+    expect(withHtmlLang('<html data-x="a>b" lang="en">', 'de')).toBe('<html data-x="a>b" lang="de">');
+    expect(withHtmlLang('<html-foo><html>', 'de')).toBe('<html-foo><html lang="de">');
+  });
+
+  it('gives a path in a locale through the route it is a page of', () => {
+    const i18n = { locales: ['en', 'de', 'fr'], defaultLocale: 'en', prefixDefaultLocale: false };
+    const routes: Route<any>[] = [
+      { path: '/news/archive', page, head },
+      { path: '/news/:slug', page, head, paths: { de: '/nachrichten/:slug' }, locales: ['en', 'de'] },
+      { path: '/about', page, head, paths: { de: '/ueber-uns' } },
+    ];
+    const at = (path: string, locale: string) => routeLocalePath(i18n, routes, path, locale);
+    expect(at('/news/archive', 'de')).toBe('/de/news/archive');
+    expect(at('/news/x', 'de')).toBe('/de/nachrichten/x');
+    expect(at('/about#team', 'de')).toBe('/de/ueber-uns#team');
+    expect(at('/about/?a=1', 'de')).toBe('/de/ueber-uns?a=1');
+    expect(at('/about', 'en')).toBe('/about');
+    expect([at('about', 'de'), at('https://x.example/a', 'de'), at('//x.example', 'de')]).toEqual([
+      'about',
+      'https://x.example/a',
+      '//x.example',
+    ]);
   });
 });

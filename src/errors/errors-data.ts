@@ -351,6 +351,10 @@ export const errorCatalogue = {
         `Route ${route}: each entry needs params, for example { params: { slug: 'a' } }.`,
       routeLocale: (route: string, locale: unknown, locales: readonly string[]) =>
         `Route ${route} names the locale ${JSON.stringify(locale)} (in locales or paths), which is not one of i18n.locales (${locales.join(', ')}).`,
+      localesNotList: (route: string) =>
+        `Route ${route}: locales must be a list of at least one of i18n.locales, such as ['en', 'de'].`,
+      pathsNotObject: (route: string) =>
+        `Route ${route}: paths must be an object of a path by locale, such as { de: '/ueber-uns' }.`,
       localeParams: (route: string, locale: string, path: string) =>
         `Route ${route}: its path in "${locale}", ${path}, must have the same parameters as the route's own.`,
       noI18n: (route: string) =>

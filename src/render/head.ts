@@ -23,6 +23,13 @@ export interface HeadInput {
   hreflang?: ReadonlyArray<{ hreflang: string; href: string }>;
 }
 
+/** Open Graph's `language_TERRITORY` of a language tag: `de-AT` is `de_AT`, `zh-Hant-TW` is `zh_TW`. */
+const ogLocale = (tag: string) => {
+  const [language, ...rest] = tag.split('-');
+  const region = rest.find((part) => /^([A-Za-z]{2}|\d{3})$/.test(part));
+  return region ? `${language}_${region.toUpperCase()}` : language!;
+};
+
 /** JSON inside <script>: `<` escaped, so no `</script>` can end the block early. */
 function jsonForScript(value: unknown): string {
   return JSON.stringify(value)
@@ -42,7 +49,9 @@ export function renderHead(input: HeadInput): string {
   else tags.push('<meta name="robots" content="noindex">');
   if (head.prev) tags.push(`<link rel="prev" href="${attr(baseUrl + head.prev)}">`);
   if (head.next) tags.push(`<link rel="next" href="${attr(baseUrl + head.next)}">`);
-  for (const link of canonicalUrl ? (input.hreflang ?? []) : [])
+  // Only on a page that is its own canonical: search engines ignore hreflang that leads elsewhere.
+  const ownCanonical = canonicalUrl !== undefined && input.hreflang?.some((link) => link.href === canonicalUrl);
+  for (const link of ownCanonical ? (input.hreflang ?? []) : [])
     tags.push(`<link rel="alternate" hreflang="${attr(link.hreflang)}" href="${attr(link.href)}">`);
 
   if (meta) {
@@ -54,7 +63,7 @@ export function renderHead(input: HeadInput): string {
       ['og:title', head.title],
       ['og:description', description],
       ['og:url', canonicalUrl],
-      ['og:locale', (input.locale ?? meta.language).replace('-', '_')],
+      ['og:locale', ogLocale(input.locale ?? meta.language)],
       ['og:image', image && baseUrl + image],
       ['og:image:width', details && String(details.width)],
       ['og:image:height', details && String(details.height)],

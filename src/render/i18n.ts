@@ -52,38 +52,57 @@ export function localePath(i18n: Locales, path: string, locale: string): string 
  * prefix (`/de/ueber-uns`); any other path under the prefix alone.
  */
 export function routeLocalePath(i18n: Locales, routes: readonly Route<any>[], path: string, locale: string): string {
-  for (const route of routes) {
-    const own = route.paths?.[locale];
-    if (own === undefined) continue;
-    const names: string[] = [];
-    const pattern = route.path
-      .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-      .replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => {
-        names.push(name);
-        return '([^/]+)';
-      });
-    const match = new RegExp(`^${pattern}$`).exec(path);
-    if (!match) continue;
-    const params = new Map(names.map((name, index) => [name, match[index + 1]!]));
-    return localePath(
-      i18n,
-      own.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => params.get(name) ?? `:${name}`),
-      locale,
+  // Only a path of the site: a relative path or a URL is left as it is; a query or fragment kept.
+  if (!path.startsWith('/') || path.startsWith('//')) return path;
+  const at = path.search(/[?#]/);
+  const [bare, rest] = at < 0 ? [path, ''] : [path.slice(0, at), path.slice(at)];
+  const trimmed = bare.length > 1 ? bare.replace(/\/+$/, '') : bare;
+  // A route without parameters that is this path first, then the first whose pattern matches.
+  const ordered = [...routes].sort((x, y) => Number(x.path.includes(':')) - Number(y.path.includes(':')));
+  for (const route of ordered) {
+    const params = matchRoute(route.path, trimmed);
+    if (!params) continue;
+    const own = route.paths?.[locale] ?? route.path;
+    return (
+      localePath(
+        i18n,
+        own.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => params.get(name) ?? `:${name}`),
+        locale,
+      ) + rest
     );
   }
-  return localePath(i18n, path, locale);
+  return localePath(i18n, trimmed, locale) + rest;
+}
+
+/** The parameters of a path of a route's pattern (`/news/:slug`), or none when it is not one. */
+function matchRoute(pattern: string, path: string): Map<string, string> | undefined {
+  const names: string[] = [];
+  const source = pattern
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    .replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => {
+      names.push(name);
+      return '([^/]+)';
+    });
+  const match = new RegExp(`^${source}$`).exec(path);
+  return match ? new Map(names.map((name, index) => [name, match[index + 1]!])) : undefined;
 }
 
 /** Each locale a route exists in, with its path pattern there: its own (`paths`) or its path, under the locale's prefix. */
 export function routePatterns(route: Route<any>, i18n: Locales | undefined): Array<{ locale?: string; path: string }> {
   if (!i18n) return [{ path: route.path }];
+  if (route.locales !== undefined && (!Array.isArray(route.locales) || route.locales.length === 0))
+    throw catalogueError('RouteInvalid', ['localesNotList', route.path]);
+  if (
+    route.paths !== undefined &&
+    (typeof route.paths !== 'object' || route.paths === null || Array.isArray(route.paths))
+  )
+    throw catalogueError('RouteInvalid', ['pathsNotObject', route.path]);
   const locales = route.locales ?? i18n.locales;
   for (const locale of locales as unknown[])
     if (typeof locale !== 'string' || !i18n.locales.includes(locale))
       throw catalogueError('RouteInvalid', ['routeLocale', route.path, locale, i18n.locales]);
   for (const [locale, path] of Object.entries(route.paths ?? {})) {
-    if (!i18n.locales.includes(locale))
-      throw catalogueError('RouteInvalid', ['routeLocale', route.path, locale, i18n.locales]);
+    if (!locales.includes(locale)) throw catalogueError('RouteInvalid', ['routeLocale', route.path, locale, locales]);
     if (typeof path !== 'string' || !path.startsWith('/'))
       throw catalogueError('RouteInvalid', ['pathNotAbsolute', path]);
     const names = (pattern: string) => [...pattern.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]).sort();
@@ -165,16 +184,19 @@ export const alternateLinks = (hreflang: readonly HreflangPath[] | undefined, ba
   (hreflang ?? []).map((link) => ({ hreflang: link.hreflang, href: baseUrl + link.path }));
 
 /** What a page shows of its locale and translations, for the caches' keys: nothing for a site with one language. */
-export const translationsOf = (job: Pick<LocalizedPage, 'locale' | 'hreflang'>): unknown[] =>
-  job.locale === undefined ? [] : [job.locale, job.hreflang ?? []];
+export const translationsOf = (job: Pick<LocalizedPage, 'locale' | 'hreflang' | 'alternates'>): unknown[] =>
+  job.locale === undefined ? [] : [job.locale, job.hreflang ?? [], job.alternates ?? []];
 
-/** The shell's start with the page's language on its `<html>` element. */
+/** The shell's start with the page's language on its `<html>` element (the first outside a comment). */
 export function withHtmlLang(beforeHead: string, locale: string): string {
-  const tag = /<html\b[^>]*>/i.exec(beforeHead);
-  if (!tag) return beforeHead;
-  const lang = /\slang\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/i;
-  const replaced = lang.test(tag[0])
-    ? tag[0].replace(lang, ` lang="${locale}"`)
-    : tag[0].replace(/^<html\b/i, `<html lang="${locale}"`);
-  return beforeHead.slice(0, tag.index) + replaced + beforeHead.slice(tag.index + tag[0].length);
+  const tag = /<!--[\s\S]*?-->|<html(?=[\s>/])(?:"[^"]*"|'[^']*'|[^'">])*>/gi;
+  for (let found = tag.exec(beforeHead); found; found = tag.exec(beforeHead)) {
+    if (found[0].startsWith('<!--')) continue;
+    const lang = /(\s)lang\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/i;
+    const replaced = lang.test(found[0])
+      ? found[0].replace(lang, `$1lang="${locale}"`)
+      : found[0].replace(/^<html/i, `<html lang="${locale}"`);
+    return beforeHead.slice(0, found.index) + replaced + beforeHead.slice(found.index + found[0].length);
+  }
+  return beforeHead;
 }

@@ -91,7 +91,8 @@ export function expandRoutes<Data>(site: SiteDefinition<Data>, context: RouteCon
       throw catalogueError('RouteInvalid', ['noEntries', route.path]);
     }
     for (const { locale, path: pattern } of routePatterns(route, i18n)) {
-      const inLocale = locale === undefined ? context : { ...context, locale };
+      // The context's lists are read only when entries() asks (dev records what it read).
+      const inLocale = locale === undefined ? context : Object.create(context, { locale: { value: locale } });
       const entries = hasParams ? listEntries(route, inLocale) : [{ params: {} }];
       for (const entry of entries) jobs.push(routeJob(route, pattern, locale, entry, seen));
     }
@@ -99,6 +100,10 @@ export function expandRoutes<Data>(site: SiteDefinition<Data>, context: RouteCon
   if (i18n) linkTranslations(jobs, i18n);
   return jobs;
 }
+
+/** A page's params as a translation key, whatever order they were given in. */
+const paramsKey = (params: Record<string, string>) =>
+  JSON.stringify(Object.entries(params).sort(([a], [b]) => (a < b ? -1 : 1)));
 
 /** One page of a route in a locale, its output path not written by another. */
 function routeJob(
@@ -125,11 +130,11 @@ function routeJob(
     params,
     entry: props ?? {},
     outputPath,
-    notFound: isNotFoundPath(path),
-    noindex: isNotFoundPath(path) || route.noindex === true,
+    notFound: isNotFoundPath(path) || isNotFoundPath(route.path),
+    noindex: isNotFoundPath(path) || isNotFoundPath(route.path) || route.noindex === true,
     ...(locale === undefined
       ? {}
-      : { locale, translationKey: typeof translationKey === 'string' ? translationKey : JSON.stringify(params) }),
+      : { locale, translationKey: typeof translationKey === 'string' ? translationKey : paramsKey(params) }),
   };
 }
 
