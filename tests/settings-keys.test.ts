@@ -140,7 +140,9 @@ describe("defineSite's options", () => {
             for (const step of at) target = target[step] as Record<string, any>;
             target[slip] = 1;
             const errors = check(withRoutes);
-            const option = [...at.map((step) => (/^\d+$/.test(step) ? `[${step}]` : step)), slip]
+            // A key that is no identifier is written as a string in brackets (`["18n"]`).
+            const written = /^[A-Za-z_$][\w$]*$/.test(slip) ? slip : `[${JSON.stringify(slip)}]`;
+            const option = [...at.map((step) => (/^\d+$/.test(step) ? `[${step}]` : step)), written]
               .join('.')
               .replace(/\.\[/g, '[');
             expect(errors.map((error) => [error.code, error.message])).toContainEqual([
@@ -156,15 +158,15 @@ describe("defineSite's options", () => {
   });
 
   it('an option of another generator is refused, naming the options there are', () => {
-    const [error, ...more] = check({ routes: [route], i18n: { locales: ['en', 'de'] } });
+    const [error, ...more] = check({ routes: [route], integrations: [] });
     expect(more).toEqual([]);
     expect([error!.code, error!.where, error!.message]).toEqual([
       'SiteOptionUnknown',
       'site/index.tsx',
-      "defineSite's i18n is not an option, so it would be ignored.",
+      "defineSite's integrations is not an option, so it would be ignored.",
     ]);
     expect(error!.hint).toMatch(
-      /^Remove i18n, or use one of routes, collections, .*search; docs\/reference\/define-site\.md/,
+      /^Remove integrations, or use one of routes, i18n, collections, .*search; docs\/reference\/define-site\.md/,
     );
   });
 

@@ -24,7 +24,7 @@ const route = z.strictObject({
   paths: optional,
 });
 
-const i18n = z.strictObject({ locales: z.unknown(), defaultLocale: z.unknown(), prefixDefaultLocale: optional });
+const i18n = z.strictObject({ locales: optional, defaultLocale: optional, prefixDefaultLocale: optional });
 
 const collection = z.strictObject({ type: optional, folder: optional, schema: optional });
 
