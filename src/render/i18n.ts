@@ -7,6 +7,9 @@ import type { Route, SiteI18n } from './site-definition.ts';
 /** A language tag ssg accepts: a language, optionally a region or script (`en`, `de-AT`, `zh-Hant`). */
 const LOCALE = /^[a-z]{2,3}(-[A-Z][a-z]{3})?(-([A-Z]{2}|\d{3}))?$/;
 
+/** A parameter of a route's path, `:slug`. */
+const PARAM = /:([A-Za-z_][A-Za-z0-9_]*)/g;
+
 /** The site's locales as checked; none when the site has one language. */
 export interface Locales {
   locales: readonly string[];
@@ -66,7 +69,7 @@ export function routeLocalePath(i18n: Locales, routes: readonly Route<any>[], pa
     return (
       localePath(
         i18n,
-        own.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => params.get(name) ?? `:${name}`),
+        own.replace(PARAM, (_, name: string) => params.get(name) ?? `:${name}`),
         locale,
       ) + rest
     );
@@ -77,12 +80,10 @@ export function routeLocalePath(i18n: Locales, routes: readonly Route<any>[], pa
 /** The parameters of a path of a route's pattern (`/news/:slug`), or none when it is not one. */
 function matchRoute(pattern: string, path: string): Map<string, string> | undefined {
   const names: string[] = [];
-  const source = pattern
-    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-    .replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => {
-      names.push(name);
-      return '([^/]+)';
-    });
+  const source = pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(PARAM, (_, name: string) => {
+    names.push(name);
+    return '([^/]+)';
+  });
   const match = new RegExp(`^${source}$`).exec(path);
   return match ? new Map(names.map((name, index) => [name, match[index + 1]!])) : undefined;
 }
@@ -105,7 +106,7 @@ export function routePatterns(route: Route<any>, i18n: Locales | undefined): Arr
     if (!locales.includes(locale)) throw catalogueError('RouteInvalid', ['routeLocale', route.path, locale, locales]);
     if (typeof path !== 'string' || !path.startsWith('/'))
       throw catalogueError('RouteInvalid', ['pathNotAbsolute', path]);
-    const names = (pattern: string) => [...pattern.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]).sort();
+    const names = (pattern: string) => [...pattern.matchAll(PARAM)].map((m) => m[1]).sort();
     if (names(path).join() !== names(route.path).join())
       throw catalogueError('RouteInvalid', ['localeParams', route.path, locale, path]);
   }
@@ -152,17 +153,13 @@ export function linkTranslations(jobs: LocalizedPage[], i18n: Locales): void {
     group.push(job);
     groups.set(id, group);
   }
-  const order = (alternate: Alternate) => i18n.locales.indexOf(alternate.locale);
+  const asAlternate = (job: LocalizedPage) => ({ locale: job.locale!, path: job.path });
   for (const group of groups.values()) {
+    group.sort((a, b) => i18n.locales.indexOf(a.locale!) - i18n.locales.indexOf(b.locale!));
     // Every translation is an alternate (a not-found page's switcher leads to the others); only
     // those for search engines get hreflang links, on pages for search engines.
-    const alternates = group
-      .map((job) => ({ locale: job.locale!, path: job.path }))
-      .sort((a, b) => order(a) - order(b));
-    const indexable = group
-      .filter((job) => !job.noindex)
-      .map((job) => ({ locale: job.locale!, path: job.path }))
-      .sort((a, b) => order(a) - order(b));
+    const alternates = group.map(asAlternate);
+    const indexable = group.filter((job) => !job.noindex).map(asAlternate);
     // `x-default`: where a reader whose language is none of these is sent, the default locale's page.
     const fallback = indexable.find((alternate) => alternate.locale === i18n.defaultLocale);
     const hreflang =

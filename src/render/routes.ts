@@ -2,7 +2,7 @@ import { catalogueError } from '../errors/errors.ts';
 import { siteCodeError } from '../errors/site-code-error.ts';
 import type { Route, RouteContext, RouteEntry, SiteDefinition } from './site-definition.ts';
 import { groupByTag } from '../content/tags.ts';
-import { checkI18n, linkTranslations, routePatterns, type Alternate, type HreflangPath, type Locales } from './i18n.ts';
+import { linkTranslations, localesOf, routePatterns, type Alternate, type HreflangPath } from './i18n.ts';
 
 /** One page to write: a route with its parameters filled in. */
 export interface PageJob {
@@ -74,7 +74,7 @@ function listEntries<Data>(route: Route<Data>, context: RouteContext<Data>): Rou
 export function expandRoutes<Data>(site: SiteDefinition<Data>, context: RouteContext<Data>): PageJob[] {
   // A tag with no URL stops the build here, naming its file, before any page reads the tags.
   groupByTag(context.articles);
-  const i18n = checkI18n(site.i18n);
+  const i18n = localesOf(site);
   const jobs: PageJob[] = [];
   const seen = new Map<string, string>();
   for (const route of site.routes) {
@@ -124,18 +124,18 @@ function routeJob(
     throw catalogueError('RouteDuplicate', [previous, route.path, outputPath]);
   }
   seen.set(outputPath, route.path);
+  // A not-found page in any locale, whatever its own path there.
+  const notFound = isNotFoundPath(path) || isNotFoundPath(route.path);
   return {
     route,
     path,
     params,
     entry: props ?? {},
     outputPath,
-    notFound: isNotFoundPath(path) || isNotFoundPath(route.path),
-    noindex: isNotFoundPath(path) || isNotFoundPath(route.path) || route.noindex === true,
+    notFound,
+    noindex: notFound || route.noindex === true,
     ...(locale === undefined
       ? {}
       : { locale, translationKey: typeof translationKey === 'string' ? translationKey : paramsKey(params) }),
   };
 }
-
-export type { Locales };

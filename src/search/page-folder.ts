@@ -123,7 +123,7 @@ function folderWriter(dir: string, holds: ReadonlyMap<string, Held>, fileOf: (ur
   const apart = new Map<string, string>();
   /** The files put by this run: their hash is the run's. */
   const fresh = new Set<string>();
-  const state = { written, sizes, apart, fresh, pending: 0 };
+  let pending = 0;
   /** Until Pagefind listed the folder, a file it holds is not replaced: on some file systems a rename moves a name in the listing. */
   let listed: Promise<unknown> = Promise.resolve();
   let writes = 0;
@@ -150,14 +150,18 @@ function folderWriter(dir: string, holds: ReadonlyMap<string, Held>, fileOf: (ur
         await rm(aside, { force: true }).catch(() => {});
         throw error;
       });
-    state.pending++;
-    writing.catch(() => {}).finally(() => state.pending--); // a failure is reported by addTo
+    pending++;
+    writing.catch(() => {}).finally(() => pending--); // a failure is reported by addTo
     written.set(file, writing);
     return writing;
   };
   return {
-    ...state,
-    state,
+    written,
+    sizes,
+    apart,
+    fresh,
+    /** How many pages are being written: each holds its HTML until it is. */
+    pending: () => pending,
     put,
     /** Holds the writes of the files the folder held until `listing` settles. */
     holdWritesUntil: (listing: Promise<unknown>) => void (listed = listing),
@@ -236,7 +240,7 @@ export function pageFolder(cacheDir: string, urls: Iterable<string>, kept = fals
     /** The pages' text, in megabytes (Pagefind's time to answer grows with it). */
     megabytes: () => ([...sizes.values()].reduce((sum, size) => sum + size, 0) + apart.size * 50_000) / 1e6,
     /** How many pages are being written: each holds its HTML until it is. */
-    pending: () => writer.state.pending,
+    pending: writer.pending,
     put,
     /** Puts a page unless the folder holds it as it is (its hash as the folder held it, not put again meanwhile). */
     putUnlessHeld(url: string, hash: string | undefined, content: () => string): void {
