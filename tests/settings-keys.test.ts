@@ -138,6 +138,10 @@ describe("defineSite's options", () => {
             const withRoutes = { ...site, routes: [{ ...route }] } as Record<string, any>;
             let target = withRoutes;
             for (const step of at) target = target[step] as Record<string, any>;
+            // A slip as near a key already written as to one missing names the missing one
+            // (`pathh` beside a written `path` means `paths`); that choice has its own test.
+            const absent = known.filter((name) => !(name in target));
+            fc.pre((nearestKey(slip, absent) ?? key) === key);
             target[slip] = 1;
             const errors = check(withRoutes);
             // A key that is no identifier is written as a string in brackets (`["18n"]`).
@@ -155,6 +159,13 @@ describe("defineSite's options", () => {
         { numRuns: 40 },
       );
     }
+  });
+
+  it('a slip as near a key written as to one missing names the missing one', () => {
+    const messages = check({ routes: [{ ...route, pathh: { de: '/x' } }] }).map((error) => error.message);
+    expect(messages).toContain(
+      "defineSite's routes[0].pathh is not an option, so it would be ignored; did you mean paths?",
+    );
   });
 
   it('an option of another generator is refused, naming the options there are', () => {
