@@ -134,7 +134,13 @@ describe('the site’s locales', () => {
   });
 
   it('gives a path in a locale, and the shell the page’s language', () => {
-    const i18n = { locales: ['en', 'de'], defaultLocale: 'en', prefixDefaultLocale: false };
+    const i18n = {
+      locales: ['en', 'de'],
+      defaultLocale: 'en',
+      prefixDefaultLocale: false,
+      fallback: {},
+      strict: false,
+    };
     expect([localePath(i18n, '/', 'de'), localePath(i18n, '/about', 'de'), localePath(i18n, '/about', 'en')]).toEqual([
       '/de',
       '/de/about',
@@ -154,7 +160,13 @@ describe('the site’s locales', () => {
   });
 
   it('gives a path in a locale through the route it is a page of', () => {
-    const i18n = { locales: ['en', 'de', 'fr'], defaultLocale: 'en', prefixDefaultLocale: false };
+    const i18n = {
+      locales: ['en', 'de', 'fr'],
+      defaultLocale: 'en',
+      prefixDefaultLocale: false,
+      fallback: {},
+      strict: false,
+    };
     const routes: Route<any>[] = [
       { path: '/news/archive', page, head },
       { path: '/news/:slug', page, head, paths: { de: '/nachrichten/:slug' }, locales: ['en', 'de'] },

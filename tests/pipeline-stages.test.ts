@@ -341,7 +341,7 @@ describe('the feed path', () => {
       generated.push(siteFile(at.slice(1))); // the feed itself
       let named: string[] = [];
       try {
-        checkDrawnClashes(drawn, { client, jobs, generated }, projectAt('/p'), { path: at });
+        checkDrawnClashes(drawn, { client, jobs, generated }, projectAt('/p'), [{ path: at }]);
       } catch (error) {
         named = (error instanceof SsgErrorList ? error.errors : [error as SsgError]).map((item) => {
           expect([item.code, item.where]).toEqual(['GeneratedFileClash', 'site/index.tsx']);

@@ -36,7 +36,8 @@ export interface ParseOptions {
   /** What one article may cost (DEFAULT_LIMITS when not given). */
   limits?: ArticleLimits;
   /** The collection a file (relative to the root) is in, and its schema: `news` without one when not given. */
-  collection?: (file: string) => { name: string; schema?: DataSchema } | undefined;
+  /** The collection a file is in, and with `i18n` the locale its folder gives it. */
+  collection?: (file: string) => { name: string; schema?: DataSchema; locale?: string } | undefined;
 }
 
 /** The front matter as written, of each article whose collection's schema made its `data`: what the cache keeps. */
@@ -187,6 +188,9 @@ function articleFromParts(
       ...(fields.canonical !== undefined ? { canonical: new URL(fields.canonical.trim()).href } : {}),
       ...movedFromOf(fields.aliases, fields.redirect_from),
       ...shareImageOf(file, fields, title, text, { folders: options.files, warn: options.warn }),
+      ...(collection.locale === undefined
+        ? {}
+        : { locale: collection.locale, translationKey: fields.translationKey?.trim() ?? slug }),
     },
     converted,
   );
@@ -334,7 +338,7 @@ export function parseArticles(
       } else {
         article = parseArticle(source, options);
       }
-      const key = `${article.collection}/${article.slug}`;
+      const key = `${article.collection}/${article.locale ?? ''}/${article.slug}`;
       const existing = bySlug.get(key);
       if (existing) {
         errors.push(duplicateSlug(existing, article));

@@ -42,6 +42,13 @@ export interface Article<Fields extends object = {}> {
   readonly headings: readonly ArticleHeading[];
   /** Minutes to read it, at 200 words a minute, at least 1 (0 until converted). */
   readonly readingTime: number;
+  /**
+   * With `i18n`: its language, by its folder (`content/news/de/x.md` is German; a file directly
+   * in the collection's folder is in the default locale).
+   */
+  readonly locale?: string;
+  /** With `i18n`: what links it to its translations (`translationKey` in its front matter; its slug by default). */
+  readonly translationKey?: string;
 }
 
 /** A heading of an article: its level (1–6), its id on the page and its text. */

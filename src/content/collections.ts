@@ -65,6 +65,29 @@ export interface ResolvedCollection {
   schema?: DataSchema;
   /** Where it is declared: the file that called defineCollection and its line, or the site's entry. */
   where: { file: string; line?: number };
+  /** With `i18n`: the site's locales, each but the default in a folder of its own inside this one. */
+  i18n?: CollectionLocales;
+  /** Made by the generator, not declared (`strings`, with `i18n`): never told of as missing. */
+  implicit?: true;
+}
+
+/** The site's locales as a collection sorts its files by them. */
+export interface CollectionLocales {
+  readonly locales: readonly string[];
+  readonly defaultLocale: string;
+}
+
+/** With `i18n`, the site's strings per locale: `content/strings/de.yaml`, unless the site declares `strings`. */
+export const STRINGS_COLLECTION = 'strings';
+
+/**
+ * The locale of a file of a collection: that of the folder it is in directly below the
+ * collection's (`news/de/x.md`, `news/de/x/index.md`), else the default locale.
+ */
+export function localeOfFile(collection: ResolvedCollection, absolute: string): string | undefined {
+  if (!collection.i18n) return undefined;
+  const [first, ...rest] = path.relative(collection.dir, absolute).split(path.sep);
+  return rest.length > 0 && collection.i18n.locales.includes(first!) ? first : collection.i18n.defaultLocale;
 }
 
 /** The collection `articles` lists and a feed carries unless it names another: the first content collection. */
@@ -86,8 +109,11 @@ export function resolveCollections(
   siteFile: string,
   /** To name the file that called defineCollection (the site's entry otherwise): the root, and the bundle's lookup. */
   declarations?: { root: string; sites: DeclarationSites },
+  /** With `i18n`: each collection's files sorted by locale, and the strings a collection of their own. */
+  i18n?: CollectionLocales,
 ): ResolvedCollection[] {
   const definitions = declared && Object.keys(declared).length > 0 ? declared : DEFAULT_COLLECTIONS;
+  const implicit = i18n && !Object.hasOwn(definitions, STRINGS_COLLECTION);
   const resolved = Object.entries(definitions).map(([name, definition]): ResolvedCollection => {
     const where = (declarations && declaredLocation(declarations.sites(definition), declarations.root)) ?? {
       file: siteFile,
@@ -108,8 +134,17 @@ export function resolveCollections(
     const schema: unknown = definition.schema;
     if (schema !== undefined && typeof (schema as Partial<DataSchema> | null)?.safeParse !== 'function')
       throw fail('schema');
-    return { name, type, dir, where, ...(schema ? { schema: schema as DataSchema } : {}) };
+    return { name, type, dir, where, ...(schema ? { schema: schema as DataSchema } : {}), ...(i18n ? { i18n } : {}) };
   });
+  if (implicit)
+    resolved.push({
+      name: STRINGS_COLLECTION,
+      type: 'data',
+      dir: path.join(contentDir, STRINGS_COLLECTION),
+      where: { file: siteFile },
+      i18n,
+      implicit: true,
+    });
   // Named at the later of the two: the one whose folder was set to the other's.
   resolved.forEach((a, index) => {
     const inside = (one: string, other: string) => one === other || one.startsWith(other + path.sep);

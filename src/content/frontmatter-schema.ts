@@ -35,13 +35,18 @@ export const FRONT_MATTER_FIELDS: Record<
   imageAlt: { kind: 'text', label: 'Share image description' },
   aliases: { kind: 'list', label: 'Earlier addresses', hint: 'Paths that should lead here.' },
   redirect_from: { kind: 'list', label: 'Earlier addresses (Jekyll)', hidden: true },
+  translationKey: {
+    kind: 'text',
+    label: 'Translation key',
+    hint: "The same on each language's version of an article whose file names differ.",
+  },
 };
 
 /** The front-matter keys the generator reads. */
 export const READ_KEYS = Object.keys(FRONT_MATTER_FIELDS);
 
 /** The front-matter keys whose values are text, read as written (`title: 2024` is "2024", `tags: [1.10]` keeps "1.10"). */
-export const TEXT_KEYS = ['title', 'excerpt', 'description', 'tags', 'author', 'imageAlt', 'slug'];
+export const TEXT_KEYS = ['title', 'excerpt', 'description', 'tags', 'author', 'imageAlt', 'slug', 'translationKey'];
 
 /** A date that is none: why, when it has a date's shape (`2025-04-31`), else the shape to write. */
 function dateMessage(key: string, value: string): string {
@@ -140,6 +145,7 @@ const frontMatterSchema = z.looseObject({
   imageAlt: z.optional(nonEmpty('imageAlt', 'a description of the image')),
   aliases: movedFrom('aliases'),
   redirect_from: movedFrom('redirect_from'),
+  translationKey: z.optional(nonEmpty('translationKey', 'a name its translations share')),
 });
 
 /** Whether a URL is absolute and on the web (http or https), as a canonical URL must be. */

@@ -374,7 +374,38 @@ export const errorCatalogue = {
       defaultLocale: (locale: unknown, locales: readonly string[]) =>
         `i18n.defaultLocale is ${JSON.stringify(locale)}, which is not one of i18n.locales (${locales.join(', ')}).`,
       prefix: (value: unknown) => `i18n.prefixDefaultLocale is ${JSON.stringify(value)}; it is true or false.`,
+      strict: (value: unknown) => `i18n.strict is ${JSON.stringify(value)}; it is true or false.`,
+      fallback: (value: unknown) =>
+        `i18n.fallback is ${JSON.stringify(value)}; it names, for a locale, the locale whose articles it lists when untranslated, such as { "de": "en" }.`,
+      fallbackLocale: (from: string, to: unknown, locales: readonly string[]) =>
+        `i18n.fallback gives "${from}" the fallback ${JSON.stringify(to)}; both must be two of i18n.locales (${locales.join(', ')}).`,
     }),
+  },
+  StringsInvalid: {
+    title: 'A strings file cannot be read',
+    hint: 'Give each key of content/strings/<locale>.yaml a text (or a map of keys, read as nav.about); docs/i18n.md shows one.',
+    message: byCase({
+      notMap: (key: string) => `${key} is not a map of keys to texts.`,
+      notText: (key: string, value: string) =>
+        `${key} is ${value}, which is no text; write it as text, in quotes if need be.`,
+      locale: (locale: string, locales: readonly string[]) =>
+        `${locale} is not one of i18n.locales (${locales.join(', ')}); name the file after one, or add ${locale} to them.`,
+    }),
+  },
+  StringMissing: {
+    title: 'A page asks for a string no strings file has',
+    hint: "Add the key to the strings file of the site's default locale (and its translations to the others), or correct the key in the page's t() call.",
+    message: byCase({
+      key: (key: string, locale: string, file: string) =>
+        `t(${JSON.stringify(key)}) on a ${locale} page: neither ${file} nor the default locale's strings file has "${key}".`,
+      value: (key: string, name: string, file: string) =>
+        `"${key}" of ${file} has {${name}}, but t(${JSON.stringify(key)}) was given no ${name}.`,
+    }),
+  },
+  StringsIncomplete: {
+    title: "A locale's strings are incomplete",
+    hint: "Add what is missing, or leave out `strict` in i18n to show the default locale's text with a warning instead.",
+    message: (problem: string) => problem,
   },
   TranslationKeyDuplicate: {
     title: 'Two pages of one language are translations of the same page',
@@ -396,6 +427,8 @@ export const errorCatalogue = {
         `The feed's path ${JSON.stringify(path)} needs a path on the site such as "/news/feed.xml".`,
       file: (path: unknown) =>
         `The generated file ${JSON.stringify(path)} needs a path on the site such as "/news/post.png".`,
+      feedLink: () =>
+        "The feed has no link, the path of each article's page: give it one, such as link: (article) => `/news/${article.slug}`.",
     }),
   },
   PageRenderFailed: {

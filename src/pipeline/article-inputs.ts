@@ -3,7 +3,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { articleText, emptyArticle, readArticleSources, type ArticleSource } from '../content/article-file.ts';
-import { collectionOf, resolveCollections, type ResolvedCollection } from '../content/collections.ts';
+import { collectionOf, localeOfFile, resolveCollections, type ResolvedCollection } from '../content/collections.ts';
+import { localesOf } from '../render/i18n.ts';
 import { isPublished, type Article } from '../content/article.ts';
 import { parseArticle } from '../content/article-parser.ts';
 import type { ServerBundle } from '../bundle/bundle-server.ts';
@@ -34,10 +35,13 @@ function collectionsOf(
   previous: State | undefined,
 ): readonly ResolvedCollection[] {
   if (!bundle) return previous?.collections ?? resolveCollections(project.contentDir, undefined, '');
-  return resolveCollections(project.contentDir, bundle.module.site.collections, siteEntryShown(project), {
-    root: project.root,
-    sites: bundle.module.declarationSiteOf,
-  });
+  return resolveCollections(
+    project.contentDir,
+    bundle.module.site.collections,
+    siteEntryShown(project),
+    { root: project.root, sites: bundle.module.declarationSiteOf },
+    localesOf(bundle.module.site),
+  );
 }
 
 /**
@@ -50,7 +54,7 @@ function warnOfMissingFolders(
   warn: (message: string) => void,
 ) {
   for (const collection of collections) {
-    if (existsSync(collection.dir)) continue;
+    if (collection.implicit || existsSync(collection.dir)) continue;
     const folder = relative(project, collection.dir);
     const { file, line } = collection.where;
     warn(
@@ -60,8 +64,12 @@ function warnOfMissingFolders(
 }
 
 /** Which collection a file (relative to the root) is in, for the parser: its name and schema. */
-const collectionLookup = (project: Project, collections: readonly ResolvedCollection[]) => (file: string) =>
-  collectionOf(collections, path.resolve(project.root, file));
+const collectionLookup = (project: Project, collections: readonly ResolvedCollection[]) => (file: string) => {
+  const absolute = path.resolve(project.root, file);
+  const collection = collectionOf(collections, absolute);
+  const locale = collection && localeOfFile(collection, absolute);
+  return collection && locale !== undefined ? { ...collection, locale } : collection;
+};
 
 /**
  * Whether the collections are as the last run read them. A schema is code (a refinement, a
@@ -73,7 +81,8 @@ const sameCollections = (a: readonly ResolvedCollection[], b: readonly ResolvedC
   a.every((one, index) => {
     const other = b[index]!;
     const schemaFree = one.type === 'data' || (!one.schema && !other.schema);
-    return one.name === other.name && one.type === other.type && one.dir === other.dir && schemaFree;
+    const sameLocales = JSON.stringify(one.i18n) === JSON.stringify(other.i18n);
+    return one.name === other.name && one.type === other.type && one.dir === other.dir && schemaFree && sameLocales;
   });
 
 /**

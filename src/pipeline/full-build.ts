@@ -36,7 +36,7 @@ function pageCacheInputs(project: Project, inputs: Inputs, options: BuildOptions
         client.styleUrl,
         settings.baseUrl,
         settings.meta,
-        settings.feed,
+        settings.feeds,
         Boolean(options.drafts),
         Boolean(options.future),
       ]),

@@ -15,6 +15,7 @@ import { pageLinks, type PageLinks } from '../render/links.ts';
 import { renderDocument, type RenderContext } from '../render/render.ts';
 import { expandRoutes, type PageJob } from '../render/routes.ts';
 import { siteLists } from '../render/collections-view.ts';
+import { localesOf, localeView } from '../render/i18n.ts';
 import { groupByTag } from '../content/tags.ts';
 import type { SiteDefinition } from '../render/site-definition.ts';
 import type { Conversion, Inputs, Output, PageSource, RenderedPage, State } from './pipeline-types.ts';
@@ -70,7 +71,17 @@ function expandTracked(
   };
   // Also inside the lists and objects an entry holds: a page reading a tag group's articles
   // records what it read as its own reads, not the route table's.
-  const jobs = expandRoutes(site, context).map((job) => ({
+  const i18n = localesOf(site);
+  const listsIn = (locale: string) => {
+    const inLocale = siteLists(collections, tracked.articles, tracked.data, i18n && localeView(i18n, locale));
+    return {
+      get articles() {
+        return inLocale.articles;
+      },
+      collections: inLocale.collections,
+    };
+  };
+  const jobs = expandRoutes(site, context, listsIn).map((job) => ({
     ...job,
     entry: mapArticlesIn(job.entry, isTracked, untracked) as PageJob['entry'],
   }));

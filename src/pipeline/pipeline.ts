@@ -46,9 +46,12 @@ function siteFilesFor(
   jobs: readonly PageJob[],
   site: { now: Date; project: Project; warn: (message: string) => void },
 ): OutputFile[] {
-  const { feed } = inputs.settings;
+  const { feeds } = inputs.settings;
   const inFeed = new Set(
-    (feed ? feedArticles(feed, inputs.articles) : inputs.articles.slice(0, FEED_LIMIT)).map((article) => article.file),
+    (feeds.length > 0
+      ? feeds.flatMap((feed) => feedArticles(feed, inputs.articles))
+      : inputs.articles.slice(0, FEED_LIMIT)
+    ).map((article) => article.file),
   );
   const regenerate =
     !previous ||
@@ -148,7 +151,7 @@ function checkSite<Written>(
     locate: linkSourceFinder(project),
     ...known,
   };
-  checkSiteOutput(project, files, pageLinks, { feed: inputs.settings.feed, memo, links });
+  checkSiteOutput(project, files, pageLinks, { feeds: inputs.settings.feeds, memo, links });
 }
 
 /** What a run's inputs leave for the next run: all but the change flags and the run's own handles. */

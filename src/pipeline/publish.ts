@@ -25,7 +25,7 @@ export function publishArticles(byFile: ReadonlyMap<string, Article | SsgError>,
       errors.push(article);
       continue;
     }
-    const key = `${article.collection}/${article.slug}`;
+    const key = `${article.collection}/${article.locale ?? ''}/${article.slug}`;
     const existing = bySlug.get(key);
     if (existing) errors.push(duplicateSlug(existing, article));
     else bySlug.set(key, article);

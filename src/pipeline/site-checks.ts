@@ -127,11 +127,11 @@ export function checkDrawnClashes(
   drawn: readonly OutputFile[],
   paths: { client: ClientBundle; jobs: readonly PageJob[]; generated: readonly OutputFile[] },
   project: Project,
-  feed?: { path: string },
+  feeds: readonly { path: string }[] = [],
 ): void {
   const checked = drawn.map((item) => ({ path: item.path, named: `The generated file /${item.path}` }));
   let { generated } = paths;
-  if (feed) {
+  for (const feed of feeds) {
     const at = feed.path.replace(/^\//, '');
     const itself = generated.findIndex((file) => file.path === at);
     generated = generated.filter((_, index) => index !== itself);
@@ -226,11 +226,11 @@ export function checkSiteOutput(
   project: Project,
   files: SiteOutputFiles,
   pages: ReadonlyArray<CheckedPage | PageLinks>,
-  options: { feed?: { path: string }; memo?: LinkCheckMemo; links?: LinkCheckContext } = {},
+  options: { feeds?: readonly { path: string }[]; memo?: LinkCheckMemo; links?: LinkCheckContext } = {},
 ): void {
   const { client, jobs, publicFiles, images, drawn, generated } = files;
   checkPublicClashes(client, [], publicFiles, project.publicDir, [...drawn, ...images, ...generated]);
-  checkDrawnClashes(drawn, { client, jobs, generated: [...images, ...generated] }, project, options.feed);
+  checkDrawnClashes(drawn, { client, jobs, generated: [...images, ...generated] }, project, options.feeds);
   checkSiteLinks(
     pages,
     { client, jobs, generated: [...images, ...drawn, ...generated], publicFiles },

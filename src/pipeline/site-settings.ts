@@ -1,6 +1,9 @@
 // What the data files and the site definition make of the site as a whole: its data checked, its
 // base URL, meta and feed, and its own images.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { localePath, localesOf, routeLocalePath, type Locales } from '../render/i18n.ts';
+import { checkStrings } from '../render/strings.ts';
 import type { ServerModule } from '../bundle/bundle-server.ts';
 import { firstContentCollection, readDataCollections, type ResolvedCollection } from '../content/collections.ts';
 import { parseDataFiles, type DataFile } from '../content/data.ts';
@@ -8,7 +11,7 @@ import { catalogueError, type ErrorDetails } from '../errors/errors.ts';
 import { isSiteFilePath } from '../render/site-files.ts';
 import type { OutputFile } from '../output/output-file.ts';
 import { relativeToRoot, type Project } from '../project.ts';
-import type { DataSchema, FeedDefinition, SiteMeta } from '../render/site-definition.ts';
+import type { DataSchema, FeedDefinition, Route, SiteMeta } from '../render/site-definition.ts';
 import type { FeatureOn } from '../features/contract.ts';
 import { featuresOn } from './features.ts';
 
@@ -42,7 +45,8 @@ export interface SiteSettings {
   data: Record<string, unknown>;
   baseUrl: string;
   meta?: SiteMeta;
-  feed?: FeedDefinition;
+  /** The site's feed; with `i18n`, one per locale (`locale` set), each of that locale's articles. */
+  feeds: readonly FeedDefinition[];
   /** The site's own images, processed (pages receive them as data.images). */
   images: OutputFile[];
   /** The optional features the site turns on (search, the editor), their options checked. */
@@ -52,6 +56,11 @@ export interface SiteSettings {
 /** The site's entry (site/index.tsx) as errors name it: from the project root, forward slashes. */
 export const siteEntryShown = (project: Project) =>
   relativeToRoot(project, project.siteEntry).split(path.sep).join('/');
+
+/** Whether a locale has content: the default locale's files are at the top of each collection, another's in its folder there. */
+const hasLocaleContent = (collections: readonly ResolvedCollection[], i18n: Locales, locale: string) =>
+  locale === i18n.defaultLocale ||
+  collections.some((one) => one.type === 'content' && existsSync(path.join(one.dir, locale)));
 
 /** The site's own check of its data: its warnings to `warn` as it gives them, or to `checkWarnings` together. */
 function runSiteCheck(
@@ -96,25 +105,51 @@ export async function siteSettings(
     if (clash) throw catalogueError('CollectionInvalid', ['dataClash', name, clash.file], declared.where);
     data[name] = entries;
   }
+  const i18n = localesOf(site);
+  if (i18n) checkStrings(data, i18n, (locale) => hasLocaleContent(collections, i18n, locale), options.warn);
   const baseUrl = resolveBaseUrl(project, data, options.baseUrl);
   runSiteCheck(site, data, options);
   const images = await options.siteImages(server, data);
-  const declared = site.feed?.(data);
-  // A feed carries the first content collection's articles (the news) unless it names another.
-  const feed = declared && {
-    ...declared,
-    collection: declared.collection ?? firstContentCollection(collections)?.name,
-  };
-  if (
-    feed?.collection !== undefined &&
-    !collections.some((one) => one.type === 'content' && one.name === feed.collection)
-  )
-    throw catalogueError('CollectionInvalid', ['feed', feed.collection], { file: siteEntryShown(project) });
-  // Written where it says: a path like ../x would land outside the output folder.
-  if (feed && !(typeof feed.path === 'string' && isSiteFilePath(feed.path))) {
-    throw catalogueError('GeneratedFilePathInvalid', ['feed', feed.path], { file: siteEntryShown(project) });
-  }
+  const feeds = (i18n ? i18n.locales : [undefined]).flatMap((locale) => {
+    const feed = checkedFeed(project, collections, site.feed?.(data, locale));
+    return feed ? [i18n && locale ? inLocale(feed, i18n, site.routes, locale) : feed] : [];
+  });
   const routes = site.routes.map((route) => route.path);
   const features = featuresOn(site, { routes, siteFile: siteEntryShown(project) });
-  return { data, baseUrl, meta: site.meta?.(data), feed, images, features };
+  return { data, baseUrl, meta: site.meta?.(data), feeds, images, features };
+}
+
+/** The site's feed as declared, checked: a collection it has, a path inside the output, a link. */
+function checkedFeed(
+  project: Project,
+  collections: readonly ResolvedCollection[],
+  declared: FeedDefinition | undefined,
+): FeedDefinition | undefined {
+  if (!declared) return undefined;
+  // A feed carries the first content collection's articles (the news) unless it names another.
+  const feed = { ...declared, collection: declared.collection ?? firstContentCollection(collections)?.name };
+  const where = { file: siteEntryShown(project) };
+  if (
+    feed.collection !== undefined &&
+    !collections.some((one) => one.type === 'content' && one.name === feed.collection)
+  )
+    throw catalogueError('CollectionInvalid', ['feed', feed.collection], where);
+  // Written where it says: a path like ../x would land outside the output folder.
+  if (!(typeof feed.path === 'string' && isSiteFilePath(feed.path)))
+    throw catalogueError('GeneratedFilePathInvalid', ['feed', feed.path], where);
+  if (typeof feed.link !== 'function') throw catalogueError('GeneratedFilePathInvalid', ['feedLink'], where);
+  return feed;
+}
+
+/**
+ * A locale's feed: below the locale's prefix (`/de/news/feed.xml`), of its articles, each linked
+ * to its page there (the path `link` gives, as the default locale has it, in the locale).
+ */
+function inLocale(feed: FeedDefinition, i18n: Locales, routes: readonly Route<any>[], locale: string): FeedDefinition {
+  return {
+    ...feed,
+    locale,
+    path: localePath(i18n, feed.path, locale),
+    link: (article) => routeLocalePath(i18n, routes, feed.link(article), locale),
+  };
 }

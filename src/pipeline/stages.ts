@@ -44,7 +44,7 @@ export function renderContext(
     now,
     root,
     meta: settings.meta,
-    feed: settings.feed && { path: settings.feed.path, title: settings.feed.title },
+    feeds: settings.feeds.map(({ path, title, locale }) => ({ path, title, locale })),
   };
 }
 
@@ -76,9 +76,9 @@ export function generatedFiles(
     'sitemap.xml',
     'robots.txt',
     'manifest.webmanifest',
-    ...(settings.feed
-      ? Object.values(feedPaths(settings.feed.path)).flatMap((file) => (file ? [file.replace(/^\//, '')] : []))
-      : []),
+    ...settings.feeds.flatMap((feed) =>
+      Object.values(feedPaths(feed.path)).flatMap((file) => (file ? [file.replace(/^\//, '')] : [])),
+    ),
   ];
   const redirects = checkRedirects(declared, {
     pages: new Set(jobs.map((job) => job.path)),
@@ -103,7 +103,7 @@ export function generatedFiles(
     baseUrl: settings.baseUrl,
     now,
     meta: settings.meta,
-    feed: settings.feed,
+    feeds: settings.feeds,
     headers,
     pathHeader: featureHeader(settings.features, jobs, headers),
     publicFiles,

@@ -2,6 +2,29 @@
 import type { Article } from '../content/article.ts';
 import { firstContentCollection, type DefaultCollections, type ResolvedCollection } from '../content/collections.ts';
 
+/** A locale's view of the articles: its own, and with a fallback those of its fallback locale not translated. */
+export interface LocaleView {
+  locale: string;
+  fallback?: string;
+}
+
+/**
+ * A locale's articles, in the list's order: its own, then (with a fallback) each article of the
+ * fallback locale whose translation key none of its own has, in its place in the order.
+ */
+function inLocale(articles: readonly Article[], { locale, fallback }: LocaleView): readonly Article[] {
+  const keys = fallback
+    ? new Set(articles.filter((article) => article.locale === locale).map((article) => article.translationKey))
+    : undefined;
+  return Object.freeze(
+    articles.filter(
+      (article) =>
+        article.locale === locale ||
+        (article.locale === fallback && keys !== undefined && !keys.has(article.translationKey)),
+    ),
+  );
+}
+
 /**
  * What site code receives of the articles: `articles`, those of the first content collection
  * (the news, when the site declares none), and `collections`, each collection's entries.
@@ -10,8 +33,10 @@ export function siteLists(
   collections: readonly ResolvedCollection[],
   articles: readonly Article[],
   data: Record<string, unknown>,
+  /** With `i18n`, the locale whose articles a page or a route's entries see. */
+  locale?: LocaleView,
 ): { articles: readonly Article[]; collections: DefaultCollections } {
-  const view = collectionsView(collections, articles, data);
+  const view = collectionsView(collections, articles, data, locale);
   const first = firstContentCollection(collections);
   // Read when asked: a page that never reads `articles` does not depend on the list.
   let primary: readonly Article[] | undefined;
@@ -33,6 +58,7 @@ export function collectionsView(
   collections: readonly ResolvedCollection[],
   articles: readonly Article[],
   data: Record<string, unknown>,
+  locale?: LocaleView,
 ): DefaultCollections {
   const content = collections.filter((collection) => collection.type === 'content');
   const view: Record<string, DefaultCollections[string]> = {};
@@ -40,8 +66,10 @@ export function collectionsView(
     let entries: DefaultCollections[string] | undefined;
     const made = (): DefaultCollections[string] => {
       if (collection.type === 'data') return (data[collection.name] as DefaultCollections[string] | undefined) ?? [];
-      if (content.length === 1) return articles;
-      return Object.freeze(articles.filter((article) => article.collection === collection.name));
+      const own =
+        content.length === 1 ? articles : articles.filter((article) => article.collection === collection.name);
+      if (locale && collection.i18n) return inLocale(own, locale);
+      return content.length === 1 ? own : Object.freeze(own);
     };
     Object.defineProperty(view, collection.name, { enumerable: true, get: () => (entries ??= made()) });
   }

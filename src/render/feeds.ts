@@ -89,7 +89,7 @@ export function rssFeed(
       `    <title>${escapeXml(feed.title)}</title>`,
       `    <link>${escapeXml(baseUrl + '/')}</link>`,
       `    <description>${escapeXml(feed.description)}</description>`,
-      meta ? `    <language>${escapeXml(meta.language)}</language>` : '',
+      (feed.locale ?? meta?.language) ? `    <language>${escapeXml((feed.locale ?? meta?.language)!)}</language>` : '',
       `    <lastBuildDate>${rfc822(updated)}</lastBuildDate>`,
       `    <atom:link href="${escapeXml(baseUrl + feed.path)}" rel="self" type="application/rss+xml"/>`,
       ...items,
@@ -115,7 +115,10 @@ export function feedPaths(rssPath: string): { rss: string; atom?: string; json?:
 /** The articles a feed may carry: those of its collection (of every one without), drafts never. */
 function feedSource(feed: FeedDefinition, published: readonly Article[]): readonly Article[] {
   return published.filter(
-    (article) => !article.draft && (feed.collection === undefined || article.collection === feed.collection),
+    (article) =>
+      !article.draft &&
+      (feed.collection === undefined || article.collection === feed.collection) &&
+      (feed.locale === undefined || article.locale === feed.locale),
   );
 }
 
@@ -224,5 +227,5 @@ export function jsonFeed(
   }
   // The package writes version 1; 1.1 adds the language and asks nothing more of these fields.
   const written = JSON.parse(json.json1()) as Record<string, unknown>;
-  return `${JSON.stringify({ ...written, version: 'https://jsonfeed.org/version/1.1', language: meta?.language }, null, 2)}\n`;
+  return `${JSON.stringify({ ...written, version: 'https://jsonfeed.org/version/1.1', language: feed.locale ?? meta?.language }, null, 2)}\n`;
 }

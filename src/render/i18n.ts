@@ -15,6 +15,9 @@ export interface Locales {
   locales: readonly string[];
   defaultLocale: string;
   prefixDefaultLocale: boolean;
+  /** For a locale, the locale whose untranslated articles its collections list too. */
+  fallback: Readonly<Record<string, string>>;
+  strict: boolean;
 }
 
 /** `i18n` of the site's definition, checked: each mistake named (`I18nInvalid`). */
@@ -29,8 +32,19 @@ export function checkI18n(value: SiteI18n | undefined): Locales | undefined {
   if (typeof defaultLocale !== 'string' || !locales.includes(defaultLocale))
     throw catalogueError('I18nInvalid', ['defaultLocale', defaultLocale, locales]);
   if (typeof prefixDefaultLocale !== 'boolean') throw catalogueError('I18nInvalid', ['prefix', prefixDefaultLocale]);
-  return { locales, defaultLocale, prefixDefaultLocale };
+  const { fallback = {}, strict = false } = value;
+  if (typeof strict !== 'boolean') throw catalogueError('I18nInvalid', ['strict', strict]);
+  if (!fallback || typeof fallback !== 'object' || Array.isArray(fallback))
+    throw catalogueError('I18nInvalid', ['fallback', fallback]);
+  for (const [from, to] of Object.entries(fallback))
+    if (!locales.includes(from) || typeof to !== 'string' || !locales.includes(to) || to === from)
+      throw catalogueError('I18nInvalid', ['fallbackLocale', from, to, locales]);
+  return { locales, defaultLocale, prefixDefaultLocale, fallback, strict };
 }
+
+/** What a page or a route's entries in a locale see of the collections. */
+export const localeView = (i18n: Locales, locale: string) =>
+  i18n.fallback[locale] === undefined ? { locale } : { locale, fallback: i18n.fallback[locale] };
 
 const checked = new WeakMap<object, Locales | undefined>();
 /** The site's locales, checked once per definition. */
@@ -132,6 +146,8 @@ interface LocalizedPage {
   noindex: boolean;
   locale?: string;
   translationKey?: string;
+  fallbackFor?: string;
+  sourceFile?: string;
   alternates?: readonly Alternate[];
   hreflang?: readonly HreflangPath[];
 }
@@ -148,8 +164,13 @@ export function linkTranslations(jobs: LocalizedPage[], i18n: Locales): void {
     const id = `${job.route.path}\u0000${job.translationKey}`;
     const group = groups.get(id) ?? [];
     const twin = group.find((other) => other.locale === job.locale);
+    const named = (page: LocalizedPage) => (page.sourceFile ? `${page.path} (${page.sourceFile})` : page.path);
     if (twin)
-      throw catalogueError('TranslationKeyDuplicate', [job.route.path, job.translationKey ?? '', twin.path, job.path]);
+      throw catalogueError(
+        'TranslationKeyDuplicate',
+        [job.route.path, job.translationKey ?? '', named(twin), named(job)],
+        job.sourceFile ? { file: job.sourceFile } : {},
+      );
     group.push(job);
     groups.set(id, group);
   }
@@ -159,7 +180,8 @@ export function linkTranslations(jobs: LocalizedPage[], i18n: Locales): void {
     // Every translation is an alternate (a not-found page's switcher leads to the others); only
     // those for search engines get hreflang links, on pages for search engines.
     const alternates = group.map(asAlternate);
-    const indexable = group.filter((job) => !job.noindex).map(asAlternate);
+    // A fallback page (an article of another locale) points search engines to the original.
+    const indexable = group.filter((job) => !job.noindex && job.fallbackFor === undefined).map(asAlternate);
     // `x-default`: where a reader whose language is none of these is sent, the default locale's page.
     const fallback = indexable.find((alternate) => alternate.locale === i18n.defaultLocale);
     const hreflang =
@@ -171,7 +193,7 @@ export function linkTranslations(jobs: LocalizedPage[], i18n: Locales): void {
           ];
     for (const job of group) {
       job.alternates = alternates;
-      job.hreflang = job.noindex ? [] : hreflang;
+      job.hreflang = job.noindex || job.fallbackFor !== undefined ? [] : hreflang;
     }
   }
 }

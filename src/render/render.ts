@@ -5,7 +5,8 @@ import { siteLists } from './collections-view.ts';
 import { trackReads, type PageReads } from './dependencies.ts';
 import { catalogueError, SsgError } from '../errors/errors.ts';
 import { renderHead } from './head.ts';
-import { alternateLinks, localesOf, routeLocalePath, withHtmlLang } from './i18n.ts';
+import { alternateLinks, localesOf, localeView, routeLocalePath, withHtmlLang } from './i18n.ts';
+import { translate } from './strings.ts';
 import { siteFrame } from '../errors/site-code-error.ts';
 import type { PageJob } from './routes.ts';
 import type { PageProps, SiteMeta } from './site-definition.ts';
@@ -22,7 +23,8 @@ export interface RenderContext {
   now: Date;
   root: string;
   meta?: SiteMeta;
-  feed?: { path: string; title: string };
+  /** The site's feeds (one per locale with `i18n`): each page links its own locale's. */
+  feeds?: readonly { path: string; title: string; locale?: string }[];
 }
 
 export interface RenderedDocument {
@@ -41,15 +43,25 @@ const entryArticle = (entry: PageJob['entry']) =>
 /** Whether the page shows a draft. Read through the tracked entry: dev renders it again when `draft` changes. */
 const isDraftPage = (entry: PageJob['entry']) => entryArticle(entry)?.draft === true;
 
-/** Renders one page into the shell. With `reads`, records what the page used (dev mode). */
-export function renderDocument(job: PageJob, context: RenderContext, reads?: PageReads): RenderedDocument {
-  const { server, client, shell } = context;
+/** A page's own path; a fallback page's, its original's (the article in its own locale). */
+const canonicalPath = (job: PageJob) =>
+  (job.fallbackFor !== undefined && job.alternates?.find((one) => one.locale === job.fallbackFor)?.path) || job.path;
+
+/** What the page, its layout and its head receive: its place, its entry, the lists and data, its locale. */
+function pageProps(
+  job: PageJob,
+  context: RenderContext,
+  inputs: Pick<RenderContext, 'articles' | 'data'> & { entry: PageJob['entry'] },
+): PageProps {
+  const { server } = context;
   const i18n = localesOf(server.site);
-  const inputs = reads
-    ? trackReads(context.articles, context.data, reads, job.entry)
-    : { ...context, entry: job.entry };
-  const lists = siteLists(context.collections, inputs.articles, inputs.data);
-  const props: PageProps = {
+  const lists = siteLists(
+    context.collections,
+    inputs.articles,
+    inputs.data,
+    i18n && job.locale !== undefined ? localeView(i18n, job.locale) : undefined,
+  );
+  return {
     path: job.path,
     params: job.params,
     entry: inputs.entry,
@@ -64,7 +76,21 @@ export function renderDocument(job: PageJob, context: RenderContext, reads?: Pag
     alternates: job.alternates ?? [],
     localePath: (path, locale = job.locale) =>
       i18n && locale ? routeLocalePath(i18n, server.site.routes, path, locale) : path,
+    t: (key, values) => {
+      if (!i18n || job.locale === undefined)
+        throw new Error(`t(${JSON.stringify(key)}) needs i18n in the site's definition (docs/i18n.md).`);
+      return translate(inputs.data, i18n, job.locale, key, values);
+    },
   };
+}
+
+/** Renders one page into the shell. With `reads`, records what the page used (dev mode). */
+export function renderDocument(job: PageJob, context: RenderContext, reads?: PageReads): RenderedDocument {
+  const { server, client, shell } = context;
+  const inputs = reads
+    ? trackReads(context.articles, context.data, reads, job.entry)
+    : { ...context, entry: job.entry };
+  const props = pageProps(job, context, inputs);
   let body: string;
   let islands: string[];
   let eager = false;
@@ -101,10 +127,10 @@ export function renderDocument(job: PageJob, context: RenderContext, reads?: Pag
     canonicalUrl:
       job.noindex || isDraftPage(inputs.entry)
         ? undefined
-        : (head.canonical ?? entryArticle(inputs.entry)?.canonical ?? context.baseUrl + job.path),
+        : (head.canonical ?? entryArticle(inputs.entry)?.canonical ?? context.baseUrl + canonicalPath(job)),
     baseUrl: context.baseUrl,
     meta: context.meta,
-    feed: context.feed,
+    feed: context.feeds?.find((feed) => feed.locale === job.locale),
     styles: assets.css,
     inlineStyle: client.inlineStyle,
     script: islands.length > 0 ? client.loaderUrl : undefined,

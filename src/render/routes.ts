@@ -24,6 +24,21 @@ export interface PageJob {
   alternates?: readonly Alternate[];
   /** Its `hreflang` links (each translation, and `x-default`), when it has translations. */
   hreflang?: readonly HreflangPath[];
+  /** An article of another locale shown in this one (`i18n.fallback`): the article's locale, where its canonical page is. */
+  fallbackFor?: string;
+  /** The article file it shows, when its entry hands it one of a locale: errors about its translations name it. */
+  sourceFile?: string;
+}
+
+/** The article a route entry hands its page, when it is one of a locale (it has a translation key). */
+function localizedArticle(props: unknown): { locale: string; translationKey: string; file: string } | undefined {
+  if (!props || typeof props !== 'object') return undefined;
+  return Object.values(props).find(
+    (value): value is { locale: string; translationKey: string; file: string } =>
+      typeof (value as { markdown?: unknown } | null)?.markdown === 'string' &&
+      typeof (value as { locale?: unknown }).locale === 'string' &&
+      typeof (value as { translationKey?: unknown }).translationKey === 'string',
+  );
 }
 
 const PARAM = /:([A-Za-z_][A-Za-z0-9_]*)/g;
@@ -71,7 +86,12 @@ function listEntries<Data>(route: Route<Data>, context: RouteContext<Data>): Rou
 }
 
 /** Every page of the site, in route-table order (each route in each of its locales); dynamic routes expanded by their entries. */
-export function expandRoutes<Data>(site: SiteDefinition<Data>, context: RouteContext<Data>): PageJob[] {
+export function expandRoutes<Data>(
+  site: SiteDefinition<Data>,
+  context: RouteContext<Data>,
+  /** With `i18n`: the lists a locale's entries() see (its own articles); the context's by default. */
+  listsIn: (locale: string) => Pick<RouteContext<Data>, 'articles' | 'collections'> = () => context,
+): PageJob[] {
   // A tag with no URL stops the build here, naming its file, before any page reads the tags.
   groupByTag(context.articles);
   const i18n = localesOf(site);
@@ -92,13 +112,28 @@ export function expandRoutes<Data>(site: SiteDefinition<Data>, context: RouteCon
     }
     for (const { locale, path: pattern } of routePatterns(route, i18n)) {
       // The context's lists are read only when entries() asks (dev records what it read).
-      const inLocale = locale === undefined ? context : Object.create(context, { locale: { value: locale } });
+      const inLocale = locale === undefined ? context : localeContext(context, locale, listsIn);
       const entries = hasParams ? listEntries(route, inLocale) : [{ params: {} }];
       for (const entry of entries) jobs.push(routeJob(route, pattern, locale, entry, seen));
     }
   }
   if (i18n) linkTranslations(jobs, i18n);
   return jobs;
+}
+
+/** The context of a locale's entries(): its locale, and its lists, made when first read. */
+function localeContext<Data>(
+  context: RouteContext<Data>,
+  locale: string,
+  listsIn: (locale: string) => Pick<RouteContext<Data>, 'articles' | 'collections'>,
+): RouteContext<Data> {
+  let lists: Pick<RouteContext<Data>, 'articles' | 'collections'> | undefined;
+  const made = () => (lists ??= listsIn(locale));
+  return Object.create(context, {
+    locale: { value: locale },
+    articles: { get: () => made().articles },
+    collections: { get: () => made().collections },
+  }) as RouteContext<Data>;
 }
 
 /** A page's params as a translation key, whatever order they were given in. */
@@ -126,6 +161,8 @@ function routeJob(
   seen.set(outputPath, route.path);
   // A not-found page in any locale, whatever its own path there.
   const notFound = isNotFoundPath(path) || isNotFoundPath(route.path);
+  // An article's page is linked to its translations by the article's key, unless the entry gives one.
+  const article = locale === undefined ? undefined : localizedArticle(props);
   return {
     route,
     path,
@@ -136,6 +173,12 @@ function routeJob(
     noindex: notFound || route.noindex === true,
     ...(locale === undefined
       ? {}
-      : { locale, translationKey: typeof translationKey === 'string' ? translationKey : paramsKey(params) }),
+      : {
+          locale,
+          translationKey:
+            typeof translationKey === 'string' ? translationKey : (article?.translationKey ?? paramsKey(params)),
+        }),
+    ...(article && article.locale !== locale ? { fallbackFor: article.locale } : {}),
+    ...(article ? { sourceFile: article.file } : {}),
   };
 }

@@ -98,6 +98,11 @@ export interface PageProps<
   alternates: readonly { locale: string; path: string }[];
   /** A path of the site in a locale (this page's, unless given): `/about` in `de` is `/de/about`; the path itself without `i18n`. */
   localePath: (path: string, locale?: string) => string;
+  /**
+   * With `i18n`: the site's text for a key in the page's locale, from `content/strings/<locale>.yaml`
+   * (the default locale's when that file lacks it), each `{name}` filled from `values`.
+   */
+  t: (key: string, values?: Readonly<Record<string, string | number>>) => string;
 }
 
 export interface Head {
@@ -157,6 +162,8 @@ export interface FeedDefinition {
   link: (article: Article) => string;
   /** How many of the newest articles the feed carries (default 50): readers poll it often. */
   limit?: number;
+  /** With `i18n`: the locale whose articles it carries (set by the generator, one feed per locale). */
+  readonly locale?: string;
 }
 
 /** One route of the site: a path, the page component, its head, and (with parameters) its pages. */
@@ -216,6 +223,13 @@ export interface SiteI18n {
   defaultLocale: string;
   /** Puts the default locale's pages below its prefix too (`/en/about`). */
   prefixDefaultLocale?: boolean;
+  /**
+   * A locale's collections also list the articles of another locale that have no translation in
+   * it (`{ de: 'en' }`): each is then written in that locale too, its canonical URL the original.
+   */
+  fallback?: Readonly<Record<string, string>>;
+  /** A string missing in one locale's strings file, or a locale with neither strings nor articles, stops the build instead of a warning. */
+  strict?: boolean;
 }
 
 export interface SiteDefinition<Data = Record<string, unknown>, Collections = DefaultCollections> {
@@ -239,8 +253,11 @@ export interface SiteDefinition<Data = Record<string, unknown>, Collections = De
   check?: (data: Data, warn: (message: string) => void) => void;
   /** Name, description and images for meta tags, the manifest and the feed. */
   meta?: (data: Data) => SiteMeta;
-  /** An RSS feed of the articles. */
-  feed?: (data: Data) => FeedDefinition;
+  /**
+   * An RSS feed of the articles (Atom and JSON Feed beside it). With `i18n`, called once per locale:
+   * its path and links as the default locale has them, each put below the locale's prefix.
+   */
+  feed?: (data: Data, locale?: string) => FeedDefinition;
   /** Files drawn at build time (share images), each cached by its path, its key and the site code. */
   files?: (context: GeneratedFilesContext<Data, Collections>) => GeneratedFile[];
   /**

@@ -48,7 +48,7 @@ function sitemap(jobs: readonly PageJob[], articles: readonly Article[], baseUrl
     .filter((job) => {
       const article = entryArticle(job, known);
       const elsewhere = article?.canonical !== undefined && article.canonical !== baseUrl + job.path;
-      return !job.noindex && !article?.draft && !elsewhere;
+      return !job.noindex && !article?.draft && !elsewhere && job.fallbackFor === undefined;
     })
     .map((job) => {
       const article = entryArticle(job, known);
@@ -207,7 +207,7 @@ export interface SiteFilesInput {
   baseUrl: string;
   now: Date;
   meta?: SiteMeta;
-  feed?: FeedDefinition;
+  feeds?: readonly FeedDefinition[];
   headers?: Record<string, string>;
   /** A header in place of the site's on some paths (the search's Content-Security-Policy, for the pages that search). */
   pathHeader?: PathHeader;
@@ -233,7 +233,7 @@ export function siteFiles(input: SiteFilesInput): OutputFile[] {
     ...redirectFiles(input.redirects ?? [], input.baseUrl),
   ];
   if (input.meta) files.push({ path: 'manifest.webmanifest', contents: webManifest(input.meta) });
-  if (input.feed) files.push(...feedFiles(input.feed, input));
+  for (const feed of input.feeds ?? []) files.push(...feedFiles(feed, input));
   return files.filter((file) => !input.publicFiles.has(file.path));
 }
 

@@ -24,7 +24,13 @@ const route = z.strictObject({
   paths: optional,
 });
 
-const i18n = z.strictObject({ locales: optional, defaultLocale: optional, prefixDefaultLocale: optional });
+const i18n = z.strictObject({
+  locales: optional,
+  defaultLocale: optional,
+  prefixDefaultLocale: optional,
+  fallback: optional,
+  strict: optional,
+});
 
 const collection = z.strictObject({ type: optional, folder: optional, schema: optional });
 

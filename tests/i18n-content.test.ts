@@ -1,0 +1,245 @@
+// A site in two languages whose articles and words live in content/: each locale's articles in its
+// folder, linked to their translations by file name or translationKey, and its strings file.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
+
+const fixture = path.join(repoRoot, 'tests', 'fixtures', 'basic');
+
+export const CONTENT_SITE = `import { defineSite, groupByTag, type PageProps } from 'ssg';
+
+function Layout({ children, alternates, locale, t }: PageProps & { children: React.ReactNode }) {
+  return (
+    <>
+      <nav aria-label={t('nav.language')}>
+        {alternates.map((alternate) => (
+          <a key={alternate.locale} href={alternate.path} hrefLang={alternate.locale} aria-current={alternate.locale === locale ? 'page' : undefined}>
+            {alternate.locale}
+          </a>
+        ))}
+      </nav>
+      <main>{children}</main>
+    </>
+  );
+}
+
+function List({ articles, localePath, t }: PageProps) {
+  return (
+    <>
+      <h1>{t('news.title')}</h1>
+      <p className="count">{t('news.count', { count: articles.length })}</p>
+      <ul>
+        {articles.map((article) => (
+          <li key={article.slug} lang={article.locale}>
+            <a href={localePath(\`/news/\${article.slug}\`)}>{article.title}</a>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+export default defineSite({
+  i18n: { locales: ['en', 'de'], defaultLocale: 'en' },
+  layout: Layout,
+  feed: (data, locale) => ({
+    path: '/news/feed.xml',
+    title: locale === 'de' ? 'Neuigkeiten' : 'News',
+    description: 'Updates.',
+    link: (article) => \`/news/\${article.slug}\`,
+  }),
+  routes: [
+    { path: '/news', page: List, head: ({ t }) => ({ title: t('news.title') }) },
+    {
+      path: '/news/:slug',
+      paths: { de: '/nachrichten/:slug' },
+      page: ({ entry }: PageProps<Record<string, unknown>, { article: { title: string; html: string } }>) => (
+        <article><h1>{entry.article.title}</h1><div dangerouslySetInnerHTML={{ __html: entry.article.html }} /></article>
+      ),
+      head: ({ entry }) => ({ title: String((entry as { article: { title: string } }).article.title) }),
+      entries: ({ collections }) =>
+        collections.news.map((article) => ({ params: { slug: article.slug }, props: { article } })),
+    },
+    {
+      path: '/news/tags/:tag',
+      page: ({ entry }: PageProps) => <h1>{String(entry.tag)}</h1>,
+      head: ({ entry }) => ({ title: String(entry.tag) }),
+      entries: ({ articles }) => groupByTag(articles).map((group) => ({ params: { tag: group.slug }, props: { tag: group.name } })),
+    },
+    { path: '/404', page: () => <h1>404</h1>, head: () => ({ title: '404' }) },
+  ],
+});
+`;
+
+const article = (title: string, extra = '', body = 'Body.') =>
+  `---\ntitle: ${title}\ndate: 2025-01-0${1 + (title.length % 8)}\n${extra}---\n\n${body}\n`;
+
+export async function writeContentSite(site: TempSite, code = CONTENT_SITE): Promise<void> {
+  await site.remove('content/news');
+  await site.write('site/index.tsx', code);
+  await site.write('content/news/hello.md', article('Hello', 'tags: [staking]\n'));
+  await site.write('content/news/only-english.md', article('Only English'));
+  // The same file name: a translation.
+  await site.write('content/news/de/hello.md', article('Hallo', 'tags: [staking, wien]\n'));
+  // Another file name, linked by its key.
+  await site.write('content/news/de/nur-deutsch.md', article('Nur Deutsch', 'translationKey: german-only\n'));
+  await site.write('content/news/de/neuigkeit.md', article('Neuigkeit', 'translationKey: update\n'));
+  await site.write('content/news/update.md', article('Update'));
+  await site.write(
+    'content/strings/en.yaml',
+    'nav:\n  language: Language\nnews:\n  title: News\n  count: "{count} articles"\n',
+  );
+  await site.write(
+    'content/strings/de.yaml',
+    'nav:\n  language: Sprache\nnews:\n  title: Neuigkeiten\n  count: "{count} Artikel"\n',
+  );
+}
+
+describe('articles and words per locale, from content/', () => {
+  let site: TempSite;
+  let stderr = '';
+  const page = (file: string) => readFileSync(site.file(`dist/${file}`), 'utf8');
+  const hreflang = (html: string) =>
+    [...html.matchAll(/<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">/g)].map(
+      ([, lang, href]) => `${lang} ${href}`,
+    );
+
+  beforeAll(async () => {
+    site = await copySite(fixture, ['dist', 'node_modules', '.cache']);
+    await writeContentSite(site);
+    const result = await site.run(['build']);
+    stderr = result.stderr;
+    expect(result.code, result.stderr).toBe(0);
+  }, 120_000);
+  afterAll(() => site?.dispose());
+
+  it("lists each locale's own articles on its pages, in its words", () => {
+    expect(page('news.html')).toMatch(/<h1>News<\/h1>[\s\S]*3 articles/);
+    expect(page('de/news.html')).toMatch(/<h1>Neuigkeiten<\/h1>[\s\S]*3 Artikel/);
+    expect(page('news.html')).toContain('href="/news/only-english"');
+    expect(page('news.html')).not.toContain('Hallo');
+    expect(page('de/news.html')).toContain('<a href="/de/nachrichten/nur-deutsch">Nur Deutsch</a>');
+    expect(page('de/news.html')).not.toContain('Only English');
+    expect(existsSync(site.file('dist/de/nachrichten/only-english.html'))).toBe(false);
+    expect(page('de/nachrichten/hello.html')).toMatch(/<html lang="de">[\s\S]*<h1>Hallo<\/h1>/);
+  });
+
+  it('links translations by file name, or by translationKey when the names differ', () => {
+    expect(hreflang(page('news/hello.html'))).toEqual([
+      'en https://fixture.example/news/hello',
+      'de https://fixture.example/de/nachrichten/hello',
+      'x-default https://fixture.example/news/hello',
+    ]);
+    expect(hreflang(page('de/nachrichten/neuigkeit.html'))).toEqual([
+      'en https://fixture.example/news/update',
+      'de https://fixture.example/de/nachrichten/neuigkeit',
+      'x-default https://fixture.example/news/update',
+    ]);
+    expect(hreflang(page('de/nachrichten/nur-deutsch.html'))).toEqual([]);
+  });
+
+  it('writes a feed per locale, of its articles, each page linking its own', () => {
+    const german = page('de/news/feed.xml');
+    expect(german).toContain('<language>de</language>');
+    expect(german).toContain('<link>https://fixture.example/de/nachrichten/nur-deutsch</link>');
+    expect(german).not.toContain('Only English');
+    expect(page('news/feed.xml')).toContain('<link>https://fixture.example/news/only-english</link>');
+    expect(page('news/feed.xml')).not.toContain('Nur Deutsch');
+    expect(page('de/news.html')).toContain('title="Neuigkeiten" href="/de/news/feed.xml"');
+    expect(page('news.html')).toContain('title="News" href="/news/feed.xml"');
+    expect(JSON.parse(page('de/news/feed.json')).language).toBe('de');
+  });
+
+  it("makes each locale's tag pages from its own articles", () => {
+    expect(page('news/tags/staking.html')).toContain('<h1>staking</h1>');
+    expect(page('de/news/tags/wien.html')).toContain('<h1>wien</h1>');
+    expect(existsSync(site.file('dist/news/tags/wien.html'))).toBe(false);
+  });
+
+  it('warns of nothing when every locale has its strings and articles', () => {
+    expect(stderr).not.toMatch(/content\/strings/);
+  });
+});
+
+describe('mistakes in the strings and locales', () => {
+  let site: TempSite;
+  beforeAll(async () => {
+    site = await copySite(fixture, ['dist', 'node_modules', '.cache']);
+    await writeContentSite(site);
+  }, 60_000);
+  afterAll(() => site?.dispose());
+
+  it('warns of a key missing in one locale, naming file and key, and shows the default text', async () => {
+    await site.write('content/strings/de.yaml', 'nav:\n  language: Sprache\nnews:\n  title: Neuigkeiten\n');
+    const result = await site.run(['build']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      'content/strings/de.yaml: no "news.count" (content/strings/en.yaml has it), so de pages show the en text there.',
+    );
+    expect(readFileSync(site.file('dist/de/news.html'), 'utf8')).toContain('3 articles');
+  }, 60_000);
+
+  it('stops the build on it with strict, and on a key no file has', async () => {
+    await site.write(
+      'site/index.tsx',
+      CONTENT_SITE.replace("defaultLocale: 'en' }", "defaultLocale: 'en', strict: true }"),
+    );
+    const strict = await site.run(['build']);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain('StringsIncomplete');
+    expect(strict.stderr).toContain('no "news.count"');
+    await site.write(
+      'content/strings/de.yaml',
+      'nav:\n  language: Sprache\nnews:\n  title: Neuigkeiten\n  count: "{count} Artikel"\n',
+    );
+    await site.write('site/index.tsx', CONTENT_SITE.replace("t('news.title')}</h1>", "t('news.titel')}</h1>"));
+    const unknown = await site.run(['build']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(
+      't("news.titel") on a en page: neither content/strings/en.yaml nor the default locale\'s strings file has "news.titel".',
+    );
+  }, 90_000);
+
+  it('warns of a locale with neither strings nor articles', async () => {
+    await site.write('site/index.tsx', CONTENT_SITE.replace("locales: ['en', 'de']", "locales: ['en', 'de', 'fr']"));
+    const result = await site.run(['build']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      'i18n.locales lists fr, but no content/strings/fr.yaml and no article in fr exists; add them, or remove fr.',
+    );
+  }, 60_000);
+
+  it('refuses two articles of one locale with one key, naming both', async () => {
+    await site.write('site/index.tsx', CONTENT_SITE);
+    await site.write('content/news/de/zweite.md', article('Zweite', 'translationKey: update\n'));
+    const result = await site.run(['build']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('TranslationKeyDuplicate');
+    expect(result.stderr).toContain(
+      '/de/nachrichten/zweite (content/news/de/zweite.md) and /de/nachrichten/neuigkeit (content/news/de/neuigkeit.md)',
+    );
+    await site.remove('content/news/de/zweite.md');
+  }, 60_000);
+
+  it("with a fallback, lists the fallback locale's untranslated articles, their canonical the original", async () => {
+    await site.write(
+      'site/index.tsx',
+      CONTENT_SITE.replace("defaultLocale: 'en' }", "defaultLocale: 'en', fallback: { de: 'en' } }"),
+    );
+    const result = await site.run(['build']);
+    expect(result.code, result.stderr).toBe(0);
+    const file = (name: string) => readFileSync(site.file(`dist/${name}`), 'utf8');
+    expect(file('de/news.html')).toContain(
+      '<li lang="en"><a href="/de/nachrichten/only-english">Only English</a></li>',
+    );
+    // Translated articles are listed once, in German.
+    expect(file('de/news.html')).not.toContain('>Hello<');
+    const fallback = file('de/nachrichten/only-english.html');
+    expect(fallback).toContain('<link rel="canonical" href="https://fixture.example/news/only-english">');
+    expect(fallback).not.toContain('hreflang=');
+    expect(file('news/only-english.html')).not.toContain('hreflang=');
+    expect(file('sitemap.xml')).not.toContain('/de/nachrichten/only-english');
+    expect(file('de/news/feed.xml')).not.toContain('Only English');
+  }, 60_000);
+});
