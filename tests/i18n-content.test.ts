@@ -78,10 +78,11 @@ const article = (title: string, extra = '', body = 'Body.') =>
 export async function writeContentSite(site: TempSite, code = CONTENT_SITE): Promise<void> {
   await site.remove('content/news');
   await site.write('site/index.tsx', code);
-  await site.write('content/news/hello.md', article('Hello', 'tags: [staking]\n'));
+  const body = (note: string) => `Text[^1].\n\n\`\`\`sh\nls\n\`\`\`\n\n[^1]: ${note}`;
+  await site.write('content/news/hello.md', article('Hello', 'tags: [staking]\n', body('A note.')));
   await site.write('content/news/only-english.md', article('Only English'));
   // The same file name: a translation.
-  await site.write('content/news/de/hello.md', article('Hallo', 'tags: [staking, wien]\n'));
+  await site.write('content/news/de/hello.md', article('Hallo', 'tags: [staking, wien]\n', body('Eine Anmerkung.')));
   // Another file name, linked by its key.
   await site.write('content/news/de/nur-deutsch.md', article('Nur Deutsch', 'translationKey: german-only\n'));
   await site.write('content/news/de/neuigkeit.md', article('Neuigkeit', 'translationKey: update\n'));
@@ -123,6 +124,19 @@ describe('articles and words per locale, from content/', () => {
     expect(page('de/news.html')).not.toContain('Only English');
     expect(existsSync(site.file('dist/de/nachrichten/only-english.html'))).toBe(false);
     expect(page('de/nachrichten/hello.html')).toMatch(/<html lang="de">[\s\S]*<h1>Hallo<\/h1>/);
+  });
+
+  it("writes the generator's words in an article in its language", () => {
+    const german = page('de/nachrichten/hello.html');
+    expect(german).toContain('>Fußnoten</h2>');
+    expect(german).toContain('aria-label="Zurück zum Verweis 1"');
+    expect(german).toContain('aria-label="Code kopieren">Kopieren</button>');
+    expect(german).toMatch(/data-props="[^"]*copied[^"]*Kopiert[^"]*"/);
+    expect(german).not.toMatch(/Footnotes|Back to reference|>Copy</);
+    const english = page('news/hello.html');
+    expect(english).toContain('>Footnotes</h2>');
+    expect(english).toContain('aria-label="Back to reference 1"');
+    expect(english).toContain('data-props="{}"');
   });
 
   it('links translations by file name, or by translationKey when the names differ', () => {

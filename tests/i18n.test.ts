@@ -140,6 +140,7 @@ describe('the site’s locales', () => {
       prefixDefaultLocale: false,
       fallback: {},
       strict: false,
+      words: {},
     };
     expect([localePath(i18n, '/', 'de'), localePath(i18n, '/about', 'de'), localePath(i18n, '/about', 'en')]).toEqual([
       '/de',
@@ -166,6 +167,7 @@ describe('the site’s locales', () => {
       prefixDefaultLocale: false,
       fallback: {},
       strict: false,
+      words: {},
     };
     const routes: Route<any>[] = [
       { path: '/news/archive', page, head },

@@ -86,6 +86,7 @@ const conversionItem = (article: Article): ArticleToConvert => ({
   markdown: article.markdown,
   file: article.file,
   bodyLine: article.bodyLine ?? 1,
+  ...(article.locale === undefined ? {} : { locale: article.locale }),
 });
 
 /** A problem of an article this run does not publish, as a warning: it stops a run that publishes it. */

@@ -1,5 +1,6 @@
 // What converting an article means wherever it runs (this process or a helper): its input, its
 // result (HTML, or the problems its images had), and how the image stage takes part.
+import type { ArticleWords } from './article-words.ts';
 import { catalogueError, problemData, type ProblemData } from '../errors/errors.ts';
 import { isStackOverflow } from './limits.ts';
 import type { ConvertedMarkdown } from './markdown.ts';
@@ -9,6 +10,8 @@ export interface ArticleToConvert {
   markdown: string;
   file: string;
   bodyLine: number;
+  /** With `i18n`: the article's locale, whose words (HelperImageSettings.words) it is converted with. */
+  locale?: string;
 }
 
 /** An article converted, or the problems its images had. */
@@ -35,6 +38,8 @@ export interface HelperImageSettings {
   sizes: string;
   /** What processes images, as the build found it (sharpVersion): part of the image cache's keys. */
   imageProcessor?: string;
+  /** With `i18n`: the generator's words in each locale, for the articles of each. */
+  words?: Record<string, ArticleWords>;
 }
 
 /** Hears of each finished batch (its articles' indexes) as it lands. */

@@ -4,7 +4,9 @@
 import type { Element, ElementContent, Root, RootContent, Text } from 'hast';
 import type { Root as MdastRoot, RootContent as MdastContent } from 'mdast';
 import { SKIP, walkTree } from '../base/trees.ts';
+import type { VFile } from 'vfile';
 import { COPY_CODE_ISLAND } from '../runtime/built-in-islands.ts';
+import { isEnglish, wordsOf, type ArticleWords } from './article-words.ts';
 
 /** What a fence's meta (the text after its language) says: a caption, and lines to mark. */
 export interface CodeMeta {
@@ -134,10 +136,16 @@ function mergedRanges(marks: ReadonlyArray<readonly [number, number]>): Array<[n
   return merged;
 }
 
-/** The copy button and its announcement, inside an island that hydrates on the first interaction. */
-function copyButton(): Element {
-  return element('ssg-island', { dataIsland: COPY_CODE_ISLAND, dataHydrate: 'interaction', dataProps: '{}' }, [
-    element('button', { type: 'button', className: ['code-copy'], ariaLabel: 'Copy code' }, [text('Copy')]),
+/**
+ * The copy button and its announcement, inside an island that hydrates on the first interaction;
+ * in the article's words, which the island is handed for what it says next (none in English).
+ */
+function copyButton(words: ArticleWords): Element {
+  const { copy, copied, codeCopied, pressKey, copyFailed } = words;
+  const props = isEnglish(words) ? {} : { copy, copied, codeCopied, pressKey, copyFailed };
+  const island = { dataIsland: COPY_CODE_ISLAND, dataHydrate: 'interaction', dataProps: JSON.stringify(props) };
+  return element('ssg-island', island, [
+    element('button', { type: 'button', className: ['code-copy'], ariaLabel: words.copyCode }, [text(copy)]),
     element('span', { className: ['code-copy-status'], role: 'status' }, []),
   ]);
 }
@@ -148,7 +156,8 @@ function copyButton(): Element {
  * `<mark class="code-mark">`.
  */
 export function rehypeCodeBlocks() {
-  return (tree: Root) => {
+  return (tree: Root, file: VFile) => {
+    const words = wordsOf(file);
     walkTree<RootContent>(tree, (node, parent, index) => {
       if (node.type === 'element' && node.tagName === 'code') {
         // Written on code outside a block (raw HTML): nothing to show it, so it goes.
@@ -173,7 +182,7 @@ export function rehypeCodeBlocks() {
           return range && range[0] <= at + 1 ? [element('mark', { className: ['code-mark'] }, line)] : line;
         });
       }
-      const children: ElementContent[] = [node, copyButton()];
+      const children: ElementContent[] = [node, copyButton(words)];
       const block =
         title === undefined
           ? element('div', { className: ['code-block'] }, children)

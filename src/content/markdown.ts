@@ -14,6 +14,7 @@ import { slugOf } from './slug.ts';
 import { type ArticleHeading } from './article.ts';
 import { rehypeAlerts } from './markdown-alerts.ts';
 import { rehypeCodeBlocks, remarkCodeMeta } from './markdown-code.ts';
+import { rehypeArticleWords, type ArticleWords } from './article-words.ts';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type PluggableList } from 'unified';
@@ -177,6 +178,8 @@ export function articleSteps(options: MarkdownOptions = {}, mdx = false) {
     [rehypeAutolinkHeadings, { ...headingAnchor, test: (element: Element) => !isFootnoteLabel(element) }],
     // After the words are counted: the copy buttons are no words of the article.
     rehypeCodeBlocks,
+    // The footnotes' heading and back links in the article's language.
+    rehypeArticleWords,
   ];
   const remarkRehypeOptions = { clobberPrefix: FOOTNOTE_PREFIX };
   return { remarkPlugins, rehypePlugins, remarkRehypeOptions };
@@ -237,11 +240,13 @@ export async function convertArticle(
   markdown: string,
   imageContext: ArticleImageContext,
   options?: MarkdownOptions,
+  /** The generator's words in the article's language (English without). */
+  words?: ArticleWords,
 ): Promise<ConvertedMarkdown> {
   const file = new VFileClass({
     value: markdown,
     path: imageContext.file,
-    data: { imageContext, slug: slugOf(imageContext.file) },
+    data: { imageContext, slug: slugOf(imageContext.file), ...(words ? { articleWords: words } : {}) },
   });
   if (!MDX_EXTENSION.test(imageContext.file)) return converted(await processorFor(options).process(file));
   const steps = articleSteps(options, true);

@@ -375,6 +375,12 @@ export const errorCatalogue = {
         `i18n.defaultLocale is ${JSON.stringify(locale)}, which is not one of i18n.locales (${locales.join(', ')}).`,
       prefix: (value: unknown) => `i18n.prefixDefaultLocale is ${JSON.stringify(value)}; it is true or false.`,
       strict: (value: unknown) => `i18n.strict is ${JSON.stringify(value)}; it is true or false.`,
+      words: (value: unknown) =>
+        `i18n.words is ${JSON.stringify(value)}; it gives, per locale, the words ssg writes in articles, such as { "de": { "footnotes": "Anmerkungen" } }.`,
+      wordsLocale: (locale: string, locales: readonly string[]) =>
+        `i18n.words has words for "${locale}", which is not one of i18n.locales (${locales.join(', ')}).`,
+      word: (locale: string, key: string, keys: readonly string[]) =>
+        `i18n.words.${locale}.${key} is no text for one of the words ssg writes (${keys.join(', ')}).`,
       fallback: (value: unknown) =>
         `i18n.fallback is ${JSON.stringify(value)}; it names, for a locale, the locale whose articles it lists when untranslated, such as { "de": "en" }.`,
       fallbackLocale: (from: string, to: unknown, locales: readonly string[]) =>

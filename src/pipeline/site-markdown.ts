@@ -9,11 +9,15 @@ import { removeFilesOfEndedProcesses } from '../cache/store.ts';
 import type { ArticleConverter } from '../content/conversion.ts';
 import { needsSiteModule, type MarkdownOptions } from '../content/markdown-options.ts';
 import { markdownStamp } from '../content/markdown-plugins.ts';
+import { articleWords, type ArticleWords } from '../content/article-words.ts';
+import { localesOf } from '../render/i18n.ts';
 import type { ImageStage } from './images.ts';
 
 /** The site's Markdown settings for a run: its plugins' options, their stamp, and the module copy helpers import. */
 export interface SiteMarkdown {
   options?: MarkdownOptions;
+  /** With `i18n`: the generator's words in each locale, for its articles. */
+  words?: Record<string, ArticleWords>;
   /** Part of every article's Markdown cache key ('' without plugins). */
   stamp: string;
   /** A copy of the site's compiled module, for the helper processes' Markdown; given only when the site has plugins. */
@@ -22,19 +26,33 @@ export interface SiteMarkdown {
   drawModule?: string;
 }
 
-const settingsOf = new WeakMap<ServerBundle, { options?: MarkdownOptions; stamp: string }>();
+type MarkdownSettings = Pick<SiteMarkdown, 'options' | 'stamp' | 'words'>;
+const settingsOf = new WeakMap<ServerBundle, MarkdownSettings>();
 
-/** A bundle's Markdown options and their stamp, worked out once per bundle. */
-export function markdownSettingsOf(bundle: ServerBundle | undefined): { options?: MarkdownOptions; stamp: string } {
+/** A bundle's Markdown options, its words per locale and their stamp, worked out once per bundle. */
+export function markdownSettingsOf(bundle: ServerBundle | undefined): MarkdownSettings {
   if (!bundle) return { stamp: '' };
   let settings = settingsOf.get(bundle);
   if (!settings) {
     const options = (bundle.module.site as { markdown?: MarkdownOptions }).markdown;
     // A plugin of the site's own counts by its module and what that imports; a package's by its text (its version is in the stamp).
     const codeOf = (fn: (...args: never[]) => unknown) => codeStampOf(bundle, fn) ?? String(fn);
-    settingsOf.set(bundle, (settings = { options, stamp: markdownStamp(options, bundle.sources, codeOf) }));
+    const stamp = markdownStamp(options, bundle.sources, codeOf);
+    const words = wordsByLocale(bundle.module.site);
+    // Each article is converted in its locale's words: other words, every article again.
+    const withWords = words
+      ? `${stamp}:${createHash('sha256').update(JSON.stringify(words)).digest('hex').slice(0, 16)}`
+      : stamp;
+    settingsOf.set(bundle, (settings = { options, stamp: withWords, ...(words ? { words } : {}) }));
   }
   return settings;
+}
+
+/** With `i18n`: each locale's words, the site's own (`i18n.words`) over the built-in ones. */
+function wordsByLocale(site: ServerBundle['module']['site']): Record<string, ArticleWords> | undefined {
+  const i18n = localesOf(site);
+  if (!i18n) return undefined;
+  return Object.fromEntries(i18n.locales.map((locale) => [locale, articleWords(locale, i18n.words[locale])]));
 }
 
 const SITE_MODULE_FILE = /^markdown-site-(\d+)-[\w-]+\.mjs$/;
@@ -84,12 +102,12 @@ export function siteMarkdownOf(
   bundle: ServerBundle | undefined,
   { drawing = true } = {},
 ): SiteMarkdown {
-  const { options, stamp } = markdownSettingsOf(bundle);
-  const plugins = Boolean(stamp && needsSiteModule(options));
+  const settings = markdownSettingsOf(bundle);
+  const plugins = Boolean(settings.stamp && needsSiteModule(settings.options));
   const drawers = drawing && Boolean(bundle && (bundle.module.site as { drawers?: object }).drawers);
-  if (!bundle || (!plugins && !drawers)) return { options, stamp };
+  if (!bundle || (!plugins && !drawers)) return settings;
   const siteModule = copies.of(bundle.code);
-  return { options, stamp, ...(plugins ? { siteModule } : {}), ...(drawers ? { drawModule: siteModule } : {}) };
+  return { ...settings, ...(plugins ? { siteModule } : {}), ...(drawers ? { drawModule: siteModule } : {}) };
 }
 
 /** What the helper processes converting articles need: where their images are, and the site's plugins and reserved ids. */
@@ -99,6 +117,7 @@ export function articleConverter(images: ImageStage, markdown: SiteMarkdown): Ar
       ...images.helperSettings,
       ...(markdown.siteModule ? { siteModule: markdown.siteModule } : {}),
       ...(markdown.options?.reservedIds?.length ? { reservedIds: [...markdown.options.reservedIds] } : {}),
+      ...(markdown.words ? { words: markdown.words } : {}),
     },
   };
 }

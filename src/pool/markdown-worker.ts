@@ -130,6 +130,7 @@ process.on('message', async (message: HelperRequest) => {
           item.markdown,
           { ...settings, file: item.file, bodyLine: item.bodyLine, cache: cache! },
           options,
+          item.locale === undefined ? undefined : settings.words?.[item.locale],
         ),
       ),
     );

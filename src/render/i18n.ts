@@ -1,6 +1,7 @@
 // Locales: each route exists once per locale of `defineSite({ i18n })` (`/about` and `/de/about`),
 // each page knows its language and its translations (the same route, the same translation key, in
 // another locale), and says both to browsers and search engines (`<html lang>`, `hreflang`).
+import { ARTICLE_WORD_KEYS, type ArticleWords } from '../content/article-words.ts';
 import { catalogueError } from '../errors/errors.ts';
 import type { Route, SiteI18n } from './site-definition.ts';
 
@@ -18,6 +19,8 @@ export interface Locales {
   /** For a locale, the locale whose untranslated articles its collections list too. */
   fallback: Readonly<Record<string, string>>;
   strict: boolean;
+  /** The site's own words in articles, per locale, over the built-in ones. */
+  words: Readonly<Record<string, Partial<ArticleWords>>>;
 }
 
 /** `i18n` of the site's definition, checked: each mistake named (`I18nInvalid`). */
@@ -39,7 +42,21 @@ export function checkI18n(value: SiteI18n | undefined): Locales | undefined {
   for (const [from, to] of Object.entries(fallback))
     if (!locales.includes(from) || typeof to !== 'string' || !locales.includes(to) || to === from)
       throw catalogueError('I18nInvalid', ['fallbackLocale', from, to, locales]);
-  return { locales, defaultLocale, prefixDefaultLocale, fallback, strict };
+  return { locales, defaultLocale, prefixDefaultLocale, fallback, strict, words: checkWords(value.words, locales) };
+}
+
+/** `i18n.words`: for locales of the site, texts for the words ssg writes in articles. */
+function checkWords(words: unknown, locales: readonly string[]): Locales['words'] {
+  if (words === undefined) return {};
+  if (!words || typeof words !== 'object' || Array.isArray(words))
+    throw catalogueError('I18nInvalid', ['words', words]);
+  for (const [locale, own] of Object.entries(words)) {
+    if (!locales.includes(locale)) throw catalogueError('I18nInvalid', ['wordsLocale', locale, locales]);
+    for (const [key, text] of Object.entries((own ?? {}) as object))
+      if (!(ARTICLE_WORD_KEYS as string[]).includes(key) || typeof text !== 'string')
+        throw catalogueError('I18nInvalid', ['word', locale, key, ARTICLE_WORD_KEYS]);
+  }
+  return words as Locales['words'];
 }
 
 /** What a page or a route's entries in a locale see of the collections. */

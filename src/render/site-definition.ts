@@ -1,3 +1,4 @@
+import type { ArticleWords } from '../content/article-words.ts';
 import type { ReactNode } from 'react';
 import type { Article } from '../content/article.ts';
 import type { DataSchema } from '../content/data.ts';
@@ -230,6 +231,11 @@ export interface SiteI18n {
   fallback?: Readonly<Record<string, string>>;
   /** A string missing in one locale's strings file, or a locale with neither strings nor articles, stops the build instead of a warning. */
   strict?: boolean;
+  /**
+   * The words ssg writes in articles (footnotes, the copy button), per locale, over its own
+   * English and German ones: `{ de: { footnotes: 'Anmerkungen' } }`.
+   */
+  words?: Readonly<Record<string, Partial<ArticleWords>>>;
 }
 
 export interface SiteDefinition<Data = Record<string, unknown>, Collections = DefaultCollections> {

@@ -30,6 +30,7 @@ const i18n = z.strictObject({
   prefixDefaultLocale: optional,
   fallback: optional,
   strict: optional,
+  words: optional,
 });
 
 const collection = z.strictObject({ type: optional, folder: optional, schema: optional });

@@ -16,7 +16,26 @@ function selectCode(code: Element): void {
   selection.addRange(range);
 }
 
-export default function enhanceCopyCode(element: HTMLElement): void {
+/** What the button says, in the article's language: the island's props (none in English). */
+interface CopyWords {
+  copy: string;
+  copied: string;
+  codeCopied: string;
+  pressKey: string;
+  copyFailed: string;
+}
+
+const ENGLISH: CopyWords = {
+  copy: 'Copy',
+  copied: 'Copied',
+  codeCopied: 'Code copied',
+  pressKey: 'Press {key}',
+  copyFailed: 'Copy failed: the code is selected, press {key}',
+};
+
+export default function enhanceCopyCode(element: HTMLElement, props: Partial<CopyWords> = {}): void {
+  const words = { ...ENGLISH, ...props };
+  const withKey = (text: string) => text.replaceAll('{key}', shortcut());
   const button = element.querySelector<HTMLButtonElement>('button.code-copy');
   const status = element.querySelector<HTMLElement>('.code-copy-status');
   const code = element.closest('.code-block')?.querySelector('pre code, pre');
@@ -27,7 +46,7 @@ export default function enhanceCopyCode(element: HTMLElement): void {
     if (status) status.textContent = announcement;
     clearTimeout(timer);
     timer = setTimeout(() => {
-      button.textContent = 'Copy';
+      button.textContent = words.copy;
       if (status) status.textContent = '';
     }, CONFIRM_MS);
   };
@@ -37,10 +56,10 @@ export default function enhanceCopyCode(element: HTMLElement): void {
       ? navigator.clipboard.writeText(text)
       : Promise.reject(new Error('no clipboard'));
     copying.then(
-      () => say('Copied', 'Code copied'),
+      () => say(words.copied, words.codeCopied),
       () => {
         selectCode(code);
-        say(`Press ${shortcut()}`, `Copy failed: the code is selected, press ${shortcut()}`);
+        say(withKey(words.pressKey), withKey(words.copyFailed));
       },
     );
   });
