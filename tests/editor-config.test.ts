@@ -139,8 +139,31 @@ describe('the editor configuration', () => {
   });
   const collections = config.collections as Array<Record<string, any>>;
 
+  it("edits each locale's articles as a collection of its own, each language named in itself", () => {
+    const made = editorConfig(project, options, [], {
+      baseUrl: 'https://example.org',
+      warn: () => {},
+      collections: [{ ...news, i18n: { locales: ['en', 'de', 'fr'], defaultLocale: 'en' }, mdxIn: (l) => l === 'fr' }],
+    });
+    const listed = (made.collections as Array<Record<string, any>>).map((one) => [one.name, one.label, one.folder]);
+    expect(listed).toEqual([
+      ['news', 'News (English)', 'content/news'],
+      ['news-de', 'News (Deutsch)', 'content/news/de'],
+      ['news-fr', 'News (français)', 'content/news/fr'],
+      ['news-fr-mdx', 'News (français) (MDX)', 'content/news/fr'],
+    ]);
+    const german = (made.collections as Array<Record<string, any>>)[1]!;
+    expect(german.format).toBe('ssg-article-news-de');
+    expect(german.fields.map((field: EditorField) => field.name)).toContain('translationKey');
+  });
+
   it('shows every front-matter key the generator reads, then the body', () => {
-    expect(articleFields().map((field) => field.name)).toEqual([...READ_KEYS, 'body']);
+    expect(articleFields().map((field) => field.name)).toEqual([
+      ...READ_KEYS.filter((key) => key !== 'translationKey'),
+      'body',
+    ]);
+    // The translation key only on a site in several languages.
+    expect(articleFields({ i18n: true }).map((field) => field.name)).toEqual([...READ_KEYS, 'body']);
     // Jekyll's spelling of aliases is kept on save, not offered to staff beside aliases.
     expect(articleFields().find((field) => field.name === 'redirect_from')).toMatchObject({ widget: 'hidden' });
     expect(articleFields().find((field) => field.name === 'aliases')).toMatchObject({ widget: 'list' });

@@ -3,6 +3,7 @@
 // site adds to either appears in the editor without a second file to edit.
 import path from 'node:path';
 import { FRONT_MATTER_FIELDS, type FrontMatterKind } from '../content/frontmatter-schema.ts';
+import type { CollectionLocales } from '../content/collections.ts';
 import type { Project } from '../project.ts';
 import type { EditorBackend, EditorOptions } from '../render/site-definition.ts';
 import { fieldsOf, jsonSchemaOf, labelOf, type EditorField, type JsonSchema, type Widget } from './schema-fields.ts';
@@ -46,8 +47,10 @@ const KIND_WIDGETS: Record<FrontMatterKind, Widget> = {
 };
 
 /** The article collection's fields: every front-matter key the generator reads, then the body. */
-export function articleFields(): EditorField[] {
-  const fields = Object.entries(FRONT_MATTER_FIELDS).map(([name, { kind, label, hint, hidden }]) => ({
+export function articleFields({ i18n = false } = {}): EditorField[] {
+  // The translation key means something only to a site in several languages.
+  const read = Object.entries(FRONT_MATTER_FIELDS).filter(([name]) => i18n || name !== 'translationKey');
+  const fields = read.map(([name, { kind, label, hint, hidden }]) => ({
     name,
     label,
     ...(hidden ? { widget: 'hidden', required: false } : KIND_WIDGETS[kind]),
@@ -136,10 +139,35 @@ function articleCollections(
   label: string,
   warn: (message: string) => void,
 ): EditorConfig[] {
-  const common = articleFields();
+  const common = articleFields({ i18n: collection.i18n !== undefined });
   const fields = [...common.slice(0, -1), ...ownFields(collection, warn), ...common.slice(-1)];
-  const markdown = articleCollection(project, collection, label, fields);
-  return collection.mdx ? [markdown, mdxCollection(project, collection, label, fields)] : [markdown];
+  return localeFolders(collection, label).flatMap(({ folder, label: shown }) => {
+    const markdown = articleCollection(project, folder, shown, fields);
+    return folder.mdx ? [markdown, mdxCollection(project, folder, shown, fields)] : [markdown];
+  });
+}
+
+/**
+ * With `i18n`, a collection's articles in each locale, each edited as a collection of its own: the
+ * default locale's in its folder (`news`, "News (English)"), another's in the folder of the same
+ * name inside it (`news-de` in content/news/de, "News (Deutsch)"), each language named in itself.
+ */
+function localeFolders(collection: ArticleFolder, label: string): { folder: ArticleFolder; label: string }[] {
+  if (!collection.i18n) return [{ folder: collection, label }];
+  const { locales, defaultLocale } = collection.i18n;
+  const named = (locale: string) => new Intl.DisplayNames([locale], { type: 'language' }).of(locale) ?? locale;
+  return [defaultLocale, ...locales.filter((locale) => locale !== defaultLocale)].map((locale) => ({
+    folder:
+      locale === defaultLocale
+        ? collection
+        : {
+            ...collection,
+            name: `${collection.name}-${locale}`,
+            dir: path.join(collection.dir, locale),
+            ...(collection.mdxIn ? { mdx: collection.mdxIn(locale) } : {}),
+          },
+    label: `${label} (${named(locale)})`,
+  }));
 }
 
 /** A content collection as the editor lists it. */
@@ -149,6 +177,10 @@ export interface ArticleFolder {
   schema?: unknown;
   /** Whether it holds `.mdx` articles: they are listed in a collection of their own. */
   mdx?: boolean;
+  /** With `i18n`: the site's locales, each but the default in a folder of its own inside this one. */
+  i18n?: CollectionLocales;
+  /** With `i18n`: whether a locale's folder holds `.mdx` articles. */
+  mdxIn?: (locale: string) => boolean;
 }
 
 /** One data file as a collection of one file, its fields from its schema (a root list under ROOT_LIST_KEY). */

@@ -64,8 +64,14 @@ function editorScript(): Uint8Array {
   return clientScript;
 }
 
-/** The editor's page: no inline script or style, kept out of search engines. */
-function editorPage(title: string): string {
+/**
+ * The editor's page: no inline script or style, kept out of search engines. `localeFolders`: the
+ * folders of locales inside another collection's folder, which that collection does not list.
+ */
+function editorPage(title: string, localeFolders: readonly string[] = []): string {
+  const folders = localeFolders.length
+    ? ` data-locale-folders="${JSON.stringify(localeFolders).replace(/[&"<]/g, (c) => `&#${c.charCodeAt(0)};`)}"`
+    : '';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -73,7 +79,7 @@ function editorPage(title: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <title>${title.replace(/[<&]/g, (c) => (c === '<' ? '&lt;' : '&amp;'))}</title>
-<script src="${EDITOR_PATH}/editor.js" data-config="${EDITOR_PATH}/config.json" data-format-prefix="${DATA_FORMAT_PREFIX}" data-root-key="${ROOT_LIST_KEY}" data-article-prefix="${ARTICLE_FORMAT_PREFIX}"></script>
+<script src="${EDITOR_PATH}/editor.js" data-config="${EDITOR_PATH}/config.json" data-format-prefix="${DATA_FORMAT_PREFIX}" data-root-key="${ROOT_LIST_KEY}" data-article-prefix="${ARTICLE_FORMAT_PREFIX}"${folders}></script>
 <script src="${EDITOR_PATH}/decap-cms.js"></script>
 </head>
 <body></body>
@@ -106,10 +112,19 @@ export function editorFiles(
   dataFiles: ReadonlyArray<{ name: string; file: string; schema: unknown }>,
   site: { baseUrl: string; name: string; warn: (message: string) => void; collections: readonly ArticleFolder[] },
 ): OutputFile[] {
-  const collections = site.collections.map((collection) => ({ ...collection, mdx: holdsMdx(collection.dir) }));
+  const collections = site.collections.map((collection) => ({
+    ...collection,
+    mdx: holdsMdx(collection.dir),
+    mdxIn: (locale: string) => holdsMdx(path.join(collection.dir, locale)),
+  }));
   const config = editorConfig(project, options, dataFiles, { ...site, collections });
+  const localeFolders = collections.flatMap(({ dir, i18n }) =>
+    (i18n?.locales ?? [])
+      .filter((locale) => locale !== i18n?.defaultLocale)
+      .map((locale) => path.relative(project.root, path.join(dir, locale)).split(path.sep).join('/')),
+  );
   return [
-    { path: `${folder}/index.html`, contents: editorPage(`Content editor | ${site.name}`) },
+    { path: `${folder}/index.html`, contents: editorPage(`Content editor | ${site.name}`, localeFolders) },
     { path: `${folder}/config.json`, contents: `${JSON.stringify(config, null, 2)}\n` },
     { path: `${folder}/editor.js`, contents: editorScript() },
     ...decapBundle(project.root),
