@@ -2,7 +2,10 @@
 // folder, linked to their translations by file name or translationKey, and its strings file.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listFiles } from '../src/output/output-file.ts';
+import { devSite } from './helpers/dev-site.ts';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 
 const fixture = path.join(repoRoot, 'tests', 'fixtures', 'basic');
@@ -255,5 +258,90 @@ describe('mistakes in the strings and locales', () => {
     expect(file('news/only-english.html')).not.toContain('hreflang=');
     expect(file('sitemap.xml')).not.toContain('/de/nachrichten/only-english');
     expect(file('de/news/feed.xml')).not.toContain('Only English');
+  }, 60_000);
+});
+
+describe('a site in two languages, built again with .cache and the output kept', () => {
+  async function distBytes(site: TempSite): Promise<Map<string, Buffer>> {
+    const files = await listFiles(site.file('dist'));
+    return new Map(files.map((file) => [file, readFileSync(site.file(`dist/${file}`))]));
+  }
+  async function built(site: TempSite): Promise<Map<string, Buffer>> {
+    const result = await site.run(['build']);
+    expect(result.code, result.stderr).toBe(0);
+    return distBytes(site);
+  }
+  const edits: Record<string, (site: TempSite) => Promise<void>> = {
+    'translate only-english': (site) =>
+      site.write('content/news/de/only-english.md', article('Nicht mehr nur Englisch')),
+    'untranslate only-english': (site) => site.remove('content/news/de/only-english.md'),
+    'rename a German word': (site) =>
+      site.write(
+        'content/strings/de.yaml',
+        'nav:\n  language: Sprachen\nnews:\n  title: Aktuelles\n  count: "{count} Beiträge"\n',
+      ),
+    'retitle the German hello': (site) =>
+      site.write('content/news/de/hello.md', article('Servus', 'tags: [staking, wien]\n')),
+    'key neuigkeit to only-english': (site) =>
+      site.write('content/news/de/neuigkeit.md', article('Neuigkeit', 'translationKey: only-english\n')),
+    'remove the German hello': (site) => site.remove('content/news/de/hello.md'),
+  };
+
+  it('property: after any sequence of edits of translations and words, each build is a cold build', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom(...Object.keys(edits)), { minLength: 1, maxLength: 3 }),
+        async (names) => {
+          const site = await copySite(fixture, ['dist', 'node_modules', '.cache']);
+          try {
+            await writeContentSite(site);
+            await built(site);
+            for (const name of names) {
+              await edits[name]!(site);
+              const incremental = await built(site);
+              const cold = await copySite(site.dir, ['dist', 'node_modules', '.cache']);
+              try {
+                const expected = await built(cold);
+                expect([...incremental.keys()].sort(), name).toEqual([...expected.keys()].sort());
+                for (const [file, bytes] of expected)
+                  expect(incremental.get(file)!.equals(bytes), `${names.join(' → ')}: ${file}`).toBe(true);
+              } finally {
+                await cold.dispose();
+              }
+            }
+          } finally {
+            await site.dispose();
+          }
+        },
+      ),
+      { numRuns: 4 },
+    );
+  }, 300_000);
+});
+
+describe('a site in two languages in dev', () => {
+  const state = devSite(fixture, (site) => writeContentSite(site));
+  const page = (file: string) => readFileSync(state.site.file(`.cache/ssg/dev/${file}`), 'utf8');
+
+  it("renders a locale's pages again when its article or words change, and the other locale's as they were", async () => {
+    const english = page('news/hello.html');
+    await state.site.write('content/news/de/hello.md', article('Servus', 'tags: [staking, wien]\n'));
+    await state.dev.update([state.site.file('content/news/de/hello.md')]);
+    expect(page('de/nachrichten/hello.html')).toContain('<h1>Servus</h1>');
+    expect(page('de/news.html')).toContain('>Servus</a>');
+    expect(page('news/hello.html')).toBe(english);
+    await state.site.write(
+      'content/strings/de.yaml',
+      'nav:\n  language: Sprache\nnews:\n  title: Aktuelles\n  count: "{count} Artikel"\n',
+    );
+    await state.dev.update([state.site.file('content/strings/de.yaml')]);
+    expect(page('de/news.html')).toContain('<h1>Aktuelles</h1>');
+    expect(page('news.html')).toContain('<h1>News</h1>');
+    // A new translation: both pages name each other.
+    await state.site.write('content/news/de/only-english.md', article('Nicht mehr nur Englisch'));
+    await state.dev.update([state.site.file('content/news/de/only-english.md')]);
+    expect(page('news/only-english.html')).toContain(
+      'hreflang="de" href="https://fixture.example/de/nachrichten/only-english"',
+    );
   }, 60_000);
 });
