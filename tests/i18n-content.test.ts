@@ -159,6 +159,7 @@ describe('articles and words per locale, from content/', () => {
   it('writes a feed per locale, of its articles, each page linking its own', () => {
     const german = page('de/news/feed.xml');
     expect(german).toContain('<language>de</language>');
+    expect(german).toContain('<link>https://fixture.example/de</link>');
     expect(german).toContain('<link>https://fixture.example/de/nachrichten/nur-deutsch</link>');
     expect(german).not.toContain('Only English');
     expect(page('news/feed.xml')).toContain('<link>https://fixture.example/news/only-english</link>');

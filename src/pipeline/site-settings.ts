@@ -149,6 +149,7 @@ function inLocale(feed: FeedDefinition, i18n: Locales, routes: readonly Route<an
   return {
     ...feed,
     locale,
+    home: localePath(i18n, '/', locale),
     path: localePath(i18n, feed.path, locale),
     link: (article) => routeLocalePath(i18n, routes, feed.link(article), locale),
   };

@@ -87,7 +87,7 @@ export function rssFeed(
       '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:content="http://purl.org/rss/1.0/modules/content/">',
       '  <channel>',
       `    <title>${escapeXml(feed.title)}</title>`,
-      `    <link>${escapeXml(baseUrl + '/')}</link>`,
+      `    <link>${escapeXml(baseUrl + (feed.home ?? '/'))}</link>`,
       `    <description>${escapeXml(feed.description)}</description>`,
       (feed.locale ?? meta?.language) ? `    <language>${escapeXml((feed.locale ?? meta?.language)!)}</language>` : '',
       `    <lastBuildDate>${rfc822(updated)}</lastBuildDate>`,
@@ -168,7 +168,7 @@ export function atomFeed(
   const updated = feedUpdated(published, now);
   const atom = new Feed({
     id: `${baseUrl}/`,
-    link: `${baseUrl}/`,
+    link: baseUrl + (feed.home ?? '/'),
     title: nodeText(feed.title),
     description: nodeText(feed.description),
     updated,
@@ -207,7 +207,7 @@ export function jsonFeed(
   const json = new Feed({
     title: feed.title,
     description: feed.description,
-    link: `${baseUrl}/`,
+    link: baseUrl + (feed.home ?? '/'),
     updated: feedUpdated(published, now),
     feedLinks: { json: baseUrl + feedPaths(feed.path).json },
   });

@@ -165,6 +165,8 @@ export interface FeedDefinition {
   limit?: number;
   /** With `i18n`: the locale whose articles it carries (set by the generator, one feed per locale). */
   readonly locale?: string;
+  /** With `i18n`: the home page of its locale (`/de`), the page it names as its site's. */
+  readonly home?: string;
 }
 
 /** One route of the site: a path, the page component, its head, and (with parameters) its pages. */
