@@ -68,7 +68,8 @@ export default defineSite({
       path: '/news/tags/:tag',
       page: ({ entry }: PageProps) => <h1>{String(entry.tag)}</h1>,
       head: ({ entry }) => ({ title: String(entry.tag) }),
-      entries: ({ articles }) => groupByTag(articles).map((group) => ({ params: { tag: group.slug }, props: { tag: group.name } })),
+      // Another article in the props (the tag's latest) is not the page's own: tag pages are keyed by their tag.
+      entries: ({ articles }) => groupByTag(articles).map((group) => ({ params: { tag: group.slug }, props: { tag: group.name, latest: group.articles[0] } })),
     },
     { path: '/404', page: () => <h1>404</h1>, head: () => ({ title: '404' }) },
   ],
@@ -81,7 +82,8 @@ const article = (title: string, extra = '', body = 'Body.') =>
 export async function writeContentSite(site: TempSite, code = CONTENT_SITE): Promise<void> {
   await site.remove('content/news');
   await site.write('site/index.tsx', code);
-  const body = (note: string) => `Text[^1].\n\n\`\`\`sh\nls\n\`\`\`\n\n[^1]: ${note}`;
+  const body = (note: string) =>
+    `Text[^1].\n\n## Part\n\n> [!WARNING]\n> Careful.\n\n\`\`\`sh\nls\n\`\`\`\n\n[^1]: ${note}`;
   await site.write('content/news/hello.md', article('Hello', 'tags: [staking]\n', body('A note.')));
   await site.write('content/news/only-english.md', article('Only English'));
   // The same file name: a translation.
@@ -135,11 +137,15 @@ describe('articles and words per locale, from content/', () => {
     expect(german).toContain('aria-label="Zurück zum Verweis 1"');
     expect(german).toContain('aria-label="Code kopieren">Kopieren</button>');
     expect(german).toMatch(/data-props="[^"]*copied[^"]*Kopiert[^"]*"/);
-    expect(german).not.toMatch(/Footnotes|Back to reference|>Copy</);
+    expect(german).toContain('<p class="markdown-alert-title">Warnung</p>');
+    expect(german).toContain('aria-label="Link zum Abschnitt „Part“"');
+    expect(german).not.toMatch(/Footnotes|Back to reference|>Copy<|Link to|>Warning</);
     const english = page('news/hello.html');
     expect(english).toContain('>Footnotes</h2>');
     expect(english).toContain('aria-label="Back to reference 1"');
     expect(english).toContain('data-props="{}"');
+    expect(english).toContain('aria-label="Link to the section “Part”"');
+    expect(english).toContain('<p class="markdown-alert-title">Warning</p>');
   });
 
   it('links translations by file name, or by translationKey when the names differ', () => {
@@ -173,6 +179,11 @@ describe('articles and words per locale, from content/', () => {
     expect(page('news/tags/staking.html')).toContain('<h1>staking</h1>');
     expect(page('de/news/tags/wien.html')).toContain('<h1>wien</h1>');
     expect(existsSync(site.file('dist/news/tags/wien.html'))).toBe(false);
+    expect(hreflang(page('news/tags/staking.html'))).toEqual([
+      'en https://fixture.example/news/tags/staking',
+      'de https://fixture.example/de/news/tags/staking',
+      'x-default https://fixture.example/news/tags/staking',
+    ]);
   });
 
   it('warns of nothing when every locale has its strings and articles', () => {
@@ -218,6 +229,14 @@ describe('mistakes in the strings and locales', () => {
       't("news.titel") on a en page: neither content/strings/en.yaml nor the default locale\'s strings file has "news.titel".',
     );
   }, 90_000);
+
+  it("names the site code's mistake, not two translations of one name read without its locales", async () => {
+    await site.write('site/index.tsx', CONTENT_SITE.replace('  layout: Layout,', '  layout: Layout,\n  routez: 1,'));
+    const result = await site.run(['build']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('SiteOptionUnknown');
+    expect(result.stderr).not.toContain('ArticleSlugDuplicate');
+  }, 60_000);
 
   it('warns of a locale with neither strings nor articles', async () => {
     await site.write('site/index.tsx', CONTENT_SITE.replace("locales: ['en', 'de']", "locales: ['en', 'de', 'fr']"));

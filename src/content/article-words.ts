@@ -20,6 +20,16 @@ export interface ArticleWords {
   /** What the button says when the clipboard refused (the code is then selected), and what is announced. */
   pressKey: string;
   copyFailed: string;
+  /** A heading's `#` link, for screen readers: `{title}` is the heading's text. */
+  sectionLink: string;
+  /** The same, for a heading with no text. */
+  untitledSectionLink: string;
+  /** The titles of GitHub's alerts (`> [!NOTE]`). */
+  note: string;
+  tip: string;
+  important: string;
+  warning: string;
+  caution: string;
 }
 
 const ENGLISH: ArticleWords = {
@@ -31,6 +41,13 @@ const ENGLISH: ArticleWords = {
   codeCopied: 'Code copied',
   pressKey: 'Press {key}',
   copyFailed: 'Copy failed: the code is selected, press {key}',
+  sectionLink: 'Link to the section “{title}”',
+  untitledSectionLink: 'Link to this section',
+  note: 'Note',
+  tip: 'Tip',
+  important: 'Important',
+  warning: 'Warning',
+  caution: 'Caution',
 };
 
 const BUILT_IN: Readonly<Record<string, ArticleWords>> = {
@@ -44,6 +61,13 @@ const BUILT_IN: Readonly<Record<string, ArticleWords>> = {
     codeCopied: 'Code kopiert',
     pressKey: '{key} drücken',
     copyFailed: 'Kopieren nicht möglich: Der Code ist markiert, {key} drücken',
+    sectionLink: 'Link zum Abschnitt „{title}“',
+    untitledSectionLink: 'Link zu diesem Abschnitt',
+    note: 'Hinweis',
+    tip: 'Tipp',
+    important: 'Wichtig',
+    warning: 'Warnung',
+    caution: 'Vorsicht',
   },
 };
 
@@ -64,10 +88,11 @@ export const isEnglish = (words: ArticleWords | undefined) =>
 export const wordsOf = (file: VFile): ArticleWords => (file.data.articleWords as ArticleWords | undefined) ?? ENGLISH;
 
 const BACK = /^Back to reference (\d+(?:-\d+)?)$/;
+const SECTION = /^Link to the section “([\s\S]*)”$/;
 
 /**
- * The footnotes' heading and back links in the article's words (remark-rehype writes English):
- * run after sanitising, on the footnotes section's own elements only.
+ * The footnotes' heading and back links, and the headings' `#` links, in the article's words
+ * (remark-rehype and the anchors write English): run last, after sanitising.
  */
 export function rehypeArticleWords() {
   return (tree: Root, file: VFile) => {
@@ -84,6 +109,15 @@ export function rehypeArticleWords() {
         node.tagName === 'a' && node.properties.dataFootnoteBackref !== undefined && typeof label === 'string';
       const number = back ? BACK.exec(label as string)?.[1] : undefined;
       if (number) node.properties.ariaLabel = words!.backToReference.replaceAll('{n}', number);
+      const anchor =
+        node.tagName === 'a' &&
+        Array.isArray(node.properties.className) &&
+        node.properties.className.includes('heading-anchor');
+      if (anchor && typeof label === 'string') {
+        const title = SECTION.exec(label)?.[1];
+        node.properties.ariaLabel =
+          title === undefined ? words!.untitledSectionLink : words!.sectionLink.replaceAll('{title}', title);
+      }
       return undefined;
     });
   };

@@ -2,6 +2,8 @@
 // or `[!CAUTION]` becomes a callout, marked up as GitHub marks it (`markdown-alert-note`, a title
 // paragraph), with `role="note"` so a screen reader announces it as such. Runs after sanitising:
 // the markup is the generator's own, and carries classes only.
+import type { VFile } from 'vfile';
+import { wordsOf } from './article-words.ts';
 import type { Element, Root, RootContent } from 'hast';
 import { walkTree } from '../base/trees.ts';
 
@@ -31,7 +33,8 @@ function alertOf(quote: Element): keyof typeof KINDS | undefined {
 }
 
 export function rehypeAlerts() {
-  return (tree: Root) => {
+  return (tree: Root, file: VFile) => {
+    const words = wordsOf(file);
     // The alert replaces the quote in its parent; the walk goes on into the alert (an alert may hold another).
     walkTree<RootContent>(tree, (child, parent, index) => {
       const kind = child.type === 'element' && child.tagName === 'blockquote' ? alertOf(child) : undefined;
@@ -40,7 +43,7 @@ export function rehypeAlerts() {
         type: 'element',
         tagName: 'p',
         properties: { className: ['markdown-alert-title'] },
-        children: [{ type: 'text', value: KINDS[kind] }],
+        children: [{ type: 'text', value: words[kind] }],
       };
       parent.children[index] = {
         type: 'element',

@@ -64,8 +64,8 @@ type Sources = [ArticleInputs, DocumentShell, Map<string, DataFile>, ServerBundl
 
 /**
  * The articles, template, data files and bundles: everything on a first run, after that only what
- * the changed files affect. All start at once; when several fail, the first in this order is
- * reported, whatever finished first.
+ * the changed files affect. All start at once; when several fail, the site code's error is
+ * reported, else the first in this order, whatever finished first.
  */
 async function readSources(
   project: Project,
@@ -97,7 +97,13 @@ async function readSources(
     ]);
   } catch (error) {
     await (await articles.catch(() => undefined))?.conversion.close();
-    throw error;
+    // Without the site's code the articles were read without its collections and locales, so
+    // what they failed with (two translations of one name) is no news: the code's error is.
+    const codeError = await server.then(
+      () => undefined,
+      (failed: unknown) => failed,
+    );
+    throw codeError ?? error;
   }
 }
 

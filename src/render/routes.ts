@@ -30,15 +30,19 @@ export interface PageJob {
   sourceFile?: string;
 }
 
-/** The article a route entry hands its page, when it is one of a locale (it has a translation key). */
+/**
+ * The article a route entry hands its page as the page's own (`props.article`), when it is one of
+ * a locale (it has a translation key). Other articles an entry holds (a tag's latest, the next
+ * article) say nothing of the page's translations.
+ */
 function localizedArticle(props: unknown): { locale: string; translationKey: string; file: string } | undefined {
-  if (!props || typeof props !== 'object') return undefined;
-  return Object.values(props).find(
-    (value): value is { locale: string; translationKey: string; file: string } =>
-      typeof (value as { markdown?: unknown } | null)?.markdown === 'string' &&
-      typeof (value as { locale?: unknown }).locale === 'string' &&
-      typeof (value as { translationKey?: unknown }).translationKey === 'string',
-  );
+  const value = (props as { article?: unknown } | undefined)?.article as Record<string, unknown> | null | undefined;
+  return typeof value?.markdown === 'string' &&
+    typeof value.locale === 'string' &&
+    typeof value.translationKey === 'string' &&
+    typeof value.file === 'string'
+    ? (value as { locale: string; translationKey: string; file: string })
+    : undefined;
 }
 
 const PARAM = /:([A-Za-z_][A-Za-z0-9_]*)/g;
