@@ -153,6 +153,17 @@ describe('the editor configuration', () => {
       ['news-fr-mdx', 'News (français) (MDX)', 'content/news/fr'],
     ]);
     const german = (made.collections as Array<Record<string, any>>)[1]!;
+    // A collection of the site's own with the name a locale's is listed under is refused, named.
+    expect(() =>
+      editorConfig(project, options, [], {
+        baseUrl: 'https://example.org',
+        warn: () => {},
+        collections: [
+          { ...news, i18n: { locales: ['en', 'de'], defaultLocale: 'en' } },
+          { name: 'news-de', dir: path.join(project.root, 'content', 'news-de') },
+        ],
+      }),
+    ).toThrow('The editor would list two collections as "news-de"');
     expect(german.format).toBe('ssg-article-news-de');
     expect(german.fields.map((field: EditorField) => field.name)).toContain('translationKey');
   });

@@ -226,7 +226,7 @@ describe('mistakes in the strings and locales', () => {
     const unknown = await site.run(['build']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain(
-      't("news.titel") on a en page: neither content/strings/en.yaml nor the default locale\'s strings file has "news.titel".',
+      't("news.titel") on a page in en: neither content/strings/en.yaml nor the default locale\'s strings file has "news.titel".',
     );
   }, 90_000);
 
@@ -236,6 +236,31 @@ describe('mistakes in the strings and locales', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('SiteOptionUnknown');
     expect(result.stderr).not.toContain('ArticleSlugDuplicate');
+  }, 60_000);
+
+  it("warns of a folder that looks like a locale's but is none of the site's", async () => {
+    await site.write('site/index.tsx', CONTENT_SITE);
+    await site.write('content/news/fr/salut.md', article('Salut'));
+    await site.write('content/news/DE/gross.md', article('Groß'));
+    const result = await site.run(['build']);
+    await site.remove('content/news/fr');
+    await site.remove('content/news/DE');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      'content/news/fr looks like the folder of a locale (French), but fr is not in i18n.locales (en, de), so its articles are published as en; add fr to i18n.locales, or rename the folder.',
+    );
+    expect(result.stderr).toContain(
+      'content/news/DE: the locale is written de in i18n.locales, so its articles are published as en; rename the folder de.',
+    );
+  }, 60_000);
+
+  it('refuses content/strings.yaml beside the strings of a site with i18n, naming it', async () => {
+    await site.write('content/strings.yaml', 'a: b\n');
+    const result = await site.run(['build']);
+    await site.remove('content/strings.yaml');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('StringsInvalid');
+    expect(result.stderr).toContain('content/strings.yaml has the name of the site');
   }, 60_000);
 
   it('warns of a locale with neither strings nor articles', async () => {

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { FRONT_MATTER_FIELDS, type FrontMatterKind } from '../content/frontmatter-schema.ts';
 import type { CollectionLocales } from '../content/collections.ts';
+import { catalogueError } from '../errors/errors.ts';
 import type { Project } from '../project.ts';
 import type { EditorBackend, EditorOptions } from '../render/site-definition.ts';
 import { fieldsOf, jsonSchemaOf, labelOf, type EditorField, type JsonSchema, type Widget } from './schema-fields.ts';
@@ -250,7 +251,7 @@ export function editorConfig(
     media_folder: `${publicDir}/media`,
     public_folder: '/media',
     slug: { encoding: 'ascii', clean_accents: true, sanitize_replacement: '-' },
-    collections: [
+    collections: uniquelyNamed([
       ...site.collections.flatMap((collection, index) =>
         articleCollections(
           project,
@@ -262,6 +263,14 @@ export function editorConfig(
         ),
       ),
       ...data,
-    ],
+    ]),
   };
+}
+
+/** The editor's collections, refused when two have one name (a locale's `news-de` and the site's own `news-de`). */
+function uniquelyNamed<T>(collections: T[]): T[] {
+  const names = collections.map((collection) => String((collection as EditorConfig).name));
+  const twice = names.find((name, index) => names.indexOf(name) !== index);
+  if (twice !== undefined) throw catalogueError('CollectionInvalid', ['editorName', twice]);
+  return collections;
 }

@@ -91,7 +91,7 @@ function editorPage(title: string, localeFolders: readonly string[] = []): strin
  * Whether a content collection's folder holds `.mdx` articles where the editor looks for entries
  * (`<slug>.mdx`, `<slug>/index.mdx`: two levels, as the collection's `path` says).
  */
-export function holdsMdx(dir: string, depth = 2): boolean {
+export function holdsMdx(dir: string, depth = 2, skip: ReadonlySet<string> = new Set()): boolean {
   let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -100,7 +100,10 @@ export function holdsMdx(dir: string, depth = 2): boolean {
   }
   return entries.some((entry) =>
     entry.isDirectory()
-      ? depth > 1 && !entry.name.startsWith('.') && holdsMdx(path.join(dir, entry.name), depth - 1)
+      ? depth > 1 &&
+        !entry.name.startsWith('.') &&
+        !skip.has(entry.name) &&
+        holdsMdx(path.join(dir, entry.name), depth - 1)
       : entry.isFile() && entry.name.endsWith('.mdx'),
   );
 }
@@ -114,7 +117,8 @@ export function editorFiles(
 ): OutputFile[] {
   const collections = site.collections.map((collection) => ({
     ...collection,
-    mdx: holdsMdx(collection.dir),
+    // The default locale's own: not those of the locales' folders inside it.
+    mdx: holdsMdx(collection.dir, 2, new Set(collection.i18n?.locales ?? [])),
     mdxIn: (locale: string) => holdsMdx(path.join(collection.dir, locale)),
   }));
   const config = editorConfig(project, options, dataFiles, { ...site, collections });

@@ -195,6 +195,8 @@ export const errorCatalogue = {
         `The folders of the collections "${name}" and "${other}" are one, or one is inside the other; give each collection its own folder.`,
       feed: (name: string) =>
         `The feed carries the collection "${name}", which is no content collection of the site; name one in collections, or leave collection out.`,
+      editorName: (name: string) =>
+        `The editor would list two collections as "${name}": with i18n, a collection's articles in a locale are listed as <collection>-<locale>. Rename the collection called ${name}.`,
       dataClash: (name: string, file: string) =>
         `The data collection "${name}" has the name of the data file ${file}; pages would receive both as data.${name}. Rename one.`,
     }),
@@ -396,6 +398,8 @@ export const errorCatalogue = {
         `${key} is ${value}, which is no text; write it as text, in quotes if need be.`,
       locale: (locale: string, locales: readonly string[]) =>
         `${locale} is not one of i18n.locales (${locales.join(', ')}); name the file after one, or add ${locale} to them.`,
+      dataFile: (file: string) =>
+        `${file} has the name of the site's strings (content/strings/<locale>.yaml on a site with i18n), which pages would receive as data.strings too; rename it.`,
     }),
   },
   StringMissing: {
@@ -403,7 +407,7 @@ export const errorCatalogue = {
     hint: "Add the key to the strings file of the site's default locale (and its translations to the others), or correct the key in the page's t() call.",
     message: byCase({
       key: (key: string, locale: string, file: string) =>
-        `t(${JSON.stringify(key)}) on a ${locale} page: neither ${file} nor the default locale's strings file has "${key}".`,
+        `t(${JSON.stringify(key)}) on a page in ${locale}: neither ${file} nor the default locale's strings file has "${key}".`,
       value: (key: string, name: string, file: string) =>
         `"${key}" of ${file} has {${name}}, but t(${JSON.stringify(key)}) was given no ${name}.`,
     }),
@@ -434,7 +438,7 @@ export const errorCatalogue = {
       file: (path: unknown) =>
         `The generated file ${JSON.stringify(path)} needs a path on the site such as "/news/post.png".`,
       feedLink: () =>
-        "The feed has no link, the path of each article's page: give it one, such as link: (article) => `/news/${article.slug}`.",
+        "The feed has no link(article), the path of each article's page, for its entries: give it one, such as link: (article) => `/news/${article.slug}`.",
     }),
   },
   PageRenderFailed: {

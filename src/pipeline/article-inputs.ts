@@ -1,6 +1,6 @@
 // The articles of a run: every file on a first run, else the changed files parsed again and the
 // list published anew; their conversion starts with the run.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { articleText, emptyArticle, readArticleSources, type ArticleSource } from '../content/article-file.ts';
 import { collectionOf, localeOfFile, resolveCollections, type ResolvedCollection } from '../content/collections.ts';
@@ -60,6 +60,36 @@ function warnOfMissingFolders(
     warn(
       `${line ? `${file}:${line}` : file}: the collection "${collection.name}" has no folder ${folder}, so it is empty; create the folder, or give the collection the folder it has ("folder").`,
     );
+  }
+}
+
+const languageNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+
+/**
+ * With `i18n`, a folder inside a collection's that looks like a locale's but is none of the site's
+ * (`DE`, `de-at`, or `fr` on a site in English and German): its articles are the default
+ * locale's, which is rarely what was meant, so it is told of once.
+ */
+function warnOfStrayLocaleFolders(
+  project: Project,
+  collections: readonly ResolvedCollection[],
+  warn: (message: string) => void,
+) {
+  for (const { dir, i18n, type } of collections) {
+    if (!i18n || type !== 'content' || !existsSync(dir)) continue;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const name = entry.name;
+      if (!entry.isDirectory() || i18n.locales.includes(name)) continue;
+      const meant = i18n.locales.find((locale) => locale.toLowerCase() === name.toLowerCase());
+      const language = /^[a-z]{2}(-[a-z\d]{2,4})?$/i.test(name) ? languageNames.of(name) : undefined;
+      if (!meant && !language) continue;
+      const folder = relative(project, path.join(dir, name));
+      warn(
+        meant
+          ? `${folder}: the locale is written ${meant} in i18n.locales, so its articles are published as ${i18n.defaultLocale}; rename the folder ${meant}.`
+          : `${folder} looks like the folder of a locale (${language}), but ${name} is not in i18n.locales (${i18n.locales.join(', ')}), so its articles are published as ${i18n.defaultLocale}; add ${name} to i18n.locales, or rename the folder.`,
+      );
+    }
   }
 }
 
@@ -174,6 +204,7 @@ async function readAllArticles(
   const bundle = await server.catch(() => undefined);
   const collections = collectionsOf(project, bundle, previous);
   if (bundle?.module.site.collections) warnOfMissingFolders(project, collections, warn);
+  if (!previous) warnOfStrayLocaleFolders(project, collections, warn);
   const sources: ArticleSource[] = [];
   for (const collection of collections.filter((one) => one.type === 'content'))
     sources.push(...(await readArticleSources(project.root, collection.dir, warn, options.limits)));

@@ -102,6 +102,8 @@ export async function siteSettings(
   for (const [name, entries] of Object.entries(await readDataCollections(project.root, collections))) {
     const clash = dataSources.find((source) => source.name === name);
     const declared = collections.find((one) => one.name === name)!;
+    if (clash && declared.implicit)
+      throw catalogueError('StringsInvalid', ['dataFile', clash.file], { file: clash.file });
     if (clash) throw catalogueError('CollectionInvalid', ['dataClash', name, clash.file], declared.where);
     data[name] = entries;
   }
