@@ -35,12 +35,18 @@ function parameterNames(wording: Wording): string[] {
 
 /** The wording with each detail shown by its name (`‹page›`); undefined where it computes with them. */
 function template(wording: Wording, prefix: unknown[] = []): string | undefined {
-  try {
-    const text = wording(...prefix, ...parameterNames(wording).map((name) => `‹${name}›`));
-    return /NaN|undefined|\[object /.test(text) ? undefined : text;
-  } catch {
-    return undefined;
+  const names = parameterNames(wording);
+  // Each detail as text; else, for a wording that joins a list (`locales.join(', ')`), each plural name as a list.
+  const text = (name: string) => `‹${name}›`;
+  for (const shown of [text, (name: string) => (name.endsWith('s') ? [text(name)] : text(name))]) {
+    try {
+      const written = wording(...prefix, ...names.map(shown));
+      if (!/NaN|undefined|\[object /.test(written)) return written;
+    } catch {
+      // The next way, or none.
+    }
   }
+  return undefined;
 }
 
 /** Each way an entry's message (or hint) is worded: one, or one per case. */

@@ -226,7 +226,7 @@ describe('mistakes in the strings and locales', () => {
     const unknown = await site.run(['build']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain(
-      't("news.titel") on a page in en: neither content/strings/en.yaml nor the default locale\'s strings file has "news.titel".',
+      'The page /news: t("news.titel") on a page in en: no strings file has "news.titel" (content/strings/en.yaml); did you mean news.title?',
     );
   }, 90_000);
 
@@ -261,6 +261,22 @@ describe('mistakes in the strings and locales', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('StringsInvalid');
     expect(result.stderr).toContain('content/strings.yaml has the name of the site');
+  }, 60_000);
+
+  it('refuses an article route that hands the article under another name, naming it', async () => {
+    await site.write(
+      'site/index.tsx',
+      CONTENT_SITE.replace('props: { article } }', 'props: { post: article } }').replace(
+        'entry.article.title}</h1><div dangerouslySetInnerHTML={{ __html: entry.article.html }}',
+        'String(entry.post)}</h1><div',
+      ),
+    );
+    const result = await site.run(['build']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'Route /news/:slug hands each page its article as props.post: with i18n, name it props.article',
+    );
+    await site.write('site/index.tsx', CONTENT_SITE);
   }, 60_000);
 
   it('warns of a locale with neither strings nor articles', async () => {
@@ -327,8 +343,9 @@ describe('a site in two languages, built again with .cache and the output kept',
       ),
     'retitle the German hello': (site) =>
       site.write('content/news/de/hello.md', article('Servus', 'tags: [staking, wien]\n')),
-    'key neuigkeit to only-english': (site) =>
-      site.write('content/news/de/neuigkeit.md', article('Neuigkeit', 'translationKey: only-english\n')),
+    // Its own key: no longer the translation of update.md.
+    'unlink neuigkeit': (site) =>
+      site.write('content/news/de/neuigkeit.md', article('Neuigkeit', 'translationKey: neuigkeit\n')),
     'remove the German hello': (site) => site.remove('content/news/de/hello.md'),
   };
 

@@ -46,7 +46,7 @@ describe('the locales guide, followed from the starter', () => {
   });
 
   it('builds each page in three languages, in their words, with no warning', () => {
-    expect(page('index.html')).toMatch(/<html lang="en">[\s\S]*<h1>Welcome<\/h1>/);
+    expect(page('index.html')).toMatch(/<html lang="en">[\s\S]*<h1>Welcome<\/h1>[\s\S]*1 article</);
     expect(page('de.html')).toMatch(/<html lang="de">[\s\S]*<h1>Willkommen<\/h1>[\s\S]*1 Artikel/);
     expect(page('fr.html')).toMatch(/<html lang="fr">[\s\S]*<h1>Bienvenue<\/h1>/);
     expect(page('fr/404.html')).toContain('<h1>Page introuvable</h1>');

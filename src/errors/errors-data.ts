@@ -361,6 +361,8 @@ export const errorCatalogue = {
         `Route ${route}: its path in "${locale}", ${path}, must have the same parameters as the route's own.`,
       noI18n: (route: string) =>
         `Route ${route} has locales or paths, but the site has no i18n: add i18n to defineSite, or take them out.`,
+      articleProp: (route: string, name: string) =>
+        `Route ${route} hands each page its article as props.${name}: with i18n, name it props.article, which links the page to the article's translations (hreflang, the switcher, a fallback's canonical URL).`,
       paramInvalid: (route: string, param: string, value: unknown) =>
         `Route ${route}: parameter "${param}" is ${value === undefined ? 'missing' : `"${String(value)}", not a safe URL segment`}.`,
     }),
@@ -406,8 +408,9 @@ export const errorCatalogue = {
     title: 'A page asks for a string no strings file has',
     hint: "Add the key to the strings file of the site's default locale (and its translations to the others), or correct the key in the page's t() call.",
     message: byCase({
-      key: (key: string, locale: string, file: string) =>
-        `t(${JSON.stringify(key)}) on a page in ${locale}: neither ${file} nor the default locale's strings file has "${key}".`,
+      key: (key: string, locale: string, files: readonly string[], meant?: string) =>
+        `t(${JSON.stringify(key)}) on a page in ${locale}: no strings file has "${key}" (${files.join(', ')})${meant ? `; did you mean ${meant}?` : '.'}`,
+      onPage: (page: string, message: string) => `The page ${page}: ${message}`,
       value: (key: string, name: string, file: string) =>
         `"${key}" of ${file} has {${name}}, but t(${JSON.stringify(key)}) was given no ${name}.`,
     }),

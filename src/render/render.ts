@@ -107,6 +107,9 @@ export function renderDocument(job: PageJob, context: RenderContext, reads?: Pag
   } catch (error) {
     // An article's HTML that could not be read from the cache is the build's problem, not the page's.
     if (error instanceof SsgError && error.code === 'CacheEntryChanged') throw error;
+    // A string the strings files lack is the strings' mistake, named as such, with the page.
+    if (error instanceof SsgError && error.code === 'StringMissing')
+      throw catalogueError('StringMissing', ['onPage', job.path, error.message], siteFrame(error, context.root) ?? {});
     const where = siteFrame(error, context.root);
     throw catalogueError(
       'PageRenderFailed',

@@ -140,6 +140,18 @@ function localeContext<Data>(
   }) as RouteContext<Data>;
 }
 
+/**
+ * An entry whose only prop is an article under another name (`{ post }`) would key its page by
+ * its params, silently unlinked from the article's translations: refused, naming the prop.
+ */
+function refuseOtherArticleProp(route: Route<any>, props: unknown): void {
+  const values = props && typeof props === 'object' ? Object.entries(props) : [];
+  const [name, value] = values.length === 1 ? values[0]! : [];
+  const article = value as Record<string, unknown> | undefined;
+  if (name && typeof article?.markdown === 'string' && typeof article.translationKey === 'string')
+    throw catalogueError('RouteInvalid', ['articleProp', route.path, name]);
+}
+
 /** A page's params as a translation key, whatever order they were given in. */
 const paramsKey = (params: Record<string, string>) =>
   JSON.stringify(Object.entries(params).sort(([a], [b]) => (a < b ? -1 : 1)));
@@ -167,6 +179,7 @@ function routeJob(
   const notFound = isNotFoundPath(path) || isNotFoundPath(route.path);
   // An article's page is linked to its translations by the article's key, unless the entry gives one.
   const article = locale === undefined ? undefined : localizedArticle(props);
+  if (locale !== undefined && !article) refuseOtherArticleProp(route, props);
   return {
     route,
     path,

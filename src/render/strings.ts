@@ -4,6 +4,7 @@
 import type { DataEntry } from '../content/collections.ts';
 import { STRINGS_COLLECTION } from '../content/collections.ts';
 import { catalogueError, SsgErrorList, type SsgError } from '../errors/errors.ts';
+import { nearestKey } from '../content/schema-keys.ts';
 import type { Locales } from './i18n.ts';
 
 /** One locale's strings, by dotted key, and the file they are in. */
@@ -67,11 +68,22 @@ export function translate(
   values: Readonly<Record<string, string | number>> = {},
 ): string {
   const strings = stringsByLocale(data, i18n);
+  // With a number as `count`, the form of its plural category first (`home.count.one`), as CLDR has them.
+  const count = values.count;
+  const forms =
+    typeof count === 'number' ? [`${key}.${new Intl.PluralRules(locale).select(count)}`, `${key}.other`, key] : [key];
   for (const one of [strings.get(locale), strings.get(i18n.defaultLocale)]) {
-    const text = one?.texts.get(key);
-    if (text !== undefined) return filled(text, key, one!.file, values);
+    const found = forms.find((form) => one?.texts.has(form));
+    if (found !== undefined) return filled(one!.texts.get(found)!, found, one!.file, values);
   }
-  throw catalogueError('StringMissing', ['key', key, locale, `content/${STRINGS_COLLECTION}/${locale}.yaml`]);
+  const files = [...new Set([locale, i18n.defaultLocale])].map((one) => `content/${STRINGS_COLLECTION}/${one}.yaml`);
+  const known = [
+    ...new Set([
+      ...(strings.get(locale)?.texts.keys() ?? []),
+      ...(strings.get(i18n.defaultLocale)?.texts.keys() ?? []),
+    ]),
+  ];
+  throw catalogueError('StringMissing', ['key', key, locale, files, nearestKey(key, known)]);
 }
 
 /**
