@@ -305,6 +305,11 @@ describe('mistakes in the strings and locales', () => {
       'site/index.tsx',
       CONTENT_SITE.replace("defaultLocale: 'en' }", "defaultLocale: 'en', fallback: { de: 'en' } }"),
     );
+    // A link to another article leads where it leads from the original: hello's German page is not this text's.
+    await site.write(
+      'content/news/only-english.md',
+      article('Only English', '', 'See [hello](hello.md) & [update](update.md#top).'),
+    );
     const result = await site.run(['build']);
     expect(result.code, result.stderr).toBe(0);
     const file = (name: string) => readFileSync(site.file(`dist/${name}`), 'utf8');
@@ -316,6 +321,8 @@ describe('mistakes in the strings and locales', () => {
     const fallback = file('de/nachrichten/only-english.html');
     expect(fallback).toContain('<link rel="canonical" href="https://fixture.example/news/only-english">');
     expect(fallback).not.toContain('hreflang=');
+    expect(fallback).toContain('<a href="/news/hello">hello</a>');
+    expect(fallback).toContain('<a href="/news/update#top">update</a>');
     expect(file('news/only-english.html')).not.toContain('hreflang=');
     expect(file('sitemap.xml')).not.toContain('/de/nachrichten/only-english');
     expect(file('de/news/feed.xml')).not.toContain('Only English');

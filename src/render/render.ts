@@ -47,6 +47,25 @@ const isDraftPage = (entry: PageJob['entry']) => entryArticle(entry)?.draft === 
 const canonicalPath = (job: PageJob) =>
   (job.fallbackFor !== undefined && job.alternates?.find((one) => one.locale === job.fallbackFor)?.path) || job.path;
 
+/** A relative link or image of an article's HTML: no scheme, not absolute, not a fragment only. */
+const RELATIVE_URL = /(\s(?:href|src)=")(?![a-z][a-z0-9+.-]*:|\/|#)([^"]*)"/gi;
+
+/**
+ * A fallback page's entry, its article's relative links (`other-post`, made from `other-post.md`)
+ * leading where they lead from the original's page: the article's own locale's pages, which exist,
+ * not this locale's, which may not (its translation has its own slug) or may not be this text's.
+ */
+function withOriginalLinks(entry: PageJob['entry'], originalPath: string): PageJob['entry'] {
+  const article = entry.article as Article | undefined;
+  if (typeof article?.html !== 'string') return entry;
+  const base = new URL(originalPath, 'http://site.invalid');
+  const html = article.html.replace(RELATIVE_URL, (_, before: string, url: string) => {
+    const resolved = new URL(url.replaceAll('&#x26;', '&').replaceAll('&amp;', '&'), base);
+    return `${before}${(resolved.pathname + resolved.search + resolved.hash).replaceAll('&', '&#x26;')}"`;
+  });
+  return { ...entry, article: Object.freeze({ ...article, html }) };
+}
+
 /** What the page, its layout and its head receive: its place, its entry, the lists and data, its locale. */
 function pageProps(
   job: PageJob,
@@ -64,7 +83,7 @@ function pageProps(
   return {
     path: job.path,
     params: job.params,
-    entry: inputs.entry,
+    entry: job.fallbackFor === undefined ? inputs.entry : withOriginalLinks(inputs.entry, canonicalPath(job)),
     get articles() {
       return lists.articles;
     },
