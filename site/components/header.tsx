@@ -41,10 +41,11 @@ function LanguageSwitcher({ locale, languages, label }: { locale: string; langua
               hrefLang={language.locale}
               lang={language.locale}
               aria-current={language.locale === locale ? 'page' : undefined}
-              aria-label={language.name}
               title={language.name}
             >
-              {language.locale.toUpperCase()}
+              {/* Read as the language's name, shown as its short tag. */}
+              <span aria-hidden="true">{language.locale.toUpperCase()}</span>
+              <span className="visually-hidden">{language.name}</span>
             </a>
           </li>
         ))}

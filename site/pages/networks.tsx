@@ -134,7 +134,17 @@ function NetworkLinks({ links, newTab }: { links: Network['links']; newTab: stri
   );
 }
 
-export function Networks({ data, locale, t }: PageProps<SiteData>) {
+/** A card's links on this site (`/contact`) in the page's language; others as they are. */
+function withLocalLinks(network: Network, localePath: PageProps['localePath']): Network {
+  const local = (href: string) => (href.startsWith('/') ? localePath(href) : href);
+  return {
+    ...network,
+    cta: network.cta && { ...network.cta, href: local(network.cta.href) },
+    links: network.links.map((link) => ({ ...link, href: local(link.href) })),
+  };
+}
+
+export function Networks({ data, locale, localePath, t }: PageProps<SiteData>) {
   const words: CardWords = {
     status: { Active: t('networks.status.Active'), Exploring: t('networks.status.Exploring') },
     address: t('networks.address'),
@@ -150,7 +160,11 @@ export function Networks({ data, locale, t }: PageProps<SiteData>) {
       <Section>
         <div className="network-list">
           {data.networks.map((network) => (
-            <NetworkCard key={network.name} network={networkIn(network, locale)} words={words} />
+            <NetworkCard
+              key={network.name}
+              network={withLocalLinks(networkIn(network, locale), localePath)}
+              words={words}
+            />
           ))}
         </div>
       </Section>
