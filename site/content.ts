@@ -37,6 +37,18 @@ export const siteConfigSchema = z.strictObject({
     registerCourt: text,
     managingDirectors: z.array(text).min(1),
   }),
+  /** What the German pages say where the fields above are English (`1010 Wien`); the rest as above. */
+  de: z
+    .strictObject({
+      description: text.optional(),
+      legal: z
+        .strictObject({
+          address: z.array(text).min(1).optional(),
+          registerCourt: text.optional(),
+        })
+        .optional(),
+    })
+    .optional(),
   /** `allowed`: a demo or staging site that keeps example values, without the warning about them. */
   placeholders: z.literal('allowed').optional(),
 });
@@ -58,6 +70,20 @@ export const networkSchema = z.strictObject({
   copyItems: z.array(z.strictObject({ label: text, value: text })),
   noteTitle: text,
   note: text,
+  /**
+   * The card's words on the German page; what is left out shows as above. The labels of `links`
+   * and `copyItems` in German, in their order.
+   */
+  de: z
+    .strictObject({
+      tags: z.array(text).optional(),
+      ctaLabel: text.optional(),
+      linkLabels: z.array(text).optional(),
+      copyLabels: z.array(text).optional(),
+      noteTitle: text.optional(),
+      note: text.optional(),
+    })
+    .optional(),
 });
 
 export const networksSchema = z.array(networkSchema).min(1, 'must list at least one network');
@@ -72,6 +98,8 @@ export const teamMemberSchema = z.strictObject({
     github: externalUrl.optional(),
     x: externalUrl.optional(),
   }),
+  /** The card's words on the German page; what is left out shows as above. */
+  de: z.strictObject({ role: text.optional(), bio: z.string().optional() }).optional(),
 });
 
 export const teamSchema = z.array(teamMemberSchema);
@@ -86,6 +114,8 @@ export interface SiteData {
   team: TeamMember[];
   /** Processed raster images by public path (those `images` in site/index.tsx lists), from the build. */
   images?: Record<string, PictureData>;
+  /** The pages' words, one entry per locale (content/strings/<locale>.yaml), as ssg reads them for `t`. */
+  strings?: ReadonlyArray<{ id: string; data: unknown }>;
 }
 
 export const schemas = { site: siteConfigSchema, networks: networksSchema, team: teamSchema };

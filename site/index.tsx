@@ -11,11 +11,21 @@ import { ArticlePage, articleOf, NEWS_PAGE_SIZE, newsListOf, NewsList, NotFound 
 import { shareDrawers, shareImageOf, shareImages } from './share-image.tsx';
 import { Services } from './pages/services.tsx';
 import { newsArticle, organization, SHARE_IMAGE, securityHeaders, siteMeta } from './seo.ts';
+import { i18n, siteIn, stringOf } from './locales.ts';
 
-const titled = (title: string) => (props: PageProps<SiteData>) => ({
-  title: `${title} | ${props.data.site.brand}`,
-  description: props.data.site.description,
+/** A head whose title is a key of content/strings and the site's name, with the site's description. */
+const titled = (key: string) => (props: PageProps<SiteData>) => ({
+  title: `${props.t(key)} | ${props.data.site.brand}`,
+  description: siteIn(props.data.site, props.locale).description,
 });
+
+/** A head whose title and description are keys of content/strings, given the site's name as {brand}. */
+const described =
+  (key: string, values: (data: SiteData) => Record<string, string> = () => ({})) =>
+  ({ data, t }: PageProps<SiteData>) => ({
+    title: t(`${key}.title`, { brand: data.site.brand }),
+    description: t(`${key}.description`, { brand: data.site.brand, ...values(data) }),
+  });
 
 /** Pages 2… of a list of `count` articles, as route entries (page 1 is the list's own path). */
 function laterPages(count: number) {
@@ -28,15 +38,16 @@ function laterPages(count: number) {
 
 /** Title, description and rel prev/next of a page of the news list or of a tag's list. */
 function newsListHead(props: PageProps<SiteData, Record<string, unknown>, Collections>) {
+  const { t } = props;
   const brand = props.data.site.brand;
   const list = newsListOf(props);
-  const topic = list?.tagName ? `News tagged “${list.tagName}”` : 'News';
-  const numbered = list && list.page.number > 1 ? ` (page ${list.page.number})` : '';
+  const topic = list?.tagName ? t('news.tagged', { tag: list.tagName }) : t('news.title');
+  const numbered = list && list.page.number > 1 ? ` ${t('news.pageSuffix', { number: list.page.number })}` : '';
   return {
     title: `${topic}${numbered} | ${brand}`,
     description: list?.tagName
-      ? `Updates from ${brand} about ${list.tagName}${numbered}.`
-      : `Updates from ${brand}${numbered}.`,
+      ? t('news.introTagged', { brand, tag: list.tagName, page: numbered })
+      : t('news.intro', { brand, page: numbered }),
     prev: list?.page.prev,
     next: list?.page.next,
   };
@@ -51,6 +62,8 @@ function publishedTime(date: string): string | undefined {
 // The route table: one entry per route of the spec, plus the pages a static host shows for
 // unknown paths.
 export default defineSite<SiteData, Collections>({
+  // English at the site's own paths, German below /de; the words in content/strings.
+  i18n,
   layout: Layout,
   collections,
   schemas,
@@ -58,10 +71,11 @@ export default defineSite<SiteData, Collections>({
   // Raster images the pages show, processed by the build (SVG team photos are shown as they are).
   images: ({ team }) => [...team.map((member) => member.photo), SHARE_IMAGE],
   headers: securityHeaders,
-  feed: ({ site }) => ({
+  // One feed per language; the German one at /de/news/feed.xml, linking /de/news/<slug>.
+  feed: (data, locale) => ({
     path: '/news/feed.xml',
-    title: `News from ${site.brand}`,
-    description: `Updates from ${site.brand}.`,
+    title: stringOf(data, locale, 'news.feed.title', { brand: data.site.brand }),
+    description: stringOf(data, locale, 'news.feed.description', { brand: data.site.brand }),
     collection: 'news',
     link: (article) => `/news/${article.slug}`,
   }),
@@ -84,44 +98,31 @@ export default defineSite<SiteData, Collections>({
     {
       path: '/',
       page: Home,
-      head: ({ data, baseUrl }) => ({
-        title: `${data.site.brand}: non-custodial staking from Vienna`,
-        description: data.site.description,
-        jsonLd: organization(data.site, baseUrl),
+      head: ({ data, baseUrl, locale, t }) => ({
+        title: t('home.title', { brand: data.site.brand }),
+        description: siteIn(data.site, locale).description,
+        jsonLd: organization(data.site, baseUrl, siteIn(data.site, locale).description),
       }),
     },
     {
       path: '/about',
       page: About,
-      head: ({ data }) => ({
-        title: `About | ${data.site.brand}`,
-        description: `Our mission and the team behind ${data.site.brand}, validating Proof-of-Stake networks since 2022.`,
-      }),
+      head: described('about'),
     },
     {
       path: '/services',
       page: Services,
-      head: ({ data }) => ({
-        title: `Services | ${data.site.brand}`,
-        description:
-          'Validator operations, non-custodial staking, monitoring and reporting, and infrastructure advisory.',
-      }),
+      head: described('services'),
     },
     {
       path: '/networks',
       page: Networks,
-      head: ({ data }) => ({
-        title: `Networks | ${data.site.brand}`,
-        description: `The Proof-of-Stake networks we validate: ${data.networks.map((n) => n.name).join(', ')}.`,
-      }),
+      head: described('networks', (data) => ({ names: data.networks.map((n) => n.name).join(', ') })),
     },
     {
       path: '/contact',
       page: Contact,
-      head: ({ data }) => ({
-        title: `Contact | ${data.site.brand}`,
-        description: `Send ${data.site.brand} a message about staking or node infrastructure.`,
-      }),
+      head: described('contact'),
     },
     {
       // The contact endpoint's answer to a form posted without JavaScript.
@@ -129,10 +130,7 @@ export default defineSite<SiteData, Collections>({
       page: ContactWithoutScript,
       // An answer, not a page to find: kept out of search engines and the sitemap.
       noindex: true,
-      head: ({ data }) => ({
-        title: `Message not sent | ${data.site.brand}`,
-        description: `The contact form needs JavaScript; e-mail ${data.site.brand} instead.`,
-      }),
+      head: described('contact.noScript'),
     },
     { path: '/news', page: NewsList, head: newsListHead },
     {
@@ -166,11 +164,11 @@ export default defineSite<SiteData, Collections>({
       page: ArticlePage,
       entries: ({ collections }) =>
         collections.news.map((article) => ({ params: { slug: article.slug }, props: { article } })),
-      head: ({ entry, data, baseUrl }) => {
+      head: ({ entry, data, baseUrl, locale, t }) => {
         const article = articleOf(entry);
         return {
-          title: `${article?.title ?? 'Not found'} | ${data.site.brand}`,
-          description: article?.excerpt || data.site.description,
+          title: `${article?.title ?? t('notFound.title')} | ${data.site.brand}`,
+          description: article?.excerpt || siteIn(data.site, locale).description,
           type: 'article',
           image: article && shareImageOf(article, data.site.brand),
           publishedTime: article && publishedTime(article.date),
@@ -183,12 +181,17 @@ export default defineSite<SiteData, Collections>({
     {
       path: '/legal',
       page: Legal,
-      head: ({ data }) => ({
-        title: `Legal notice | ${data.site.brand}`,
-        description: `Company details, terms, liability, copyright and privacy information of ${data.site.legal.companyName}.`,
-      }),
+      head: described('legal', (data) => ({ company: data.site.legal.companyName })),
     },
-    { path: '/news/404', page: () => <NotFound text="The article does not exist." />, head: titled('Not found') },
-    { path: '/404', page: () => <NotFound text="The page does not exist." />, head: titled('Not found') },
+    {
+      path: '/news/404',
+      page: ({ t, localePath }) => <NotFound t={t} localePath={localePath} text={t('notFound.article')} />,
+      head: titled('notFound.title'),
+    },
+    {
+      path: '/404',
+      page: ({ t, localePath }) => <NotFound t={t} localePath={localePath} text={t('notFound.page')} />,
+      head: titled('notFound.title'),
+    },
   ],
 });

@@ -1,17 +1,18 @@
-// The header's links, in the order the spec gives them.
+// The header's links, in the order the spec gives them: paths as English has them (each page
+// puts them in its own language with localePath), labels as keys of content/strings.
 export const mainNavigation = [
-  { href: '/', label: 'Home' },
-  { href: '/about', label: 'About' },
-  { href: '/networks', label: 'Networks' },
-  { href: '/contact', label: 'Contact' },
+  { href: '/', label: 'nav.home' },
+  { href: '/about', label: 'nav.about' },
+  { href: '/networks', label: 'nav.networks' },
+  { href: '/contact', label: 'nav.contact' },
 ];
 
-export const stakeLink = { href: '/networks', label: 'Stake' };
+export const stakeLink = { href: '/networks', label: 'nav.stake' };
 
 export const footerNavigation = [
-  { href: '/about', label: 'About' },
-  { href: '/networks', label: 'Networks' },
-  { href: '/news', label: 'News' },
-  { href: '/contact', label: 'Contact' },
-  { href: '/legal', label: 'Legal' },
+  { href: '/about', label: 'nav.about' },
+  { href: '/networks', label: 'nav.networks' },
+  { href: '/news', label: 'nav.news' },
+  { href: '/contact', label: 'nav.contact' },
+  { href: '/legal', label: 'nav.legal' },
 ];

@@ -1,6 +1,7 @@
 import type { Article } from 'ssg';
 import type { SiteConfig, SiteData } from './content.ts';
 import { COMMON_SECURITY_HEADERS } from './security-headers.ts';
+import { localePrefix } from './locales.ts';
 import { shareImagePath } from './share-image.tsx';
 
 /** The share image every page uses unless it has its own (1200×630 JPEG, in site/public). */
@@ -23,7 +24,7 @@ export function siteMeta(data: SiteData) {
 }
 
 /** schema.org Organization, for the home page. */
-export function organization(site: SiteConfig, baseUrl: string) {
+export function organization(site: SiteConfig, baseUrl: string, description = site.description) {
   const [street, city, country] = site.legal.address;
   const postal = /^(\d{4,5})\s+(.+)$/.exec(city ?? '');
   return {
@@ -34,7 +35,7 @@ export function organization(site: SiteConfig, baseUrl: string) {
     url: `${baseUrl}/`,
     logo: `${baseUrl}/favicon.svg`,
     email: site.email,
-    description: site.description,
+    description,
     address: {
       '@type': 'PostalAddress',
       streetAddress: street,
@@ -60,7 +61,7 @@ export function newsArticle(article: Article, site: SiteConfig, baseUrl: string)
     description: article.excerpt || undefined,
     datePublished: article.date,
     dateModified: article.updated ?? article.date,
-    mainEntityOfPage: `${baseUrl}/news/${article.slug}`,
+    mainEntityOfPage: `${baseUrl}${localePrefix(article.locale)}/news/${article.slug}`,
     image: [`${baseUrl}${shareImagePath(article)}`],
     keywords: article.tags?.join(', '),
     author: article.authors

@@ -8,18 +8,24 @@ import path from 'node:path';
 import type { Article, Drawer, GeneratedFile, HeadImage } from 'ssg';
 import { CARD_FONTS, CARD_SIZE, CardBackdrop, CardText, TEXT_AREA, type CardProps } from './share/card.tsx';
 import { dayOf } from './dates.ts';
+import { localePrefix, otherLocale } from './locales.ts';
 
 export const SHARE_CARD = CARD_SIZE;
 /** Longer titles are cut at a word and end in an ellipsis (the card shows at most three lines): bounds the layout's work. */
 const TITLE_LIMIT = 140;
 
-/** The card of an article: drawn (PNG), or made from the image its front matter names (JPEG). */
-export const shareImagePath = (article: Pick<Article, 'slug' | 'image'>) =>
-  `/news/${article.slug}.${article.image ? 'jpg' : 'png'}`;
+/**
+ * The card of an article: drawn (PNG), or made from the image its front matter names (JPEG); a
+ * translation's below its language's folder (`/de/news/<slug>.png`), beside its page.
+ */
+export const shareImagePath = (article: Pick<Article, 'slug' | 'image'> & { locale?: string }) =>
+  `${localePrefix(article.locale)}/news/${article.slug}.${article.image ? 'jpg' : 'png'}`;
 
 /** The card of an article as the head of its page describes it. */
 export function shareImageOf(article: Article, brand: string): HeadImage {
-  const alt = article.image ? article.image.alt : `${article.title}, ${cardDate(article.date)}, ${brand}`;
+  const alt = article.image
+    ? article.image.alt
+    : `${article.title}, ${cardDate(article.date, article.locale)}, ${brand}`;
   return { path: shareImagePath(article), ...SHARE_CARD, alt };
 }
 
@@ -86,13 +92,21 @@ function fileStamp(root: string, file: string): string {
   }
 }
 
-/** `1 January 2025`, the same on every machine (UTC, British English); the date as written when unreadable. */
-export function cardDate(date: string): string {
+/**
+ * `1 January 2025` (`1. Januar 2025` on a German card), the same on every machine (UTC, British
+ * English unless the article is in another language); the date as written when unreadable.
+ */
+export function cardDate(date: string, locale?: string): string {
   const time = Date.parse(dayOf(date));
-  return Number.isNaN(time) ? date : CARD_DATE.format(time);
+  return Number.isNaN(time) ? date : cardDateFormat(otherLocale(locale) ?? 'en-GB').format(time);
 }
 
-const CARD_DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+const cardDateFormats = new Map<string, Intl.DateTimeFormat>();
+const cardDateFormat = (locale: string) =>
+  cardDateFormats.get(locale) ??
+  cardDateFormats
+    .set(locale, new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }))
+    .get(locale)!;
 
 /** The title cut at a word boundary before `limit` characters, with an ellipsis when cut. */
 export function cardTitle(title: string, limit = TITLE_LIMIT): string {
@@ -219,10 +233,12 @@ export function shareImages(
         `${article.file}: its share card leaves out ${missing.slice(0, 5).join(' ')}${missing.length > 5 ? ' …' : ''} from the title, which the card's fonts (Inter: Latin, Greek, Cyrillic) do not have; give the article its own card with image: in front matter, or add a font that has them in site/share/card.tsx.`,
       );
     }
-    const card: CardProps = { title: article.title, date: cardDate(article.date), brand };
+    const card: CardProps = { title: article.title, date: cardDate(article.date, article.locale), brand };
+    // A translation's card shows its date in its language.
+    const language = otherLocale(article.locale);
     return {
       path: shareImagePath(article),
-      key: JSON.stringify([article.title, article.date, brand, fonts]),
+      key: JSON.stringify([article.title, article.date, brand, fonts, ...(language ? [language] : [])]),
       draw: { drawer: 'shareCard', input: card },
     };
   });

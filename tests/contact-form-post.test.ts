@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createContactHandler, FORM_POST_PAGE, isBrowserFormPost } from '../site/contact/handler.ts';
+import {
+  createContactHandler,
+  FORM_POST_PAGE,
+  FORM_POST_PAGES,
+  formPostPage,
+  isBrowserFormPost,
+} from '../site/contact/handler.ts';
 import { createRateLimiter } from '../src/server/rate-limit.ts';
 
 const ORIGIN = 'https://validators.example';
@@ -37,6 +43,36 @@ describe('a form the browser posts without JavaScript', () => {
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(await response.text()).toBe('');
     expect(calls).toEqual({ verified: 0, stored: 0 });
+  });
+
+  it('from the German page (its address says ?lang=de) leads to the German explanation, and nowhere else', async () => {
+    const { handle, calls } = recordingHandler();
+    const body = new URLSearchParams({ name: 'Ada', message: 'Privat' });
+    const answer = async (query: string) =>
+      (
+        await handle(
+          new Request(`https://validators.example/api/contact${query}`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: ORIGIN },
+            body,
+          }),
+          '203.0.113.1',
+        )
+      ).headers.get('location');
+    expect(await answer('?lang=de')).toBe('/de/contact/no-script');
+    expect(await answer('?lang=en')).toBe(FORM_POST_PAGE);
+    for (const query of ['', '?lang=fr', '?lang=', '?lang=//evil.example', '?lang=de/../../x', '?lang=constructor'])
+      expect(await answer(query)).toBe(FORM_POST_PAGE);
+    expect(calls).toEqual({ verified: 0, stored: 0 });
+    // Whatever the address says, the answer is one of the site's own pages (property).
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), (lang) => {
+        const page = formPostPage(`https://validators.example/api/contact?lang=${encodeURIComponent(lang)}`);
+        expect([...FORM_POST_PAGES.values()]).toContain(page);
+      }),
+      { numRuns: 300 },
+    );
+    expect(formPostPage('not a url')).toBe(FORM_POST_PAGE);
   });
 
   it('is answered the same way as multipart, and whatever the origin', async () => {

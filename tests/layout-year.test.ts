@@ -18,7 +18,17 @@ afterEach(() => {
 });
 
 const footerYear = (now: Date) => {
-  const props = { path: '/', data: { site }, now, articles: [], params: {} } as unknown as Parameters<typeof Layout>[0];
+  // A page's words are their keys here: only the year is looked at.
+  const props = {
+    path: '/',
+    data: { site },
+    now,
+    articles: [],
+    params: {},
+    alternates: [],
+    localePath: (path: string) => path,
+    t: (key: string) => key,
+  } as unknown as Parameters<typeof Layout>[0];
   const html = renderToStaticMarkup(createElement(Layout, props, 'page'));
   return /© (?:<!-- -->)?(\d{4})/.exec(html)?.[1];
 };

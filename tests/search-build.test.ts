@@ -57,7 +57,8 @@ describe('the search index of the real site', () => {
   it('holds the articles, without their header, and neither drafts, future posts nor other pages', async () => {
     const pages = await indexedPages(site.file('dist'));
     const urls = pages.map((page) => page.url).sort();
-    expect(urls).toEqual(['/news/hello-world', '/news/quokka-upgrade']);
+    // The bundled article's German translation too, in the German index.
+    expect(urls).toEqual(['/de/news/hello-world', '/news/hello-world', '/news/quokka-upgrade']);
     const quokka = pages.find((page) => page.url === '/news/quokka-upgrade')!;
     expect(quokka.content).toContain('Quokka upgrade is a word here.');
     // A heading's text, without the `#` that links to it (it would show in the results' excerpts).
@@ -78,7 +79,11 @@ describe('the search index of the real site', () => {
       const result = await copy.run(['build']);
       expect(result.code, result.stderr).toBe(0);
       const pages = await indexedPages(copy.file('dist'));
-      expect(pages.map((page) => page.url).sort()).toEqual(['/news/hello-world', '/news/quokka-upgrade']);
+      expect(pages.map((page) => page.url).sort()).toEqual([
+        '/de/news/hello-world',
+        '/news/hello-world',
+        '/news/quokka-upgrade',
+      ]);
       expect(pages.find((page) => page.url === '/news/hello-world')!.content).toContain('capybara');
       expect(pages.find((page) => page.url === '/news/quokka-upgrade')!.content).toContain(
         'Quokka upgrade is a word here.',
@@ -122,9 +127,13 @@ describe('the search index of the real site', () => {
       );
       expect([...edited.values()].some((bytes) => gunzipSync(bytes).toString('utf8').includes('capybara'))).toBe(true);
       const listed = () => JSON.parse(readFileSync(copy.file('.cache/ssg/search-pages/.pages.json'), 'utf8'));
-      expect(Object.keys(listed().pages).sort()).toEqual(['news/hello-world', 'news/quokka-upgrade']);
+      expect(Object.keys(listed().pages).sort()).toEqual([
+        'de/news/hello-world',
+        'news/hello-world',
+        'news/quokka-upgrade',
+      ]);
       await indexAfter(() => rm(copy.file('content/news/quokka-upgrade.md')));
-      expect(Object.keys(listed().pages)).toEqual(['news/hello-world']);
+      expect(Object.keys(listed().pages).sort()).toEqual(['de/news/hello-world', 'news/hello-world']);
       await indexAfter(async () => {
         writeFileSync(
           copy.file('.cache/ssg/search-pages/.pages.json'),

@@ -145,9 +145,17 @@ describe('what the build ships for search engines, readers and browsers', () => 
     expect(XMLValidator.validate(text)).toBe(true);
     const urls = xml.parse(text).urlset.url as Array<{ loc: string; lastmod?: string }>;
     // Besides the routes above (but the no-script contact answer, a noindex route): a page per tag of hello-world.
-    const listed = [...routes.filter((route) => route !== NOINDEX), '/news/tags/announcement', '/news/tags/company'];
+    const english = [...routes.filter((route) => route !== NOINDEX), '/news/tags/announcement', '/news/tags/company'];
+    // And each in German (but the second story, written in English only), the German tags' pages too.
+    const german = [
+      ...english
+        .filter((route) => route !== '/news/second-story' && !route.startsWith('/news/tags/'))
+        .map((route) => (route === '/' ? '/de' : `/de${route}`)),
+      '/de/news/tags/ankundigung',
+      '/de/news/tags/unternehmen',
+    ];
     expect(urls.map((url) => url.loc).sort()).toEqual(
-      listed.map((route) => `${BASE}${route === '/' ? '/' : route}`).sort(),
+      [...english, ...german].map((route) => `${BASE}${route === '/' ? '/' : route}`).sort(),
     );
     expect(urls.find((url) => url.loc.endsWith('/news/hello-world'))!.lastmod).toBe('2025-01-01');
     expect(urls.find((url) => url.loc.endsWith('/news/second-story'))!.lastmod).toBe('2025-03-10');

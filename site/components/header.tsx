@@ -5,12 +5,53 @@ interface Link {
   label: string;
 }
 
+/** The page in one language, for the switcher: its path, the language's tag and its own name. */
+export interface LanguageLink {
+  locale: string;
+  path: string;
+  name: string;
+}
+
 interface HeaderProps {
   brand: string;
+  /** The home page in the page's language. */
+  home: string;
   /** The link of the page being shown, if it is one of the header's. */
   current: string | null;
   links: Link[];
   stake: Link;
+  /** The page's language and the links to the page in each language, itself among them. */
+  locale: string;
+  languages: LanguageLink[];
+  words: { menu: string; main: string; language: string };
+}
+
+/**
+ * The page in each language: a short tag (EN, DE), named in its own language for screen readers,
+ * the current one marked. Outside the popover, so it is one tap away at any width.
+ */
+function LanguageSwitcher({ locale, languages, label }: { locale: string; languages: LanguageLink[]; label: string }) {
+  return (
+    <nav className="language-switcher" aria-label={label}>
+      <ul>
+        {languages.map((language) => (
+          <li key={language.locale}>
+            <a
+              href={language.path}
+              hrefLang={language.locale}
+              lang={language.locale}
+              aria-current={language.locale === locale ? 'page' : undefined}
+              title={language.name}
+            >
+              {/* Read as the language's name, shown as its short tag. */}
+              <span aria-hidden="true">{language.locale.toUpperCase()}</span>
+              <span className="visually-hidden">{language.name}</span>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
 }
 
 /**
@@ -19,19 +60,20 @@ interface HeaderProps {
  * which starts with the menu closed. The shadow once scrolled is a scroll-driven animation in CSS.
  * Browsers without popovers ignore the attribute and show the menu open, never a dead toggle.
  */
-export function Header({ brand, current, links, stake }: HeaderProps) {
+export function Header({ brand, home, current, links, stake, locale, languages, words }: HeaderProps) {
   return (
     <header className="site-header">
       <div className="container header-inner">
-        <a className="brand" href="/" aria-current={current === '/' ? 'page' : undefined}>
+        <a className="brand" href={home} aria-current={current === home ? 'page' : undefined}>
           <LogoMark />
           <span>{brand}</span>
         </a>
+        <LanguageSwitcher locale={locale} languages={languages} label={words.language} />
         <button type="button" className="menu-toggle" popoverTarget="site-menu" aria-controls="site-menu">
           <MenuIcon />
-          <span className="visually-hidden">Menu</span>
+          <span className="visually-hidden">{words.menu}</span>
         </button>
-        <nav id="site-menu" className="site-nav" aria-label="Main" popover="auto">
+        <nav id="site-menu" className="site-nav" aria-label={words.main} popover="auto">
           <ul>
             {links.map((link) => (
               <li key={link.href}>

@@ -11,6 +11,7 @@ import {
   type RateDecision,
   type RateLimiter,
 } from 'ssg/server';
+import { i18n, localePrefix } from '../locales.ts';
 import { VerifierUnavailableError, type ChallengeVerifier } from './turnstile.ts';
 
 export const MAX_BODY_BYTES = 32 * 1024;
@@ -102,6 +103,26 @@ export function invalidField(body: unknown): { field: string; reason: string } |
  */
 export const FORM_POST_PAGE = '/contact/no-script';
 
+/**
+ * The same page in each language, by the language the form's address names (`?lang=de`, set by the
+ * German page's form). A fixed list: what a request says only picks one of these paths, so the
+ * answer never leads off the site.
+ */
+export const FORM_POST_PAGES: ReadonlyMap<string, string> = new Map(
+  i18n.locales.map((locale) => [locale, `${localePrefix(locale)}${FORM_POST_PAGE}`]),
+);
+
+/** Where a browser's own form post is sent: the page in the form's language, else English. */
+export function formPostPage(requestUrl: string): string {
+  let lang: string | null = null;
+  try {
+    lang = new URL(requestUrl).searchParams.get('lang');
+  } catch {
+    // A relative or broken URL names no language.
+  }
+  return (lang !== null && FORM_POST_PAGES.get(lang)) || FORM_POST_PAGE;
+}
+
 /** The encodings a browser uses to post a form without a script. */
 export function isBrowserFormPost(contentType: string): boolean {
   return /^(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i.test(contentType.trim());
@@ -114,7 +135,10 @@ export function isBrowserFormPost(contentType: string): boolean {
  */
 async function answerBrowserFormPost(request: Request): Promise<Response> {
   await request.body?.cancel().catch(() => undefined);
-  return new Response(null, { status: 303, headers: { Location: FORM_POST_PAGE, 'Cache-Control': 'no-store' } });
+  return new Response(null, {
+    status: 303,
+    headers: { Location: formPostPage(request.url), 'Cache-Control': 'no-store' },
+  });
 }
 
 export function createContactHandler(options: ContactHandlerOptions) {

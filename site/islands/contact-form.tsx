@@ -1,16 +1,30 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { island } from 'ssg';
+import { DEFAULT_LOCALE } from '../locales.ts';
 
 /** How often the form looks for the challenge provider's script until it is ready. */
 export const CHALLENGE_POLL_MS = 150;
 /** How long the form waits for a script that loaded but never offered its API. */
 export const CHALLENGE_GIVE_UP_MS = 30_000;
 
-export const messages = {
-  verificationFailed: 'Verification failed. Please complete the check.',
-  requestFailed: 'Something went wrong. Please try again later.',
-  success: 'Thanks! We received your message.',
-} as const;
+/**
+ * What the form says, in the page's language (content/strings, contact.form): its labels, its
+ * button in each state, and its messages. The e-mail address goes between `blockedBefore` and
+ * `blockedAfter` when the spam check cannot load.
+ */
+export interface ContactWords {
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+  send: string;
+  sending: string;
+  verificationFailed: string;
+  requestFailed: string;
+  success: string;
+  blockedBefore: string;
+  blockedAfter: string;
+}
 
 type Status = 'idle' | 'submitting' | 'success' | 'error';
 
@@ -32,6 +46,9 @@ interface ContactFormProps {
   endpoint: string;
   /** Offered instead when the check cannot load. */
   email: string;
+  /** The page's language: a form posted without JavaScript comes back to the explanation in it. */
+  locale?: string;
+  words: ContactWords;
 }
 
 /** Adds the provider's script once; `onFailed` runs when it cannot load (blocked, offline). */
@@ -54,11 +71,11 @@ function loadChallengeScript(src: string, onFailed: () => void): void {
 }
 
 /** Said in place of the widget when the check cannot load; the form cannot be sent then. */
-function ChallengeBlocked({ email }: { email: string }) {
+function ChallengeBlocked({ email, words }: { email: string; words: ContactWords }) {
   return (
     <p className="notice notice-error challenge-blocked" role="alert">
-      The spam check could not load: a privacy tool or network filter may block it, so this form cannot be sent. Please
-      write to us at <a href={`mailto:${email}`}>{email}</a> instead.
+      {words.blockedBefore} <a href={`mailto:${email}`}>{email}</a>
+      {words.blockedAfter}
     </p>
   );
 }
@@ -107,37 +124,37 @@ function useChallenge(siteKey: string, scriptUrl: string) {
   return { token, blocked, widgetRef, reset };
 }
 
-function Fields() {
+function Fields({ words }: { words: ContactWords }) {
   return (
     <>
       <div className="field-row">
         <div className="field">
-          <label htmlFor="contact-name">Name</label>
+          <label htmlFor="contact-name">{words.name}</label>
           <input id="contact-name" name="name" type="text" autoComplete="name" required />
         </div>
         <div className="field">
-          <label htmlFor="contact-email">E-mail</label>
+          <label htmlFor="contact-email">{words.email}</label>
           <input id="contact-email" name="email" type="email" autoComplete="email" required />
         </div>
       </div>
       <div className="field">
-        <label htmlFor="contact-subject">Subject</label>
+        <label htmlFor="contact-subject">{words.subject}</label>
         <input id="contact-subject" name="subject" type="text" required />
       </div>
       <div className="field">
-        <label htmlFor="contact-message">Message</label>
+        <label htmlFor="contact-message">{words.message}</label>
         <textarea id="contact-message" name="message" rows={6} required />
       </div>
     </>
   );
 }
 
-function FormStatus({ status, error }: { status: Status; error: string | null }) {
+function FormStatus({ status, error, success }: { status: Status; error: string | null; success: string }) {
   return (
     <div className="form-status" aria-live="polite">
       {status === 'success' && (
         <p className="notice notice-success" role="status">
-          {messages.success}
+          {success}
         </p>
       )}
       {status === 'error' && error && (
@@ -149,7 +166,7 @@ function FormStatus({ status, error }: { status: Status; error: string | null })
   );
 }
 
-function ContactForm({ siteKey, scriptUrl, endpoint, email }: ContactFormProps) {
+function ContactForm({ siteKey, scriptUrl, endpoint, email, locale, words }: ContactFormProps) {
   const [status, setStatus] = useState<Status>('idle');
   const [error, setError] = useState<string | null>(null);
   const challenge = useChallenge(siteKey, scriptUrl);
@@ -162,7 +179,7 @@ function ContactForm({ siteKey, scriptUrl, endpoint, email }: ContactFormProps) 
     setError(null);
     if (!challenge.token) {
       setStatus('error');
-      setError(messages.verificationFailed);
+      setError(words.verificationFailed);
       return;
     }
     const form = new FormData(event.currentTarget);
@@ -185,29 +202,34 @@ function ContactForm({ siteKey, scriptUrl, endpoint, email }: ContactFormProps) 
       challenge.reset();
     } catch {
       setStatus('error');
-      setError(messages.requestFailed);
+      setError(words.requestFailed);
     }
   }
 
   const submitting = status === 'submitting';
   return (
     // Without JavaScript the browser posts the form itself: never as GET (the message would land in
-    // the URL), and the endpoint answers such a post with a page that explains and gives the e-mail.
+    // the URL), and the endpoint answers such a post with a page that explains and gives the e-mail,
+    // in the language the address names (site/contact/handler.ts).
     <form
       ref={formRef}
       className="contact-form"
       method="post"
-      action={endpoint}
+      action={locale && locale !== DEFAULT_LOCALE ? `${endpoint}?lang=${encodeURIComponent(locale)}` : endpoint}
       onSubmit={submit}
       aria-busy={submitting}
     >
-      <Fields />
-      {challenge.blocked ? <ChallengeBlocked email={email} /> : <div className="challenge" ref={challenge.widgetRef} />}
+      <Fields words={words} />
+      {challenge.blocked ? (
+        <ChallengeBlocked email={email} words={words} />
+      ) : (
+        <div className="challenge" ref={challenge.widgetRef} />
+      )}
       <div className="form-footer">
         <button type="submit" className="button" disabled={submitting || challenge.blocked}>
-          {submitting ? 'Sending…' : 'Send message'}
+          {submitting ? words.sending : words.send}
         </button>
-        <FormStatus status={status} error={error} />
+        <FormStatus status={status} error={error} success={words.success} />
       </div>
     </form>
   );

@@ -4,11 +4,27 @@ import { island } from 'ssg';
 /** How long "Copied" stays before the button reads "Copy" again. */
 const CONFIRM_MS = 2000;
 
+/** What the button says, in the page's language: `{label}` is what is copied, `{shortcut}` the keys that copy. */
+export interface CopyWords {
+  /** "Copy", "Copied" and "Press {shortcut}", shown. */
+  button: string;
+  done: string;
+  press: string;
+  /** "Copy {label}", "{label} copied" and "Copy failed: …", for screen readers. */
+  hidden: string;
+  copied: string;
+  failed: string;
+}
+
 interface CopyButtonProps {
   value: string;
   /** What is copied, for screen readers: "Copy {label}". */
   label: string;
+  words: CopyWords;
 }
+
+const fill = (template: string, values: { label: string; shortcut: string }) =>
+  template.replace(/\{(label|shortcut)\}/g, (_, name: 'label' | 'shortcut') => values[name]);
 
 type CopyState = 'idle' | 'copied' | 'failed';
 
@@ -58,7 +74,7 @@ export function selectShownValue(button: HTMLElement, value: string): boolean {
 
 const shortcut = () => (/Mac|iPhone|iPad/.test(navigator.platform) ? '⌘C' : 'Ctrl+C');
 
-function CopyButton({ value, label }: CopyButtonProps) {
+function CopyButton({ value, label, words }: CopyButtonProps) {
   const [state, setState] = useState<CopyState>('idle');
   const [usable, setUsable] = useState(true);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -87,14 +103,18 @@ function CopyButton({ value, label }: CopyButtonProps) {
       onClick={copy}
     >
       <span aria-hidden="true">
-        {state === 'copied' ? 'Copied' : state === 'failed' ? `Press ${shortcut()}` : 'Copy'}
+        {state === 'copied'
+          ? words.done
+          : state === 'failed'
+            ? fill(words.press, { label, shortcut: shortcut() })
+            : words.button}
       </span>
-      <span className="visually-hidden">Copy {label}</span>
+      <span className="visually-hidden">{fill(words.hidden, { label, shortcut: '' })}</span>
       <span className="visually-hidden" role="status">
         {state === 'copied'
-          ? `${label} copied`
+          ? fill(words.copied, { label, shortcut: '' })
           : state === 'failed'
-            ? `Copy failed: the text is selected, press ${shortcut()}`
+            ? fill(words.failed, { label, shortcut: shortcut() })
             : ''}
       </span>
     </button>

@@ -9,6 +9,21 @@ interface NewsSearchProps {
   placeholder?: string;
   /** What a result is, one and many, in the spoken count: articles unless given. */
   noun?: { one: string; many: string };
+  /** What the box says, in another language than English (the words made from `noun` otherwise). */
+  words?: SearchWords;
+}
+
+/**
+ * What the box says about a search: `{query}`, `{count}` and `{shown}` are filled in. `firstShown`
+ * follows the count when more were found than are listed.
+ */
+export interface SearchWords {
+  results: string;
+  unavailable: string;
+  none: string;
+  one: string;
+  many: string;
+  firstShown: string;
 }
 
 /** One result as shown: the article's address, title and the words around the match. */
@@ -55,17 +70,30 @@ function Excerpt({ html }: { html: string }) {
 
 const ARTICLES = { one: 'article', many: 'articles' };
 
+/** The English words, about articles or what `noun` names. */
+const englishWords = (noun = ARTICLES): SearchWords => ({
+  results: 'Search results',
+  unavailable: 'Search is not available right now.',
+  none: `No ${noun.many} found for “{query}”.`,
+  one: `1 ${noun.one} found.`,
+  many: `{count} ${noun.many} found.`,
+  firstShown: 'The first {shown} are listed.',
+});
+
+const fill = (template: string, values: Record<string, string | number>) =>
+  template.replace(/\{(\w+)\}/g, (whole, name: string) => String(values[name] ?? whole));
+
 function statusText(
   query: string,
   state: 'idle' | 'searching' | 'done' | 'failed',
   count: number,
-  noun = ARTICLES,
+  words: SearchWords,
 ): string {
-  if (state === 'failed') return 'Search is not available right now.';
+  if (state === 'failed') return words.unavailable;
   if (state !== 'done' || query.trim() === '') return '';
-  if (count === 0) return `No ${noun.many} found for “${query.trim()}”.`;
-  const shown = count > SHOWN ? ` The first ${SHOWN} are listed.` : '';
-  return `${count} ${count === 1 ? noun.one : noun.many} found.${shown}`;
+  if (count === 0) return fill(words.none, { query: query.trim() });
+  const shown = count > SHOWN ? ` ${fill(words.firstShown, { shown: SHOWN })}` : '';
+  return `${fill(count === 1 ? words.one : words.many, { count })}${shown}`;
 }
 
 function useSearch(bundle: string, query: string) {
@@ -110,6 +138,7 @@ function NewsSearch({
   label = 'Search the news',
   placeholder = 'Validator, upgrade, Celo…',
   noun,
+  words = englishWords(noun),
 }: NewsSearchProps) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
@@ -150,13 +179,13 @@ function NewsSearch({
         onChange={(event) => setQuery(event.target.value)}
       />
       <p id={`${id}-status`} className="news-search-status" role="status" aria-live="polite">
-        {statusText(query, state, total, noun)}
+        {statusText(query, state, total, words)}
       </p>
       <ul
         ref={list}
         id={`${id}-results`}
         className="news-search-results"
-        aria-label="Search results"
+        aria-label={words.results}
         // Hidden in the same render that empties the field, not one later when the search's effect runs.
         hidden={items.length === 0 || query.trim() === ''}
       >

@@ -1,44 +1,61 @@
 import type { PageProps } from 'ssg';
 import type { SiteData } from '../content.ts';
+import { copyWords } from '../components/copy-words.ts';
 import { SoftBreaks } from '../components/soft-breaks.tsx';
 import { PageHeader, Section } from '../components/ui.tsx';
-import ContactForm from '../islands/contact-form.tsx';
+import ContactForm, { type ContactWords } from '../islands/contact-form.tsx';
 import CopyButton from '../islands/copy-button.tsx';
 
 /** Where the form posts; served by the contact endpoint. */
 export const CONTACT_ENDPOINT = '/api/contact';
 
-export function Contact({ data }: PageProps<SiteData>) {
+/** The form's words in the page's language: its labels, its states and its messages. */
+function contactWords(t: PageProps['t']): ContactWords {
+  const key = (name: keyof ContactWords) => t(`contact.form.${name}`);
+  return {
+    name: key('name'),
+    email: key('email'),
+    subject: key('subject'),
+    message: key('message'),
+    send: key('send'),
+    sending: key('sending'),
+    verificationFailed: key('verificationFailed'),
+    requestFailed: key('requestFailed'),
+    success: key('success'),
+    blockedBefore: key('blockedBefore'),
+    blockedAfter: key('blockedAfter'),
+  };
+}
+
+export function Contact({ data, locale, t }: PageProps<SiteData>) {
   const { email, challenge } = data.site;
   return (
     <>
-      <PageHeader
-        eyebrow="Contact"
-        title="Talk to us"
-        intro="Questions about staking, a network you would like us to support, or a project to discuss: write to us here."
-      />
+      <PageHeader eyebrow={t('contact.eyebrow')} title={t('contact.heading')} intro={t('contact.intro')} />
       <Section>
         <div className="contact-layout">
           <aside className="card contact-aside">
-            <h2>E-mail us</h2>
-            <p>Prefer e-mail? Write to us directly.</p>
+            <h2>{t('contact.emailTitle')}</h2>
+            <p>{t('contact.emailText')}</p>
             <div className="copy-value">
               <a href={`mailto:${email}`}>
                 <SoftBreaks value={email} />
               </a>
-              <CopyButton value={email} label="e-mail address" />
+              <CopyButton value={email} label={t('contact.emailCopy')} words={copyWords(t)} />
             </div>
           </aside>
           <div className="card contact-card">
-            <h2>Send a message</h2>
+            <h2>{t('contact.formTitle')}</h2>
             <noscript>
-              <p className="notice">The form needs JavaScript for its spam check. You can also e-mail us at {email}.</p>
+              <p className="notice">{t('contact.noscript', { email })}</p>
             </noscript>
             <ContactForm
               siteKey={challenge.siteKey}
               scriptUrl={challenge.scriptUrl}
               endpoint={CONTACT_ENDPOINT}
               email={email}
+              locale={locale}
+              words={contactWords(t)}
             />
           </div>
         </div>
@@ -49,23 +66,25 @@ export function Contact({ data }: PageProps<SiteData>) {
 
 /**
  * Where the contact endpoint sends a form the browser posted without JavaScript (its path is the
- * endpoint's FORM_POST_PAGE): nothing was sent, and the e-mail address is the way that works.
+ * endpoint's FORM_POST_PAGE, below the form's language): nothing was sent, and the e-mail address
+ * is the way that works.
  */
-export function ContactWithoutScript({ data }: PageProps<SiteData>) {
+export function ContactWithoutScript({ data, localePath, t }: PageProps<SiteData>) {
   const { email } = data.site;
   return (
     <>
       <PageHeader
-        eyebrow="Contact"
-        title="Your message was not sent"
-        intro="The contact form needs JavaScript for its spam check, and it was off or blocked in your browser. Nothing you typed was sent or stored."
+        eyebrow={t('contact.eyebrow')}
+        title={t('contact.noScript.heading')}
+        intro={t('contact.noScript.intro')}
       />
       <Section>
         <div className="card contact-aside">
-          <h2>E-mail us instead</h2>
+          <h2>{t('contact.noScript.emailTitle')}</h2>
           <p>
-            Write to us at <a href={`mailto:${email}`}>{email}</a>, or turn JavaScript on and use the{' '}
-            <a href="/contact">contact form</a> again.
+            {t('contact.noScript.before')} <a href={`mailto:${email}`}>{email}</a>
+            {t('contact.noScript.middle')} <a href={localePath('/contact')}>{t('contact.noScript.form')}</a>{' '}
+            {t('contact.noScript.after')}
           </p>
         </div>
       </Section>

@@ -5,69 +5,31 @@ import { NetworkIllustration } from '../components/network-illustration.tsx';
 import { NetworkLogo } from '../components/network-logo.tsx';
 import { ArrowLink, Card, Section } from '../components/ui.tsx';
 
+type Words = PageProps['t'];
+
+// The cards and questions by their keys in content/strings (home.values.<key>, home.faq.<key>).
 const valueCards = [
-  {
-    title: 'Highly available infrastructure',
-    text: 'Redundant bare-metal servers in professional data centres, watched 24/7, so your stake keeps earning through upgrades and outages.',
-    Icon: ServerIcon,
-  },
-  {
-    title: 'Non-custodial staking',
-    text: 'You keep your keys and your tokens. We never hold your funds: rewards are paid directly by the network to you.',
-    Icon: KeyIcon,
-  },
-  {
-    title: 'Secure and transparent',
-    text: 'Hardened systems, careful key management and public on-chain performance you can check at any time.',
-    Icon: ShieldIcon,
-  },
+  { key: 'infrastructure', Icon: ServerIcon },
+  { key: 'nonCustodial', Icon: KeyIcon },
+  { key: 'secure', Icon: ShieldIcon },
 ];
 
-const faq = [
-  {
-    question: 'What is Proof-of-Stake?',
-    answer:
-      'Proof-of-Stake is how many blockchains agree on new blocks. Instead of burning energy, validators lock up tokens as a security deposit and are chosen to propose and attest to blocks. Honest work is rewarded; misbehaviour can be penalised.',
-  },
-  {
-    question: 'What is non-custodial staking?',
-    answer:
-      'Your tokens never leave your control. You delegate or assign your stake to our validators, but you keep the keys to your funds and we cannot move them. Rewards are paid by the network, not by us.',
-  },
-  {
-    question: 'Why should I stake?',
-    answer:
-      'Staking earns rewards on tokens you hold and helps secure the networks you believe in. With a professional operator you get those rewards without running servers around the clock yourself.',
-  },
-  {
-    question: 'What are the risks of delegating?',
-    answer:
-      'If a validator is offline it misses rewards, and on some networks serious faults such as double signing are penalised (slashing). We reduce these risks with redundant infrastructure, monitoring and safeguards against double signing. Staking also involves market risk on the token itself.',
-  },
-  {
-    question: 'Can I access my tokens while they are staked?',
-    answer:
-      'It depends on the network. On some, staked tokens stay in your wallet and can be unlocked after a waiting period; on others, withdrawals go through an exit queue. We explain the rules of each network before you stake.',
-  },
-];
+const faq = ['proofOfStake', 'nonCustodial', 'why', 'risks', 'access'];
 
-function Hero() {
+function Hero({ t, localePath }: Pick<PageProps, 't' | 'localePath'>) {
   return (
     <section className="hero">
       <div className="container hero-inner">
         <div className="hero-text">
-          <p className="eyebrow">Validator &amp; node operator · Vienna, Austria</p>
-          <h1>Non-custodial staking on infrastructure built to stay online</h1>
-          <p className="lead">
-            We run redundant bare-metal validators with 24/7 monitoring for Proof-of-Stake networks. You keep your keys;
-            rewards are paid directly by the network.
-          </p>
+          <p className="eyebrow">{t('home.hero.eyebrow')}</p>
+          <h1>{t('home.hero.title')}</h1>
+          <p className="lead">{t('home.hero.lead')}</p>
           <div className="button-row">
-            <a className="button" href="/networks">
-              Stake with us
+            <a className="button" href={localePath('/networks')}>
+              {t('home.hero.stake')}
             </a>
-            <a className="button button-secondary" href="/contact">
-              Contact
+            <a className="button button-secondary" href={localePath('/contact')}>
+              {t('home.hero.contact')}
             </a>
           </div>
         </div>
@@ -77,29 +39,33 @@ function Hero() {
   );
 }
 
-function Values() {
+function Values({ t, localePath }: Pick<PageProps, 't' | 'localePath'>) {
   return (
     <Section
       id="values"
-      eyebrow="Why us"
-      title="Why stake with us"
-      intro="Built for stakers, funds, DAOs and institutions that need a dependable operator."
+      eyebrow={t('home.values.eyebrow')}
+      title={t('home.values.title')}
+      intro={t('home.values.intro')}
     >
       <div className="grid grid-3">
-        {valueCards.map(({ title, text, Icon }) => (
-          <Card key={title} title={title} icon={<Icon />}>
-            <p>{text}</p>
+        {valueCards.map(({ key, Icon }) => (
+          <Card key={key} title={t(`home.values.${key}.title`)} icon={<Icon />}>
+            <p>{t(`home.values.${key}.text`)}</p>
           </Card>
         ))}
       </div>
-      <ArrowLink href="/services">Explore our services</ArrowLink>
+      <ArrowLink href={localePath('/services')}>{t('home.values.more')}</ArrowLink>
     </Section>
   );
 }
 
-function ActiveNetworks({ active }: { active: SiteData['networks'] }) {
+function ActiveNetworks({
+  active,
+  t,
+  localePath,
+}: { active: SiteData['networks'] } & Pick<PageProps, 't' | 'localePath'>) {
   return (
-    <Section id="networks" eyebrow="Networks" title="Active networks" tone="muted">
+    <Section id="networks" eyebrow={t('home.networks.eyebrow')} title={t('home.networks.title')} tone="muted">
       <ul className="network-chips">
         {active.map((network) => (
           <li key={network.name}>
@@ -108,42 +74,36 @@ function ActiveNetworks({ active }: { active: SiteData['networks'] }) {
           </li>
         ))}
       </ul>
-      <ArrowLink href="/networks">See all networks and how to stake</ArrowLink>
+      <ArrowLink href={localePath('/networks')}>{t('home.networks.more')}</ArrowLink>
     </Section>
   );
 }
 
-function Mission() {
+function Mission({ t }: { t: Words }) {
   return (
     <Section id="mission">
       <div className="mission">
         <div>
-          <p className="eyebrow">Our mission</p>
-          <h2>Aligned with the networks we secure</h2>
+          <p className="eyebrow">{t('home.mission.eyebrow')}</p>
+          <h2>{t('home.mission.title')}</h2>
         </div>
         <div>
-          <p>
-            We only validate networks we believe in, and we stake our own tokens beside yours. When the network is
-            healthy, decentralised and secure, our delegators and we succeed together.
-          </p>
-          <p>
-            That is why we take part in governance, run public infrastructure such as RPC endpoints, and publish how we
-            operate.
-          </p>
+          <p>{t('home.mission.first')}</p>
+          <p>{t('home.mission.second')}</p>
         </div>
       </div>
     </Section>
   );
 }
 
-function Faq() {
+function Faq({ t }: { t: Words }) {
   return (
-    <Section id="faq" eyebrow="FAQ" title="Frequently asked questions" tone="muted">
+    <Section id="faq" eyebrow={t('home.faq.eyebrow')} title={t('home.faq.title')} tone="muted">
       <div className="faq">
-        {faq.map(({ question, answer }) => (
-          <details key={question} className="faq-item">
-            <summary>{question}</summary>
-            <p>{answer}</p>
+        {faq.map((key) => (
+          <details key={key} className="faq-item">
+            <summary>{t(`home.faq.${key}.question`)}</summary>
+            <p>{t(`home.faq.${key}.answer`)}</p>
           </details>
         ))}
       </div>
@@ -151,12 +111,12 @@ function Faq() {
   );
 }
 
-function Stats({ activeChains }: { activeChains: number }) {
+function Stats({ activeChains, t, localePath }: { activeChains: number } & Pick<PageProps, 't' | 'localePath'>) {
   const stats = [
-    { label: 'Active Chains', value: String(activeChains) },
-    { label: 'Uptime', value: '99.9%+' },
-    { label: 'Started Validating', value: '2022' },
-    { label: 'Jurisdiction', value: 'Vienna, Austria' },
+    { label: t('home.stats.chains'), value: String(activeChains) },
+    { label: t('home.stats.uptime'), value: t('home.stats.uptimeValue') },
+    { label: t('home.stats.started'), value: '2022' },
+    { label: t('home.stats.jurisdiction'), value: t('home.stats.jurisdictionValue') },
   ];
   return (
     <Section id="stats">
@@ -168,23 +128,24 @@ function Stats({ activeChains }: { activeChains: number }) {
           </div>
         ))}
       </dl>
-      <ArrowLink href="/about">
-        Learn more<span className="visually-hidden"> about us</span>
+      <ArrowLink href={localePath('/about')}>
+        {t('home.stats.more')}
+        <span className="visually-hidden">{` ${t('home.stats.moreHidden')}`}</span>
       </ArrowLink>
     </Section>
   );
 }
 
-export function Home({ data }: PageProps<SiteData>) {
+export function Home({ data, t, localePath }: PageProps<SiteData>) {
   const active = data.networks.filter((network) => network.status === 'Active');
   return (
     <>
-      <Hero />
-      <Values />
-      <ActiveNetworks active={active} />
-      <Mission />
-      <Faq />
-      <Stats activeChains={active.length} />
+      <Hero t={t} localePath={localePath} />
+      <Values t={t} localePath={localePath} />
+      <ActiveNetworks active={active} t={t} localePath={localePath} />
+      <Mission t={t} />
+      <Faq t={t} />
+      <Stats activeChains={active.length} t={t} localePath={localePath} />
     </>
   );
 }
