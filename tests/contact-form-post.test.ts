@@ -7,6 +7,7 @@ import {
   formPostPage,
   isBrowserFormPost,
 } from '../site/contact/handler.ts';
+import { i18n, localePrefix } from '../site/locales.ts';
 import { createRateLimiter } from '../src/server/rate-limit.ts';
 
 const ORIGIN = 'https://validators.example';
@@ -73,6 +74,10 @@ describe('a form the browser posts without JavaScript', () => {
       { numRuns: 300 },
     );
     expect(formPostPage('not a url')).toBe(FORM_POST_PAGE);
+    // One page per language of the site, each where the site writes it.
+    expect([...FORM_POST_PAGES]).toEqual(
+      i18n.locales.map((locale) => [locale, `${localePrefix(locale)}${FORM_POST_PAGE}`]),
+    );
   });
 
   it('is answered the same way as multipart, and whatever the origin', async () => {

@@ -11,7 +11,6 @@ import {
   type RateDecision,
   type RateLimiter,
 } from 'ssg/server';
-import { i18n, localePrefix } from '../locales.ts';
 import { VerifierUnavailableError, type ChallengeVerifier } from './turnstile.ts';
 
 export const MAX_BODY_BYTES = 32 * 1024;
@@ -104,13 +103,15 @@ export function invalidField(body: unknown): { field: string; reason: string } |
 export const FORM_POST_PAGE = '/contact/no-script';
 
 /**
- * The same page in each language, by the language the form's address names (`?lang=de`, set by the
- * German page's form). A fixed list: what a request says only picks one of these paths, so the
- * answer never leads off the site.
+ * The same page in each language of the site (site/locales.ts), by the language the form's address
+ * names (`?lang=de`, set by the German page's form). A fixed list: what a request says only picks
+ * one of these paths, so the answer never leads off the site. Written out here, as the contact code
+ * runs on its own at the edge and in `ssg serve`.
  */
-export const FORM_POST_PAGES: ReadonlyMap<string, string> = new Map(
-  i18n.locales.map((locale) => [locale, `${localePrefix(locale)}${FORM_POST_PAGE}`]),
-);
+export const FORM_POST_PAGES: ReadonlyMap<string, string> = new Map([
+  ['en', FORM_POST_PAGE],
+  ['de', `/de${FORM_POST_PAGE}`],
+]);
 
 /** Where a browser's own form post is sent: the page in the form's language, else English. */
 export function formPostPage(requestUrl: string): string {
