@@ -213,6 +213,35 @@ describe('the content editor at /admin, under ssg dev', () => {
     await reader.locator('#ssg-dev-overlay').waitFor({ state: 'detached', timeout: 30_000 });
   });
 
+  it("lists each language's articles apart, and writes a German one into the German folder", async () => {
+    const { site, dev, browser } = session;
+    const { page, offLoopback, violations } = await openEditor(browser, dev.url);
+    // The English list holds no German article, though Decap reads two levels of content/news.
+    await page.locator('a[href$="/collections/news"]').first().click();
+    await page.getByText('Hello world').first().waitFor();
+    expect(await page.getByText('Hallo Welt').count()).toBe(0);
+    await page.locator('a[href$="/collections/news-de"]').first().click();
+    await page.getByText('Hallo Welt').first().waitFor();
+    expect(await page.getByText('Hello world').count()).toBe(0);
+
+    await page.locator('a[href$="/collections/news-de/new"]').click();
+    await page.locator('input[id^="title-field"]').fill('Im Editor geschrieben');
+    await page.locator('[data-slate-editor="true"]').click();
+    await page.keyboard.type('Ohne Git veröffentlicht.');
+    await publish(page);
+    const file = 'content/news/de/im-editor-geschrieben/index.md';
+    await until(() => existsSync(site.file(file)) || undefined, file);
+    await until(page200(`${dev.url}/de/news/im-editor-geschrieben`, 'Im Editor geschrieben'), 'the German article');
+    expect(readFileSync(site.file(file), 'utf8')).toMatch(
+      /^---\ntitle: Im Editor geschrieben\n[\s\S]*Ohne Git veröffentlicht\.\n$/,
+    );
+    // Listed in German only.
+    await until(page200(`${dev.url}/de/news`, 'Im Editor geschrieben'), 'the German list');
+    expect(await (await fetch(`${dev.url}/news`)).text()).not.toContain('Im Editor geschrieben');
+    expect(offLoopback).toEqual([]);
+    expect(await violations()).toEqual([]);
+  });
+
   it('edits a network card, and /networks shows the change', async () => {
     const { site, dev, browser } = session;
     const { page, offLoopback, violations } = await openEditor(browser, dev.url);

@@ -130,10 +130,15 @@ describe('netlify.toml', () => {
       (match) => match.slice(1),
     );
     expect((toml.match(/\[\[redirects\]\]/g) ?? []).length).toBe(rules.length);
-    // The route table's not-found pages below the root: /news/404 today.
+    // The route table's not-found pages below the root, in each locale: /de/news/404, /de/404, /news/404.
     const site = await readFile(path.join(repoRoot, 'site', 'index.tsx'), 'utf8');
-    const nested = [...site.matchAll(/path: '(\/[^']+)\/404'/g)].map((match) => match[1]!);
-    expect(nested.length).toBeGreaterThan(0);
+    const folders = [...site.matchAll(/path: '(\/[^']+)?\/404'/g)].map((match) => match[1] ?? '');
+    const { i18n } = await import('../site/locales.ts');
+    const prefixes = i18n.locales.filter((locale) => locale !== i18n.defaultLocale).map((locale) => `/${locale}`);
+    const nested = [...prefixes.flatMap((prefix) => folders.map((folder) => prefix + folder)), ...folders]
+      .filter(Boolean)
+      .sort((a, b) => b.split('/').length - a.split('/').length);
+    expect(nested).toEqual(['/de/news', '/de', '/news']);
     expect(rules).toEqual([
       ...nested.map((folder) => [`${folder}/*`, `${folder}/404.html`, '404']),
       [`/${NGINX_HEADERS_FILE}`, '/404.html', '404'],

@@ -105,6 +105,13 @@ export function hostingSuite(start: (site: TempSite) => Promise<Host>): { contex
     const article = await get(`${ctx().host.url}/news/nope`);
     expect(article.status).toBe(404);
     expect(article.body).toContain('The article does not exist.');
+    // Below /de, the German ones.
+    const german = await get(`${ctx().host.url}/de/nope`);
+    expect(german.status).toBe(404);
+    expect(german.body).toContain('Diese Seite gibt es nicht.');
+    const germanArticle = await get(`${ctx().host.url}/de/news/nope`);
+    expect(germanArticle.status).toBe(404);
+    expect(germanArticle.body).toContain('Diesen Artikel gibt es nicht.');
   });
 
   it('puts the security headers on pages, assets, 404s and a missing asset, and caches only existing assets for long', async () => {
