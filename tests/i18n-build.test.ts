@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hreflangLinks } from './helpers/hreflang.ts';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 
 const fixture = path.join(repoRoot, 'tests', 'fixtures', 'basic');
@@ -60,10 +61,7 @@ export default defineSite({
 describe('a site in English, German and French', () => {
   let site: TempSite;
   const page = (file: string) => readFileSync(site.file(`dist/${file}`), 'utf8');
-  const hreflang = (html: string) =>
-    [...html.matchAll(/<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">/g)].map(
-      ([, lang, href]) => `${lang} ${href}`,
-    );
+  const hreflang = hreflangLinks;
 
   beforeAll(async () => {
     site = await copySite(fixture, ['dist', 'node_modules', '.cache']);

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listFiles } from '../src/output/output-file.ts';
 import { devSite } from './helpers/dev-site.ts';
+import { hreflangLinks } from './helpers/hreflang.ts';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 
 const fixture = path.join(repoRoot, 'tests', 'fixtures', 'basic');
@@ -106,10 +107,7 @@ describe('articles and words per locale, from content/', () => {
   let site: TempSite;
   let stderr = '';
   const page = (file: string) => readFileSync(site.file(`dist/${file}`), 'utf8');
-  const hreflang = (html: string) =>
-    [...html.matchAll(/<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">/g)].map(
-      ([, lang, href]) => `${lang} ${href}`,
-    );
+  const hreflang = hreflangLinks;
 
   beforeAll(async () => {
     site = await copySite(fixture, ['dist', 'node_modules', '.cache']);

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hreflangLinks } from './helpers/hreflang.ts';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 
 const guide = readFileSync(path.join(repoRoot, 'docs', 'i18n.md'), 'utf8');
@@ -20,10 +21,7 @@ describe('the locales guide, followed from the starter', () => {
   let site: TempSite;
   let stderr = '';
   const page = (file: string) => readFileSync(site.file(`dist/${file}`), 'utf8');
-  const hreflang = (html: string) =>
-    [...html.matchAll(/<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">/g)].map(
-      ([, lang, href]) => `${lang} ${href}`,
-    );
+  const hreflang = hreflangLinks;
 
   beforeAll(async () => {
     site = await copySite(path.join(repoRoot, 'starter'));

@@ -4,6 +4,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TempSite } from './helpers/project.ts';
 import { sharedRealSite } from './helpers/site.ts';
+import { hreflangLinks } from './helpers/hreflang.ts';
 
 const BASE = 'https://validators.example';
 
@@ -65,11 +66,7 @@ function shown(html: string): string {
   return [body.replace(/<[^>]+>/g, ' '), ...attributes].join(' ').replace(/&amp;/g, '&').replace(/\s+/g, ' ');
 }
 
-/** The page's hreflang links, as `lang url`. */
-const hreflang = (html: string) =>
-  [...html.matchAll(/<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">/g)].map(
-    ([, lang, href]) => `${lang} ${href}`,
-  );
+const hreflang = hreflangLinks;
 
 beforeAll(async () => {
   site = sharedRealSite();
@@ -95,6 +92,14 @@ describe('the German pages', () => {
       expect(hreflang(read(english))).toEqual(links);
     },
   );
+
+  it('tells social networks each page language, the English as British English as before', () => {
+    const ogLocale = (html: string) => /<meta property="og:locale" content="([^"]+)">/.exec(html)?.[1];
+    for (const [german, english] of Object.entries(pairs).filter(([route]) => !/404|no-script/.test(route))) {
+      expect(ogLocale(read(german)), german).toBe('de');
+      expect(ogLocale(read(english)), english).toBe('en_GB');
+    }
+  });
 
   it('leads each page to the same page in English with the switcher, and back', () => {
     for (const [german, english] of Object.entries(pairs)) {

@@ -30,6 +30,15 @@ const ogLocale = (tag: string) => {
   return region ? `${language}_${region.toUpperCase()}` : language!;
 };
 
+/**
+ * The page's language as precisely as the site knows it: its locale, or the site's language
+ * (`meta.language`, `en-GB`) when the locale is that language without a region (`en`).
+ */
+const pageLanguage = (locale: string | undefined, language: string) =>
+  locale === undefined || (locale.split('-')[0] === language.split('-')[0] && !locale.includes('-'))
+    ? language
+    : locale;
+
 /** JSON inside <script>: `<` escaped, so no `</script>` can end the block early. */
 function jsonForScript(value: unknown): string {
   return JSON.stringify(value)
@@ -63,7 +72,7 @@ export function renderHead(input: HeadInput): string {
       ['og:title', head.title],
       ['og:description', description],
       ['og:url', canonicalUrl],
-      ['og:locale', ogLocale(input.locale ?? meta.language)],
+      ['og:locale', ogLocale(pageLanguage(input.locale, meta.language))],
       ['og:image', image && baseUrl + image],
       ['og:image:width', details && String(details.width)],
       ['og:image:height', details && String(details.height)],
