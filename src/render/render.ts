@@ -7,6 +7,7 @@ import { catalogueError, SsgError } from '../errors/errors.ts';
 import { renderHead } from './head.ts';
 import { alternateLinks, localesOf, localeView, routeLocalePath, withHtmlLang } from './i18n.ts';
 import { translate } from './strings.ts';
+import { STRINGS_COLLECTION } from '../content/collections.ts';
 import { siteFrame } from '../errors/site-code-error.ts';
 import type { PageJob } from './routes.ts';
 import type { PageProps, SiteMeta } from './site-definition.ts';
@@ -98,7 +99,10 @@ function pageProps(
     t: (key, values) => {
       if (!i18n || job.locale === undefined)
         throw new Error(`t(${JSON.stringify(key)}) needs i18n in the site's definition (docs/i18n.md).`);
-      return translate(inputs.data, i18n, job.locale, key, values);
+      // Read through the page's data, so the page depends on the strings (dev, the page cache);
+      // looked up in the run's own, whose table is made once.
+      void inputs.data[STRINGS_COLLECTION];
+      return translate(context.data, i18n, job.locale, key, values);
     },
   };
 }

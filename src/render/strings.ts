@@ -59,6 +59,10 @@ function filled(text: string, key: string, file: string, values: Readonly<Record
   });
 }
 
+const rules = new Map<string, Intl.PluralRules>();
+const pluralRules = (locale: string) =>
+  rules.get(locale) ?? rules.set(locale, new Intl.PluralRules(locale)).get(locale)!;
+
 /** What a page's `t` does: the locale's text for a key, else the default locale's; a key in neither is a mistake. */
 export function translate(
   data: Record<string, unknown>,
@@ -71,7 +75,7 @@ export function translate(
   // With a number as `count`, the form of its plural category first (`home.count.one`), as CLDR has them.
   const count = values.count;
   const forms =
-    typeof count === 'number' ? [`${key}.${new Intl.PluralRules(locale).select(count)}`, `${key}.other`, key] : [key];
+    typeof count === 'number' ? [`${key}.${pluralRules(locale).select(count)}`, `${key}.other`, key] : [key];
   for (const one of [strings.get(locale), strings.get(i18n.defaultLocale)]) {
     const found = forms.find((form) => one?.texts.has(form));
     if (found !== undefined) return filled(one!.texts.get(found)!, found, one!.file, values);
