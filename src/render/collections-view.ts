@@ -1,5 +1,6 @@
 // What site code receives as `collections`: each collection's entries, worked out when first read.
 import type { Article } from '../content/article.ts';
+import { untracked } from './dependencies.ts';
 import { firstContentCollection, type DefaultCollections, type ResolvedCollection } from '../content/collections.ts';
 
 /** A locale's view of the articles: its own, and with a fallback those of its fallback locale not translated. */
@@ -13,14 +14,18 @@ export interface LocaleView {
  * fallback locale whose translation key none of its own has, in its place in the order.
  */
 function inLocale(articles: readonly Article[], { locale, fallback }: LocaleView): readonly Article[] {
+  // An article's locale is its file's folder: it changes only as the list does (a file moved), so
+  // it is read untracked, or every page would depend on every article. Its key (front matter) is
+  // read as the page's when a fallback lists articles by it.
+  const localeOf = (article: Article) => untracked(article).locale;
   const keys = fallback
-    ? new Set(articles.filter((article) => article.locale === locale).map((article) => article.translationKey))
+    ? new Set(articles.filter((article) => localeOf(article) === locale).map((article) => article.translationKey))
     : undefined;
   return Object.freeze(
     articles.filter(
       (article) =>
-        article.locale === locale ||
-        (article.locale === fallback && keys !== undefined && !keys.has(article.translationKey)),
+        localeOf(article) === locale ||
+        (localeOf(article) === fallback && keys !== undefined && !keys.has(article.translationKey)),
     ),
   );
 }
