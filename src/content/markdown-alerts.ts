@@ -7,12 +7,13 @@ import { wordsOf } from './article-words.ts';
 import type { Element, Root, RootContent } from 'hast';
 import { walkTree } from '../base/trees.ts';
 
-const KINDS = { note: 'Note', tip: 'Tip', important: 'Important', warning: 'Warning', caution: 'Caution' } as const;
+/** The kinds of alert; their titles are words of the article's language (article-words.ts). */
+type AlertKind = 'note' | 'tip' | 'important' | 'warning' | 'caution';
 /** The marker alone on the quote's first line, as GitHub requires it. */
 const MARKER = /^\[!(note|tip|important|warning|caution)\][ \t]*(?:\r?\n|$)/i;
 
 /** The alert a quote is, with the marker taken out of its first paragraph; undefined for a plain quote. */
-function alertOf(quote: Element): keyof typeof KINDS | undefined {
+function alertOf(quote: Element): AlertKind | undefined {
   const first = quote.children.find((child): child is Element => child.type === 'element');
   if (first?.tagName !== 'p') return undefined;
   const text = first.children[0];
@@ -29,7 +30,7 @@ function alertOf(quote: Element): keyof typeof KINDS | undefined {
   if (first.children[0]?.type === 'element' && first.children[0].tagName === 'br') first.children.shift();
   if (first.children.every((child) => child.type === 'text' && child.value.trim() === ''))
     quote.children.splice(quote.children.indexOf(first), 1);
-  return match[1]!.toLowerCase() as keyof typeof KINDS;
+  return match[1]!.toLowerCase() as AlertKind;
 }
 
 export function rehypeAlerts() {
