@@ -17,6 +17,8 @@ import { classify } from '../src/pipeline/incremental.ts';
 import { groupByTag, tagGroup } from '../src/content/tags.ts';
 import { projectAt } from '../src/project.ts';
 import { testArticle } from './helpers/article.ts';
+import { viewArticles, viewKey } from '../src/render/list-views.ts';
+import { readLines, readSignatures, readsAsBefore } from '../src/render/page-read-signatures.ts';
 
 const article = testArticle;
 
@@ -85,6 +87,7 @@ describe('trackReads', () => {
       groupChanged: (tag: string) => changed === `g:${tag}`,
       nameChanged: (tag: string) => changed === `n:${tag}`,
       pageChanged: (page: string) => changed === `p:${page}`,
+      viewChanged: (key: string) => changed === `v:${key}`,
     });
     expect(dependsOnArticles(reads, { listChanged: true, fields: new Map(), lists: lists('g:odd') })).toBe(true);
     expect(dependsOnArticles(reads, { listChanged: true, fields: new Map(), lists: lists('n:odd') })).toBe(true);
@@ -109,6 +112,7 @@ describe('trackReads', () => {
       groupChanged: (tag: string) => (asked.push(tag), true),
       nameChanged: (tag: string) => (asked.push(tag), true),
       pageChanged: (page: string) => (asked.push(page), true),
+      viewChanged: (key: string) => (asked.push(key), true),
     };
     expect(
       dependsOnArticles(reads, {
@@ -303,6 +307,95 @@ describe('trackReads', () => {
         // Nothing of the entry itself was changed.
         expect(mapArticlesIn(entry, isTracked, untracked)).toBe(entry);
       }),
+    );
+  });
+
+  it("a view of the list (a locale's, with its fallback) is noted under its key, and what a page read of it changes as the view does (fast-check)", () => {
+    const view = { locale: 'de', fallback: 'en' };
+    const key = viewKey(view);
+    const localised = (name: string, locale: string, translationKey: string, tags: string[]) =>
+      article(name, { locale, translationKey, tags, file: `content/news/${locale}/${name}.md` });
+    const before = [
+      localised('a', 'en', 'a', ['Odd']),
+      localised('b', 'de', 'a', ['Odd']),
+      localised('c', 'en', 'c', ['Even']),
+      localised('d', 'en', 'd', ['Odd']),
+    ];
+    const reads = emptyReads();
+    const seen = trackReads(before, {}, reads).view(view);
+    // Made once, of the articles themselves: German b stands in for English a.
+    expect(seen.map((item) => untracked(item).file)).toEqual([
+      'content/news/de/b.md',
+      'content/news/en/c.md',
+      'content/news/en/d.md',
+    ]);
+    expect(reads.viewLists).toEqual(new Set([key]));
+    expect(reads.articleList).toBe(false);
+    const paged = emptyReads();
+    listPage(trackReads(before, {}, paged).view(view), 2, '/de/news', 2);
+    expect(paged.listPages).toEqual(new Set([`2:2:*@${key}`]));
+    const grouped = emptyReads();
+    void tagGroup(trackReads(before, {}, grouped).view(view), 'odd')!.articles.length;
+    expect(grouped.tagGroups).toEqual(new Set([`odd@${key}`]));
+    expect(grouped.viewLists.size + paged.viewLists.size + Number(grouped.articleList || paged.articleList)).toBe(0);
+
+    // Any edit of the list: a page that read the view whole, a page of it or one of its groups is
+    // made again (in dev, and by the page cache's signatures) whenever what it read differs.
+    const edit = fc.record({
+      at: fc.nat(),
+      kind: fc.constantFrom('key', 'tags', 'body', 'add', 'remove', 'move'),
+      locale: fc.constantFrom('en', 'de'),
+      value: fc.constantFrom('a', 'c', 'x'),
+    });
+    const pages = [
+      (list: readonly Article[]) => void list.length,
+      (list: readonly Article[]) => void listPage(list, 2, '/de/news', 1),
+      (list: readonly Article[]) => void listPage(list, 2, '/de/news', 2),
+      (list: readonly Article[]) => void tagGroup(list, 'odd')?.articles.length,
+      (list: readonly Article[]) => void tagGroup(list, 'even')?.name,
+    ];
+    const shown = (list: readonly Article[], page: number) => {
+      const inView = viewArticles(list, view);
+      if (page === 0) return inView.map((item) => item.file).join();
+      if (page < 3) return JSON.stringify(listPage(inView, 2, '/de/news', page)?.items.map((item) => item.file));
+      const group = tagGroup(inView, page === 3 ? 'odd' : 'even');
+      return page === 3 ? JSON.stringify(group?.articles.map((item) => item.file)) : String(group?.name);
+    };
+    fc.assert(
+      fc.property(fc.array(edit, { minLength: 1, maxLength: 3 }), fc.nat({ max: pages.length - 1 }), (steps, page) => {
+        const after = steps.reduce((list: Article[], step, n) => {
+          const next = [...list];
+          const at = step.at % Math.max(1, list.length);
+          const old = list[at];
+          if (step.kind === 'add') next.splice(at, 0, localised(`n${n}`, step.locale, step.value, ['Odd']));
+          else if (!old) return next;
+          else if (step.kind === 'key') next[at] = { ...old, translationKey: step.value };
+          else if (step.kind === 'tags') next[at] = { ...old, tags: step.value === 'x' ? ['Even'] : ['Odd'] };
+          else if (step.kind === 'body') next[at] = { ...old, markdown: `edit ${n}` };
+          else if (step.kind === 'remove') next.splice(at, 1);
+          else next.splice(0, 0, ...next.splice(at, 1));
+          return next;
+        }, before);
+        const pageReads = emptyReads();
+        pages[page]!(trackReads(before, {}, pageReads).view(view));
+        const byFile = new Map(before.map((item) => [item.file, item]));
+        const fields = new Map(
+          after
+            .filter((item) => byFile.has(item.file))
+            .map((item) => [item.file, changedFields(byFile.get(item.file)!, item)]),
+        );
+        const listChanged = before.map((item) => item.file).join() !== after.map((item) => item.file).join();
+        const again = dependsOnArticles(pageReads, { listChanged, fields, lists: listChanges(before, after) });
+        const lines = readLines(pageReads, readSignatures({ articles: before, keys: new Map(), data: {} }));
+        const kept = readsAsBefore(lines, readSignatures({ articles: after, keys: new Map(), data: {} }));
+        if (shown(before, page) !== shown(after, page)) {
+          expect(again).toBe(true);
+          expect(kept).toBe(false);
+        }
+        // Bodies edited only: no view moved, and the page is kept.
+        if (steps.every((step) => step.kind === 'body')) expect([again, kept]).toEqual([false, true]);
+      }),
+      { numRuns: 500 },
     );
   });
 

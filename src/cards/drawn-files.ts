@@ -8,7 +8,7 @@ import type { Article } from '../content/article.ts';
 import type { DrawMany } from '../content/drawing.ts';
 import type { FeatureRun, FeatureRunInput } from '../features/contract.ts';
 import type { Output, OutputFile } from '../output/output-file.ts';
-import { siteLists } from '../render/collections-view.ts';
+import { siteLists, untrackedLists } from '../render/collections-view.ts';
 import { emptyReads, trackReads, type PageReads } from '../render/dependencies.ts';
 import type { GeneratedFile } from '../render/site-definition.ts';
 import { generateFiles, type DrawnMemo } from './generated-files.ts';
@@ -37,13 +37,13 @@ export function drawnFiles(
   const { site, project } = inputs;
   const { memo } = how;
   // With a memo (dev), what the site's files() read is noted, to call it again only when that changed.
-  const { articles, data } = memo
+  const { data, ...lists } = memo
     ? trackReads(inputs.articles, site.data, memo.reads)
-    : { articles: inputs.articles as Article[], data: site.data };
+    : { ...untrackedLists(inputs.articles), data: site.data };
   return generateFiles(
     site.server.module.site,
     {
-      ...siteLists(site.collections, articles, data),
+      ...siteLists(site.collections, lists, data),
       data,
       baseUrl: site.baseUrl,
       root: project.root,

@@ -61,7 +61,7 @@ function expandTracked(
   // A tag with no URL stops the build here, naming its file, whichever collection it is in.
   groupByTag(articles);
   const tracked = trackReads(articles, data, reads);
-  const lists = siteLists(collections, tracked.articles, tracked.data);
+  const lists = siteLists(collections, tracked, tracked.data);
   const context = {
     get articles() {
       return lists.articles;
@@ -73,7 +73,7 @@ function expandTracked(
   // records what it read as its own reads, not the route table's.
   const i18n = localesOf(site);
   const listsIn = (locale: string) => {
-    const inLocale = siteLists(collections, tracked.articles, tracked.data, i18n && localeView(i18n, locale));
+    const inLocale = siteLists(collections, tracked, tracked.data, i18n && localeView(i18n, locale));
     return {
       get articles() {
         return inLocale.articles;

@@ -1,6 +1,6 @@
 // What site code receives as `collections`: each collection's entries, worked out when first read.
 import type { Article } from '../content/article.ts';
-import { untracked } from './dependencies.ts';
+import { viewArticles, type ListView } from './list-views.ts';
 import { firstContentCollection, type DefaultCollections, type ResolvedCollection } from '../content/collections.ts';
 
 /** A locale's view of the articles: its own, and with a fallback those of its fallback locale not translated. */
@@ -9,26 +9,17 @@ export interface LocaleView {
   fallback?: string;
 }
 
-/**
- * A locale's articles, in the list's order: its own, then (with a fallback) each article of the
- * fallback locale whose translation key none of its own has, in its place in the order.
- */
-function inLocale(articles: readonly Article[], { locale, fallback }: LocaleView): readonly Article[] {
-  // An article's locale is its file's folder: it changes only as the list does (a file moved), so
-  // it is read untracked, or every page would depend on every article. Its key (front matter) is
-  // read as the page's when a fallback lists articles by it.
-  const localeOf = (article: Article) => untracked(article).locale;
-  const keys = fallback
-    ? new Set(articles.filter((article) => localeOf(article) === locale).map((article) => article.translationKey))
-    : undefined;
-  return Object.freeze(
-    articles.filter(
-      (article) =>
-        localeOf(article) === locale ||
-        (localeOf(article) === fallback && keys !== undefined && !keys.has(article.translationKey)),
-    ),
-  );
+/** The lists a page reads from: the whole list, and a view of it (tracked, when the page's reads are). */
+export interface ListSource {
+  articles: readonly Article[];
+  view(view: ListView): readonly Article[];
 }
+
+/** The lists of a run as they are, untracked. */
+export const untrackedLists = (articles: readonly Article[]): ListSource => ({
+  articles,
+  view: (view) => viewArticles(articles, view),
+});
 
 /**
  * What site code receives of the articles: `articles`, those of the first content collection
@@ -36,12 +27,12 @@ function inLocale(articles: readonly Article[], { locale, fallback }: LocaleView
  */
 export function siteLists(
   collections: readonly ResolvedCollection[],
-  articles: readonly Article[],
+  lists: ListSource,
   data: Record<string, unknown>,
   /** With `i18n`, the locale whose articles a page or a route's entries see. */
   locale?: LocaleView,
 ): { articles: readonly Article[]; collections: DefaultCollections } {
-  const view = collectionsView(collections, articles, data, locale);
+  const view = collectionsView(collections, lists, data, locale);
   const first = firstContentCollection(collections);
   // Read when asked: a page that never reads `articles` does not depend on the list.
   let primary: readonly Article[] | undefined;
@@ -57,11 +48,11 @@ export function siteLists(
  * The entries of each collection, by name, from the published articles and the data (where a
  * data collection's entries are, under its name). Each is made when a page first reads it, from
  * the lists it was given: read through the tracked ones, a page's reads are noted as usual. With
- * one content collection its entries are the article list itself.
+ * one content collection its entries are the article list itself (in a locale, that locale's view).
  */
 export function collectionsView(
   collections: readonly ResolvedCollection[],
-  articles: readonly Article[],
+  lists: ListSource,
   data: Record<string, unknown>,
   locale?: LocaleView,
 ): DefaultCollections {
@@ -71,10 +62,11 @@ export function collectionsView(
     let entries: DefaultCollections[string] | undefined;
     const made = (): DefaultCollections[string] => {
       if (collection.type === 'data') return (data[collection.name] as DefaultCollections[string] | undefined) ?? [];
-      const own =
-        content.length === 1 ? articles : articles.filter((article) => article.collection === collection.name);
-      if (locale && collection.i18n) return inLocale(own, locale);
-      return content.length === 1 ? own : Object.freeze(own);
+      const view: ListView = {
+        ...(content.length === 1 ? {} : { collection: collection.name }),
+        ...(locale && collection.i18n ? locale : {}),
+      };
+      return view.collection === undefined && view.locale === undefined ? lists.articles : lists.view(view);
     };
     Object.defineProperty(view, collection.name, { enumerable: true, get: () => (entries ??= made()) });
   }

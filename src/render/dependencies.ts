@@ -2,11 +2,14 @@ import type { Article } from '../content/article.ts';
 import { pageText } from '../content/pagination.ts';
 import { groupMembers } from '../content/tags.ts';
 import { LIST_READS, type ListAccess, type ListReads } from '../base/list-reads.ts';
+import { inView, listNamed, viewArticles, viewKey, type ListView } from './list-views.ts';
 
 /** What one page read while it rendered: the answer to "which pages depend on this change". */
 export interface PageReads {
   /** The page looked at the list itself (its length, order or members), not only at one article. */
   articleList: boolean;
+  /** The views of the list (a locale's articles, a collection's: list-views.ts) the page read whole, by key. */
+  viewLists: Set<string>;
   /** Fields read of each article, by slug. */
   articleFields: Map<string, Set<string>>;
   /** Top-level names of `data` read (`site`, `networks`, …). */
@@ -20,13 +23,14 @@ export interface PageReads {
   /**
    * Tags whose group the page read (`tagGroup`: its name, and its articles in order): a tag's page
    * depends on its own group, not on the whole list, so a new article leaves other tags' pages be.
+   * A group of a view of the list is `<tag>@<view>`.
    */
   tagGroups: Set<string>;
   /** Tags whose group's name the page read (a tag's page that shows its articles a page at a time: see listPages). */
   tagNames: Set<string>;
   /**
    * Pages of a list the page read through `listPage`, as `<size>:<number>:<list>` (the list `*`,
-   * or `g:<tag>` a tag's group): that page's articles in order and the list's page count, not the
+   * `g:<tag>` a tag's group, either with `@<view>` when of a view): that page's articles in order and the list's page count, not the
    * whole list, so a new article leaves the pages before its place be.
    */
   listPages: Set<string>;
@@ -35,6 +39,7 @@ export interface PageReads {
 export function emptyReads(): PageReads {
   return {
     articleList: false,
+    viewLists: new Set(),
     articleFields: new Map(),
     dataKeys: new Set(),
     listFields: new Set(),
@@ -111,17 +116,24 @@ function articleSet(articles: readonly Article[]): ReadonlySet<unknown> {
   return set;
 }
 
+/** The lists a page sees, tracked: the whole list, and each view of it made when first asked for. */
+export interface TrackedLists {
+  articles: readonly Article[];
+  view(view: ListView): readonly Article[];
+}
+
 /**
  * Wraps the articles and data a page receives so that rendering records what it used. Reading
- * `articles.length` or iterating marks the list; reading `article.title` marks that field.
+ * `articles.length` or iterating marks the list; reading `article.title` marks that field. A view
+ * of the list (`view`) is made of the articles themselves, once per run, and its reads are noted
+ * under its key.
  */
 export function trackReads(
   articles: readonly Article[],
   data: Record<string, unknown>,
   reads: PageReads,
   entry: Record<string, unknown> = {},
-): { articles: readonly Article[]; data: Record<string, unknown>; entry: Record<string, unknown> } {
-  const items = new Map<number, Article>();
+): TrackedLists & { data: Record<string, unknown>; entry: Record<string, unknown> } {
   // An article handed to the page through its route entry (itself, or in a list or an object it
   // holds: a tag's group) is tracked like one read from the list.
   const known = articleSet(articles);
@@ -132,32 +144,50 @@ export function trackReads(
     return proxy;
   };
   const trackedEntry = mapArticlesIn(entry, (value) => known.has(value), track) as Record<string, unknown>;
-  const trackedArticles = new Proxy(articles as Article[], {
-    get(target, key, receiver) {
-      if (typeof key === 'string' && /^\d+$/.test(key)) {
-        const index = Number(key);
-        const article = target[index];
-        if (!article) {
-          reads.articleList = true;
-          return undefined;
-        }
-        let tracked = items.get(index);
-        if (!tracked) items.set(index, (tracked = trackArticle(article, reads)));
-        return tracked;
-      }
-      if (key === LIST_READS) return listReads(target, reads, track);
-      if (key === 'length' || key === Symbol.iterator) reads.articleList = true;
-      return Reflect.get(target, key, receiver);
-    },
-    ...membersRead(() => (reads.articleList = true)),
-  });
+  const views = new Map<string, readonly Article[]>();
   const trackedData = new Proxy(data, {
     get(target, key, receiver) {
       if (typeof key === 'string') reads.dataKeys.add(key);
       return Reflect.get(target, key, receiver);
     },
   });
-  return { articles: trackedArticles, data: trackedData, entry: trackedEntry };
+  return {
+    articles: trackedList(articles, reads, track),
+    view(view) {
+      const key = viewKey(view);
+      let list = views.get(key);
+      if (!list) views.set(key, (list = trackedList(viewArticles(articles, view), reads, track, key)));
+      return list;
+    },
+    data: trackedData,
+    entry: trackedEntry,
+  };
+}
+
+/** A list whose items are tracked when read; its length, order and members noted as the list's (`key`: a view's). */
+function trackedList(
+  target: readonly Article[],
+  reads: PageReads,
+  track: (article: Article) => Article,
+  key?: string,
+): readonly Article[] {
+  const whole = key === undefined ? () => (reads.articleList = true) : () => reads.viewLists.add(key);
+  return new Proxy(target as Article[], {
+    get(target, name, receiver) {
+      if (typeof name === 'string' && /^\d+$/.test(name)) {
+        const article = target[Number(name)];
+        if (!article) {
+          whole();
+          return undefined;
+        }
+        return track(article);
+      }
+      if (name === LIST_READS) return listReads(target, reads, track, key);
+      if (name === 'length' || name === Symbol.iterator) whole();
+      return Reflect.get(target, name, receiver);
+    },
+    ...membersRead(whole),
+  });
 }
 
 /**
@@ -211,20 +241,23 @@ function listReads(
   target: readonly Article[],
   reads: PageReads,
   track: (article: Article) => Article,
+  key: string | undefined,
 ): ListReads<Article> {
   return {
     fields: (fields) => {
-      reads.articleList = true;
+      if (key === undefined) reads.articleList = true;
+      else reads.viewLists.add(key);
       for (const field of fields) reads.listFields.add(field);
       // A copy: the selection may be shared by every page of the list.
       return { raw: target, view: (selection) => trackedSelection([...selection], track) };
     },
     group: (slug) => {
-      reads.tagNames.add(slug);
+      const group = inView(slug, key);
+      reads.tagNames.add(group);
       // Its members are read only when the page reads the group as a whole, not a page of it.
-      return { raw: target, view: (selection) => trackedSelection([...selection], track, { group: slug, reads }) };
+      return { raw: target, view: (selection) => trackedSelection([...selection], track, { group, reads }) };
     },
-    page: pageAccess(target, '*', reads, track),
+    page: pageAccess(target, inView('*', key), reads, track),
   };
 }
 
@@ -255,6 +288,8 @@ export interface ArticleChange {
     nameChanged(tag: string): boolean;
     /** Whether a page of a list (`<size>:<number>:<list>`, see PageReads.listPages) differs. */
     pageChanged(page: string): boolean;
+    /** Whether a view of the list (its key: PageReads.viewLists) has other members or order. */
+    viewChanged(key: string): boolean;
   };
 }
 
@@ -265,11 +300,18 @@ export interface ArticleChange {
  */
 export function dependsOnArticles(reads: PageReads, change: ArticleChange): boolean {
   if (change.listChanged && reads.articleList) return true;
+  const { lists } = change;
+  // A view is made of the list's order, each article's file and its translation key alone.
+  const keyChanged = () => [...change.fields.values()].some((fields) => fields.has('translationKey'));
+  if (reads.viewLists.size > 0 && (change.listChanged || keyChanged()))
+    if (!lists || [...reads.viewLists].some(lists.viewChanged)) return true;
   if (reads.tagGroups.size > 0 || reads.tagNames.size > 0 || reads.listPages.size > 0) {
-    const { lists } = change;
-    // Groups and pages are made of the slugs in order and each article's tags alone: unless one of
-    // those changed, none moved (a body or title edit). Told how (`lists`), only those read count.
-    const moved = change.listChanged || [...change.fields.values()].some((fields) => fields.has('tags'));
+    // Groups and pages are made of the slugs in order and each article's tags (and, in a view, its
+    // translation key) alone: unless one of those changed, none moved (a body or title edit). Told
+    // how (`lists`), only those read count.
+    const moved =
+      change.listChanged ||
+      [...change.fields.values()].some((fields) => fields.has('tags') || fields.has('translationKey'));
     if (
       moved &&
       (!lists ||
@@ -288,26 +330,40 @@ export function dependsOnArticles(reads: PageReads, change: ArticleChange): bool
 }
 
 /**
- * What a page that read a tag's group, its name or a page of a list saw of it, for one list of
- * articles (undefined: no such group, or a page size that is none). Two lists give the same text
- * exactly when such a page reads the same.
+ * What a page that read a tag's group, its name, a page of a list or a view whole saw of it, for
+ * one list of articles (undefined: no such group, or a page size that is none). A name with
+ * `@<view>` is read of that view of the list. Two lists give the same text exactly when such a
+ * page reads the same.
  */
 export function listReadTexts(articles: readonly Article[]) {
-  let groups: ReturnType<typeof groupMembers> | undefined;
-  let slugs: string[] | undefined;
-  const groupOf = (tag: string) => (groups ??= groupMembers(articles)).get(tag);
+  const groups = new Map<readonly Article[], ReturnType<typeof groupMembers>>();
+  const slugs = new Map<readonly Article[], string[]>();
+  const groupOf = (tag: string) => {
+    const { list, name } = listNamed(articles, tag);
+    let members = groups.get(list);
+    if (!members) groups.set(list, (members = groupMembers(list)));
+    return members.get(name);
+  };
+  const slugsOf = (name: string) => {
+    const { list } = listNamed(articles, name);
+    let files = slugs.get(list);
+    if (!files) slugs.set(list, (files = list.map((article) => article.file)));
+    return files;
+  };
   return {
     group: (tag: string) => {
       const group = groupOf(tag);
       return group && [group.name, ...group.slugs].join('\0');
     },
     name: (tag: string) => groupOf(tag)?.name,
+    /** The members of the list (`*`) or a view (`*@<view>`), in order. */
+    list: (name: string) => slugsOf(name).join('\0'),
     page: (read: string) => {
       const [size, number, ...rest] = read.split(':');
       const list = rest.join(':');
       const keys =
-        list === '*'
-          ? (slugs ??= articles.map((article) => article.file))
+        list === '*' || list.startsWith('*@')
+          ? slugsOf(list)
           : list.startsWith('g:')
             ? (groupOf(list.slice(2))?.slugs ?? [])
             : undefined;
@@ -347,5 +403,6 @@ export function listChanges(
     groupChanged: (tag) => once(`g:${tag}`, (texts) => texts.group(tag)),
     nameChanged: (tag) => once(`n:${tag}`, (texts) => texts.name(tag)),
     pageChanged: (page) => once(`p:${page}`, (texts) => texts.page(page)),
+    viewChanged: (key) => once(`v:${key}`, (texts) => texts.list(`*@${key}`)),
   };
 }

@@ -91,11 +91,10 @@ export function routeLocalePath(i18n: Locales, routes: readonly Route<any>[], pa
   const at = path.search(/[?#]/);
   const [bare, rest] = at < 0 ? [path, ''] : [path.slice(0, at), path.slice(at)];
   const trimmed = bare.length > 1 ? bare.replace(/\/+$/, '') : bare;
-  // A route without parameters that is this path first, then the first whose pattern matches.
-  const ordered = [...routes].sort((x, y) => Number(x.path.includes(':')) - Number(y.path.includes(':')));
-  for (const route of ordered) {
-    const params = matchRoute(route.path, trimmed);
-    if (!params) continue;
+  for (const { route, pattern, names } of matchers(routes)) {
+    const match = pattern.exec(trimmed);
+    if (!match) continue;
+    const params = new Map(names.map((name, index) => [name, match[index + 1]!]));
     const own = route.paths?.[locale] ?? route.path;
     return (
       localePath(
@@ -108,15 +107,26 @@ export function routeLocalePath(i18n: Locales, routes: readonly Route<any>[], pa
   return localePath(i18n, trimmed, locale) + rest;
 }
 
-/** The parameters of a path of a route's pattern (`/news/:slug`), or none when it is not one. */
-function matchRoute(pattern: string, path: string): Map<string, string> | undefined {
-  const names: string[] = [];
-  const source = pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(PARAM, (_, name: string) => {
-    names.push(name);
-    return '([^/]+)';
+const compiled = new WeakMap<readonly Route<any>[], Array<{ route: Route<any>; pattern: RegExp; names: string[] }>>();
+
+/**
+ * Each route's pattern (`/news/:slug`) as a regular expression, made once per route table: the
+ * routes without parameters first, then the others in their order.
+ */
+function matchers(routes: readonly Route<any>[]) {
+  let made = compiled.get(routes);
+  if (made) return made;
+  const ordered = [...routes].sort((x, y) => Number(x.path.includes(':')) - Number(y.path.includes(':')));
+  made = ordered.map((route) => {
+    const names: string[] = [];
+    const source = route.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(PARAM, (_, name: string) => {
+      names.push(name);
+      return '([^/]+)';
+    });
+    return { route, pattern: new RegExp(`^${source}$`), names };
   });
-  const match = new RegExp(`^${source}$`).exec(path);
-  return match ? new Map(names.map((name, index) => [name, match[index + 1]!])) : undefined;
+  compiled.set(routes, made);
+  return made;
 }
 
 /** Each locale a route exists in, with its path pattern there: its own (`paths`) or its path, under the locale's prefix. */

@@ -28,9 +28,10 @@ export interface ReadSources {
 
 /**
  * The signature today of each thing a page may have read (memoised for the build): '*' the list's
- * members and order, '*:<field>' one field of every article, 'a:<file>\0<fields>' some fields of
- * one article, 'd:<name>' a data file, 'g:<tag>' a tag's group ('n:<tag>' its name alone),
- * 'p:<size>:<number>:<list>' one page of a list. Undefined for what no longer exists.
+ * members and order ('*@<view>' a view's: list-views.ts), '*:<field>' one field of every article,
+ * 'a:<file>\0<fields>' some fields of one article, 'd:<name>' a data file, 'g:<tag>' a tag's group
+ * ('n:<tag>' its name alone), 'p:<size>:<number>:<list>' one page of a list. Undefined for what
+ * no longer exists.
  */
 export function readSignatures(inputs: ReadSources): (read: string) => string | undefined {
   const byFile = new Map(inputs.articles.map((article) => [article.file, article]));
@@ -67,6 +68,7 @@ export function readSignatures(inputs: ReadSources): (read: string) => string | 
 
   const compute = (read: string): string | undefined => {
     if (read === '*') return (list ??= sha1(...inputs.articles.map((article) => article.file)));
+    if (read.startsWith('*@')) return sha1(lists.list(read));
     if (read.startsWith('g:')) return listRead(() => lists.group(read.slice(2)));
     if (read.startsWith('n:')) return listRead(() => lists.name(read.slice(2)));
     if (read.startsWith('p:')) return listRead(() => lists.page(read.slice(2)));
@@ -90,6 +92,7 @@ export function readLines(reads: PageReads, current: (read: string) => string | 
   const lines: string[] = [];
   const add = (read: string) => lines.push(`${read}${READ_END}${current(read) ?? ''}`);
   if (reads.articleList) add('*');
+  for (const key of reads.viewLists) add(`*@${key}`);
   for (const field of reads.listFields) add(`*:${field}`);
   for (const [slug, fields] of reads.articleFields) add(`a:${slug}\0${[...fields].sort().join(',')}`);
   for (const name of reads.dataKeys) add(`d:${name}`);

@@ -1,7 +1,7 @@
 import type { Article } from '../content/article.ts';
 import type { ResolvedCollection } from '../content/collections.ts';
 import type { ClientBundle, ServerModule } from './bundles.ts';
-import { siteLists } from './collections-view.ts';
+import { siteLists, untrackedLists, type ListSource } from './collections-view.ts';
 import { trackReads, type PageReads } from './dependencies.ts';
 import { catalogueError, SsgError } from '../errors/errors.ts';
 import { renderHead } from './head.ts';
@@ -71,13 +71,13 @@ function withOriginalLinks(entry: PageJob['entry'], originalPath: string): PageJ
 function pageProps(
   job: PageJob,
   context: RenderContext,
-  inputs: Pick<RenderContext, 'articles' | 'data'> & { entry: PageJob['entry'] },
+  inputs: ListSource & Pick<RenderContext, 'data'> & { entry: PageJob['entry'] },
 ): PageProps {
   const { server } = context;
   const i18n = localesOf(server.site);
   const lists = siteLists(
     context.collections,
-    inputs.articles,
+    inputs,
     inputs.data,
     i18n && job.locale !== undefined ? localeView(i18n, job.locale) : undefined,
   );
@@ -112,7 +112,7 @@ export function renderDocument(job: PageJob, context: RenderContext, reads?: Pag
   const { server, client, shell } = context;
   const inputs = reads
     ? trackReads(context.articles, context.data, reads, job.entry)
-    : { ...context, entry: job.entry };
+    : { ...untrackedLists(context.articles), data: context.data, entry: job.entry };
   const props = pageProps(job, context, inputs);
   let body: string;
   let islands: string[];
