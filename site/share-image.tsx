@@ -160,7 +160,7 @@ function backdropOf(brand: string, root: string) {
 /** The PNG of an article's card: its text laid out to SVG by satori, drawn by sharp over the backdrop. */
 export async function drawShareImage(card: CardProps, root: string): Promise<Uint8Array> {
   const fonts = loadFonts(root); // first: a missing font file is named here
-  const [satori, sharp, backdrop] = await Promise.all([loadSatori(), loadSharp(), backdropOf(card.brand, root)]);
+  const satori = await loadSatori();
   // Drawn with a margin around the text area: a glyph's edge may overhang its box by a pixel or two.
   const layer = (
     <div style={{ display: 'flex', padding: BLEED }}>
@@ -168,8 +168,22 @@ export async function drawShareImage(card: CardProps, root: string): Promise<Uin
     </div>
   );
   const text = await satori(layer, { width: TEXT_AREA.width + 2 * BLEED, height: TEXT_AREA.height + 2 * BLEED, fonts });
+  return overBackdrop(card.brand, root, {
+    input: Buffer.from(text),
+    left: TEXT_AREA.left - BLEED,
+    top: TEXT_AREA.top - BLEED,
+  });
+}
+
+/** A layer (an SVG, or raw pixels) drawn over the card's backdrop at its place, as the card's PNG. */
+export async function overBackdrop(
+  brand: string,
+  root: string,
+  layer: import('sharp').OverlayOptions,
+): Promise<Buffer> {
+  const [sharp, backdrop] = await Promise.all([loadSharp(), backdropOf(brand, root)]);
   return sharp(backdrop.data, { raw: backdrop.info })
-    .composite([{ input: Buffer.from(text), left: TEXT_AREA.left - BLEED, top: TEXT_AREA.top - BLEED }])
+    .composite([layer])
     .removeAlpha() // after the composite, which adds one
     .png()
     .toBuffer();
