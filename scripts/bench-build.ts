@@ -13,7 +13,10 @@
 // its CPU time, so the two ratios together say how much is work and how much is waiting. Last, the
 // share cards alone: 500 of the same articles' cards drawn in one process (libvips on one thread,
 // as in a helper), their CPU and bytes a card and the share of the cold build's CPU that all the site's
-// cards are at that rate; and each goal of the cold build and the CI cases, met or not.
+// cards are at that rate; then the card floor in the same process (sharp alone drawing one fixed
+// text layer over the cached backdrop and encoding it: scripts/bench/cards.ts), and Astro's cold
+// build of the same posts right after ssg's (scripts/bench/astro.ts: installed once outside the
+// project); and each goal of the cold build and the CI cases, met or not.
 //
 // With --against REF, each size's cold build is also made by the CLI of that commit (a worktree
 // with its own packages when its lock file differs, else sharing this node_modules, its lib/ compiled as an install would, its own site/ with the same
