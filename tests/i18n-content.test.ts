@@ -261,6 +261,26 @@ describe('mistakes in the strings and locales', () => {
     expect(result.stderr).toContain('content/strings.yaml has the name of the site');
   }, 60_000);
 
+  it('reads each value of a strings file as written (1.10, yes, 007), and refuses a key given twice', async () => {
+    const en = 'nav:\n  language: yes\nnews:\n  title: 1.10\n  count: 007 {count}\n';
+    await site.write('content/strings/en.yaml', en);
+    const written = await site.run(['build']);
+    expect(written.code, written.stderr).toBe(0);
+    const list = readFileSync(site.file('dist/news.html'), 'utf8');
+    expect(list).toContain('<h1>1.10</h1>');
+    expect(list).toContain('aria-label="yes"');
+    await site.write('content/strings/en.yaml', `${en}nav.language: Language\n`);
+    const twice = await site.run(['build']);
+    await site.write(
+      'content/strings/en.yaml',
+      'nav:\n  language: Language\nnews:\n  title: News\n  count: "{count} articles"\n',
+    );
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toContain('StringsInvalid');
+    expect(twice.stderr).toContain('content/strings/en.yaml');
+    expect(twice.stderr).toContain('nav.language is given twice (as a dotted key and inside a map of keys)');
+  }, 60_000);
+
   it('refuses an article route that hands the article under another name, naming it', async () => {
     await site.write(
       'site/index.tsx',

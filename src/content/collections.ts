@@ -190,7 +190,9 @@ export async function readDataCollections(
         const same = taken.get(id);
         if (same) throw catalogueError('DataEntryDuplicate', [id, same], { file });
         taken.set(id, file);
-        const data = parseDataFile({ name, file, text }, collection.schema);
+        // A locale's strings are words: `1.10` stays as written, not the number 1.1.
+        const words = collection.i18n !== undefined && collection.name === STRINGS_COLLECTION;
+        const data = parseDataFile({ name, file, text }, collection.schema, words);
         entries.push(Object.freeze({ id, collection: collection.name, file, data }));
       } catch (error) {
         if (error instanceof SsgErrorList) errors.push(...error.errors);

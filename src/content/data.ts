@@ -62,10 +62,18 @@ function lineOf(doc: Document, lines: LineCounter, issuePath: ReadonlyArray<Prop
   return undefined;
 }
 
-/** Parses one YAML (or JSON) file and checks it against its schema, reporting every problem at once. */
-export function parseDataFile(source: DataFile, schema: DataSchema | undefined): unknown {
+/**
+ * Parses one YAML (or JSON) file and checks it against its schema, reporting every problem at once.
+ * With `asText`, every value is read as the text it is written as (`1.10`, `yes`, `~`): a file of
+ * words, such as a locale's strings.
+ */
+export function parseDataFile(source: DataFile, schema: DataSchema | undefined, asText = false): unknown {
   const lines = new LineCounter();
-  const doc = parseDocument(source.text, { lineCounter: lines, prettyErrors: true });
+  const doc = parseDocument(source.text, {
+    lineCounter: lines,
+    prettyErrors: true,
+    ...(asText ? { schema: 'failsafe' as const } : {}),
+  });
   if (doc.errors.length > 0) {
     const first = doc.errors[0]!;
     const position = yamlErrorPosition(first, source.text);

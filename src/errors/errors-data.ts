@@ -398,6 +398,7 @@ export const errorCatalogue = {
       notMap: (key: string) => `${key} is not a map of keys to texts.`,
       notText: (key: string, value: string) =>
         `${key} is ${value}, which is no text; write it as text, in quotes if need be.`,
+      twice: (key: string) => `${key} is given twice (as a dotted key and inside a map of keys); keep one of them.`,
       locale: (locale: string, locales: readonly string[]) =>
         `${locale} is not one of i18n.locales (${locales.join(', ')}); name the file after one, or add ${locale} to them.`,
       dataFile: (file: string) =>

@@ -19,8 +19,9 @@ function flatten(value: unknown, file: string, prefix = '', into = new Map<strin
     throw catalogueError('StringsInvalid', ['notMap', prefix || '(the whole file)'], { file });
   for (const [key, text] of Object.entries(value)) {
     const dotted = prefix ? `${prefix}.${key}` : key;
+    // `nav.about: …` beside `nav: { about: … }`: one key written twice, one text lost unseen.
+    if (into.has(dotted)) throw catalogueError('StringsInvalid', ['twice', dotted], { file });
     if (typeof text === 'string') into.set(dotted, text);
-    else if (typeof text === 'number') into.set(dotted, String(text));
     else if (text && typeof text === 'object' && !Array.isArray(text)) flatten(text, file, dotted, into);
     else throw catalogueError('StringsInvalid', ['notText', dotted, JSON.stringify(text) ?? String(text)], { file });
   }
