@@ -114,6 +114,14 @@ describe('the site’s locales', () => {
     expect(codeOf(() => expandRoutes(site(undefined, [{ path: '/', page, head, paths: { de: '/x' } }]), context))).toBe(
       'RouteInvalid',
     );
+    // The locale's prefix written into its own path: it would be /de/de/ueber-uns.
+    for (const path of ['/de/ueber-uns', '/de'])
+      expect(() => expandRoutes(site(i18n, [{ path: '/about', page, head, paths: { de: path } }]), context)).toThrow(
+        `Route /about: its path in "de", ${path}, starts with /de, which is added to it (/de${path}); write ${path.slice(3) || '/'}.`,
+      );
+    expect(
+      codeOf(() => expandRoutes(site(i18n, [{ path: '/deals', page, head, paths: { de: '/deals-de' } }]), context)),
+    ).toBe('none');
     const twice = {
       path: '/p/:id',
       page,

@@ -357,6 +357,8 @@ export const errorCatalogue = {
         `Route ${route}: locales must be a list of at least one of i18n.locales, such as ['en', 'de'].`,
       pathsNotObject: (route: string) =>
         `Route ${route}: paths must be an object of a path by locale, such as { de: '/ueber-uns' }.`,
+      pathPrefixed: (route: string, locale: string, path: string, prefix: string) =>
+        `Route ${route}: its path in "${locale}", ${path}, starts with ${prefix}, which is added to it (${prefix}${path}); write ${path.slice(prefix.length) || '/'}.`,
       localeParams: (route: string, locale: string, path: string) =>
         `Route ${route}: its path in "${locale}", ${path}, must have the same parameters as the route's own.`,
       noI18n: (route: string) =>

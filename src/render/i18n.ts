@@ -147,6 +147,9 @@ export function routePatterns(route: Route<any>, i18n: Locales | undefined): Arr
     if (!locales.includes(locale)) throw catalogueError('RouteInvalid', ['routeLocale', route.path, locale, locales]);
     if (typeof path !== 'string' || !path.startsWith('/'))
       throw catalogueError('RouteInvalid', ['pathNotAbsolute', path]);
+    const prefix = localePrefix(i18n, locale);
+    if (prefix !== '' && (path === prefix || path.startsWith(`${prefix}/`)))
+      throw catalogueError('RouteInvalid', ['pathPrefixed', route.path, locale, path, prefix]);
     const names = (pattern: string) => [...pattern.matchAll(PARAM)].map((m) => m[1]).sort();
     if (names(path).join() !== names(route.path).join())
       throw catalogueError('RouteInvalid', ['localeParams', route.path, locale, path]);
