@@ -93,12 +93,18 @@ describe('the German pages', () => {
     },
   );
 
-  it('tells social networks each page language, the English as British English as before', () => {
+  it('tells social networks each page language and its translations, the English as British English as before', async () => {
     const ogLocale = (html: string) => /<meta property="og:locale" content="([^"]+)">/.exec(html)?.[1];
+    const alternates = (html: string) =>
+      [...html.matchAll(/<meta property="og:locale:alternate" content="([^"]+)">/g)].map((match) => match[1]);
     for (const [german, english] of Object.entries(pairs).filter(([route]) => !/404|no-script/.test(route))) {
       expect(ogLocale(read(german)), german).toBe('de');
       expect(ogLocale(read(english)), english).toBe('en_GB');
+      expect(alternates(read(german)), german).toEqual(['en_GB']);
+      expect(alternates(read(english)), english).toEqual(['de']);
     }
+    // A page with no translation names none.
+    expect(alternates(await site.read(`dist/${fileOf('/news/tags/company')}`))).toEqual([]);
   });
 
   it('leads each page to the same page in English with the switcher, and back', () => {

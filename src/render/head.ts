@@ -73,6 +73,10 @@ export function renderHead(input: HeadInput): string {
       ['og:description', description],
       ['og:url', canonicalUrl],
       ['og:locale', ogLocale(pageLanguage(input.locale, meta.language))],
+      // The languages of its translations, as hreflang names them (on a page that is its own canonical).
+      ...(ownCanonical ? (input.hreflang ?? []) : [])
+        .filter((link) => link.hreflang !== 'x-default' && link.hreflang !== input.locale)
+        .map((link): [string, string] => ['og:locale:alternate', ogLocale(pageLanguage(link.hreflang, meta.language))]),
       ['og:image', image && baseUrl + image],
       ['og:image:width', details && String(details.width)],
       ['og:image:height', details && String(details.height)],
