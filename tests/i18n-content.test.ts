@@ -281,6 +281,29 @@ describe('mistakes in the strings and locales', () => {
     expect(twice.stderr).toContain('nav.language is given twice (as a dotted key and inside a map of keys)');
   }, 60_000);
 
+  it('warns that nothing answers at / with every locale in a folder, until / redirects', async () => {
+    const prefixed = CONTENT_SITE.replace("defaultLocale: 'en' }", "defaultLocale: 'en', prefixDefaultLocale: true }");
+    await site.write('site/index.tsx', prefixed);
+    const bare = await site.run(['build']);
+    expect(bare.code, bare.stderr).toBe(0);
+    expect(existsSync(site.file('dist/en/news.html'))).toBe(true);
+    expect(bare.stderr).toContain(
+      "site/index.tsx: with i18n.prefixDefaultLocale no page is written at /, so a visitor at the site's address finds none; add redirects: { '/': { destination: '/en', status: 302 } } to defineSite.",
+    );
+    await site.write(
+      'site/index.tsx',
+      prefixed.replace(
+        '  layout: Layout,',
+        "  layout: Layout,\n  redirects: { '/': { destination: '/en/news', status: 302 } },",
+      ),
+    );
+    const redirected = await site.run(['build']);
+    await site.write('site/index.tsx', CONTENT_SITE);
+    expect(redirected.code, redirected.stderr).toBe(0);
+    expect(redirected.stderr).not.toContain('prefixDefaultLocale');
+    expect(readFileSync(site.file('dist/index.html'), 'utf8')).toContain('/en/news');
+  }, 90_000);
+
   it('refuses an article route that hands the article under another name, naming it', async () => {
     await site.write(
       'site/index.tsx',

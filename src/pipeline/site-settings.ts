@@ -109,6 +109,11 @@ export async function siteSettings(
   }
   const i18n = localesOf(site);
   if (i18n) checkStrings(data, i18n, (locale) => hasLocaleContent(collections, i18n, locale), options.warn);
+  // Every page below its locale's folder: the site's own address would answer with the host's not-found page.
+  if (i18n?.prefixDefaultLocale && !site.redirects?.['/'])
+    options.warn(
+      `${siteEntryShown(project)}: with i18n.prefixDefaultLocale no page is written at /, so a visitor at the site's address finds none; add redirects: { '/': { destination: '/${i18n.defaultLocale}', status: 302 } } to defineSite.`,
+    );
   const baseUrl = resolveBaseUrl(project, data, options.baseUrl);
   runSiteCheck(site, data, options);
   const images = await options.siteImages(server, data);
