@@ -353,11 +353,13 @@ describe('trackReads', () => {
       (list: readonly Article[]) => void listPage(list, 2, '/de/news', 2),
       (list: readonly Article[]) => void tagGroup(list, 'odd')?.articles.length,
       (list: readonly Article[]) => void tagGroup(list, 'even')?.name,
+      (list: readonly Article[]) => void list[0],
     ];
     const shown = (list: readonly Article[], page: number) => {
       const inView = viewArticles(list, view);
       if (page === 0) return inView.map((item) => item.file).join();
       if (page < 3) return JSON.stringify(listPage(inView, 2, '/de/news', page)?.items.map((item) => item.file));
+      if (page === 5) return String(inView[0]?.file);
       const group = tagGroup(inView, page === 3 ? 'odd' : 'even');
       return page === 3 ? JSON.stringify(group?.articles.map((item) => item.file)) : String(group?.name);
     };

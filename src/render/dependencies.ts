@@ -174,13 +174,11 @@ function trackedList(
   const whole = key === undefined ? () => (reads.articleList = true) : () => reads.viewLists.add(key);
   return new Proxy(target as Article[], {
     get(target, name, receiver) {
+      // An item by its place (`articles[0]`, the latest): which article is there is the list's order.
       if (typeof name === 'string' && /^\d+$/.test(name)) {
+        whole();
         const article = target[Number(name)];
-        if (!article) {
-          whole();
-          return undefined;
-        }
-        return track(article);
+        return article && track(article);
       }
       if (name === LIST_READS) return listReads(target, reads, track, key);
       if (name === 'length' || name === Symbol.iterator) whole();
