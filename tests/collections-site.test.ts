@@ -1,6 +1,6 @@
 // A site with two content collections (news, and docs with fields of their own) and a data
 // collection (team, YAML and JSON): built, its mistakes named by file and line, and watched in dev.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectionOf, readDataCollections, resolveCollections } from '../src/content/collections.ts';
 import { articleLinkTarget } from '../src/content/article-links.ts';
 import { DevProcess } from './helpers/dev-process.ts';
+import { createIncrementalBuild } from '../src/pipeline/incremental.ts';
 import { copySite, repoRoot, type TempSite } from './helpers/project.ts';
 import { SsgError, SsgErrorList } from '../src/errors/errors.ts';
 
@@ -264,6 +265,41 @@ describe('collections in dev', () => {
       await site.dispose();
     }
   });
+});
+
+describe('collections in dev, run by run', () => {
+  it('shows an article written while the site code is read again, in that run and after', async () => {
+    const site = await copySite(fixture);
+    const dev = await createIncrementalBuild({ root: site.dir, outDir: '.cache/ssg/dev', warn: () => {} });
+    const jobs = () => /<p id="jobs">([^<]*)/.exec(readFileSync(site.file('.cache/ssg/dev/jobs.html'), 'utf8'))?.[1];
+    try {
+      await dev.initial();
+      await site.write('content/jobs/engineer.md', '---\ntitle: Engineer\ndate: "2025-02-01"\n---\nJoin us.\n');
+      const code = (await site.read('site/index.tsx'))
+        .replace(
+          "  team: defineCollection({ type: 'data'",
+          "  jobs: defineCollection({}),\n  team: defineCollection({ type: 'data'",
+        )
+        .replace(
+          "    { path: '/team',",
+          "    { path: '/jobs', page: ({ collections }) => <p id=\"jobs\">{collections.jobs.map((job) => job.title).join(', ')}</p>, head: () => ({ title: 'Jobs' }) },\n    { path: '/team',",
+        );
+      await site.write('site/index.tsx', code);
+      await dev.update([site.file('content/jobs/engineer.md'), site.file('site/index.tsx')]);
+      expect(jobs()).toBe('Engineer');
+      // A second event of the same save of the code (the docs' schema is code: every article is
+      // read again), with a new article already on disk whose own event comes next.
+      await site.write('content/jobs/operator.md', '---\ntitle: Operator\ndate: "2025-03-01"\n---\nRun nodes.\n');
+      const again = await dev.update([site.file('site/index.tsx')]);
+      expect(jobs()).toBe('Operator, Engineer');
+      expect(again.pages).toContain('/jobs');
+      await dev.update([site.file('content/jobs/operator.md')]);
+      expect(jobs()).toBe('Operator, Engineer');
+    } finally {
+      await dev.dispose();
+      await site.dispose();
+    }
+  }, 60_000);
 });
 
 describe('collection folders and links between them', () => {

@@ -237,12 +237,14 @@ async function readAllArticles(
     { images: setup.images, markdown, spare: setup.spare, ...(site ? { site } : {}) },
     options,
   );
+  // Read again while dev runs (new collections, a schema's code): a file written meanwhile is new
+  // here, not in a change of its own, and the pages must learn of it as of any other.
   return {
     collections,
     byFile: byFile as Map<string, Article>,
     articles,
-    listChanged: false,
-    fields: new Map(),
+    listChanged: previous !== undefined && listDiffers(previous.articles, articles),
+    fields: previous ? changedFieldsOf(previous.articles, articles) : new Map(),
     conversion,
     articleKeys: store.keys,
     markdownStamp: markdown.stamp,
@@ -271,6 +273,10 @@ interface EditedArticles {
   parsed: Map<string, Article | SsgError>;
   edited: Article[];
 }
+
+/** Whether the published list has other articles, or another order. */
+const listDiffers = (before: readonly Article[], after: readonly Article[]) =>
+  after.length !== before.length || after.some((article, index) => before[index]!.file !== article.file);
 
 /** What changed in each article, as parsed, by file. */
 function changedFieldsOf(previous: readonly Article[], articles: readonly Article[]): Map<string, Set<string>> {
@@ -308,9 +314,7 @@ function listUpdated(
     ...edited,
     ...articles.filter((article) => !wasPublished.has(article) && !converting.has(article)),
   ].map((article) => ({ article, key: article.file }));
-  const listChanged =
-    articles.length !== previous.articles.length ||
-    articles.some((article, index) => previous.articles[index]!.file !== article.file);
+  const listChanged = listDiffers(previous.articles, articles);
   // What changed in each article, as parsed: one being converted differs from its last value in
   // its HTML, headings and reading time too, which the pages that show it are made again for.
   const fields = changedFieldsOf(previous.articles, articles);
