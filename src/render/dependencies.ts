@@ -164,6 +164,12 @@ export function trackReads(
   };
 }
 
+/** Notes a read of the list's (`key`: a view's) members and order. */
+function readWhole(reads: PageReads, key: string | undefined): void {
+  if (key === undefined) reads.articleList = true;
+  else reads.viewLists.add(key);
+}
+
 /** A list whose items are tracked when read; its length, order and members noted as the list's (`key`: a view's). */
 function trackedList(
   target: readonly Article[],
@@ -171,7 +177,7 @@ function trackedList(
   track: (article: Article) => Article,
   key?: string,
 ): readonly Article[] {
-  const whole = key === undefined ? () => (reads.articleList = true) : () => reads.viewLists.add(key);
+  const whole = () => readWhole(reads, key);
   return new Proxy(target as Article[], {
     get(target, name, receiver) {
       // An item by its place (`articles[0]`, the latest): which article is there is the list's order.
@@ -243,8 +249,7 @@ function listReads(
 ): ListReads<Article> {
   return {
     fields: (fields) => {
-      if (key === undefined) reads.articleList = true;
-      else reads.viewLists.add(key);
+      readWhole(reads, key);
       for (const field of fields) reads.listFields.add(field);
       // A copy: the selection may be shared by every page of the list.
       return { raw: target, view: (selection) => trackedSelection([...selection], track) };

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { CONVERTED_FIELDS, type Article } from '../content/article.ts';
 import { listReadTexts, type PageReads } from './dependencies.ts';
+import { listNamed } from './list-views.ts';
 
 const READ_END = '\x01';
 const LINE_END = '\x02';
@@ -35,7 +36,6 @@ export interface ReadSources {
  */
 export function readSignatures(inputs: ReadSources): (read: string) => string | undefined {
   const byFile = new Map(inputs.articles.map((article) => [article.file, article]));
-  let list: string | undefined;
   const signatures = new Map<string, string | undefined>();
   /** What a field of an article is, as a page shows it: by its value, or by the content key when made from the body. */
   const fieldValue = (article: Article, field: string) =>
@@ -67,8 +67,8 @@ export function readSignatures(inputs: ReadSources): (read: string) => string | 
   };
 
   const compute = (read: string): string | undefined => {
-    if (read === '*') return (list ??= sha1(...inputs.articles.map((article) => article.file)));
-    if (read.startsWith('*@')) return sha1(lists.list(read));
+    if (read === '*' || read.startsWith('*@'))
+      return sha1(...listNamed(inputs.articles, read).list.map((article) => article.file));
     if (read.startsWith('g:')) return listRead(() => lists.group(read.slice(2)));
     if (read.startsWith('n:')) return listRead(() => lists.name(read.slice(2)));
     if (read.startsWith('p:')) return listRead(() => lists.page(read.slice(2)));
