@@ -205,6 +205,18 @@ describe('mistakes in collections', () => {
   });
 });
 
+/** The fixture's site code with a third collection, jobs, and a page listing its titles. */
+const withJobs = (code: string) =>
+  code
+    .replace(
+      "  team: defineCollection({ type: 'data'",
+      "  jobs: defineCollection({}),\n  team: defineCollection({ type: 'data'",
+    )
+    .replace(
+      "    { path: '/team',",
+      "    { path: '/jobs', page: ({ collections }) => <p id=\"jobs\">{collections.jobs.map((job) => job.title).join(', ')}</p>, head: () => ({ title: 'Jobs' }) },\n    { path: '/team',",
+    );
+
 describe('collections in dev', () => {
   it('shows a new article of a collection, an edited data entry and a new collection as a build makes them', async () => {
     const site = await copySite(fixture);
@@ -228,19 +240,7 @@ describe('collections in dev', () => {
 
       // A third collection declared while dev runs: its folder is read at once.
       await site.write('content/jobs/engineer.md', '---\ntitle: Engineer\ndate: "2025-02-01"\n---\nJoin us.\n');
-      const code = await site.read('site/index.tsx');
-      await site.write(
-        'site/index.tsx',
-        code
-          .replace(
-            "  team: defineCollection({ type: 'data'",
-            "  jobs: defineCollection({}),\n  team: defineCollection({ type: 'data'",
-          )
-          .replace(
-            "    { path: '/team',",
-            "    { path: '/jobs', page: ({ collections }) => <p id=\"jobs\">{collections.jobs.map((job) => job.title).join(', ')}</p>, head: () => ({ title: 'Jobs' }) },\n    { path: '/team',",
-          ),
-      );
+      await site.write('site/index.tsx', withJobs(await site.read('site/index.tsx')));
       await events.next('reload', undefined, 30_000);
       expect(await page('/jobs')).toContain('<p id="jobs">Engineer</p>');
       await site.write('content/jobs/operator.md', '---\ntitle: Operator\ndate: "2025-03-01"\n---\nRun nodes.\n');
@@ -275,16 +275,7 @@ describe('collections in dev, run by run', () => {
     try {
       await dev.initial();
       await site.write('content/jobs/engineer.md', '---\ntitle: Engineer\ndate: "2025-02-01"\n---\nJoin us.\n');
-      const code = (await site.read('site/index.tsx'))
-        .replace(
-          "  team: defineCollection({ type: 'data'",
-          "  jobs: defineCollection({}),\n  team: defineCollection({ type: 'data'",
-        )
-        .replace(
-          "    { path: '/team',",
-          "    { path: '/jobs', page: ({ collections }) => <p id=\"jobs\">{collections.jobs.map((job) => job.title).join(', ')}</p>, head: () => ({ title: 'Jobs' }) },\n    { path: '/team',",
-        );
-      await site.write('site/index.tsx', code);
+      await site.write('site/index.tsx', withJobs(await site.read('site/index.tsx')));
       await dev.update([site.file('content/jobs/engineer.md'), site.file('site/index.tsx')]);
       expect(jobs()).toBe('Engineer');
       // A second event of the same save of the code (the docs' schema is code: every article is
