@@ -43,10 +43,13 @@ describe('ssg dev in a real browser', () => {
     await page.goto(`${dev.url}/about`);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const original = await site.read('site/index.tsx');
-    await site.write(
-      'site/index.tsx',
-      original.replace('return <h1>About us</h1>;', "throw new Error('about exploded');"),
-    );
+    // Saved atomically (write beside, rename over), as in the style test below: an in-place write
+    // can be seen half done, an empty site file whose own error the overlay would show first.
+    const save = async (code: string) => {
+      await site.write('site/index.tsx.tmp', code);
+      await rename(site.file('site/index.tsx.tmp'), site.file('site/index.tsx'));
+    };
+    await save(original.replace('return <h1>About us</h1>;', "throw new Error('about exploded');"));
 
     const overlay = page.locator('#ssg-dev-overlay');
     await overlay.locator('[role="alert"]').waitFor();
@@ -55,7 +58,7 @@ describe('ssg dev in a real browser', () => {
     expect(text).toMatch(/\[PageRenderFailed\] site\/index\.tsx:\d+/);
     expect(text).toContain('The page /about failed to render: about exploded');
 
-    await site.write('site/index.tsx', original.replace('About us', 'About, fixed'));
+    await save(original.replace('About us', 'About, fixed'));
     await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'About, fixed');
     expect(await page.locator('#ssg-dev-overlay').count()).toBe(0);
   });
